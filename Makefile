@@ -1,0 +1,42 @@
+# Two entry points, both self-installing on a fresh machine with Python 3.11+:
+#   make serve   installs everything and serves the dashboards with Voilà
+#   make test    installs everything (Chromium included) and runs the whole suite
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 8866
+STAMP  := $(VENV)/.installed
+
+.PHONY: serve test install browser bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): $(BIN)/python pyproject.toml
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+# Debian's Chromium: Playwright cannot download a browser of its own here.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installing Debian's chromium..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	fi
+
+serve: install
+	@echo "Cartas: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb"
+	$(BIN)/voila notebooks --no-browser --Voila.ip=127.0.0.1 --port=$(PORT)
+
+test: install browser
+	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider notebooks
+
+bench: install browser
+	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache

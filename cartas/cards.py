@@ -1,0 +1,191 @@
+"""Cards, packs and seeded shuffling.
+
+A `Card` is a small immutable value: `Card.parse("7♥")`, `Card.parse("ás de espadas")`,
+and `str(card)` gives the symbol form, which parses back.
+"""
+from __future__ import annotations
+
+import enum
+import unicodedata
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
+import numpy as np
+
+
+class Suit(enum.Enum):
+    """The four suits, in the truco manilha order: ouros < espadas < copas < paus."""
+
+    OUROS = "♦"
+    ESPADAS = "♠"
+    COPAS = "♥"
+    PAUS = "♣"
+
+    @property
+    def symbol(self) -> str:
+        return self.value
+
+    @property
+    def order(self) -> int:
+        """Position in the manilha order, 0 (ouros) to 3 (paus)."""
+        return _SUIT_ORDER[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.OUROS, Suit.COPAS)
+
+    def name_in(self, lang: str = "pt") -> str:
+        return _SUIT_NAMES[lang][self]
+
+
+class Rank(enum.Enum):
+    """Card ranks; the value is the symbol printed on the card."""
+
+    ACE = "A"
+    TWO = "2"
+    THREE = "3"
+    FOUR = "4"
+    FIVE = "5"
+    SIX = "6"
+    SEVEN = "7"
+    EIGHT = "8"
+    NINE = "9"
+    TEN = "10"
+    JACK = "J"
+    QUEEN = "Q"
+    KING = "K"
+
+    @property
+    def symbol(self) -> str:
+        return self.value
+
+    def name_in(self, lang: str = "pt") -> str:
+        return _RANK_NAMES[lang][self]
+
+
+SUITS: tuple[Suit, ...] = tuple(Suit)
+RANKS: tuple[Rank, ...] = tuple(Rank)
+_SUIT_ORDER = {suit: i for i, suit in enumerate(SUITS)}
+
+_RANK_NAMES = {
+    "pt": {Rank.ACE: "ás", Rank.JACK: "valete", Rank.QUEEN: "dama", Rank.KING: "rei"},
+    "en": {Rank.ACE: "ace", Rank.JACK: "jack", Rank.QUEEN: "queen", Rank.KING: "king"},
+}
+for _names in _RANK_NAMES.values():
+    for _rank in RANKS:
+        _names.setdefault(_rank, _rank.value)
+
+_SUIT_NAMES = {
+    "pt": {Suit.OUROS: "ouros", Suit.ESPADAS: "espadas", Suit.COPAS: "copas", Suit.PAUS: "paus"},
+    "en": {Suit.OUROS: "diamonds", Suit.ESPADAS: "spades", Suit.COPAS: "hearts", Suit.PAUS: "clubs"},
+}
+
+
+def _fold(text: str) -> str:
+    """Lower case without accents or variation selectors, so "Ás" == "as" and "♥️" == "♥"."""
+    decomposed = unicodedata.normalize("NFKD", text.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c) and c != "\ufe0f")
+
+
+_RANK_WORDS: dict[str, Rank] = {rank.value.lower(): rank for rank in RANKS}
+_RANK_WORDS.update({
+    "as": Rank.ACE, "a": Rank.ACE, "ace": Rank.ACE,
+    "dois": Rank.TWO, "duque": Rank.TWO, "tres": Rank.THREE, "terno": Rank.THREE,
+    "quatro": Rank.FOUR, "cinco": Rank.FIVE, "seis": Rank.SIX, "sete": Rank.SEVEN,
+    "oito": Rank.EIGHT, "nove": Rank.NINE, "dez": Rank.TEN,
+    "valete": Rank.JACK, "dama": Rank.QUEEN, "rei": Rank.KING,
+    "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
+})
+_SUIT_WORDS: dict[str, Suit] = {suit.value: suit for suit in SUITS}
+_SUIT_WORDS.update({"♡": Suit.COPAS, "♢": Suit.OUROS, "♤": Suit.ESPADAS, "♧": Suit.PAUS})
+for _suit in SUITS:
+    _plural = _SUIT_NAMES["pt"][_suit]
+    _SUIT_WORDS[_plural] = _suit
+    _SUIT_WORDS[_plural[:-1]] = _suit  # "copa", "ouro", "espada", "pau"
+    _SUIT_WORDS[_SUIT_NAMES["en"][_suit]] = _suit
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """A playing card. Immutable and hashable; `str()` gives e.g. "7♥"."""
+
+    rank: Rank
+    suit: Suit
+
+    def __str__(self) -> str:
+        return f"{self.rank.value}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def name(self, lang: str = "pt") -> str:
+        """Spoken name: "7 de copas" / "7 of hearts"."""
+        joiner = " de " if lang == "pt" else " of "
+        return self.rank.name_in(lang) + joiner + self.suit.name_in(lang)
+
+    @classmethod
+    def parse(cls, text: str) -> "Card":
+        """Read "7♥", "10♦", "Q♠", "7 de copas", "Ás de Espadas", "dama de ouros"...
+
+        Raises ValueError naming the text when it is not a card.
+        """
+        if isinstance(text, Card):
+            return text
+        if not isinstance(text, str):
+            raise ValueError(f"cannot read a card from {text!r}: expected text such as '7♥'")
+        folded = _fold(text)
+        rank_part = suit_part = None
+        if " de " in folded or " of " in folded:
+            sep = " de " if " de " in folded else " of "
+            rank_part, _, suit_part = folded.partition(sep)
+        elif folded and folded[-1] in _SUIT_WORDS:
+            rank_part, suit_part = folded[:-1], folded[-1]
+        rank = _RANK_WORDS.get((rank_part or "").strip())
+        suit = _SUIT_WORDS.get((suit_part or "").strip())
+        if rank is None or suit is None:
+            raise ValueError(
+                f"cannot read a card from {text!r}: write it as '7♥', '10♦' or '7 de copas'"
+            )
+        return cls(rank, suit)
+
+
+def parse_cards(texts: str | Iterable[str | Card]) -> list[Card]:
+    """Parse several cards: a list, or one string separated by commas or spaces ("7♥ A♠")."""
+    if isinstance(texts, str):
+        # Spoken names contain spaces ("7 de copas"), so then only commas separate cards.
+        spoken = " de " in f" {_fold(texts)} " or " of " in _fold(texts)
+        parts = texts.split(",") if spoken else texts.replace(",", " ").split()
+        items = [t for t in parts if t.strip()]
+    else:
+        items = list(texts)
+    return [Card.parse(item) for item in items]
+
+
+TRUCO_RANKS: tuple[Rank, ...] = tuple(r for r in RANKS if r not in (Rank.EIGHT, Rank.NINE, Rank.TEN))
+TRUCO_PACK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in TRUCO_RANKS)
+STANDARD_PACK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
+
+
+def truco_pack() -> list[Card]:
+    """The 40-card truco pack (no 8s, 9s, 10s or jokers), in a fixed order."""
+    return list(TRUCO_PACK)
+
+
+def standard_pack(packs: int = 1) -> list[Card]:
+    """One or more 52-card packs without jokers, in a fixed order."""
+    if not isinstance(packs, int) or packs < 1:
+        raise ValueError(f"the number of packs must be a whole number of at least 1, not {packs!r}")
+    return list(STANDARD_PACK) * packs
+
+
+def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
+    """A numpy Generator: pass a seed to replay, or a Generator to share one stream."""
+    if isinstance(seed, np.random.Generator):
+        return seed
+    return np.random.default_rng(seed)
+
+
+def shuffled(cards: Sequence[Card], rng: int | np.random.Generator | None = None) -> list[Card]:
+    """A new list with the cards in an order drawn from the seeded generator."""
+    order = make_rng(rng).permutation(len(cards))
+    return [cards[i] for i in order]
