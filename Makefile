@@ -33,7 +33,8 @@ serve: install
 
 test: install browser
 	$(BIN)/python -m pytest -q tests
-	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider notebooks
+	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
+	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
 
 bench: install browser
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

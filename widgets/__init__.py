@@ -1,0 +1,20 @@
+"""ipywidgets views of the Cartas lessons. They draw; the `cartas` engine decides every rule.
+
+Views are imported lazily, so a dashboard loads only the lesson it shows.
+"""
+import importlib
+
+_VIEWS = {
+    "CourseIndex": "course",
+    "ManilhaExplorer": "manilhas",
+    "card_svg": "svg",
+    "cards_row": "svg",
+}
+
+__all__ = sorted(_VIEWS)
+
+
+def __getattr__(name):
+    if name in _VIEWS:
+        return getattr(importlib.import_module(f".{_VIEWS[name]}", __name__), name)
+    raise AttributeError(f"module 'widgets' has no attribute {name!r}")

@@ -1,0 +1,36 @@
+"""The manilha lesson as a learner meets it: served by Voilà, shown in Chromium."""
+import re
+
+
+def shown_manilhas(page):
+    cards = page.locator(".cartas-manilhas svg[data-card]")
+    return [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+
+
+def test_picking_a_vira_shows_its_manilhas(dashboard):
+    page = dashboard("manilhas.ipynb")
+    page.locator(".cartas-vira select").select_option(label="7♦  (7 de ouros)")
+    page.wait_for_function(
+        "() => document.querySelector('.cartas-manilhas svg')?.dataset.card === 'Q♦'")
+    assert shown_manilhas(page) == ["Q♦", "Q♠", "Q♥", "Q♣"]
+    assert "depois do 7 vem o Q" in page.locator(".cartas-step").text_content()
+
+
+def test_vira_three_wraps_around_to_the_fours(dashboard):
+    page = dashboard("manilhas.ipynb")
+    page.locator(".cartas-vira select").select_option(label="3♣  (3 de paus)")
+    page.wait_for_function(
+        "() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '4♦'")
+    assert shown_manilhas(page) == ["4♦", "4♠", "4♥", "4♣"]
+    assert "volta" in page.locator(".cartas-step").text_content()
+
+
+def test_question_answers_at_once_in_english(dashboard):
+    page = dashboard("manilhas.ipynb", "?lang=en")
+    question = page.locator(".cartas-question").text_content()
+    vira_rank = re.search(r"The vira is (\w+)", question).group(1)
+    order = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
+    right = order[(order.index(vira_rank) + 1) % 10]
+    page.get_by_role("button", name=right, exact=True).click()
+    page.wait_for_selector(".cartas-feedback .cartas-right")
+    assert page.locator(".cartas-score").text_content().strip() == "Score: 1 of 1"

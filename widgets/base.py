@@ -1,0 +1,91 @@
+"""What every Cartas view shares: a language switch and friendly error messages."""
+from __future__ import annotations
+
+import functools
+import sys
+import traceback
+from html import escape
+
+import ipywidgets as w
+
+from .i18n import LANGUAGES, initial_language, translate
+
+COMMON_TEXT = {
+    "not_possible": {"pt": "Não é possível: {reason}", "en": "Not possible: {reason}"},
+    "unexpected": {
+        "pt": "Algo deu errado aqui. Tente de novo ou recomece a lição.",
+        "en": "Something went wrong here. Try again or restart the lesson.",
+    },
+    "language": {"pt": "Idioma", "en": "Language"},
+}
+
+
+class View(w.VBox):
+    """A lesson widget: a VBox that owns its children, redraws on demand and never leaks
+    a traceback to the learner.
+
+    Subclasses define TEXT ({key: {"pt": ..., "en": ...}}), build their widgets in
+    __init__, and draw everything from the engine in `redraw()`.
+    """
+
+    TEXT: dict = {}
+
+    def __init__(self, lang: str | None = None, **kwargs):
+        super().__init__(**kwargs)
+        self.lang = lang if lang in LANGUAGES else initial_language()
+        self.last_error: BaseException | None = None
+        self.language = w.ToggleButtons(
+            options=[("Português", "pt"), ("English", "en")], value=self.lang,
+            style={"button_width": "90px"},
+        ).add_class("cartas-language")
+        self.language.observe(self.guarded(self._on_language), names="value")
+        self.message = w.HTML().add_class("cartas-message")
+        self.add_class("cartas-view")
+
+    def t(self, key: str, **fields) -> str:
+        table = self.TEXT if key in self.TEXT else COMMON_TEXT
+        return translate(table, key, self.lang, **fields)
+
+    def _on_language(self, change) -> None:
+        self.lang = change["new"]
+        self.redraw()
+
+    def redraw(self) -> None:  # pragma: no cover - every view overrides it
+        raise NotImplementedError
+
+    # Errors ---------------------------------------------------------------------------
+    def guarded(self, callback):
+        """Wrap a widget callback: a refused move becomes a friendly message in the view.
+
+        Inside Voilà an exception in a callback would vanish silently, so nothing may escape.
+        """
+        @functools.wraps(callback)
+        def run(*args, **kwargs):
+            try:
+                self.clear_message()
+                return callback(*args, **kwargs)
+            except Exception as error:  # noqa: BLE001 - shown to the learner instead
+                self.show_error(error)
+                return None
+        return run
+
+    def show_error(self, error: BaseException) -> None:
+        self.last_error = error
+        if isinstance(error, ValueError):
+            text = self.t("not_possible", reason=str(error))
+        else:
+            traceback.print_exception(error, file=sys.stderr)  # for the server log, not the page
+            text = self.t("unexpected")
+        self.show_message(text, kind="error")
+
+    def show_message(self, text: str, kind: str = "info") -> None:
+        colours = {"error": ("#fdecea", "#b71c1c"), "info": ("#e8f4fd", "#0d47a1"),
+                   "ok": ("#e8f5e9", "#1b5e20")}
+        background, colour = colours[kind]
+        self.message.value = (
+            f'<div class="cartas-{kind}" style="background:{background};color:{colour};'
+            f'padding:6px 10px;border-radius:6px;font-size:15px">{escape(text)}</div>'
+        )
+
+    def clear_message(self) -> None:
+        self.message.value = ""

@@ -1,0 +1,33 @@
+"""Language of the interface: Brazilian Portuguese by default, English on request.
+
+A dashboard URL with `?lang=en` opens in English; every view also has its own switch.
+"""
+from __future__ import annotations
+
+import os
+from urllib.parse import parse_qs
+
+LANGUAGES = ("pt", "en")
+DEFAULT = "pt"
+
+
+def query_parameters() -> dict[str, str]:
+    """The dashboard URL's query parameters (Voilà passes them in QUERY_STRING)."""
+    if os.environ.get("VOILA_PREHEAT", "False") != "False":
+        from voila.utils import wait_for_request  # only under Voilà's pre-heated kernels
+
+        wait_for_request()
+    query = parse_qs(os.environ.get("QUERY_STRING", ""))
+    return {key: values[-1] for key, values in query.items() if values}
+
+
+def initial_language() -> str:
+    lang = query_parameters().get("lang", DEFAULT).lower()[:2]
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+def translate(table: dict, key: str, lang: str, **fields) -> str:
+    """Look up `key` in a {key: {"pt": ..., "en": ...}} table and fill in the fields."""
+    entry = table[key]
+    text = entry.get(lang) or entry[DEFAULT]
+    return text.format(**fields) if fields else text
