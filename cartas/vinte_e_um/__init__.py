@@ -1,0 +1,51 @@
+"""21 (vinte e um), the banker game: scoring, game state, bots, exact odds and narration.
+
+Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine settles:
+
+- Seats 0..players-1 in play order; the banker's left is the next seat up. The first banker
+  is drawn by lot with the game's seeded rng (`banker=` fixes it).
+- Bets go on the table when made: `chips` are stacks, `bets` are stakes, and
+  `sum(chips) + pot` never changes. A win returns the bet plus what the banker can pay.
+- A player with fewer chips than `min_bet` sits the round out (no cards, no bet).
+- A hand at 21 takes no more cards: a player reaching 21 stands by himself, and the banker
+  at 21 may only call. With the ace worth 11 two aces make 22: a player busts at once, and a
+  banker whose two cards are aces busts and pays every player.
+- The banker's face-down card is turned at his first call (or when he busts or the round ends).
+- A banker who busts pays the uncalled players in play order from his left until empty; at a
+  call he pays what he has left. Settled players' cards are collected (`collected`), and
+  only those are reshuffled when the stock runs out; with none, hit/draw are not legal.
+- Rotation modes (`ROTATIONS`, default "rounds"): "rounds" (after `rotation_rounds` rounds,
+  default 3, the bank is offered from the banker's left to every seat with chips; if all
+  refuse, one of them is drawn by lot), "natural" (after the round, the first player from
+  the banker's left who made 21 with his first two cards takes the bank; it needs ace=11 or
+  "flexible": with the ace worth 1 no two cards make 21, so `new_game` refuses it),
+  "auction" (after every round each seat with chips, from the banker's left, bids more than
+  the best bid or passes for good, until one bidder is left; he pays his bid to the banker),
+  "sale" (after every round each seat with chips, in turn, may offer chips and the banker
+  accepts or refuses; the first accepted offer buys the bank), "permanent" (the seed's fixed
+  bank). In every mode a banker left with no chips hands the bank to the next seat on his
+  left that has chips, before the next round.
+- End: after `rounds` rounds (default 10), or when no player can bet against the bank
+  (with `rounds=None` that is when one participant holds every chip, at min_bet=1). Most
+  chips wins; `winner` is None on a shared top and `winners` lists the tied seats.
+"""
+from . import bots, odds
+from .actions import (ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
+                      TAKE_BANK, Action, IllegalAction)
+from .bots import RandomBot, SensibleBot, play_game
+from .odds import (banker_distribution_array, banker_final_distribution, bust_probability,
+                   odds_for_view, unknown_counts, win_probability)
+from .scoring import ACE_OPTIONS, card_value, is_bust, is_two_card_21, points
+from .state import (DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, from_deal, from_json,
+                    new_game)
+from .text import ROTATION_LABELS, describe_action, narrate
+
+__all__ = [
+    "ACCEPT_OFFER", "ACE_OPTIONS", "DEFAULT_ROTATION", "DRAW", "HIT", "KINDS", "PASS", "PHASES",
+    "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
+    "Action", "GameState", "IllegalAction", "RandomBot", "SensibleBot",
+    "banker_distribution_array", "banker_final_distribution", "bots", "bust_probability",
+    "card_value", "describe_action", "from_deal", "from_json", "is_bust", "is_two_card_21",
+    "narrate", "new_game", "odds", "odds_for_view", "play_game", "points", "unknown_counts",
+    "win_probability",
+]

@@ -1,0 +1,102 @@
+"""Actions: small immutable values, one per choice the rules give a seat."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# kind -> what follows it in str(): "amount", "seat" or nothing
+KINDS: dict[str, str | None] = {
+    "bet": "amount",          # a player stakes chips on his first card
+    "hit": None,              # a player asks for another card
+    "stand": None,            # a player stops
+    "draw": None,             # the banker takes another card
+    "call": "seat",           # the banker compares with a chosen player
+    "take_bank": None,        # "rounds" mode: accept the bank when offered
+    "refuse_bank": None,
+    "bid": "amount",          # "auction" mode: chips offered to the banker for the bank
+    "pass": None,             # "auction"/"sale" mode: no bid or offer
+    "offer": "amount",        # "sale" mode: chips offered to the banker for the bank
+    "accept_offer": None,     # "sale" mode: the banker's answer
+    "refuse_offer": None,
+}
+
+
+class IllegalAction(ValueError):
+    """An action the rules do not allow now; the message says why. The state is unchanged."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    kind: str
+    amount: int | None = None
+    seat: int | None = None
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise IllegalAction(f"unknown action {self.kind!r}: expected one of {', '.join(KINDS)}")
+        needs = KINDS[self.kind]
+        for field in ("amount", "seat"):
+            value = getattr(self, field)
+            if field == needs:
+                if not isinstance(value, int) or isinstance(value, bool):
+                    raise IllegalAction(f"the action {self.kind!r} needs a whole-number {field}")
+            elif value is not None:
+                raise IllegalAction(f"the action {self.kind!r} takes no {field}")
+
+    # constructors
+    @classmethod
+    def bet(cls, amount: int) -> "Action":
+        return cls("bet", amount=amount)
+
+    @classmethod
+    def call(cls, seat: int) -> "Action":
+        return cls("call", seat=seat)
+
+    @classmethod
+    def bid(cls, amount: int) -> "Action":
+        return cls("bid", amount=amount)
+
+    @classmethod
+    def offer(cls, amount: int) -> "Action":
+        return cls("offer", amount=amount)
+
+    def __str__(self) -> str:
+        arg = self.amount if self.amount is not None else self.seat
+        return self.kind if arg is None else f"{self.kind} {arg}"
+
+    def __repr__(self) -> str:
+        return f"Action.parse({str(self)!r})"
+
+    def describe(self, lang: str = "pt") -> str:
+        from .text import describe_action
+        return describe_action(self, lang)
+
+    @classmethod
+    def parse(cls, text) -> "Action":
+        """Read the str() form back: "bet 3", "hit", "call 2", "take_bank" ("take bank" too)."""
+        if isinstance(text, Action):
+            return text
+        if not isinstance(text, str):
+            raise IllegalAction(f"cannot read an action from {text!r}")
+        words = text.strip().lower().replace("-", "_").split()
+        number = None
+        if words and words[-1].lstrip("-").isdigit():
+            number = int(words.pop())
+        kind = "_".join(words)
+        if kind not in KINDS:
+            raise IllegalAction(f"unknown action {text!r}: expected one of {', '.join(KINDS)}")
+        needs = KINDS[kind]
+        if needs is None and number is not None:
+            raise IllegalAction(f"the action {kind!r} takes no number: {text!r}")
+        if needs is not None and number is None:
+            raise IllegalAction(f"the action {kind!r} needs a number, as in '{kind} 2'")
+        return cls(kind, **({needs: number} if needs else {}))
+
+
+HIT = Action("hit")
+STAND = Action("stand")
+DRAW = Action("draw")
+TAKE_BANK = Action("take_bank")
+REFUSE_BANK = Action("refuse_bank")
+PASS = Action("pass")
+ACCEPT_OFFER = Action("accept_offer")
+REFUSE_OFFER = Action("refuse_offer")

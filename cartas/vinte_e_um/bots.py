@@ -1,0 +1,126 @@
+"""Bots for every seat: `RandomBot` and `SensibleBot`, plus `play_game`.
+
+A bot's `choose(state, seat)` reads only `state.view(seat)` (what that seat can see) and
+returns one of the legal actions; given its seed it always makes the same choices.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import make_rng
+from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
+                      TAKE_BANK, Action)
+from .odds import _others, bust_probability, unknown_counts
+from .scoring import HARD_VALUES, card_value, check_ace, points
+from .state import GameState, new_game
+
+
+def _legal(view: dict) -> list[Action]:
+    if not view["legal_actions"]:
+        raise ValueError(f"seat {view['seat']} has nothing to do: it is seat {view['current_seat']}'s turn")
+    return [Action.parse(a) for a in view["legal_actions"]]
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    def __init__(self, seed=None):
+        self.rng = make_rng(seed)
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        legal = _legal(state.view(seat))
+        return legal[int(self.rng.integers(len(legal)))]
+
+
+class SensibleBot:
+    """Plays like a careful table regular.
+
+    Player: bets by its first card (ten-valued cards and an ace worth 11 bet the maximum,
+    8s and 9s the middle, the rest the minimum) and stands once the chance that the next
+    card busts it reaches `risk`. Banker: calls the weakest-looking hand first (face-up
+    points plus the average unseen card) and draws while behind that hand, unless a draw
+    would bust more often than not. Bank: takes or buys it only with chips to back it.
+    """
+
+    def __init__(self, seed=None, risk: float = 0.5):
+        self.rng = make_rng(seed)
+        self.risk = risk
+
+    def choose(self, state: GameState, seat: int) -> Action:
+        view = state.view(seat)
+        legal = _legal(view)
+        kinds = {a.kind for a in legal}
+        if "bet" in kinds:
+            return self._bet(view, legal)
+        if "hit" in kinds or "stand" in kinds:
+            return self._play(view, legal)
+        if "call" in kinds or "draw" in kinds:
+            return self._bank(view, legal)
+        return self._rotation(view, legal, kinds)
+
+    def _bet(self, view, legal):
+        value = card_value(view["hands"][view["seat"]][0], view["ace"])
+        lo, hi = legal[0].amount, legal[-1].amount
+        want = view["max_bet"] if value >= 10 else (view["min_bet"] + view["max_bet"]) // 2 if value >= 8 else lo
+        return Action.bet(max(lo, min(hi, want)))
+
+    def _play(self, view, legal):
+        if HIT not in legal:
+            return STAND
+        hand = view["hands"][view["seat"]]
+        risk = bust_probability(hand, _others(view, view["seat"]), view["ace"], view["decks"])
+        return STAND if risk >= self.risk else HIT
+
+    def _bank(self, view, legal):
+        seat, ace = view["seat"], check_ace(view["ace"])
+        unseen = unknown_counts(view["seen"], view["decks"])
+        values = np.array(HARD_VALUES, dtype=float)
+        if ace != 1:
+            values[0] = 11.0  # an unseen ace looks like 11 to a wary banker
+        average = float(unseen @ values / unseen.sum()) if unseen.sum() else 6.5
+        calls = [a for a in legal if a.kind == "call"]
+
+        def looks(action):
+            shown = [c for c in view["hands"][action.seat] if c is not None]
+            hidden = len(view["hands"][action.seat]) - len(shown)
+            return points(shown, ace) + hidden * average
+
+        weakest = min(calls, key=looks)
+        mine = points(view["hands"][seat], ace)
+        if DRAW in legal and mine < looks(weakest):
+            risk = bust_probability(view["hands"][seat], _others(view, seat), ace, view["decks"])
+            if risk < 0.5:
+                return DRAW
+        return weakest
+
+    def _rotation(self, view, legal, kinds):
+        chips, stake = view["chips"][view["seat"]], view["max_bet"]
+        if "take_bank" in kinds:
+            return TAKE_BANK if chips >= 3 * stake else REFUSE_BANK
+        if "accept_offer" in kinds:
+            return ACCEPT_OFFER if view["pending_offer"][1] >= stake else REFUSE_OFFER
+        if "bid" in kinds:
+            bid = view["high_bid"] + 1
+            return Action.bid(bid) if bid <= min(stake, chips // 4) else PASS
+        if "offer" in kinds and chips >= 4 * stake and self.rng.random() < 0.3:
+            return Action.offer(stake)
+        return PASS
+
+
+def play_game(players: int = 4, bots=None, seed=None, **options) -> GameState:
+    """Play a whole game with bots and return the final state.
+
+    bots: one bot per seat, or a bot class (built once per seat with a seed derived from
+    `seed`); None means SensibleBot everywhere. Other options go to `new_game`.
+    """
+    state = new_game(players, seed=seed, **options)
+    if bots is None or isinstance(bots, type):
+        kind = bots or SensibleBot
+        seeds = np.random.SeedSequence(seed).spawn(players)
+        bots = [kind(np.random.default_rng(s)) for s in seeds]
+    if len(bots) != players:
+        raise ValueError(f"play_game needs one bot per seat ({players}), got {len(bots)}")
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply_action(bots[seat].choose(state, seat), seat)
+    return state

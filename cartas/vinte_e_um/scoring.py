@@ -1,0 +1,79 @@
+"""Card values and hand totals for 21.
+
+2..10 count their face value, J, Q and K count 10, and the ace counts 1 or 11 as the table
+agreed (`ace=1`, the default, or `ace=11`). `ace="flexible"` is a house rule: each ace counts
+11 when that does not take the hand over 21, otherwise 1 (as in blackjack).
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..cards import STANDARD_PACK, Card, Rank
+
+ACE_OPTIONS: tuple = (1, 11, "flexible")
+FLEXIBLE = "flexible"
+
+# Value classes used by the odds: index 0 is the ace, 1..8 are 2..9, 9 is every 10-valued card.
+VALUE_CLASSES = 10
+_CLASS = {Rank.ACE: 0, Rank.TEN: 9, Rank.JACK: 9, Rank.QUEEN: 9, Rank.KING: 9}
+for _i, _rank in enumerate((Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX,
+                            Rank.SEVEN, Rank.EIGHT, Rank.NINE), start=1):
+    _CLASS[_rank] = _i
+HARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # value of each class with the ace as 1
+# Card hashing goes through two enums; the pack's own card objects live for ever, so their
+# ids are a fast, safe key (the engine only ever deals these objects).
+_ID_CLASS = {id(card): _CLASS[card.rank] for card in STANDARD_PACK}
+
+
+def check_ace(ace) -> int | str:
+    """Normalise the ace option; raises ValueError naming the choices."""
+    if isinstance(ace, str) and ace.strip().lower() in ("flexible", "flexivel", "flexível"):
+        return FLEXIBLE
+    if ace in (1, 11) and not isinstance(ace, bool):
+        return int(ace)
+    raise ValueError(f"the ace must count 1, 11 or 'flexible', not {ace!r}")
+
+
+def value_class(card: Card) -> int:
+    """0 for an ace, 1..8 for 2..9, 9 for 10, J, Q, K."""
+    found = _ID_CLASS.get(id(card))
+    return found if found is not None else _CLASS[Card.parse(card).rank]
+
+
+def card_value(card, ace=1) -> int:
+    """What one card counts; a flexible ace counts 11 here (its best value alone)."""
+    card = Card.parse(card)
+    if card.rank is Rank.ACE:
+        return 1 if check_ace(ace) == 1 else 11
+    return HARD_VALUES[_CLASS[card.rank]]
+
+
+def total(hard: int, aces: int, ace) -> int:
+    """Points of a hand from its total with aces as 1 (`hard`) and its number of aces."""
+    if ace == 11:
+        return hard + 10 * aces
+    if ace == FLEXIBLE and aces and hard + 10 <= 21:
+        return hard + 10  # two aces at 11 would be 22: at most one ever counts 11
+    return hard
+
+
+def points(cards: Iterable, ace=1) -> int:
+    """The hand's total under the table's ace option."""
+    ace = check_ace(ace)
+    hard = aces = 0
+    for card in cards:
+        k = value_class(card)
+        hard += HARD_VALUES[k]
+        aces += k == 0
+    return total(hard, aces, ace)
+
+
+def is_bust(cards: Iterable, ace=1) -> bool:
+    """Over 21: "estourei"."""
+    return points(cards, ace) > 21
+
+
+def is_two_card_21(cards: Iterable, ace=1) -> bool:
+    """Exactly two cards making 21 (impossible when the ace counts 1)."""
+    cards = list(cards)
+    return len(cards) == 2 and points(cards, ace) == 21

@@ -1,0 +1,149 @@
+"""Game state contract: errors, views, JSON, events, narration and bots."""
+import json
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, from_deal, from_json,
+                               narrate, new_game, play_game, KINDS)
+from cartas.vinte_e_um.bots import RandomBot, SensibleBot
+
+
+def candidates(game):
+    """Every action worth trying now, legal or not."""
+    seat = game.current_seat or 0
+    out = [Action(k) for k, needs in KINDS.items() if needs is None]
+    out += [Action(k, amount=n) for k in ("bet", "bid", "offer") for n in range(0, 9)]
+    out += [Action.call(s) for s in range(game.players)]
+    return out
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(3, 12), st.integers(0, 60))
+def test_illegal_actions_explain_and_leave_the_state_untouched(seed, players, steps):
+    game = new_game(players, seed=seed, rotation=["rounds", "auction", "sale"][seed % 3],
+                    rotation_rounds=1, rounds=3)
+    bot = RandomBot(seed)
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        game.apply_action(bot.choose(game, game.current_seat))
+    before = game.to_json()
+    legal = set(game.legal_actions())
+    for action in candidates(game):
+        reason = game.why_illegal(action)
+        assert (reason is None) == (action in legal), (action, reason)
+        if reason is not None:
+            with pytest.raises(IllegalAction, match=reason[:20].replace("(", r"\(")):
+                game.apply_action(action)
+            assert game.to_json() == before
+    if not game.is_terminal():
+        other = (game.current_seat + 1) % players
+        with pytest.raises(IllegalAction, match=f"it is seat {game.current_seat}'s turn"):
+            game.apply_action(game.legal_actions()[0], seat=other)
+        assert game.to_json() == before
+
+
+def test_apply_action_accepts_str_and_returns_its_events():
+    game = new_game(3, seed=1, banker=0)
+    events = game.apply_action("bet 2")
+    assert events == [{"type": "bet", "seat": 1, "amount": 2}]
+    with pytest.raises(IllegalAction, match="'hit' is not allowed now"):
+        game.apply_action("hit")
+
+
+def test_json_round_trip_is_exact_and_continues_identically():
+    game = new_game(6, seed=8, rotation="auction", rounds=5)
+    bots = [RandomBot(i) for i in range(6)]
+    for _ in range(40):
+        game.apply_action(bots[game.current_seat].choose(game, game.current_seat))
+    text = game.to_json()
+    copy = from_json(text)
+    assert copy.to_json() == text
+    bots2 = [RandomBot(i) for i in range(6)]
+    for b, b2 in zip(bots, bots2):
+        b2.rng.bit_generator.state = b.rng.bit_generator.state
+    while not game.is_terminal():
+        game.apply_action(bots[game.current_seat].choose(game, game.current_seat))
+        copy.apply_action(bots2[copy.current_seat].choose(copy, copy.current_seat))
+    assert copy.to_json() == game.to_json()
+
+
+def test_view_hides_face_down_cards_and_banker_card_until_first_call():
+    game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "8♣"], seed=1)
+    for action in ("bet 1", "bet 1", STAND, STAND):
+        game.apply_action(action)
+    assert game.view(0)["hands"][0] == ["5♦", "6♣"]  # the banker looks at his own card
+    assert game.view(1)["hands"][0] == [None, "6♣"] and game.view(1)["hands"][2] == [None, "8♣"]
+    assert "5♦" not in game.view(1)["seen"] and "9♠" not in game.view(1)["seen"]
+    game.apply_action(Action.call(1))
+    assert game.view(2)["hands"][0] == ["5♦", "6♣"]
+    assert game.called == [1] and game.uncalled == [2] and game.face_down[2] == [game.hands[2][0]]
+    assert game.view(2)["collected"] == ["10♥", "9♦"]
+
+
+def test_from_deal_checks_its_cards():
+    with pytest.raises(ValueError, match="exactly the seats dealt in"):
+        from_deal(3, {1: "10♥", 2: "9♠"})
+    with pytest.raises(ValueError, match="too few"):
+        from_deal(3, ["10♥", "10♥", "10♥"], "10♥", ["10♥"], decks=2)
+
+
+def test_new_game_rejects_bad_options():
+    for options, message in [(dict(ace=2), "1, 11"), (dict(rotation="x"), "unknown bank rotation"),
+                             (dict(min_bet=6), "bet limits"), (dict(chips=[1, 2]), "one whole"),
+                             (dict(rounds=0), "rounds")]:
+        with pytest.raises(ValueError, match=message):
+            new_game(3, **options)
+
+
+def test_every_event_narrates_in_both_languages_and_is_json():
+    kinds = set()
+    for seed, rotation in enumerate(["rounds", "natural", "auction", "sale", "permanent"] * 4):
+        game = play_game(4 + seed % 6, bots=RandomBot, seed=seed, rotation=rotation,
+                         ace=11 if rotation == "natural" else [1, 11, "flexible"][seed % 3],
+                         rotation_rounds=1, rounds=6)
+        json.dumps(game.events)
+        for event in game.events:
+            kinds.add(event["type"])
+            pt, en = narrate(event), narrate(event, "en")
+            assert pt.endswith(".") and en.endswith(".") and pt != en
+    assert {"deal", "bet", "bust", "call", "pay", "bank_change", "bid", "offer",
+            "take_bank", "refuse_bank", "game_over"} <= kinds
+    assert narrate({"type": "bust", "seat": 3, "points": 24, "cards": []}).startswith("Estourei!")
+
+
+def test_bots_are_deterministic_and_use_the_seed():
+    a = play_game(5, seed=12, rotation="sale").to_json()
+    assert a == play_game(5, seed=12, rotation="sale").to_json()
+    assert a != play_game(5, seed=13, rotation="sale").to_json()
+
+
+def test_sensible_player_bets_by_first_card_and_stands_by_risk():
+    bot = SensibleBot(0)
+    high = from_deal(3, {1: "K♥", 2: "3♠", 0: "5♦"}, "6♣", ["5♣", "9♦"], seed=1)
+    assert bot.choose(high, 1) == Action.bet(5)
+    high.apply_action("bet 5")
+    assert bot.choose(high, 2) == Action.bet(1)
+    high.apply_action("bet 1")
+    assert bot.choose(high, 1) == STAND  # 15: 7 to K bust it, more than half the pack
+    high.apply_action(STAND)
+    assert bot.choose(high, 2) == HIT  # 12: only tens bust it
+
+
+def test_sensible_banker_calls_weakest_first_and_draws_when_behind():
+    game = from_deal(4, {1: "9♥", 2: "9♠", 3: "9♣", 0: "10♦"}, "7♣",
+                     ["K♥", "2♣", "4♦"], seed=1)
+    for action in ("bet 1", "bet 1", "bet 1", STAND, STAND, STAND):
+        game.apply_action(action)
+    bot = SensibleBot(0)
+    assert bot.choose(game, 0) == Action.call(2)  # 2♣ showing looks weakest
+    game.apply_action(Action.call(2))
+    assert bot.choose(game, 0) == Action.call(3)  # 4♦ next; the K♥ hand looks like 20
+    game.apply_action(Action.call(3))
+    assert bot.choose(game, 0) == Action.call(1)  # 17 is not behind; a draw would likely bust
+    assert game.chips[0] == 22
+    behind = from_deal(3, {1: "9♥", 2: "9♠", 0: "10♦"}, "2♣", ["K♥", "Q♣"], seed=1)
+    for action in ("bet 1", "bet 1", STAND, STAND):
+        behind.apply_action(action)
+    assert bot.choose(behind, 0) == Action("draw")  # 12 against hands showing a ten
