@@ -1,0 +1,102 @@
+"""Truco engine speed, compared with OpenSpiel's euchre, plus the rule bot's win rate.
+
+Run:  .venv/bin/python benchmarks/truco_speed.py [--games 2000] [--bot-games 1000]
+
+Random play is driven from a plain Python loop (legal_actions, pick one, apply_action) for
+both engines, in the same process, so the ratio compares like with like. OpenSpiel is
+optional (`pip install open_spiel`): without it the comparison is skipped.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+from cartas.truco import MINEIRO, PAULISTA, new_game
+from cartas.truco.bots import RandomBot, RuleBot, play_game
+
+
+def truco_rate(variant, games: int, seed: int = 0) -> tuple[float, float]:
+    """(games/s, actions/s) of uniformly random play."""
+    pick = random.Random(seed)
+    actions = 0
+    start = time.perf_counter()
+    for game in range(games):
+        state = new_game(variant, game)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[pick.randrange(len(legal))])
+            actions += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, actions / elapsed
+
+
+def euchre_rate(games: int, seed: int = 0) -> tuple[float, float, float] | None:
+    """(games/s, player actions/s, all actions/s) of OpenSpiel's euchre, or None.
+
+    Truco deals inside the engine, so the fair figure counts only the players' actions
+    (the time spent dealing is still counted); chance moves are included in the last one."""
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("euchre")
+    pick = random.Random(seed)
+    actions = chance = 0
+    start = time.perf_counter()
+    for _ in range(games):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[pick.randrange(len(outcomes))][0])
+                chance += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[pick.randrange(len(legal))])
+                actions += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, actions / elapsed, (actions + chance) / elapsed
+
+
+def bot_win_rate(variant, games: int) -> float:
+    """Share of seeded games the RuleBot team wins against the RandomBot team.
+
+    The rule team sits at seats 0 and 2 in even games and 1 and 3 in odd ones."""
+    wins = 0
+    for game in range(games):
+        rule_team = game % 2
+        bots = [RuleBot(4 * game + s) if s % 2 == rule_team else RandomBot(4 * game + s)
+                for s in range(4)]
+        wins += play_game(variant, bots, seed=game).winner == rule_team
+    return wins / games
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="random games per variant")
+    parser.add_argument("--bot-games", type=int, default=1000, help="bot games per variant")
+    args = parser.parse_args()
+
+    euchre = euchre_rate(max(args.games // 2, 1))
+    if euchre is None:
+        print("open_spiel is not installed (pip install open_spiel): comparison skipped")
+    else:
+        print(f"OpenSpiel euchre: {euchre[0]:10,.0f} games/s {euchre[1]:12,.0f} actions/s"
+              f"   ({euchre[2]:,.0f}/s counting the deal's chance moves)")
+    for variant in (PAULISTA, MINEIRO):
+        games_s, actions_s = truco_rate(variant, args.games)
+        line = f"truco {variant.key:9s}: {games_s:10,.0f} games/s {actions_s:12,.0f} actions/s"
+        if euchre is not None:
+            line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"
+            line += f" ({actions_s / euchre[2]:.2f} counting its chance moves)"
+        print(line)
+    for variant in (PAULISTA, MINEIRO):
+        if args.bot_games > 0:
+            rate = bot_win_rate(variant, args.bot_games)
+            print(f"RuleBot team vs RandomBot team, {variant.key}, {args.bot_games} seeded "
+                  f"games: RuleBot wins {rate:.1%}")
+
+
+if __name__ == "__main__":
+    main()

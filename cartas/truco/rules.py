@@ -1,0 +1,176 @@
+"""Pure truco rules: who wins a trick, who takes a hand, and why.
+
+Teams: team 0 = seats 0 and 2, team 1 = seats 1 and 3 (`seat % 2`).
+Cards are handled inside the engine as indexes into `cartas.cards.TRUCO_PACK`, with one
+precomputed strength list per (variant, vira), so the hot path never hashes a Card.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from ..cards import TRUCO_PACK, Card
+from . import text as _text
+from .variants import Variant, get_variant, manilhas, strength_table
+
+CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(TRUCO_PACK)}
+CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in TRUCO_PACK)
+COVERED = -1  # the strength of a face-down card: below every real card
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
+    return seat & 1
+
+
+@lru_cache(maxsize=None)
+def strength_list(variant: Variant, vira_index: int | None) -> tuple[int, ...]:
+    """Strength of each pack index for this variant and vira (see `strength_table`)."""
+    vira = None if vira_index is None else TRUCO_PACK[vira_index]
+    table = strength_table(variant, vira)
+    return tuple(table[card] for card in TRUCO_PACK)
+
+
+def resolve_trick(plays: Sequence[tuple[int, int]]) -> tuple[int | None, int | None, int | None]:
+    """Core trick comparison on (seat, strength) pairs, COVERED for a face-down card.
+
+    Returns (winning team or None, winning seat or None, seat of the first tying card or None).
+    A trick ties only when each team's best card is equal; a covered card never wins or ties.
+    Between partners holding equal best cards, the one who played first wins the trick.
+    """
+    best = [COVERED, COVERED]
+    best_seat = [None, None]
+    for seat, strength in plays:
+        team = seat & 1
+        if strength > best[team]:
+            best[team] = strength
+            best_seat[team] = seat
+    if best[0] == best[1]:
+        if best[0] == COVERED:
+            return None, None, None
+        first = next(seat for seat, strength in plays if strength == best[0])
+        return None, None, first
+    team = 0 if best[0] > best[1] else 1
+    return team, best_seat[team], None
+
+
+def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
+    """(finished, winning team or None) for trick results so far; no validation."""
+    n = len(results)
+    if n < 2:
+        return False, None
+    first, second = results[0], results[1]
+    if n == 2:
+        if first is None:
+            return second is not None, second
+        if second is None or second == first:
+            return True, first
+        return False, None
+    third = results[2]
+    if third is not None:
+        return True, third
+    # Trick 3 tied: with one trick each the winner of trick 1 takes the hand;
+    # after two tied tricks nobody scores (first is None then).
+    return True, first
+
+
+# -- public rule functions --------------------------------------------------------------
+
+def _check_plays(plays, variant: Variant, vira) -> tuple[list[tuple[int, Card | None]], tuple]:
+    """Validate a trick given as (seat, card-or-None) pairs; return it parsed + strengths."""
+    parsed: list[tuple[int, Card | None]] = []
+    seats, cards = set(), set()
+    for item in plays:
+        try:
+            seat, card = item
+        except (TypeError, ValueError):
+            raise ValueError(f"each play is a (seat, card) pair, not {item!r}") from None
+        if not isinstance(seat, int) or not 0 <= seat <= 3:
+            raise ValueError(f"seats are 0 to 3, not {seat!r}")
+        if seat in seats:
+            raise ValueError(f"seat {seat} plays twice in one trick")
+        seats.add(seat)
+        if card is not None:
+            card = Card.parse(card)
+            if card not in CARD_INDEX:
+                raise ValueError(f"{card} is not in the truco pack (no 8s, 9s or 10s)")
+            if card in cards:
+                raise ValueError(f"{card} is played twice in one trick")
+            cards.add(card)
+        parsed.append((seat, card))
+    if not parsed:
+        raise ValueError("a trick needs at least one play")
+    table = strength_table(variant, vira)
+    strengths = tuple((seat, COVERED if card is None else table[card]) for seat, card in parsed)
+    return parsed, strengths
+
+
+def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None) -> int | None:
+    """The team (0 or 1) that wins the trick, or None for a tie.
+
+    `plays` is the trick in order as (seat, card) pairs, a face-down card given as None.
+    `vira` is needed for Truco Paulista and ignored for Mineiro. Raises ValueError for
+    a malformed trick (unknown seat, a seat or card twice, a card outside the pack).
+    """
+    variant = get_variant(variant)
+    _, strengths = _check_plays(list(plays), variant, vira)
+    return resolve_trick(strengths)[0]
+
+
+def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
+    """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
+    variant = get_variant(variant)
+    parsed, strengths = _check_plays(list(plays), variant, vira)
+    team, seat, first_tying = resolve_trick(strengths)
+    names = manilhas(variant, vira)
+    by_strength = dict(strengths)
+    return _text.explain_trick(parsed, by_strength, team, seat, first_tying, variant, names, lang)
+
+
+def _check_results(results) -> list[int | None]:
+    results = list(results)
+    for r in results:
+        if r not in (0, 1, None) or isinstance(r, bool):
+            raise ValueError(f"a trick result is 0, 1 or None (tie), not {r!r}")
+    if len(results) > 3:
+        raise ValueError(f"a hand has at most 3 tricks, not {len(results)}")
+    for n in range(2, len(results)):
+        if hand_status(results[:n])[0]:
+            raise ValueError(
+                f"the results {_fmt(results)} go on past trick {n}, which already decided the hand")
+    if not hand_status(results)[0]:
+        raise ValueError(f"the results {_fmt(results)} do not finish a hand: it is still undecided")
+    return results
+
+
+def _fmt(results) -> str:
+    return "(" + ", ".join("tie" if r is None else str(r) for r in results) + ")"
+
+
+def hand_winner(results: Iterable[int | None]) -> int | None:
+    """The team that takes a finished hand from its trick results, or None if nobody scores.
+
+    `results` holds each trick's result in order: 0, 1, or None for a tie. Raises
+    ValueError for a sequence that is not a finished hand (still undecided, or going on
+    past the deciding trick).
+    """
+    return hand_status(_check_results(results))[1]
+
+
+def explain_hand(results, lang: str = "pt") -> str:
+    """One sentence saying who takes the hand from these trick results and why."""
+    results = _check_results(results)
+    return _text.explain_hand(results, hand_status(results)[1], lang)
+
+
+def finished_sequences() -> list[tuple[int | None, ...]]:
+    """Every sequence of trick results that finishes a hand (15 of them), shortest first."""
+    found = []
+    outcomes = (0, 1, None)
+    for a in outcomes:
+        for b in outcomes:
+            if hand_status((a, b))[0]:
+                found.append((a, b))
+            else:
+                found.extend((a, b, c) for c in outcomes)
+    return sorted(found, key=len)

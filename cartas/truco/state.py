@@ -1,0 +1,735 @@
+"""The truco game state: deal, bet, play tricks, score hands, until a team has 12.
+
+Start a game with `new_game(variant, seed)` or from a chosen deal with `from_deal(...)`;
+drive it with `state.legal_actions()` and `state.apply_action(action)`. Hands are dealt
+automatically until the game ends. Everything that happened is in `state.events`.
+
+Inside, cards are indexes into `TRUCO_PACK` and each hand has a precomputed strength list,
+so `legal_actions` and `apply_action` never hash a Card or copy the state.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import numpy as np
+
+from ..cards import TRUCO_PACK, Card, make_rng
+from .actions import (
+    ACCEPT,
+    BLIND_ACTIONS,
+    COVER_ACTIONS,
+    PLAY_ACTIONS,
+    PLAY_HAND,
+    RUN,
+    RUN_HAND,
+    Action,
+    IllegalActionError,
+)
+from .rules import CARD_INDEX, CARD_TEXT, COVERED, hand_status, resolve_trick, strength_list
+from .variants import Variant, get_variant, manilhas
+
+TIE_LEADS = ("leader", "first_tying")
+_POSITIONS = tuple(tuple(range(n)) for n in range(4))
+_POSITIONS_TWICE = tuple(p + p for p in _POSITIONS)
+PHASES = ("decide", "play", "answer", "game_over")
+MODES = ("normal", "threshold", "mao_de_ferro")
+JSON_FORMAT = "cartas.truco/1"
+
+
+@lru_cache(maxsize=None)
+def _manilha_texts(variant: Variant, vira_index: int | None) -> tuple[str, ...]:
+    vira = None if vira_index is None else TRUCO_PACK[vira_index]
+    return tuple(str(card) for card in manilhas(variant, vira))
+
+
+@lru_cache(maxsize=None)
+def _manilha_names(variant: Variant, vira_index: int | None) -> tuple[str | None, ...]:
+    """For each pack index: the manilha's nickname, or None for an ordinary card."""
+    vira = None if vira_index is None else TRUCO_PACK[vira_index]
+    names = dict(zip(manilhas(variant, vira), variant.manilha_names))
+    return tuple(names.get(card) for card in TRUCO_PACK)
+
+
+_RAISES: dict[int, Action] = {}
+
+
+def _raise_action(value: int) -> Action:
+    """One shared raise action per value."""
+    action = _RAISES.get(value)
+    if action is None:
+        action = _RAISES[value] = Action("raise", value=value)
+    return action
+
+
+@lru_cache(maxsize=None)
+def _next_steps(variant: Variant) -> dict[int, int]:
+    """value -> the next raise, for every value a hand can have (none above the top)."""
+    values = set(variant.values) | {variant.threshold_value}
+    return {v: n for v in values if (n := variant.next_value(v)) is not None}
+
+
+def _card_index(card, what: str) -> int:
+    card = Card.parse(card)
+    if card not in CARD_INDEX:
+        raise ValueError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)")
+    return CARD_INDEX[card]
+
+
+def _check_tie_lead(tie_lead: str) -> str:
+    if tie_lead not in TIE_LEADS:
+        raise ValueError(f"tie_lead must be 'leader' or 'first_tying', not {tie_lead!r}")
+    return tie_lead
+
+
+class TrucoState:
+    """A truco game in progress. Build it with `new_game`, `from_deal` or `from_json`.
+
+    Reading the state (all read-only; lists returned are copies):
+
+    - `variant`: PAULISTA or MINEIRO; `tie_lead`: "leader" or "first_tying".
+    - `score`: (team 0, team 1); team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+    - `winner`: team that won the game, None until the end.
+    - `phase`: "decide" (the team at 11/10 chooses to play or run the mão de onze/dez),
+      "play" (the current seat plays a card or raises), "answer" (the current seat answers a
+      raise), "game_over".
+    - `current_seat`: the seat to act (None when the game is over).
+    - `hand_number` (1 for the first hand), `dealer`, `mao` (the seat after the dealer, who
+      leads the first trick), `vira` (Card or None), `manilhas` (weakest first).
+    - `mode`: "normal", "threshold" (mão de onze / mão de dez) or "mao_de_ferro";
+      `is_mao_de_ferro`, `is_threshold_hand`, `threshold_team`.
+    - `hands`: the cards each seat still holds, in dealt order (mão de ferro positions).
+    - `hand_value`: what the hand is worth now (accepted value).
+    - `pending_raise`: None, or {"value", "name", "team", "seat", "answer_seat"}.
+    - `run_value`: what running would give the other team now, or None if nobody may run.
+    - `last_raise_team`: the team that raised last this hand (it may not raise again until
+      the other team raises); `raise_options`: values the current seat may raise to
+      (at most one); `raise_forbidden`: True in a mão de onze/dez, where a raise loses.
+    - `trick_number` (1..3), `trick_results` (0, 1 or None per finished trick),
+      `current_trick` [(seat, Card or None if covered)], `tricks` (finished tricks of this
+      hand, same shape), `trick_leader`.
+    - `events`: list of plain dicts (see `cartas.truco.narrate`).
+    """
+
+    # -- construction ---------------------------------------------------------------------
+    def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
+                 score=(0, 0)):
+        self.variant: Variant = get_variant(variant)
+        self._next_step = _next_steps(self.variant)
+        self.tie_lead = _check_tie_lead(tie_lead)
+        self._rng = rng
+        self._score = [int(score[0]), int(score[1])]
+        self.winner: int | None = None
+        self.events: list[dict] = []
+        self.hand_number = 0
+        self.dealer = 0
+        self._legal = None
+        self._args = None
+
+    def _deal_random(self, dealer: int) -> None:
+        """Shuffle the 40 cards, give 3 to each seat from the mão on, turn the vira."""
+        order = self._rng.permutation(40).tolist()
+        mao = (dealer + 1) % 4
+        hands = [None] * 4
+        for k in range(4):
+            hands[(mao + k) % 4] = order[3 * k:3 * k + 3]
+        vira = order[12] if self.variant.uses_vira else None
+        self._start_hand(dealer, hands, vira)
+
+    def _start_hand(self, dealer: int, hands: list[list[int]], vira: int | None) -> None:
+        v = self.variant
+        self.hand_number += 1
+        self.dealer = dealer
+        self._hands = hands
+        self._vira = vira
+        self._strength = strength_list(v, vira)
+        self._mnames = _manilha_names(v, vira)
+        self._leader = self._turn = mao = (dealer + 1) % 4
+        self._play_turn = None
+        self._trick: list[tuple[int, int, bool]] = []
+        self._tricks: list[list[tuple[int, int | None]]] = []
+        self._results: list[int | None] = []
+        self._pending = None            # (value, team, seat) of the raise awaiting an answer
+        self._last_raise_team = None
+        at = [s >= v.threshold for s in self._score]
+        self.threshold_team = None
+        if at[0] and at[1]:
+            self.mode, self.hand_value, self.phase = "mao_de_ferro", v.base_value, "play"
+        elif at[0] or at[1]:
+            self.threshold_team = 0 if at[0] else 1
+            self.mode, self.hand_value, self.phase = "threshold", v.threshold_value, "decide"
+            # The team's first seat in play order decides for it (seeing both hands).
+            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) % 4
+        else:
+            self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
+        self._legal = None
+        self.events.append({
+            "type": "deal", "hand_number": self.hand_number, "dealer": dealer, "mao": mao,
+            "hands": [[CARD_TEXT[c] for c in h] for h in hands],
+            "vira": None if vira is None else CARD_TEXT[vira],
+            "manilhas": list(_manilha_texts(v, vira)),
+            "score": list(self._score), "mode": self.mode,
+            "threshold_team": self.threshold_team, "value": self.hand_value,
+        })
+
+    # -- reading ----------------------------------------------------------------------------
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self._score[0], self._score[1])
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.phase == "game_over" else self._turn
+
+    @property
+    def mao(self) -> int:
+        return (self.dealer + 1) % 4
+
+    @property
+    def vira(self) -> Card | None:
+        return None if self._vira is None else TRUCO_PACK[self._vira]
+
+    @property
+    def manilhas(self) -> tuple[Card, ...]:
+        return manilhas(self.variant, self.vira)
+
+    @property
+    def is_mao_de_ferro(self) -> bool:
+        return self.mode == "mao_de_ferro"
+
+    @property
+    def is_threshold_hand(self) -> bool:
+        """True in a mão de onze (Paulista) / mão de dez (Mineiro)."""
+        return self.mode == "threshold"
+
+    @property
+    def raise_forbidden(self) -> bool:
+        """True when a raise would lose the game (mão de onze / mão de dez)."""
+        return self.mode == "threshold"
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [[TRUCO_PACK[c] for c in h] for h in self._hands]
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return [TRUCO_PACK[c] for c in self._hands[seat]]
+
+    @property
+    def pending_raise(self) -> dict | None:
+        if self._pending is None:
+            return None
+        value, team, seat = self._pending
+        return {"value": value, "name": self.variant.raise_name(value), "team": team,
+                "seat": seat, "answer_seat": self._turn}
+
+    @property
+    def run_value(self) -> int | None:
+        if self.phase == "answer":
+            return self.hand_value
+        if self.phase == "decide":
+            return self.variant.threshold_run_value
+        return None
+
+    @property
+    def last_raise_team(self) -> int | None:
+        return self._last_raise_team
+
+    @property
+    def raise_options(self) -> tuple[int, ...]:
+        return tuple(a.value for a in self._legal_list() if a.kind == "raise")
+
+    def may_raise(self, team: int) -> bool:
+        """Whether `team` could raise when it next acts in this hand (ignoring whose turn)."""
+        if self.phase == "game_over" or self.mode != "normal" or team == self._last_raise_team:
+            return False
+        top = self._pending[0] if self._pending else self.hand_value
+        return self.variant.next_value(top) is not None
+
+    @property
+    def trick_number(self) -> int:
+        return len(self._results) + 1
+
+    @property
+    def trick_results(self) -> list[int | None]:
+        return list(self._results)
+
+    @property
+    def trick_leader(self) -> int:
+        return self._leader
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card | None]]:
+        return [(s, None if cov else TRUCO_PACK[c]) for s, c, cov in self._trick]
+
+    @property
+    def tricks(self) -> list[list[tuple[int, Card | None]]]:
+        return [[(s, None if c is None else TRUCO_PACK[c]) for s, c in t] for t in self._tricks]
+
+    def is_terminal(self) -> bool:
+        return self.phase == "game_over"
+
+    def __repr__(self) -> str:
+        return (f"<TrucoState {self.variant.key} hand {self.hand_number} score "
+                f"{self._score[0]}x{self._score[1]} phase {self.phase} seat {self.current_seat}>")
+
+    # -- legal actions ----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The actions the current seat may take now (empty when the game is over)."""
+        return list(self._legal_list())
+
+    def _legal_list(self) -> list[Action]:
+        if self._legal is None:
+            self._compute_legal()
+        return self._legal
+
+    def _compute_legal(self) -> None:
+        phase = self.phase
+        if phase == "play":
+            hand = self._hands[self._turn]
+            n = len(hand)
+            if self.mode == "mao_de_ferro":  # blind plays only, no raises
+                self._legal, self._args = list(BLIND_ACTIONS[:n]), _POSITIONS[n]
+                return
+            if self._results:  # carta coberta only from the second trick on
+                acts = [PLAY_ACTIONS[c] for c in hand] + [COVER_ACTIONS[c] for c in hand]
+                args = _POSITIONS_TWICE[n]
+            else:
+                acts, args = [PLAY_ACTIONS[c] for c in hand], _POSITIONS[n]
+            nxt = self._next_step.get(self.hand_value)
+            if nxt is not None and (self.mode == "threshold"
+                                    or (self._turn & 1) != self._last_raise_team):
+                acts.append(_raise_action(nxt))
+                args = args + (nxt,)
+        elif phase == "answer":
+            acts, args = [ACCEPT, RUN], (None, None)
+            nxt = self._next_step.get(self._pending[0])
+            if nxt is not None:
+                acts.append(_raise_action(nxt))
+                args = (None, None, nxt)
+        elif phase == "decide":
+            acts, args = [PLAY_HAND, RUN_HAND], (None, None)
+        else:
+            acts, args = [], ()
+        self._legal, self._args = acts, args
+
+    # -- acting -----------------------------------------------------------------------------
+    def apply_action(self, action: Action | str, seat: int | None = None) -> None:
+        """Apply a legal action (an Action or its str() form) for the current seat.
+
+        Pass `seat` to check that it is that seat's turn. An illegal action raises
+        IllegalActionError (a ValueError) saying why, and leaves the state unchanged.
+        """
+        legal = self._legal if self._legal is not None else self._legal_list()
+        if action.__class__ is not Action:
+            action = self._coerce(action)
+        if seat is not None and seat != self.current_seat:
+            raise IllegalActionError(self._turn_message(seat))
+        if action.kind == "raise" and action.value is None:  # RAISE = the next step
+            action = next((a for a in legal if a.kind == "raise"), action)
+        for k, candidate in enumerate(legal):  # identity first: legal actions are shared
+            if candidate is action:
+                break
+        else:
+            try:
+                k = legal.index(action)
+            except ValueError:
+                raise IllegalActionError(self._why_illegal(action)) from None
+        arg = self._args[k]
+        self._legal = None
+        kind = action.kind
+        if kind == "play":
+            self._play(arg, False, False)
+        elif kind == "cover":
+            self._play(arg, True, False)
+        elif kind == "blind":
+            self._play(arg, False, True)
+        elif kind == "raise":
+            self._raise(arg)
+        elif kind == "accept":
+            self._accept()
+        elif kind == "run":
+            self._run()
+        else:
+            self._decide(kind == "play_hand")
+
+    def _coerce(self, action) -> Action:
+        if isinstance(action, str):
+            return Action.parse(action)
+        if isinstance(action, Action):
+            return action
+        raise IllegalActionError(
+            f"{action!r} is not an action: pass an Action (e.g. Action.play('7♥')) or its text")
+
+    def _play(self, pos: int, covered: bool, blind: bool) -> None:
+        seat = self._turn
+        card = self._hands[seat].pop(pos)
+        self._trick.append((seat, card, covered))
+        self.events.append({
+            "type": "play", "seat": seat, "card": CARD_TEXT[card], "covered": covered,
+            "blind": blind, "position": pos if blind else None,
+            "manilha": None if covered else self._mnames[card], "trick": len(self._results) + 1,
+        })
+        if len(self._trick) == 4:
+            self._finish_trick()
+        else:
+            self._turn = (seat + 1) & 3
+
+    def _finish_trick(self) -> None:
+        strength = self._strength
+        trick = self._trick
+        team, seat, first_tying = resolve_trick(
+            [(s, COVERED if cov else strength[c]) for s, c, cov in trick])
+        self._results.append(team)
+        if team is not None:
+            leader = seat
+        elif self.tie_lead == "first_tying" and first_tying is not None:
+            leader = first_tying
+        else:
+            leader = self._leader
+        card = next((c for s, c, _ in trick if s == seat), None)
+        self._tricks.append([(s, None if cov else c) for s, c, cov in trick])
+        self.events.append({
+            "type": "trick", "number": len(self._results), "winner_team": team,
+            "winning_seat": seat, "card": None if card is None else CARD_TEXT[card],
+            "manilha": None if card is None else self._mnames[card],
+            "plays": [[s, None if cov else CARD_TEXT[c]] for s, c, cov in trick],
+            "next_leader": leader,
+        })
+        finished, winner = hand_status(self._results)
+        if finished:
+            if winner is None:
+                self._end_hand(None, 0, "all_tied")
+            else:
+                self._end_hand(winner, self.hand_value, "tricks")
+        else:
+            self._trick = []
+            self._leader = self._turn = leader
+
+    def _raise(self, value: int) -> None:
+        seat = self._turn
+        team = seat & 1
+        forbidden = self.mode == "threshold"
+        reraise = self._pending is not None
+        self.events.append({
+            "type": "raise", "seat": seat, "team": team, "value": value,
+            "name": self.variant.raise_name(value), "reraise": reraise, "forbidden": forbidden,
+        })
+        if forbidden:
+            self._end_hand(1 - team, 0, "forbidden_raise")
+            return
+        if reraise:
+            self.hand_value = self._pending[0]  # raising again accepts the raise on the table
+        else:
+            self._play_turn = seat
+        self._pending = (value, team, seat)
+        self._last_raise_team = team
+        self.phase = "answer"
+        self._turn = (seat + 1) & 3  # the next opponent answers for the team
+
+    def _accept(self) -> None:
+        value = self._pending[0]
+        self.events.append({"type": "accept", "seat": self._turn, "team": self._turn & 1,
+                            "value": value})
+        self.hand_value = value
+        self._pending = None
+        self.phase = "play"
+        self._turn = self._play_turn
+
+    def _run(self) -> None:
+        seat = self._turn
+        winner = self._pending[1]
+        self.events.append({"type": "run", "seat": seat, "team": seat & 1,
+                            "points": self.hand_value})
+        self._pending = None
+        self._end_hand(winner, self.hand_value, "run")
+
+    def _decide(self, play: bool) -> None:
+        team = self.threshold_team
+        self.events.append({"type": "decide", "seat": self._turn, "team": team, "play": play})
+        if play:
+            self.phase = "play"
+            self._turn = self._leader
+        else:
+            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand")
+
+    def _end_hand(self, winner: int | None, points: int, reason: str) -> None:
+        if winner is not None:
+            self._score[winner] += points
+        self.events.append({
+            "type": "hand", "hand_number": self.hand_number, "winner_team": winner,
+            "points": points, "reason": reason, "results": list(self._results),
+            "score": list(self._score),
+        })
+        if reason == "forbidden_raise" or max(self._score) >= self.variant.target:
+            self.winner = winner if reason == "forbidden_raise" else \
+                (0 if self._score[0] >= self.variant.target else 1)
+            self.phase = "game_over"
+            self._pending = None
+            self._legal = None
+            self.events.append({"type": "game", "winner_team": self.winner,
+                                "score": list(self._score)})
+        else:
+            self._deal_random((self.dealer + 1) % 4)
+
+    # -- explaining an illegal action -----------------------------------------------------
+    def _turn_message(self, seat) -> str:
+        if self.phase == "game_over":
+            return self._over_message()
+        return f"it is seat {self._turn}'s turn, not seat {seat}'s"
+
+    def _over_message(self) -> str:
+        return f"the game is over: team {self.winner} won"
+
+    def _why_illegal(self, action: Action) -> str:
+        kind, seat, team = action.kind, self._turn, self._turn & 1
+        phase = self.phase
+        if phase == "game_over":
+            return self._over_message()
+        name = "mão de onze" if self.variant.threshold == 11 else "mão de dez"
+        if phase == "decide":
+            return (f"team {self.threshold_team} must first decide whether to play the {name} "
+                    f"or run from it ('play hand' / 'run hand'); seat {seat} decides")
+        if kind in ("play_hand", "run_hand"):
+            return f"there is no {name} decision to make now"
+        if phase == "answer":
+            value = self._pending[0]
+            if kind in ("play", "cover", "blind"):
+                return (f"seat {seat} must first answer the raise to {value}: "
+                        f"accept, run or raise")
+            if kind == "raise":
+                return self._bad_raise_value(action.value, value)
+            return f"{action} is not legal now"
+        # phase == "play"
+        if kind in ("accept", "run"):
+            return f"there is no raise to {kind}"
+        if kind == "raise":
+            if self.mode == "mao_de_ferro":
+                return "nobody may raise in a mão de ferro"
+            if team == self._last_raise_team:
+                return f"team {team} raised last and cannot raise again"
+            return self._bad_raise_value(action.value, self.hand_value)
+        if self.mode == "mao_de_ferro":
+            if kind != "blind":
+                return ("in a mão de ferro nobody sees their cards: play blind by position "
+                        "('blind 0', 'blind 1', ...)")
+            n = len(self._hands[seat])
+            return f"seat {seat} has {n} card{'s' if n != 1 else ''} left: position {action.position} does not exist"
+        if kind == "blind":
+            return "blind play by position is only for a mão de ferro"
+        if action.card not in CARD_INDEX:
+            return f"{action.card} is not in the truco pack"
+        if CARD_INDEX[action.card] not in self._hands[seat]:
+            return f"{action.card} is not in seat {seat}'s hand"
+        if kind == "cover" and not self._results:
+            return "carta coberta is not allowed in the first trick"
+        return f"{action} is not legal now"
+
+    def _bad_raise_value(self, asked, current) -> str:
+        nxt = self.variant.next_value(current)
+        if nxt is None:
+            return f"the hand is already at {current}: nothing goes above {self.variant.ladder[-1]}"
+        return f"values rise one step at a time: the next raise is to {nxt}, not {asked}"
+
+    # -- views --------------------------------------------------------------------------------
+    def view(self, seat: int) -> "SeatView":
+        """What `seat` may see now: its own cards (not in a mão de ferro), the table, the
+        score, and its partner's cards while its team decides a mão de onze/dez."""
+        if seat not in (0, 1, 2, 3):
+            raise ValueError(f"seats are 0 to 3, not {seat!r}")
+        return SeatView(self, seat)
+
+    def visible(self, seat: int, owner: int) -> bool:
+        """Whether `seat` may now see the cards in `owner`'s hand."""
+        if self.mode == "mao_de_ferro":
+            return False
+        if owner == seat:
+            return True
+        return (self.phase == "decide" and owner == (seat + 2) % 4
+                and (seat & 1) == self.threshold_team)
+
+    # -- copying and JSON -----------------------------------------------------------------
+    def clone(self) -> "TrucoState":
+        """An independent copy (shallow copies of the small lists; events are never mutated)."""
+        new = object.__new__(TrucoState)
+        new.__dict__.update(self.__dict__)
+        new._score = list(self._score)
+        new.events = list(self.events)
+        new._hands = [list(h) for h in self._hands]
+        new._trick = list(self._trick)
+        new._tricks = list(self._tricks)
+        new._results = list(self._results)
+        new._rng = _rng_from_state(self._rng.bit_generator.state)
+        new._legal = None
+        return new
+
+    def to_dict(self) -> dict:
+        return {
+            "format": JSON_FORMAT, "variant": self.variant.key, "tie_lead": self.tie_lead,
+            "rng": self._rng.bit_generator.state, "score": list(self._score),
+            "winner": self.winner, "hand_number": self.hand_number, "dealer": self.dealer,
+            "hands": [[CARD_TEXT[c] for c in h] for h in self._hands],
+            "vira": None if self._vira is None else CARD_TEXT[self._vira],
+            "mode": self.mode, "threshold_team": self.threshold_team, "phase": self.phase,
+            "turn": self._turn, "play_turn": self._play_turn, "leader": self._leader,
+            "hand_value": self.hand_value,
+            "pending": None if self._pending is None else list(self._pending),
+            "last_raise_team": self._last_raise_team,
+            "trick": [[s, CARD_TEXT[c], cov] for s, c, cov in self._trick],
+            "tricks": [[[s, None if c is None else CARD_TEXT[c]] for s, c in t]
+                       for t in self._tricks],
+            "results": list(self._results),
+            "events": self.events,
+        }
+
+    def to_json(self) -> str:
+        """The whole state, random generator included, as JSON text (see `from_json`)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+
+def _rng_from_state(state: dict) -> np.random.Generator:
+    bit_gen = getattr(np.random, state["bit_generator"])()
+    bit_gen.state = state
+    return np.random.Generator(bit_gen)
+
+
+_IDX = {text: i for i, text in enumerate(CARD_TEXT)}
+
+
+def from_json(text: str) -> TrucoState:
+    """Rebuild a state from `to_json()`; it then behaves exactly like the original."""
+    d = json.loads(text) if isinstance(text, str) else text
+    if d.get("format") != JSON_FORMAT:
+        raise ValueError(f"not a saved truco game (format {d.get('format')!r})")
+    s = TrucoState(d["variant"], _rng_from_state(d["rng"]), d["tie_lead"], d["score"])
+    s.winner, s.hand_number, s.dealer = d["winner"], d["hand_number"], d["dealer"]
+    s._hands = [[_IDX[c] for c in h] for h in d["hands"]]
+    s._vira = None if d["vira"] is None else _IDX[d["vira"]]
+    s._strength = strength_list(s.variant, s._vira)
+    s._mnames = _manilha_names(s.variant, s._vira)
+    s.mode, s.threshold_team, s.phase = d["mode"], d["threshold_team"], d["phase"]
+    s._turn, s._play_turn, s._leader = d["turn"], d["play_turn"], d["leader"]
+    s.hand_value = d["hand_value"]
+    s._pending = None if d["pending"] is None else tuple(d["pending"])
+    s._last_raise_team = d["last_raise_team"]
+    s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
+    s._tricks = [[(seat, None if c is None else _IDX[c]) for seat, c in t] for t in d["tricks"]]
+    s._results = list(d["results"])
+    s.events = d["events"]
+    return s
+
+
+def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
+    """A new game to 12: the first dealer is drawn by lot, then the first hand is dealt.
+
+    `seed` (int, numpy Generator or None) drives every shuffle, so a seed replays a game.
+    `tie_lead`: who leads after a tied trick, "leader" (of the tied trick, the default) or
+    "first_tying" (the player who played the first of the tying cards).
+    """
+    rng = make_rng(seed)
+    state = TrucoState(variant, rng, tie_lead)
+    state._deal_random(int(rng.integers(4)))
+    return state
+
+
+def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=None,
+              tie_lead: str = "leader") -> TrucoState:
+    """A game that starts from a chosen hand, e.g. for a lesson scenario.
+
+    `hands`: four hands of three cards in seat order (Card or text such as "7♥"); `vira`:
+    required for Paulista, not allowed for Mineiro; `dealer`: 0..3; `score`: the points of
+    team 0 and team 1 before the hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
+    Later hands are dealt from `seed`. Raises ValueError for an impossible deal.
+    """
+    variant = get_variant(variant)
+    hands = list(hands)
+    if len(hands) != 4:
+        raise ValueError(f"a deal has four hands (one per seat), not {len(hands)}")
+    idx_hands = []
+    for seat, hand in enumerate(hands):
+        hand = [hand] if isinstance(hand, (str, Card)) else list(hand)
+        if len(hand) != 3:
+            raise ValueError(f"seat {seat} must hold 3 cards, not {len(hand)}")
+        idx_hands.append([_card_index(c, f"seat {seat}'s hand") for c in hand])
+    flat = [c for h in idx_hands for c in h]
+    if len(set(flat)) != 12:
+        dup = next(CARD_TEXT[c] for c in flat if flat.count(c) > 1)
+        raise ValueError(f"{dup} is dealt twice: the 12 cards must be distinct")
+    vira_idx = None
+    if variant.uses_vira:
+        if vira is None:
+            raise ValueError("Truco Paulista needs a vira to know its manilhas")
+        vira_idx = _card_index(vira, "the vira")
+        if vira_idx in flat:
+            raise ValueError(f"the vira {CARD_TEXT[vira_idx]} cannot also be in a hand")
+    elif vira is not None:
+        raise ValueError("Truco Mineiro has no vira: its manilhas are fixed")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise ValueError(f"the dealer is a seat from 0 to 3, not {dealer!r}")
+    score = tuple(score)
+    if len(score) != 2 or any(not isinstance(p, int) or isinstance(p, bool)
+                               or not 0 <= p < variant.target for p in score):
+        raise ValueError(f"the score is two whole numbers from 0 to {variant.target - 1}, "
+                         f"not {score!r}")
+    state = TrucoState(variant, make_rng(seed), tie_lead, score)
+    state._start_hand(dealer, idx_hands, vira_idx)
+    return state
+
+
+class SeatView:
+    """What one seat may see (`state.view(seat)`): the table, the score, its own cards.
+
+    Attributes mirror the state's: seat, team, variant, vira, manilhas, dealer, mao,
+    hand_number, score, phase, current_seat, mode, is_mao_de_ferro, threshold_team,
+    hand_value, pending_raise, run_value, last_raise_team, raise_options, trick_number,
+    trick_results, current_trick, tricks, trick_leader, winner, tie_lead. Plus:
+
+    - `hands`: for each seat a tuple with one entry per card still held: the Card if this
+      seat may see it, else None (own cards are hidden in a mão de ferro; the partner's
+      cards are shown while the team decides a mão de onze/dez).
+    - `hand`: `hands[seat]`.
+    - `legal`: the legal actions if it is this seat's turn, else (); `legal_actions()`.
+    - `events`: the events so far, with other seats' face-down cards and unseen hands
+      replaced by None.
+    """
+
+    def __init__(self, state: TrucoState, seat: int):
+        self.seat, self.team = seat, seat & 1
+        for name in ("variant", "vira", "manilhas", "dealer", "mao", "hand_number", "score",
+                     "phase", "current_seat", "mode", "is_mao_de_ferro", "threshold_team",
+                     "hand_value", "pending_raise", "run_value", "last_raise_team",
+                     "trick_number", "trick_results", "current_trick", "tricks",
+                     "trick_leader", "winner", "tie_lead"):
+            setattr(self, name, getattr(state, name))
+        self.hands = tuple(
+            tuple(TRUCO_PACK[c] if state.visible(seat, owner) else None for c in h)
+            for owner, h in enumerate(state._hands))
+        self.hand = self.hands[seat]
+        mine = state.current_seat == seat
+        self.legal = tuple(state._legal_list()) if mine else ()
+        self.raise_options = state.raise_options if mine else ()
+        self._events, self._n = state.events, len(state.events)
+
+    def legal_actions(self) -> list[Action]:
+        return list(self.legal)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.current_seat == self.seat
+
+    @property
+    def events(self) -> list[dict]:
+        return [redact_event(e, self.seat) for e in self._events[:self._n]]
+
+
+def redact_event(event: dict, seat: int) -> dict:
+    """The event as `seat` saw it: hidden cards become None."""
+    kind = event["type"]
+    if kind == "play" and event["covered"] and event["seat"] != seat:
+        return {**event, "card": None}
+    if kind == "deal":
+        shown = {seat} if event["mode"] != "mao_de_ferro" else set()
+        if event["mode"] == "threshold" and (seat & 1) == event["threshold_team"]:
+            shown.add((seat + 2) % 4)
+        hands = [h if s in shown else [None] * len(h) for s, h in enumerate(event["hands"])]
+        return {**event, "hands": hands}
+    return event

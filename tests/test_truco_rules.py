@@ -1,0 +1,367 @@
+"""One test per truco rule of RULES.md, named after the rule."""
+import pytest
+
+from cartas.cards import TRUCO_PACK, Card
+from cartas.truco import (
+    ACCEPT, MINEIRO, PAULISTA, PLAY_HAND, RUN, RUN_HAND, Action, IllegalActionError,
+    from_deal, hand_winner, new_game, strength_table, trick_winner,
+)
+
+# Mineiro deal without manilhas (4♣ 7♥ A♠ 7♦) so tricks are easy to read. Dealer 3: seat 0 leads.
+PLAIN = [["3♦", "K♦", "4♦"], ["2♠", "J♠", "5♠"], ["A♥", "Q♥", "6♥"], ["K♣", "5♣", "6♣"]]
+
+
+def apply_all(state, *actions):
+    for action in actions:
+        state.apply_action(action)
+    return state
+
+
+def last(state, kind):
+    return [e for e in state.events if e["type"] == kind][-1]
+
+
+# -- shared rules ------------------------------------------------------------------------
+
+def test_rule_players_four_in_two_teams_seated_alternately():
+    s = from_deal(MINEIRO, PLAIN, dealer=3)
+    order = []
+    for _ in range(4):
+        order.append(s.current_seat)
+        s.apply_action(s.legal_actions()[0])
+    assert order == [0, 1, 2, 3]
+    # 3♦ (seat 0) beats 2♠ (seat 1): the trick goes to team 0, which holds seats 0 and 2.
+    assert last(s, "trick")["winner_team"] == 0
+    assert trick_winner([(2, "3♦"), (3, "2♠")], MINEIRO) == 0
+    assert trick_winner([(1, "3♦"), (2, "2♠")], MINEIRO) == 1
+
+
+def test_rule_deck_forty_cards_without_8_9_10():
+    assert len(TRUCO_PACK) == 40 and len(set(TRUCO_PACK)) == 40
+    assert not {c.rank.value for c in TRUCO_PACK} & {"8", "9", "10"}
+    with pytest.raises(ValueError, match="not in the truco pack"):
+        from_deal(MINEIRO, [["8♦", "K♦", "4♦"]] + PLAIN[1:], dealer=3)
+
+
+def test_rule_natural_order_q_below_j_and_suits_equal_outside_manilhas():
+    table = strength_table(MINEIRO)
+    order = ["4♥", "5♥", "6♥", "Q♥", "J♥", "K♥", "A♥", "2♥", "3♥"]  # 7♥ is a Mineiro manilha
+    values = [table[Card.parse(c)] for c in order]
+    assert values == sorted(values) and len(set(values)) == len(values)
+    assert trick_winner([(0, "Q♠"), (1, "J♦")], MINEIRO) == 1
+    assert trick_winner([(0, "K♠"), (1, "K♦")], MINEIRO) is None
+
+
+def test_rule_deal_three_each_dealer_rotates_mao_leads_dealer_last():
+    s = new_game(PAULISTA, seed=7)
+    deal = s.events[0]
+    cards = [c for h in deal["hands"] for c in h]
+    assert all(len(h) == 3 for h in deal["hands"]) and len(set(cards + [deal["vira"]])) == 13
+    first_dealer = s.dealer
+    assert s.current_seat == (first_dealer + 1) % 4 == deal["mao"]
+    for _ in range(4):
+        s.apply_action(s.legal_actions()[0])
+    plays = [e["seat"] for e in s.events if e["type"] == "play"]
+    assert plays[-1] == first_dealer  # the dealer plays last in the first trick
+    while s.hand_number == 1:
+        s.apply_action(s.legal_actions()[0])
+    assert s.dealer == (first_dealer + 1) % 4
+
+
+def test_rule_first_dealer_drawn_by_lot_seeded():
+    dealers = {new_game(MINEIRO, seed=k).dealer for k in range(40)}
+    assert dealers == {0, 1, 2, 3}
+    assert new_game(MINEIRO, seed=3).to_json() == new_game(MINEIRO, seed=3).to_json()
+
+
+def test_rule_trick_highest_card_wins_and_winner_leads_next():
+    s = apply_all(from_deal(MINEIRO, PLAIN, dealer=3), "play K♦", "play J♠", "play A♥", "play 5♣")
+    assert last(s, "trick")["winning_seat"] == 2
+    assert s.current_seat == 2 and s.trick_results == [0]
+
+
+def test_rule_trick_tied_only_when_each_teams_best_is_equal():
+    assert trick_winner([(0, "3♦"), (1, "3♠"), (2, "4♦"), (3, "5♠")], MINEIRO) is None
+    assert trick_winner([(0, "3♦"), (1, "3♠"), (2, "4♦"), (3, "5♣")], MINEIRO) is None
+    assert trick_winner([(0, "3♦"), (1, "2♠"), (2, "3♥"), (3, "5♣")], MINEIRO) == 0
+
+
+def test_rule_trick_partners_with_equal_best_cards_win_for_their_team():
+    s = apply_all(from_deal(MINEIRO, [["K♦", "3♦", "4♦"], ["J♠", "2♠", "5♠"],
+                                      ["K♥", "Q♥", "6♥"], ["Q♣", "5♣", "6♣"]], dealer=3),
+                  "play K♦", "play J♠", "play K♥", "play Q♣")
+    trick = last(s, "trick")
+    assert trick["winner_team"] == 0 and trick["winning_seat"] == 0  # first of the partners
+    assert trick_winner([(0, "K♦"), (1, "J♠"), (2, "K♥"), (3, "Q♣")], MINEIRO) == 0
+
+
+TIE_DEAL = [["4♦", "3♦", "Q♦"], ["K♠", "2♠", "5♠"], ["K♦", "Q♥", "6♥"], ["5♣", "J♣", "6♣"]]
+
+
+def test_rule_option_after_tie_leader_of_tied_trick_leads_by_default():
+    s = apply_all(from_deal(MINEIRO, TIE_DEAL, dealer=3), "play 4♦", "play K♠", "play K♦", "play 5♣")
+    assert s.trick_results == [None] and s.tie_lead == "leader"
+    assert s.current_seat == 0
+
+
+def test_rule_option_after_tie_first_tying_card_leads():
+    s = from_deal(MINEIRO, TIE_DEAL, dealer=3, tie_lead="first_tying")
+    apply_all(s, "play 4♦", "play K♠", "play K♦", "play 5♣")
+    assert s.current_seat == 1 and last(s, "trick")["next_leader"] == 1
+
+
+def test_rule_hand_two_tricks_win_and_hand_ends_as_soon_as_certain():
+    s = apply_all(from_deal(MINEIRO, PLAIN, dealer=3, seed=1),
+                  "play 3♦", "play 5♠", "play 6♥", "play 6♣",
+                  "play K♦", "play J♠", "play Q♥", "play 5♣")
+    hand = last(s, "hand")
+    assert hand["winner_team"] == 0 and hand["results"] == [0, 0] and hand["points"] == 2
+    assert s.score == (2, 0) and s.hand_number == 2
+
+
+def test_rule_hand_first_trick_tied_first_untied_trick_decides():
+    assert hand_winner([None, 1]) == 1
+    assert hand_winner([None, None, 0]) == 0
+
+
+def test_rule_hand_first_won_second_tied_winner_of_first_takes_it():
+    assert hand_winner([0, None]) == 0
+    # In the engine trick 3 is not played.
+    s = apply_all(from_deal(MINEIRO, TIE_DEAL, dealer=3),
+                  "play 3♦", "play K♠", "play K♦", "play 5♣",   # team 0 wins trick 1
+                  "play 4♦", "play 5♠", "play 6♥", "play 6♣")   # 6♥ = 6♣: tied
+    assert last(s, "hand")["results"] == [0, None] and s.score == (2, 0)
+
+
+def test_rule_hand_one_each_and_third_tied_winner_of_first_trick_takes_it():
+    assert hand_winner([1, 0, None]) == 1
+    assert hand_winner([0, 1, None]) == 0
+
+
+def test_rule_hand_all_three_tied_nobody_scores():
+    assert hand_winner([None, None, None]) is None
+    s = from_deal(MINEIRO, [["K♦", "J♦", "Q♦"], ["K♠", "J♠", "Q♠"],
+                            ["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"]], dealer=3, seed=2)
+    apply_all(s, "play K♦", "play K♠", "play 4♦", "play 4♠",
+              "play J♦", "play J♠", "play 5♦", "play 5♠",
+              "play Q♦", "play Q♠", "play 6♦", "play 6♠")
+    assert last(s, "hand")["winner_team"] is None and s.score == (0, 0) and s.hand_number == 2
+
+
+def test_rule_carta_coberta_worth_nothing_never_wins_never_ties():
+    assert trick_winner([(0, None), (1, "4♦"), (2, None), (3, "5♠")], MINEIRO) == 1
+    assert trick_winner([(0, "K♦"), (1, None), (2, "4♥"), (3, "4♠")], MINEIRO) == 0
+    assert trick_winner([(0, None), (1, None), (2, None), (3, None)], MINEIRO) is None
+
+
+def test_rule_carta_coberta_not_allowed_in_first_trick():
+    s = from_deal(MINEIRO, PLAIN, dealer=3)
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="carta coberta is not allowed in the first trick"):
+        s.apply_action(Action.cover("3♦"))
+    assert s.to_json() == before
+    apply_all(s, "play 3♦", "play 5♠", "play 6♥", "play 6♣")
+    assert Action.cover("K♦") in s.legal_actions()
+    s.apply_action(Action.cover("K♦"))
+    assert s.current_trick == [(0, None)]
+
+
+def test_rule_betting_raise_on_own_turn_before_playing():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
+    with pytest.raises(IllegalActionError, match="it is seat 0's turn"):
+        s.apply_action(Action.raise_to(3), seat=1)
+    s.apply_action(Action.raise_to(3), seat=0)
+    assert s.phase == "answer" and s.pending_raise["value"] == 3 and s.pending_raise["team"] == 0
+
+
+def test_rule_betting_accept_sets_value_and_play_goes_on():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT)
+    assert s.hand_value == 3 and s.phase == "play" and s.current_seat == 0
+    assert last(s, "accept") == {"type": "accept", "seat": 1, "team": 1, "value": 3}
+
+
+def test_rule_betting_run_pays_value_before_refused_raise():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, seed=1), "raise 3", RUN)
+    assert s.score == (1, 0) and last(s, "hand")["reason"] == "run"
+
+
+def test_rule_betting_reraise_accepts_raise_on_table_then_run_pays_it():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, seed=1), "raise 3", "raise 6")
+    assert s.hand_value == 3 and s.run_value == 3 and s.current_seat == 2
+    s.apply_action(RUN)
+    assert s.score == (0, 3)
+
+
+def test_rule_betting_answer_made_by_next_opponent_in_play_order():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "play 3♦", "play 5♠",
+                  "play 6♥")
+    s.apply_action("raise 3")   # seat 3 raises
+    assert s.current_seat == 0 and s.pending_raise["answer_seat"] == 0
+
+
+def test_rule_betting_values_rise_one_step_at_a_time():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
+    with pytest.raises(IllegalActionError, match="one step at a time: the next raise is to 3, not 6"):
+        s.apply_action(Action.raise_to(6))
+
+
+def test_rule_betting_team_may_not_raise_twice_in_a_row():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT,
+                  "play 3♦", "play 5♠")
+    before = s.to_json()
+    with pytest.raises(IllegalActionError, match="team 0 raised last and cannot raise again"):
+        s.apply_action("raise 6")
+    assert s.to_json() == before and not s.raise_options
+    s.apply_action("play 6♥")
+    assert s.raise_options == (6,)  # seat 3, of the other team, may
+
+
+def test_rule_betting_nothing_goes_above_12():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3),
+                  "raise 3", "raise 6", "raise 9", "raise 12")
+    assert [a.kind for a in s.legal_actions()] == ["accept", "run"]
+    with pytest.raises(IllegalActionError, match="nothing goes above 12"):
+        s.apply_action(Action.raise_to(15))
+    s.apply_action(ACCEPT)
+    assert s.hand_value == 12 and not s.may_raise(1)
+
+
+def test_rule_game_ends_when_a_team_has_12_or_more():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(10, 4)), "raise 3", ACCEPT,
+                  "play 3♦", "play 5♠", "play 6♥", "play 6♣",
+                  "play K♦", "play J♠", "play Q♥", "play 5♣")
+    assert s.is_terminal() and s.winner == 0 and s.score == (13, 4)
+    assert s.events[-1] == {"type": "game", "winner_team": 0, "score": [13, 4]}
+    assert s.legal_actions() == [] and s.current_seat is None
+
+
+def test_rule_mao_de_onze_team_at_threshold_sees_partner_cards_and_decides():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5))
+    assert s.phase == "decide" and s.is_threshold_hand and s.hand_value == 3
+    assert s.current_seat == 0 and s.legal_actions() == [PLAY_HAND, RUN_HAND]
+    assert s.view(0).hands[2] == tuple(Card.parse(c) for c in PLAIN[2])
+    assert s.view(1).hands[3] == (None, None, None) and s.view(1).hands[0] == (None,) * 3
+    s.apply_action(PLAY_HAND)
+    assert s.phase == "play" and s.view(0).hands[2] == (None,) * 3
+
+
+def test_rule_mao_de_onze_run_gives_other_team_1():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5), seed=4)
+    s.apply_action(RUN_HAND)
+    assert s.score == (11, 6) and last(s, "hand")["reason"] == "ran_hand"
+
+
+def test_rule_mao_de_onze_hand_worth_3():
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(5, 11)), PLAY_HAND,
+                  "play 3♦", "play 5♠", "play 6♥", "play 6♣",
+                  "play K♦", "play J♠", "play Q♥", "play 5♣")
+    assert s.score == (8, 11)
+
+
+@pytest.mark.parametrize("raiser_team", [0, 1])
+def test_rule_mao_de_onze_raise_loses_the_game(raiser_team):
+    s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5)), PLAY_HAND)
+    if raiser_team == 1:
+        s.apply_action("play 3♦")
+    assert s.raise_forbidden and s.raise_options == (6,)
+    s.apply_action("raise")
+    assert s.is_terminal() and s.winner == 1 - raiser_team and s.score == (11, 5)
+    assert last(s, "raise")["forbidden"] and last(s, "hand")["reason"] == "forbidden_raise"
+
+
+def test_rule_mao_de_ferro_nobody_sees_own_cards_and_plays_blind_by_position():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 11))
+    assert s.is_mao_de_ferro and s.phase == "play"
+    assert all(h == (None,) * 3 for h in s.view(0).hands)
+    assert s.legal_actions() == [Action.blind(0), Action.blind(1), Action.blind(2)]
+    with pytest.raises(IllegalActionError, match="blind by position"):
+        s.apply_action("play 3♦")
+    with pytest.raises(IllegalActionError, match="nobody may raise in a mão de ferro"):
+        s.apply_action("raise 3")
+    s.apply_action(Action.blind(1))  # seat 0's second card, K♦, is turned up
+    assert s.current_trick == [(0, Card.parse("K♦"))]
+    assert last(s, "play")["blind"] and last(s, "play")["position"] == 1
+
+
+def test_rule_mao_de_ferro_winner_of_the_hand_wins_the_game():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 11))
+    for _ in range(8):
+        s.apply_action(Action.blind(0))
+    assert s.is_terminal() and s.winner == 0 and s.score == (12, 11)
+
+
+def test_rule_mao_de_ferro_all_tied_means_another_mao_de_ferro():
+    s = from_deal(MINEIRO, [["K♦", "J♦", "Q♦"], ["K♠", "J♠", "Q♠"],
+                            ["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"]], dealer=3, score=(10, 10), seed=5)
+    for _ in range(12):
+        s.apply_action(Action.blind(0))
+    assert last(s, "hand")["winner_team"] is None and s.score == (10, 10)
+    assert s.hand_number == 2 and s.is_mao_de_ferro and not s.is_terminal()
+
+
+# -- Truco Paulista ------------------------------------------------------------------------
+
+def test_rule_paulista_vira_turned_from_rest_of_pack():
+    s = new_game(PAULISTA, seed=11)
+    dealt = {c for h in s.hands for c in h}
+    assert s.vira is not None and s.vira not in dealt
+    with pytest.raises(ValueError, match="needs a vira"):
+        from_deal(PAULISTA, PLAIN, dealer=3)
+
+
+@pytest.mark.parametrize("vira, rank", [("6♠", "7"), ("7♠", "Q"), ("3♣", "4")])
+def test_rule_paulista_manilhas_follow_the_vira_and_beat_everything(vira, rank):
+    s = from_deal(PAULISTA, PLAIN, vira=vira, dealer=3)
+    assert [str(c) for c in s.manilhas] == [f"{rank}♦", f"{rank}♠", f"{rank}♥", f"{rank}♣"]
+    assert trick_winner([(0, "3♦"), (1, f"{rank}♦")], PAULISTA, vira) == 1
+
+
+def test_rule_paulista_manilha_suit_order_ouros_espadas_copas_paus():
+    order = ["7♦", "7♠", "7♥", "7♣"]
+    for low, high in zip(order, order[1:]):
+        assert trick_winner([(0, low), (1, high)], PAULISTA, "6♥") == 1
+        assert trick_winner([(0, high), (1, low)], PAULISTA, "6♥") == 0
+
+
+def test_rule_paulista_values_1_then_3_6_9_12():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
+    assert s.hand_value == 1
+    seen = []
+    for _ in range(4):
+        seen.append(s.raise_options[0])
+        s.apply_action("raise")
+    assert seen == [3, 6, 9, 12]
+
+
+# -- Truco Mineiro -------------------------------------------------------------------------
+
+def test_rule_mineiro_fixed_manilhas_zap_copas_espadilha_pica_fumo():
+    best_first = ["4♣", "7♥", "A♠", "7♦", "3♠"]
+    for high, low in zip(best_first, best_first[1:]):
+        assert trick_winner([(0, low), (1, high)], MINEIRO) == 1
+    with pytest.raises(ValueError, match="no vira"):
+        from_deal(MINEIRO, PLAIN, vira="7♣", dealer=3)
+
+
+def test_rule_mineiro_values_2_then_4_6_10_12_and_run_pays_previous():
+    s = from_deal(MINEIRO, PLAIN, dealer=3, seed=2)
+    assert s.hand_value == 2
+    seen = []
+    for _ in range(4):
+        seen.append(s.raise_options[0])
+        s.apply_action("raise")
+    assert seen == [4, 6, 10, 12]
+    s.apply_action(RUN)       # running from doze pays dez to the team that asked
+    assert s.score == (0, 10)
+
+
+def test_rule_mineiro_mao_de_dez_worth_4_and_run_gives_2():
+    s = from_deal(MINEIRO, PLAIN, dealer=3, score=(4, 10), seed=3)
+    assert s.is_threshold_hand and s.threshold_team == 1 and s.hand_value == 4 and s.current_seat == 1
+    s.apply_action(RUN_HAND)
+    assert s.score == (6, 10)
+
+
+def test_rule_mineiro_mao_de_ferro_at_10_x_10():
+    assert from_deal(MINEIRO, PLAIN, dealer=3, score=(10, 10)).is_mao_de_ferro
+    assert not from_deal(MINEIRO, PLAIN, dealer=3, score=(10, 9)).is_mao_de_ferro
