@@ -7,6 +7,11 @@ import importlib
 _VIEWS = {
     "CourseIndex": "course",
     "ManilhaExplorer": "manilhas",
+    "HandScorer": "vinte_e_um_pontos",
+    "RoundStepper": "vinte_e_um_rodada",
+    "BankRotation": "vinte_e_um_banca",
+    "vinte_e_um_table_html": "vinte_e_um_table",
+    "PlayVinteEUm": "play_vinte_e_um",
     "card_svg": "svg",
     "cards_row": "svg",
 }

@@ -23,6 +23,18 @@ LESSONS: list[Lesson] = [
            {"pt": "As manilhas", "en": "The manilhas"},
            {"pt": "A vira, a ordem natural das cartas e as manilhas do Paulista e do Mineiro.",
             "en": "The vira, the natural order of the cards and the manilhas of Paulista and Mineiro."}),
+    Lesson("vinte_e_um_pontos", "vinte_e_um_pontos.ipynb",
+           {"pt": "21: quanto vale a mão", "en": "21: what a hand is worth"},
+           {"pt": "Valor das cartas, o ás 1 ou 11, estourar, o 21 com duas cartas e quem ganha a chamada.",
+            "en": "Card values, the ace as 1 or 11, busting, the two-card 21 and who wins a call."}),
+    Lesson("vinte_e_um_rodada", "vinte_e_um_rodada.ipynb",
+           {"pt": "21: a rodada passo a passo", "en": "21: the round step by step"},
+           {"pt": "Cartas fechadas, apostas, pedir ou parar, a banca chamando, as fichas e as chances.",
+            "en": "Face-down cards, bets, hit or stand, the banker calling, the chips and the odds."}),
+    Lesson("vinte_e_um_banca", "vinte_e_um_banca.ipynb",
+           {"pt": "21: quem fica com a banca", "en": "21: who holds the bank"},
+           {"pt": "Os quatro modos de passar a banca: rodízio, 21 com duas cartas, leilão e venda.",
+            "en": "The four ways to pass the bank on: rotation, two-card 21, auction and sale."}),
 ]
 
 TEXT = {

@@ -1,0 +1,23 @@
+"""The 21 round lesson in Chromium, in English: step forward and read the narration."""
+
+
+def test_forward_narrates_the_bets_and_back_returns(dashboard):
+    page = dashboard("vinte_e_um_rodada.ipynb", "?lang=en")
+    assert "face-down card" in page.locator(".cartas-narration").text_content()
+    page.get_by_role("button", name="Forward ▶").click()
+    page.wait_for_function(
+        "() => document.querySelector('.cartas-narration')?.textContent.includes(' bets ')")
+    assert "Step 2 of" in page.locator(".cartas-step-count").text_content()
+    assert page.locator(".cartas-moves svg.cartas-chips").count() == 1
+
+
+def test_a_decision_shows_the_odds_and_the_banker_chart(dashboard):
+    page = dashboard("vinte_e_um_rodada.ipynb")
+    forward = page.get_by_role("button", name="Avançar ▶")
+    for step in range(2, 6):  # four bets, then the first player decides (seed 1, 5 seats)
+        forward.click()
+        page.wait_for_function(f"() => document.querySelector('.cartas-step-count')?.textContent.includes('Passo {step} ')")
+    page.wait_for_selector(".cartas-chart svg", timeout=30_000)
+    assert "Chance de estourar" in page.locator(".cartas-odds").text_content()
+    assert page.locator(".cartas-odds-panel").get_attribute("data-seat") == "3"  # the banker's left
+    assert float(page.locator(".cartas-odds-panel").get_attribute("data-ms")) < 50

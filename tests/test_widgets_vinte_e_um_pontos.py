@@ -1,0 +1,106 @@
+"""The 21 scoring view: totals per ace option, busts, the two-card 21, the call, exercises."""
+from cartas.cards import Card
+from cartas.vinte_e_um import points
+from widgets.course import CourseIndex
+from widgets.vinte_e_um_pontos import HandScorer, settle_call
+
+
+def totals(box_html):
+    """{ace option: total} as the view prints them."""
+    rows = box_html.split("<tr data-ace='")[1:]
+    return {row.split("'")[0]: int(row.split("class='cartas-total'>")[1].split("<")[0]) for row in rows}
+
+
+def winner(view):
+    return view.result.value.split("data-winner='")[1].split("'")[0]
+
+
+def test_totals_under_each_ace_option_bust_and_two_card_21():
+    view = HandScorer(player=["A♠", "K♥"], banker=["10♦", "7♣"], seed=1)
+    assert totals(view.player_box.value) == {"1": 11, "11": 21, "flexible": 21}
+    assert view.player_box.value.count("21 com duas cartas") == 2
+    view.add("player", "5♦")
+    assert totals(view.player_box.value) == {"1": 16, "11": 26, "flexible": 16}
+    assert "estourou" in view.player_box.value and "duas cartas" not in view.player_box.value
+
+
+def test_buttons_add_and_remove_cards():
+    view = HandScorer(player=[], banker=[], seed=1)
+    view.card.value = Card.parse("10♦")
+    view.buttons["to_player"].click()
+    view.buttons["to_player"].click()
+    assert view.player_box.value.count("data-card=") == 2
+    view.buttons["undo_player"].click()
+    assert view.player_box.value.count("data-card=") == 1
+    assert "pelo menos duas cartas" in view.result.value
+    view.buttons["clear"].click()
+    assert "nenhuma carta" in view.player_box.value
+
+
+def test_a_tie_goes_to_the_bank_and_more_points_win():
+    view = HandScorer(player=["10♠", "7♦"], banker=["9♠", "8♠"], seed=1)
+    assert winner(view) == "banker" and "17 contra 17" in view.result.value
+    view.remove("player")
+    view.add("player", "8♦")
+    assert winner(view) == "player" and "18 contra 17" in view.result.value
+
+
+def test_ace_option_changes_who_wins():
+    view = HandScorer(player=["A♠", "7♥"], banker=["10♦", "7♣"], seed=1)
+    assert winner(view) == "banker"
+    view.ace.value = 11
+    assert winner(view) == "player" and "18 contra 17" in view.result.value
+
+
+def test_banker_two_card_21_and_player_bust_take_the_bet():
+    state, _ = settle_call(["10♠", "9♦"], ["A♣", "K♦"], ace=11)
+    assert state.outcome[1] == "lost" and any(e["type"] == "banker_21" for e in state.events)
+    view = HandScorer(player=["10♠", "9♦", "5♣"], banker=["9♠", "8♠", "10♥"], seed=1)
+    assert winner(view) == "banker" and "Estourei" in view.result.value  # he busts before the banker
+
+
+def test_banker_bust_pays_the_player():
+    view = HandScorer(player=["10♠", "2♦"], banker=["9♠", "7♠", "10♥"], seed=1)
+    assert winner(view) == "player" and "estoura" in view.result.value
+
+
+def test_a_duplicate_card_is_refused_kindly():
+    view = HandScorer(player=["10♠", "7♦"], banker=["10♠", "8♠"], seed=1)
+    assert "Não é possível" in view.result.value and "10♠" in view.result.value
+
+
+def test_questions_answer_at_once_keep_score_and_reach_the_index():
+    view = HandScorer(seed=4)
+    assert view.kind == "worth"
+    view.worth.value = points(view.q_hand, view.q_ace)
+    view.answer_button.click()
+    assert "cartas-right" in view.feedback.value
+    view.next_button.click()
+    assert view.kind == "call" and view.feedback.value == ""
+    right = view.correct_answer()
+    (view.who_banker if right == "player" else view.who_player).click()
+    assert "cartas-wrong" in view.feedback.value and "chama" in view.feedback.value
+    assert "Acertos: 1 de 2" in view.score_label.value
+    assert "1 de 2 certas" in CourseIndex(lang="pt").table.value
+
+
+def test_questions_are_seeded():
+    a, b = HandScorer(seed=9), HandScorer(seed=9)
+    assert a.q_hand == b.q_hand and a.q_ace == b.q_ace
+
+
+def test_language_switch_translates():
+    view = HandScorer(player=["A♠", "7♥"], banker=["10♦", "7♣"], seed=1)
+    view.language.value = "en"
+    assert "The banker wins" in view.result.value and "18" not in view.result.value.split("calls")[0]
+    assert view.buttons["to_player"].description == "+ player"
+    assert view.card.label == "A♦  (ace of diamonds)"
+
+
+def test_an_error_in_a_callback_becomes_a_friendly_message():
+    view = HandScorer(seed=1)
+    view.add_card = view.guarded(lambda: view.add("player", "onze de nada"))
+    view.add_card()
+    assert "Não é possível" in view.message.value and "onze de nada" in view.message.value
+    view.guarded(lambda: 1 / 0)()
+    assert "Algo deu errado" in view.message.value and "Traceback" not in view.message.value

@@ -1,0 +1,310 @@
+"""21 scoring: pick cards, see their total under each ace option, bust and the two-card 21,
+then compare a player with the banker and see who takes the bet. Questions answer at once.
+
+Every number comes from `cartas.vinte_e_um`; the comparison is a real round played by the
+engine (`settle_call`), so ties to the bank, busts and the banker's 21 follow its rules.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import STANDARD_PACK, Card, make_rng
+from cartas.vinte_e_um import (ACE_OPTIONS, DRAW, HIT, STAND, Action, from_deal, is_bust,
+                               is_two_card_21, narrate, points)
+
+from .base import View
+from .progress import Score
+from .svg import cards_row
+
+TEXT = {
+    "title": {"pt": "21: quanto vale a mão?", "en": "21: what is the hand worth?"},
+    "card": {"pt": "Carta", "en": "Card"},
+    "to_player": {"pt": "+ jogador", "en": "+ player"},
+    "to_banker": {"pt": "+ banca", "en": "+ banker"},
+    "undo_player": {"pt": "− jogador", "en": "− player"},
+    "undo_banker": {"pt": "− banca", "en": "− banker"},
+    "clear": {"pt": "Limpar", "en": "Clear"},
+    "player": {"pt": "Jogador 1", "en": "Seat 1 (player)"},
+    "banker": {"pt": "Banca (jogador 0)", "en": "Banker (seat 0)"},
+    "no_cards": {"pt": "nenhuma carta", "en": "no cards"},
+    "ace_option": {"pt": "Ás vale", "en": "Ace counts"},
+    "flexible": {"pt": "flexível (regra da casa)", "en": "flexible (house rule)"},
+    "table_ace": {"pt": "Ás na mesa", "en": "Table's ace"},
+    "total": {"pt": "Total", "en": "Total"},
+    "bust": {"pt": "estourou!", "en": "bust!"},
+    "natural": {"pt": "21 com duas cartas!", "en": "two-card 21!"},
+    "compare": {"pt": "Quem ganha a aposta?", "en": "Who wins the bet?"},
+    "need_two": {"pt": "Para comparar, o jogador e a banca precisam de pelo menos duas cartas.",
+                 "en": "To compare, the player and the banker need two cards at least."},
+    "winner_player": {"pt": "Ganha o jogador: recebe a aposta de volta e mais o mesmo tanto da banca.",
+                      "en": "The player wins: the bet comes back plus as much again from the banker."},
+    "winner_banker": {"pt": "Ganha a banca: ela fica com a aposta.",
+                      "en": "The banker wins: the bank keeps the bet."},
+    "unused": {"pt": "As cartas a partir de {cards} não entram: a mão já tinha terminado.",
+               "en": "The cards from {cards} on are not used: the hand was already over."},
+    "quiz": {"pt": "Exercícios", "en": "Exercises"},
+    "q_worth": {"pt": "Com o ás valendo {ace}, quanto vale esta mão?",
+                "en": "With the ace counting {ace}, what is this hand worth?"},
+    "q_call": {"pt": "A banca chama o jogador (ás vale {ace}). Quem ganha?",
+               "en": "The banker calls the player (ace counts {ace}). Who wins?"},
+    "answer": {"pt": "Responder", "en": "Answer"},
+    "answer_player": {"pt": "O jogador", "en": "The player"},
+    "answer_banker": {"pt": "A banca", "en": "The banker"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não.", "en": "No."},
+    "worth_is": {"pt": "A mão vale {points}.", "en": "The hand is worth {points}."},
+    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
+    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
+}
+PLAYER, BANKER, FILLER = 1, 0, 2
+
+
+def ace_label(ace, lang: str) -> str:
+    return TEXT["flexible"][lang] if ace == "flexible" else str(ace)
+
+
+def settle_call(player_cards, banker_cards, ace=1):
+    """Play one round in the engine in which the banker (seat 0) meets the player (seat 1).
+
+    The player's cards arrive in order (first one face down, the rest asked for), then the
+    banker's; seat 2 only fills the table. Returns (state, used) where `used` counts the
+    player's and banker's cards that entered play (a hand that busts or reaches 21 stops).
+    The engine settles everything: `state.outcome[1]` is "won", "lost" or "bust".
+    """
+    player, banker = [Card.parse(c) for c in player_cards], [Card.parse(c) for c in banker_cards]
+    if len(player) < 2 or len(banker) < 2:
+        raise ValueError("need two cards each")
+    taken = set(player) | set(banker)
+    filler = [c for c in STANDARD_PACK if c.rank.value in "23" and c not in taken][:2]
+    state = from_deal(3, {BANKER: banker[0], PLAYER: player[0], FILLER: filler[0]}, upcard=banker[1],
+                      then=player[1:] + filler[1:] + banker[2:], banker=BANKER, ace=ace,
+                      rotation="permanent", rounds=1, seed=0)
+    for seat in (PLAYER, FILLER):
+        state.apply_action(Action.bet(1), seat)
+    used_player = used_banker = 2
+    for _ in player[2:]:
+        if state.why_illegal(HIT, PLAYER) is not None:
+            break
+        state.apply_action(HIT, PLAYER)
+        used_player += 1
+    for seat in (PLAYER, FILLER):
+        if state.phase == "players" and state.current_seat == seat:
+            state.apply_action(STAND, seat)
+    for _ in banker[2:]:
+        if state.why_illegal(DRAW, BANKER) is not None:
+            break
+        state.apply_action(DRAW, BANKER)
+        used_banker += 1
+    if state.phase == "banker" and PLAYER in state.uncalled:
+        state.apply_action(Action.call(PLAYER), BANKER)
+    return state, (used_player, used_banker)
+
+
+def call_story(state, lang: str) -> list[str]:
+    """The engine's narration of what decided the player's bet."""
+    lines = []
+    for event in state.events:
+        kind = event["type"]
+        if (kind in ("bust", "call") and event["seat"] == PLAYER) or kind in ("banker_21", "banker_bust", "reveal"):
+            lines.append(narrate(event, lang))
+    return lines
+
+
+class HandScorer(View):
+    """Pick the player's and the banker's cards; the engine scores and settles them."""
+
+    TEXT = TEXT
+
+    def __init__(self, player=("A♠", "7♥"), banker=("10♦", "7♣"), ace=1, seed=None, lang=None):
+        super().__init__(lang=lang)
+        self.rng = make_rng(seed)
+        self.score = Score("vinte_e_um_pontos")
+        self.player_cards = [Card.parse(c) for c in player]
+        self.banker_cards = [Card.parse(c) for c in banker]
+        self._labels_lang = None
+
+        self.title = w.HTML()
+        self.card = w.Dropdown(layout=w.Layout(width="230px")).add_class("cartas-card-pick")
+        self.buttons = {key: w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-{key.replace('_', '-')}")
+                        for key in ("to_player", "to_banker", "undo_player", "undo_banker", "clear")}
+        self.ace = w.ToggleButtons(options=[("1", 1), ("11", 11), ("flex", "flexible")], value=ace,
+                                   style={"button_width": "70px"}).add_class("cartas-ace")
+        self.player_box = w.HTML().add_class("cartas-player-hand")
+        self.banker_box = w.HTML().add_class("cartas-banker-hand")
+        self.result = w.HTML().add_class("cartas-result")
+
+        self.quiz_title = w.HTML()
+        self.question = w.HTML().add_class("cartas-question")
+        self.worth = w.IntText(layout=w.Layout(width="80px")).add_class("cartas-worth")
+        self.answer_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer")
+        self.who_player = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-player")
+        self.who_banker = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-banker")
+        self.worth_row = w.HBox([self.worth, self.answer_button])
+        self.who_row = w.HBox([self.who_player, self.who_banker])
+        self.feedback = w.HTML().add_class("cartas-feedback")
+        self.score_label = w.HTML().add_class("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+
+        actions = {"to_player": lambda: self.add("player"), "to_banker": lambda: self.add("banker"),
+                   "undo_player": lambda: self.remove("player"), "undo_banker": lambda: self.remove("banker"),
+                   "clear": self.clear}
+        for key, action in actions.items():
+            self.buttons[key].on_click(self.guarded(lambda _, action=action: action()))
+        self.ace.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.answer_button.on_click(self.guarded(lambda _: self.answer(self.worth.value)))
+        self.who_player.on_click(self.guarded(lambda _: self.answer("player")))
+        self.who_banker.on_click(self.guarded(lambda _: self.answer("banker")))
+        self.next_button.on_click(self.guarded(lambda _: self.new_question()))
+
+        b = self.buttons
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            w.HBox([self.card, b["to_player"], b["to_banker"]]),
+            w.HBox([b["undo_player"], b["undo_banker"], b["clear"]]),
+            self.message,
+            w.HBox([self.player_box, self.banker_box]),
+            w.HBox([w.HTML(), self.ace]), self.result,
+            self.quiz_title, self.question, self.worth_row, self.who_row, self.feedback,
+            w.HBox([self.score_label, self.next_button]),
+        ]
+        self.new_question(redraw=False)
+        self.redraw()
+
+    # Actions ---------------------------------------------------------------------------
+    def _hand(self, who: str) -> list:
+        return self.player_cards if who == "player" else self.banker_cards
+
+    def add(self, who: str, card=None) -> None:
+        self._hand(who).append(Card.parse(card if card is not None else self.card.value))
+        self.redraw()
+
+    def remove(self, who: str) -> None:
+        if self._hand(who):
+            self._hand(who).pop()
+        self.redraw()
+
+    def clear(self) -> None:
+        self.player_cards.clear()
+        self.banker_cards.clear()
+        self.redraw()
+
+    def _draw(self, count: int, avoid=()) -> list:
+        pool = [c for c in STANDARD_PACK if c not in avoid]
+        return [pool[i] for i in self.rng.choice(len(pool), size=count, replace=False)]
+
+    def new_question(self, redraw: bool = True) -> None:
+        """Alternate "what is this hand worth" and "who wins this call", seeded."""
+        self.kind = "call" if getattr(self, "kind", "call") == "worth" else "worth"
+        if self.kind == "worth":
+            self.q_ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
+            self.q_hand = self._draw(int(self.rng.integers(2, 4)))
+            self.q_banker = []
+        else:
+            self.q_ace = 1
+            self.q_hand = self._draw(2)
+            self.q_banker = self._draw(int(self.rng.integers(2, 4)), avoid=self.q_hand)
+        self.answered = False
+        self.feedback.value = ""
+        if redraw:
+            self.redraw()
+
+    def correct_answer(self):
+        if self.kind == "worth":
+            return points(self.q_hand, self.q_ace)
+        state, _ = settle_call(self.q_hand, self.q_banker, self.q_ace)
+        return "player" if state.outcome[PLAYER] == "won" else "banker"
+
+    def answer(self, given) -> bool:
+        right = self.correct_answer()
+        correct = given == right
+        if not self.answered:
+            self.score.add(correct)
+            self.answered = True
+        if self.kind == "worth":
+            detail = self.t("worth_is", points=right)
+        else:
+            state, _ = settle_call(self.q_hand, self.q_banker, self.q_ace)
+            detail = " ".join(call_story(state, self.lang))
+        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
+        self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
+                               f"{self.t(kind)} {escape(detail)}</div>")
+        self._draw_score()
+        return correct
+
+    # Drawing ---------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        if self._labels_lang != self.lang:
+            chosen = self.card.value
+            self.card.options = [(f"{c}  ({c.name(self.lang)})", c) for c in STANDARD_PACK]
+            self.card.value = chosen or STANDARD_PACK[0]
+            self._labels_lang = self.lang
+        self.card.description = self.t("card")
+        for key, button in self.buttons.items():
+            button.description = self.t(key)
+        self.ace.description = self.t("table_ace")
+        self.player_box.value = self._hand_html("player", self.player_cards)
+        self.banker_box.value = self._hand_html("banker", self.banker_cards)
+        self._draw_comparison()
+        self._draw_question()
+
+    def _hand_html(self, who: str, cards) -> str:
+        """The hand, and a line per ace option: total, bust, two-card 21 (all from the engine)."""
+        rows = []
+        for ace in ACE_OPTIONS:
+            notes = []
+            if is_bust(cards, ace):
+                notes.append(f"<span style='color:#b71c1c'>{self.t('bust')}</span>")
+            if is_two_card_21(cards, ace):
+                notes.append(f"<span style='color:#2e7d32'>{self.t('natural')}</span>")
+            chosen = "font-weight:bold;background:#fff3c4" if ace == self.ace.value else ""
+            rows.append(f"<tr data-ace='{ace}' style='{chosen}'><td>{self.t('ace_option')} "
+                        f"{escape(ace_label(ace, self.lang))}</td><td class='cartas-total'>"
+                        f"{points(cards, ace)}</td><td>{' '.join(notes)}</td></tr>")
+        shown = cards_row(cards, width=64) if cards else f"<i>{self.t('no_cards')}</i>"
+        return (f"<div style='margin:6px 18px 6px 0;min-width:330px'><b>{self.t(who)}</b>{shown}"
+                f"<table style='font-size:15px;border-spacing:8px 2px'>{''.join(rows)}</table></div>")
+
+    def _draw_comparison(self) -> None:
+        head = f"<h4 style='margin:8px 0 2px'>{self.t('compare')}</h4>"
+        if len(self.player_cards) < 2 or len(self.banker_cards) < 2:
+            self.result.value = head + f"<p>{self.t('need_two')}</p>"
+            return
+        try:
+            state, (used_p, used_b) = settle_call(self.player_cards, self.banker_cards, self.ace.value)
+        except ValueError as error:
+            self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=str(error)))}</p>"
+            return
+        winner = "player" if state.outcome[PLAYER] == "won" else "banker"
+        lines = [escape(line) for line in call_story(state, self.lang)]
+        for cards, used in ((self.player_cards, used_p), (self.banker_cards, used_b)):
+            if used < len(cards):
+                lines.append(self.t("unused", cards=escape(str(cards[used]))))
+        colour = "#2e7d32" if winner == "player" else "#6d4c41"
+        self.result.value = (head + f"<div class='cartas-winner' data-winner='{winner}' "
+                             f"style='font-size:17px;color:{colour};font-weight:bold'>{self.t('winner_' + winner)}</div>"
+                             + "".join(f"<div style='font-size:15px'>{line}</div>" for line in lines))
+
+    def _draw_question(self) -> None:
+        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        ace = ace_label(self.q_ace, self.lang)
+        if self.kind == "worth":
+            text, cards = self.t("q_worth", ace=ace), cards_row(self.q_hand, width=56)
+        else:
+            text = self.t("q_call", ace=ace)
+            cards = (f"<div style='display:flex;gap:24px'><div>{self.t('player')}{cards_row(self.q_hand, width=56)}</div>"
+                     f"<div>{self.t('banker')}{cards_row(self.q_banker, width=56)}</div></div>")
+        self.question.value = f"<div style='font-size:17px' data-kind='{self.kind}'>{text}</div>{cards}"
+        self.worth_row.layout.display = None if self.kind == "worth" else "none"
+        self.who_row.layout.display = None if self.kind == "call" else "none"
+        self.answer_button.description = self.t("answer")
+        self.who_player.description = self.t("answer_player")
+        self.who_banker.description = self.t("answer_banker")
+        self.next_button.description = self.t("next_question")
+        self._draw_score()
+
+    def _draw_score(self) -> None:
+        self.score_label.value = (f"<span style='font-size:16px'>"
+                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")

@@ -1,0 +1,247 @@
+"""A round of 21 step by step: bots play a seeded round; forward, back and restart walk
+through it with the engine's narration, the table picture, the chips that move and the
+odds of whoever is deciding. An exercise asks whether the banker should draw.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+import numpy as np
+
+from cartas.cards import make_rng
+from cartas.vinte_e_um import DRAW, SensibleBot, narrate, new_game, odds_for_view
+
+from .base import View
+from .progress import Score
+from .vinte_e_um_odds import odds_html, percent
+from .vinte_e_um_table import chips_svg, table_html
+
+TEXT = {
+    "title": {"pt": "21: a rodada passo a passo", "en": "21: the round step by step"},
+    "seats": {"pt": "Participantes", "en": "Participants"},
+    "seed": {"pt": "Semente", "en": "Seed"},
+    "restart": {"pt": "« Recomeçar", "en": "« Restart"},
+    "back": {"pt": "◀ Voltar", "en": "◀ Back"},
+    "forward": {"pt": "Avançar ▶", "en": "Forward ▶"},
+    "new_seed": {"pt": "Outra rodada", "en": "Another round"},
+    "step": {"pt": "Passo {step} de {steps}", "en": "Step {step} of {steps}"},
+    "viewer": {"pt": "Ver como", "en": "See as"},
+    "view_turn": {"pt": "quem decide", "en": "the seat deciding"},
+    "view_none": {"pt": "espectador", "en": "spectator"},
+    "view_all": {"pt": "todas as cartas", "en": "every card"},
+    "moves": {"pt": "Fichas que mudaram de lugar", "en": "Chips that moved"},
+    "move": {"pt": "jogador {src} → jogador {dst}", "en": "seat {src} → seat {dst}"},
+    "quiz": {"pt": "Exercício: a banca deve comprar?", "en": "Exercise: should the banker draw?"},
+    "question": {
+        "pt": "A banca (jogador {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
+              "Ela deve comprar mais uma carta ou chamar?",
+        "en": "The banker (seat {banker}) has {points} points. Still waiting to be called: {waiting}. "
+              "Should the banker draw another card or call?"},
+    "draw": {"pt": "Comprar", "en": "Draw"},
+    "call": {"pt": "Chamar", "en": "Call"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não.", "en": "No."},
+    "explain_draw": {
+        "pt": "Um banqueiro cuidadoso compra: está atrás da mão mais fraca à vista, e a chance de estourar é {p}.",
+        "en": "A careful banker draws: he is behind the weakest hand in sight, and the chance to bust is {p}."},
+    "explain_call": {
+        "pt": "Um banqueiro cuidadoso chama: já não está atrás ou comprar estoura com chance {p}.",
+        "en": "A careful banker calls: he is not behind, or a card busts him with chance {p}."},
+    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
+    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
+}
+SKIPPED = ("game_start", "game_over")  # a lesson round is one round, not a game
+
+
+def bots_for(players: int, seed) -> list:
+    """One SensibleBot per seat, seeded from the round's seed."""
+    return [SensibleBot(np.random.default_rng(s)) for s in np.random.SeedSequence(seed).spawn(players)]
+
+
+def play_round(players: int, seed):
+    """Bots play one round; returns the state after each action (index 0: the deal)."""
+    state = new_game(players, seed=seed, rounds=1, rotation="permanent")
+    bots = bots_for(players, seed)
+    snapshots = [state.clone()]
+    while not state.is_terminal():
+        seat = state.current_seat
+        state.apply_action(bots[seat].choose(state, seat), seat)
+        snapshots.append(state.clone())
+    return snapshots
+
+
+class RoundStepper(View):
+    """Walk through a seeded round played by bots, from 3 to 12 seats."""
+
+    TEXT = TEXT
+
+    def __init__(self, players: int = 5, seed: int | None = 1, lang=None, chart: bool = True):
+        super().__init__(lang=lang)
+        self.rng = make_rng(seed)
+        self.score = Score("vinte_e_um_rodada")
+        self.chart = chart
+        self.position = 0
+        self.snapshots = []
+
+        self.title = w.HTML()
+        self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
+                                layout=w.Layout(width="220px"), style={"description_width": "initial"}).add_class("cartas-seats")
+        self.seed = w.IntText(value=seed if seed is not None else int(self.rng.integers(1000)),
+                              layout=w.Layout(width="200px"), style={"description_width": "initial"}).add_class("cartas-seed")
+        self.buttons = {key: w.Button(layout=w.Layout(width="130px")).add_class(f"cartas-{key.replace('_', '-')}")
+                        for key in ("restart", "back", "forward", "new_seed")}
+        self.step_label = w.HTML().add_class("cartas-step-count")
+        self.viewer = w.ToggleButtons(options=[("", "turn"), ("", "none"), ("", "all")], value="turn",
+                                      style={"button_width": "130px"}).add_class("cartas-viewer")
+        self.table = w.HTML().add_class("cartas-table-box")
+        self.narration = w.HTML().add_class("cartas-narration")
+        self.moves = w.HTML().add_class("cartas-moves")
+        self.odds = w.HTML().add_class("cartas-odds")
+
+        self.quiz_title = w.HTML()
+        self.question = w.HTML().add_class("cartas-question")
+        self.quiz_table = w.HTML().add_class("cartas-quiz-table")
+        self.draw_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-draw")
+        self.call_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-call")
+        self.feedback = w.HTML().add_class("cartas-feedback")
+        self.score_label = w.HTML().add_class("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+
+        moves = {"restart": self.restart, "back": lambda: self.go(-1), "forward": lambda: self.go(1),
+                 "new_seed": self.new_seed}
+        for key, action in moves.items():
+            self.buttons[key].on_click(self.guarded(lambda _, action=action: action()))
+        self.seats.observe(self.guarded(lambda _: self.restart()), names="value")
+        self.seed.observe(self.guarded(lambda _: self.restart()), names="value")
+        self.viewer.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.draw_button.on_click(self.guarded(lambda _: self.answer(True)))
+        self.call_button.on_click(self.guarded(lambda _: self.answer(False)))
+        self.next_button.on_click(self.guarded(lambda _: self.new_question()))
+
+        b = self.buttons
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            w.HBox([self.seats, self.seed, b["new_seed"]]),
+            w.HBox([b["restart"], b["back"], b["forward"], self.step_label]),
+            self.viewer, self.message, self.narration, self.moves, self.table, self.odds,
+            self.quiz_title, self.question, self.quiz_table,
+            w.HBox([self.draw_button, self.call_button]), self.feedback,
+            w.HBox([self.score_label, self.next_button]),
+        ]
+        self.restart(redraw=False)
+        self.new_question(redraw=False)
+        self.redraw()
+
+    # Walking the round -------------------------------------------------------------------
+    @property
+    def state(self):
+        return self.snapshots[self.position]
+
+    def restart(self, redraw: bool = True) -> None:
+        self.snapshots = play_round(self.seats.value, self.seed.value)
+        self.position = 0
+        if redraw:
+            self.redraw()
+
+    def new_seed(self) -> None:
+        self.seed.value = int(self.rng.integers(10_000))  # its observer restarts the round
+
+    def go(self, delta: int) -> None:
+        self.position = max(0, min(len(self.snapshots) - 1, self.position + delta))
+        self.redraw()
+
+    def step_events(self) -> list[dict]:
+        """The events the current step produced, as the chosen viewer may know them."""
+        state = self.state
+        before = len(self.snapshots[self.position - 1].events) if self.position else 0
+        seat = self._viewer_seat()
+        log = state.events if seat == "all" else state.events_for(-1 if seat is None else seat)
+        return [e for e in log[before:] if e["type"] not in SKIPPED]
+
+    def _viewer_seat(self):
+        if self.viewer.value == "all":
+            return "all"
+        # "the seat deciding": whoever acts next (the odds panel's seat), else who acted last
+        if self.viewer.value == "turn":
+            seat = self.state.current_seat
+            if seat is None and self.position:
+                seat = self.snapshots[self.position - 1].current_seat
+            return seat
+        return None
+
+    # The banker's exercise ---------------------------------------------------------------
+    def new_question(self, redraw: bool = True) -> None:
+        """A banker deciding, taken from a seeded round of 4 bots, where drawing is allowed."""
+        while True:
+            for state in play_round(4, int(self.rng.integers(1_000_000))):
+                if state.phase == "banker" and DRAW in state.legal_actions():
+                    self.q_state = state
+                    self.answered = False
+                    self.feedback.value = ""
+                    if redraw:
+                        self.redraw()
+                    return
+
+    def answer(self, draw: bool) -> bool:
+        state, banker = self.q_state, self.q_state.banker
+        should = SensibleBot().choose(state, banker) == DRAW
+        correct = draw == should
+        if not self.answered:
+            self.score.add(correct)
+            self.answered = True
+        risk = odds_for_view(state.view(banker))["bust"]
+        why = self.t("explain_draw" if should else "explain_call", p=percent(risk))
+        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
+        self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
+                               f"{self.t(kind)} {escape(why)}</div>")
+        self._draw_score()
+        return correct
+
+    # Drawing ---------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.seats.description = self.t("seats")
+        self.seed.description = self.t("seed")
+        for key, button in self.buttons.items():
+            button.description = self.t(key)
+        self.viewer.options = [(self.t("view_" + key), key) for key in ("turn", "none", "all")]
+        self.viewer.description = self.t("viewer")
+        self.step_label.value = (f"<span style='font-size:16px;margin-left:10px'>"
+                                 f"{self.t('step', step=self.position + 1, steps=len(self.snapshots))}</span>")
+        self.buttons["back"].disabled = self.position == 0
+        self.buttons["forward"].disabled = self.position == len(self.snapshots) - 1
+        events = self.step_events()
+        self.narration.value = ("<div style='font-size:17px;background:#f5f5f5;padding:6px 10px;border-radius:6px'>"
+                                + "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
+                                          for e in events) + "</div>")
+        self._draw_moves(events)
+        self.table.value = table_html(self.state, self.lang, self._viewer_seat())
+        self.odds.value = odds_html(self.state, self.lang, chart=self.chart)[0]
+        self._draw_question()
+
+    def _draw_moves(self, events) -> None:
+        pays = [e for e in events if e["type"] == "pay" and e["amount"]]
+        bets = [e for e in events if e["type"] == "bet"]
+        items = [f"<span class='cartas-move' style='margin-right:14px'>{self.t('move', src=e['from'], dst=e['to'])} "
+                 f"{chips_svg(e['amount'], per_column=5, scale=0.8, kind='move')}</span>" for e in pays]
+        items += [f"<span class='cartas-move' style='margin-right:14px'>{escape(narrate(e, self.lang))} "
+                  f"{chips_svg(e['amount'], per_column=5, scale=0.8, kind='move')}</span>" for e in bets]
+        self.moves.value = (f"<b>{self.t('moves')}</b><div style='display:flex;flex-wrap:wrap;align-items:flex-end'>"
+                            f"{''.join(items)}</div>") if items else ""
+
+    def _draw_question(self) -> None:
+        state = self.q_state
+        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        waiting = ", ".join(str(s) for s in state.uncalled)
+        self.question.value = (f"<div style='font-size:17px'>"
+                               f"{self.t('question', banker=state.banker, points=state.points(state.banker), waiting=waiting)}</div>")
+        self.quiz_table.value = table_html(state, self.lang, viewer=state.banker, card_width=38)
+        self.draw_button.description = self.t("draw")
+        self.call_button.description = self.t("call")
+        self.next_button.description = self.t("next_question")
+        self._draw_score()
+
+    def _draw_score(self) -> None:
+        self.score_label.value = (f"<span style='font-size:16px'>"
+                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
