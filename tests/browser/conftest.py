@@ -63,5 +63,10 @@ def dashboard(browser, voila_url, request):
     SCREENSHOTS.mkdir(exist_ok=True)
     for i, (notebook, page) in enumerate(pages):
         name = f"{request.node.name}-{i}-{Path(notebook).stem}.png".replace("/", "_")
+        # Voilà scrolls an inner element, so full_page alone stops at the viewport:
+        # grow the viewport to the tallest scrolling content first.
+        height = page.evaluate(
+            "Math.max(...Array.from(document.querySelectorAll('body *'), e => e.scrollHeight))")
+        page.set_viewport_size({"width": 1280, "height": max(1000, min(int(height) + 40, 12000))})
         page.screenshot(path=str(SCREENSHOTS / name), full_page=True)
         page.close()
