@@ -1,0 +1,11 @@
+"""The mão de onze lab served by Voilà: a raise after playing loses the game."""
+
+
+def test_a_raise_in_the_mao_de_onze_loses_the_game(dashboard):
+    page = dashboard("truco_mao_de_onze.ipynb", "?lang=en")
+    assert page.locator(".cartas-run-scores").get_attribute("data-points") == "1"
+    page.get_by_role("button", name="Play the hand").click()
+    page.get_by_role("button", name="Call truco").first.click()
+    page.wait_for_function(
+        "() => document.querySelector('.cartas-onze-story')?.textContent.includes('forbidden')")
+    assert "wins the game" in page.locator(".cartas-onze-story").text_content()

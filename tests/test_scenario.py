@@ -1,0 +1,169 @@
+"""Scenarios: round trips through JSON and links, and a catalogue of refused scenarios."""
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cartas.cards import TRUCO_PACK
+from cartas.scenario import (FORMAT, ScenarioError, build, decode_link, encode_link, from_json,
+                             to_json, truco_from_state, truco_scenario, validate,
+                             vinte_e_um_scenario)
+from cartas.truco import new_game
+
+HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
+
+
+def paulista(**changes):
+    data = {"format": FORMAT, "game": "truco", "variant": "paulista",
+            "hands": copy.deepcopy(HANDS), "vira": "K♠", "dealer": 3, "score": [2, 5]}
+    data.update(changes)
+    return data
+
+
+def table21(**changes):
+    data = {"format": FORMAT, "game": "21", "players": 4, "banker": 1, "chips": 20,
+            "deal": {"first_cards": ["5♥", "K♣", "2♦", "A♠"], "upcard": "9♣", "then": ["3♥"]}}
+    data.update(changes)
+    return data
+
+
+@st.composite
+def truco_deals(draw):
+    variant = draw(st.sampled_from(["paulista", "mineiro"]))
+    cards = draw(st.permutations(TRUCO_PACK))
+    hands = [cards[3 * i:3 * i + 3] for i in range(4)]
+    vira = cards[12] if variant == "paulista" else None
+    top = 11 if variant == "paulista" else 9
+    score = draw(st.tuples(st.integers(0, top), st.integers(0, top)))
+    return truco_scenario(variant, hands, vira, draw(st.integers(0, 3)), score,
+                          seed=draw(st.none() | st.integers(0, 10**9)))
+
+
+@settings(max_examples=40, deadline=None)
+@given(truco_deals())
+def test_truco_scenarios_survive_json_and_links(scenario):
+    assert from_json(to_json(scenario)) == scenario
+    link = encode_link(scenario)
+    assert decode_link(link) == scenario
+    assert all(c.isalnum() or c in "-_." for c in link)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(3, 12), st.integers(0, 2**32), st.sampled_from([1, 11, "flexible"]),
+       st.sampled_from(["rounds", "auction", "sale", "permanent"]))
+def test_21_scenarios_survive_json_and_links(players, seed, ace, rotation):
+    scenario = vinte_e_um_scenario(players, banker=seed % players, seed=seed, ace=ace,
+                                   rotation=rotation, chips=15)
+    assert decode_link(encode_link(scenario)) == scenario
+    assert from_json(to_json(scenario)) == scenario
+
+
+def test_a_truco_scenario_builds_the_same_deal():
+    state = build(validate(paulista(score=[11, 4])))
+    assert [[str(c) for c in h] for h in state.hands] == HANDS
+    assert str(state.vira) == "K♠" and state.dealer == 3 and state.score == (11, 4)
+    assert state.phase == "decide"  # a mão de onze: the scenario keeps its meaning
+
+
+def test_a_state_gives_back_its_scenario():
+    state = new_game("mineiro", seed=4)
+    scenario = truco_from_state(state)
+    again = build(scenario)
+    assert again.hands == state.hands and again.dealer == state.dealer and again.vira is None
+
+
+def test_a_21_scenario_deals_the_chosen_cards():
+    state = build(validate(table21()))
+    assert state.banker == 1
+    assert [str(h[0]) for h in state.hands] == ["5♥", "K♣", "2♦", "A♠"]
+
+
+def test_an_edited_link_is_refused_as_tampered():
+    link = encode_link(validate(paulista()))
+    version, body, digest = link.split(".")
+    for edited in (f"{version}.{body[:-3]}{'xyz' if body[-3:] != 'xyz' else 'abc'}.{digest}",
+                   f"{version}.{body}.{'0' * len(digest)}", link[:-1]):
+        with pytest.raises(ScenarioError) as err:
+            decode_link(edited)
+        assert err.value.code == "tampered"
+        assert "alterado" in err.value.message("pt")
+
+
+def test_a_digest_cannot_hide_a_changed_scenario():
+    """Re-encoding by hand without the right digest is caught even when the JSON is valid."""
+    import base64
+    import zlib
+    changed = json.dumps(validate(paulista(score=[11, 11]))).encode()
+    body = base64.urlsafe_b64encode(zlib.compress(changed)).decode().rstrip("=")
+    digest = encode_link(validate(paulista())).split(".")[2]
+    with pytest.raises(ScenarioError, match="changed"):
+        decode_link(f"1.{body}.{digest}")
+
+
+BAD_TRUCO = [
+    (paulista(format="cartas.cenario/9"), "format", "formato de cenário desconhecido"),
+    (paulista(game="poker"), "game", "jogo desconhecido"),
+    (paulista(variant="gaucho"), "variant", "variante de truco desconhecida"),
+    (paulista(extra=1), "unknown_field", "campo desconhecido"),
+    ({k: v for k, v in paulista().items() if k != "hands"}, "missing", "falta o campo hands"),
+    (paulista(hands=HANDS[:3]), "hands_shape", "4 mãos de 3 cartas"),
+    (paulista(hands=[HANDS[0][:2]] + HANDS[1:]), "hands_shape", "seat 0 holds 2"),
+    (paulista(hands=[["7♥", "A♠", "onze"]] + HANDS[1:]), "card", "'onze' não é uma carta"),
+    (paulista(hands=[["7♥", "A♠", "9♦"]] + HANDS[1:]), "not_in_pack", "9♦ não está no baralho"),
+    (paulista(hands=[["7♥", "A♠", "4♣"]] + HANDS[1:]), "twice", "4♣ aparece duas vezes"),
+    (paulista(vira="7♥"), "twice", "7♥ aparece duas vezes"),
+    (paulista(vira=None), "vira_missing", "precisa de uma vira"),
+    (paulista(variant="mineiro"), "vira_mineiro", "não tem vira"),
+    (paulista(manilhas=["7♦", "7♠", "7♥", "7♣"]), "manilhas", "contradizem a vira"),
+    (paulista(dealer=4), "dealer", "de 0 a 3"),
+    (paulista(score=[12, 0]), "score", "de 0 a 11"),
+    (paulista(score=[1]), "score", "dois números"),
+    (paulista(seed=-1), "seed", "semente"),
+    (paulista(tie_lead="random"), "option", "tie_lead"),
+]
+
+BAD_21 = [
+    (table21(players=2), "number", "players"),
+    (table21(banker=4), "number", "banker"),
+    (table21(ace=5), "option", "ace"),
+    (table21(rotation="forever"), "option", "rotation"),
+    (table21(deal={"first_cards": ["5♥", "5♥", "2♦", "A♠"]}), "twice", "5♥ aparece duas vezes"),
+    (table21(deal={"first_cards": ["5♥", "K♣"]}), "deal_shape", "first_cards needs one entry per seat"),
+    (table21(deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"], "upcard": "Z♣"}), "card", "não é uma carta"),
+    (table21(deal={"first_cards": ["5♥", None, "2♦", "A♠"]}), "engine", "motor recusou"),
+    (table21(chips=[20, 20]), "option", "chips"),
+    (table21(rotation="natural", ace=1), "engine", "motor recusou"),
+]
+
+
+@pytest.mark.parametrize("data,code,phrase", BAD_TRUCO + BAD_21,
+                         ids=[f"{c}-{i}" for i, (_, c, _) in enumerate(BAD_TRUCO + BAD_21)])
+def test_bad_scenarios_are_refused_with_their_message(data, code, phrase):
+    with pytest.raises(ScenarioError) as err:
+        validate(data)
+    assert err.value.code == code
+    assert phrase.lower() in err.value.message("pt").lower()
+    assert isinstance(err.value, ValueError) and str(err.value) == err.value.message("en")
+    # the same scenario is refused the same way when it arrives as JSON
+    with pytest.raises(ScenarioError) as again:
+        from_json(json.dumps(data, ensure_ascii=False))
+    assert again.value.code == code
+
+
+@pytest.mark.parametrize("text,code", [
+    ("{not json", "malformed"), ("[1, 2]", "malformed"), (b"\xff\xfe", "malformed"),
+    ('"just text"', "malformed"),
+])
+def test_malformed_json_is_refused(text, code):
+    with pytest.raises(ScenarioError) as err:
+        from_json(text)
+    assert err.value.code == code and "não pôde ser lido" in err.value.message("pt")
+
+
+@pytest.mark.parametrize("link", ["", "abc", "2.abc.def", "1.!!!.0123456789", "1." + "A" * 5000 + ".x"])
+def test_garbage_links_are_refused(link):
+    with pytest.raises(ScenarioError) as err:
+        decode_link(link)
+    assert err.value.code in ("malformed", "tampered")

@@ -1,0 +1,86 @@
+"""The truco game view, played through its buttons as a learner would."""
+import pytest
+
+from cartas.truco import from_deal
+from widgets.play_truco import PlayTruco
+
+
+def visible(button):
+    return button.layout.display != "none"
+
+
+def take_turn(view):
+    """Make one legal move through the buttons: a card if possible, else accept/play hand."""
+    for button in view.card_buttons:
+        if not button.disabled and button.layout.visibility != "hidden":
+            button.click()
+            return
+    for button in (view.accept_button, view.play_hand_button):
+        if visible(button):
+            button.click()
+            return
+    raise AssertionError("no move offered on the learner's turn")
+
+
+def test_a_whole_game_to_twelve_and_again():
+    view = PlayTruco(seed=3, delay=0)
+    moves = 0
+    while not view.state.is_terminal():
+        assert view.state.current_seat == 0
+        take_turn(view)
+        moves += 1
+        assert view.last_error is None, view.message.value
+    assert max(view.state.score) >= 12
+    assert "Fim de jogo" in view.status.value
+    assert all(b.disabled or b.layout.visibility == "hidden" for b in view.card_buttons)
+    view.again.click()
+    assert view.state.score == (0, 0) and not view.state.is_terminal()
+    assert moves > 10
+
+
+def test_buttons_follow_the_legal_actions():
+    # seat 1 deals, so seat 2 leads... use dealer 3: the learner (seat 0) leads the first trick
+    state = from_deal("paulista", [["3♣", "2♦", "K♥"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=3, seed=1)
+    view = PlayTruco(state=state, delay=0, lang="pt")
+    assert "Sua vez" in view.status.value
+    assert [b.description for b in view.card_buttons] == ["3♣", "2♦", "K♥"]
+    assert visible(view.raise_button) and "truco" in view.raise_button.description
+    assert not visible(view.accept_button) and not visible(view.run_button)
+    assert not visible(view.cover)  # no carta coberta in the first trick
+    assert 'data-value="1"' in view.table.value or "data-value='1'" in view.table.value
+    view.card_buttons[0].click()
+    assert "Assento 0 joga 3♣" in view.log_box.value
+    assert view.state.current_seat == 0 and len(view.state.trick_results) >= 1
+
+
+def test_raising_is_answered_and_narrated():
+    state = from_deal("paulista", [["Q♣", "Q♥", "3♦"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=3, seed=1)
+    view = PlayTruco(state=state, delay=0)
+    view.raise_button.click()
+    assert "pede truco" in view.log_box.value
+    assert view.last_error is None
+
+
+def test_why_explains_the_last_trick_and_english_switch():
+    view = PlayTruco(seed=5, delay=0, lang="en")
+    view.why.click()
+    assert "no trick to explain" in view.explanation.value
+    while not any(e["type"] == "trick" for e in view.state.events):
+        take_turn(view)
+    text = view.explain()
+    assert "trick" in text and ("wins" in text or "tie" in text)
+    assert text in view.explanation.value
+    view.language.value = "pt"
+    assert "Por quê?" == view.why.description
+
+
+def test_a_refused_move_leaves_the_game_unchanged():
+    view = PlayTruco(seed=2, delay=0)
+    before = view.state.to_json()
+    with pytest.raises(ValueError):
+        view.act_kind("accept")  # no raise pending: refused
+    view.accept_button.click()  # through the button: a friendly message instead
+    assert "Não é possível" in view.message.value
+    assert view.state.to_json() == before

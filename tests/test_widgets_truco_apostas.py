@@ -1,0 +1,77 @@
+"""The betting lab, driven as a learner would, on a real engine state."""
+from widgets.truco_apostas import BettingLab, ladder_rows
+
+
+def value_shown(view):
+    return int(view.status.value.split("data-value='")[1].split("'")[0])
+
+
+def test_both_ladders_come_from_the_engine():
+    assert [r[1] for r in ladder_rows("paulista")] == [1, 3, 6, 9, 12]
+    assert [r[1] for r in ladder_rows("mineiro")] == [2, 4, 6, 10, 12]
+    assert [r[2] for r in ladder_rows("mineiro")][1:] == [2, 4, 6, 10]
+    view = BettingLab(seed=3)
+    assert "data-values='1-3-6-9-12'" in view.ladders.value
+    assert "data-values='2-4-6-10-12'" in view.ladders.value
+
+
+def test_raise_reraise_accept_shows_value_turn_and_run_value():
+    view = BettingLab(seed=3)
+    first = view.state.current_seat
+    view.raise_button.click()
+    assert value_shown(view) == 1 and "data-points='1'" in view.status.value
+    assert f"Assento {(first + 1) % 4}" in view.status.value
+    view.raise_button.click()                      # seis: accepts truco, running now pays 3
+    assert value_shown(view) == 3 and "data-points='3'" in view.status.value
+    view.accept_button.click()
+    assert value_shown(view) == 6 and "cartas-run-value" not in view.status.value
+    assert "aceita: a mão vale 6" in view.story.value
+
+
+def test_a_team_cannot_raise_twice_in_a_row():
+    view = BettingLab(seed=3)
+    view.raise_button.click()
+    view.accept_button.click()
+    assert view.state.current_seat % 2 == view.state.last_raise_team
+    view.raise_button.click()
+    assert "Não é possível" in view.message.value and "cannot raise again" in view.message.value
+    assert value_shown(view) == 3
+
+
+def test_running_ends_the_hand_with_the_engine_points():
+    view = BettingLab(seed=3, variant="mineiro")
+    view.raise_button.click()
+    view.run_button.click()
+    assert "cartas-over" in view.status.value and "2 pontos" in view.status.value
+    assert view.raise_button.disabled and not view.play_buttons.children
+    view.new_button.click()
+    assert value_shown(view) == 2
+
+
+def test_playing_a_card_passes_the_turn():
+    view = BettingLab(seed=3)
+    seat = view.state.current_seat
+    view.play_buttons.children[0].click()
+    assert view.state.current_seat == (seat + 1) % 4
+    assert view.table.value.count("cartas-trick-card") == 1
+
+
+def test_language_and_exercises():
+    view = BettingLab(seed=8)
+    view.language.value = "en"
+    assert view.accept_button.description == "Accept" and "The hand is worth" in view.status.value
+    ex = view.exercises
+    for _ in range(4):
+        ex.answer(ex.question.answer)
+        ex.next_button.click()
+    assert ex.score.right == 4 and "Score: 4 of 4" in ex.score_label.value
+
+
+def test_an_illegal_move_becomes_a_friendly_message():
+    view = BettingLab(seed=3)
+    view.run_button.click()                        # nothing to run from
+    assert "Não é possível" in view.message.value and "no raise to run" in view.message.value
+    assert "Traceback" not in view.message.value
+    view.seed.value = -1
+    view.new_button.click()
+    assert "Não é possível" in view.message.value

@@ -1,0 +1,139 @@
+"""The truco table picture and the deal stepper, driven as a learner would."""
+import re
+
+from cartas.truco import from_deal, narrate, new_game
+from widgets.truco_mao import DealStepper, build_steps
+from widgets.truco_table import Table, table_html
+
+HANDS = [["7♥", "A♠", "4♦"], ["3♣", "2♦", "K♥"], ["5♠", "6♠", "Q♦"], ["J♣", "J♦", "K♠"]]
+
+
+def cards_of_seat(html, seat):
+    box = re.split(r'class="cartas-(?:seat|trick)"', html.split(f'data-seat="{seat}"')[1])[0]
+    return re.findall(r'data-card="([^"]+)"', box)
+
+
+def test_table_shows_seats_teams_vira_manilhas_and_score():
+    state = from_deal("paulista", HANDS, vira="6♣", dealer=3, score=(4, 7))
+    html = table_html(state, "pt")
+    assert re.findall(r'data-seat="(\d)" data-team="(\w)"', html) == [
+        ("0", "A"), ("1", "B"), ("2", "A"), ("3", "B")]
+    assert cards_of_seat(html, 1) == ["3♣", "2♦", "K♥"]
+    assert "data-card='6♣'" in html                        # the vira
+    manilhas = html.split("cartas-table-manilhas")[1]
+    assert re.findall(r'data-card="([^"]+)"', manilhas) == ["7♦", "7♠", "7♥", "7♣"]
+    assert "Dupla A: 4" in html and "Dupla B: 7" in html
+    assert "data-value='1'" in html
+    assert "dá as cartas" in html.split('data-seat="3"')[1].split("cartas-hand")[0]
+
+
+def test_a_seat_view_hides_the_other_hands():
+    state = from_deal("paulista", HANDS, vira="6♣", dealer=3)
+    html = table_html(state.view(2), "en")
+    assert cards_of_seat(html, 2) == ["5♠", "6♠", "Q♦"]
+    assert cards_of_seat(html, 1) == ["back"] * 3
+    assert "you" in html.split('data-seat="2"')[1].split("cartas-hand")[0]
+    hidden = table_html(state, "pt", reveal={0})
+    assert cards_of_seat(hidden, 0) == ["7♥", "A♠", "4♦"] and cards_of_seat(hidden, 3) == ["back"] * 3
+
+
+def test_table_draws_the_current_trick_and_highlights():
+    state = from_deal("mineiro", HANDS, dealer=3)
+    state.apply_action("play 7♥")
+    html = table_html(Table.from_state(state), "pt", highlight={"7♥": "winner"})
+    trick = html.split('class="cartas-trick-card" data-seat="0"')[1]
+    assert 'data-card="7♥"' in trick.split("</svg>")[0]
+    assert "#2e7d32" in trick.split("</svg>")[0]           # the winner ring
+    assert "Sem vira" in html
+
+
+def test_steps_deal_card_by_card_then_turn_the_vira():
+    steps = build_steps("paulista", 7)
+    deal = new_game("paulista", 7).events[0]
+    assert steps[0]["table"].pack == 40 and all(not h for h in steps[0]["table"].hands)
+    after_deal = steps[12]["table"]
+    assert [[str(c) for c in h] for h in after_deal.hands] == deal["hands"]
+    assert sum(len(h) for h in steps[5]["table"].hands) == 5
+    assert steps[13]["text"]["pt"] == narrate(deal, "paulista", "pt")
+    assert str(steps[13]["table"].vira) == deal["vira"]
+
+
+def test_forward_back_restart_and_replay_by_seed():
+    view = DealStepper(seed=3)
+    view.seed.value = 7
+    view.deal_button.click()
+    first = view.narration.value
+    for _ in range(14):
+        view.forward_button.click()
+    assert "Mão 1" in view.history.value or "joga" in view.narration.value
+    view.back_button.click()
+    assert view.index == 13 and "a vira é 4♣" in view.narration.value
+    view.restart_button.click()
+    assert view.index == 0 and view.narration.value == first and view.back_button.disabled
+    view.go(len(view.steps) - 1)
+    assert view.forward_button.disabled and "leva a mão" in view.narration.value
+    again = DealStepper(seed=99)
+    again.seed.value = 7
+    again.deal_button.click()
+    assert [s["text"]["pt"] for s in again.steps] == [s["text"]["pt"] for s in view.steps]
+
+
+def test_tricks_are_narrated_with_the_winner_highlighted():
+    view = DealStepper(seed=1)
+    view.seed.value = 7
+    view.deal_button.click()
+    trick = next(i for i, s in enumerate(view.steps) if "vence a 1ª rodada" in s["text"]["pt"])
+    view.go(trick)
+    assert "leva a rodada" in view.narration.value
+    assert "#2e7d32" in view.table.value
+
+
+def test_mineiro_has_no_vira_and_language_switches():
+    view = DealStepper(seed=1, variant="mineiro")
+    view.go(13)
+    assert "vira" not in view.narration.value
+    assert view.steps[13]["table"].vira is None
+    assert "Sem vira" in view.table.value
+    view.language.value = "en"
+    assert view.forward_button.description == "Forward ▶" and "No vira" in view.table.value
+    assert "Hand 1" in view.narration.value
+
+
+def test_exercises_answer_at_once_and_keep_score():
+    view = DealStepper(seed=5)
+    ex = view.exercises
+    for _ in range(4):
+        q = ex.question
+        wrong = next(v for v, _ in q.options if v != q.answer)
+        ex.answer(wrong)
+        assert "cartas-wrong" in ex.feedback.value
+        ex.answer(q.answer)
+        assert "cartas-right" in ex.feedback.value
+        ex.next_button.click()
+    assert ex.score.asked == 4 and ex.score.right == 0
+    assert "Acertos: 0 de 4" in ex.score_label.value
+    correct = ex.question.answer
+    next(b for b in ex.buttons.children
+         if b.description == dict(ex.question.options)[correct].get("pt", "")
+         or b.description == str(dict(ex.question.options)[correct])).click()
+    assert ex.score.right == 1
+
+
+def test_a_bad_seed_becomes_a_friendly_message():
+    view = DealStepper(seed=1)
+    view.seed.value = -5
+    view.deal_button.click()
+    assert "Não é possível" in view.message.value and "Traceback" not in view.message.value
+    assert view.steps  # the previous hand is still there
+
+
+def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
+    from widgets.course import LESSONS, CourseIndex
+    keys = {lesson.key: lesson.notebook for lesson in LESSONS}
+    for key in ("truco_mao", "truco_rodadas", "truco_apostas", "truco_mao_de_onze", "truco_mineiro"):
+        assert keys[key] == f"{key}.ipynb"
+    view = DealStepper(seed=5)
+    view.exercises.answer(view.exercises.question.answer)
+    index = CourseIndex(lang="pt")
+    row = index.table.value.split("data-lesson='truco_mao'")[1].split("</tr>")[0]
+    assert "truco_mao.ipynb?lang=pt" in row and "1 de 1 certas" in row

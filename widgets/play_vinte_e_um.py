@@ -1,0 +1,158 @@
+"""Play 21 with chips against bots: you hold seat 0, as a player or as the banker, with the
+bank rotation mode of your choice. Every legal move comes from the engine as a button."""
+from __future__ import annotations
+
+import time
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import make_rng
+from cartas.vinte_e_um import (ROTATION_LABELS, ROTATIONS, SensibleBot, describe_action, narrate,
+                               new_game)
+
+from .base import View
+from .play_truco import pace_from_query
+from .vinte_e_um_table import table_html
+
+HUMAN = 0
+TEXT = {
+    "title": {"pt": "Jogar 21", "en": "Play 21"},
+    "role": {"pt": "Você joga como", "en": "You play as"},
+    "player": {"pt": "Jogador", "en": "Player"},
+    "banker": {"pt": "Banca", "en": "Banker"},
+    "rotation": {"pt": "Rodízio", "en": "Rotation"},
+    "players": {"pt": "Participantes", "en": "Participants"},
+    "new": {"pt": "Jogar de novo", "en": "Play again"},
+    "your_turn": {"pt": "Rodada {round}: sua vez.", "en": "Round {round}: your turn."},
+    "waiting": {"pt": "Rodada {round}: jogador {seat} pensando...",
+                "en": "Round {round}: seat {seat} is thinking..."},
+    "over": {"pt": "Fim de jogo. Suas fichas: {chips}. {result}",
+             "en": "Game over. Your chips: {chips}. {result}"},
+    "you_won": {"pt": "Você venceu!", "en": "You won!"},
+    "you_lost": {"pt": "Vencedor: jogador {seats}.", "en": "Winner: seat {seats}."},
+    "log": {"pt": "O que aconteceu", "en": "What happened"},
+    "chips": {"pt": "Suas fichas: {chips}", "en": "Your chips: {chips}"},
+}
+
+
+class PlayVinteEUm(View):
+    """Whole rounds of 21 against SensibleBots; `state` may start it from a scenario."""
+
+    TEXT = TEXT
+
+    def __init__(self, players: int = 4, role: str = "player", rotation: str = "rounds",
+                 seed=None, lang=None, delay=None, state=None, rounds: int = 10):
+        super().__init__(lang=lang)
+        self.rng = make_rng(seed)
+        self.delay = pace_from_query() if delay is None else delay
+        self.rounds = rounds
+        self.title = w.HTML()
+        self.role = w.ToggleButtons(options=[("Jogador", "player"), ("Banca", "banker")],
+                                    value=role).add_class("cartas-role")
+        self.rotation = w.Dropdown(options=self._rotation_options(), value=rotation,
+                                   layout=w.Layout(width="360px")).add_class("cartas-rotation")
+        self.players = w.BoundedIntText(value=players, min=3, max=12,
+                                        layout=w.Layout(width="200px")).add_class("cartas-players")
+        self.again = w.Button(button_style="primary").add_class("cartas-again")
+        self.status = w.HTML().add_class("cartas-status")
+        self.table = w.HTML().add_class("cartas-table-box")
+        self.actions = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-actions")
+        self.log_box = w.HTML().add_class("cartas-log")
+        self.again.on_click(self.guarded(lambda _: self.new_game()))
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
+            self.status, self.message, self.table, self.actions, self.log_box,
+        ]
+        self._busy = False
+        if state is not None:
+            self.start(state)
+        else:
+            self.new_game()
+
+    def _rotation_options(self):
+        return [(ROTATION_LABELS[self.lang][r], r) for r in ROTATIONS]
+
+    # Game flow ---------------------------------------------------------------------------
+    def new_game(self) -> None:
+        """A new game with the chosen role, rotation and number of participants."""
+        players = self.players.value
+        banker = HUMAN if self.role.value == "banker" else 1
+        ace = 11 if self.rotation.value == "natural" else 1  # the engine needs ace 11 there
+        self.start(new_game(players, seed=self.rng, banker=banker, rotation=self.rotation.value,
+                            ace=ace, rounds=self.rounds))
+
+    def start(self, state) -> None:
+        self.state = state
+        self.bots = {s: SensibleBot(seed=int(self.rng.integers(2**31))) for s in range(state.players)}
+        self._run_bots(paced=False)
+
+    def act(self, action) -> None:
+        """Apply your move, then let the bots play at a pace a person can follow."""
+        self.state.apply_action(action, HUMAN)
+        self._run_bots(paced=True)
+
+    def _run_bots(self, paced: bool) -> None:
+        self._busy = True
+        try:
+            self.redraw()
+            while not self.state.is_terminal() and self.state.current_seat != HUMAN:
+                if paced and self.delay:
+                    time.sleep(self.delay)
+                seat = self.state.current_seat
+                self.state.apply_action(self.bots[seat].choose(self.state, seat), seat)
+                if paced:
+                    self.redraw()
+        finally:
+            self._busy = False
+        self.redraw()
+
+    def legal(self):
+        return self.state.legal_actions() if self.state.current_seat == HUMAN else []
+
+    # Drawing -------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        state = self.state
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.role.description = self.t("role")
+        self.players.description = self.t("players")
+        self.rotation.description = self.t("rotation")
+        labels = {"player": self.t("player"), "banker": self.t("banker")}
+        self.role.options = [(labels[k], k) for k in ("player", "banker")]
+        current = self.rotation.value
+        self.rotation.options = self._rotation_options()
+        self.rotation.value = current
+        self.again.description = self.t("new")
+        self.table.value = table_html(state, self.lang, viewer=HUMAN)
+        self._draw_status()
+        self._draw_actions()
+        lines = [narrate(e, self.lang) for e in state.events_for(HUMAN)]
+        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
+                              f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
+                              + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
+                                        for x in reversed(lines[-120:])) + "</div>")
+
+    def _draw_status(self) -> None:
+        state = self.state
+        if state.is_terminal():
+            result = (self.t("you_won") if state.winner == HUMAN
+                      else self.t("you_lost", seats=", ".join(map(str, state.winners or [state.winner]))))
+            text = self.t("over", chips=state.chips[HUMAN], result=result)
+        elif state.current_seat == HUMAN:
+            text = self.t("your_turn", round=state.round_number)
+        else:
+            text = self.t("waiting", round=state.round_number, seat=state.current_seat)
+        chips = self.t("chips", chips=state.chips[HUMAN])
+        self.status.value = (f"<div style='font-size:18px;margin:4px 0'>{escape(text)} "
+                             f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")
+
+    def _draw_actions(self) -> None:
+        buttons = []
+        for action in ([] if self._busy else self.legal()):
+            button = w.Button(description=describe_action(action, self.lang),
+                              layout=w.Layout(width="auto")).add_class("cartas-act")
+            button.add_class(f"cartas-act-{action.kind}")
+            button.on_click(self.guarded(lambda _, a=action: self.act(a)))
+            buttons.append(button)
+        self.actions.children = buttons

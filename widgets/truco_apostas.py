@@ -1,0 +1,249 @@
+"""Betting: play out a truco sequence on a real engine state and watch the hand's value.
+
+Every button is an engine action (RAISE, ACCEPT, RUN, or playing a card); the view shows
+what the state says: the hand's value, the pending raise, who acts, what running pays, and
+the engine's reason when a move is refused (a team may not raise twice in a row).
+Also: both ladders, Paulista 1-3-6-9-12 and Mineiro 2-4-6-10-12, read from the engine.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import make_rng
+from cartas.truco import (ACCEPT, MINEIRO, PAULISTA, RAISE, RUN, VARIANTS, from_deal, get_variant,
+                          narrate, new_game)
+
+from .base import View
+from .truco_quiz import Exercises, Question, both
+from .truco_table import TEAM_COLOURS, table_html, team_label
+
+TEXT = {
+    "title": {"pt": "Apostas: truco, seis, nove, doze", "en": "Betting: truco and raising"},
+    "seed": {"pt": "Semente", "en": "Seed"},
+    "new": {"pt": "Nova mão", "en": "New hand"},
+    "raise": {"pt": "Pedir {name} ({value})", "en": "Call {name} ({value})"},
+    "raise_top": {"pt": "Pedir aumento", "en": "Raise"},
+    "accept": {"pt": "Aceitar", "en": "Accept"},
+    "run": {"pt": "Correr", "en": "Run"},
+    "play": {"pt": "Jogar {card}", "en": "Play {card}"},
+    "value": {"pt": "A mão vale <b>{value}</b>.", "en": "The hand is worth <b>{value}</b>."},
+    "pending": {"pt": "{seat} pediu <b>{name}</b>: se aceitarem, a mão passa a valer {value}.",
+                "en": "{seat} called <b>{name}</b>: if accepted, the hand is worth {value}."},
+    "acts": {"pt": "Vez de: <b>{seat}</b> ({team}).", "en": "To act: <b>{seat}</b> ({team})."},
+    "run_pays": {"pt": "Se {team} correr agora, {other} ganha <b>{points}</b>.",
+                 "en": "If {team} runs now, {other} scores <b>{points}</b>."},
+    "may_raise": {"pt": "Pode pedir aumento: {teams}.", "en": "May raise: {teams}."},
+    "nobody": {"pt": "nenhuma dupla", "en": "no team"},
+    "over": {"pt": "A mão terminou. Clique em Nova mão para jogar outra.",
+             "en": "The hand is over. Click New hand to play another."},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
+    "log": {"pt": "O que aconteceu", "en": "What happened"},
+    "ladders": {"pt": "As escadas de valores", "en": "The ladders of values"},
+    "step": {"pt": "Pedido", "en": "Call"},
+    "worth": {"pt": "A mão vale", "en": "Hand worth"},
+    "runs": {"pt": "Correr paga", "en": "Running pays"},
+    "start": {"pt": "início", "en": "start"},
+    "q_value": {"pt": "{variant}. {story} Quanto vale a mão agora?",
+                "en": "{variant}. {story} What is the hand worth now?"},
+    "q_run": {"pt": "{variant}. {story} Se a {team} correr agora, quantos pontos a outra dupla ganha?",
+              "en": "{variant}. {story} If {team} runs now, how many points does the other team score?"},
+}
+
+LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
+
+
+@lru_cache(maxsize=None)
+def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
+    """(call name or None for the start, value if accepted, what running from it pays), read
+    from an engine state raised one step at a time (each raise re-raising the last)."""
+    variant = get_variant(variant_key)
+    state = from_deal(variant, LADDER_DEAL, vira="7♣" if variant.uses_vira else None)
+    rows = [(None, state.hand_value, None)]
+    while any(a.kind == "raise" for a in state.legal_actions()):
+        state.apply_action(RAISE)
+        pending = state.pending_raise
+        rows.append((pending["name"], pending["value"], state.run_value))
+    return tuple(rows)
+
+
+class BettingLab(View):
+    """Raise, accept, run and play on a real hand; the engine says what each step is worth."""
+
+    TEXT = TEXT
+
+    def __init__(self, variant="paulista", seed=None, lang=None):
+        super().__init__(lang=lang)
+        rng = make_rng(seed)
+        self.title = w.HTML()
+        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
+                                                (MINEIRO.label["pt"], "mineiro")],
+                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.seed = w.IntText(value=int(rng.integers(1000)), layout=w.Layout(width="190px")
+                              ).add_class("cartas-seed")
+        self.new_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-new")
+        self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
+                                     ).add_class("cartas-raise")
+        self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")
+                                      ).add_class("cartas-accept")
+        self.run_button = w.Button(button_style="warning", layout=w.Layout(width="110px")
+                                   ).add_class("cartas-run")
+        self.play_buttons = w.HBox().add_class("cartas-plays")
+        self.status = w.HTML().add_class("cartas-status")
+        self.table = w.HTML().add_class("cartas-table-box")
+        self.story = w.HTML().add_class("cartas-log")
+        self.ladders = w.HTML().add_class("cartas-ladders")
+
+        self.variant.observe(self.guarded(lambda _: self.new_hand()), names="value")
+        self.new_button.on_click(self.guarded(lambda _: self.new_hand()))
+        self.raise_button.on_click(self.guarded(lambda _: self.act(RAISE)))
+        self.accept_button.on_click(self.guarded(lambda _: self.act(ACCEPT)))
+        self.run_button.on_click(self.guarded(lambda _: self.act(RUN)))
+
+        self.exercises = Exercises(self, "truco_apostas", self._question, seed=rng)
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            w.HBox([self.variant, self.seed, self.new_button]),
+            w.HBox([self.raise_button, self.accept_button, self.run_button]), self.play_buttons,
+            self.message, self.status, w.HBox([self.table, self.story]), self.ladders, self.exercises,
+        ]
+        self.new_hand()
+
+    # Actions ---------------------------------------------------------------------------
+    def new_hand(self) -> None:
+        self.state = new_game(self.variant.value, self.seed.value)
+        self.redraw()
+
+    @property
+    def hand_over(self) -> bool:
+        return any(e["type"] == "hand" for e in self.state.events)
+
+    def act(self, action) -> None:
+        """Apply an action for the seat to act; the engine refuses illegal ones with a reason."""
+        if self.hand_over:
+            raise ValueError(self.t("over"))
+        try:
+            self.state.apply_action(action)
+        finally:
+            self.redraw()
+
+    # Drawing ---------------------------------------------------------------------------
+    def _seat(self, seat) -> str:
+        return self.t("seat", seat=seat)
+
+    def redraw(self) -> None:
+        state, lang = self.state, self.lang
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.seed.description = self.t("seed")
+        self.new_button.description = self.t("new")
+        self.accept_button.description = self.t("accept")
+        self.run_button.description = self.t("run")
+        over = self.hand_over
+        legal = [] if over else state.legal_actions()
+        kinds = {a.kind for a in legal}
+        raise_to = next((a.value for a in legal if a.kind == "raise"), None)
+        self.raise_button.description = (self.t("raise", name=state.variant.raise_name(raise_to), value=raise_to)
+                                         if raise_to else self.t("raise_top"))
+        self.raise_button.disabled = over
+        self.accept_button.disabled = "accept" not in kinds
+        self.run_button.disabled = "run" not in kinds
+        buttons = []
+        for action in legal:
+            if action.kind == "play":
+                b = w.Button(description=self.t("play", card=action.card),
+                             layout=w.Layout(width="auto")).add_class("cartas-play")
+                b.on_click(self.guarded(lambda _, a=action: self.act(a)))
+                buttons.append(b)
+        self.play_buttons.children = buttons
+        self._draw_status(over)
+        shown = state if not over else None
+        self.table.value = table_html(shown, lang) if shown else ""
+        lines = [narrate(e, state.variant, lang) for e in self._hand_events()[1:]]
+        items = "".join(f"<li>{escape(x)}</li>" for x in lines)
+        self.story.value = (f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>"
+                          f"<ol>{items}</ol></div>")
+        self._draw_ladders()
+        self.exercises.redraw()
+
+    def _hand_events(self) -> list[dict]:
+        """The events of the first hand (the engine deals the next one at once)."""
+        events = self.state.events
+        end = next((i for i, e in enumerate(events) if e["type"] == "hand"), len(events) - 1)
+        return events[:end + 1]
+
+    def _draw_status(self, over: bool) -> None:
+        state = self.state
+        if over:
+            hand = next(e for e in state.events if e["type"] == "hand")
+            self.status.value = (f"<div class='cartas-over' style='font-size:18px'>"
+                                 f"<b>{escape(narrate(hand, state.variant, self.lang))}</b> {self.t('over')}</div>")
+            return
+        seat = state.current_seat
+        lines = [f"<span class='cartas-value' data-value='{state.hand_value}'>"
+                 f"{self.t('value', value=state.hand_value)}</span>"]
+        pending = state.pending_raise
+        if pending:
+            lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
+                                value=pending["value"]))
+        lines.append(self.t("acts", seat=self._seat(seat), team=team_label(seat & 1, self.lang)))
+        if state.run_value is not None:
+            team = seat & 1
+            lines.append(f"<span class='cartas-run-value' data-points='{state.run_value}'>" + self.t(
+                "run_pays", team=team_label(team, self.lang), other=team_label(1 - team, self.lang),
+                points=state.run_value) + "</span>")
+        teams = [team_label(t, self.lang) for t in (0, 1) if state.may_raise(t)]
+        lines.append(self.t("may_raise", teams=", ".join(teams) or self.t("nobody")))
+        self.status.value = ("<div style='font-size:17px;line-height:1.6'>"
+                             + "<br>".join(lines) + "</div>")
+
+    def _draw_ladders(self) -> None:
+        current = get_variant(self.variant.value)
+        value = None if self.hand_over else self.state.hand_value
+        tables = []
+        for variant in VARIANTS.values():
+            rows = []
+            for name, worth, pays in ladder_rows(variant.key):
+                mark = "background:#fff59d;" if variant is current and worth == value else ""
+                rows.append(f"<tr style='{mark}'><td>{escape(name or self.t('start'))}</td>"
+                            f"<td style='text-align:center'><b>{worth}</b></td>"
+                            f"<td style='text-align:center'>{'' if pays is None else pays}</td></tr>")
+            head = (f"<tr><th>{self.t('step')}</th><th>{self.t('worth')}</th>"
+                    f"<th>{self.t('runs')}</th></tr>")
+            values = "-".join(str(r[1]) for r in ladder_rows(variant.key))
+            tables.append(f"<div class='cartas-ladder' data-variant='{variant.key}' data-values='{values}' "
+                          f"style='margin-right:30px'><b>{variant.label[self.lang]}: {values}</b>"
+                          f"<table style='font-size:15px;border-spacing:10px 2px'>{head}{''.join(rows)}</table></div>")
+        self.ladders.value = (f"<h4 style='margin:10px 0 2px'>{self.t('ladders')}</h4>"
+                              f"<div style='display:flex'>{''.join(tables)}</div>")
+
+    # Exercises -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        variant = get_variant(self.variant.value)
+        state = new_game(variant, int(rng.integers(1_000_000)))
+        for _ in range(int(rng.integers(1, 5))):
+            legal = state.legal_actions()
+            bets = [a for a in legal if a.kind in ("raise", "accept")]
+            if not bets:
+                bets = [next(a for a in legal if a.kind == "play")]
+            state.apply_action(bets[int(rng.integers(len(bets)))])
+            if any(e["type"] == "hand" for e in state.events):
+                return self._question(rng)
+        story = {lang: " ".join(narrate(e, variant, lang) for e in state.events[1:]) for lang in ("pt", "en")}
+        values = sorted({r[1] for r in ladder_rows(variant.key)})
+        options = [(v, str(v)) for v in values]
+        label = variant.label["pt"]
+        if state.phase == "answer":
+            team = state.current_seat & 1
+            return Question(
+                {lang: escape(TEXT["q_run"][lang].format(variant=label, story=story[lang],
+                                                         team=team_label(team, lang))) for lang in ("pt", "en")},
+                options, state.run_value,
+                both(f"Correr paga o valor antes do pedido recusado: {state.run_value}.",
+                     f"Running pays the value before the refused call: {state.run_value}."))
+        return Question(
+            {lang: escape(TEXT["q_value"][lang].format(variant=label, story=story[lang])) for lang in ("pt", "en")},
+            options, state.hand_value,
+            both(f"A mão vale o último valor aceito: {state.hand_value}.",
+                 f"The hand is worth the last accepted value: {state.hand_value}."))

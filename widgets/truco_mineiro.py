@@ -1,0 +1,153 @@
+"""Truco Mineiro beside Truco Paulista: manilhas, values, and the same trick in both.
+
+Every fact in the comparison is read from the engine's `Variant` objects and states
+(`ladder_rows` drives a real state up the ladder); the trick comparison asks
+`trick_winner`/`explain_trick` of each variant.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
+from cartas.truco import MINEIRO, PAULISTA, explain_trick, manilhas, trick_winner
+
+from .base import View
+from .svg import card_svg, cards_row
+from .truco_apostas import ladder_rows
+from .truco_quiz import Exercises, Question, both
+from .truco_table import TEAM_COLOURS, team_label
+
+TEXT = {
+    "title": {"pt": "Truco Mineiro e Truco Paulista lado a lado", "en": "Truco Mineiro beside Truco Paulista"},
+    "vira": {"pt": "Vira (Paulista)", "en": "Vira (Paulista)"},
+    "what": {"pt": "", "en": ""},
+    "manilhas": {"pt": "Manilhas (da mais fraca à mais forte)", "en": "Manilhas (weakest first)"},
+    "vira_row": {"pt": "Vira", "en": "Vira"},
+    "vira_yes": {"pt": "sim: as manilhas são o valor seguinte à vira",
+                 "en": "yes: the manilhas are the rank after the vira"},
+    "vira_no": {"pt": "não: manilhas fixas", "en": "no: fixed manilhas"},
+    "base": {"pt": "Uma mão vale", "en": "A hand is worth"},
+    "ladder": {"pt": "Pedidos (valor se aceito / correr paga)", "en": "Calls (value if accepted / running pays)"},
+    "threshold": {"pt": "Mão no limite", "en": "Hand at the threshold"},
+    "threshold_text": {"pt": "{name} aos {t} pontos: vale {value}; correr dá {run} à outra dupla",
+                       "en": "{name} at {t} points: worth {value}; running gives the other team {run}"},
+    "ferro": {"pt": "Mão de ferro", "en": "Mão de ferro"},
+    "ferro_text": {"pt": "{t} x {t}", "en": "{t} x {t}"},
+    "trick": {"pt": "A mesma rodada nas duas variantes", "en": "The same trick in both variants"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
+    "winner": {"pt": "Vence: {team}", "en": "Winner: {team}"},
+    "tie": {"pt": "empate", "en": "tie"},
+    "q_duel": {"pt": "{variant}{vira}: o assento 0 (Dupla A) joga {a} e o assento 1 (Dupla B) joga {b}. Quem vence?",
+               "en": "{variant}{vira}: seat 0 (Team A) plays {a} and seat 1 (Team B) plays {b}. Who wins?"},
+}
+
+DEFAULT_TRICK = ("4♣", "A♦", "5♥", "3♣")
+
+
+class VariantComparison(View):
+    """Paulista and Mineiro side by side, plus one trick judged by both."""
+
+    TEXT = TEXT
+
+    def __init__(self, vira="K♠", seed=None, lang=None):
+        super().__init__(lang=lang)
+        self.title = w.HTML()
+        self.vira = w.Text(value=str(vira), layout=w.Layout(width="220px"),
+                           continuous_update=False).add_class("cartas-vira")
+        self.facts = w.HTML().add_class("cartas-facts")
+        self.trick_title = w.HTML()
+        self.cards = [w.Text(value=c, layout=w.Layout(width="140px"), continuous_update=False
+                             ).add_class(f"cartas-card-{s}") for s, c in enumerate(DEFAULT_TRICK)]
+        self.compare = w.HTML().add_class("cartas-compare")
+        update = self.guarded(lambda _: self.redraw())
+        self.vira.observe(update, names="value")
+        for box in self.cards:
+            box.observe(update, names="value")
+        self.exercises = Exercises(self, "truco_mineiro", self._question, seed=seed)
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.vira, self.message, self.facts, self.trick_title, w.HBox(self.cards), self.compare,
+            self.exercises,
+        ]
+        self.redraw()
+
+    def plays(self):
+        return [(seat, Card.parse(box.value)) for seat, box in enumerate(self.cards)]
+
+    # Drawing ---------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.vira.description = self.t("vira")
+        self.trick_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('trick')}</h4>"
+        for seat, box in enumerate(self.cards):
+            box.description = f"{seat}"
+        self.exercises.redraw()
+        vira = Card.parse(self.vira.value)  # a bad text stops here, with a friendly message
+        self.facts.value = self._facts(vira)
+        self.compare.value = self._draw_compare(vira)
+
+    def _variant_column(self, variant, vira) -> list[str]:
+        lang = self.lang
+        uses = variant.uses_vira
+        cards = manilhas(variant, vira if uses else None)
+        row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=list(variant.manilha_names))
+        steps = " · ".join(f"{name} {worth}/{pays}" for name, worth, pays in ladder_rows(variant.key) if name)
+        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        return [
+            (f"{card_svg(vira, width=40, highlight='vira')} " if uses else "") + self.t("vira_yes" if uses else "vira_no"),
+            f"<div class='cartas-manilhas' data-variant='{variant.key}'>{row}</div>",
+            f"<b class='cartas-base' data-variant='{variant.key}'>{variant.base_value}</b>",
+            escape(steps),
+            escape(self.t("threshold_text", name=name, t=variant.threshold, value=variant.threshold_value,
+                          run=variant.threshold_run_value)),
+            self.t("ferro_text", t=variant.threshold),
+        ]
+
+    def _facts(self, vira) -> str:
+        heads = ["vira_row", "manilhas", "base", "ladder", "threshold", "ferro"]
+        cols = [self._variant_column(v, vira) for v in (PAULISTA, MINEIRO)]
+        rows = "".join(
+            f"<tr><th style='text-align:left;vertical-align:top'>{self.t(h)}</th>"
+            f"<td style='vertical-align:top'>{a}</td><td style='vertical-align:top'>{b}</td></tr>"
+            for h, a, b in zip(heads, cols[0], cols[1]))
+        top = (f"<tr><th></th><th>{PAULISTA.label[self.lang]}</th><th>{MINEIRO.label[self.lang]}</th></tr>")
+        return f"<table style='font-size:15px;border-spacing:14px 6px'>{top}{rows}</table>"
+
+    def _draw_compare(self, vira) -> str:
+        plays = self.plays()
+        columns = []
+        for variant in (PAULISTA, MINEIRO):
+            v = vira if variant.uses_vira else None
+            team = trick_winner(plays, variant, v)
+            shown = cards_row([c for _, c in plays], width=50,
+                              highlights=["manilha" if c in manilhas(variant, v) else None for _, c in plays],
+                              labels=[f"{s} · {'AB'[s & 1]}" for s, _ in plays])
+            winner = self.t("winner", team=self.t("tie") if team is None else team_label(team, self.lang))
+            colour = "#555" if team is None else TEAM_COLOURS[team]
+            columns.append(
+                f"<div class='cartas-verdict' data-variant='{variant.key}' data-team='{'-' if team is None else 'AB'[team]}' "
+                f"style='margin-right:30px;max-width:420px'><b>{variant.label[self.lang]}</b>{shown}"
+                f"<div style='font-size:16px;color:{colour}'><b>{escape(winner)}</b></div>"
+                f"<div style='font-size:14px'>{escape(explain_trick(plays, variant, v, self.lang))}</div></div>")
+        return f"<div style='display:flex'>{''.join(columns)}</div>"
+
+    # Exercises -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        pack = shuffled(TRUCO_PACK, rng)
+        variant = MINEIRO if rng.random() < 0.6 else PAULISTA
+        if variant is MINEIRO and rng.random() < 0.6:  # make the duel about a fixed manilha
+            pack[0] = MINEIRO.fixed_manilhas[int(rng.integers(4))]
+            if pack[1] == pack[0]:
+                pack[1] = pack[2]
+        a, b, vira = pack[0], pack[1], (pack[2] if variant.uses_vira else None)
+        plays = [(0, a), (1, b)]
+        team = trick_winner(plays, variant, vira)
+        where = {lang: (f" (vira {vira})" if vira else "") for lang in ("pt", "en")}
+        return Question(
+            {lang: escape(TEXT["q_duel"][lang].format(variant=variant.label[lang], vira=where[lang], a=a, b=b))
+             for lang in ("pt", "en")},
+            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")), ("-", both("Empate", "Tie"))],
+            "-" if team is None else "AB"[team],
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in ("pt", "en")})

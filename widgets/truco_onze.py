@@ -1,0 +1,262 @@
+"""Mão de onze / mão de dez and mão de ferro, on real engine states.
+
+Mão de onze (Paulista, 11 points) / mão de dez (Mineiro, 10): the team at the threshold sees
+both partners' cards and decides to play or run; the engine says what each choice scores,
+and a raise there loses the game. Mão de ferro (both teams at the threshold): every card is
+played blind, by position. Everything shown is read from the state or its events.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import TRUCO_PACK, make_rng, shuffled
+from cartas.truco import (MINEIRO, PAULISTA, PLAY_HAND, RAISE, RUN_HAND, Action, from_deal,
+                          get_variant, narrate)
+from cartas.truco.bots import RuleBot
+
+from .base import View
+from .truco_quiz import Exercises, Question, both
+from .truco_table import table_html, team_label
+
+TEXT = {
+    "title": {"pt": "Mão de onze, mão de dez e mão de ferro", "en": "Mão de onze, mão de dez and mão de ferro"},
+    "seed": {"pt": "Semente", "en": "Seed"},
+    "new": {"pt": "Nova mão", "en": "New hand"},
+    "threshold": {"pt": "{name}: decidir com as cartas do parceiro",
+                  "en": "{name}: deciding with the partner's cards"},
+    "who": {"pt": "É {name} para a {team} ({a} x {b}). O assento {seat} decide pela dupla, vendo as "
+                  "próprias cartas e as do parceiro.",
+            "en": "It is a {name} for {team} ({a} x {b}). Seat {seat} decides for the team, seeing "
+                  "its own cards and its partner's."},
+    "play_scores": {"pt": "Jogar: a mão vale <b>{value}</b>.", "en": "Play: the hand is worth <b>{value}</b>."},
+    "run_scores": {"pt": "Correr: a {other} ganha <b>{points}</b>.",
+                   "en": "Run: {other} scores <b>{points}</b>."},
+    "play_hand": {"pt": "Jogar a mão", "en": "Play the hand"},
+    "run_hand": {"pt": "Correr", "en": "Run"},
+    "call": {"pt": "Pedir truco", "en": "Call truco"},
+    "finish": {"pt": "Jogar até o fim", "en": "Play to the end"},
+    "ferro": {"pt": "Mão de ferro: jogar no escuro", "en": "Mão de ferro: playing in the dark"},
+    "ferro_who": {"pt": "Placar {a} x {b}: as duas duplas estão em {t}. Ninguém vê as próprias cartas; "
+                        "a vez é do assento {seat}, que escolhe uma posição.",
+                  "en": "Score {a} x {b}: both teams are at {t}. Nobody sees their own cards; seat "
+                        "{seat} plays and picks a position."},
+    "blind": {"pt": "{n}ª carta", "en": "Card {n}"},
+    "q_run": {"pt": "{name} para a {team}. Se a dupla correr, quantos pontos a outra dupla ganha?",
+              "en": "{name} for {team}. If the team runs, how many points does the other team score?"},
+    "q_play": {"pt": "{name} para a {team}. Se a dupla jogar, quanto vale a mão?",
+               "en": "{name} for {team}. If the team plays, what is the hand worth?"},
+    "q_raise": {"pt": "{name} para a {team}, que decidiu jogar. O assento {seat} pede truco. O que acontece?",
+                "en": "{name} for {team}, who decided to play. Seat {seat} calls truco. What happens?"},
+    "loses": {"pt": "A dupla que pediu perde o jogo", "en": "The calling team loses the game"},
+    "worth_more": {"pt": "A mão passa a valer mais", "en": "The hand is worth more"},
+}
+
+
+def _deal(rng, variant):
+    """Twelve cards in four hands and a vira (Paulista), from the seeded generator."""
+    pack = shuffled(TRUCO_PACK, rng)
+    hands = [pack[3 * s:3 * s + 3] for s in range(4)]
+    return hands, (pack[12] if variant.uses_vira else None)
+
+
+def threshold_state(variant, rng):
+    """A hand with one team at the threshold (mão de onze / mão de dez), seeded."""
+    hands, vira = _deal(rng, variant)
+    team = int(rng.integers(2))
+    other = int(rng.integers(variant.threshold))
+    score = (variant.threshold, other) if team == 0 else (other, variant.threshold)
+    return from_deal(variant, hands, vira, dealer=int(rng.integers(4)), score=score,
+                     seed=int(rng.integers(1_000_000)))
+
+
+def ferro_state(variant, rng):
+    """A mão de ferro: both teams at the threshold."""
+    hands, vira = _deal(rng, variant)
+    t = variant.threshold
+    return from_deal(variant, hands, vira, dealer=int(rng.integers(4)), score=(t, t),
+                     seed=int(rng.integers(1_000_000)))
+
+
+def _first_hand(state) -> list[dict]:
+    events = state.events
+    end = next((i for i, e in enumerate(events) if e["type"] == "hand"), None)
+    if end is None:
+        return list(events)
+    games = [e for e in events[end + 1:end + 2] if e["type"] == "game"]
+    return events[:end + 1] + games
+
+
+def _over(state) -> bool:
+    return any(e["type"] == "hand" for e in state.events)
+
+
+class ThresholdLab(View):
+    """Decide a mão de onze/dez with the partner's cards; play a mão de ferro blind."""
+
+    TEXT = TEXT
+
+    def __init__(self, variant="paulista", seed=None, lang=None):
+        super().__init__(lang=lang)
+        rng = make_rng(seed)
+        self.title = w.HTML()
+        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
+                                                (MINEIRO.label["pt"], "mineiro")],
+                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.seed = w.IntText(value=int(rng.integers(1000)), layout=w.Layout(width="190px")
+                              ).add_class("cartas-seed")
+        self.new_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-new")
+        self.onze_title, self.ferro_title = w.HTML(), w.HTML()
+        self.onze_info = w.HTML().add_class("cartas-onze-info")
+        self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")
+        self.run_hand_button = w.Button(button_style="warning").add_class("cartas-run-hand")
+        self.call_button = w.Button(button_style="danger").add_class("cartas-call")
+        self.finish_button = w.Button().add_class("cartas-finish")
+        self.onze_table = w.HTML().add_class("cartas-onze-table")
+        self.onze_story = w.HTML().add_class("cartas-onze-story")
+        self.ferro_info = w.HTML().add_class("cartas-ferro-info")
+        self.blind_buttons = [w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-blind-{p}")
+                              for p in range(3)]
+        self.ferro_call = w.Button(button_style="danger").add_class("cartas-ferro-call")
+        self.ferro_table = w.HTML().add_class("cartas-ferro-table")
+        self.ferro_story = w.HTML().add_class("cartas-ferro-story")
+
+        self.variant.observe(self.guarded(lambda _: self.new_hands()), names="value")
+        self.new_button.on_click(self.guarded(lambda _: self.new_hands()))
+        self.play_hand_button.on_click(self.guarded(lambda _: self.act_onze(PLAY_HAND)))
+        self.run_hand_button.on_click(self.guarded(lambda _: self.act_onze(RUN_HAND)))
+        self.call_button.on_click(self.guarded(lambda _: self.act_onze(RAISE)))
+        self.finish_button.on_click(self.guarded(lambda _: self.finish()))
+        for p, button in enumerate(self.blind_buttons):
+            button.on_click(self.guarded(lambda _, p=p: self.act_ferro(Action.blind(p))))
+        self.ferro_call.on_click(self.guarded(lambda _: self.act_ferro(RAISE)))
+
+        self.exercises = Exercises(self, "truco_mao_de_onze", self._question, seed=rng)
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            w.HBox([self.variant, self.seed, self.new_button]), self.message,
+            self.onze_title, self.onze_info,
+            w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
+            w.HBox([self.onze_table, self.onze_story]),
+            self.ferro_title, self.ferro_info, w.HBox(self.blind_buttons + [self.ferro_call]),
+            w.HBox([self.ferro_table, self.ferro_story]), self.exercises,
+        ]
+        self.new_hands()
+
+    # Actions ---------------------------------------------------------------------------
+    def new_hands(self) -> None:
+        variant = get_variant(self.variant.value)
+        rng = make_rng(self.seed.value)
+        self.onze = threshold_state(variant, rng)
+        self.decider = self.onze.current_seat
+        self.ferro = ferro_state(variant, rng)
+        self.redraw()
+
+    def _apply(self, state, action) -> None:
+        if _over(state):
+            raise ValueError(self.t("new"))
+        try:
+            state.apply_action(action)
+        finally:
+            self.redraw()
+
+    def act_onze(self, action) -> None:
+        self._apply(self.onze, action)
+
+    def act_ferro(self, action) -> None:
+        self._apply(self.ferro, action)
+
+    def finish(self) -> None:
+        """Seeded RuleBots play the rest of the mão de onze/dez."""
+        bots = [RuleBot(seed=self.seed.value * 4 + s) for s in range(4)]
+        while not _over(self.onze):
+            self.onze.apply_action(bots[self.onze.current_seat].choose(self.onze))
+        self.redraw()
+
+    # Drawing ---------------------------------------------------------------------------
+    def _story(self, state) -> str:
+        items = "".join(f"<li>{escape(narrate(e, state.variant, self.lang))}</li>" for e in _first_hand(state))
+        return f"<ol style='font-size:14px;max-width:380px'>{items}</ol>"
+
+    def redraw(self) -> None:
+        variant = get_variant(self.variant.value)
+        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.seed.description = self.t("seed")
+        self.new_button.description = self.t("new")
+        for key in ("play_hand", "run_hand", "call", "finish"):
+            getattr(self, f"{key}_button").description = self.t(key)
+        self._draw_onze(name)
+        self._draw_ferro(variant)
+        self.exercises.redraw()
+
+    def _draw_onze(self, name: str) -> None:
+        state, lang = self.onze, self.lang
+        self.onze_title.value = f"<h4 style='margin:10px 0 2px'>{self.t('threshold', name=name.capitalize())}</h4>"
+        team = state.threshold_team
+        over = _over(state)
+        lines = [self.t("who", name=name, team=team_label(team, lang), a=state.score[0], b=state.score[1],
+                        seat=self.decider)]
+        if state.phase == "decide":
+            lines.append(f"<span class='cartas-play-scores' data-value='{state.hand_value}'>"
+                         f"{self.t('play_scores', value=state.hand_value)}</span> · "
+                         f"<span class='cartas-run-scores' data-points='{state.run_value}'>"
+                         f"{self.t('run_scores', other=team_label(1 - team, lang), points=state.run_value)}</span>")
+        self.onze_info.value = "<div style='font-size:17px;line-height:1.6'>" + "<br>".join(lines) + "</div>"
+        deciding = state.phase == "decide"
+        self.play_hand_button.disabled = self.run_hand_button.disabled = not deciding
+        self.call_button.disabled = self.finish_button.disabled = deciding or over
+        if over:
+            self.onze_table.value = ""
+        else:  # the decider's view: its own and its partner's cards while deciding
+            self.onze_table.value = table_html(state.view(self.decider) if deciding else state, lang)
+        self.onze_story.value = self._story(state)
+
+    def _draw_ferro(self, variant) -> None:
+        state, lang = self.ferro, self.lang
+        t = variant.threshold
+        self.ferro_title.value = f"<h4 style='margin:14px 0 2px'>{self.t('ferro')}</h4>"
+        over = _over(state)
+        self.ferro_info.value = ("<div style='font-size:17px'>" + self.t(
+            "ferro_who", a=t, b=t, t=t, seat=state.current_seat if not over else "-") + "</div>")
+        positions = {a.position for a in ([] if over else state.legal_actions()) if a.kind == "blind"}
+        for p, button in enumerate(self.blind_buttons):
+            button.description = self.t("blind", n=p + 1)
+            button.disabled = p not in positions
+        self.ferro_call.description = self.t("call")
+        self.ferro_call.disabled = over
+        self.ferro_table.value = "" if over else table_html(state, lang, reveal=False)
+        self.ferro_story.value = self._story(state)
+
+    # Exercises -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        variant = get_variant(self.variant.value)
+        state = threshold_state(variant, rng)
+        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        team = state.threshold_team
+        fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)} for lang in ("pt", "en")}
+        values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
+        options = [(v, str(v)) for v in values]
+        kind = int(rng.integers(3))
+        if kind == 0:
+            return Question({lang: TEXT["q_run"][lang].format(**fields[lang]) for lang in ("pt", "en")},
+                            options, state.run_value,
+                            both(f"Correr da {name} dá {state.run_value} à outra dupla.",
+                                 f"Running from the {name} gives the other team {state.run_value}."))
+        if kind == 1:
+            return Question({lang: TEXT["q_play"][lang].format(**fields[lang]) for lang in ("pt", "en")},
+                            options, state.hand_value,
+                            both(f"A {name} jogada vale {state.hand_value}.",
+                                 f"A {name} that is played is worth {state.hand_value}."))
+        state.apply_action(PLAY_HAND)
+        seat = state.current_seat
+        state.apply_action(RAISE)
+        lost = state.is_terminal() and state.winner != (seat & 1)
+        last = state.events[-3] if state.events[-1]["type"] == "game" else state.events[-1]
+        return Question(
+            {lang: TEXT["q_raise"][lang].format(seat=seat, **fields[lang]) for lang in ("pt", "en")},
+            [("loses", {k: TEXT["loses"][k] for k in ("pt", "en")}),
+             ("more", {k: TEXT["worth_more"][k] for k in ("pt", "en")})],
+            "loses" if lost else "more",
+            {lang: escape(narrate(last, variant, lang)) for lang in ("pt", "en")})

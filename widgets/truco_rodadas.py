@@ -1,0 +1,267 @@
+"""Tricks and tie-breaking: who takes a trick, who takes a hand, and the rule that decides.
+
+The learner sets the four cards of a trick (any of them face down), or the results of up
+to three tricks; the engine's `trick_winner`/`explain_trick` and `hand_winner`/
+`explain_hand` answer, and `finished_sequences` gives the full table of hand outcomes.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
+from cartas.truco import (MINEIRO, PAULISTA, explain_hand, explain_trick, finished_sequences,
+                          get_variant, hand_winner, trick_winner)
+
+from cartas.truco.rules import COVERED, resolve_trick
+from cartas.truco.variants import strength_table
+
+from .base import View
+from .svg import card_svg
+from .truco_quiz import Exercises, Question, both
+from .truco_table import TEAM_COLOURS, team_label
+
+TEXT = {
+    "title": {"pt": "Rodadas e desempates", "en": "Tricks and tie-breaking"},
+    "trick": {"pt": "Uma rodada", "en": "One trick"},
+    "vira": {"pt": "Vira", "en": "Vira"},
+    "leader": {"pt": "Quem abre", "en": "Leader"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
+    "covered": {"pt": "coberta", "en": "face down"},
+    "show": {"pt": "Ver quem vence", "en": "Who wins?"},
+    "tie": {"pt": "Empate", "en": "Tie"},
+    "nobody": {"pt": "Ninguém", "en": "Nobody"},
+    "winner": {"pt": "Vence: {team}", "en": "Winner: {team}"},
+    "hand": {"pt": "Quem leva a mão?", "en": "Who takes the hand?"},
+    "nth": {"pt": "{n}ª rodada", "en": "Trick {n}"},
+    "not_played": {"pt": "não jogada", "en": "not played"},
+    "table": {"pt": "Todos os finais de mão possíveis", "en": "Every way a hand can end"},
+    "results": {"pt": "Rodadas", "en": "Tricks"},
+    "takes": {"pt": "Leva a mão", "en": "Takes the hand"},
+    "why": {"pt": "Por quê", "en": "Why"},
+    "q_trick": {"pt": "{where}Rodada (na ordem): {plays}. Quem leva a rodada?",
+                "en": "{where}Trick (in order): {plays}. Who wins the trick?"},
+    "q_hand": {"pt": "Resultado das rodadas: {results}. Quem leva a mão?",
+               "en": "Trick results: {results}. Who takes the hand?"},
+}
+
+_RESULT_KEYS = {"A": 0, "B": 1, "tie": None}
+DEFAULT_TRICK = ("7♥", "3♣", "K♦", "3♦")
+
+
+def winning_seat(plays, variant, vira) -> int | None:
+    """The seat whose card takes the trick (None for a tie), from the engine's own trick
+    comparison: the public `trick_winner` gives only the team."""
+    table = strength_table(variant, vira)
+    return resolve_trick([(s, COVERED if c is None else table[c]) for s, c in plays])[1]
+
+
+def _result_name(result, lang: str) -> str:
+    return TEXT["tie"][lang].lower() if result is None else team_label(result, lang)
+
+
+def _winner_name(team, lang: str, tie_key: str = "tie") -> str:
+    return TEXT[tie_key][lang] if team is None else team_label(team, lang)
+
+
+class TrickLab(View):
+    """Set a trick or a hand's trick results; the engine says who wins and why."""
+
+    TEXT = TEXT
+
+    def __init__(self, variant="paulista", vira="6♣", seed=None, lang=None):
+        super().__init__(lang=lang)
+        self.title = w.HTML()
+        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
+                                                (MINEIRO.label["pt"], "mineiro")],
+                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.vira = w.Text(value=str(vira), layout=w.Layout(width="150px"),
+                           continuous_update=False).add_class("cartas-vira")
+        self.leader = w.Dropdown(options=[(str(s), s) for s in range(4)], value=0,
+                                 layout=w.Layout(width="150px")).add_class("cartas-leader")
+        self.cards = [w.Text(value=c, layout=w.Layout(width="150px"), continuous_update=False
+                             ).add_class(f"cartas-card-{s}") for s, c in enumerate(DEFAULT_TRICK)]
+        self.covers = [w.Checkbox(value=False, indent=False, layout=w.Layout(width="150px")
+                                  ).add_class(f"cartas-cover-{s}") for s in range(4)]
+        self.show_button = w.Button(button_style="primary", layout=w.Layout(width="160px")
+                                    ).add_class("cartas-show")
+        self.trick_box = w.HTML().add_class("cartas-trick-result")
+        self.results = [w.Dropdown(layout=w.Layout(width="160px")).add_class(f"cartas-result-{n}")
+                        for n in range(3)]
+        self.hand_box = w.HTML().add_class("cartas-hand-result")
+        self.outcomes = w.HTML().add_class("cartas-outcomes")
+
+        update = self.guarded(lambda _: self.update_trick())
+        self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.vira.observe(update, names="value")
+        self.leader.observe(update, names="value")
+        for widget in self.cards + self.covers:
+            widget.observe(update, names="value")
+        self.show_button.on_click(update)
+        for dropdown in self.results:
+            dropdown.observe(self.guarded(self._on_result), names="value")
+
+        self.exercises = Exercises(self, "truco_rodadas", self._question, seed=seed)
+        columns = [w.VBox([w.HTML(), card, cover]) for card, cover in zip(self.cards, self.covers)]
+        self._seat_labels = [c.children[0] for c in columns]
+        self.trick_title, self.hand_title = w.HTML(), w.HTML()
+        self.children = [
+            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.variant, self.trick_title, w.HBox([self.vira, self.leader]), w.HBox(columns),
+            self.show_button, self.message, self.trick_box,
+            self.hand_title, w.HBox(self.results), self.hand_box, self.outcomes, self.exercises,
+        ]
+        self._relabelling = False
+        self._relabel_results(("A", "tie", "-"))
+        self.redraw()
+
+    # Reading the controls -----------------------------------------------------------------
+    def plays(self) -> list[tuple[int, Card | None]]:
+        """The trick in play order from the leader: (seat, card or None if face down)."""
+        out = []
+        for k in range(4):
+            seat = (self.leader.value + k) % 4
+            card = Card.parse(self.cards[seat].value)
+            out.append((seat, None if self.covers[seat].value else card))
+        return out
+
+    def _vira(self):
+        return Card.parse(self.vira.value) if get_variant(self.variant.value).uses_vira else None
+
+    def chosen_results(self) -> list:
+        values = [d.value for d in self.results]
+        cut = values.index("-") if "-" in values else 3
+        return [_RESULT_KEYS[v] for v in values[:cut]]
+
+    # Updating -------------------------------------------------------------------------------
+    def update_trick(self) -> None:
+        self.trick_box.value = ""
+        variant = get_variant(self.variant.value)
+        vira = self._vira()
+        plays = self.plays()
+        faces = {seat: Card.parse(self.cards[seat].value) for seat, _ in plays}
+        team = trick_winner(plays, variant, vira)
+        best = winning_seat(plays, variant, vira)
+        sentence = explain_trick(plays, variant, vira, self.lang)
+        cells = []
+        for seat, card in plays:
+            colour = TEAM_COLOURS[seat & 1]
+            svg = card_svg(faces[seat], face_up=card is not None, width=70,
+                           highlight="winner" if seat == best else None)
+            cells.append(f"<div class='cartas-played' data-seat='{seat}' style='text-align:center;"
+                         f"margin-right:8px'>{svg}<div style='color:{colour};font-weight:bold'>"
+                         f"{escape(self.t('seat', seat=seat))} · {escape(team_label(seat & 1, self.lang))}"
+                         f"</div></div>")
+        vira_html = (f"<div style='margin-right:18px;text-align:center'>{card_svg(vira, width=60, highlight='vira')}"
+                     f"<div>{self.t('vira')}</div></div>") if vira else ""
+        winner = self.t("winner", team=_winner_name(team, self.lang))
+        self.trick_box.value = (
+            f"<div style='display:flex;align-items:flex-end'>{vira_html}{''.join(cells)}</div>"
+            f"<div class='cartas-trick-winner' data-team='{'-' if team is None else 'AB'[team]}' "
+            f"style='font-size:18px;margin-top:6px'><b>{escape(winner)}</b> · {escape(sentence)}</div>")
+
+    def update_hand(self) -> None:
+        results = self.chosen_results()
+        try:
+            team = hand_winner(results)
+        except ValueError as error:  # an unfinished or over-long sequence: the engine says why
+            self.hand_box.value = (f"<div class='cartas-hand-pending' style='font-size:16px;color:#8d6e63'>"
+                                   f"{escape(str(error))}</div>")
+        else:
+            name = _winner_name(team, self.lang, "nobody")
+            self.hand_box.value = (
+                f"<div class='cartas-hand-winner' data-team='{'-' if team is None else 'AB'[team]}' "
+                f"style='font-size:18px'><b>{escape(self.t('takes'))}: {escape(name)}</b> · "
+                f"{escape(explain_hand(results, self.lang))}</div>")
+        self._draw_outcomes(tuple(results))
+
+    def _on_result(self, _change) -> None:
+        if not self._relabelling:
+            self.update_hand()
+
+    def _relabel_results(self, values=None) -> None:
+        """Labels follow the language; the chosen results stay."""
+        values = values or [d.value for d in self.results]
+        self._relabelling = True
+        try:
+            for n, (dropdown, value) in enumerate(zip(self.results, values), start=1):
+                dropdown.options = [(team_label(0, self.lang), "A"), (team_label(1, self.lang), "B"),
+                                    (self.t("tie"), "tie"), (self.t("not_played"), "-")]
+                dropdown.value = value
+                dropdown.description = self.t("nth", n=n)
+        finally:
+            self._relabelling = False
+
+    # Drawing ----------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.trick_title.value = f"<h4 style='margin:8px 0 2px'>{self.t('trick')}</h4>"
+        self.hand_title.value = f"<h4 style='margin:14px 0 2px'>{self.t('hand')}</h4>"
+        self.vira.description = self.t("vira")
+        self.vira.layout.display = None if get_variant(self.variant.value).uses_vira else "none"
+        self.leader.description = self.t("leader")
+        self.show_button.description = self.t("show")
+        for seat, label in enumerate(self._seat_labels):
+            label.value = (f"<b style='color:{TEAM_COLOURS[seat & 1]}'>{self.t('seat', seat=seat)} · "
+                           f"{team_label(seat & 1, self.lang)}</b>")
+            self.covers[seat].description = self.t("covered")
+        self._relabel_results()
+        self.update_trick()
+        self.update_hand()
+        self.exercises.redraw()
+
+    def _draw_outcomes(self, chosen) -> None:
+        rows = []
+        for results in finished_sequences():
+            team = hand_winner(results)
+            mark = "background:#fff9c4;" if tuple(results) == chosen else ""
+            shown = " · ".join(_result_name(r, self.lang) for r in results)
+            rows.append(f"<tr class='cartas-outcome' style='{mark}'><td>{escape(shown)}</td>"
+                        f"<td><b>{escape(_winner_name(team, self.lang, 'nobody'))}</b></td>"
+                        f"<td>{escape(explain_hand(results, self.lang))}</td></tr>")
+        head = f"<tr><th>{self.t('results')}</th><th>{self.t('takes')}</th><th>{self.t('why')}</th></tr>"
+        self.outcomes.value = (f"<details><summary><b>{self.t('table')}</b></summary>"
+                               f"<table style='font-size:14px;border-spacing:8px 3px'>{head}{''.join(rows)}"
+                               f"</table></details>")
+
+    # Exercises ----------------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        variant = get_variant(self.variant.value)
+        if rng.random() < 0.6:
+            return self._trick_question(rng, variant)
+        sequences = finished_sequences()
+        results = sequences[int(rng.integers(len(sequences)))]
+        team = hand_winner(results)
+        return Question(
+            {lang: TEXT["q_hand"][lang].format(
+                results=", ".join(_result_name(r, lang) for r in results)) for lang in ("pt", "en")},
+            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")),
+             ("-", both("Ninguém", "Nobody"))],
+            "-" if team is None else "AB"[team],
+            {lang: escape(explain_hand(results, lang)) for lang in ("pt", "en")})
+
+    @staticmethod
+    def _trick_question(rng, variant) -> Question:
+        pack = shuffled(TRUCO_PACK, rng)
+        leader = int(rng.integers(4))
+        vira = pack[4] if variant.uses_vira else None
+        plays = [((leader + k) % 4, pack[k]) for k in range(4)]
+        if rng.random() < 0.25:
+            k = int(rng.integers(1, 4))
+            plays[k] = (plays[k][0], None)
+        team = trick_winner(plays, variant, vira)
+
+        def shown(lang):
+            down = "coberta" if lang == "pt" else "face down"
+            where = (f"Vira {vira}. " if vira else "Mineiro. ")
+            seat = "assento" if lang == "pt" else "seat"
+            items = ", ".join(f"{seat} {s} ({'AB'[s % 2]}) {c if c else down}" for s, c in plays)
+            return TEXT["q_trick"][lang].format(where=where, plays=items)
+
+        return Question(
+            {lang: escape(shown(lang)) for lang in ("pt", "en")},
+            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")),
+             ("-", both("Empate", "Tie"))],
+            "-" if team is None else "AB"[team],
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in ("pt", "en")})
