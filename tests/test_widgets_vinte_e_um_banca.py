@@ -48,3 +48,69 @@ def test_an_error_in_a_callback_becomes_a_friendly_message():
     assert "Não é possível" in view.message.value and "lottery" in view.message.value
     view.guarded(lambda: 1 / 0)()
     assert "Algo deu errado" in view.message.value and "Traceback" not in view.message.value
+
+
+def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
+    from widgets.course import CourseIndex
+    view = BankRotation(seed=2)
+    right = view.correct_answer()
+    assert "quem fica com a banca agora" in view.question.value and view.feedback.value == ""
+    view.seat_buttons[right].click()
+    assert "cartas-right" in view.feedback.value and "A banca passa do jogador" in view.feedback.value
+    view.seat_buttons[(right + 1) % 4].click()  # a second try does not count
+    assert "Acertos: 1 de 1" in view.score_label.value
+    view.next_button.click()
+    assert view.feedback.value == ""
+    view.seat_buttons[(view.correct_answer() + 1) % 4].click()
+    assert "cartas-wrong" in view.feedback.value and "Acertos: 1 de 2" in view.score_label.value
+    assert "1 de 2 certas" in CourseIndex(lang="pt").table.value
+
+
+def test_exercise_is_seeded_varied_and_its_answer_comes_from_the_engine():
+    import numpy as np
+    from widgets.vinte_e_um_banca import rotation_question
+    a, b = BankRotation(seed=5), BankRotation(seed=5)
+    assert a.question.value == b.question.value and a.correct_answer() == b.correct_answer()
+    rng = np.random.default_rng(0)
+    seen = set()
+    for _ in range(30):
+        mode, state, story, change = rotation_question(rng)
+        assert change["type"] == "bank_change" and change["reason"] == mode
+        assert state.banker == change["to"] and all(e["type"] != "bank_change" for e in story)
+        seen.add((mode, change["to"]))
+    assert {m for m, _ in seen} == set(MODES) and len({to for _, to in seen}) == 3
+
+
+def test_exercise_follows_the_language_switch():
+    view = BankRotation(seed=2)
+    view.seat_buttons[view.correct_answer()].click()
+    view.language.value = "en"
+    assert "who holds the bank now" in view.question.value
+    assert "Right!" in view.feedback.value and view.seat_buttons[0].description == "Seat 0"
+
+
+def test_an_engine_refusal_is_shown_in_portuguese():
+    from cartas.vinte_e_um import new_game
+    view = BankRotation()
+    game = new_game(3, seed=1, banker=0)
+    view.guarded(lambda: game.apply_action("bet 7"))()
+    assert "Não é possível: uma aposta de 7 está fora dos limites de 1 a 5" in view.message.value
+    view.language.value = "en"
+    view.guarded(lambda: game.apply_action("bet 7"))()
+    assert "Not possible: a bet of 7 is outside the limits 1 to 5" in view.message.value
+
+
+def test_base_view_uses_message_lang_only_when_it_works():
+    class Speaks(ValueError):
+        def message(self, lang):
+            return {"pt": "em português", "en": "in English"}[lang]
+
+    class Broken(ValueError):
+        def message(self, lang):
+            raise KeyError(lang)
+
+    view = BankRotation()
+    view.guarded(lambda: (_ for _ in ()).throw(Speaks("raw")))()
+    assert "em português" in view.message.value and "raw" not in view.message.value
+    view.guarded(lambda: (_ for _ in ()).throw(Broken("plain text")))()
+    assert "Não é possível: plain text" in view.message.value

@@ -1,8 +1,8 @@
 """The 21 scoring view: totals per ace option, busts, the two-card 21, the call, exercises."""
 from cartas.cards import Card
-from cartas.vinte_e_um import points
+from cartas.vinte_e_um import call_winner, explain_call, points
 from widgets.course import CourseIndex
-from widgets.vinte_e_um_pontos import HandScorer, settle_call
+from widgets.vinte_e_um_pontos import HandScorer
 
 
 def totals(box_html):
@@ -53,8 +53,8 @@ def test_ace_option_changes_who_wins():
 
 
 def test_banker_two_card_21_and_player_bust_take_the_bet():
-    state, _ = settle_call(["10♠", "9♦"], ["A♣", "K♦"], ace=11)
-    assert state.outcome[1] == "lost" and any(e["type"] == "banker_21" for e in state.events)
+    assert call_winner(["10♠", "9♦"], ["A♣", "K♦"], ace=11) == "banker"
+    assert "21 com duas cartas" in explain_call(["10♠", "9♦"], ["A♣", "K♦"], ace=11)
     view = HandScorer(player=["10♠", "9♦", "5♣"], banker=["9♠", "8♠", "10♥"], seed=1)
     assert winner(view) == "banker" and "Estourei" in view.result.value  # he busts before the banker
 
@@ -104,3 +104,9 @@ def test_an_error_in_a_callback_becomes_a_friendly_message():
     assert "Não é possível" in view.message.value and "onze de nada" in view.message.value
     view.guarded(lambda: 1 / 0)()
     assert "Algo deu errado" in view.message.value and "Traceback" not in view.message.value
+
+
+def test_cards_after_a_finished_hand_are_left_out():
+    view = HandScorer(player=["10♠", "A♦", "5♣"], banker=["9♠", "8♠"], ace=11, seed=1)
+    assert winner(view) == "player" and "21 contra 17" in view.result.value
+    assert "As cartas a partir de 5♣ não entram" in view.result.value

@@ -133,3 +133,18 @@ def test_an_error_in_a_callback_becomes_a_friendly_message():
     assert "Algo deu errado" in view.message.value and "Traceback" not in view.message.value
     view.buttons["forward"].click()
     assert view.message.value == ""
+
+
+def test_table_draws_a_settled_hand_faded_with_its_outcome():
+    from cartas.vinte_e_um import HIT, from_deal
+    from widgets.vinte_e_um_table import seat_html, table_html
+    game = from_deal(3, {1: "10♥", 2: "10♠", 0: "9♦"}, "8♣", ["9♣", "5♠", "8♦"], banker=0, seed=7)
+    game.apply_action("bet 2"), game.apply_action("bet 2")
+    game.apply_action(HIT)  # seat 1 busts with 10, 9, 5: collected by the banker
+    assert game.hands[1] == []
+    seat = seat_html(game, 1, "pt")
+    assert 'class="cartas-shown" data-outcome="bust"' in seat
+    assert [part.split('"')[0] for part in seat.split('data-card="')[1:]] == ["10♥", "9♣", "5♠"]
+    assert "estourou" in seat and "24 pontos" in seat
+    assert "cartas-shown" not in seat_html(game, 2, "pt")  # still playing
+    assert table_html(game, "en").count("cartas-shown") == 1

@@ -72,11 +72,19 @@ class View(w.VBox):
     def show_error(self, error: BaseException) -> None:
         self.last_error = error
         if isinstance(error, ValueError):
-            text = self.t("not_possible", reason=str(error))
+            text = self.t("not_possible", reason=self._reason(error))
         else:
             traceback.print_exception(error, file=sys.stderr)  # for the server log, not the page
             text = self.t("unexpected")
         self.show_message(text, kind="error")
+
+    def _reason(self, error: ValueError) -> str:
+        """The error's text, in the view's language when it offers `message(lang)`
+        (as the 21 engine's IllegalAction does); str(error) otherwise or if that fails."""
+        try:
+            return error.message(self.lang)
+        except Exception:  # noqa: BLE001 - no message(lang), or a broken one
+            return str(error)
 
     def show_message(self, text: str, kind: str = "info") -> None:
         colours = {"error": ("#fdecea", "#b71c1c"), "info": ("#e8f4fd", "#0d47a1"),

@@ -247,7 +247,10 @@ class PlayTruco(View):
             text, colour = self.t("decide", name=name), "#0d47a1"
         else:
             text, colour = self.t("your_turn"), "#0d47a1"
-        self.status.value = f"<div style='font-size:18px;color:{colour};margin:4px 0'>{escape(text)}</div>"
+        # data-turn and data-step let a browser test wait until the bots have finished moving.
+        turn = "over" if state.is_terminal() else "you" if state.current_seat == HUMAN else "bot"
+        self.status.value = (f"<div data-turn='{turn}' data-step='{len(state.events)}' "
+                             f"style='font-size:18px;color:{colour};margin:4px 0'>{escape(text)}</div>")
 
     def _draw_hand(self, view) -> None:
         legal = view.legal

@@ -144,7 +144,10 @@ class PlayVinteEUm(View):
         else:
             text = self.t("waiting", round=state.round_number, seat=state.current_seat)
         chips = self.t("chips", chips=state.chips[HUMAN])
-        self.status.value = (f"<div style='font-size:18px;margin:4px 0'>{escape(text)} "
+        # data-turn and data-step let a browser test wait until the bots have finished moving.
+        turn = "over" if state.is_terminal() else "you" if state.current_seat == HUMAN else "bot"
+        self.status.value = (f"<div data-turn='{turn}' data-step='{len(state.events)}' "
+                             f"style='font-size:18px;margin:4px 0'>{escape(text)} "
                              f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")
 
     def _draw_actions(self) -> None:

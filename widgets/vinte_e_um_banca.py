@@ -2,7 +2,8 @@
 
 Bots play the rounds; the choices about the bank are scripted so each example shows the
 mode at work (a refusal before an acceptance, a bid raised, an offer refused then accepted).
-The engine decides who may act and who ends up with the bank.
+The engine decides who may act and who ends up with the bank. An exercise plays seeded
+variations of the examples and asks who holds the bank now; it answers at once.
 """
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from html import escape
 
 import ipywidgets as w
 
+from cartas.cards import make_rng
 from cartas.vinte_e_um import PASS, ROTATION_LABELS, from_deal, narrate, new_game
 
 from .base import View
+from .progress import Score
 from .vinte_e_um_rodada import bots_for
 from .vinte_e_um_table import table_html
 
@@ -38,7 +41,16 @@ TEXT = {
     "change": {"pt": "A banca passou do jogador {src} para o jogador {dst}.",
                "en": "The bank passed from seat {src} to seat {dst}."},
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
+    "quiz": {"pt": "Exercício", "en": "Exercise"},
+    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}. Neste modo, quem fica com a banca agora?",
+                 "en": "Mode: {mode}. Seat {banker} held the bank. In this mode, who holds the bank now?"},
+    "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não.", "en": "No."},
+    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
+    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
+SEATS = 4
 # Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
 SCRIPTS = {
     "rounds": ["refuse_bank", "take_bank"],
@@ -47,14 +59,24 @@ SCRIPTS = {
 }
 
 
-def rotation_example(mode: str, seed: int = 3):
-    """Play until the bank changes hands in `mode`; returns (state, events from the round's end)."""
+def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 1):
+    """Play until the bank changes hands in `mode`; returns (state, events from the round's end).
+
+    script: the answers about the bank, tried in order (default SCRIPTS[mode]);
+    natural_seat: in "natural" mode, the seat (1..3) dealt the ace and then a king.
+    """
     if mode == "natural":
-        state = from_deal(4, {1: "A♠", 2: "9♦", 3: "5♣", 0: "10♦"}, upcard="6♠", then=["K♥"],
+        # seats before it get 20 (they stand: their turn takes no card off `then`), after it 9 and 5
+        before, after = iter(["K♦", "J♦"]), iter(["9♦", "5♣"])
+        first = {s: "A♠" if s == natural_seat else next(before if s < natural_seat else after)
+                 for s in range(1, SEATS)}
+        fillers = ["Q♣", "10♣"][:natural_seat - 1]
+        state = from_deal(SEATS, {**first, 0: "10♦"}, upcard="6♠", then=fillers + ["K♥"],
                           banker=0, ace=11, rotation="natural", seed=seed)
     else:
-        state = new_game(4, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
-    bots, script = bots_for(4, seed), list(SCRIPTS.get(mode, []))
+        state = new_game(SEATS, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
+    bots = bots_for(SEATS, seed)
+    script = list(SCRIPTS.get(mode, []) if script is None else script)
     while not any(e["type"] == "bank_change" for e in state.events):
         if state.is_terminal():
             raise ValueError(f"no change of bank in the example for {mode!r}")
@@ -72,13 +94,43 @@ def rotation_example(mode: str, seed: int = 3):
     return state, state.events[first:]
 
 
+def rotation_question(rng):
+    """A seeded variation of one mode's example: (mode, state, story events, bank_change).
+
+    The story stops before the bank changes hands; the engine's bank_change is the answer.
+    """
+    mode = MODES[int(rng.integers(len(MODES)))]
+    seed, script, seat = int(rng.integers(10_000)), None, 1
+    if mode == "rounds":
+        script = ["refuse_bank"] * int(rng.integers(3)) + ["take_bank"]
+    elif mode == "auction":
+        script, bid = [], 0
+        for _ in range(int(rng.integers(1, 4))):
+            if rng.random() < 0.3:
+                script.append("pass")
+            bid += int(rng.integers(1, 3))
+            script.append(f"bid {bid}")
+    elif mode == "sale":
+        script = []
+        for _ in range(int(rng.integers(3))):
+            script += ["pass"] if rng.random() < 0.5 else [f"offer {int(rng.integers(1, 4))}", "refuse_offer"]
+        script += [f"offer {int(rng.integers(2, 6))}", "accept_offer"]
+    else:
+        seat = int(rng.integers(1, SEATS))
+    state, events = rotation_example(mode, seed, script, seat)
+    at = next(i for i, e in enumerate(events) if e["type"] == "bank_change")
+    return mode, state, events[:at], events[at]
+
+
 class BankRotation(View):
     """Pick a rotation mode; the engine plays an example and shows the bank changing hands."""
 
     TEXT = TEXT
 
-    def __init__(self, mode: str = "rounds", lang=None):
+    def __init__(self, mode: str = "rounds", lang=None, seed=None):
         super().__init__(lang=lang)
+        self.rng = make_rng(seed)
+        self.score = Score("vinte_e_um_banca")
         self.title = w.HTML()
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
@@ -86,11 +138,46 @@ class BankRotation(View):
         self.story = w.HTML().add_class("cartas-story")
         self.table = w.HTML().add_class("cartas-table-box")
         self.mode.observe(self.guarded(lambda _: self.redraw()), names="value")
+
+        self.quiz_title = w.HTML()
+        self.question = w.HTML().add_class("cartas-question")
+        self.seat_buttons = [w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-answer-{s}")
+                             for s in range(SEATS)]
+        self.feedback = w.HTML().add_class("cartas-feedback")
+        self.score_label = w.HTML().add_class("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        for seat, button in enumerate(self.seat_buttons):
+            button.on_click(self.guarded(lambda _, seat=seat: self.answer(seat)))
+        self.next_button.on_click(self.guarded(lambda _: self.new_question()))
+
         self.children = [
             w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
             self.mode, self.message, self.explain, self.story, self.table,
+            self.quiz_title, self.question, w.HBox(self.seat_buttons), self.feedback,
+            w.HBox([self.score_label, self.next_button]),
         ]
+        self.new_question(redraw=False)
         self.redraw()
+
+    # The exercise ------------------------------------------------------------------------
+    def new_question(self, redraw: bool = True) -> None:
+        """Another seeded variation: a mode, a story up to the change of bank."""
+        self.q_mode, self.q_state, self.q_story, self.q_change = rotation_question(self.rng)
+        self.given = None
+        if redraw:
+            self._draw_question()
+
+    def correct_answer(self) -> int:
+        return self.q_change["to"]
+
+    def answer(self, seat: int) -> bool:
+        """Answer at once; only the first answer to a question counts in the score."""
+        correct = seat == self.correct_answer()
+        if self.given is None:
+            self.score.add(correct)
+        self.given = seat
+        self._draw_question()
+        return correct
 
     def redraw(self) -> None:
         self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
@@ -111,3 +198,26 @@ class BankRotation(View):
                             f"style='font-size:18px;font-weight:bold'>"
                             f"{self.t('change', src=change['from'], dst=change['to'])}</p>")
         self.table.value = f"<b>{self.t('after')}</b>" + table_html(state, self.lang)
+        self._draw_question()
+
+    def _draw_question(self) -> None:
+        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
+                        for e in self.q_story if e["type"] not in ("round_start", "deal"))
+        text = self.t("question", mode=ROTATION_LABELS[self.lang][self.q_mode],
+                      banker=self.q_change["from"])
+        self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}'>{escape(text)}</div>"
+                               f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
+                               f"border-radius:6px'>{lines}</div>")
+        for seat, button in enumerate(self.seat_buttons):
+            button.description = self.t("seat", seat=seat)
+        self.next_button.description = self.t("next_question")
+        self.feedback.value = ""
+        if self.given is not None:
+            kind, colour = (("right", "#1b5e20") if self.given == self.correct_answer()
+                            else ("wrong", "#b71c1c"))
+            self.feedback.value = (f'<div class="cartas-{kind}" data-answer="{self.correct_answer()}" '
+                                   f'style="font-size:17px;color:{colour}">{self.t(kind)} '
+                                   f"{escape(narrate(self.q_change, self.lang))}</div>")
+        self.score_label.value = (f"<span style='font-size:16px'>"
+                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")

@@ -1,8 +1,8 @@
 """21 scoring: pick cards, see their total under each ace option, bust and the two-card 21,
 then compare a player with the banker and see who takes the bet. Questions answer at once.
 
-Every number comes from `cartas.vinte_e_um`; the comparison is a real round played by the
-engine (`settle_call`), so ties to the bank, busts and the banker's 21 follow its rules.
+Every number comes from `cartas.vinte_e_um`; the comparison is the engine's `call_winner`
+(the function its rounds settle every call with) and `explain_call` says why.
 """
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, make_rng
-from cartas.vinte_e_um import (ACE_OPTIONS, DRAW, HIT, STAND, Action, from_deal, is_bust,
-                               is_two_card_21, narrate, points)
+from cartas.vinte_e_um import (ACE_OPTIONS, call_winner, explain_call, is_bust, is_two_card_21,
+                               playable, points)
 
 from .base import View
 from .progress import Score
@@ -58,58 +58,16 @@ TEXT = {
     "next_question": {"pt": "Outra pergunta", "en": "Another question"},
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
-PLAYER, BANKER, FILLER = 1, 0, 2
 
 
 def ace_label(ace, lang: str) -> str:
     return TEXT["flexible"][lang] if ace == "flexible" else str(ace)
 
 
-def settle_call(player_cards, banker_cards, ace=1):
-    """Play one round in the engine in which the banker (seat 0) meets the player (seat 1).
-
-    The player's cards arrive in order (first one face down, the rest asked for), then the
-    banker's; seat 2 only fills the table. Returns (state, used) where `used` counts the
-    player's and banker's cards that entered play (a hand that busts or reaches 21 stops).
-    The engine settles everything: `state.outcome[1]` is "won", "lost" or "bust".
-    """
-    player, banker = [Card.parse(c) for c in player_cards], [Card.parse(c) for c in banker_cards]
-    if len(player) < 2 or len(banker) < 2:
-        raise ValueError("need two cards each")
-    taken = set(player) | set(banker)
-    filler = [c for c in STANDARD_PACK if c.rank.value in "23" and c not in taken][:2]
-    state = from_deal(3, {BANKER: banker[0], PLAYER: player[0], FILLER: filler[0]}, upcard=banker[1],
-                      then=player[1:] + filler[1:] + banker[2:], banker=BANKER, ace=ace,
-                      rotation="permanent", rounds=1, seed=0)
-    for seat in (PLAYER, FILLER):
-        state.apply_action(Action.bet(1), seat)
-    used_player = used_banker = 2
-    for _ in player[2:]:
-        if state.why_illegal(HIT, PLAYER) is not None:
-            break
-        state.apply_action(HIT, PLAYER)
-        used_player += 1
-    for seat in (PLAYER, FILLER):
-        if state.phase == "players" and state.current_seat == seat:
-            state.apply_action(STAND, seat)
-    for _ in banker[2:]:
-        if state.why_illegal(DRAW, BANKER) is not None:
-            break
-        state.apply_action(DRAW, BANKER)
-        used_banker += 1
-    if state.phase == "banker" and PLAYER in state.uncalled:
-        state.apply_action(Action.call(PLAYER), BANKER)
-    return state, (used_player, used_banker)
-
-
-def call_story(state, lang: str) -> list[str]:
-    """The engine's narration of what decided the player's bet."""
-    lines = []
-    for event in state.events:
-        kind = event["type"]
-        if (kind in ("bust", "call") and event["seat"] == PLAYER) or kind in ("banker_21", "banker_bust", "reveal"):
-            lines.append(narrate(event, lang))
-    return lines
+def judged(player_cards, banker_cards, ace=1):
+    """The cards each hand really plays (the engine's `playable`) and who takes the bet."""
+    player, banker = playable(player_cards, ace), playable(banker_cards, ace)
+    return player, banker, call_winner(player, banker, ace)
 
 
 class HandScorer(View):
@@ -213,8 +171,7 @@ class HandScorer(View):
     def correct_answer(self):
         if self.kind == "worth":
             return points(self.q_hand, self.q_ace)
-        state, _ = settle_call(self.q_hand, self.q_banker, self.q_ace)
-        return "player" if state.outcome[PLAYER] == "won" else "banker"
+        return judged(self.q_hand, self.q_banker, self.q_ace)[2]
 
     def answer(self, given) -> bool:
         right = self.correct_answer()
@@ -225,8 +182,8 @@ class HandScorer(View):
         if self.kind == "worth":
             detail = self.t("worth_is", points=right)
         else:
-            state, _ = settle_call(self.q_hand, self.q_banker, self.q_ace)
-            detail = " ".join(call_story(state, self.lang))
+            player, banker, _ = judged(self.q_hand, self.q_banker, self.q_ace)
+            detail = explain_call(player, banker, self.q_ace, self.lang)
         kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
         self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
                                f"{self.t(kind)} {escape(detail)}</div>")
@@ -273,13 +230,12 @@ class HandScorer(View):
             self.result.value = head + f"<p>{self.t('need_two')}</p>"
             return
         try:
-            state, (used_p, used_b) = settle_call(self.player_cards, self.banker_cards, self.ace.value)
+            player, banker, winner = judged(self.player_cards, self.banker_cards, self.ace.value)
         except ValueError as error:
             self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=str(error)))}</p>"
             return
-        winner = "player" if state.outcome[PLAYER] == "won" else "banker"
-        lines = [escape(line) for line in call_story(state, self.lang)]
-        for cards, used in ((self.player_cards, used_p), (self.banker_cards, used_b)):
+        lines = [escape(explain_call(player, banker, self.ace.value, self.lang))]
+        for cards, used in ((self.player_cards, len(player)), (self.banker_cards, len(banker))):
             if used < len(cards):
                 lines.append(self.t("unused", cards=escape(str(cards[used]))))
         colour = "#2e7d32" if winner == "player" else "#6d4c41"

@@ -64,6 +64,13 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     return "".join(parts)
 
 
+def settled_cards(state, seat: int) -> list:
+    """The cards a settled (called or bust) player showed this round, after the banker
+    collected them from his hand (the engine's `state.shown`); [] otherwise."""
+    shown = getattr(state, "shown", None)
+    return list(shown[seat]) if shown and not state.hands[seat] else []
+
+
 def visible_cards(state, seat: int, viewer=None) -> list:
     """The cards of `seat` with those `viewer` cannot see replaced by None."""
     hand = list(state.hands[seat])
@@ -97,9 +104,15 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
                       f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{_t(outcome, lang)}</span>')
     if not is_banker and seat not in state.in_round:
         badges.append(f'<span style="color:#777">{_t("out", lang)}</span>')
+    settled = settled_cards(state, seat)
+    if settled:  # collected already: drawn faded, marked with the outcome
+        cards = settled
     card_row = "".join(
         f'<span style="margin-right:3px">{card_svg(c, face_up=c is not None, width=card_width)}</span>'
         for c in cards)
+    if settled:
+        card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" title="{_t(outcome, lang)}" '
+                    f'style="display:flex;opacity:0.45;filter:grayscale(60%)">{card_row}</span>')
     bet = state.bets[seat]
     bet_html = (f'<div class="cartas-bet" data-bet="{bet}" title="{_t("bet", lang)}">'
                 f'{_t("bet", lang)}: {chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'

@@ -35,17 +35,18 @@ from .actions import (ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_
 from .bots import RandomBot, SensibleBot, play_game
 from .odds import (banker_distribution_array, banker_final_distribution, bust_probability,
                    odds_for_view, unknown_counts, win_probability)
-from .scoring import ACE_OPTIONS, card_value, is_bust, is_two_card_21, points
+from .scoring import (ACE_OPTIONS, call_reason, call_winner, card_value, is_bust, is_two_card_21,
+                      playable, points)
 from .state import (DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, from_deal, from_json,
                     new_game)
-from .text import ROTATION_LABELS, describe_action, narrate
+from .text import ROTATION_LABELS, describe_action, explain_call, narrate
 
 __all__ = [
     "ACCEPT_OFFER", "ACE_OPTIONS", "DEFAULT_ROTATION", "DRAW", "HIT", "KINDS", "PASS", "PHASES",
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
     "Action", "GameState", "IllegalAction", "RandomBot", "SensibleBot",
     "banker_distribution_array", "banker_final_distribution", "bots", "bust_probability",
-    "card_value", "describe_action", "from_deal", "from_json", "is_bust", "is_two_card_21",
-    "narrate", "new_game", "odds", "odds_for_view", "play_game", "points", "unknown_counts",
-    "win_probability",
+    "call_reason", "call_winner", "card_value", "describe_action", "explain_call", "from_deal",
+    "from_json", "is_bust", "is_two_card_21", "narrate", "new_game", "odds", "odds_for_view",
+    "play_game", "playable", "points", "unknown_counts", "win_probability",
 ]

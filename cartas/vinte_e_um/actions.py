@@ -21,7 +21,20 @@ KINDS: dict[str, str | None] = {
 
 
 class IllegalAction(ValueError):
-    """An action the rules do not allow now; the message says why. The state is unchanged."""
+    """An action the rules do not allow now; the message says why. The state is unchanged.
+
+    str(error) is the English reason. `code` (None for none) and `fields` name the reason for
+    translation: `error.message("pt")` renders it in Portuguese (see text.illegal_message).
+    """
+
+    def __init__(self, reason: str, code: str | None = None, **fields):
+        super().__init__(reason)
+        self.code = code
+        self.fields = fields
+
+    def message(self, lang: str = "pt") -> str:
+        from .text import illegal_message
+        return illegal_message(self.code, self.fields, str(self), lang)
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,15 +45,18 @@ class Action:
 
     def __post_init__(self):
         if self.kind not in KINDS:
-            raise IllegalAction(f"unknown action {self.kind!r}: expected one of {', '.join(KINDS)}")
+            raise IllegalAction(f"unknown action {self.kind!r}: expected one of {', '.join(KINDS)}",
+                                "unknown_action", text=str(self.kind))
         needs = KINDS[self.kind]
         for field in ("amount", "seat"):
             value = getattr(self, field)
             if field == needs:
                 if not isinstance(value, int) or isinstance(value, bool):
-                    raise IllegalAction(f"the action {self.kind!r} needs a whole-number {field}")
+                    raise IllegalAction(f"the action {self.kind!r} needs a whole-number {field}",
+                                        "needs_field", kind=self.kind, field=field)
             elif value is not None:
-                raise IllegalAction(f"the action {self.kind!r} takes no {field}")
+                raise IllegalAction(f"the action {self.kind!r} takes no {field}",
+                                    "takes_no_field", kind=self.kind, field=field)
 
     # constructors
     @classmethod
@@ -76,19 +92,22 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise IllegalAction(f"cannot read an action from {text!r}")
+            raise IllegalAction(f"cannot read an action from {text!r}", "not_readable", text=repr(text))
         words = text.strip().lower().replace("-", "_").split()
         number = None
         if words and words[-1].lstrip("-").isdigit():
             number = int(words.pop())
         kind = "_".join(words)
         if kind not in KINDS:
-            raise IllegalAction(f"unknown action {text!r}: expected one of {', '.join(KINDS)}")
+            raise IllegalAction(f"unknown action {text!r}: expected one of {', '.join(KINDS)}",
+                                "unknown_action", text=text)
         needs = KINDS[kind]
         if needs is None and number is not None:
-            raise IllegalAction(f"the action {kind!r} takes no number: {text!r}")
+            raise IllegalAction(f"the action {kind!r} takes no number: {text!r}",
+                                "takes_no_number", kind=kind, text=text)
         if needs is not None and number is None:
-            raise IllegalAction(f"the action {kind!r} needs a number, as in '{kind} 2'")
+            raise IllegalAction(f"the action {kind!r} needs a number, as in '{kind} 2'",
+                                "needs_number", kind=kind)
         return cls(kind, **({needs: number} if needs else {}))
 
 

@@ -5,6 +5,8 @@ face-down card included, everyone's face-up cards, cards shown and collected thi
 By symmetry every card the seat has not seen is equally likely to be the next one dealt,
 wherever the other unknown cards lie, so each figure is an exhaustive enumeration over that
 composition, by value class (ace, 2..9, ten-valued), memoised on the remaining counts.
+Every `seen` argument lists the OTHER cards seen: it excludes the hand being evaluated,
+whose cards the functions take out of the pack themselves.
 
 Banker policy: the banker draws while his total is below `draw_below` (default 17) and under
 21, then stands and calls everyone. He always holds at least two cards.
@@ -54,15 +56,33 @@ def unknown_counts(seen: Iterable = (), decks: int = 1) -> np.ndarray:
     return _PACK_CLASSES * decks - np.bincount(_CLASS_OF[index], minlength=VALUE_CLASSES)
 
 
+def _unknown_apart(hand: list[Card], seen: Iterable, decks: int) -> np.ndarray:
+    """`unknown_counts` of `hand` plus `seen`, where `seen` must leave the hand's cards out."""
+    seen = _cards(seen)
+    try:
+        return unknown_counts(hand + seen, decks)
+    except ValueError as error:
+        both = sorted({str(c) for c in hand if c in seen})
+        if both:
+            raise ValueError(f"seen must not include the hand's own cards ({', '.join(both)} "
+                             f"given in both)") from error
+        raise
+
+
 def _hard_aces(cards: list[Card]) -> tuple[int, int]:
     classes = [value_class(c) for c in cards]
     return sum(HARD_VALUES[k] for k in classes), classes.count(0)
 
 
 def bust_probability(hand: Iterable, seen: Iterable = (), ace=1, decks: int = 1) -> float:
-    """Probability that one more card takes `hand` over 21 (0.0 when no card is left)."""
+    """Probability that one more card takes `hand` over 21 (0.0 when no card is left).
+
+    seen: the other cards the viewer has seen, NOT the hand itself (the hand's cards are
+    taken out of the pack already); giving a hand's card in `seen` too raises ValueError
+    with one pack (with more packs it would count as a second copy).
+    """
     ace, hand = check_ace(ace), _cards(hand)
-    counts = unknown_counts(hand + _cards(seen), decks)
+    counts = _unknown_apart(hand, seen, decks)
     if counts.sum() == 0:
         return 0.0
     hard, aces = _hard_aces(hand)
@@ -132,7 +152,7 @@ def banker_distribution_array(banker_cards: Iterable = (), seen: Iterable = (), 
     ace, visible = check_ace(ace), _cards(banker_cards)
     if hidden < 0 or not isinstance(hidden, int):
         raise ValueError(f"hidden counts the banker's unseen cards (0 or more), not {hidden!r}")
-    counts = tuple(int(c) for c in unknown_counts(visible + _cards(seen), decks))
+    counts = tuple(int(c) for c in _unknown_apart(visible, seen, decks))
     hard, aces = _hard_aces(visible)
     forced = hidden + max(0, 2 - len(visible) - hidden)  # he always holds two cards at least
     args = (given_under_21, ace, draw_below)
@@ -160,7 +180,8 @@ def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), 
 
     banker_cards: the banker's cards the viewer can see; hidden: how many more he holds
     unseen (1 for a player looking at the banker's face-down card). seen: every other card
-    the viewer can see. given_under_21: condition on the banker's first two cards making
+    the viewer can see, excluding `banker_cards` themselves (seen must not include the
+    hand's own cards: that raises ValueError with one pack). given_under_21: condition on the banker's first two cards making
     less than 21, which players know whenever the round goes on past his second card.
     Returns {total: p for each reachable total} plus {"bust": p}; the values sum to 1.
     """
@@ -177,8 +198,11 @@ def win_probability(player_cards: Iterable, banker_visible: Iterable = (), seen:
 
     The banker plays "draw below `draw_below`" from his visible cards plus `hidden` unseen
     ones; the player's own cards (face-down one included) and `seen` are out of the pack.
+    seen excludes both hands: it must not repeat `player_cards` or `banker_visible`
+    (ValueError "seen must not include the hand's own cards" with one pack).
     """
     player = _cards(player_cards)
+    _unknown_apart(player, seen, decks)
     mine = points(player, ace)
     if mine > 21:
         return 0.0

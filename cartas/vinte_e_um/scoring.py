@@ -6,6 +6,7 @@ agreed (`ace=1`, the default, or `ace=11`). `ace="flexible"` is a house rule: ea
 """
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterable
 
 from ..cards import STANDARD_PACK, Card, Rank
@@ -77,3 +78,57 @@ def is_two_card_21(cards: Iterable, ace=1) -> bool:
     """Exactly two cards making 21 (impossible when the ace counts 1)."""
     cards = list(cards)
     return len(cards) == 2 and points(cards, ace) == 21
+
+
+def playable(cards: Iterable, ace=1) -> list[Card]:
+    """The cards a hand really plays, in order: it takes no card once at 21 or over.
+
+    A player or banker at 21 stops (RULES.md: a hand at 21 takes no more cards) and a hand
+    over 21 is finished, so any later cards would never be dealt to it.
+    """
+    kept: list[Card] = []
+    for card in cards:
+        if len(kept) >= 2 and points(kept, ace) >= 21:
+            break
+        kept.append(Card.parse(card))
+    return kept
+
+
+def call_reason(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
+    """Why the bet goes where it goes when the banker meets this player, in the round's order.
+
+    One of "banker_two_aces" (his first two cards bust him, ace worth 11, before anyone
+    plays: he pays), "banker_21" (two-card 21: he takes every bet), "player_bust" (the player
+    went over first), "banker_bust", "more" (the player has more points), "tie" (ties go to
+    the bank) or "less". The hands are judged as given (see `playable` to trim extra cards);
+    ValueError if they hold more copies of a card than `decks` packs.
+    """
+    ace = check_ace(ace)
+    player = [Card.parse(c) for c in player_cards]
+    banker = [Card.parse(c) for c in banker_cards]
+    counts = Counter(player + banker)
+    short = [str(c) for c, n in counts.items() if n > decks]
+    if short:
+        raise ValueError(f"{decks} pack(s) hold too few of {', '.join(short)}")
+    if len(banker) == 2 and is_bust(banker, ace):
+        return "banker_two_aces"
+    if is_two_card_21(banker, ace):
+        return "banker_21"
+    if is_bust(player, ace):
+        return "player_bust"
+    if is_bust(banker, ace):
+        return "banker_bust"
+    mine, theirs = points(player, ace), points(banker, ace)
+    return "more" if mine > theirs else "tie" if mine == theirs else "less"
+
+
+def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
+    """Who takes the bet, "player" or "banker" (RULES.md, round steps 3 to 5).
+
+    A player who busts loses (he busts before the banker plays); a banker who busts pays;
+    otherwise more points win and a tie goes to the bank. With the ace worth 11 a banker
+    whose first two cards are aces busts before anyone plays, and a two-card 21 of the
+    banker takes the bet. `GameState` settles every call with this function.
+    """
+    reason = call_reason(player_cards, banker_cards, ace, decks)
+    return "player" if reason in ("banker_two_aces", "banker_bust", "more") else "banker"

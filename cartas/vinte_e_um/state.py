@@ -16,7 +16,7 @@ import numpy as np
 from ..cards import STANDARD_PACK, Card, make_rng, shuffled, standard_pack
 from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
                       TAKE_BANK, Action, IllegalAction)
-from .scoring import check_ace, points
+from .scoring import call_winner, check_ace, points
 
 ROTATIONS: tuple[str, ...] = ("rounds", "natural", "auction", "sale", "permanent")
 DEFAULT_ROTATION = "rounds"
@@ -84,6 +84,9 @@ class GameState:
         self.queue: list[int] = []                          # seats still to act this phase
         self.stock: list[Card] = []                         # top card first
         self.collected: list[Card] = []                     # shown and gathered this round
+        # per seat, the cards a settled (called or bust) player showed this round; kept for
+        # the table after they are collected (they may since have been reshuffled)
+        self.shown: list[list[Card]] = [[] for _ in range(self.players)]
         self.natural_seat: int | None = None
         self.high_bid = 0
         self.high_bidder: int | None = None
@@ -153,6 +156,7 @@ class GameState:
             "uncalled": self.uncalled, "outcome": list(self.outcome),
             "seen": [str(c) for c in self.seen_by(seat)], "stock": len(self.stock),
             "collected": [str(c) for c in self.collected],
+            "shown": [[str(c) for c in cards] for cards in self.shown],
             "ace": self.ace, "decks": self.decks, "min_bet": self.min_bet, "max_bet": self.max_bet,
             "rotation": self.rotation, "rotation_rounds": self.rotation_rounds,
             "bank_rounds": self.bank_rounds, "high_bid": self.high_bid,
@@ -190,15 +194,23 @@ class GameState:
 
     def why_illegal(self, action, seat: int | None = None) -> str | None:
         """None when `action` is legal now, else the reason in plain English."""
+        error = self.illegal(action, seat)
+        return None if error is None else str(error)
+
+    def illegal(self, action, seat: int | None = None) -> IllegalAction | None:
+        """None when `action` is legal now, else the IllegalAction (not raised) saying why;
+        its `message("pt")` gives the reason in Portuguese."""
         try:
             action = Action.parse(action)
         except IllegalAction as err:
-            return str(err)
+            return err
+        no = IllegalAction
         current = self.current_seat
         if current is None:
-            return "the game is over"
+            return no("the game is over", "game_over")
         if seat is not None and seat != current:
-            return f"it is seat {current}'s turn, not seat {seat}'s"
+            return no(f"it is seat {current}'s turn, not seat {seat}'s", "not_your_turn",
+                      current=current, seat=seat)
         kind, n = action.kind, action.amount
         expected = {"bet": ("bet",), "players": ("hit", "stand"), "banker": ("draw", "call")}
         if self.phase == "rotation":
@@ -206,29 +218,37 @@ class GameState:
                                     "auction": ("bid", "pass")}.get(
                 self.rotation, ("accept_offer", "refuse_offer") if self.pending_offer else ("offer", "pass"))
         if kind not in expected[self.phase]:
-            return (f"{kind!r} is not allowed now: seat {current} must choose "
-                    f"{' or '.join(repr(k) for k in expected[self.phase])} ({self.phase} phase)")
+            return no(f"{kind!r} is not allowed now: seat {current} must choose "
+                      f"{' or '.join(repr(k) for k in expected[self.phase])} ({self.phase} phase)",
+                      "wrong_kind", kind=kind, current=current, expected=list(expected[self.phase]),
+                      phase=self.phase)
+        chips = self.chips[current]
+        too_few = (f"seat {current} has only {chips} chips", "too_few_chips")
         if kind == "bet":
             if not self.min_bet <= n <= self.max_bet:
-                return f"a bet of {n} is outside the limits {self.min_bet} to {self.max_bet}"
-            if n > self.chips[current]:
-                return f"seat {current} has only {self.chips[current]} chips"
+                return no(f"a bet of {n} is outside the limits {self.min_bet} to {self.max_bet}",
+                          "bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
+            if n > chips:
+                return no(*too_few, seat=current, chips=chips)
         elif kind in ("hit", "draw") and not self._may_take_card(current):
             if self.points(current) >= 21:
-                return f"seat {current} has {self.points(current)} points and may take no more cards"
-            return "there are no cards left to deal: stand instead"
+                return no(f"seat {current} has {self.points(current)} points and may take no more cards",
+                          "hand_full", seat=current, points=self.points(current))
+            return no("there are no cards left to deal: stand instead", "no_cards_left")
         elif kind == "call" and action.seat not in self.uncalled:
-            return f"seat {action.seat} is not a player waiting to be called (waiting: {self.uncalled})"
+            return no(f"seat {action.seat} is not a player waiting to be called (waiting: {self.uncalled})",
+                      "not_waiting", seat=action.seat, waiting=self.uncalled)
         elif kind == "bid":
             if n <= self.high_bid:
-                return f"a bid of {n} must beat the highest bid, {self.high_bid}"
-            if n > self.chips[current]:
-                return f"seat {current} has only {self.chips[current]} chips"
+                return no(f"a bid of {n} must beat the highest bid, {self.high_bid}", "bid_too_low",
+                          n=n, high_bid=self.high_bid)
+            if n > chips:
+                return no(*too_few, seat=current, chips=chips)
         elif kind == "offer":
             if n < 1:
-                return f"an offer of {n} must be at least 1 chip"
-            if n > self.chips[current]:
-                return f"seat {current} has only {self.chips[current]} chips"
+                return no(f"an offer of {n} must be at least 1 chip", "offer_too_low", n=n)
+            if n > chips:
+                return no(*too_few, seat=current, chips=chips)
         return None
 
     # ------------------------------------------------------------------ applying actions
@@ -237,9 +257,9 @@ class GameState:
 
         Returns the events it produced. Raises IllegalAction, leaving the state untouched.
         """
-        reason = self.why_illegal(action, seat)
-        if reason is not None:
-            raise IllegalAction(reason)
+        error = self.illegal(action, seat)
+        if error is not None:
+            raise error
         action = Action.parse(action)
         start = len(self.events)
         getattr(self, "_do_" + action.kind)(self.current_seat, action)
@@ -275,7 +295,7 @@ class GameState:
             self._log("reveal", seat=seat, card=str(self.hands[seat][0]))
         self.covered[player] = False
         mine, theirs = self.points(player), self.points(seat)
-        won = mine > theirs  # a tie goes to the bank
+        won = call_winner(self.hands[player], self.hands[seat], self.ace, self.decks) == "player"
         bet = self.bets[player]
         self.called.append(player)
         self._log("call", seat=player, banker=seat, player_points=mine, banker_points=theirs,
@@ -360,6 +380,7 @@ class GameState:
         self.bets = [0] * self.players
         self.outcome = [None] * self.players
         self.called, self.collected = [], []
+        self.shown = [[] for _ in range(self.players)]
         self.natural_seat = None
         self.in_round = [s for s in self._left_of(self.banker) if self.chips[s] >= self.min_bet]
         pack = standard_pack(self.decks)
@@ -427,7 +448,9 @@ class GameState:
         self._collect(seat)
 
     def _collect(self, seat: int) -> None:
-        """The banker gathers a settled player's shown cards; they may be reshuffled later."""
+        """The banker gathers a settled player's shown cards; they may be reshuffled later.
+        `shown` keeps a record of them for the rest of the round."""
+        self.shown[seat] = list(self.hands[seat])
         self.collected.extend(self.hands[seat])
         self.hands[seat] = []
 
@@ -540,6 +563,7 @@ class GameState:
             "bets": self.bets, "in_round": self.in_round, "outcome": self.outcome,
             "called": self.called, "queue": self.queue,
             "stock": [str(c) for c in self.stock], "collected": [str(c) for c in self.collected],
+            "shown": [[str(c) for c in cards] for cards in self.shown],
             "natural_seat": self.natural_seat, "high_bid": self.high_bid,
             "high_bidder": self.high_bidder,
             "pending_offer": list(self.pending_offer) if self.pending_offer else None,
@@ -588,6 +612,7 @@ def from_json(text: str) -> GameState:
     state.hands = [[_card(c) for c in h] for h in data["hands"]]
     state.stock = [_card(c) for c in data["stock"]]
     state.collected = [_card(c) for c in data["collected"]]
+    state.shown = [[_card(c) for c in cards] for cards in data.get("shown") or state.shown]
     state.pending_offer = tuple(data["pending_offer"]) if data["pending_offer"] else None
     return state
 

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from ..cards import Card
+from .scoring import call_reason, check_ace, points
 
 LANGS = ("pt", "en")
 
@@ -38,6 +39,8 @@ _EVENTS = {
         "bust": "Estourei! O jogador {seat} passa de 21 com {points} pontos.",
         "pay": "O jogador {from} paga {amount} ficha{s} ao jogador {to}.",
         "pay_short": "O jogador {from} só tem {amount} ficha{s} para pagar {owed} ao jogador {to}.",
+        "pay_none": "A banca (jogador {from}) não tem mais fichas para pagar o jogador {to}, "
+                    "que só recebe de volta a sua aposta de {owed} ficha{os}.",
         "draw": "A banca compra uma carta.",
         "reveal": "A banca vira a sua carta fechada: {card}.",
         "call_player": "A banca chama o jogador {seat}: {player_points} contra {banker_points}; ganha o jogador.",
@@ -72,6 +75,8 @@ _EVENTS = {
         "bust": "Bust (estourei)! Seat {seat} goes over 21 with {points}.",
         "pay": "Seat {from} pays {amount} chip{s} to seat {to}.",
         "pay_short": "Seat {from} has only {amount} chip{s} to pay the {owed} owed to seat {to}.",
+        "pay_none": "The banker (seat {from}) has no chips left to pay seat {to}, "
+                    "who only gets back the bet of {owed} chip{os}.",
         "draw": "The banker draws a card.",
         "reveal": "The banker turns his face-down card: {card}.",
         "call_player": "The banker calls seat {seat}: {player_points} against {banker_points}; the player wins.",
@@ -150,7 +155,8 @@ def narrate(event: dict, lang: str = "pt") -> str:
     elif kind == "stand" and event["points"] == 21 and event.get("auto"):
         kind = "stand_21"
     elif kind == "pay" and event["amount"] < event["owed"]:
-        kind = "pay_short"
+        kind = "pay_short" if event["amount"] else "pay_none"
+        data["os"] = _plural(event["owed"])
     elif kind == "call":
         kind = "call_" + event["winner"]
     elif kind == "rotation":
@@ -165,3 +171,86 @@ def narrate(event: dict, lang: str = "pt") -> str:
         else:
             kind = "game_over_one"
     return t[kind].format(**data)
+
+
+_CALLS = {
+    "pt": {
+        "banker_two_aces": "A banca estoura com dois ases ({b} pontos) antes de chamar qualquer "
+                           "jogador: ganha o jogador.",
+        "banker_21": "A banca mostra 21 com duas cartas antes de chamar: ganha a banca, pois o "
+                     "jogador no máximo empataria.",
+        "player_bust": "Estourei! O jogador passa de 21 com {p} pontos antes de a banca o chamar: "
+                       "ganha a banca.",
+        "banker_bust": "A banca estoura com {b} pontos antes de chamar o jogador: ganha o jogador.",
+        "more": "A banca chama o jogador: {p} contra {b}; ganha o jogador.",
+        "tie": "A banca chama o jogador: {p} contra {b}; empate, e o empate é da banca.",
+        "less": "A banca chama o jogador: {p} contra {b}; ganha a banca.",
+    },
+    "en": {
+        "banker_two_aces": "The banker busts with two aces ({b}) before calling anyone: the player wins.",
+        "banker_21": "The banker shows 21 with two cards before calling: the bank wins, since the "
+                     "player could only tie.",
+        "player_bust": "Bust (estourei)! The player goes over 21 with {p} before the banker calls "
+                       "him: the bank wins.",
+        "banker_bust": "The banker busts with {b} before calling the player: the player wins.",
+        "more": "The banker calls the player: {p} against {b}; the player wins.",
+        "tie": "The banker calls the player: {p} against {b}; a tie goes to the bank.",
+        "less": "The banker calls the player: {p} against {b}; the bank wins.",
+    },
+}
+
+
+def explain_call(player_cards, banker_cards, ace=1, lang: str = "pt", decks: int = 1) -> str:
+    """One sentence saying who takes the bet between this player and the banker, and why."""
+    player, banker = list(player_cards), list(banker_cards)
+    reason = call_reason(player, banker, ace, decks)
+    ace = check_ace(ace)
+    return _CALLS[_lang(lang)][reason].format(p=points(player, ace), b=points(banker, ace))
+
+
+# Portuguese renderings of IllegalAction codes (English stays the exception's own text).
+_KIND_PT = {"bet": "apostar", "hit": "pedir carta", "stand": "parar", "draw": "comprar carta",
+            "call": "chamar", "take_bank": "aceitar a banca", "refuse_bank": "recusar a banca",
+            "bid": "dar um lance", "pass": "passar", "offer": "oferecer fichas pela banca",
+            "accept_offer": "aceitar a oferta", "refuse_offer": "recusar a oferta"}
+_PHASE_PT = {"bet": "apostas", "players": "vez dos jogadores", "banker": "vez da banca",
+             "rotation": "troca da banca"}
+_FIELD_PT = {"amount": "quantidade", "seat": "jogador"}
+_ILLEGAL_PT = {
+    "game_over": "o jogo acabou",
+    "not_your_turn": "é a vez do jogador {current}, não do jogador {seat}",
+    "wrong_kind": "“{kind}” não vale agora: o jogador {current} deve escolher {expected} ({phase})",
+    "bet_limits": "uma aposta de {n} está fora dos limites de {min_bet} a {max_bet}",
+    "too_few_chips": "o jogador {seat} só tem {chips} ficha{cs}",
+    "hand_full": "o jogador {seat} tem {points} pontos e não pode receber mais cartas",
+    "no_cards_left": "não há mais cartas para dar: pare",
+    "not_waiting": "o jogador {seat} não está esperando ser chamado (esperam: {waiting})",
+    "bid_too_low": "um lance de {n} tem de superar o maior lance, {high_bid}",
+    "offer_too_low": "uma oferta de {n} tem de ser de pelo menos 1 ficha",
+    "unknown_action": "não existe a ação “{text}”",
+    "needs_field": "a ação “{kind}” precisa de um número inteiro ({field})",
+    "takes_no_field": "a ação “{kind}” não leva {field}",
+    "not_readable": "não é possível ler uma ação em {text}",
+    "takes_no_number": "a ação “{kind}” não leva número: {text}",
+    "needs_number": "a ação “{kind}” precisa de um número, como em “{kind} 2”",
+}
+
+
+def illegal_message(code: str | None, fields: dict, english: str, lang: str = "pt") -> str:
+    """An IllegalAction's reason in `lang`; English (or an unknown code) keeps `english`."""
+    if _lang(lang) == "en" or code not in _ILLEGAL_PT:
+        return english
+    data = dict(fields)
+    for key in ("kind",):
+        if key in data:
+            data[key] = _KIND_PT.get(data[key], data[key])
+    if "expected" in data:
+        data["expected"] = " ou ".join(f"“{_KIND_PT.get(k, k)}”" for k in data["expected"])
+    if "phase" in data:
+        data["phase"] = "fase: " + _PHASE_PT.get(data["phase"], data["phase"])
+    if "field" in data:
+        data["field"] = _FIELD_PT.get(data["field"], data["field"])
+    if "waiting" in data:
+        data["waiting"] = ", ".join(map(str, data["waiting"])) or "ninguém"
+    data["cs"] = _plural(data.get("chips"))
+    return _ILLEGAL_PT[code].format(**data)

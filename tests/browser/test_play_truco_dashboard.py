@@ -1,27 +1,32 @@
 """A whole hand of truco played by clicking in the dashboard (bots at full speed: ?ritmo=0)."""
 
+SETTLED = """(step) => {
+  const status = document.querySelector('.cartas-status [data-turn]');
+  return status && status.dataset.turn !== 'bot' && Number(status.dataset.step) > step;
+}"""
 
-def log_lines(page):
-    return page.locator(".cartas-log-line").count()
+
+def status_step(page):
+    return int(page.locator(".cartas-status [data-turn]").get_attribute("data-step"))
 
 
 def test_a_whole_hand_by_clicking(dashboard):
     page = dashboard("jogar_truco.ipynb", "?ritmo=0")
-    page.wait_for_selector(".cartas-play-card")
+    page.wait_for_selector(".cartas-status [data-turn='you']")
     assert page.locator(".cartas-table svg[data-card]").count() >= 3
     for _ in range(12):
         if "Mão 2" in page.locator(".cartas-log").text_content():
             break
-        before = log_lines(page)
-        card = page.locator(".cartas-play-card:not([disabled]):visible")
+        step = status_step(page)
         for name in ("cartas-accept", "cartas-play-hand"):
             button = page.locator(f".{name}")
             if button.is_visible():
                 button.click()
                 break
         else:
-            card.first.click()
-        page.wait_for_function(f"() => document.querySelectorAll('.cartas-log-line').length > {before}")
+            page.locator(".cartas-play-card:not([disabled]):visible").first.click()
+        # Wait for the bots to finish: the status shows your turn (or the end) at a later step.
+        page.wait_for_function(SETTLED, arg=step)
     log = page.locator(".cartas-log").text_content()
     assert "Mão 2" in log and ("leva a mão" in log or "empataram" in log or "corre" in log)
     page.get_by_role("button", name="Por quê?").click()
