@@ -1,10 +1,13 @@
 """Truco engine speed, compared with OpenSpiel's euchre, plus the rule bot's win rate.
 
-Run:  .venv/bin/python benchmarks/truco_speed.py [--games 2000] [--bot-games 1000]
+Run:  .venv/bin/python benchmarks/truco_speed.py [--games 2000] [--bot-games 1000] [--repeat 3]
 
 Random play is driven from a plain Python loop (legal_actions, pick one, apply_action) for
 both engines, in the same process, so the ratio compares like with like. OpenSpiel is
 optional (`pip install open_spiel`): without it the comparison is skipped.
+
+The machine may be shared, so each measurement is repeated (`--repeat`, in interleaved
+rounds: euchre, paulista, mineiro, euchre, ...) and the best rate of each is printed.
 """
 from __future__ import annotations
 
@@ -76,16 +79,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2000, help="random games per variant")
     parser.add_argument("--bot-games", type=int, default=1000, help="bot games per variant")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="rounds of the speed measurements; the best round of each is shown")
     args = parser.parse_args()
 
-    euchre = euchre_rate(max(args.games // 2, 1))
+    euchre, truco = None, {}
+    for _ in range(max(args.repeat, 1)):  # keep each engine's best round
+        e = euchre_rate(max(args.games // 2, 1))
+        if e is not None and (euchre is None or e[1] > euchre[1]):
+            euchre = e
+        for variant in (PAULISTA, MINEIRO):
+            t = truco_rate(variant, args.games)
+            if variant not in truco or t[1] > truco[variant][1]:
+                truco[variant] = t
     if euchre is None:
         print("open_spiel is not installed (pip install open_spiel): comparison skipped")
     else:
         print(f"OpenSpiel euchre: {euchre[0]:10,.0f} games/s {euchre[1]:12,.0f} actions/s"
               f"   ({euchre[2]:,.0f}/s counting the deal's chance moves)")
     for variant in (PAULISTA, MINEIRO):
-        games_s, actions_s = truco_rate(variant, args.games)
+        games_s, actions_s = truco[variant]
         line = f"truco {variant.key:9s}: {games_s:10,.0f} games/s {actions_s:12,.0f} actions/s"
         if euchre is not None:
             line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"

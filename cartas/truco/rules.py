@@ -38,20 +38,22 @@ def resolve_trick(plays: Sequence[tuple[int, int]]) -> tuple[int | None, int | N
     A trick ties only when each team's best card is equal; a covered card never wins or ties.
     Between partners holding equal best cards, the one who played first wins the trick.
     """
-    best = [COVERED, COVERED]
-    best_seat = [None, None]
+    best0 = best1 = COVERED  # each team's best strength so far, and who played it
+    seat0 = seat1 = None
     for seat, strength in plays:
-        team = seat & 1
-        if strength > best[team]:
-            best[team] = strength
-            best_seat[team] = seat
-    if best[0] == best[1]:
-        if best[0] == COVERED:
+        if seat & 1:
+            if strength > best1:
+                best1, seat1 = strength, seat
+        elif strength > best0:
+            best0, seat0 = strength, seat
+    if best0 == best1:
+        if best0 == COVERED:
             return None, None, None
-        first = next(seat for seat, strength in plays if strength == best[0])
+        first = next(seat for seat, strength in plays if strength == best0)
         return None, None, first
-    team = 0 if best[0] > best[1] else 1
-    return team, best_seat[team], None
+    if best0 > best1:
+        return 0, seat0, None
+    return 1, seat1, None
 
 
 def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:

@@ -4,8 +4,11 @@ Start a game with `new_game(variant, seed)` or from a chosen deal with `from_dea
 drive it with `state.legal_actions()` and `state.apply_action(action)`. Hands are dealt
 automatically until the game ends. Everything that happened is in `state.events`.
 
-Inside, cards are indexes into `TRUCO_PACK` and each hand has a precomputed strength list,
-so `legal_actions` and `apply_action` never hash a Card or copy the state.
+Inside, cards are indexes into `TRUCO_PACK`, and everything the hot path looks up (card
+strengths, manilha names, raise steps, the answer phase's actions) is precomputed once per
+variant in `_Tables`, so `legal_actions` and `apply_action` never hash a Card, call an
+lru_cache or copy the state. Legal actions are shared objects, so `apply_action` finds the
+chosen one by identity, and events are kept as small tuples until `state.events` is read.
 """
 from __future__ import annotations
 
@@ -30,25 +33,12 @@ from .rules import CARD_INDEX, CARD_TEXT, COVERED, hand_status, resolve_trick, s
 from .variants import Variant, get_variant, manilhas
 
 TIE_LEADS = ("leader", "first_tying")
-_POSITIONS = tuple(tuple(range(n)) for n in range(4))
-_POSITIONS_TWICE = tuple(p + p for p in _POSITIONS)
+_BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
+_DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
+_PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
 PHASES = ("decide", "play", "answer", "game_over")
 MODES = ("normal", "threshold", "mao_de_ferro")
 JSON_FORMAT = "cartas.truco/1"
-
-
-@lru_cache(maxsize=None)
-def _manilha_texts(variant: Variant, vira_index: int | None) -> tuple[str, ...]:
-    vira = None if vira_index is None else TRUCO_PACK[vira_index]
-    return tuple(str(card) for card in manilhas(variant, vira))
-
-
-@lru_cache(maxsize=None)
-def _manilha_names(variant: Variant, vira_index: int | None) -> tuple[str | None, ...]:
-    """For each pack index: the manilha's nickname, or None for an ordinary card."""
-    vira = None if vira_index is None else TRUCO_PACK[vira_index]
-    names = dict(zip(manilhas(variant, vira), variant.manilha_names))
-    return tuple(names.get(card) for card in TRUCO_PACK)
 
 
 _RAISES: dict[int, Action] = {}
@@ -62,11 +52,41 @@ def _raise_action(value: int) -> Action:
     return action
 
 
+class _Tables:
+    """What the hot path looks up for one variant, computed once (see `_tables`)."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        values = set(variant.values) | {variant.threshold_value}
+        steps = {v: n for v in values if (n := variant.next_value(v)) is not None}
+        # hand value (or pending raise) -> the shared action raising it one step
+        self.next_raise: dict[int, Action] = {v: _raise_action(n) for v, n in steps.items()}
+        self.raise_name: dict[int, str] = {v: variant.raise_name(v) for v in variant.ladder}
+        # pending raise value -> the answers: accept, run, and re-raise if there is a step left
+        self.answers: dict[int, tuple[Action, ...]] = {
+            v: (ACCEPT, RUN) + ((self.next_raise[v],) if v in steps else ()) for v in values}
+        self._by_vira: dict[int | None, tuple] = {}
+
+    def for_vira(self, vira: int | None) -> tuple[tuple[int, ...], tuple, tuple[str, ...]]:
+        """(strength of each pack index, manilha nickname or None per pack index,
+        manilha texts weakest first) for a hand with this vira (None for Mineiro)."""
+        found = self._by_vira.get(vira)
+        if found is None:
+            v = self.variant
+            card = None if vira is None else TRUCO_PACK[vira]
+            cards = manilhas(v, card)
+            names = dict(zip(cards, v.manilha_names))
+            found = self._by_vira[vira] = (
+                strength_list(v, vira),
+                tuple(names.get(c) for c in TRUCO_PACK),
+                tuple(str(c) for c in cards),
+            )
+        return found
+
+
 @lru_cache(maxsize=None)
-def _next_steps(variant: Variant) -> dict[int, int]:
-    """value -> the next raise, for every value a hand can have (none above the top)."""
-    values = set(variant.values) | {variant.threshold_value}
-    return {v: n for v in values if (n := variant.next_value(v)) is not None}
+def _tables(variant: Variant) -> _Tables:
+    return _Tables(variant)
 
 
 def _card_index(card, what: str) -> int:
@@ -80,6 +100,72 @@ def _check_tie_lead(tie_lead: str) -> str:
     if tie_lead not in TIE_LEADS:
         raise ValueError(f"tie_lead must be 'leader' or 'first_tying', not {tie_lead!r}")
     return tie_lead
+
+
+# -- events -------------------------------------------------------------------------------
+# The hot path records each event as a tuple (builder, values...); `TrucoState.events` turns
+# the records into the documented dicts when it is read, so random play builds no dicts and
+# readers still get one plain list of JSON-friendly dicts. A record's values never change
+# after it is made: the dealt order, a finished trick and a hand's results are fresh lists
+# that the engine no longer mutates, and scores are copied.
+
+def _deal_event(hand_number, dealer, mao, order, vira, manilha_texts, score, mode,
+                threshold_team, value) -> dict:
+    text = CARD_TEXT
+    packets = [[text[c] for c in order[i:i + 3]] for i in (0, 3, 6, 9)]  # the mão's first
+    return {
+        "type": "deal", "hand_number": hand_number, "dealer": dealer, "mao": mao,
+        "hands": packets[-mao:] + packets[:-mao],
+        "vira": None if vira is None else text[vira],
+        "manilhas": list(manilha_texts), "score": list(score), "mode": mode,
+        "threshold_team": threshold_team, "value": value,
+    }
+
+
+def _play_event(seat, card, covered, blind, pos, manilha_names, trick) -> dict:
+    return {
+        "type": "play", "seat": seat, "card": CARD_TEXT[card], "covered": covered,
+        "blind": blind, "position": pos if blind else None,
+        "manilha": None if covered else manilha_names[card], "trick": trick,
+    }
+
+
+def _trick_event(number, team, seat, card, manilha_names, trick, leader) -> dict:
+    text = CARD_TEXT
+    return {
+        "type": "trick", "number": number, "winner_team": team,
+        "winning_seat": seat, "card": None if card is None else text[card],
+        "manilha": None if card is None else manilha_names[card],
+        "plays": [[s, None if cov else text[c]] for s, c, cov in trick],
+        "next_leader": leader,
+    }
+
+
+def _raise_event(seat, value, name, reraise, forbidden) -> dict:
+    return {"type": "raise", "seat": seat, "team": seat & 1, "value": value, "name": name,
+            "reraise": reraise, "forbidden": forbidden}
+
+
+def _accept_event(seat, value) -> dict:
+    return {"type": "accept", "seat": seat, "team": seat & 1, "value": value}
+
+
+def _run_event(seat, points) -> dict:
+    return {"type": "run", "seat": seat, "team": seat & 1, "points": points}
+
+
+def _decide_event(seat, team, play) -> dict:
+    return {"type": "decide", "seat": seat, "team": team, "play": play}
+
+
+def _hand_event(hand_number, winner, points, reason, results, score) -> dict:
+    return {"type": "hand", "hand_number": hand_number, "winner_team": winner,
+            "points": points, "reason": reason, "results": list(results),
+            "score": list(score)}
+
+
+def _game_event(winner, score) -> dict:
+    return {"type": "game", "winner_team": winner, "score": list(score)}
 
 
 class TrucoState:
@@ -112,65 +198,82 @@ class TrucoState:
     """
 
     # -- construction ---------------------------------------------------------------------
+    # Speed note: CPython 3.11 keeps these attributes inline in the instance. Reading
+    # `state.__dict__` (vars(), clone()) turns them into a real dict for good, which makes
+    # every attribute access on the hot path slower (legal_actions ~1.5x), so the hot path
+    # never does it.
     def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
                  score=(0, 0)):
         self.variant: Variant = get_variant(variant)
-        self._next_step = _next_steps(self.variant)
+        self._tables = _tables(self.variant)
         self.tie_lead = _check_tie_lead(tie_lead)
         self._rng = rng
         self._score = [int(score[0]), int(score[1])]
         self.winner: int | None = None
-        self.events: list[dict] = []
+        self._events: list[dict] = []   # events already built as dicts
+        self._log: list[tuple] = []     # newer events, still records (see `events`)
         self.hand_number = 0
         self.dealer = 0
-        self._legal = None
-        self._args = None
+        self._legal = None  # cached legal actions (see `_compute_legal`), None when stale
 
     def _deal_random(self, dealer: int) -> None:
         """Shuffle the 40 cards, give 3 to each seat from the mão on, turn the vira."""
-        order = self._rng.permutation(40).tolist()
-        mao = (dealer + 1) % 4
-        hands = [None] * 4
-        for k in range(4):
-            hands[(mao + k) % 4] = order[3 * k:3 * k + 3]
-        vira = order[12] if self.variant.uses_vira else None
-        self._start_hand(dealer, hands, vira)
+        order = _PACK_ORDER[:]
+        self._rng.shuffle(order)  # the same draws and order as rng.permutation(40)
+        self._start_hand(dealer, order, order[12] if self.variant.uses_vira else None)
 
-    def _start_hand(self, dealer: int, hands: list[list[int]], vira: int | None) -> None:
+    def _start_hand(self, dealer: int, order: list[int], vira: int | None) -> None:
+        """Start a hand whose first 12 cards in `order` go 3 by 3 to the seats from the mão
+        on (the list is kept, unchanged, for the deal event)."""
         v = self.variant
         self.hand_number += 1
         self.dealer = dealer
-        self._hands = hands
+        mao = (dealer + 1) & 3
+        packets = [order[0:3], order[3:6], order[6:9], order[9:12]]
+        self._hands = packets[-mao:] + packets[:-mao]  # seat s gets packet (s - mao) % 4
         self._vira = vira
-        self._strength = strength_list(v, vira)
-        self._mnames = _manilha_names(v, vira)
-        self._leader = self._turn = mao = (dealer + 1) % 4
+        self._strength, self._mnames, manilha_texts = self._tables.for_vira(vira)
+        self._leader = self._turn = mao
         self._play_turn = None
-        self._trick: list[tuple[int, int, bool]] = []
-        self._tricks: list[list[tuple[int, int | None]]] = []
+        self._trick: list[tuple[int, int, bool]] = []   # (seat, card, covered)
+        self._tricks: list[list[tuple[int, int | None, bool]]] = []  # finished `_trick`s
         self._results: list[int | None] = []
         self._pending = None            # (value, team, seat) of the raise awaiting an answer
         self._last_raise_team = None
-        at = [s >= v.threshold for s in self._score]
+        score = self._score
+        at0, at1 = score[0] >= v.threshold, score[1] >= v.threshold
         self.threshold_team = None
-        if at[0] and at[1]:
+        if at0 and at1:
             self.mode, self.hand_value, self.phase = "mao_de_ferro", v.base_value, "play"
-        elif at[0] or at[1]:
-            self.threshold_team = 0 if at[0] else 1
+        elif at0 or at1:
+            self.threshold_team = 0 if at0 else 1
             self.mode, self.hand_value, self.phase = "threshold", v.threshold_value, "decide"
             # The team's first seat in play order decides for it (seeing both hands).
-            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) % 4
+            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) & 3
         else:
             self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
         self._legal = None
-        self.events.append({
-            "type": "deal", "hand_number": self.hand_number, "dealer": dealer, "mao": mao,
-            "hands": [[CARD_TEXT[c] for c in h] for h in hands],
-            "vira": None if vira is None else CARD_TEXT[vira],
-            "manilhas": list(_manilha_texts(v, vira)),
-            "score": list(self._score), "mode": self.mode,
-            "threshold_team": self.threshold_team, "value": self.hand_value,
-        })
+        self._log.append((_deal_event, self.hand_number, dealer, mao, order, vira,
+                          manilha_texts, (score[0], score[1]), self.mode,
+                          self.threshold_team, self.hand_value))
+
+    # -- events ---------------------------------------------------------------------------
+    @property
+    def events(self) -> list[dict]:
+        """Everything that happened, as plain dicts (see `cartas.truco.narrate`).
+
+        Always the same list object; read `state.events` again after acting to see the
+        new events (they are built from compact records when it is read)."""
+        log = self._log
+        if log:
+            self._events += [record[0](*record[1:]) for record in log]
+            log.clear()
+        return self._events
+
+    @events.setter
+    def events(self, events: list[dict]) -> None:
+        self._events = events
+        self._log = []
 
     # -- reading ----------------------------------------------------------------------------
     @property
@@ -263,7 +366,7 @@ class TrucoState:
 
     @property
     def tricks(self) -> list[list[tuple[int, Card | None]]]:
-        return [[(s, None if c is None else TRUCO_PACK[c]) for s, c in t] for t in self._tricks]
+        return [[(s, None if cov else TRUCO_PACK[c]) for s, c, cov in t] for t in self._tricks]
 
     def is_terminal(self) -> bool:
         return self.phase == "game_over"
@@ -275,42 +378,43 @@ class TrucoState:
     # -- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """The actions the current seat may take now (empty when the game is over)."""
-        return list(self._legal_list())
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        return list(legal)
 
-    def _legal_list(self) -> list[Action]:
-        if self._legal is None:
-            self._compute_legal()
-        return self._legal
+    def _legal_list(self) -> list[Action] | tuple[Action, ...]:
+        """The cached legal actions (shared: never mutate it)."""
+        legal = self._legal
+        return self._compute_legal() if legal is None else legal
 
-    def _compute_legal(self) -> None:
+    def _compute_legal(self) -> list[Action] | tuple[Action, ...]:
+        """Cache and return the legal actions. In the play phase they come in hand order,
+        so `apply_action` reads a card's position from the action's index: the plays (or
+        the blind plays) first, then the covers, then the raise if there is one."""
         phase = self.phase
         if phase == "play":
-            hand = self._hands[self._turn]
-            n = len(hand)
-            if self.mode == "mao_de_ferro":  # blind plays only, no raises
-                self._legal, self._args = list(BLIND_ACTIONS[:n]), _POSITIONS[n]
-                return
-            if self._results:  # carta coberta only from the second trick on
-                acts = [PLAY_ACTIONS[c] for c in hand] + [COVER_ACTIONS[c] for c in hand]
-                args = _POSITIONS_TWICE[n]
+            turn = self._turn
+            hand = self._hands[turn]
+            mode = self.mode
+            if mode == "mao_de_ferro":  # blind plays only, no raises
+                legal = _BLIND_LEGAL[len(hand)]
             else:
-                acts, args = [PLAY_ACTIONS[c] for c in hand], _POSITIONS[n]
-            nxt = self._next_step.get(self.hand_value)
-            if nxt is not None and (self.mode == "threshold"
-                                    or (self._turn & 1) != self._last_raise_team):
-                acts.append(_raise_action(nxt))
-                args = args + (nxt,)
+                legal = [PLAY_ACTIONS[c] for c in hand]
+                if self._results:  # carta coberta only from the second trick on
+                    legal += [COVER_ACTIONS[c] for c in hand]
+                if (turn & 1) != self._last_raise_team or mode == "threshold":
+                    raise_action = self._tables.next_raise.get(self.hand_value)
+                    if raise_action is not None:
+                        legal.append(raise_action)
         elif phase == "answer":
-            acts, args = [ACCEPT, RUN], (None, None)
-            nxt = self._next_step.get(self._pending[0])
-            if nxt is not None:
-                acts.append(_raise_action(nxt))
-                args = (None, None, nxt)
+            legal = self._tables.answers[self._pending[0]]
         elif phase == "decide":
-            acts, args = [PLAY_HAND, RUN_HAND], (None, None)
+            legal = _DECIDE_LEGAL
         else:
-            acts, args = [], ()
-        self._legal, self._args = acts, args
+            legal = ()
+        self._legal = legal
+        return legal
 
     # -- acting -----------------------------------------------------------------------------
     def apply_action(self, action: Action | str, seat: int | None = None) -> None:
@@ -319,7 +423,39 @@ class TrucoState:
         Pass `seat` to check that it is that seat's turn. An illegal action raises
         IllegalActionError (a ValueError) saying why, and leaves the state unchanged.
         """
-        legal = self._legal if self._legal is not None else self._legal_list()
+        legal = self._legal
+        if legal is None:
+            legal = self._compute_legal()
+        # Fast path: one of the shared legal action objects, found by identity.
+        k = 0
+        for candidate in legal:
+            if candidate is action:
+                break
+            k += 1
+        else:
+            k = -1
+        if k < 0 or seat is not None:
+            action, k = self._check(action, seat, legal)
+        self._legal = None
+        kind = action.kind
+        if kind == "play":
+            self._play(k, False, False)
+        elif kind == "raise":
+            self._raise(action.value)
+        elif kind == "run":
+            self._run()
+        elif kind == "accept":
+            self._accept()
+        elif kind == "cover":  # after the seat's plays
+            self._play(k - len(self._hands[self._turn]), True, False)
+        elif kind == "blind":
+            self._play(k, False, True)
+        else:
+            self._decide(kind == "play_hand")
+
+    def _check(self, action, seat: int | None, legal) -> tuple[Action, int]:
+        """The slow path of `apply_action`: read text, check the seat, resolve RAISE and
+        equal copies of legal actions; returns (the legal action, its index) or raises."""
         if action.__class__ is not Action:
             action = self._coerce(action)
         if seat is not None and seat != self.current_seat:
@@ -328,29 +464,11 @@ class TrucoState:
             action = next((a for a in legal if a.kind == "raise"), action)
         for k, candidate in enumerate(legal):  # identity first: legal actions are shared
             if candidate is action:
-                break
-        else:
-            try:
-                k = legal.index(action)
-            except ValueError:
-                raise IllegalActionError(self._why_illegal(action)) from None
-        arg = self._args[k]
-        self._legal = None
-        kind = action.kind
-        if kind == "play":
-            self._play(arg, False, False)
-        elif kind == "cover":
-            self._play(arg, True, False)
-        elif kind == "blind":
-            self._play(arg, False, True)
-        elif kind == "raise":
-            self._raise(arg)
-        elif kind == "accept":
-            self._accept()
-        elif kind == "run":
-            self._run()
-        else:
-            self._decide(kind == "play_hand")
+                return action, k
+        try:
+            return action, legal.index(action)
+        except ValueError:
+            raise IllegalActionError(self._why_illegal(action)) from None
 
     def _coerce(self, action) -> Action:
         if isinstance(action, str):
@@ -363,13 +481,11 @@ class TrucoState:
     def _play(self, pos: int, covered: bool, blind: bool) -> None:
         seat = self._turn
         card = self._hands[seat].pop(pos)
-        self._trick.append((seat, card, covered))
-        self.events.append({
-            "type": "play", "seat": seat, "card": CARD_TEXT[card], "covered": covered,
-            "blind": blind, "position": pos if blind else None,
-            "manilha": None if covered else self._mnames[card], "trick": len(self._results) + 1,
-        })
-        if len(self._trick) == 4:
+        trick = self._trick
+        trick.append((seat, card, covered))
+        self._log.append((_play_event, seat, card, covered, blind, pos, self._mnames,
+                          len(self._results) + 1))
+        if len(trick) == 4:
             self._finish_trick()
         else:
             self._turn = (seat + 1) & 3
@@ -379,23 +495,21 @@ class TrucoState:
         trick = self._trick
         team, seat, first_tying = resolve_trick(
             [(s, COVERED if cov else strength[c]) for s, c, cov in trick])
-        self._results.append(team)
+        results = self._results
+        results.append(team)
         if team is not None:
             leader = seat
-        elif self.tie_lead == "first_tying" and first_tying is not None:
-            leader = first_tying
+            card = trick[(seat - trick[0][0]) & 3][1]  # the trick goes round from its leader
         else:
-            leader = self._leader
-        card = next((c for s, c, _ in trick if s == seat), None)
-        self._tricks.append([(s, None if cov else c) for s, c, cov in trick])
-        self.events.append({
-            "type": "trick", "number": len(self._results), "winner_team": team,
-            "winning_seat": seat, "card": None if card is None else CARD_TEXT[card],
-            "manilha": None if card is None else self._mnames[card],
-            "plays": [[s, None if cov else CARD_TEXT[c]] for s, c, cov in trick],
-            "next_leader": leader,
-        })
-        finished, winner = hand_status(self._results)
+            card = None
+            if self.tie_lead == "first_tying" and first_tying is not None:
+                leader = first_tying
+            else:
+                leader = self._leader
+        self._tricks.append(trick)
+        self._log.append((_trick_event, len(results), team, seat, card, self._mnames, trick,
+                          leader))
+        finished, winner = hand_status(results)
         if finished:
             if winner is None:
                 self._end_hand(None, 0, "all_tied")
@@ -409,16 +523,14 @@ class TrucoState:
         seat = self._turn
         team = seat & 1
         forbidden = self.mode == "threshold"
-        reraise = self._pending is not None
-        self.events.append({
-            "type": "raise", "seat": seat, "team": team, "value": value,
-            "name": self.variant.raise_name(value), "reraise": reraise, "forbidden": forbidden,
-        })
+        pending = self._pending
+        self._log.append((_raise_event, seat, value, self._tables.raise_name[value],
+                          pending is not None, forbidden))
         if forbidden:
             self._end_hand(1 - team, 0, "forbidden_raise")
             return
-        if reraise:
-            self.hand_value = self._pending[0]  # raising again accepts the raise on the table
+        if pending is not None:
+            self.hand_value = pending[0]  # raising again accepts the raise on the table
         else:
             self._play_turn = seat
         self._pending = (value, team, seat)
@@ -428,24 +540,21 @@ class TrucoState:
 
     def _accept(self) -> None:
         value = self._pending[0]
-        self.events.append({"type": "accept", "seat": self._turn, "team": self._turn & 1,
-                            "value": value})
+        self._log.append((_accept_event, self._turn, value))
         self.hand_value = value
         self._pending = None
         self.phase = "play"
         self._turn = self._play_turn
 
     def _run(self) -> None:
-        seat = self._turn
         winner = self._pending[1]
-        self.events.append({"type": "run", "seat": seat, "team": seat & 1,
-                            "points": self.hand_value})
+        self._log.append((_run_event, self._turn, self.hand_value))
         self._pending = None
         self._end_hand(winner, self.hand_value, "run")
 
     def _decide(self, play: bool) -> None:
         team = self.threshold_team
-        self.events.append({"type": "decide", "seat": self._turn, "team": team, "play": play})
+        self._log.append((_decide_event, self._turn, team, play))
         if play:
             self.phase = "play"
             self._turn = self._leader
@@ -453,23 +562,22 @@ class TrucoState:
             self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand")
 
     def _end_hand(self, winner: int | None, points: int, reason: str) -> None:
+        score = self._score
         if winner is not None:
-            self._score[winner] += points
-        self.events.append({
-            "type": "hand", "hand_number": self.hand_number, "winner_team": winner,
-            "points": points, "reason": reason, "results": list(self._results),
-            "score": list(self._score),
-        })
-        if reason == "forbidden_raise" or max(self._score) >= self.variant.target:
+            score[winner] += points
+        final = (score[0], score[1])
+        self._log.append((_hand_event, self.hand_number, winner, points, reason,
+                          self._results, final))
+        target = self.variant.target
+        if reason == "forbidden_raise" or final[0] >= target or final[1] >= target:
             self.winner = winner if reason == "forbidden_raise" else \
-                (0 if self._score[0] >= self.variant.target else 1)
+                (0 if final[0] >= target else 1)
             self.phase = "game_over"
             self._pending = None
             self._legal = None
-            self.events.append({"type": "game", "winner_team": self.winner,
-                                "score": list(self._score)})
+            self._log.append((_game_event, self.winner, final))
         else:
-            self._deal_random((self.dealer + 1) % 4)
+            self._deal_random((self.dealer + 1) & 3)
 
     # -- explaining an illegal action -----------------------------------------------------
     def _turn_message(self, seat) -> str:
@@ -553,7 +661,8 @@ class TrucoState:
         new = object.__new__(TrucoState)
         new.__dict__.update(self.__dict__)
         new._score = list(self._score)
-        new.events = list(self.events)
+        new._events = list(self._events)
+        new._log = list(self._log)
         new._hands = [list(h) for h in self._hands]
         new._trick = list(self._trick)
         new._tricks = list(self._tricks)
@@ -575,7 +684,7 @@ class TrucoState:
             "pending": None if self._pending is None else list(self._pending),
             "last_raise_team": self._last_raise_team,
             "trick": [[s, CARD_TEXT[c], cov] for s, c, cov in self._trick],
-            "tricks": [[[s, None if c is None else CARD_TEXT[c]] for s, c in t]
+            "tricks": [[[s, None if cov else CARD_TEXT[c]] for s, c, cov in t]
                        for t in self._tricks],
             "results": list(self._results),
             "events": self.events,
@@ -604,15 +713,15 @@ def from_json(text: str) -> TrucoState:
     s.winner, s.hand_number, s.dealer = d["winner"], d["hand_number"], d["dealer"]
     s._hands = [[_IDX[c] for c in h] for h in d["hands"]]
     s._vira = None if d["vira"] is None else _IDX[d["vira"]]
-    s._strength = strength_list(s.variant, s._vira)
-    s._mnames = _manilha_names(s.variant, s._vira)
+    s._strength, s._mnames, _ = s._tables.for_vira(s._vira)
     s.mode, s.threshold_team, s.phase = d["mode"], d["threshold_team"], d["phase"]
     s._turn, s._play_turn, s._leader = d["turn"], d["play_turn"], d["leader"]
     s.hand_value = d["hand_value"]
     s._pending = None if d["pending"] is None else tuple(d["pending"])
     s._last_raise_team = d["last_raise_team"]
     s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
-    s._tricks = [[(seat, None if c is None else _IDX[c]) for seat, c in t] for t in d["tricks"]]
+    s._tricks = [[(seat, None, True) if c is None else (seat, _IDX[c], False) for seat, c in t]
+                 for t in d["tricks"]]
     s._results = list(d["results"])
     s.events = d["events"]
     return s
@@ -671,7 +780,9 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
         raise ValueError(f"the score is two whole numbers from 0 to {variant.target - 1}, "
                          f"not {score!r}")
     state = TrucoState(variant, make_rng(seed), tie_lead, score)
-    state._start_hand(dealer, idx_hands, vira_idx)
+    mao = (dealer + 1) % 4
+    order = [c for k in range(4) for c in idx_hands[(mao + k) % 4]]  # dealt from the mão on
+    state._start_hand(dealer, order, vira_idx)
     return state
 
 
