@@ -28,3 +28,12 @@ def test_notebooks_are_stored_without_outputs():
     for path in (ROOT / "notebooks").glob("*.ipynb"):
         cells = json.loads(path.read_text())["cells"]
         assert not any(c.get("outputs") for c in cells if c["cell_type"] == "code"), path.name
+
+
+def test_every_lesson_on_the_index_has_its_notebook_and_every_notebook_is_listed():
+    from widgets.course import LESSONS
+    notebooks = {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
+    listed = {lesson.notebook for lesson in LESSONS}
+    assert listed <= notebooks
+    assert notebooks - listed == {"index.ipynb"}
+    assert len({lesson.key for lesson in LESSONS}) == len(LESSONS)

@@ -1,0 +1,13 @@
+"""The course index: every lesson listed, and a link opens its dashboard in the same language."""
+from widgets.course import LESSONS
+
+
+def test_index_lists_every_lesson_and_links_open_them(dashboard):
+    page = dashboard("index.ipynb", "?lang=en")
+    rows = page.locator(".cartas-index tr[data-lesson]")
+    assert rows.count() == len(LESSONS)
+    assert "not started yet" in rows.first.text_content()
+    page.locator(".cartas-index tr[data-lesson='manilhas'] a").click()
+    page.wait_for_selector(".cartas-manilhas svg[data-card]")
+    assert "lang=en" in page.url
+    assert "The vira is" in page.locator(".cartas-question").text_content()
