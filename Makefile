@@ -37,6 +37,7 @@ test: install browser
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
 
 bench: install browser
+	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
