@@ -365,3 +365,68 @@ def test_rule_mineiro_mao_de_dez_worth_4_and_run_gives_2():
 def test_rule_mineiro_mao_de_ferro_at_10_x_10():
     assert from_deal(MINEIRO, PLAIN, dealer=3, score=(10, 10)).is_mao_de_ferro
     assert not from_deal(MINEIRO, PLAIN, dealer=3, score=(10, 9)).is_mao_de_ferro
+
+
+# -- public helpers added for the lessons ------------------------------------------------
+
+def test_trick_winning_seat_names_the_seat_and_agrees_with_the_engine():
+    from cartas.truco import trick_winning_seat
+    assert trick_winning_seat([(0, "3♦"), (1, "2♠"), (2, "3♥"), (3, "K♣")], MINEIRO) == 0
+    assert trick_winning_seat([(1, "3♥"), (2, "2♠"), (3, "3♦"), (0, "K♣")], MINEIRO) == 1
+    assert trick_winning_seat([(0, "3♦"), (1, "3♥")], MINEIRO) is None           # a tie
+    assert trick_winning_seat([(0, None), (1, "4♦")], MINEIRO) == 1              # covered
+    assert trick_winning_seat([(0, "4♦"), (1, "5♠")], PAULISTA, vira="3♣") == 0  # 4s manilhas
+    for seed in range(30):  # the seat the engine recorded for every trick of random games
+        s = new_game(PAULISTA if seed % 2 else MINEIRO, seed)
+        while not s.is_terminal():
+            s.apply_action(s.legal_actions()[seed % len(s.legal_actions())])
+        vira = None
+        for event in s.events:
+            if event["type"] == "deal":
+                vira = event["vira"]
+            elif event["type"] == "trick":
+                assert trick_winning_seat(event["plays"], s.variant, vira) == event["winning_seat"]
+
+
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+def test_forbidden_raise_is_named_truco_and_narrated_once(variant):
+    from cartas.truco import narrate
+    vira = "7♣" if variant.uses_vira else None
+    s = from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5))
+    s.apply_action(PLAY_HAND)
+    assert s.raise_options == (variant.next_value(variant.threshold_value),)  # value kept
+    s.apply_action("raise")
+    raise_, hand, game = s.events[-3:]
+    assert raise_["name"] == "truco" and raise_["value"] == 6 and raise_["forbidden"]
+    name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+    said = [narrate(e, variant) for e in (raise_, hand, game)]
+    assert said[0] == f"Assento 0 pede truco na {name}, o que é proibido."
+    assert said[1].startswith(f"A dupla dos assentos 0 e 2 pediu truco na {name} e perde o jogo")
+    assert said[2] == f"A dupla dos assentos 1 e 3 vence o jogo, {variant.threshold} x 5."
+    assert "vence" not in said[1] and "seis" not in " ".join(said)
+    english = [narrate(e, variant, "en") for e in (raise_, hand, game)]
+    assert "calls truco" in english[0] and "loses the game" in english[1]
+    assert "wins the game" in english[2] and "wins" not in english[1]
+
+
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+def test_run_pays_matches_the_engine_run_value_on_real_states(variant):
+    import random
+    assert [variant.run_pays(v) for v in variant.ladder] == list(variant.values[:-1])
+    pick = random.Random(variant.key)
+    checked = set()
+    for seed in range(300):
+        s = new_game(variant, seed)
+        for _ in range(60):
+            if s.is_terminal():
+                break
+            if s.phase == "answer" and not s.raise_forbidden:
+                asked = s.pending_raise["value"]
+                assert s.run_value == variant.run_pays(asked), (seed, asked)
+                checked.add((asked, s.events[-1]["reraise"]))
+            legal = s.legal_actions()
+            raises = [a for a in legal if a.kind in ("raise", "accept")]
+            s.apply_action(pick.choice(raises if raises and pick.random() < 0.7 else legal))
+    # every ladder step was met, both as a first raise and as a re-raise over a pending one
+    assert {v for v, _ in checked} == set(variant.ladder)
+    assert {r for _, r in checked} == {True, False}

@@ -1,4 +1,6 @@
 """The truco game view, played through its buttons as a learner would."""
+from html import escape
+
 import pytest
 
 from cartas.truco import from_deal
@@ -67,11 +69,11 @@ def test_why_explains_the_last_trick_and_english_switch():
     view = PlayTruco(seed=5, delay=0, lang="en")
     view.why.click()
     assert "no trick to explain" in view.explanation.value
-    while not any(e["type"] == "trick" for e in view.state.events):
+    while not view.state.tricks:  # a finished trick in the hand being played
         take_turn(view)
     text = view.explain()
     assert "trick" in text and ("wins" in text or "tie" in text)
-    assert text in view.explanation.value
+    assert escape(text) in view.explanation.value
     view.language.value = "pt"
     assert "Por quê?" == view.why.description
 
@@ -84,3 +86,31 @@ def test_a_refused_move_leaves_the_game_unchanged():
     view.accept_button.click()  # through the button: a friendly message instead
     assert "Não é possível" in view.message.value
     assert view.state.to_json() == before
+
+
+def test_why_explains_a_hand_that_ended_by_a_run():
+    # dealer 2: seat 3 leads and calls truco at once; the learner (seat 0) answers for the team
+    state = from_deal("paulista", [["4♣", "5♦", "6♥"], ["3♣", "2♦", "K♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=2, seed=1)
+    state.apply_action("raise 3")
+    view = PlayTruco(state=state, delay=0, lang="pt")
+    view.run_button.click()
+    assert view.state.hand_number == 2 and view.state.tricks == []
+    view.why.click()
+    assert ("O assento 0 correu do pedido de truco (3): a dupla dos assentos 1 e 3 leva a mão "
+            "e 1 ponto") in view.explanation.value
+
+
+def test_the_forbidden_raise_button_warns_and_loses_the_game():
+    state = from_deal("paulista", [["Q♣", "Q♥", "3♦"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=3, score=(11, 4), seed=1)
+    view = PlayTruco(state=state, delay=0, lang="pt")
+    view.play_hand_button.click()
+    assert view.state.raise_forbidden and visible(view.raise_button)
+    assert view.raise_button.description == "Pedir truco (perde o jogo!)"
+    assert "mão de onze" in view.raise_button.tooltip and "perde o jogo" in view.raise_button.tooltip
+    view.language.value = "en"
+    assert view.raise_button.description == "Call truco (loses the game!)"
+    view.raise_button.click()
+    assert view.state.is_terminal() and view.state.winner == 1
+    assert "other team won" in view.status.value and "calls truco" in view.log_box.value

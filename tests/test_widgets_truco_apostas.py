@@ -34,8 +34,14 @@ def test_a_team_cannot_raise_twice_in_a_row():
     view.accept_button.click()
     assert view.state.current_seat % 2 == view.state.last_raise_team
     view.raise_button.click()
-    assert "Não é possível" in view.message.value and "cannot raise again" in view.message.value
+    team = "AB"[view.state.last_raise_team]
+    assert (f"Não é possível: a dupla {team} (assentos" in view.message.value
+            and "não pode aumentar de novo" in view.message.value)
+    assert "team" not in view.message.value and "raised last" not in view.message.value
     assert value_shown(view) == 3
+    view.language.value = "en"                     # the same refusal, in English
+    view.raise_button.click()
+    assert "Not possible:" in view.message.value and "cannot raise again" in view.message.value
 
 
 def test_running_ends_the_hand_with_the_engine_points():
@@ -70,7 +76,7 @@ def test_language_and_exercises():
 def test_an_illegal_move_becomes_a_friendly_message():
     view = BettingLab(seed=3)
     view.run_button.click()                        # nothing to run from
-    assert "Não é possível" in view.message.value and "no raise to run" in view.message.value
+    assert "Não é possível: não há pedido de truco para correr" in view.message.value
     assert "Traceback" not in view.message.value
     view.seed.value = -1
     view.new_button.click()

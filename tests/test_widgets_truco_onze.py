@@ -49,7 +49,7 @@ def test_mao_de_ferro_is_played_blind_by_position():
     assert "às cegas a 3ª carta" in view.ferro_story.value
     assert view.blind_buttons[2].disabled is False  # the next seat still holds three cards
     view.ferro_call.click()
-    assert "nobody may raise in a mão de ferro" in view.message.value
+    assert "ninguém pode pedir truco na mão de ferro" in view.message.value
 
 
 def test_language_and_exercises():

@@ -44,7 +44,7 @@ def test_hand_results_show_the_deciding_rule():
     assert "data-team='B'" in view.hand_box.value
     assert explain_hand([None, 1], "pt") in view.hand_box.value
     view.results[1].value = "-"
-    assert "cartas-hand-pending" in view.hand_box.value and "undecided" in view.hand_box.value
+    assert "cartas-hand-pending" in view.hand_box.value and "ainda está indefinida" in view.hand_box.value
     assert view.outcomes.value.count("class='cartas-outcome'") == len(finished_sequences()) == 15
 
 
@@ -77,6 +77,6 @@ def test_a_bad_card_becomes_a_friendly_message():
     assert "Não é possível" in view.message.value and "onze de nada" in view.message.value
     assert "Traceback" not in view.message.value
     view.cards[1].value = "3♦"                       # the same card twice in one trick
-    assert "twice" in view.message.value
+    assert "3♦ aparece duas vezes na mesma rodada" in view.message.value
     view.cards[1].value = "2♠"
     assert view.message.value == ""

@@ -9,8 +9,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (MINEIRO, PAULISTA, explain_hand, explain_trick, get_variant, narrate,
-                          new_game)
+from cartas.truco import (MINEIRO, PAULISTA, explain_last_hand, explain_trick, get_variant,
+                          narrate, new_game)
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -25,6 +25,10 @@ TEXT = {
     "why": {"pt": "Por quê?", "en": "Why?"},
     "cover": {"pt": "Jogar coberta", "en": "Play face down"},
     "raise": {"pt": "Pedir {name} ({value})", "en": "Call {name} ({value})"},
+    "raise_forbidden": {"pt": "Pedir truco (perde o jogo!)", "en": "Call truco (loses the game!)"},
+    "raise_forbidden_tip": {
+        "pt": "Na {name} ninguém pode pedir truco: a dupla que pede perde o jogo.",
+        "en": "Nobody may call truco in the {name}: the team that calls loses the game."},
     "reraise": {"pt": "Aumentar: {name} ({value})", "en": "Raise: {name} ({value})"},
     "accept": {"pt": "Aceitar", "en": "Accept"},
     "run": {"pt": "Correr", "en": "Run"},
@@ -87,6 +91,7 @@ class PlayTruco(View):
         for b in (self.raise_button, self.accept_button, self.run_button, self.play_hand_button,
                   self.run_hand_button):
             b.layout.width = "210px"
+        self.raise_button.layout.width = "240px"  # room for "Pedir truco (perde o jogo!)"
         self.why = w.Button().add_class("cartas-why")
         self.explanation = w.HTML().add_class("cartas-explanation")
         self.log_box = w.HTML().add_class("cartas-log")
@@ -181,19 +186,17 @@ class PlayTruco(View):
 
     # Why? ----------------------------------------------------------------------------------
     def explain(self) -> str:
-        """Explain the last finished trick, and the hand if that trick ended it."""
-        events = self.state.events
-        trick_at = max((i for i, e in enumerate(events) if e["type"] == "trick"), default=None)
-        if trick_at is None:
-            text = self.t("nothing_yet")
+        """Explain what happened last: a finished trick of the hand in play, or else how the
+        last hand ended (its deciding trick, or who ran and what it paid)."""
+        state = self.state
+        tricks = [] if state.is_terminal() else state.tricks
+        last = state.last_hand
+        if tricks:
+            text = explain_trick(tricks[-1], state.variant, state.vira, self.lang)
+        elif last is not None:
+            text = explain_last_hand(last, state.variant, self.lang)
         else:
-            trick = events[trick_at]
-            plays = [(s, c) for s, c in trick["plays"]]
-            vira = next(e for e in reversed(events[:trick_at]) if e["type"] == "deal")["vira"]
-            text = explain_trick(plays, self.state.variant, vira, self.lang)
-            hand = next((e for e in events[trick_at:] if e["type"] == "hand"), None)
-            if hand is not None and hand["reason"] in ("tricks", "all_tied"):
-                text += " " + explain_hand(hand["results"], self.lang)
+            text = self.t("nothing_yet")
         self.explanation.value = (f"<div class='cartas-why-text' style='font-size:16px;background:#f3e5f5;"
                                   f"padding:6px 10px;border-radius:6px'>{escape(text)}</div>")
         return text
@@ -278,7 +281,11 @@ class PlayTruco(View):
         legal = {a.kind: a for a in view.legal}
         name = "mão de onze" if variant.threshold == 11 else "mão de dez"
         raise_action = legal.get("raise")
-        if raise_action is not None:
+        self.raise_button.tooltip = ""
+        if raise_action is not None and self.state.raise_forbidden:  # legal, but it loses
+            self.raise_button.description = self.t("raise_forbidden")
+            self.raise_button.tooltip = self.t("raise_forbidden_tip", name=name)
+        elif raise_action is not None:
             key = "reraise" if view.phase == "answer" else "raise"
             self.raise_button.description = self.t(key, name=variant.raise_name(raise_action.value),
                                                    value=raise_action.value)

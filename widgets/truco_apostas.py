@@ -13,8 +13,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, MINEIRO, PAULISTA, RAISE, RUN, VARIANTS, from_deal, get_variant,
-                          narrate, new_game)
+from cartas.truco import (ACCEPT, MINEIRO, PAULISTA, RAISE, RUN, VARIANTS, get_variant, narrate,
+                          new_game)
 
 from .base import View
 from .truco_quiz import Exercises, Question, both
@@ -52,21 +52,17 @@ TEXT = {
               "en": "{variant}. {story} If {team} runs now, how many points does the other team score?"},
 }
 
+# A deal with no manilha in any hand (kept for older callers; the ladder no longer needs it).
 LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
 
 
 @lru_cache(maxsize=None)
 def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
-    """(call name or None for the start, value if accepted, what running from it pays), read
-    from an engine state raised one step at a time (each raise re-raising the last)."""
+    """(call name or None for the start, value if accepted, what running from it pays), from
+    the variant's ladder, raise names and `run_pays`."""
     variant = get_variant(variant_key)
-    state = from_deal(variant, LADDER_DEAL, vira="7♣" if variant.uses_vira else None)
-    rows = [(None, state.hand_value, None)]
-    while any(a.kind == "raise" for a in state.legal_actions()):
-        state.apply_action(RAISE)
-        pending = state.pending_raise
-        rows.append((pending["name"], pending["value"], state.run_value))
-    return tuple(rows)
+    return ((None, variant.base_value, None),) + tuple(
+        (variant.raise_name(v), v, variant.run_pays(v)) for v in variant.ladder)
 
 
 class BettingLab(View):
@@ -118,7 +114,7 @@ class BettingLab(View):
 
     @property
     def hand_over(self) -> bool:
-        return any(e["type"] == "hand" for e in self.state.events)
+        return self.state.last_hand is not None
 
     def act(self, action) -> None:
         """Apply an action for the seat to act; the engine refuses illegal ones with a reason."""

@@ -42,7 +42,7 @@ def play_first_hand(variant, seed: int):
     """A new game whose first hand RuleBots have played to the end; returns its events."""
     state = new_game(variant, seed)
     bots = [RuleBot(seed=seed * 4 + s) for s in range(4)]
-    while not state.is_terminal() and not any(e["type"] == "hand" for e in state.events):
+    while state.last_hand is None:  # the engine keeps the finished hand, then deals on
         state.apply_action(bots[state.current_seat].choose(state))
     end = next(i for i, e in enumerate(state.events) if e["type"] == "hand")
     return state.events[:end + 1]

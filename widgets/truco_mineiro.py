@@ -1,7 +1,7 @@
 """Truco Mineiro beside Truco Paulista: manilhas, values, and the same trick in both.
 
 Every fact in the comparison is read from the engine's `Variant` objects and states
-(`ladder_rows` drives a real state up the ladder); the trick comparison asks
+(`ladder_rows` reads the ladder and `Variant.run_pays`); the trick comparison asks
 `trick_winner`/`explain_trick` of each variant.
 """
 from __future__ import annotations

@@ -89,7 +89,7 @@ def _first_hand(state) -> list[dict]:
 
 
 def _over(state) -> bool:
-    return any(e["type"] == "hand" for e in state.events)
+    return state.last_hand is not None
 
 
 class ThresholdLab(View):
@@ -253,10 +253,10 @@ class ThresholdLab(View):
         seat = state.current_seat
         state.apply_action(RAISE)
         lost = state.is_terminal() and state.winner != (seat & 1)
-        last = state.events[-3] if state.events[-1]["type"] == "game" else state.events[-1]
+        said = [e for e in state.events if e["type"] in ("raise", "hand")][-2:]
         return Question(
             {lang: TEXT["q_raise"][lang].format(seat=seat, **fields[lang]) for lang in ("pt", "en")},
             [("loses", {k: TEXT["loses"][k] for k in ("pt", "en")}),
              ("more", {k: TEXT["worth_more"][k] for k in ("pt", "en")})],
             "loses" if lost else "more",
-            {lang: escape(narrate(last, variant, lang)) for lang in ("pt", "en")})
+            {lang: escape(" ".join(narrate(e, variant, lang) for e in said)) for lang in ("pt", "en")})

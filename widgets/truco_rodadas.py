@@ -12,10 +12,7 @@ import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
 from cartas.truco import (MINEIRO, PAULISTA, explain_hand, explain_trick, finished_sequences,
-                          get_variant, hand_winner, trick_winner)
-
-from cartas.truco.rules import COVERED, resolve_trick
-from cartas.truco.variants import strength_table
+                          get_variant, hand_winner, trick_winner, trick_winning_seat)
 
 from .base import View
 from .svg import card_svg
@@ -51,10 +48,8 @@ DEFAULT_TRICK = ("7♥", "3♣", "K♦", "3♦")
 
 
 def winning_seat(plays, variant, vira) -> int | None:
-    """The seat whose card takes the trick (None for a tie), from the engine's own trick
-    comparison: the public `trick_winner` gives only the team."""
-    table = strength_table(variant, vira)
-    return resolve_trick([(s, COVERED if c is None else table[c]) for s, c in plays])[1]
+    """The seat whose card takes the trick (None for a tie): the engine's `trick_winning_seat`."""
+    return trick_winning_seat(plays, variant, vira)
 
 
 def _result_name(result, lang: str) -> str:
@@ -167,7 +162,7 @@ class TrickLab(View):
             team = hand_winner(results)
         except ValueError as error:  # an unfinished or over-long sequence: the engine says why
             self.hand_box.value = (f"<div class='cartas-hand-pending' style='font-size:16px;color:#8d6e63'>"
-                                   f"{escape(str(error))}</div>")
+                                   f"{escape(self._reason(error))}</div>")
         else:
             name = _winner_name(team, self.lang, "nobody")
             self.hand_box.value = (

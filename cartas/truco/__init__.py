@@ -23,13 +23,16 @@ from .actions import (
     Action,
     IllegalActionError,
 )
+from .errors import TrucoError
 from .rules import (
     explain_hand,
+    explain_last_hand,
     explain_trick,
     finished_sequences,
     hand_winner,
     team_of,
     trick_winner,
+    trick_winning_seat,
 )
 from .state import SeatView, TrucoState, from_deal, from_json, new_game
 from .text import narrate
@@ -41,8 +44,8 @@ __all__ = [
     "MINEIRO", "NATURAL_ORDER", "PAULISTA", "VARIANTS", "Variant", "get_variant",
     "is_manilha", "manilha_rank", "manilhas", "next_rank", "ranking", "strength_table",
     "ACCEPT", "PLAY_HAND", "RAISE", "RUN", "RUN_HAND", "Action", "IllegalActionError",
-    "explain_hand", "explain_trick", "finished_sequences", "hand_winner", "team_of",
-    "trick_winner", "SeatView", "TrucoState", "from_deal", "from_json", "new_game", "narrate",
+    "TrucoError", "explain_hand", "explain_last_hand", "explain_trick", "finished_sequences",
+    "hand_winner", "team_of", "trick_winner", "trick_winning_seat", "SeatView", "TrucoState", "from_deal", "from_json", "new_game", "narrate",
     "TrucoOdds", "hand_odds",
     "bots", "RandomBot", "RuleBot", "play_game",
 ]

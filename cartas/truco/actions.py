@@ -27,12 +27,9 @@ from dataclasses import dataclass
 
 from ..cards import TRUCO_PACK, Card
 from . import text as _text
+from .errors import IllegalActionError, TrucoError
 
 KINDS = ("play", "cover", "blind", "raise", "accept", "run", "play_hand", "run_hand")
-
-
-class IllegalActionError(ValueError):
-    """An action that the rules do not allow now; the message says why."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +56,8 @@ class Action:
     def blind(position: int) -> "Action":
         """Mão de ferro: play the card at `position` (0 = first remaining card) unseen."""
         if not isinstance(position, int) or not 0 <= position <= 2:
-            raise ValueError(f"a blind play names position 0, 1 or 2, not {position!r}")
+            raise TrucoError(f"a blind play names position 0, 1 or 2, not {position!r}",
+                             "bad_position", position=repr(position))
         return _BLIND[position]
 
     @staticmethod
@@ -68,7 +66,8 @@ class Action:
         if value is None:
             return RAISE
         if not isinstance(value, int) or value <= 0:
-            raise ValueError(f"a raise names a positive value, not {value!r}")
+            raise TrucoError(f"a raise names a positive value, not {value!r}",
+                             "bad_raise_value", value=repr(value))
         return Action("raise", value=value)
 
     @classmethod
@@ -77,10 +76,11 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise IllegalActionError(f"{text!r} is not an action: {_HINT}")
+            raise IllegalActionError(f"{text!r} is not an action: {_HINT}", "not_an_action",
+                                     text=repr(text))
         words = text.strip().lower().replace("_", " ").split(None, 1)
         if not words:
-            raise IllegalActionError(f"an empty text is not an action: {_HINT}")
+            raise IllegalActionError(f"an empty text is not an action: {_HINT}", "empty_action")
         head, rest = words[0], (words[1].strip() if len(words) > 1 else "")
         try:
             if head in ("play", "joga", "jogo") and rest in ("hand", "mao", "mão", ""):
@@ -107,8 +107,10 @@ class Action:
             if head in ("run", "corre", "corro", "fujo") and not rest:
                 return RUN
         except ValueError as err:
-            raise IllegalActionError(f"cannot read an action from {text!r}: {err}") from None
-        raise IllegalActionError(f"cannot read an action from {text!r}: {_HINT}")
+            raise IllegalActionError(f"cannot read an action from {text!r}: {err}",
+                                     "unreadable_action", text=text) from None
+        raise IllegalActionError(f"cannot read an action from {text!r}: {_HINT}",
+                                 "unreadable_action", text=text)
 
     # -- text ----------------------------------------------------------------------------
     def __str__(self) -> str:

@@ -28,6 +28,7 @@ from functools import lru_cache
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng
+from .errors import TrucoError
 from .rules import CARD_INDEX, finished_sequences, hand_winner, strength_list
 from .variants import get_variant
 
@@ -80,12 +81,21 @@ def _code(result) -> int:
     return TIE if result is None else result
 
 
+_PLACES = {"your hand": "mine", "the vira": "vira", "your partner's hand": "partner",
+           "the cards seen": "seen"}
+
+
 def _indexes(cards, what: str) -> list[int]:
     out = []
     for card in cards:
-        card = Card.parse(card)
+        try:
+            card = Card.parse(card)
+        except ValueError as err:
+            raise TrucoError(str(err), "unreadable_card", text=str(card),
+                             place=_PLACES[what]) from None
         if card not in CARD_INDEX:
-            raise ValueError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)")
+            raise TrucoError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)",
+                             "card_not_in_pack", card=str(card), place=_PLACES[what])
         out.append(CARD_INDEX[card])
     return out
 
@@ -94,31 +104,36 @@ def _setup(variant, hand, vira, seen, partner):
     variant = get_variant(variant)
     mine = _indexes(hand, "your hand")
     if len(mine) != 3:
-        raise ValueError(f"your hand has 3 cards, not {len(mine)}")
+        raise TrucoError(f"your hand has 3 cards, not {len(mine)}", "odds_hand_size",
+                         n=len(mine))
     vira_idx = None
     if variant.uses_vira:
         if vira is None:
-            raise ValueError("Truco Paulista needs a vira to know its manilhas")
+            raise TrucoError("Truco Paulista needs a vira to know its manilhas", "needs_vira")
         vira_idx = _indexes([vira], "the vira")[0]
     elif vira is not None:
-        raise ValueError("Truco Mineiro has no vira: its manilhas are fixed")
+        raise TrucoError("Truco Mineiro has no vira: its manilhas are fixed", "mineiro_no_vira")
     mate = _indexes(partner or [], "your partner's hand")
     if partner is not None and len(mate) != 3:
-        raise ValueError(f"your partner's hand has 3 cards, not {len(mate)}")
+        raise TrucoError(f"your partner's hand has 3 cards, not {len(mate)}",
+                         "odds_partner_size", n=len(mate))
     known = mine + mate + ([vira_idx] if vira_idx is not None else [])
     if len(set(known)) != len(known):
-        raise ValueError("a card appears twice among your hand, your partner's and the vira")
+        raise TrucoError("a card appears twice among your hand, your partner's and the vira",
+                         "odds_twice")
     others = _indexes(seen or [], "the cards seen")
     unseen = sorted(set(range(40)) - set(known) - set(others))
     need = 6 if partner is not None else 9
     if len(unseen) < need:
-        raise ValueError(f"only {len(unseen)} unseen cards are left: {need} are needed")
+        raise TrucoError(f"only {len(unseen)} unseen cards are left: {need} are needed",
+                         "odds_unseen", left=len(unseen), need=need)
     return variant, mine, mate, vira_idx, unseen
 
 
 def _check_position(position) -> int:
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= 3:
-        raise ValueError(f"the position is 0 (mão) to 3 (pé), not {position!r}")
+        raise TrucoError(f"the position is 0 (mão) to 3 (pé), not {position!r}",
+                         "odds_position", position=repr(position))
     return position
 
 

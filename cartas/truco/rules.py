@@ -11,6 +11,7 @@ from typing import Iterable, Sequence
 
 from ..cards import TRUCO_PACK, Card
 from . import text as _text
+from .errors import TrucoError
 from .variants import Variant, get_variant, manilhas, strength_table
 
 CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(TRUCO_PACK)}
@@ -86,22 +87,29 @@ def _check_plays(plays, variant: Variant, vira) -> tuple[list[tuple[int, Card | 
         try:
             seat, card = item
         except (TypeError, ValueError):
-            raise ValueError(f"each play is a (seat, card) pair, not {item!r}") from None
+            raise TrucoError(f"each play is a (seat, card) pair, not {item!r}", "play_pair",
+                             item=repr(item)) from None
         if not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise ValueError(f"seats are 0 to 3, not {seat!r}")
+            raise TrucoError(f"seats are 0 to 3, not {seat!r}", "bad_seat", seat=repr(seat))
         if seat in seats:
-            raise ValueError(f"seat {seat} plays twice in one trick")
+            raise TrucoError(f"seat {seat} plays twice in one trick", "seat_twice", seat=seat)
         seats.add(seat)
         if card is not None:
-            card = Card.parse(card)
+            try:
+                card = Card.parse(card)
+            except ValueError as err:
+                raise TrucoError(str(err), "unreadable_card", text=str(card), seat=seat,
+                                 place="trick") from None
             if card not in CARD_INDEX:
-                raise ValueError(f"{card} is not in the truco pack (no 8s, 9s or 10s)")
+                raise TrucoError(f"{card} is not in the truco pack (no 8s, 9s or 10s)",
+                                 "not_in_pack", card=str(card))
             if card in cards:
-                raise ValueError(f"{card} is played twice in one trick")
+                raise TrucoError(f"{card} is played twice in one trick", "card_twice",
+                                 card=str(card))
             cards.add(card)
         parsed.append((seat, card))
     if not parsed:
-        raise ValueError("a trick needs at least one play")
+        raise TrucoError("a trick needs at least one play", "empty_trick")
     table = strength_table(variant, vira)
     strengths = tuple((seat, COVERED if card is None else table[card]) for seat, card in parsed)
     return parsed, strengths
@@ -119,6 +127,16 @@ def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=N
     return resolve_trick(strengths)[0]
 
 
+def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
+                       vira=None) -> int | None:
+    """The seat whose card takes the trick, or None for a tie (arguments as `trick_winner`).
+
+    Between partners holding equal best cards, the one who played first takes it."""
+    variant = get_variant(variant)
+    _, strengths = _check_plays(list(plays), variant, vira)
+    return resolve_trick(strengths)[1]
+
+
 def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
     """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
     variant = get_variant(variant)
@@ -133,15 +151,19 @@ def _check_results(results) -> list[int | None]:
     results = list(results)
     for r in results:
         if r not in (0, 1, None) or isinstance(r, bool):
-            raise ValueError(f"a trick result is 0, 1 or None (tie), not {r!r}")
+            raise TrucoError(f"a trick result is 0, 1 or None (tie), not {r!r}", "bad_result",
+                             result=repr(r))
     if len(results) > 3:
-        raise ValueError(f"a hand has at most 3 tricks, not {len(results)}")
+        raise TrucoError(f"a hand has at most 3 tricks, not {len(results)}", "too_many_tricks",
+                         n=len(results))
     for n in range(2, len(results)):
         if hand_status(results[:n])[0]:
-            raise ValueError(
-                f"the results {_fmt(results)} go on past trick {n}, which already decided the hand")
+            raise TrucoError(
+                f"the results {_fmt(results)} go on past trick {n}, which already decided the hand",
+                "past_decided", results=results, n=n)
     if not hand_status(results)[0]:
-        raise ValueError(f"the results {_fmt(results)} do not finish a hand: it is still undecided")
+        raise TrucoError(f"the results {_fmt(results)} do not finish a hand: it is still undecided",
+                         "undecided", results=results)
     return results
 
 
@@ -176,3 +198,14 @@ def finished_sequences() -> list[tuple[int | None, ...]]:
             else:
                 found.extend((a, b, c) for c in outcomes)
     return sorted(found, key=len)
+
+
+def explain_last_hand(last_hand: dict, variant, lang: str = "pt") -> str:
+    """Why `state.last_hand` ended as it did: its deciding trick and the hand's result, or who
+    ran (from a raise or from the mão de onze/dez) and what it paid, or the forbidden raise."""
+    variant = get_variant(variant)
+    if last_hand["reason"] not in ("tricks", "all_tied"):
+        return _text.explain_ending(last_hand, variant, lang)
+    trick = [(seat, card) for seat, card in last_hand["tricks"][-1]]
+    return (explain_trick(trick, variant, last_hand["vira"], lang) + " "
+            + explain_hand(last_hand["trick_results"], lang))

@@ -29,6 +29,7 @@ from .actions import (
     Action,
     IllegalActionError,
 )
+from .errors import TrucoError
 from .rules import CARD_INDEX, CARD_TEXT, COVERED, hand_status, resolve_trick, strength_list
 from .variants import Variant, get_variant, manilhas
 
@@ -89,16 +90,24 @@ def _tables(variant: Variant) -> _Tables:
     return _Tables(variant)
 
 
-def _card_index(card, what: str) -> int:
-    card = Card.parse(card)
+def _card_index(card, what: str, seat: int | None = None) -> int:
+    """The pack index of a card given in `what` (`seat`'s hand, or the vira if seat is None)."""
+    place = "vira" if seat is None else "hand"
+    try:
+        card = Card.parse(card)
+    except ValueError as err:
+        raise TrucoError(str(err), "unreadable_card", text=str(card), seat=seat,
+                         place=place) from None
     if card not in CARD_INDEX:
-        raise ValueError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)")
+        raise TrucoError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)",
+                         "card_not_in_pack", card=str(card), seat=seat, place=place)
     return CARD_INDEX[card]
 
 
 def _check_tie_lead(tie_lead: str) -> str:
     if tie_lead not in TIE_LEADS:
-        raise ValueError(f"tie_lead must be 'leader' or 'first_tying', not {tie_lead!r}")
+        raise TrucoError(f"tie_lead must be 'leader' or 'first_tying', not {tie_lead!r}",
+                         "bad_tie_lead", value=repr(tie_lead))
     return tie_lead
 
 
@@ -168,6 +177,29 @@ def _game_event(winner, score) -> dict:
     return {"type": "game", "winner_team": winner, "score": list(score)}
 
 
+def _last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason, value,
+                    score, seat, refused) -> dict:
+    """`TrucoState.last_hand` from the record `_end_hand` keeps."""
+    if deal.__class__ is tuple:
+        deal = deal[0](*deal[1:])
+    text = CARD_TEXT
+    strength = strength_list(variant, None if deal["vira"] is None else _IDX[deal["vira"]])
+    unfinished = trick if trick and not (tricks and trick is tricks[-1]) else []
+    return {
+        "hand_number": deal["hand_number"], "dealer": deal["dealer"], "mao": deal["mao"],
+        "mode": deal["mode"], "threshold_team": deal["threshold_team"], "vira": deal["vira"],
+        "manilhas": list(deal["manilhas"]), "score_before": list(deal["score"]),
+        "hands": [list(h) for h in deal["hands"]],
+        "tricks": [[[s, None if cov else text[c]] for s, c, cov in t] for t in tricks],
+        "trick_results": list(results),
+        "winning_seats": [resolve_trick([(s, COVERED if cov else strength[c])
+                                         for s, c, cov in t])[1] for t in tricks],
+        "unfinished_trick": [[s, None if cov else text[c]] for s, c, cov in unfinished],
+        "value": value, "winner_team": winner, "points": points, "reason": reason,
+        "score": list(score), "seat": seat, "refused_value": refused,
+    }
+
+
 class TrucoState:
     """A truco game in progress. Build it with `new_game`, `from_deal` or `from_json`.
 
@@ -195,6 +227,7 @@ class TrucoState:
       `current_trick` [(seat, Card or None if covered)], `tricks` (finished tricks of this
       hand, same shape), `trick_leader`.
     - `events`: list of plain dicts (see `cartas.truco.narrate`).
+    - `last_hand`: the last finished hand as a dict (None before the first ends).
     """
 
     # -- construction ---------------------------------------------------------------------
@@ -215,6 +248,8 @@ class TrucoState:
         self.hand_number = 0
         self.dealer = 0
         self._legal = None  # cached legal actions (see `_compute_legal`), None when stale
+        self._deal = None       # this hand's deal record (or event dict), for `last_hand`
+        self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
 
     def _deal_random(self, dealer: int) -> None:
         """Shuffle the 40 cards, give 3 to each seat from the mão on, turn the vira."""
@@ -253,9 +288,10 @@ class TrucoState:
         else:
             self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
         self._legal = None
-        self._log.append((_deal_event, self.hand_number, dealer, mao, order, vira,
-                          manilha_texts, (score[0], score[1]), self.mode,
-                          self.threshold_team, self.hand_value))
+        self._deal = deal = (_deal_event, self.hand_number, dealer, mao, order, vira,
+                             manilha_texts, (score[0], score[1]), self.mode,
+                             self.threshold_team, self.hand_value)
+        self._log.append(deal)
 
     # -- events ---------------------------------------------------------------------------
     @property
@@ -274,6 +310,25 @@ class TrucoState:
     def events(self, events: list[dict]) -> None:
         self._events = events
         self._log = []
+
+    @property
+    def last_hand(self) -> dict | None:
+        """The last finished hand (None until a hand ends), as a JSON-friendly dict:
+
+        hand_number, dealer, mao, mode, threshold_team, vira (text or None), manilhas,
+        score_before, hands (the 3 cards each seat was dealt, in seat order), tricks (each
+        finished trick as [seat, card or None if face down] pairs in play order),
+        trick_results, winning_seats (None for a tie), unfinished_trick (cards played in a
+        trick the hand ended before finishing), value (accepted value at the end),
+        winner_team, points, reason ("tricks", "all_tied", "run", "ran_hand",
+        "forbidden_raise"), score (after the hand), seat (who ran, or raised when it was
+        forbidden; None otherwise), refused_value (the raise run from, or the forbidden one).
+
+        The engine deals the next hand at once; this keeps the finished one. A fresh copy."""
+        found = self._last_hand
+        if found.__class__ is tuple:
+            found = self._last_hand = _last_hand_dict(*found)
+        return None if found is None else json.loads(json.dumps(found))
 
     # -- reading ----------------------------------------------------------------------------
     @property
@@ -459,7 +514,7 @@ class TrucoState:
         if action.__class__ is not Action:
             action = self._coerce(action)
         if seat is not None and seat != self.current_seat:
-            raise IllegalActionError(self._turn_message(seat))
+            raise self._turn_error(seat)
         if action.kind == "raise" and action.value is None:  # RAISE = the next step
             action = next((a for a in legal if a.kind == "raise"), action)
         for k, candidate in enumerate(legal):  # identity first: legal actions are shared
@@ -468,7 +523,7 @@ class TrucoState:
         try:
             return action, legal.index(action)
         except ValueError:
-            raise IllegalActionError(self._why_illegal(action)) from None
+            raise self._why_illegal(action) from None
 
     def _coerce(self, action) -> Action:
         if isinstance(action, str):
@@ -476,7 +531,8 @@ class TrucoState:
         if isinstance(action, Action):
             return action
         raise IllegalActionError(
-            f"{action!r} is not an action: pass an Action (e.g. Action.play('7♥')) or its text")
+            f"{action!r} is not an action: pass an Action (e.g. Action.play('7♥')) or its text",
+            "not_an_action", text=repr(action))
 
     def _play(self, pos: int, covered: bool, blind: bool) -> None:
         seat = self._turn
@@ -524,10 +580,12 @@ class TrucoState:
         team = seat & 1
         forbidden = self.mode == "threshold"
         pending = self._pending
-        self._log.append((_raise_event, seat, value, self._tables.raise_name[value],
+        # In a mão de onze/dez the player is calling truco, whatever the next step's name.
+        self._log.append((_raise_event, seat, value,
+                          "truco" if forbidden else self._tables.raise_name[value],
                           pending is not None, forbidden))
         if forbidden:
-            self._end_hand(1 - team, 0, "forbidden_raise")
+            self._end_hand(1 - team, 0, "forbidden_raise", seat, value)
             return
         if pending is not None:
             self.hand_value = pending[0]  # raising again accepts the raise on the table
@@ -547,10 +605,10 @@ class TrucoState:
         self._turn = self._play_turn
 
     def _run(self) -> None:
-        winner = self._pending[1]
+        refused, winner = self._pending[0], self._pending[1]
         self._log.append((_run_event, self._turn, self.hand_value))
         self._pending = None
-        self._end_hand(winner, self.hand_value, "run")
+        self._end_hand(winner, self.hand_value, "run", self._turn, refused)
 
     def _decide(self, play: bool) -> None:
         team = self.threshold_team
@@ -559,13 +617,19 @@ class TrucoState:
             self.phase = "play"
             self._turn = self._leader
         else:
-            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand")
+            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand", self._turn)
 
-    def _end_hand(self, winner: int | None, points: int, reason: str) -> None:
+    def _end_hand(self, winner: int | None, points: int, reason: str, seat: int | None = None,
+                  refused: int | None = None) -> None:
+        """Score the hand; `seat` ran or raised when forbidden, `refused` is the raise run from."""
         score = self._score
         if winner is not None:
             score[winner] += points
         final = (score[0], score[1])
+        # Kept as a record; `last_hand` builds the dict when read. These lists are never
+        # mutated again: the next hand starts fresh ones.
+        self._last_hand = (self.variant, self._deal, self._tricks, self._trick, self._results,
+                           winner, points, reason, self.hand_value, final, seat, refused)
         self._log.append((_hand_event, self.hand_number, winner, points, reason,
                           self._results, final))
         target = self.variant.target
@@ -580,70 +644,89 @@ class TrucoState:
             self._deal_random((self.dealer + 1) & 3)
 
     # -- explaining an illegal action -----------------------------------------------------
-    def _turn_message(self, seat) -> str:
+    # Each reason is an IllegalActionError: English text, plus a code and fields for
+    # `error.message("pt")` (see `text.illegal_message`).
+    def _turn_error(self, seat) -> IllegalActionError:
         if self.phase == "game_over":
-            return self._over_message()
-        return f"it is seat {self._turn}'s turn, not seat {seat}'s"
+            return self._over_error()
+        return IllegalActionError(f"it is seat {self._turn}'s turn, not seat {seat}'s",
+                                  "not_your_turn", current=self._turn, seat=seat)
 
-    def _over_message(self) -> str:
-        return f"the game is over: team {self.winner} won"
+    def _over_error(self) -> IllegalActionError:
+        return IllegalActionError(f"the game is over: team {self.winner} won", "game_over",
+                                  team=self.winner)
 
-    def _why_illegal(self, action: Action) -> str:
+    def _why_illegal(self, action: Action) -> IllegalActionError:
         kind, seat, team = action.kind, self._turn, self._turn & 1
         phase = self.phase
+        err = IllegalActionError
         if phase == "game_over":
-            return self._over_message()
+            return self._over_error()
         name = "mão de onze" if self.variant.threshold == 11 else "mão de dez"
         if phase == "decide":
-            return (f"team {self.threshold_team} must first decide whether to play the {name} "
-                    f"or run from it ('play hand' / 'run hand'); seat {seat} decides")
+            return err(f"team {self.threshold_team} must first decide whether to play the {name} "
+                       f"or run from it ('play hand' / 'run hand'); seat {seat} decides",
+                       "must_decide", team=self.threshold_team, name=name, seat=seat)
         if kind in ("play_hand", "run_hand"):
-            return f"there is no {name} decision to make now"
+            return err(f"there is no {name} decision to make now", "no_decision", name=name)
         if phase == "answer":
             value = self._pending[0]
             if kind in ("play", "cover", "blind"):
-                return (f"seat {seat} must first answer the raise to {value}: "
-                        f"accept, run or raise")
+                return err(f"seat {seat} must first answer the raise to {value}: "
+                           f"accept, run or raise", "must_answer", seat=seat, value=value,
+                           raise_name=self.variant.raise_name(value))
             if kind == "raise":
                 return self._bad_raise_value(action.value, value)
-            return f"{action} is not legal now"
+            return self._not_legal(action)
         # phase == "play"
         if kind in ("accept", "run"):
-            return f"there is no raise to {kind}"
+            return err(f"there is no raise to {kind}", "nothing_to_answer", kind=kind)
         if kind == "raise":
             if self.mode == "mao_de_ferro":
-                return "nobody may raise in a mão de ferro"
+                return err("nobody may raise in a mão de ferro", "ferro_no_raise")
             if team == self._last_raise_team:
-                return f"team {team} raised last and cannot raise again"
+                return err(f"team {team} raised last and cannot raise again", "raised_last",
+                           team=team)
             return self._bad_raise_value(action.value, self.hand_value)
         if self.mode == "mao_de_ferro":
             if kind != "blind":
-                return ("in a mão de ferro nobody sees their cards: play blind by position "
-                        "('blind 0', 'blind 1', ...)")
+                return err("in a mão de ferro nobody sees their cards: play blind by position "
+                           "('blind 0', 'blind 1', ...)", "ferro_blind")
             n = len(self._hands[seat])
-            return f"seat {seat} has {n} card{'s' if n != 1 else ''} left: position {action.position} does not exist"
+            return err(f"seat {seat} has {n} card{'s' if n != 1 else ''} left: position "
+                       f"{action.position} does not exist", "no_position", seat=seat, n=n,
+                       position=action.position)
         if kind == "blind":
-            return "blind play by position is only for a mão de ferro"
+            return err("blind play by position is only for a mão de ferro", "blind_only_ferro")
+        card = str(action.card)
         if action.card not in CARD_INDEX:
-            return f"{action.card} is not in the truco pack"
+            return err(f"{card} is not in the truco pack", "not_in_pack", card=card)
         if CARD_INDEX[action.card] not in self._hands[seat]:
-            return f"{action.card} is not in seat {seat}'s hand"
+            return err(f"{card} is not in seat {seat}'s hand", "not_in_hand", card=card, seat=seat)
         if kind == "cover" and not self._results:
-            return "carta coberta is not allowed in the first trick"
-        return f"{action} is not legal now"
+            return err("carta coberta is not allowed in the first trick", "no_cover_first")
+        return self._not_legal(action)
 
-    def _bad_raise_value(self, asked, current) -> str:
+    def _not_legal(self, action: Action) -> IllegalActionError:
+        return IllegalActionError(f"{action} is not legal now", "not_legal", action=str(action))
+
+    def _bad_raise_value(self, asked, current) -> IllegalActionError:
         nxt = self.variant.next_value(current)
         if nxt is None:
-            return f"the hand is already at {current}: nothing goes above {self.variant.ladder[-1]}"
-        return f"values rise one step at a time: the next raise is to {nxt}, not {asked}"
+            top = self.variant.ladder[-1]
+            return IllegalActionError(
+                f"the hand is already at {current}: nothing goes above {top}", "above_top",
+                value=current, top=top)
+        return IllegalActionError(
+            f"values rise one step at a time: the next raise is to {nxt}, not {asked}",
+            "one_step", next=nxt, asked=asked, raise_name=self.variant.raise_name(nxt))
 
     # -- views --------------------------------------------------------------------------------
     def view(self, seat: int) -> "SeatView":
         """What `seat` may see now: its own cards (not in a mão de ferro), the table, the
         score, and its partner's cards while its team decides a mão de onze/dez."""
         if seat not in (0, 1, 2, 3):
-            raise ValueError(f"seats are 0 to 3, not {seat!r}")
+            raise TrucoError(f"seats are 0 to 3, not {seat!r}", "bad_seat", seat=repr(seat))
         return SeatView(self, seat)
 
     def visible(self, seat: int, owner: int) -> bool:
@@ -687,6 +770,7 @@ class TrucoState:
             "tricks": [[[s, None if cov else CARD_TEXT[c]] for s, c, cov in t]
                        for t in self._tricks],
             "results": list(self._results),
+            "last_hand": self.last_hand,
             "events": self.events,
         }
 
@@ -708,7 +792,8 @@ def from_json(text: str) -> TrucoState:
     """Rebuild a state from `to_json()`; it then behaves exactly like the original."""
     d = json.loads(text) if isinstance(text, str) else text
     if d.get("format") != JSON_FORMAT:
-        raise ValueError(f"not a saved truco game (format {d.get('format')!r})")
+        raise TrucoError(f"not a saved truco game (format {d.get('format')!r})", "bad_format",
+                         format=repr(d.get("format")))
     s = TrucoState(d["variant"], _rng_from_state(d["rng"]), d["tie_lead"], d["score"])
     s.winner, s.hand_number, s.dealer = d["winner"], d["hand_number"], d["dealer"]
     s._hands = [[_IDX[c] for c in h] for h in d["hands"]]
@@ -724,6 +809,8 @@ def from_json(text: str) -> TrucoState:
                  for t in d["tricks"]]
     s._results = list(d["results"])
     s.events = d["events"]
+    s._last_hand = d.get("last_hand")
+    s._deal = next((e for e in reversed(s._events) if e["type"] == "deal"), None)
     return s
 
 
@@ -752,33 +839,39 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
     variant = get_variant(variant)
     hands = list(hands)
     if len(hands) != 4:
-        raise ValueError(f"a deal has four hands (one per seat), not {len(hands)}")
+        raise TrucoError(f"a deal has four hands (one per seat), not {len(hands)}", "four_hands",
+                         n=len(hands))
     idx_hands = []
     for seat, hand in enumerate(hands):
         hand = [hand] if isinstance(hand, (str, Card)) else list(hand)
         if len(hand) != 3:
-            raise ValueError(f"seat {seat} must hold 3 cards, not {len(hand)}")
-        idx_hands.append([_card_index(c, f"seat {seat}'s hand") for c in hand])
+            raise TrucoError(f"seat {seat} must hold 3 cards, not {len(hand)}", "three_cards",
+                             seat=seat, n=len(hand))
+        idx_hands.append([_card_index(c, f"seat {seat}'s hand", seat) for c in hand])
     flat = [c for h in idx_hands for c in h]
     if len(set(flat)) != 12:
         dup = next(CARD_TEXT[c] for c in flat if flat.count(c) > 1)
-        raise ValueError(f"{dup} is dealt twice: the 12 cards must be distinct")
+        raise TrucoError(f"{dup} is dealt twice: the 12 cards must be distinct", "dealt_twice",
+                         card=dup)
     vira_idx = None
     if variant.uses_vira:
         if vira is None:
-            raise ValueError("Truco Paulista needs a vira to know its manilhas")
+            raise TrucoError("Truco Paulista needs a vira to know its manilhas", "needs_vira")
         vira_idx = _card_index(vira, "the vira")
         if vira_idx in flat:
-            raise ValueError(f"the vira {CARD_TEXT[vira_idx]} cannot also be in a hand")
+            raise TrucoError(f"the vira {CARD_TEXT[vira_idx]} cannot also be in a hand",
+                             "vira_in_hand", card=CARD_TEXT[vira_idx])
     elif vira is not None:
-        raise ValueError("Truco Mineiro has no vira: its manilhas are fixed")
+        raise TrucoError("Truco Mineiro has no vira: its manilhas are fixed", "mineiro_no_vira")
     if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise ValueError(f"the dealer is a seat from 0 to 3, not {dealer!r}")
+        raise TrucoError(f"the dealer is a seat from 0 to 3, not {dealer!r}", "bad_dealer",
+                         dealer=repr(dealer))
     score = tuple(score)
     if len(score) != 2 or any(not isinstance(p, int) or isinstance(p, bool)
                                or not 0 <= p < variant.target for p in score):
-        raise ValueError(f"the score is two whole numbers from 0 to {variant.target - 1}, "
-                         f"not {score!r}")
+        raise TrucoError(f"the score is two whole numbers from 0 to {variant.target - 1}, "
+                         f"not {score!r}", "bad_score", top=variant.target - 1,
+                         score=repr(score))
     state = TrucoState(variant, make_rng(seed), tie_lead, score)
     mao = (dealer + 1) % 4
     order = [c for k in range(4) for c in idx_hands[(mao + k) % 4]]  # dealt from the mão on

@@ -159,6 +159,34 @@ def explain_hand(results, winner, lang):
             if pt else f"One trick each, and {team} won the third, so it takes the hand.")
 
 
+def explain_ending(last_hand: dict, variant, lang: str = "pt") -> str:
+    """Why the last hand ended as it did when no trick decided it (a run, a run from the
+    mão de onze/dez, a forbidden raise)."""
+    lang = _lang(lang)
+    pt = lang == "pt"
+    reason, points, winner = last_hand["reason"], last_hand["points"], last_hand["winner_team"]
+    unit = ("ponto" if points == 1 else "pontos") if pt else ("point" if points == 1 else "points")
+    t = team_name(winner, lang) if winner is not None else ""
+    name = threshold_name(variant)
+    if reason == "run":
+        who = seat_name(last_hand["seat"], lang)
+        asked = last_hand["refused_value"]
+        word = raise_word(variant, asked)
+        return _cap(f"o {who} correu do pedido de {word} ({asked}): {t} leva a mão e {points} "
+                    f"{unit}, o valor da mão antes do pedido recusado." if pt else
+                    f"{who} ran from the call of {word} ({asked}): {t} takes the hand and "
+                    f"{points} {unit}, the hand's value before the refused call.")
+    if reason == "ran_hand":
+        ran = team_name(1 - winner, lang)
+        return _cap(f"{ran} correu da {name}: {t} ganha {points} {unit}." if pt else
+                    f"{ran} ran from the {name}: {t} scores {points} {unit}.")
+    if reason == "forbidden_raise":
+        raiser = team_name(1 - winner, lang)
+        return _cap(f"{raiser} pediu truco na {name}, o que é proibido: perde o jogo." if pt else
+                    f"{raiser} called truco in the {name}, which is forbidden: it loses the game.")
+    raise ValueError(f"the tricks decided this hand ({reason}): explain them with explain_hand")
+
+
 # -- narration --------------------------------------------------------------------------
 
 def narrate(event: dict, variant, lang: str = "pt") -> str:
@@ -229,10 +257,10 @@ def _n_trick(e, variant, lang, pt):
 def _n_raise(e, variant, lang, pt):
     who = _cap(seat_name(e["seat"], lang))
     word = raise_word(variant, e["value"])
-    if e.get("forbidden"):
-        name = threshold_name(variant)
-        return (f"{who} pede {word} na {name}, o que é proibido: a dupla perde o jogo." if pt
-                else f"{who} calls {word} in the {name}, which is forbidden: the team loses the game.")
+    if e.get("forbidden"):  # in a mão de onze/dez any raise is a call for truco
+        word, name = "truco", threshold_name(variant)
+        return (f"{who} pede {word} na {name}, o que é proibido." if pt  # the hand event
+                else f"{who} calls {word} in the {name}, which is forbidden.")  # says the rest
     return (f"{who} pede {word}: a mão passa a valer {e['value']} se aceitarem." if pt
             else f"{who} calls {word}: the hand will be worth {e['value']} if accepted.")
 
@@ -256,10 +284,11 @@ def _n_hand(e, variant, lang, pt):
         return (f"Todas as rodadas empataram: ninguém pontua ({score})." if pt
                 else f"Every trick tied: nobody scores ({score}).")
     t, pts = team_name(e["winner_team"], lang), e["points"]
-    if e["reason"] == "forbidden_raise":
-        return _cap(f"{t} vence o jogo porque a outra dupla pediu truco quando não podia ({score})."
-                    if pt else f"{t} wins the game because the other team raised when it could "
-                               f"not ({score}).")
+    if e["reason"] == "forbidden_raise":  # the game event gives the result and the score
+        raiser, name = team_name(1 - e["winner_team"], lang), threshold_name(variant)
+        return _cap(f"{raiser} pediu truco na {name} e perde o jogo; a mão não vale pontos."
+                    if pt else f"{raiser} called truco in the {name} and loses the game; the "
+                               f"hand scores no points.")
     unit = ("ponto" if pts == 1 else "pontos") if pt else ("point" if pts == 1 else "points")
     return _cap(f"{t} leva a mão e {pts} {unit} (placar {score})." if pt
                 else f"{t} takes the hand and {pts} {unit} (score {score}).")
@@ -275,3 +304,120 @@ _NARRATORS = {
     "deal": _n_deal, "decide": _n_decide, "play": _n_play, "trick": _n_trick,
     "raise": _n_raise, "accept": _n_accept, "run": _n_run, "hand": _n_hand, "game": _n_game,
 }
+
+
+# -- refusals -----------------------------------------------------------------------------
+# Portuguese renderings of TrucoError / IllegalActionError codes; English stays the
+# exception's own text. Teams are named as the lessons do: dupla A = seats 0 and 2.
+
+def dupla(team: int) -> str:
+    """ "a dupla A (assentos 0 e 2)" / "a dupla B (assentos 1 e 3)". """
+    return "a dupla A (assentos 0 e 2)" if team == 0 else "a dupla B (assentos 1 e 3)"
+
+
+_HINT_PT = "escreva por exemplo “joga 7♥”, “cobre 7♥”, “truco”, “aceito” ou “corro”"
+
+_ILLEGAL_PT = {
+    # the game state
+    "game_over": "o jogo acabou: {dupla} venceu",
+    "not_your_turn": "é a vez do assento {current}, não do assento {seat}",
+    "must_decide": "{Dupla} precisa primeiro decidir se joga a {name} ou corre dela; "
+                   "quem decide é o assento {seat}",
+    "no_decision": "não há decisão de {name} a tomar agora",
+    "must_answer": "o assento {seat} precisa primeiro responder ao pedido de {raise_name} "
+                   "({value}): aceitar, correr ou aumentar",
+    "not_legal": "“{action}” não é permitido agora",
+    "nothing_to_answer": "não há pedido de truco para {kind}",
+    "ferro_no_raise": "ninguém pode pedir truco na mão de ferro",
+    "raised_last": "{dupla} pediu por último e não pode aumentar de novo: só depois que a "
+                   "outra dupla aumentar",
+    "ferro_blind": "na mão de ferro ninguém vê as próprias cartas: jogue às cegas pela "
+                   "posição (1ª, 2ª ou 3ª carta)",
+    "no_position": "o assento {seat} tem {n} carta{s}: não existe a {nth} carta",
+    "blind_only_ferro": "jogar às cegas pela posição é só na mão de ferro",
+    "not_in_pack": "{card} não está no baralho do truco (sem 8, 9 e 10)",
+    "not_in_hand": "{card} não está na mão do assento {seat}",
+    "no_cover_first": "carta coberta não é permitida na 1ª rodada",
+    "above_top": "a mão já vale {value}: nada passa de {top}",
+    "one_step": "os valores sobem um degrau de cada vez: o próximo pedido é {raise_name} "
+                "({next}), não {asked}",
+    # reading actions
+    "not_an_action": "{text} não é uma jogada: " + _HINT_PT,
+    "empty_action": "um texto vazio não é uma jogada: " + _HINT_PT,
+    "unreadable_action": "não é possível ler uma jogada em “{text}”: " + _HINT_PT,
+    "bad_position": "uma jogada às cegas indica a posição 0, 1 ou 2, não {position}",
+    "bad_raise_value": "um pedido indica um valor positivo, não {value}",
+    # deals, tricks, variants
+    "four_hands": "uma distribuição tem quatro mãos (uma por assento), não {n}",
+    "three_cards": "o assento {seat} deve ter 3 cartas, não {n}",
+    "unreadable_card": "não é possível ler uma carta em “{text}”{where}: escreva como "
+                       "“7♥”, “Q♠” ou “7 de copas”",
+    "card_not_in_pack": "{card}{where} não está no baralho do truco (sem 8, 9 e 10)",
+    "dealt_twice": "{card} foi distribuída duas vezes: as 12 cartas devem ser diferentes",
+    "needs_vira": "o Truco Paulista precisa de uma vira para saber as manilhas",
+    "vira_in_hand": "a vira {card} não pode estar também numa mão",
+    "mineiro_no_vira": "o Truco Mineiro não tem vira: as manilhas são fixas",
+    "bad_dealer": "quem dá as cartas é um assento de 0 a 3, não {dealer}",
+    "bad_score": "o placar são dois números inteiros de 0 a {top}, não {score}",
+    "bad_tie_lead": "depois de um empate abre quem abriu a rodada (“leader”) ou quem jogou "
+                    "a primeira carta empatada (“first_tying”), não {value}",
+    "bad_seat": "os assentos vão de 0 a 3, não {seat}",
+    "bad_format": "isto não é um jogo de truco salvo (formato {format})",
+    "play_pair": "cada jogada é um par (assento, carta), não {item}",
+    "seat_twice": "o assento {seat} joga duas vezes na mesma rodada",
+    "card_twice": "{card} aparece duas vezes na mesma rodada",
+    "empty_trick": "uma rodada precisa de pelo menos uma jogada",
+    "bad_result": "o resultado de uma rodada é A, B ou empate, não {result}",
+    "too_many_tricks": "uma mão tem no máximo 3 rodadas, não {n}",
+    "past_decided": "os resultados {results} continuam depois da {n}ª rodada, que já decidiu a mão",
+    "undecided": "os resultados {results} não terminam a mão: ela ainda está indefinida",
+    "unknown_variant": "variante de truco desconhecida {variant}: escolha “paulista” ou “mineiro”",
+    "odds_hand_size": "a sua mão tem 3 cartas, não {n}",
+    "odds_partner_size": "a mão do parceiro tem 3 cartas, não {n}",
+    "odds_twice": "uma carta aparece duas vezes entre a sua mão, a do parceiro e a vira",
+    "odds_unseen": "só restam {left} cartas não vistas: são precisas {need}",
+    "odds_position": "a posição vai de 0 (mão) a 3 (pé), não {position}",
+    "not_a_raise": "{value} não é um pedido de truco nesta variante: os pedidos são {ladder}",
+    "bad_vira": "{card} não pode ser a vira: 8, 9 e 10 não estão no baralho do truco",
+    "not_truco_rank": "{rank} não é uma carta do truco: 8, 9 e 10 não estão no baralho",
+}
+
+_KIND_VERB_PT = {"accept": "aceitar", "run": "correr"}
+
+
+def _results_pt(results) -> str:
+    return "(" + ", ".join("empate" if r is None else "AB"[r] for r in results) + ")"
+
+
+def _action_pt(text: str) -> str:
+    from .actions import Action  # actions imports this module
+    try:
+        return Action.parse(text).describe("pt")
+    except ValueError:
+        return text
+
+
+def illegal_message(code: str | None, fields: dict, english: str, lang: str = "pt") -> str:
+    """A refusal's reason in `lang`; English (or an unknown code) keeps `english`."""
+    if _lang(lang) == "en" or code not in _ILLEGAL_PT:
+        return english
+    data = dict(fields)
+    if "team" in data:
+        data["dupla"] = dupla(data["team"])
+        data["Dupla"] = _cap(data["dupla"])
+    if "kind" in data:
+        data["kind"] = _KIND_VERB_PT.get(data["kind"], data["kind"])
+    if "action" in data:
+        data["action"] = _action_pt(data["action"])
+    if "results" in data:
+        data["results"] = _results_pt(data["results"])
+    if "n" in data:
+        data["s"] = "" if data["n"] == 1 else "s"
+    if "position" in data and isinstance(data["position"], int):
+        data["nth"] = f"{data['position'] + 1}ª"
+    place = data.get("place")  # where a card was given: "hand", "vira", "trick" or None
+    data["where"] = {"hand": f" na mão do assento {data.get('seat')}", "vira": " na vira",
+                     "trick": f" jogada pelo assento {data.get('seat')}",
+                     "mine": " na sua mão", "partner": " na mão do parceiro",
+                     "seen": " nas cartas já vistas"}.get(place, "")
+    return _ILLEGAL_PT[code].format(**data)
