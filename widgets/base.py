@@ -20,6 +20,33 @@ COMMON_TEXT = {
 }
 
 
+def variant_toggle(value="paulista") -> w.ToggleButtons:
+    """The Paulista/Mineiro switch (class cartas-variant); `value` is a variant or its key."""
+    from cartas.truco import MINEIRO, PAULISTA, get_variant  # only truco views pay for it
+    return w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
+                                    (MINEIRO.label["pt"], "mineiro")],
+                           value=get_variant(value).key).add_class("cartas-variant")
+
+
+def seed_field(rng, value: int | None = None, width: str = "190px", **kwargs) -> w.IntText:
+    """The seed box (class cartas-seed): `value`, or else a draw from the seeded `rng`."""
+    if value is None:
+        value = int(rng.integers(1000))
+    return w.IntText(value=value, layout=w.Layout(width=width), **kwargs).add_class("cartas-seed")
+
+
+def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> str:
+    """An exercise's right/wrong line: class cartas-right (green) or cartas-wrong (red)."""
+    kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
+    return (f'<div class="cartas-{kind}"{attrs} style="font-size:{size}px;color:{colour}">'
+            f'{text}</div>')
+
+
+def score_html(t, score) -> str:
+    """The line under an exercise: the "score" text of translator `t` (right, asked) for `score`."""
+    return f"<span style='font-size:16px'>{t('score', right=score.right, asked=score.asked)}</span>"
+
+
 class View(w.VBox):
     """A lesson widget: a VBox that owns its children, redraws on demand and never leaks
     a traceback to the learner.
@@ -39,12 +66,30 @@ class View(w.VBox):
             style={"button_width": "90px"},
         ).add_class("cartas-language")
         self.language.observe(self.guarded(self._on_language), names="value")
+        self.title = w.HTML()  # drawn by draw_title(), shown by header()
         self.message = w.HTML().add_class("cartas-message")
         self.add_class("cartas-view")
 
     def t(self, key: str, **fields) -> str:
         table = self.TEXT if key in self.TEXT else COMMON_TEXT
         return translate(table, key, self.lang, **fields)
+
+    def header(self) -> w.HBox:
+        """The first row: `self.title` (drawn by `draw_title`) and the language switch."""
+        return w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between"))
+
+    def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
+                      width: str = "130px"):
+        """The variant switch, the seed box (drawn from `rng`) and a deal button; switching
+        the variant or clicking the button calls `on_deal()`. Returns (variant, seed, button)."""
+        toggle, seed = variant_toggle(variant), seed_field(rng)
+        button = w.Button(layout=w.Layout(width=width)).add_class(button_class)
+        toggle.observe(self.guarded(lambda _: on_deal()), names="value")
+        button.on_click(self.guarded(lambda _: on_deal()))
+        return toggle, seed, button
+
+    def draw_title(self) -> None:
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
 
     def _on_language(self, change) -> None:
         self.lang = change["new"]

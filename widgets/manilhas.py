@@ -7,9 +7,9 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, make_rng
-from cartas.truco import MINEIRO, NATURAL_ORDER, PAULISTA, get_variant, manilha_rank, manilhas, ranking
+from cartas.truco import NATURAL_ORDER, get_variant, manilha_rank, manilhas, ranking
 
-from .base import View
+from .base import View, score_html, variant_toggle, verdict_html
 from .progress import Score
 from .svg import card_svg, cards_row
 
@@ -68,10 +68,7 @@ class ManilhaExplorer(View):
         self.question_vira: Card | None = None
         self._relabelling = False
 
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.variant = variant_toggle(variant)
         self.vira = w.Dropdown(options=self._vira_options(), value=Card.parse(vira),
                                layout=w.Layout(width="220px")).add_class("cartas-vira")
         self.draw_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-draw")
@@ -99,7 +96,7 @@ class ManilhaExplorer(View):
 
         self.vira_controls = w.HBox([self.vira, self.draw_button])
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.variant, self.vira_controls, self.message,
             w.HBox([self.vira_box, w.VBox([self.step, self.manilhas_box])]),
             self.ranking_box,
@@ -149,9 +146,7 @@ class ManilhaExplorer(View):
             self.score.add(correct)
             self.answered = True
         fields = {"vira": vira.rank.value, "next": correct_rank.value, "answer": rank.value}
-        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
-        self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
-                               f'{self.t(kind, **fields)}</div>')
+        self.feedback.value = verdict_html(correct, self.t("right" if correct else "wrong", **fields))
         self._draw_score()
         return correct
 
@@ -159,7 +154,7 @@ class ManilhaExplorer(View):
     def redraw(self) -> None:
         variant = get_variant(self.variant.value)
         vira = self.vira.value if variant.uses_vira else None
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.draw_button.description = self.t("draw")
         self.vira.description = self.t("vira")
         self.vira_controls.layout.display = None if variant.uses_vira else "none"
@@ -210,5 +205,4 @@ class ManilhaExplorer(View):
                                   f"<table>{''.join(rows)}</table>")
 
     def _draw_score(self) -> None:
-        self.score_label.value = (f"<span style='font-size:16px'>"
-                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
+        self.score_label.value = score_html(self.t, self.score)

@@ -3,22 +3,20 @@ two bots are the other team. The engine decides everything; this view only draws
 offers the legal moves as buttons and narrates the events."""
 from __future__ import annotations
 
-import time
 from html import escape
 
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (MINEIRO, PAULISTA, explain_last_hand, explain_trick, get_variant,
-                          narrate, new_game)
+from cartas.truco import explain_last_hand, explain_trick, narrate, new_game, team_of
 from cartas.truco.bots import RuleBot
+from cartas.truco.text import threshold_name
 
-from .base import View
-from .i18n import query_parameters
+from .base import View, variant_toggle
+from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
 from .truco_table import table_html
 
-HUMAN = 0
 TEXT = {
     "title": {"pt": "Jogar truco", "en": "Play truco"},
     "new": {"pt": "Jogar de novo", "en": "Play again"},
@@ -52,15 +50,7 @@ TEXT = {
 }
 
 
-def pace_from_query(default: float = 0.8) -> float:
-    """Seconds between bot moves: `?ritmo=0.3` in the dashboard URL (0 for tests)."""
-    try:
-        return max(0.0, min(5.0, float(query_parameters().get("ritmo", default))))
-    except ValueError:
-        return default
-
-
-class PlayTruco(View):
+class PlayTruco(BotPacing, View):
     """A whole game to 12 against bots; `state` may start it from a scenario."""
 
     TEXT = TEXT
@@ -69,11 +59,7 @@ class PlayTruco(View):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
         self.delay = pace_from_query() if delay is None else delay
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant if state is None else state.variant).key
-                                       ).add_class("cartas-variant")
+        self.variant = variant_toggle(variant if state is None else state.variant)
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
@@ -109,7 +95,7 @@ class PlayTruco(View):
 
         cards = w.HBox([w.VBox([p, b]) for p, b in zip(self.card_pictures, self.card_buttons)])
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.variant, self.again]), self.status, self.message,
             w.HBox([self.table, self.last_trick]),
             self.hand_title, w.HBox([cards, w.VBox([self.cover])]),
@@ -117,7 +103,6 @@ class PlayTruco(View):
                     self.play_hand_button, self.run_hand_button]),
             w.HBox([self.why]), self.explanation, self.log_box,
         ]
-        self._busy = False
         if state is not None:
             self.start(state)
         else:
@@ -166,20 +151,8 @@ class PlayTruco(View):
         self.cover.value = False
         self._run_bots(paced=True)
 
-    def _run_bots(self, paced: bool) -> None:
-        self._busy = True
-        try:
-            self.redraw()
-            while not self.state.is_terminal() and self.state.current_seat != HUMAN:
-                if paced and self.delay:
-                    time.sleep(self.delay)
-                seat = self.state.current_seat
-                self.state.apply_action(self.bots[seat].choose(self.state.view(seat)))
-                if paced:
-                    self.redraw()
-        finally:
-            self._busy = False
-        self.redraw()
+    def _bot_move(self, seat: int) -> None:
+        self.state.apply_action(self.bots[seat].choose(self.state.view(seat)))
 
     def _say(self, en: str, pt: str) -> str:
         return pt if self.lang == "pt" else en
@@ -206,7 +179,7 @@ class PlayTruco(View):
         state = self.state
         view = state.view(HUMAN)
         variant = state.variant
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.again.description = self.t("new")
         self.why.description = self.t("why")
         self.cover.description = self.t("cover")
@@ -237,10 +210,10 @@ class PlayTruco(View):
 
     def _draw_status(self, view) -> None:
         state = self.state
-        name = "mão de onze" if state.variant.threshold == 11 else "mão de dez"
+        name = threshold_name(state.variant)
         if state.is_terminal():
             a, b = state.score
-            key = "won" if state.winner == HUMAN % 2 else "lost"
+            key = "won" if state.winner == team_of(HUMAN) else "lost"
             text, colour = self.t(key, a=a, b=b), "#1b5e20" if key == "won" else "#b71c1c"
         elif state.current_seat != HUMAN:
             text, colour = self.t("waiting", seat=state.current_seat), "#555"
@@ -279,7 +252,7 @@ class PlayTruco(View):
 
     def _draw_buttons(self, view, variant) -> None:
         legal = {a.kind: a for a in view.legal}
-        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        name = threshold_name(variant)
         raise_action = legal.get("raise")
         self.raise_button.tooltip = ""
         if raise_action is not None and self.state.raise_forbidden:  # legal, but it loses

@@ -2,7 +2,6 @@
 bank rotation mode of your choice. Every legal move comes from the engine as a button."""
 from __future__ import annotations
 
-import time
 from html import escape
 
 import ipywidgets as w
@@ -12,10 +11,9 @@ from cartas.vinte_e_um import (ROTATION_LABELS, ROTATIONS, SensibleBot, describe
                                new_game)
 
 from .base import View
-from .play_truco import pace_from_query
+from .pacing import HUMAN, BotPacing, pace_from_query
 from .vinte_e_um_table import table_html
 
-HUMAN = 0
 TEXT = {
     "title": {"pt": "Jogar 21", "en": "Play 21"},
     "role": {"pt": "Você joga como", "en": "You play as"},
@@ -36,7 +34,7 @@ TEXT = {
 }
 
 
-class PlayVinteEUm(View):
+class PlayVinteEUm(BotPacing, View):
     """Whole rounds of 21 against SensibleBots; `state` may start it from a scenario."""
 
     TEXT = TEXT
@@ -47,7 +45,6 @@ class PlayVinteEUm(View):
         self.rng = make_rng(seed)
         self.delay = pace_from_query() if delay is None else delay
         self.rounds = rounds
-        self.title = w.HTML()
         self.role = w.ToggleButtons(options=[("Jogador", "player"), ("Banca", "banker")],
                                     value=role).add_class("cartas-role")
         self.rotation = w.Dropdown(options=self._rotation_options(), value=rotation,
@@ -61,11 +58,10 @@ class PlayVinteEUm(View):
         self.log_box = w.HTML().add_class("cartas-log")
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
             self.status, self.message, self.table, self.actions, self.log_box,
         ]
-        self._busy = False
         if state is not None:
             self.start(state)
         else:
@@ -93,20 +89,8 @@ class PlayVinteEUm(View):
         self.state.apply_action(action, HUMAN)
         self._run_bots(paced=True)
 
-    def _run_bots(self, paced: bool) -> None:
-        self._busy = True
-        try:
-            self.redraw()
-            while not self.state.is_terminal() and self.state.current_seat != HUMAN:
-                if paced and self.delay:
-                    time.sleep(self.delay)
-                seat = self.state.current_seat
-                self.state.apply_action(self.bots[seat].choose(self.state, seat), seat)
-                if paced:
-                    self.redraw()
-        finally:
-            self._busy = False
-        self.redraw()
+    def _bot_move(self, seat: int) -> None:
+        self.state.apply_action(self.bots[seat].choose(self.state, seat), seat)
 
     def legal(self):
         return self.state.legal_actions() if self.state.current_seat == HUMAN else []
@@ -114,7 +98,7 @@ class PlayVinteEUm(View):
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         state = self.state
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.role.description = self.t("role")
         self.players.description = self.t("players")
         self.rotation.description = self.t("rotation")

@@ -11,9 +11,9 @@ import ipywidgets as w
 
 from cartas import scenario as sc
 from cartas.cards import TRUCO_PACK, make_rng, parse_cards
-from cartas.truco import MINEIRO, PAULISTA, get_variant
+from cartas.truco import get_variant
 
-from .base import View
+from .base import View, seed_field, variant_toggle
 from .i18n import query_parameters
 
 NOTEBOOK = "cenarios.ipynb"
@@ -60,12 +60,10 @@ class ScenarioBuilder(View):
         self.delay = delay
         self.scenario: dict | None = None
         self.state = None
-        self.title = w.HTML()
         self.game = w.ToggleButtons(options=[("Truco", "truco"), ("21", "21")],
                                     value="truco").add_class("cartas-game")
         # truco fields
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")]).add_class("cartas-variant")
+        self.variant = variant_toggle()
         self.hands = [w.Text(layout=w.Layout(width="260px")).add_class(f"cartas-hand-{s}")
                       for s in range(4)]
         self.vira = w.Text(layout=w.Layout(width="160px")).add_class("cartas-vira")
@@ -84,7 +82,7 @@ class ScenarioBuilder(View):
         self.first = w.Text(layout=w.Layout(width="360px")).add_class("cartas-first")
         self.upcard = w.Text(layout=w.Layout(width="160px")).add_class("cartas-upcard")
         self.then = w.Text(layout=w.Layout(width="360px")).add_class("cartas-then")
-        self.seed = w.IntText(value=int(self.rng.integers(1000)), layout=w.Layout(width="200px"))
+        self.seed = seed_field(self.rng, width="200px")
 
         self.make_button = w.Button(button_style="primary").add_class("cartas-make")
         self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px")).add_class("cartas-paste")
@@ -108,7 +106,7 @@ class ScenarioBuilder(View):
         self.step_button.on_click(self.guarded(lambda _: self.step()))
         self.play_button.on_click(self.guarded(lambda _: self.play()))
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.game, self.truco_box, self.box21, self.make_button,
             w.HBox([self.paste, self.load_button]), self.message, self.output, self.table,
             w.HBox([self.step_button, self.play_button]), self.narration, self.game_box,
@@ -245,7 +243,7 @@ class ScenarioBuilder(View):
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         is_truco = self.game.value == "truco"
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.truco_box.layout.display = None if is_truco else "none"
         self.box21.layout.display = "none" if is_truco else None
         for s, field in enumerate(self.hands):

@@ -13,12 +13,11 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, MINEIRO, PAULISTA, RAISE, RUN, VARIANTS, get_variant, narrate,
-                          new_game)
+from cartas.truco import ACCEPT, RAISE, RUN, VARIANTS, get_variant, narrate, new_game, team_of
 
 from .base import View
 from .truco_quiz import Exercises, Question, both
-from .truco_table import TEAM_COLOURS, table_html, team_label
+from .truco_table import table_html, team_label
 
 TEXT = {
     "title": {"pt": "Apostas: truco, seis, nove, doze", "en": "Betting: truco and raising"},
@@ -73,13 +72,7 @@ class BettingLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
-        self.seed = w.IntText(value=int(rng.integers(1000)), layout=w.Layout(width="190px")
-                              ).add_class("cartas-seed")
-        self.new_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-new")
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand)
         self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
                                      ).add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")
@@ -92,15 +85,13 @@ class BettingLab(View):
         self.story = w.HTML().add_class("cartas-log")
         self.ladders = w.HTML().add_class("cartas-ladders")
 
-        self.variant.observe(self.guarded(lambda _: self.new_hand()), names="value")
-        self.new_button.on_click(self.guarded(lambda _: self.new_hand()))
         self.raise_button.on_click(self.guarded(lambda _: self.act(RAISE)))
         self.accept_button.on_click(self.guarded(lambda _: self.act(ACCEPT)))
         self.run_button.on_click(self.guarded(lambda _: self.act(RUN)))
 
         self.exercises = Exercises(self, "truco_apostas", self._question, seed=rng)
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.variant, self.seed, self.new_button]),
             w.HBox([self.raise_button, self.accept_button, self.run_button]), self.play_buttons,
             self.message, self.status, w.HBox([self.table, self.story]), self.ladders, self.exercises,
@@ -131,7 +122,7 @@ class BettingLab(View):
 
     def redraw(self) -> None:
         state, lang = self.state, self.lang
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.seed.description = self.t("seed")
         self.new_button.description = self.t("new")
         self.accept_button.description = self.t("accept")
@@ -183,9 +174,9 @@ class BettingLab(View):
         if pending:
             lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
                                 value=pending["value"]))
-        lines.append(self.t("acts", seat=self._seat(seat), team=team_label(seat & 1, self.lang)))
+        lines.append(self.t("acts", seat=self._seat(seat), team=team_label(team_of(seat), self.lang)))
         if state.run_value is not None:
-            team = seat & 1
+            team = team_of(seat)
             lines.append(f"<span class='cartas-run-value' data-points='{state.run_value}'>" + self.t(
                 "run_pays", team=team_label(team, self.lang), other=team_label(1 - team, self.lang),
                 points=state.run_value) + "</span>")
@@ -231,7 +222,7 @@ class BettingLab(View):
         options = [(v, str(v)) for v in values]
         label = variant.label["pt"]
         if state.phase == "answer":
-            team = state.current_seat & 1
+            team = team_of(state.current_seat)
             return Question(
                 {lang: escape(TEXT["q_run"][lang].format(variant=label, story=story[lang],
                                                          team=team_label(team, lang))) for lang in ("pt", "en")},

@@ -10,8 +10,7 @@ from __future__ import annotations
 import ipywidgets as w
 
 from cartas.cards import Card, make_rng
-from cartas.truco import (MINEIRO, PAULISTA, explain_trick, get_variant, is_manilha, narrate,
-                          new_game)
+from cartas.truco import explain_trick, get_variant, is_manilha, narrate, new_game
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -124,13 +123,8 @@ class DealStepper(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
-        self.seed = w.IntText(value=int(rng.integers(1000)), layout=w.Layout(width="190px")
-                              ).add_class("cartas-seed")
-        self.deal_button = w.Button(layout=w.Layout(width="140px")).add_class("cartas-deal")
+        self.variant, self.seed, self.deal_button = self.deal_controls(
+            variant, rng, self.deal, button_class="cartas-deal", width="140px")
         self.restart_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-restart")
         self.back_button = w.Button(layout=w.Layout(width="110px")).add_class("cartas-back")
         self.forward_button = w.Button(layout=w.Layout(width="110px"),
@@ -140,15 +134,13 @@ class DealStepper(View):
         self.table = w.HTML().add_class("cartas-table-box")
         self.history = w.HTML().add_class("cartas-history")
 
-        self.variant.observe(self.guarded(lambda _: self.deal()), names="value")
-        self.deal_button.on_click(self.guarded(lambda _: self.deal()))
         self.restart_button.on_click(self.guarded(lambda _: self.go(0)))
         self.back_button.on_click(self.guarded(lambda _: self.go(self.index - 1)))
         self.forward_button.on_click(self.guarded(lambda _: self.go(self.index + 1)))
 
         self.exercises = Exercises(self, "truco_mao", self._question, seed=rng)
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.variant, self.seed, self.deal_button]),
             w.HBox([self.restart_button, self.back_button, self.forward_button, self.counter]),
             self.message, self.narration, self.table, self.history, self.exercises,
@@ -195,7 +187,7 @@ class DealStepper(View):
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.seed.description = self.t("seed")
         for key in ("deal", "restart", "back", "forward"):
             getattr(self, f"{key}_button").description = self.t(key)

@@ -10,8 +10,9 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
+from cartas.cards import TRUCO_PACK, Card, shuffled
 from cartas.truco import MINEIRO, PAULISTA, explain_trick, manilhas, trick_winner
+from cartas.truco.text import threshold_name
 
 from .base import View
 from .svg import card_svg, cards_row
@@ -53,7 +54,6 @@ class VariantComparison(View):
 
     def __init__(self, vira="K♠", seed=None, lang=None):
         super().__init__(lang=lang)
-        self.title = w.HTML()
         self.vira = w.Text(value=str(vira), layout=w.Layout(width="220px"),
                            continuous_update=False).add_class("cartas-vira")
         self.facts = w.HTML().add_class("cartas-facts")
@@ -67,7 +67,7 @@ class VariantComparison(View):
             box.observe(update, names="value")
         self.exercises = Exercises(self, "truco_mineiro", self._question, seed=seed)
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.vira, self.message, self.facts, self.trick_title, w.HBox(self.cards), self.compare,
             self.exercises,
         ]
@@ -78,7 +78,7 @@ class VariantComparison(View):
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.vira.description = self.t("vira")
         self.trick_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('trick')}</h4>"
         for seat, box in enumerate(self.cards):
@@ -94,7 +94,7 @@ class VariantComparison(View):
         cards = manilhas(variant, vira if uses else None)
         row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=list(variant.manilha_names))
         steps = " · ".join(f"{name} {worth}/{pays}" for name, worth, pays in ladder_rows(variant.key) if name)
-        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        name = threshold_name(variant)
         return [
             (f"{card_svg(vira, width=40, highlight='vira')} " if uses else "") + self.t("vira_yes" if uses else "vira_no"),
             f"<div class='cartas-manilhas' data-variant='{variant.key}'>{row}</div>",

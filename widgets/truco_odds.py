@@ -7,9 +7,9 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import parse_cards
-from cartas.truco import MINEIRO, PAULISTA, get_variant, hand_odds
+from cartas.truco import get_variant, hand_odds
 
-from .base import View
+from .base import View, variant_toggle
 from .svg import cards_row
 
 TEXT = {
@@ -44,10 +44,7 @@ class TrucoOddsExplorer(View):
                  simulations=50_000, seed=None, lang=None):
         super().__init__(lang=lang)
         self.seed, self.simulations, self.odds, self.elapsed = seed, simulations, None, 0.0
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.variant = variant_toggle(variant)
         self.hand = w.Text(value=hand).add_class("cartas-hand")
         self.vira = w.Text(value=vira).add_class("cartas-vira")
         self.seen = w.Text(value="").add_class("cartas-seen")
@@ -60,7 +57,7 @@ class TrucoOddsExplorer(View):
         self.variant.observe(self.guarded(lambda _: self.compute()), names="value")
         self.position.observe(self.guarded(lambda _: self.compute()), names="value")
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.variant, w.HBox([self.hand, self.vira]), w.HBox([self.seen, self.position]),
             self.compute_button, self.message, self.cards, self.result,
         ]
@@ -80,7 +77,7 @@ class TrucoOddsExplorer(View):
 
     def redraw(self) -> None:
         variant = get_variant(self.variant.value)
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         for field, key in ((self.hand, "hand"), (self.vira, "vira"), (self.seen, "seen"),
                            (self.position, "position")):
             field.description = self.t(key)

@@ -12,9 +12,10 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (MINEIRO, PAULISTA, PLAY_HAND, RAISE, RUN_HAND, Action, from_deal,
-                          get_variant, narrate)
+from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, Action, from_deal, get_variant, narrate,
+                          team_of)
 from cartas.truco.bots import RuleBot
+from cartas.truco.text import threshold_name
 
 from .base import View
 from .truco_quiz import Exercises, Question, both
@@ -100,13 +101,7 @@ class ThresholdLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
-        self.seed = w.IntText(value=int(rng.integers(1000)), layout=w.Layout(width="190px")
-                              ).add_class("cartas-seed")
-        self.new_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-new")
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands)
         self.onze_title, self.ferro_title = w.HTML(), w.HTML()
         self.onze_info = w.HTML().add_class("cartas-onze-info")
         self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")
@@ -122,8 +117,6 @@ class ThresholdLab(View):
         self.ferro_table = w.HTML().add_class("cartas-ferro-table")
         self.ferro_story = w.HTML().add_class("cartas-ferro-story")
 
-        self.variant.observe(self.guarded(lambda _: self.new_hands()), names="value")
-        self.new_button.on_click(self.guarded(lambda _: self.new_hands()))
         self.play_hand_button.on_click(self.guarded(lambda _: self.act_onze(PLAY_HAND)))
         self.run_hand_button.on_click(self.guarded(lambda _: self.act_onze(RUN_HAND)))
         self.call_button.on_click(self.guarded(lambda _: self.act_onze(RAISE)))
@@ -134,7 +127,7 @@ class ThresholdLab(View):
 
         self.exercises = Exercises(self, "truco_mao_de_onze", self._question, seed=rng)
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.variant, self.seed, self.new_button]), self.message,
             self.onze_title, self.onze_info,
             w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
@@ -181,8 +174,8 @@ class ThresholdLab(View):
 
     def redraw(self) -> None:
         variant = get_variant(self.variant.value)
-        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        name = threshold_name(variant)
+        self.draw_title()
         self.seed.description = self.t("seed")
         self.new_button.description = self.t("new")
         for key in ("play_hand", "run_hand", "call", "finish"):
@@ -233,7 +226,7 @@ class ThresholdLab(View):
     def _question(self, rng) -> Question:
         variant = get_variant(self.variant.value)
         state = threshold_state(variant, rng)
-        name = "mão de onze" if variant.threshold == 11 else "mão de dez"
+        name = threshold_name(variant)
         team = state.threshold_team
         fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)} for lang in ("pt", "en")}
         values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
@@ -252,7 +245,7 @@ class ThresholdLab(View):
         state.apply_action(PLAY_HAND)
         seat = state.current_seat
         state.apply_action(RAISE)
-        lost = state.is_terminal() and state.winner != (seat & 1)
+        lost = state.is_terminal() and state.winner != team_of(seat)
         said = [e for e in state.events if e["type"] in ("raise", "hand")][-2:]
         return Question(
             {lang: TEXT["q_raise"][lang].format(seat=seat, **fields[lang]) for lang in ("pt", "en")},

@@ -13,6 +13,7 @@ import ipywidgets as w
 
 from cartas.cards import make_rng
 
+from .base import score_html, verdict_html
 from .progress import Score
 
 TEXT = {
@@ -112,10 +113,7 @@ class Exercises(w.VBox):
         lang = self.view.lang
         correct = self.chosen == self.question.answer
         head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(self.question.answer)))
-        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
-        self.feedback.value = (f"<div class='cartas-{kind}' style='font-size:16px;color:{colour}'>"
-                               f"<b>{head}</b> {self.question.why[lang]}</div>")
+        self.feedback.value = verdict_html(correct, f"<b>{head}</b> {self.question.why[lang]}", size=16)
 
     def _draw_score(self) -> None:
-        self.score_label.value = (f"<span style='font-size:16px'>"
-                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
+        self.score_label.value = score_html(self.t, self.score)

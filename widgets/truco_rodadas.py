@@ -10,11 +10,11 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
-from cartas.truco import (MINEIRO, PAULISTA, explain_hand, explain_trick, finished_sequences,
-                          get_variant, hand_winner, trick_winner, trick_winning_seat)
+from cartas.cards import TRUCO_PACK, Card, shuffled
+from cartas.truco import (explain_hand, explain_trick, finished_sequences, get_variant, hand_winner,
+                          trick_winner, trick_winning_seat)
 
-from .base import View
+from .base import View, variant_toggle
 from .svg import card_svg
 from .truco_quiz import Exercises, Question, both
 from .truco_table import TEAM_COLOURS, team_label
@@ -67,10 +67,7 @@ class TrickLab(View):
 
     def __init__(self, variant="paulista", vira="6♣", seed=None, lang=None):
         super().__init__(lang=lang)
-        self.title = w.HTML()
-        self.variant = w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                                (MINEIRO.label["pt"], "mineiro")],
-                                       value=get_variant(variant).key).add_class("cartas-variant")
+        self.variant = variant_toggle(variant)
         self.vira = w.Text(value=str(vira), layout=w.Layout(width="150px"),
                            continuous_update=False).add_class("cartas-vira")
         self.leader = w.Dropdown(options=[(str(s), s) for s in range(4)], value=0,
@@ -102,7 +99,7 @@ class TrickLab(View):
         self._seat_labels = [c.children[0] for c in columns]
         self.trick_title, self.hand_title = w.HTML(), w.HTML()
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.variant, self.trick_title, w.HBox([self.vira, self.leader]), w.HBox(columns),
             self.show_button, self.message, self.trick_box,
             self.hand_title, w.HBox(self.results), self.hand_box, self.outcomes, self.exercises,
@@ -190,7 +187,7 @@ class TrickLab(View):
 
     # Drawing ----------------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.trick_title.value = f"<h4 style='margin:8px 0 2px'>{self.t('trick')}</h4>"
         self.hand_title.value = f"<h4 style='margin:14px 0 2px'>{self.t('hand')}</h4>"
         self.vira.description = self.t("vira")

@@ -14,7 +14,7 @@ import ipywidgets as w
 from cartas.cards import make_rng
 from cartas.vinte_e_um import PASS, ROTATION_LABELS, from_deal, narrate, new_game
 
-from .base import View
+from .base import View, score_html, verdict_html
 from .progress import Score
 from .vinte_e_um_rodada import bots_for
 from .vinte_e_um_table import table_html
@@ -131,7 +131,6 @@ class BankRotation(View):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
         self.score = Score("vinte_e_um_banca")
-        self.title = w.HTML()
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
         self.explain = w.HTML().add_class("cartas-explain")
@@ -151,7 +150,7 @@ class BankRotation(View):
         self.next_button.on_click(self.guarded(lambda _: self.new_question()))
 
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             self.mode, self.message, self.explain, self.story, self.table,
             self.quiz_title, self.question, w.HBox(self.seat_buttons), self.feedback,
             w.HBox([self.score_label, self.next_button]),
@@ -180,7 +179,7 @@ class BankRotation(View):
         return correct
 
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         chosen = self.mode.value
         labels = [(ROTATION_LABELS[self.lang][m], m) for m in MODES]
         if list(self.mode.options) != labels:
@@ -214,10 +213,8 @@ class BankRotation(View):
         self.next_button.description = self.t("next_question")
         self.feedback.value = ""
         if self.given is not None:
-            kind, colour = (("right", "#1b5e20") if self.given == self.correct_answer()
-                            else ("wrong", "#b71c1c"))
-            self.feedback.value = (f'<div class="cartas-{kind}" data-answer="{self.correct_answer()}" '
-                                   f'style="font-size:17px;color:{colour}">{self.t(kind)} '
-                                   f"{escape(narrate(self.q_change, self.lang))}</div>")
-        self.score_label.value = (f"<span style='font-size:16px'>"
-                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
+            correct = self.given == self.correct_answer()
+            self.feedback.value = verdict_html(
+                correct, f"{self.t('right' if correct else 'wrong')} {escape(narrate(self.q_change, self.lang))}",
+                attrs=f' data-answer="{self.correct_answer()}"')
+        self.score_label.value = score_html(self.t, self.score)

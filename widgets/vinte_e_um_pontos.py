@@ -14,7 +14,7 @@ from cartas.cards import STANDARD_PACK, Card, make_rng
 from cartas.vinte_e_um import (ACE_OPTIONS, call_winner, explain_call, is_bust, is_two_card_21,
                                playable, points)
 
-from .base import View
+from .base import View, score_html, verdict_html
 from .progress import Score
 from .svg import cards_row
 
@@ -83,7 +83,6 @@ class HandScorer(View):
         self.banker_cards = [Card.parse(c) for c in banker]
         self._labels_lang = None
 
-        self.title = w.HTML()
         self.card = w.Dropdown(layout=w.Layout(width="230px")).add_class("cartas-card-pick")
         self.buttons = {key: w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-{key.replace('_', '-')}")
                         for key in ("to_player", "to_banker", "undo_player", "undo_banker", "clear")}
@@ -118,7 +117,7 @@ class HandScorer(View):
 
         b = self.buttons
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.card, b["to_player"], b["to_banker"]]),
             w.HBox([b["undo_player"], b["undo_banker"], b["clear"]]),
             self.message,
@@ -184,15 +183,13 @@ class HandScorer(View):
         else:
             player, banker, _ = judged(self.q_hand, self.q_banker, self.q_ace)
             detail = explain_call(player, banker, self.q_ace, self.lang)
-        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
-        self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
-                               f"{self.t(kind)} {escape(detail)}</div>")
+        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(detail)}")
         self._draw_score()
         return correct
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         if self._labels_lang != self.lang:
             chosen = self.card.value
             self.card.options = [(f"{c}  ({c.name(self.lang)})", c) for c in STANDARD_PACK]
@@ -262,5 +259,4 @@ class HandScorer(View):
         self._draw_score()
 
     def _draw_score(self) -> None:
-        self.score_label.value = (f"<span style='font-size:16px'>"
-                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
+        self.score_label.value = score_html(self.t, self.score)

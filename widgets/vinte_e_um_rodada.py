@@ -12,7 +12,7 @@ import numpy as np
 from cartas.cards import make_rng
 from cartas.vinte_e_um import DRAW, SensibleBot, narrate, new_game, odds_for_view
 
-from .base import View
+from .base import View, score_html, seed_field, verdict_html
 from .progress import Score
 from .vinte_e_um_odds import odds_html, percent
 from .vinte_e_um_table import chips_svg, table_html
@@ -84,11 +84,9 @@ class RoundStepper(View):
         self.position = 0
         self.snapshots = []
 
-        self.title = w.HTML()
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
                                 layout=w.Layout(width="220px"), style={"description_width": "initial"}).add_class("cartas-seats")
-        self.seed = w.IntText(value=seed if seed is not None else int(self.rng.integers(1000)),
-                              layout=w.Layout(width="200px"), style={"description_width": "initial"}).add_class("cartas-seed")
+        self.seed = seed_field(self.rng, seed, width="200px", style={"description_width": "initial"})
         self.buttons = {key: w.Button(layout=w.Layout(width="130px")).add_class(f"cartas-{key.replace('_', '-')}")
                         for key in ("restart", "back", "forward", "new_seed")}
         self.step_label = w.HTML().add_class("cartas-step-count")
@@ -121,7 +119,7 @@ class RoundStepper(View):
 
         b = self.buttons
         self.children = [
-            w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between")),
+            self.header(),
             w.HBox([self.seats, self.seed, b["new_seed"]]),
             w.HBox([b["restart"], b["back"], b["forward"], self.step_label]),
             self.viewer, self.message, self.narration, self.moves, self.table, self.odds,
@@ -192,15 +190,13 @@ class RoundStepper(View):
             self.answered = True
         risk = odds_for_view(state.view(banker))["bust"]
         why = self.t("explain_draw" if should else "explain_call", p=percent(risk))
-        kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
-        self.feedback.value = (f'<div class="cartas-{kind}" style="font-size:17px;color:{colour}">'
-                               f"{self.t(kind)} {escape(why)}</div>")
+        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")
         self._draw_score()
         return correct
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.draw_title()
         self.seats.description = self.t("seats")
         self.seed.description = self.t("seed")
         for key, button in self.buttons.items():
@@ -243,5 +239,4 @@ class RoundStepper(View):
         self._draw_score()
 
     def _draw_score(self) -> None:
-        self.score_label.value = (f"<span style='font-size:16px'>"
-                                  f"{self.t('score', right=self.score.right, asked=self.score.asked)}</span>")
+        self.score_label.value = score_html(self.t, self.score)

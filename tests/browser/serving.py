@@ -1,4 +1,5 @@
-"""Serve notebooks with Voilà on a free loopback port and find Debian's Chromium.
+"""Serve notebooks with Voilà on a free loopback port and find Debian's Chromium; wait for
+the bots of a "play" dashboard.
 
 Shared by the browser tests and benchmarks/dashboard_startup.py.
 """
@@ -49,3 +50,20 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None):
             time.sleep(0.3)
     process.terminate()
     raise RuntimeError(f"Voilà did not answer within 60 s; see {log_path}")
+
+
+# A play view's status carries data-turn (you/bot/over) and data-step (events so far).
+SETTLED = """(step) => {
+  const status = document.querySelector('.cartas-status [data-turn]');
+  return status && status.dataset.turn !== 'bot' && Number(status.dataset.step) > step;
+}"""
+
+
+def status_step(page) -> int:
+    """How many events the play dashboard's status shows now."""
+    return int(page.locator(".cartas-status [data-turn]").get_attribute("data-step"))
+
+
+def wait_settled(page, step: int) -> None:
+    """Wait until the bots have moved past `step` and it is the learner's turn (or the end)."""
+    page.wait_for_function(SETTLED, arg=step)

@@ -7,20 +7,23 @@ def shown_manilhas(page):
     return [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
 
 
+def pick_vira(page, label: str, first_manilha: str) -> None:
+    """Choose the vira in the dropdown and wait until the weakest manilha drawn is `first_manilha`."""
+    page.locator(".cartas-vira select").select_option(label=label)
+    page.wait_for_function(
+        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'")
+
+
 def test_picking_a_vira_shows_its_manilhas(dashboard):
     page = dashboard("manilhas.ipynb")
-    page.locator(".cartas-vira select").select_option(label="7♦  (7 de ouros)")
-    page.wait_for_function(
-        "() => document.querySelector('.cartas-manilhas svg')?.dataset.card === 'Q♦'")
+    pick_vira(page, "7♦  (7 de ouros)", "Q♦")
     assert shown_manilhas(page) == ["Q♦", "Q♠", "Q♥", "Q♣"]
     assert "depois do 7 vem o Q" in page.locator(".cartas-step").text_content()
 
 
 def test_vira_three_wraps_around_to_the_fours(dashboard):
     page = dashboard("manilhas.ipynb")
-    page.locator(".cartas-vira select").select_option(label="3♣  (3 de paus)")
-    page.wait_for_function(
-        "() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '4♦'")
+    pick_vira(page, "3♣  (3 de paus)", "4♦")
     assert shown_manilhas(page) == ["4♦", "4♠", "4♥", "4♣"]
     assert "volta" in page.locator(".cartas-step").text_content()
 

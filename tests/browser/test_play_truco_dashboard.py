@@ -1,13 +1,6 @@
 """A whole hand of truco played by clicking in the dashboard (bots at full speed: ?ritmo=0)."""
 
-SETTLED = """(step) => {
-  const status = document.querySelector('.cartas-status [data-turn]');
-  return status && status.dataset.turn !== 'bot' && Number(status.dataset.step) > step;
-}"""
-
-
-def status_step(page):
-    return int(page.locator(".cartas-status [data-turn]").get_attribute("data-step"))
+from serving import status_step, wait_settled
 
 
 def test_a_whole_hand_by_clicking(dashboard):
@@ -26,7 +19,7 @@ def test_a_whole_hand_by_clicking(dashboard):
         else:
             page.locator(".cartas-play-card:not([disabled]):visible").first.click()
         # Wait for the bots to finish: the status shows your turn (or the end) at a later step.
-        page.wait_for_function(SETTLED, arg=step)
+        wait_settled(page, step)
     log = page.locator(".cartas-log").text_content()
     assert "Mão 2" in log and ("leva a mão" in log or "empataram" in log or "corre" in log)
     page.get_by_role("button", name="Por quê?").click()
