@@ -59,6 +59,25 @@ def test_playable_stops_a_hand_at_21_or_over():
     assert len(playable(["10♠", "9♦"])) == 2
 
 
+def test_judge_call_trims_each_hand_then_says_who_wins():
+    from cartas.vinte_e_um import judge_call
+    player, banker, winner = judge_call(["10♠", "A♦", "5♣"], ["9♠", "8♠"], ace=11)
+    assert player == playable(["10♠", "A♦"], ace=11) and len(banker) == 2 and winner == "player"
+    assert judge_call(["10♠", "7♦"], ["9♠", "8♠", "4♥", "2♣"])[1:] == (playable(["9♠", "8♠", "4♥"]), "banker")
+    with pytest.raises(ValueError, match="too few"):
+        judge_call(["10♠", "7♦"], ["10♠", "8♠"])
+
+
+def test_beats_reads_final_totals_like_call_winner():
+    from cartas.vinte_e_um import beats
+    assert beats(18, 17) and beats(18, 22) and beats(12, 23)
+    assert not beats(17, 17) and not beats(16, 17) and not beats(22, 23)
+    for mine, theirs, cards in ((18, 17, (["10♠", "8♦"], ["9♠", "8♠"])),
+                                (17, 17, (["10♠", "7♦"], ["9♠", "8♠"])),
+                                (12, 26, (["10♠", "2♦"], ["9♠", "7♠", "10♥"]))):
+        assert beats(mine, theirs) == (call_winner(*cards) == "player")
+
+
 def test_the_game_settles_every_call_with_call_winner(monkeypatch):
     game = three(["10♥", "10♠", "9♦"], "8♣", ["7♦", "8♦"])  # 17 and 18 against 17
     game.apply_action("bet 2"), game.apply_action("bet 2")

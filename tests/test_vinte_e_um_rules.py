@@ -220,6 +220,28 @@ def test_rule_rotation_natural_two_card_21_takes_the_bank():
         new_game(4, rotation="natural", ace=1)
 
 
+def test_rule_ace_default_is_1_except_11_under_the_natural_rotation():
+    from cartas.vinte_e_um import default_ace
+    assert [default_ace(r) for r in ROTATIONS] == [11 if r == "natural" else 1 for r in ROTATIONS]
+    assert new_game(4, seed=1).ace == 1 and new_game(4, seed=1, rotation="auction").ace == 1
+    natural = new_game(4, seed=1, rotation="natural")
+    assert natural.ace == 11 and natural.config["ace"] == 11
+    assert natural.events[0]["ace"] == 11 and from_json_ace(natural) == 11
+    assert new_game(4, seed=1, rotation="natural", ace="flexible").ace == "flexible"
+    dealt = three(["A♥", "K♠", "5♦"], "6♣", ["K♦"], rotation="natural")
+    assert dealt.ace == 11 and dealt.points(1) == 11  # the ace alone counts 11
+    assert three(["A♥", "K♠", "5♦"], "6♣").ace == 1
+    for make in (lambda: new_game(4, rotation="natural", ace=1),
+                 lambda: three(["A♥", "K♠", "5♦"], "6♣", rotation="natural", ace=1)):
+        with pytest.raises(ValueError, match="ace to count 11"):
+            make()
+
+
+def from_json_ace(game):
+    from cartas.vinte_e_um import from_json
+    return from_json(game.to_json()).ace
+
+
 def test_rule_rotation_auction_highest_offer_paid_to_banker_takes_the_bank():
     game = three(["10♥", "9♠", "5♦"], "6♣", ["9♦", "8♣"], rotation="auction")
     play(game, "bet 1", "bet 1", STAND, STAND, Action.call(1), Action.call(2))

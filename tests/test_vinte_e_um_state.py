@@ -82,6 +82,42 @@ def test_view_hides_face_down_cards_and_banker_card_until_first_call():
     assert game.view(2)["collected"] == ["10♥", "9♦"]
 
 
+def test_spectator_view_shows_only_face_up_and_shown_cards():
+    game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "5♠", "8♣"], seed=1)
+    for action in ("bet 1", "bet 2", HIT):  # seat 1: 10, 9, 5 = 24, busts and shows them
+        game.apply_action(action)
+    public = game.view(None)
+    assert public["seat"] is None and public["points"] is None and public["legal_actions"] == []
+    assert public["hands"] == [[None, "6♣"], [], [None, "8♣"]]
+    assert sorted(public["seen"]) == sorted(["6♣", "8♣", "10♥", "9♦", "5♠"])
+    assert public["cards"] == [[None, "6♣"], ["10♥", "9♦", "5♠"], [None, "8♣"]]
+    assert public["settled"] == [False, True, False]
+    assert public["visible_points"] == [6, 24, 8]
+    assert public["sitting_out"] == [] and public["left_of_banker"] == [1, 2]
+    assert [e["card"] for e in game.events_for(None) if e["type"] == "deal" and not e["face_up"]] == [None] * 3
+    own = game.view(2)  # a seat sees its own first card, not the others'
+    assert own["cards"][2] == ["9♠", "8♣"] and own["visible_points"][2] == 17
+    assert own["cards"][0] == [None, "6♣"] and own["points"] == 17
+    json.dumps(public)
+
+
+def test_the_all_view_shows_every_card_and_viewers_are_checked():
+    game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "8♣"], seed=1)
+    game.apply_action("bet 1")  # seat 2 still to bet: every card is face down
+    everything = game.view("all")
+    assert everything["hands"] == [["5♦"], ["10♥"], ["9♠"]]
+    assert everything["visible_points"] == [5, 10, 9] and everything["points"] is None
+    assert sorted(everything["seen"]) == ["10♥", "5♦", "9♠"]
+    assert game.events_for("all") == game.events
+    assert game.view(None)["hands"] == [[None], [None], [None]]
+    assert game.view(None)["visible_points"] == [None, None, None] and game.view(None)["seen"] == []
+    for bad in (-1, 3, "2", True):
+        with pytest.raises(ValueError, match="a viewer is a seat"):
+            game.view(bad)
+    with pytest.raises(ValueError, match="a viewer is a seat"):
+        game.events_for(-1)
+
+
 def test_from_deal_checks_its_cards():
     with pytest.raises(ValueError, match="exactly the seats dealt in"):
         from_deal(3, {1: "10♥", 2: "9♠"})

@@ -48,3 +48,11 @@ def test_play_again_and_language():
     view.role.value = "banker"
     view.again.click()
     assert view.state.banker == 0 and view.state.round_number == 1
+
+
+def test_the_engine_picks_the_ace_for_the_rotation():
+    view = PlayVinteEUm(seed=3, delay=0, rotation="natural")
+    assert view.state.rotation == "natural" and view.state.ace == 11
+    view.rotation.value = "rounds"
+    view.again.click()
+    assert view.state.rotation == "rounds" and view.state.ace == 1 and view.last_error is None

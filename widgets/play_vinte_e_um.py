@@ -75,9 +75,8 @@ class PlayVinteEUm(BotPacing, View):
         """A new game with the chosen role, rotation and number of participants."""
         players = self.players.value
         banker = HUMAN if self.role.value == "banker" else 1
-        ace = 11 if self.rotation.value == "natural" else 1  # the engine needs ace 11 there
         self.start(new_game(players, seed=self.rng, banker=banker, rotation=self.rotation.value,
-                            ace=ace, rounds=self.rounds))
+                            rounds=self.rounds))  # the engine picks the table's ace for the rotation
 
     def start(self, state) -> None:
         self.state = state

@@ -12,6 +12,7 @@ import ipywidgets as w
 from cartas import scenario as sc
 from cartas.cards import TRUCO_PACK, make_rng, parse_cards
 from cartas.truco import get_variant
+from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS
 
 from .base import View, seed_field, variant_toggle
 from .i18n import query_parameters
@@ -75,9 +76,10 @@ class ScenarioBuilder(View):
         self.players = w.BoundedIntText(value=4, min=3, max=12, layout=w.Layout(width="200px"))
         self.banker = w.BoundedIntText(value=0, min=0, max=11, layout=w.Layout(width="200px"))
         self.chips = w.BoundedIntText(value=20, min=1, max=1000, layout=w.Layout(width="200px"))
-        self.ace = w.Dropdown(options=[("1", 1), ("11", 11), ("1/11", "flexible")], value=1,
-                              layout=w.Layout(width="200px"))
-        self.rotation = w.Dropdown(options=["rounds", "natural", "auction", "sale", "permanent"],
+        # the engine's own options: its table decides what each one means
+        self.ace = w.Dropdown(options=[("1/11" if a == "flexible" else str(a), a) for a in ACE_OPTIONS],
+                              value=1, layout=w.Layout(width="200px"))
+        self.rotation = w.Dropdown(options=list(ROTATIONS),
                                    layout=w.Layout(width="260px")).add_class("cartas-rotation")
         self.first = w.Text(layout=w.Layout(width="360px")).add_class("cartas-first")
         self.upcard = w.Text(layout=w.Layout(width="160px")).add_class("cartas-upcard")

@@ -72,7 +72,7 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
                  for s in range(1, SEATS)}
         fillers = ["Q♣", "10♣"][:natural_seat - 1]
         state = from_deal(SEATS, {**first, 0: "10♦"}, upcard="6♠", then=fillers + ["K♥"],
-                          banker=0, ace=11, rotation="natural", seed=seed)
+                          banker=0, rotation="natural", seed=seed)  # the engine's ace: 11
     else:
         state = new_game(SEATS, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
     bots = bots_for(SEATS, seed)

@@ -10,7 +10,7 @@ import io
 import time
 from html import escape
 
-from cartas.vinte_e_um import odds_for_view
+from cartas.vinte_e_um import beats, odds_for_view
 
 TEXT = {
     "title": {"pt": "Chances de quem decide", "en": "Odds for the seat deciding"},
@@ -42,7 +42,8 @@ def percent(p: float) -> str:
 
 
 def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = None) -> str:
-    """A bar chart of {total: p, ..., "bust": p} as an inline <svg> string."""
+    """A bar chart of {total: p, ..., "bust": p} as an inline <svg> string; the totals that
+    `mine` points beat (the engine's `beats`) are green."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -51,7 +52,7 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
     totals = sorted(k for k in distribution if k != "bust")
     labels = [str(k) for k in totals] + [_t("chart_bust", lang)]
     values = [distribution[k] for k in totals] + [distribution.get("bust", 0.0)]
-    colours = ["#2e7d32" if mine is not None and k < mine else "#6d4c41" for k in totals] + ["#c62828"]
+    colours = ["#2e7d32" if mine is not None and beats(mine, k) else "#6d4c41" for k in totals] + ["#c62828"]
     with matplotlib.rc_context({"svg.hashsalt": "cartas", "svg.fonttype": "path"}):
         fig, ax = plt.subplots(figsize=(5.2, 2.6), dpi=72)
         try:

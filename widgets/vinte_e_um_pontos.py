@@ -1,8 +1,9 @@
 """21 scoring: pick cards, see their total under each ace option, bust and the two-card 21,
 then compare a player with the banker and see who takes the bet. Questions answer at once.
 
-Every number comes from `cartas.vinte_e_um`; the comparison is the engine's `call_winner`
-(the function its rounds settle every call with) and `explain_call` says why.
+Every number comes from `cartas.vinte_e_um`; the comparison is the engine's `judge_call`
+(the cards each hand really plays, then `call_winner`, the function its rounds settle every
+call with) and `explain_call` says why.
 """
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, make_rng
-from cartas.vinte_e_um import (ACE_OPTIONS, call_winner, explain_call, is_bust, is_two_card_21,
-                               playable, points)
+from cartas.vinte_e_um import (ACE_OPTIONS, explain_call, is_bust, is_two_card_21, judge_call,
+                               points)
 
 from .base import View, score_html, verdict_html
 from .progress import Score
@@ -62,12 +63,6 @@ TEXT = {
 
 def ace_label(ace, lang: str) -> str:
     return TEXT["flexible"][lang] if ace == "flexible" else str(ace)
-
-
-def judged(player_cards, banker_cards, ace=1):
-    """The cards each hand really plays (the engine's `playable`) and who takes the bet."""
-    player, banker = playable(player_cards, ace), playable(banker_cards, ace)
-    return player, banker, call_winner(player, banker, ace)
 
 
 class HandScorer(View):
@@ -170,7 +165,7 @@ class HandScorer(View):
     def correct_answer(self):
         if self.kind == "worth":
             return points(self.q_hand, self.q_ace)
-        return judged(self.q_hand, self.q_banker, self.q_ace)[2]
+        return judge_call(self.q_hand, self.q_banker, self.q_ace)[2]
 
     def answer(self, given) -> bool:
         right = self.correct_answer()
@@ -181,7 +176,7 @@ class HandScorer(View):
         if self.kind == "worth":
             detail = self.t("worth_is", points=right)
         else:
-            player, banker, _ = judged(self.q_hand, self.q_banker, self.q_ace)
+            player, banker, _ = judge_call(self.q_hand, self.q_banker, self.q_ace)
             detail = explain_call(player, banker, self.q_ace, self.lang)
         self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(detail)}")
         self._draw_score()
@@ -227,7 +222,7 @@ class HandScorer(View):
             self.result.value = head + f"<p>{self.t('need_two')}</p>"
             return
         try:
-            player, banker, winner = judged(self.player_cards, self.banker_cards, self.ace.value)
+            player, banker, winner = judge_call(self.player_cards, self.banker_cards, self.ace.value)
         except ValueError as error:
             self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=str(error)))}</p>"
             return

@@ -10,7 +10,7 @@ import ipywidgets as w
 import numpy as np
 
 from cartas.cards import make_rng
-from cartas.vinte_e_um import DRAW, SensibleBot, narrate, new_game, odds_for_view
+from cartas.vinte_e_um import ALL, DRAW, SensibleBot, narrate, new_game, odds_for_view
 
 from .base import View, score_html, seed_field, verdict_html
 from .progress import Score
@@ -153,13 +153,13 @@ class RoundStepper(View):
         """The events the current step produced, as the chosen viewer may know them."""
         state = self.state
         before = len(self.snapshots[self.position - 1].events) if self.position else 0
-        seat = self._viewer_seat()
-        log = state.events if seat == "all" else state.events_for(-1 if seat is None else seat)
+        log = state.events_for(self._viewer_seat())  # the engine hides what the viewer may not see
         return [e for e in log[before:] if e["type"] not in SKIPPED]
 
     def _viewer_seat(self):
+        """The engine's viewer: a seat, None (a spectator) or ALL (every card)."""
         if self.viewer.value == "all":
-            return "all"
+            return ALL
         # "the seat deciding": whoever acts next (the odds panel's seat), else who acted last
         if self.viewer.value == "turn":
             seat = self.state.current_seat

@@ -2,14 +2,15 @@
 
 Reusable by any 21 view: `table_html(state, lang, viewer=None)` draws a `GameState` as
 the seat `viewer` sees it (None: a spectator; "all": every card face up, for the teacher).
-Cards are SVG (widgets.svg), chip stacks and bets are small SVG chip pictures. Every number
-shown (points, chips, bets, outcome) is read from the engine state; nothing is decided here.
+Cards are SVG (widgets.svg), chip stacks and bets are small SVG chip pictures. Everything
+drawn (which cards are seen, points, chips, bets, outcome) is read from the engine's
+`state.view(viewer)`; nothing is decided here.
 """
 from __future__ import annotations
 
 from html import escape
 
-from cartas.vinte_e_um import points
+from cartas.cards import Card
 
 from .svg import card_svg
 
@@ -64,36 +65,25 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     return "".join(parts)
 
 
-def settled_cards(state, seat: int) -> list:
-    """The cards a settled (called or bust) player showed this round, after the banker
-    collected them from his hand (the engine's `state.shown`); [] otherwise."""
-    shown = getattr(state, "shown", None)
-    return list(shown[seat]) if shown and not state.hands[seat] else []
-
-
-def visible_cards(state, seat: int, viewer=None) -> list:
-    """The cards of `seat` with those `viewer` cannot see replaced by None."""
-    hand = list(state.hands[seat])
-    if hand and state.covered[seat] and viewer != "all" and viewer != seat:
-        hand[0] = None
-    return hand
-
-
-def _points_label(state, cards, lang) -> str:
-    """Points of the cards the viewer sees (from the engine), noting a face-down card."""
-    known = [c for c in cards if c is not None]
-    parts = [_t("points", lang, points=points(known, state.ace))] if known else []
-    if len(known) < len(cards):
+def _points_label(view, seat: int, lang) -> str:
+    """The engine's total of the cards the viewer sees, noting a face-down card."""
+    cards = view["cards"][seat]
+    known = view["visible_points"][seat]
+    parts = [_t("points", lang, points=known)] if known is not None else []
+    if None in cards:
         parts.append(_t("hidden", lang).strip(" +"))
     return " + ".join(parts)
 
 
-def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int = 46) -> str:
-    """One seat: name, cards, visible points, chip stack, bet and outcome."""
-    is_banker = seat == state.banker
-    cards = visible_cards(state, seat, viewer)
-    turn = state.current_seat == seat and state.phase in ("bet", "players", "banker")
-    outcome = state.outcome[seat]
+def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int = 46,
+              view: dict | None = None) -> str:
+    """One seat: name, cards, visible points, chip stack, bet and outcome, drawn from the
+    engine's `state.view(viewer)` (pass `view` to reuse one already taken)."""
+    view = state.view(viewer) if view is None else view
+    is_banker = seat == view["banker"]
+    turn = view["current_seat"] == seat and view["phase"] in ("bet", "players", "banker")
+    outcome = view["outcome"][seat]
+    settled = view["settled"][seat]  # collected already: drawn faded, marked with the outcome
     name = _t("seat", lang, seat=seat) + (f" · {_t('banker', lang)}" if is_banker else "")
     border = "#f9a825" if turn else ("#6d4c41" if is_banker else "#90a4ae")
     badges = []
@@ -102,31 +92,29 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
     if outcome:
         badges.append(f'<span class="cartas-outcome" data-outcome="{outcome}" '
                       f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{_t(outcome, lang)}</span>')
-    if not is_banker and seat not in state.in_round:
+    if seat in view["sitting_out"]:
         badges.append(f'<span style="color:#777">{_t("out", lang)}</span>')
-    settled = settled_cards(state, seat)
-    if settled:  # collected already: drawn faded, marked with the outcome
-        cards = settled
     card_row = "".join(
-        f'<span style="margin-right:3px">{card_svg(c, face_up=c is not None, width=card_width)}</span>'
-        for c in cards)
+        f'<span style="margin-right:3px">'
+        f'{card_svg(None if c is None else Card.parse(c), face_up=c is not None, width=card_width)}</span>'
+        for c in view["cards"][seat])
     if settled:
         card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" title="{_t(outcome, lang)}" '
                     f'style="display:flex;opacity:0.45;filter:grayscale(60%)">{card_row}</span>')
-    bet = state.bets[seat]
+    bet, chips = view["bets"][seat], view["chips"][seat]
     bet_html = (f'<div class="cartas-bet" data-bet="{bet}" title="{_t("bet", lang)}">'
                 f'{_t("bet", lang)}: {chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'
                 if bet else "")
     return (
         f'<div class="cartas-seat{" cartas-banker" if is_banker else ""}" data-seat="{seat}" '
-        f'data-chips="{state.chips[seat]}" data-bet="{bet}" data-outcome="{outcome or ""}" '
+        f'data-chips="{chips}" data-bet="{bet}" data-outcome="{outcome or ""}" '
         f'style="border:3px solid {border};border-radius:10px;padding:6px;margin:4px;min-width:150px;'
         f'background:{"#fff8e1" if is_banker else "#ffffff"};vertical-align:top">'
         f'<div style="font-weight:bold;font-size:15px">{escape(name)}</div>'
         f'<div style="min-height:{round(card_width * 1.4) + 4}px;display:flex;align-items:flex-end">{card_row}</div>'
-        f'<div class="cartas-points" style="font-size:14px">{escape(_points_label(state, cards, lang))}</div>'
+        f'<div class="cartas-points" style="font-size:14px">{escape(_points_label(view, seat, lang))}</div>'
         f'<div style="display:flex;align-items:flex-end;gap:8px;font-size:13px">'
-        f'<div class="cartas-stack" title="{_t("chips", lang)}">{chips_svg(state.chips[seat])}</div>{bet_html}</div>'
+        f'<div class="cartas-stack" title="{_t("chips", lang)}">{chips_svg(chips)}</div>{bet_html}</div>'
         f'<div style="font-size:14px">{" ".join(badges)}</div></div>'
     )
 
@@ -135,15 +123,17 @@ def table_html(state, lang: str = "pt", viewer=None, card_width: int = 46) -> st
     """The whole table: the banker's seat on top, then the players from the banker's left.
 
     viewer: None (spectator: face-down cards hidden), a seat number (that seat's own
-    face-down card shown) or "all" (every card face up).
+    face-down card shown) or "all" (every card face up); the engine's `state.view(viewer)`
+    decides what is seen.
     """
-    order = [(state.banker + i) % state.players for i in range(1, state.players)]
-    players = "".join(seat_html(state, s, lang, viewer, card_width) for s in order)
+    view = state.view(viewer)
+    banker = view["banker"]
+    players = "".join(seat_html(state, s, lang, viewer, card_width, view) for s in view["left_of_banker"])
     return (
-        f'<div class="cartas-table" data-banker="{state.banker}" data-phase="{state.phase}" '
+        f'<div class="cartas-table" data-banker="{banker}" data-phase="{view["phase"]}" '
         f'style="background:#1b5e20;border-radius:18px;padding:10px">'
         f'<div style="display:flex;justify-content:center">'
-        f'{seat_html(state, state.banker, lang, viewer, card_width)}</div>'
+        f'{seat_html(state, banker, lang, viewer, card_width, view)}</div>'
         f'<div style="display:flex;flex-wrap:wrap;justify-content:center">{players}</div></div>'
     )
 

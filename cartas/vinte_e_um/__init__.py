@@ -4,6 +4,14 @@ Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine set
 
 - Seats 0..players-1 in play order; the banker's left is the next seat up. The first banker
   is drawn by lot with the game's seeded rng (`banker=` fixes it).
+- The ace: `ace=None` (the default of `new_game` and `from_deal`) is the table's default,
+  `default_ace(rotation)`: 1, as in the source's examples, except 11 under the "natural"
+  rotation, which needs two cards making 21. An explicit ace=1 with "natural" is refused.
+- Who sees what: `state.view(seat)` and `state.events_for(seat)` hide the face-down cards
+  that seat may not see: its own first card it sees, others' only once turned up (shown on
+  a bust or a call, or at the round's end). `view(None)` is a spectator's (face-up and
+  shown cards only), `view(ALL)` ("all") the teacher's (every card). A settled player's
+  collected hand stays on the table as the cards he showed (the view's "cards"/"settled").
 - Bets go on the table when made: `chips` are stacks, `bets` are stakes, and
   `sum(chips) + pot` never changes. A win returns the bet plus what the banker can pay.
 - A player with fewer chips than `min_bet` sits the round out (no cards, no bet).
@@ -18,7 +26,8 @@ Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine set
   default 3, the bank is offered from the banker's left to every seat with chips; if all
   refuse, one of them is drawn by lot), "natural" (after the round, the first player from
   the banker's left who made 21 with his first two cards takes the bank; it needs ace=11 or
-  "flexible": with the ace worth 1 no two cards make 21, so `new_game` refuses it),
+  "flexible": with the ace worth 1 no two cards make 21, so `new_game` refuses an explicit
+  ace=1, and its default ace is 11),
   "auction" (after every round each seat with chips, from the banker's left, bids more than
   the best bid or passes for good, until one bidder is left; he pays his bid to the banker),
   "sale" (after every round each seat with chips, in turn, may offer chips and the banker
@@ -35,18 +44,19 @@ from .actions import (ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_
 from .bots import RandomBot, SensibleBot, play_game
 from .odds import (banker_distribution_array, banker_final_distribution, bust_probability,
                    odds_for_view, unknown_counts, win_probability)
-from .scoring import (ACE_OPTIONS, call_reason, call_winner, card_value, is_bust, is_two_card_21,
-                      playable, points)
-from .state import (DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, from_deal, from_json,
-                    new_game)
+from .scoring import (ACE_OPTIONS, beats, call_reason, call_winner, card_value, is_bust,
+                      is_two_card_21, judge_call, playable, points)
+from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, from_deal,
+                    from_json, new_game)
 from .text import ROTATION_LABELS, describe_action, explain_call, narrate
 
 __all__ = [
-    "ACCEPT_OFFER", "ACE_OPTIONS", "DEFAULT_ROTATION", "DRAW", "HIT", "KINDS", "PASS", "PHASES",
+    "ACCEPT_OFFER", "ACE_OPTIONS", "ALL", "DEFAULT_ROTATION", "DRAW", "HIT", "KINDS", "PASS", "PHASES",
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
     "Action", "GameState", "IllegalAction", "RandomBot", "SensibleBot",
-    "banker_distribution_array", "banker_final_distribution", "bots", "bust_probability",
-    "call_reason", "call_winner", "card_value", "describe_action", "explain_call", "from_deal",
-    "from_json", "is_bust", "is_two_card_21", "narrate", "new_game", "odds", "odds_for_view",
+    "banker_distribution_array", "banker_final_distribution", "beats", "bots",
+    "bust_probability", "call_reason", "call_winner", "card_value", "default_ace",
+    "describe_action", "explain_call", "from_deal", "from_json", "is_bust", "is_two_card_21",
+    "judge_call", "narrate", "new_game", "odds", "odds_for_view",
     "play_game", "playable", "points", "unknown_counts", "win_probability",
 ]

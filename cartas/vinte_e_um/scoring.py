@@ -122,6 +122,13 @@ def call_reason(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: in
     return "more" if mine > theirs else "tie" if mine == theirs else "less"
 
 
+def beats(player_points: int, banker_points: int) -> bool:
+    """Whether a player standing on `player_points` beats a banker who ends on
+    `banker_points`: the player must not be over 21, and the banker must bust or have fewer
+    points (a tie goes to the bank). For reading a banker's final totals against a hand."""
+    return player_points <= 21 and (banker_points > 21 or player_points > banker_points)
+
+
 def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
     """Who takes the bet, "player" or "banker" (RULES.md, round steps 3 to 5).
 
@@ -132,3 +139,13 @@ def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: in
     """
     reason = call_reason(player_cards, banker_cards, ace, decks)
     return "player" if reason in ("banker_two_aces", "banker_bust", "more") else "banker"
+
+
+def judge_call(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1):
+    """A call between hands dealt card by card: (player's cards, banker's cards, winner).
+
+    Each hand keeps only the cards it really plays (`playable`: none after it reached 21 or
+    went over), and `call_winner` says who takes the bet, "player" or "banker".
+    """
+    player, banker = playable(player_cards, ace), playable(banker_cards, ace)
+    return player, banker, call_winner(player, banker, ace, decks)

@@ -20,6 +20,7 @@ from .scoring import call_winner, check_ace, points
 
 ROTATIONS: tuple[str, ...] = ("rounds", "natural", "auction", "sale", "permanent")
 DEFAULT_ROTATION = "rounds"
+ALL = "all"   # the viewer who sees every card (the teacher); None is a spectator
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
 _CARDS = {str(card): card for card in STANDARD_PACK}
 
@@ -28,10 +29,18 @@ def _card(text) -> Card:
     return _CARDS.get(text) or Card.parse(text)
 
 
+def default_ace(rotation: str = DEFAULT_ROTATION) -> int:
+    """The table's ace when none is agreed: 1 (the source's examples), except 11 under the
+    "natural" rotation, which needs a two-card 21 (impossible with the ace worth 1)."""
+    return 11 if rotation == "natural" else 1
+
+
 def _check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotation_rounds, rounds):
     if not isinstance(players, int) or not 3 <= players <= 12:
         raise ValueError(f"21 is played by 3 to 12 participants, banker included, not {players!r}")
-    ace = check_ace(ace)
+    if rotation not in ROTATIONS:
+        raise ValueError(f"unknown bank rotation {rotation!r}: choose one of {', '.join(ROTATIONS)}")
+    ace = check_ace(default_ace(rotation) if ace is None else ace)
     if decks is None:
         decks = 1 if players <= 8 else 2
     if not isinstance(decks, int) or decks < 1:
@@ -42,8 +51,6 @@ def _check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotati
     stacks = [chips] * players if isinstance(chips, int) else list(chips)
     if len(stacks) != players or any(not isinstance(c, int) or c < 0 for c in stacks) or sum(stacks) == 0:
         raise ValueError(f"chips must be one whole number >= 0 per seat, not {chips!r}")
-    if rotation not in ROTATIONS:
-        raise ValueError(f"unknown bank rotation {rotation!r}: choose one of {', '.join(ROTATIONS)}")
     if rotation == "natural" and ace == 1:
         raise ValueError("the 'natural' rotation needs the ace to count 11 (or 'flexible'): "
                          "with the ace worth 1 no two cards make 21 and the bank would never move")
@@ -133,30 +140,62 @@ class GameState:
     def points(self, seat: int) -> int:
         return points(self.hands[seat], self.ace)
 
-    def seen_by(self, seat: int) -> list[Card]:
-        """Every card `seat` can see: its own hand, others' face-up cards, cards shown this round."""
+    def _viewer(self, seat):
+        """Check a viewer: a seat number, None (a spectator) or "all" (every card)."""
+        if seat is None or seat == ALL:
+            return seat
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
+            raise ValueError(f"a viewer is a seat from 0 to {self.players - 1}, None (a spectator) "
+                             f"or {ALL!r} (every card), not {seat!r}")
+        return int(seat)
+
+    def _sees(self, viewer, other: int) -> bool:
+        """Whether `viewer` sees the face-down card of `other` (if it has one)."""
+        return viewer == ALL or viewer == other or not self.covered[other]
+
+    def seen_by(self, seat) -> list[Card]:
+        """Every card `seat` can see: its own hand, others' face-up cards, cards shown this round.
+        seat None: a spectator (face-up and shown cards only); "all": every card dealt."""
+        seat = self._viewer(seat)
         seen = list(self.collected)
         for other, hand in enumerate(self.hands):
-            seen.extend(hand if other == seat or not self.covered[other] else hand[1:])
+            seen.extend(hand if self._sees(seat, other) else hand[1:])
         return seen
 
-    def view(self, seat: int) -> dict:
-        """What `seat` can see, JSON-friendly; hidden cards are None."""
+    def view(self, seat) -> dict:
+        """What `seat` can see, JSON-friendly; hidden cards are None.
+
+        seat: a seat number; None for a spectator (nobody's seat: only face-up and shown cards);
+        "all" for the teacher (every card face up). "points" is the seat's own total (None for
+        a spectator or "all"). For drawing the table, per seat: "cards" are the cards lying in
+        front of it as this viewer sees them (its hand, or once a settled player's hand is
+        collected, the cards he showed), "settled" marks the latter, and "visible_points" is
+        the total of the cards of "cards" this viewer sees (None when it sees none).
+        """
+        seat = self._viewer(seat)
         hands = [[str(c) for c in hand] for hand in self.hands]
         for other in range(self.players):
-            if other != seat and self.covered[other] and hands[other]:
+            if hands[other] and not self._sees(seat, other):
                 hands[other][0] = None
-        me = self.current_seat == seat
+        settled = [not hand and bool(shown) for hand, shown in zip(self.hands, self.shown)]
+        cards = [[str(c) for c in self.shown[s]] if settled[s] else hands[s] for s in range(self.players)]
+        visible = [self.shown[s] if settled[s] else self.hands[s][0 if self._sees(seat, s) else 1:]
+                   for s in range(self.players)]
+        me = isinstance(seat, int) and self.current_seat == seat
         return {
             "seat": seat, "players": self.players, "phase": self.phase,
             "round_number": self.round_number, "rounds": self.rounds, "banker": self.banker,
             "current_seat": self.current_seat, "chips": list(self.chips), "bets": list(self.bets),
-            "hands": hands, "face_down": list(self.covered), "points": self.points(seat),
-            "in_round": list(self.in_round), "called": list(self.called),
+            "hands": hands, "face_down": list(self.covered),
+            "points": self.points(seat) if isinstance(seat, int) else None,
+            "in_round": list(self.in_round), "sitting_out": self.sitting_out,
+            "left_of_banker": self._left_of(self.banker), "called": list(self.called),
             "uncalled": self.uncalled, "outcome": list(self.outcome),
             "seen": [str(c) for c in self.seen_by(seat)], "stock": len(self.stock),
             "collected": [str(c) for c in self.collected],
             "shown": [[str(c) for c in cards] for cards in self.shown],
+            "cards": cards, "settled": settled,
+            "visible_points": [points(v, self.ace) if v else None for v in visible],
             "ace": self.ace, "decks": self.decks, "min_bet": self.min_bet, "max_bet": self.max_bet,
             "rotation": self.rotation, "rotation_rounds": self.rotation_rounds,
             "bank_rounds": self.bank_rounds, "high_bid": self.high_bid,
@@ -166,10 +205,12 @@ class GameState:
             "winner": self.winner, "winners": list(self.winners),
         }
 
-    def events_for(self, seat: int) -> list[dict]:
-        """The event log with other seats' face-down deals hidden (card None)."""
-        return [dict(e, card=None) if e["type"] == "deal" and not e["face_up"] and e["seat"] != seat
-                else e for e in self.events]
+    def events_for(self, seat) -> list[dict]:
+        """The event log with the face-down deals `seat` did not see hidden (card None).
+        seat None: a spectator (every face-down deal hidden); "all": the whole log."""
+        seat = self._viewer(seat)
+        return [dict(e, card=None) if e["type"] == "deal" and not e["face_up"]
+                and seat != ALL and e["seat"] != seat else e for e in self.events]
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -617,12 +658,14 @@ def from_json(text: str) -> GameState:
     return state
 
 
-def new_game(players: int, seed=None, ace=1, decks=None, min_bet=1, max_bet=5, chips=20,
+def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5, chips=20,
              rotation=DEFAULT_ROTATION, rounds=10, rotation_rounds=3, banker=None) -> GameState:
     """A new game, dealt up to the first bet.
 
-    players: everyone at the table, banker included (3..12). decks=None: 1 pack up to 8
-    participants, 2 above. chips: one starting stack for all, or a list per seat.
+    players: everyone at the table, banker included (3..12). ace: 1, 11 or "flexible";
+    None (default) is the table's default, `default_ace(rotation)`: 1, except 11 under the
+    "natural" rotation (an explicit ace=1 with "natural" is refused). decks=None: 1 pack up
+    to 8 participants, 2 above. chips: one starting stack for all, or a list per seat.
     rounds=None plays until nobody can bet against the bank. banker=None draws the first
     banker by lot (seeded).
     """
@@ -632,7 +675,7 @@ def new_game(players: int, seed=None, ace=1, decks=None, min_bet=1, max_bet=5, c
     return state
 
 
-def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed=None, ace=1,
+def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed=None, ace=None,
               decks=None, min_bet=1, max_bet=5, chips=20, rotation=DEFAULT_ROTATION, rounds=10,
               rotation_rounds=3) -> GameState:
     """A game whose first round deals chosen cards, for lessons and tests.
@@ -640,7 +683,8 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
     first_cards: each seat's face-down card, a list indexed by seat (None for a seat sitting
     out) or a dict {seat: card}. upcard: the banker's face-up second card. then: the next
     cards off the top, in the order they will be dealt (players' second cards and hits, the
-    banker's draws). The rest of the pack follows in a seeded shuffled order.
+    banker's draws). The rest of the pack follows in a seeded shuffled order. Other options
+    as in `new_game` (ace=None: the table's default ace for the rotation).
     """
     state = _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds,
                    rotation_rounds, banker)
