@@ -235,7 +235,7 @@ def _count(value) -> int:
 
 
 def _validate_21(data: dict) -> dict:
-    from .vinte_e_um import ROTATIONS
+    from .vinte_e_um import ACE_OPTIONS, ROTATIONS, default_ace
 
     _fields(data, _21_REQUIRED, _21_OPTIONAL)
     players = _int(data["players"], "players", 3, 12)
@@ -248,12 +248,13 @@ def _validate_21(data: dict) -> dict:
         chips = [_int(c, "chips", 0, 10_000) for c in chips]
     else:
         chips = _int(chips, "chips", 1, 10_000)
-    ace = data.get("ace", 1)
-    if ace not in (1, 11, "flexible") or isinstance(ace, bool):
-        raise ScenarioError("option", field="ace", value=ace, choices="1, 11, flexible")
     rotation = data.get("rotation", "rounds")
     if rotation not in ROTATIONS:
         raise ScenarioError("option", field="rotation", value=rotation, choices=", ".join(ROTATIONS))
+    ace = data.get("ace", default_ace(rotation))
+    if ace not in ACE_OPTIONS or isinstance(ace, bool):
+        raise ScenarioError("option", field="ace", value=ace,
+                            choices=", ".join(str(option) for option in ACE_OPTIONS))
     rounds = data.get("rounds", 10)
     if rounds is not None:
         rounds = _int(rounds, "rounds", 1, 1000)
@@ -285,7 +286,8 @@ def _validate_21_deal(deal, players: int, data: dict):
     if not isinstance(then, list) or len(then) > 52 * 4:
         raise ScenarioError("deal_shape", detail="then is a list of cards")
     then = [str(_card(c, truco=False)) for c in then]
-    packs = data.get("decks") or (1 if players <= 8 else 2)
+    from .vinte_e_um import default_packs
+    packs = data.get("decks") or default_packs(players)
     counts = Counter(c for c in first + [upcard] + then if c is not None)
     for card, n in counts.items():
         if n > packs:

@@ -167,3 +167,10 @@ def test_garbage_links_are_refused(link):
     with pytest.raises(ScenarioError) as err:
         decode_link(link)
     assert err.value.code in ("malformed", "tampered")
+
+
+def test_a_natural_rotation_scenario_takes_the_engines_ace_default():
+    from cartas.scenario import validate
+    scenario = validate({"format": FORMAT, "game": "21", "players": 4, "banker": 0,
+                         "rotation": "natural"})
+    assert scenario["ace"] == 11

@@ -46,7 +46,7 @@ from .odds import (banker_distribution_array, banker_final_distribution, bust_pr
                    odds_for_view, unknown_counts, win_probability)
 from .scoring import (ACE_OPTIONS, beats, call_reason, call_winner, card_value, is_bust,
                       is_two_card_21, judge_call, playable, points)
-from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, from_deal,
+from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, default_packs, from_deal,
                     from_json, new_game)
 from .text import ROTATION_LABELS, describe_action, explain_call, narrate
 
@@ -55,7 +55,7 @@ __all__ = [
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
     "Action", "GameState", "IllegalAction", "RandomBot", "SensibleBot",
     "banker_distribution_array", "banker_final_distribution", "beats", "bots",
-    "bust_probability", "call_reason", "call_winner", "card_value", "default_ace",
+    "bust_probability", "call_reason", "call_winner", "card_value", "default_ace", "default_packs",
     "describe_action", "explain_call", "from_deal", "from_json", "is_bust", "is_two_card_21",
     "judge_call", "narrate", "new_game", "odds", "odds_for_view",
     "play_game", "playable", "points", "unknown_counts", "win_probability",

@@ -35,6 +35,11 @@ def default_ace(rotation: str = DEFAULT_ROTATION) -> int:
     return 11 if rotation == "natural" else 1
 
 
+def default_packs(players: int) -> int:
+    """Packs on the table when none are agreed: one up to 8 participants, two for 9 to 12."""
+    return 1 if players <= 8 else 2
+
+
 def _check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotation_rounds, rounds):
     if not isinstance(players, int) or not 3 <= players <= 12:
         raise ValueError(f"21 is played by 3 to 12 participants, banker included, not {players!r}")
@@ -42,7 +47,7 @@ def _check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotati
         raise ValueError(f"unknown bank rotation {rotation!r}: choose one of {', '.join(ROTATIONS)}")
     ace = check_ace(default_ace(rotation) if ace is None else ace)
     if decks is None:
-        decks = 1 if players <= 8 else 2
+        decks = default_packs(players)
     if not isinstance(decks, int) or decks < 1:
         raise ValueError(f"the number of packs must be a whole number of at least 1, not {decks!r}")
     if not (isinstance(min_bet, int) and isinstance(max_bet, int) and 1 <= min_bet <= max_bet):
