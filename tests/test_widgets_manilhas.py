@@ -107,3 +107,19 @@ def test_lang_query_parameter_sets_the_language(monkeypatch):
     assert ManilhaExplorer(seed=1).lang == "en"
     monkeypatch.setenv("QUERY_STRING", "lang=fr")
     assert ManilhaExplorer(seed=1).lang == "pt"
+
+
+def test_index_marks_dashboards_without_exercises():
+    index = CourseIndex(lang="pt")
+    row = index.table.value.split("data-lesson='jogar_truco'")[1].split("</tr>")[0]
+    assert "para jogar e explorar" in row and "ainda não começou" not in row
+
+
+def test_every_lesson_with_exercises_records_its_score_under_its_key():
+    from pathlib import Path
+
+    import widgets.course
+    from widgets.course import LESSONS
+    sources = "".join(p.read_text() for p in Path(widgets.course.__file__).parent.glob("*.py"))
+    for lesson in LESSONS:
+        assert (f'"{lesson.key}"' in sources.replace(f'Lesson("{lesson.key}"', "")) == lesson.exercises, lesson.key

@@ -16,6 +16,7 @@ class Lesson:
     notebook: str     # file name in notebooks/
     title: dict       # {"pt": ..., "en": ...}
     summary: dict
+    exercises: bool = True  # False for the play and explore dashboards
 
 
 LESSONS: list[Lesson] = [
@@ -58,19 +59,19 @@ LESSONS: list[Lesson] = [
     Lesson("jogar_truco", "jogar_truco.ipynb",
            {"pt": "Jogar truco", "en": "Play truco"},
            {"pt": "Uma partida inteira até 12 com um parceiro robô contra dois robôs.",
-            "en": "A whole game to 12 with a bot partner against two bots."}),
+            "en": "A whole game to 12 with a bot partner against two bots."}, exercises=False),
     Lesson("jogar_21", "jogar_21.ipynb",
            {"pt": "Jogar 21", "en": "Play 21"},
            {"pt": "Rodadas inteiras com fichas, como jogador ou como banca.",
-            "en": "Whole rounds with chips, as a player or as the banker."}),
+            "en": "Whole rounds with chips, as a player or as the banker."}, exercises=False),
     Lesson("chances_truco", "chances_truco.ipynb",
            {"pt": "Chances no truco", "en": "Truco odds"},
            {"pt": "A chance de ganhar cada rodada e a mão com as suas cartas.",
-            "en": "The chance of winning each trick and the hand with your cards."}),
+            "en": "The chance of winning each trick and the hand with your cards."}, exercises=False),
     Lesson("cenarios", "cenarios.ipynb",
            {"pt": "Cenários para a turma", "en": "Scenarios for the class"},
            {"pt": "Monte uma situação, compartilhe o link e jogue a partir dela.",
-            "en": "Set up a position, share the link and play from it."}),
+            "en": "Set up a position, share the link and play from it."}, exercises=False),
 ]
 
 TEXT = {
@@ -80,6 +81,7 @@ TEXT = {
     "progress": {"pt": "Exercícios", "en": "Exercises"},
     "open": {"pt": "abrir", "en": "open"},
     "none": {"pt": "ainda não começou", "en": "not started yet"},
+    "no_exercises": {"pt": "— (para jogar e explorar)", "en": "— (to play and explore)"},
     "done": {"pt": "{right} de {asked} certas", "en": "{right} of {asked} right"},
     "refresh": {"pt": "Atualizar progresso", "en": "Refresh progress"},
 }
@@ -104,7 +106,10 @@ class CourseIndex(View):
         rows = []
         for lesson in self.lessons:
             score = scores.get(lesson.key)
-            done = self.t("done", **score) if score else self.t("none")
+            if not lesson.exercises:
+                done = self.t("no_exercises")
+            else:
+                done = self.t("done", **score) if score else self.t("none")
             link = f"{lesson.notebook}?lang={self.lang}"
             rows.append(
                 f"<tr data-lesson='{lesson.key}'><td><a href='{escape(link)}'><b>{escape(lesson.title[self.lang])}</b></a></td>"

@@ -70,7 +70,7 @@ class ManilhaExplorer(View):
 
         self.variant = variant_toggle(variant)
         self.vira = w.Dropdown(options=self._vira_options(), value=Card.parse(vira),
-                               layout=w.Layout(width="220px")).add_class("cartas-vira")
+                               layout=w.Layout(width="270px")).add_class("cartas-vira")
         self.draw_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-draw")
         self.vira_box = w.HTML().add_class("cartas-vira-card")
         self.step = w.HTML().add_class("cartas-step")

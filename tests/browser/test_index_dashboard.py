@@ -1,4 +1,5 @@
 """The course index: every lesson listed, and a link opens its dashboard in the same language."""
+from conftest import SCREENSHOTS
 from widgets.course import LESSONS
 
 
@@ -7,6 +8,8 @@ def test_index_lists_every_lesson_and_links_open_them(dashboard):
     rows = page.locator(".cartas-index tr[data-lesson]")
     assert rows.count() == len(LESSONS)
     assert "not started yet" in rows.first.text_content()
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "index.png"))  # the fixture keeps the page we end on
     page.locator(".cartas-index tr[data-lesson='manilhas'] a").click()
     page.wait_for_selector(".cartas-manilhas svg[data-card]")
     assert "lang=en" in page.url
