@@ -5,13 +5,15 @@ drive it with `state.legal_actions()` and `state.apply_action(action)`. Hands ar
 automatically until the game ends. Everything that happened is in `state.events`.
 
 Inside, cards are indexes into `TRUCO_PACK`, and everything the hot path looks up (card
-strengths, manilha names, raise steps, the answer phase's actions) is precomputed once per
-variant in `_Tables`, so `legal_actions` and `apply_action` never hash a Card, call an
+strengths and manilha names for every vira, raise steps, the answer phase's actions) is
+precomputed once per variant in `_Tables`, and the outcome of every sequence of trick
+results in `_HAND_STATUS`, so `legal_actions` and `apply_action` never hash a Card, call an
 lru_cache or copy the state. Legal actions are shared objects, so `apply_action` finds the
 chosen one by identity, and events are kept as small tuples until `state.events` is read.
 """
 from __future__ import annotations
 
+import itertools
 import json
 from functools import lru_cache
 
@@ -37,6 +39,9 @@ TIE_LEADS = ("leader", "first_tying")
 _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
+# (finished, winning team or None) for every sequence of trick results (see `hand_status`)
+_HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
+                for results in itertools.product((0, 1, None), repeat=n)}
 PHASES = ("decide", "play", "answer", "game_over")
 MODES = ("normal", "threshold", "mao_de_ferro")
 JSON_FORMAT = "cartas.truco/1"
@@ -66,23 +71,18 @@ class _Tables:
         # pending raise value -> the answers: accept, run, and re-raise if there is a step left
         self.answers: dict[int, tuple[Action, ...]] = {
             v: (ACCEPT, RUN) + ((self.next_raise[v],) if v in steps else ()) for v in values}
-        self._by_vira: dict[int | None, tuple] = {}
+        # vira (a pack index, None in Mineiro) -> what the hand needs from it, see `_for_vira`
+        viras = range(len(TRUCO_PACK)) if variant.uses_vira else (None,)
+        self.by_vira: dict[int | None, tuple] = {vira: self._for_vira(vira) for vira in viras}
 
-    def for_vira(self, vira: int | None) -> tuple[tuple[int, ...], tuple, tuple[str, ...]]:
+    def _for_vira(self, vira: int | None) -> tuple[tuple[int, ...], tuple, tuple[str, ...]]:
         """(strength of each pack index, manilha nickname or None per pack index,
-        manilha texts weakest first) for a hand with this vira (None for Mineiro)."""
-        found = self._by_vira.get(vira)
-        if found is None:
-            v = self.variant
-            card = None if vira is None else TRUCO_PACK[vira]
-            cards = manilhas(v, card)
-            names = dict(zip(cards, v.manilha_names))
-            found = self._by_vira[vira] = (
-                strength_list(v, vira),
-                tuple(names.get(c) for c in TRUCO_PACK),
-                tuple(str(c) for c in cards),
-            )
-        return found
+        manilha texts weakest first) for a hand with this vira."""
+        v = self.variant
+        cards = manilhas(v, None if vira is None else TRUCO_PACK[vira])
+        names = dict(zip(cards, v.manilha_names))
+        return (strength_list(v, vira), tuple(names.get(c) for c in TRUCO_PACK),
+                tuple(str(c) for c in cards))
 
 
 @lru_cache(maxsize=None)
@@ -231,10 +231,15 @@ class TrucoState:
     """
 
     # -- construction ---------------------------------------------------------------------
-    # Speed note: CPython 3.11 keeps these attributes inline in the instance. Reading
-    # `state.__dict__` (vars(), clone()) turns them into a real dict for good, which makes
-    # every attribute access on the hot path slower (legal_actions ~1.5x), so the hot path
-    # never does it.
+    # Every attribute is a slot: compact, quick to read on the hot path, and listed here for
+    # `clone`, which copies them by name.
+    __slots__ = (
+        "variant", "tie_lead", "winner", "hand_number", "dealer", "threshold_team", "mode",
+        "hand_value", "phase", "_tables", "_rng", "_score", "_events", "_log", "_legal",
+        "_deal", "_last_hand", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
+        "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
+    )
+
     def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
                  score=(0, 0)):
         self.variant: Variant = get_variant(variant)
@@ -247,7 +252,7 @@ class TrucoState:
         self._log: list[tuple] = []     # newer events, still records (see `events`)
         self.hand_number = 0
         self.dealer = 0
-        self._legal = None  # cached legal actions (see `_compute_legal`), None when stale
+        self._legal = None  # cached legal actions (see `_legal_list`), None when stale
         self._deal = None       # this hand's deal record (or event dict), for `last_hand`
         self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
 
@@ -267,7 +272,7 @@ class TrucoState:
         packets = [order[0:3], order[3:6], order[6:9], order[9:12]]
         self._hands = packets[-mao:] + packets[:-mao]  # seat s gets packet (s - mao) % 4
         self._vira = vira
-        self._strength, self._mnames, manilha_texts = self._tables.for_vira(vira)
+        self._strength, self._mnames, manilha_texts = self._tables.by_vira[vira]
         self._leader = self._turn = mao
         self._play_turn = None
         self._trick: list[tuple[int, int, bool]] = []   # (seat, card, covered)
@@ -434,42 +439,39 @@ class TrucoState:
     def legal_actions(self) -> list[Action]:
         """The actions the current seat may take now (empty when the game is over)."""
         legal = self._legal
-        if legal is None:
-            legal = self._compute_legal()
+        if legal is None:  # not computed yet in this position
+            phase = self.phase
+            if phase == "play":
+                turn = self._turn
+                hand = self._hands[turn]
+                mode = self.mode
+                if mode == "mao_de_ferro":  # blind plays only, no raises
+                    legal = _BLIND_LEGAL[len(hand)]
+                else:
+                    legal = [PLAY_ACTIONS[c] for c in hand]
+                    if self._results:  # carta coberta only from the second trick on
+                        legal += [COVER_ACTIONS[c] for c in hand]
+                    if (turn & 1) != self._last_raise_team or mode == "threshold":
+                        raise_action = self._tables.next_raise.get(self.hand_value)
+                        if raise_action is not None:
+                            legal.append(raise_action)
+            elif phase == "answer":
+                legal = self._tables.answers[self._pending[0]]
+            elif phase == "decide":
+                legal = _DECIDE_LEGAL
+            else:
+                legal = ()
+            self._legal = legal
         return list(legal)
 
     def _legal_list(self) -> list[Action] | tuple[Action, ...]:
-        """The cached legal actions (shared: never mutate it)."""
-        legal = self._legal
-        return self._compute_legal() if legal is None else legal
-
-    def _compute_legal(self) -> list[Action] | tuple[Action, ...]:
-        """Cache and return the legal actions. In the play phase they come in hand order,
-        so `apply_action` reads a card's position from the action's index: the plays (or
-        the blind plays) first, then the covers, then the raise if there is one."""
-        phase = self.phase
-        if phase == "play":
-            turn = self._turn
-            hand = self._hands[turn]
-            mode = self.mode
-            if mode == "mao_de_ferro":  # blind plays only, no raises
-                legal = _BLIND_LEGAL[len(hand)]
-            else:
-                legal = [PLAY_ACTIONS[c] for c in hand]
-                if self._results:  # carta coberta only from the second trick on
-                    legal += [COVER_ACTIONS[c] for c in hand]
-                if (turn & 1) != self._last_raise_team or mode == "threshold":
-                    raise_action = self._tables.next_raise.get(self.hand_value)
-                    if raise_action is not None:
-                        legal.append(raise_action)
-        elif phase == "answer":
-            legal = self._tables.answers[self._pending[0]]
-        elif phase == "decide":
-            legal = _DECIDE_LEGAL
-        else:
-            legal = ()
-        self._legal = legal
-        return legal
+        """The legal actions as cached by `legal_actions` (shared: never mutate it). In the
+        play phase they come in hand order, so `apply_action` reads a card's position from
+        the action's index: the plays (or the blind plays) first, then the covers, then the
+        raise if there is one."""
+        if self._legal is None:
+            self.legal_actions()
+        return self._legal
 
     # -- acting -----------------------------------------------------------------------------
     def apply_action(self, action: Action | str, seat: int | None = None) -> None:
@@ -480,7 +482,7 @@ class TrucoState:
         """
         legal = self._legal
         if legal is None:
-            legal = self._compute_legal()
+            legal = self._legal_list()
         # Fast path: one of the shared legal action objects, found by identity.
         k = 0
         for candidate in legal:
@@ -547,25 +549,32 @@ class TrucoState:
             self._turn = (seat + 1) & 3
 
     def _finish_trick(self) -> None:
-        strength = self._strength
+        """Score the trick just completed, then lead the next one or end the hand.
+
+        The same rule as `rules.resolve_trick`, written for a whole trick in play order:
+        the leader's team played positions 0 and 2, the other team 1 and 3; the higher
+        best card takes the trick, equal best cards tie it, and between partners with equal
+        cards the first played counts."""
         trick = self._trick
-        team, seat, first_tying = resolve_trick(
-            [(s, COVERED if cov else strength[c]) for s, c, cov in trick])
-        results = self._results
-        results.append(team)
-        if team is not None:
-            leader = seat
-            card = trick[(seat - trick[0][0]) & 3][1]  # the trick goes round from its leader
-        else:
-            card = None
-            if self.tie_lead == "first_tying" and first_tying is not None:
-                leader = first_tying
+        strength = self._strength
+        s0, s1, s2, s3 = [COVERED if covered else strength[card] for _, card, covered in trick]
+        best_a, pos_a = (s0, 0) if s0 >= s2 else (s2, 2)  # the leader's team
+        best_b, pos_b = (s1, 1) if s1 >= s3 else (s3, 3)  # the other team
+        if best_a != best_b:
+            seat, card, _ = trick[pos_a if best_a > best_b else pos_b]
+            team, leader = seat & 1, seat
+        else:  # a tie: the trick's leader leads again, or the first tying card's player
+            team = seat = card = None
+            if self.tie_lead == "first_tying" and best_a != COVERED:
+                leader = trick[min(pos_a, pos_b)][0]
             else:
                 leader = self._leader
+        results = self._results
+        results.append(team)
         self._tricks.append(trick)
         self._log.append((_trick_event, len(results), team, seat, card, self._mnames, trick,
                           leader))
-        finished, winner = hand_status(results)
+        finished, winner = _HAND_STATUS[tuple(results)]
         if finished:
             if winner is None:
                 self._end_hand(None, 0, "all_tied")
@@ -742,7 +751,8 @@ class TrucoState:
     def clone(self) -> "TrucoState":
         """An independent copy (shallow copies of the small lists; events are never mutated)."""
         new = object.__new__(TrucoState)
-        new.__dict__.update(self.__dict__)
+        for name in TrucoState.__slots__:
+            setattr(new, name, getattr(self, name))
         new._score = list(self._score)
         new._events = list(self._events)
         new._log = list(self._log)
@@ -798,7 +808,7 @@ def from_json(text: str) -> TrucoState:
     s.winner, s.hand_number, s.dealer = d["winner"], d["hand_number"], d["dealer"]
     s._hands = [[_IDX[c] for c in h] for h in d["hands"]]
     s._vira = None if d["vira"] is None else _IDX[d["vira"]]
-    s._strength, s._mnames, _ = s._tables.for_vira(s._vira)
+    s._strength, s._mnames, _ = s._tables.by_vira[s._vira]
     s.mode, s.threshold_team, s.phase = d["mode"], d["threshold_team"], d["phase"]
     s._turn, s._play_turn, s._leader = d["turn"], d["play_turn"], d["leader"]
     s.hand_value = d["hand_value"]
