@@ -6,6 +6,11 @@ Random play is driven from a plain Python loop (legal_actions, pick one, apply_a
 both engines, in the same process, so the ratio compares like with like. OpenSpiel is
 optional (`pip install open_spiel`): without it the comparison is skipped.
 
+Deals: euchre's loop draws every deal from one shared random stream, so the headline truco
+figure does the same (one seeded numpy Generator passed to `new_game` for every game). The
+figure with a new seed per game (`new_game(variant, seed)`, which builds a Generator each
+time, about 10-20 µs) is printed too.
+
 The machine may be shared, so each measurement is repeated (`--repeat`, in interleaved
 rounds: euchre, paulista, mineiro, euchre, ...) and the best rate of each is printed.
 """
@@ -15,17 +20,22 @@ import argparse
 import random
 import time
 
+from cartas.cards import make_rng
 from cartas.truco import MINEIRO, PAULISTA, new_game
 from cartas.truco.bots import RandomBot, RuleBot, play_game
 
 
-def truco_rate(variant, games: int, seed: int = 0) -> tuple[float, float]:
-    """(games/s, actions/s) of uniformly random play."""
+def truco_rate(variant, games: int, seed: int = 0, shared_stream: bool = True) -> tuple[float, float]:
+    """(games/s, actions/s) of uniformly random play.
+
+    shared_stream: every deal comes from one seeded Generator (as euchre's deals come from
+    one random.Random); otherwise each game gets its own seed."""
     pick = random.Random(seed)
+    deals = make_rng(seed)
     actions = 0
     start = time.perf_counter()
     for game in range(games):
-        state = new_game(variant, game)
+        state = new_game(variant, deals if shared_stream else game)
         while not state.is_terminal():
             legal = state.legal_actions()
             state.apply_action(legal[pick.randrange(len(legal))])
@@ -83,7 +93,7 @@ def main() -> None:
                         help="rounds of the speed measurements; the best round of each is shown")
     args = parser.parse_args()
 
-    euchre, truco = None, {}
+    euchre, truco, seeded = None, {}, {}
     for _ in range(max(args.repeat, 1)):  # keep each engine's best round
         e = euchre_rate(max(args.games // 2, 1))
         if e is not None and (euchre is None or e[1] > euchre[1]):
@@ -92,18 +102,23 @@ def main() -> None:
             t = truco_rate(variant, args.games)
             if variant not in truco or t[1] > truco[variant][1]:
                 truco[variant] = t
+            t = truco_rate(variant, args.games, shared_stream=False)
+            if variant not in seeded or t[1] > seeded[variant][1]:
+                seeded[variant] = t
     if euchre is None:
         print("open_spiel is not installed (pip install open_spiel): comparison skipped")
     else:
         print(f"OpenSpiel euchre: {euchre[0]:10,.0f} games/s {euchre[1]:12,.0f} actions/s"
               f"   ({euchre[2]:,.0f}/s counting the deal's chance moves)")
-    for variant in (PAULISTA, MINEIRO):
-        games_s, actions_s = truco[variant]
-        line = f"truco {variant.key:9s}: {games_s:10,.0f} games/s {actions_s:12,.0f} actions/s"
-        if euchre is not None:
-            line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"
-            line += f" ({actions_s / euchre[2]:.2f} counting its chance moves)"
-        print(line)
+    for label, rates in (("one deal stream, as euchre", truco), ("a new seed per game", seeded)):
+        print(f"truco, {label}:")
+        for variant in (PAULISTA, MINEIRO):
+            games_s, actions_s = rates[variant]
+            line = f"  {variant.key:9s}: {games_s:10,.0f} games/s {actions_s:12,.0f} actions/s"
+            if euchre is not None:
+                line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"
+                line += f" ({actions_s / euchre[2]:.2f} counting its chance moves)"
+            print(line)
     for variant in (PAULISTA, MINEIRO):
         if args.bot_games > 0:
             rate = bot_win_rate(variant, args.bot_games)
