@@ -430,3 +430,53 @@ def test_run_pays_matches_the_engine_run_value_on_real_states(variant):
     # every ladder step was met, both as a first raise and as a re-raise over a pending one
     assert {v for v, _ in checked} == set(variant.ladder)
     assert {r for _, r in checked} == {True, False}
+
+
+# -- deal order, play order and the events of one hand ----------------------------------
+
+def test_deal_gives_three_consecutive_cards_from_the_mao_and_turns_the_13th():
+    from cartas.cards import make_rng
+    from cartas.truco import VIRA_CARD, deal_order, pack_left
+    assert deal_order(0)[:4] == [(1, 0), (1, 1), (1, 2), (2, 0)]
+    assert deal_order(3)[-1] == (3, 2) and len(deal_order(3)) == 12
+    for seed in range(6):  # the engine deals the shuffle exactly as deal_order says
+        rng = make_rng(seed)
+        dealer = int(rng.integers(4))
+        shuffle = [str(TRUCO_PACK[i]) for i in rng.permutation(40)]
+        deal = new_game(PAULISTA, seed).events[0]
+        assert deal["dealer"] == dealer
+        assert [deal["hands"][s][k] for s, k in deal_order(dealer)] == shuffle[:12]
+        assert deal["vira"] == shuffle[VIRA_CARD]
+    assert (pack_left(0), pack_left(12), pack_left(13)) == (40, 28, 27)
+
+
+def test_from_deal_puts_the_cards_in_the_pack_in_deal_order():
+    state = from_deal(MINEIRO, PLAIN, dealer=1)
+    assert state.events[0]["hands"] == PLAIN and state.mao == 2
+
+
+def test_play_order_goes_round_from_the_leader():
+    from cartas.truco import play_order
+    assert play_order(0) == [0, 1, 2, 3] and play_order(2) == [2, 3, 0, 1]
+    with pytest.raises(ValueError, match="leader is a seat from 0 to 3"):
+        play_order(4)
+
+
+def test_hand_events_split_a_game_into_its_hands():
+    from cartas.truco import hand_events
+    from cartas.truco.bots import RuleBot, play_game
+    state = play_game(PAULISTA, [RuleBot(seed=s) for s in range(4)], seed=5)
+    events = state.events
+    hands = [hand_events(events, n) for n in range(1, state.hand_number + 1)]
+    assert [e for h in hands for e in h] == events   # every event in exactly one hand
+    for n, hand in enumerate(hands, start=1):
+        assert hand[0]["type"] == "deal" and hand[0]["hand_number"] == n
+        assert [e["type"] for e in hand].count("hand") == 1
+    assert hands[-1][-1]["type"] == "game" and hands[0][-1]["type"] == "hand"
+    assert hand_events(events, state.hand_number + 1) == []
+
+
+def test_hand_events_of_a_hand_in_progress_are_the_events_so_far():
+    from cartas.truco import hand_events
+    state = apply_all(from_deal(MINEIRO, PLAIN, dealer=3), "play 3♦", "raise")
+    assert [e["type"] for e in hand_events(state.events, 1)] == ["deal", "play", "raise"]

@@ -239,3 +239,15 @@ def test_rule_bot_team_clearly_beats_random_team(variant):
         bots = [RuleBot(g * 4 + s) if s % 2 == rule_team else RandomBot(g * 4 + s) for s in range(4)]
         wins += play_game(variant, bots, seed=g).winner == rule_team
     assert wins / games >= 0.75
+
+
+def test_from_deal_reads_one_text_per_hand():
+    texts = [" ".join(h) for h in PLAIN]
+    assert from_deal(MINEIRO, texts).events[0]["hands"] == PLAIN
+    mixed = from_deal(PAULISTA, [texts[0]] + PLAIN[1:], "7♣", dealer=2)
+    assert mixed.hands[0] == [Card.parse(c) for c in PLAIN[0]]
+    with pytest.raises(ValueError, match="seat 1 must hold 3 cards, not 2"):
+        from_deal(MINEIRO, [texts[0], "2♠ J♠"] + PLAIN[2:])
+    with pytest.raises(ValueError) as err:
+        from_deal(MINEIRO, [texts[0], "2♠ Jx 5♠"] + PLAIN[2:])
+    assert err.value.code == "unreadable_card"

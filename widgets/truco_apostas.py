@@ -13,7 +13,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import ACCEPT, RAISE, RUN, VARIANTS, get_variant, narrate, new_game, team_of
+from cartas.truco import (ACCEPT, RAISE, RUN, VARIANTS, get_variant, hand_events, narrate,
+                          new_game, team_of)
 
 from .base import View
 from .truco_quiz import Exercises, Question, both
@@ -147,18 +148,12 @@ class BettingLab(View):
         self._draw_status(over)
         shown = state if not over else None
         self.table.value = table_html(shown, lang) if shown else ""
-        lines = [narrate(e, state.variant, lang) for e in self._hand_events()[1:]]
+        lines = [narrate(e, state.variant, lang) for e in hand_events(state.events, 1)[1:]]
         items = "".join(f"<li>{escape(x)}</li>" for x in lines)
         self.story.value = (f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>"
                           f"<ol>{items}</ol></div>")
         self._draw_ladders()
         self.exercises.redraw()
-
-    def _hand_events(self) -> list[dict]:
-        """The events of the first hand (the engine deals the next one at once)."""
-        events = self.state.events
-        end = next((i for i, e in enumerate(events) if e["type"] == "hand"), len(events) - 1)
-        return events[:end + 1]
 
     def _draw_status(self, over: bool) -> None:
         state = self.state

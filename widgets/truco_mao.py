@@ -10,7 +10,8 @@ from __future__ import annotations
 import ipywidgets as w
 
 from cartas.cards import Card, make_rng
-from cartas.truco import explain_trick, get_variant, is_manilha, narrate, new_game
+from cartas.truco import (deal_order, explain_trick, get_variant, hand_events, is_manilha,
+                          narrate, new_game, pack_left)
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -43,8 +44,7 @@ def play_first_hand(variant, seed: int):
     bots = [RuleBot(seed=seed * 4 + s) for s in range(4)]
     while state.last_hand is None:  # the engine keeps the finished hand, then deals on
         state.apply_action(bots[state.current_seat].choose(state))
-    end = next(i for i, e in enumerate(state.events) if e["type"] == "hand")
-    return state.events[:end + 1]
+    return hand_events(state.events, 1)
 
 
 def _copy(table: Table, **changes) -> Table:
@@ -57,23 +57,24 @@ def build_steps(variant, seed: int) -> list[dict]:
     variant = get_variant(variant)
     events = play_first_hand(variant, seed)
     deal = events[0]
-    dealer, mao = deal["dealer"], deal["mao"]
-    table = Table(variant=variant, dealer=dealer, mao=mao, pack=40, hand_number=1,
+    dealer, mao = deal["dealer"], deal["mao"]  # the engine's facts, not recomputed
+    table = Table(variant=variant, dealer=dealer, mao=mao, pack=pack_left(0), hand_number=1,
                   score=tuple(deal["score"]), mode=deal["mode"])
     steps = [{"table": _copy(table), "highlight": {}, "text": both(
-        f"O {_seat(dealer, 'pt')} embaralha as 40 cartas (semente {seed}).",
-        f"{_seat(dealer, 'en').capitalize()} shuffles the 40 cards (seed {seed}).")}]
-    for j in range(4):  # the engine deals three cards to each seat, from the mão round
-        seat = (mao + j) % 4
-        for k, text in enumerate(deal["hands"][seat], start=1):
-            table = _copy(table, pack=table.pack - 1, current_seat=seat)
-            table.hands[seat].append(Card.parse(text))
-            steps.append({"table": table, "highlight": {text: "selected"}, "text": both(
-                f"O {_seat(seat, 'pt')} recebe a {_nth(k, 'pt')} carta: {text}.",
-                f"{_seat(seat, 'en').capitalize()} gets the {_nth(k, 'en')} card: {text}.")})
+        f"O {_seat(dealer, 'pt')} embaralha as {table.pack} cartas (semente {seed}).",
+        f"{_seat(dealer, 'en').capitalize()} shuffles the {table.pack} cards (seed {seed}).")}]
+    dealt = deal_order(dealer)
+    for n, (seat, k) in enumerate(dealt):  # the cards as they leave the pack
+        text = deal["hands"][seat][k]
+        table = _copy(table, pack=pack_left(n + 1), current_seat=seat)
+        table.hands[seat].append(Card.parse(text))
+        steps.append({"table": table, "highlight": {text: "selected"}, "text": both(
+            f"O {_seat(seat, 'pt')} recebe a {_nth(k + 1, 'pt')} carta: {text}.",
+            f"{_seat(seat, 'en').capitalize()} gets the {_nth(k + 1, 'en')} card: {text}.")})
     vira = Card.parse(deal["vira"]) if deal["vira"] else None
     table = _copy(table, vira=vira, manilhas=tuple(Card.parse(c) for c in deal["manilhas"]),
-                  pack=table.pack - (1 if vira else 0), current_seat=None, hand_value=deal["value"])
+                  pack=pack_left(len(dealt) + (1 if vira else 0)), current_seat=None,
+                  hand_value=deal["value"])
     steps.append({"table": table, "highlight": {}, "text": _narrated(deal, variant)})
     new_trick = False
     for event in events[1:]:

@@ -12,8 +12,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, Action, from_deal, get_variant, narrate,
-                          team_of)
+from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, Action, from_deal, get_variant,
+                          hand_events, narrate, team_of)
 from cartas.truco.bots import RuleBot
 from cartas.truco.text import threshold_name
 
@@ -78,15 +78,6 @@ def ferro_state(variant, rng):
     t = variant.threshold
     return from_deal(variant, hands, vira, dealer=int(rng.integers(4)), score=(t, t),
                      seed=int(rng.integers(1_000_000)))
-
-
-def _first_hand(state) -> list[dict]:
-    events = state.events
-    end = next((i for i, e in enumerate(events) if e["type"] == "hand"), None)
-    if end is None:
-        return list(events)
-    games = [e for e in events[end + 1:end + 2] if e["type"] == "game"]
-    return events[:end + 1] + games
 
 
 def _over(state) -> bool:
@@ -169,7 +160,7 @@ class ThresholdLab(View):
 
     # Drawing ---------------------------------------------------------------------------
     def _story(self, state) -> str:
-        items = "".join(f"<li>{escape(narrate(e, state.variant, self.lang))}</li>" for e in _first_hand(state))
+        items = "".join(f"<li>{escape(narrate(e, state.variant, self.lang))}</li>" for e in hand_events(state.events, 1))
         return f"<ol style='font-size:14px;max-width:380px'>{items}</ol>"
 
     def redraw(self) -> None:

@@ -12,7 +12,7 @@ import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, shuffled
 from cartas.truco import (explain_hand, explain_trick, finished_sequences, get_variant, hand_winner,
-                          trick_winner, trick_winning_seat)
+                          play_order, trick_winner, trick_winning_seat)
 
 from .base import View, variant_toggle
 from .svg import card_svg
@@ -112,8 +112,7 @@ class TrickLab(View):
     def plays(self) -> list[tuple[int, Card | None]]:
         """The trick in play order from the leader: (seat, card or None if face down)."""
         out = []
-        for k in range(4):
-            seat = (self.leader.value + k) % 4
+        for seat in play_order(self.leader.value):
             card = Card.parse(self.cards[seat].value)
             out.append((seat, None if self.covers[seat].value else card))
         return out
@@ -238,7 +237,7 @@ class TrickLab(View):
         pack = shuffled(TRUCO_PACK, rng)
         leader = int(rng.integers(4))
         vira = pack[4] if variant.uses_vira else None
-        plays = [((leader + k) % 4, pack[k]) for k in range(4)]
+        plays = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
         if rng.random() < 0.25:
             k = int(rng.integers(1, 4))
             plays[k] = (plays[k][0], None)

@@ -25,11 +25,16 @@ from .actions import (
 )
 from .errors import TrucoError
 from .rules import (
+    VIRA_CARD,
+    deal_order,
     explain_hand,
     explain_last_hand,
     explain_trick,
     finished_sequences,
+    hand_events,
     hand_winner,
+    pack_left,
+    play_order,
     team_of,
     trick_winner,
     trick_winning_seat,
@@ -45,7 +50,7 @@ __all__ = [
     "is_manilha", "manilha_rank", "manilhas", "next_rank", "ranking", "strength_table",
     "ACCEPT", "PLAY_HAND", "RAISE", "RUN", "RUN_HAND", "Action", "IllegalActionError",
     "TrucoError", "explain_hand", "explain_last_hand", "explain_trick", "finished_sequences",
-    "hand_winner", "team_of", "trick_winner", "trick_winning_seat", "SeatView", "TrucoState", "from_deal", "from_json", "new_game", "narrate",
+    "hand_winner", "team_of", "VIRA_CARD", "deal_order", "hand_events", "pack_left", "play_order", "trick_winner", "trick_winning_seat", "SeatView", "TrucoState", "from_deal", "from_json", "new_game", "narrate",
     "TrucoOdds", "hand_odds",
     "bots", "RandomBot", "RuleBot", "play_game",
 ]

@@ -24,6 +24,58 @@ def team_of(seat: int) -> int:
     return seat & 1
 
 
+# -- deal, play order and the events of a hand ---------------------------------------------
+
+CARDS_EACH = 3   # every seat is dealt three cards
+VIRA_CARD = 12   # pack position of the vira: the 13th card of the shuffle (Paulista)
+
+
+def _seat(seat, what: str) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+        raise TrucoError(f"the {what} is a seat from 0 to 3, not {seat!r}", "bad_seat",
+                         seat=repr(seat))
+    return seat
+
+
+def play_order(leader: int) -> list[int]:
+    """The four seats in play order starting with `leader` (seats play 0, 1, 2, 3, 0, ...)."""
+    leader = _seat(leader, "leader")
+    return [(leader + k) & 3 for k in range(4)]
+
+
+def deal_order(dealer: int) -> list[tuple[int, int]]:
+    """Where the 12 dealt cards go, in the order they leave the shuffled pack.
+
+    Item n is (seat, position in that seat's hand) for the n-th card of the shuffle. The
+    rule: the mão (the seat after the dealer) gets the first three cards, then each seat in
+    play order gets the next three, the dealer last; in Paulista the next card, the 13th
+    (pack position `VIRA_CARD`), is turned up as the vira.
+    """
+    mao = (_seat(dealer, "dealer") + 1) & 3
+    return [(seat, k) for seat in play_order(mao) for k in range(CARDS_EACH)]
+
+
+def pack_left(cards_out: int) -> int:
+    """Cards still face down in the 40-card pack once `cards_out` have left it (the vira
+    counts: after the whole deal of a Paulista hand 27 are left, in Mineiro 28)."""
+    return len(TRUCO_PACK) - cards_out
+
+
+def hand_events(events: Sequence[dict], hand_number: int = 1) -> list[dict]:
+    """The events of one hand, from its "deal" event through its "hand" event, plus the
+    "game" event when that hand ended the game. Empty if the hand was never dealt; while the
+    hand is still being played, the events so far (its "hand" event is then missing)."""
+    start = next((i for i, e in enumerate(events)
+                  if e["type"] == "deal" and e["hand_number"] == hand_number), None)
+    if start is None:
+        return []
+    end = next((i + 1 for i in range(start, len(events)) if events[i]["type"] == "hand"),
+               len(events))
+    if end < len(events) and events[end]["type"] == "game":
+        end += 1
+    return list(events[start:end])
+
+
 @lru_cache(maxsize=None)
 def strength_list(variant: Variant, vira_index: int | None) -> tuple[int, ...]:
     """Strength of each pack index for this variant and vira (see `strength_table`)."""

@@ -19,7 +19,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import TRUCO_PACK, Card, make_rng
+from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
 from .actions import (
     ACCEPT,
     BLIND_ACTIONS,
@@ -32,13 +32,26 @@ from .actions import (
     IllegalActionError,
 )
 from .errors import TrucoError
-from .rules import CARD_INDEX, CARD_TEXT, COVERED, hand_status, resolve_trick, strength_list
+from .rules import (CARD_INDEX, CARD_TEXT, COVERED, VIRA_CARD, deal_order, hand_status,
+                    resolve_trick, strength_list)
 from .variants import Variant, get_variant, manilhas
 
 TIE_LEADS = ("leader", "first_tying")
 _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
+
+
+def _deal_starts(dealer: int) -> tuple[int, ...]:
+    """Per seat, the pack position of its first card in `deal_order(dealer)`; each seat's
+    three cards are consecutive there, so the hot path deals them as slices."""
+    where = {(seat, k): n for n, (seat, k) in enumerate(deal_order(dealer))}
+    starts = tuple(where[seat, 0] for seat in range(4))
+    assert all(where[seat, k] == starts[seat] + k for seat in range(4) for k in (1, 2))
+    return starts
+
+
+_DEAL_STARTS = tuple(_deal_starts(dealer) for dealer in range(4))
 # (finished, winning team or None) for every sequence of trick results (see `hand_status`)
 _HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
                 for results in itertools.product((0, 1, None), repeat=n)}
@@ -121,10 +134,9 @@ def _check_tie_lead(tie_lead: str) -> str:
 def _deal_event(hand_number, dealer, mao, order, vira, manilha_texts, score, mode,
                 threshold_team, value) -> dict:
     text = CARD_TEXT
-    packets = [[text[c] for c in order[i:i + 3]] for i in (0, 3, 6, 9)]  # the mão's first
     return {
         "type": "deal", "hand_number": hand_number, "dealer": dealer, "mao": mao,
-        "hands": packets[-mao:] + packets[:-mao],
+        "hands": [[text[c] for c in order[i:i + 3]] for i in _DEAL_STARTS[dealer]],
         "vira": None if vira is None else text[vira],
         "manilhas": list(manilha_texts), "score": list(score), "mode": mode,
         "threshold_team": threshold_team, "value": value,
@@ -257,20 +269,20 @@ class TrucoState:
         self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
 
     def _deal_random(self, dealer: int) -> None:
-        """Shuffle the 40 cards, give 3 to each seat from the mão on, turn the vira."""
+        """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira."""
         order = _PACK_ORDER[:]
         self._rng.shuffle(order)  # the same draws and order as rng.permutation(40)
-        self._start_hand(dealer, order, order[12] if self.variant.uses_vira else None)
+        self._start_hand(dealer, order, order[VIRA_CARD] if self.variant.uses_vira else None)
 
     def _start_hand(self, dealer: int, order: list[int], vira: int | None) -> None:
-        """Start a hand whose first 12 cards in `order` go 3 by 3 to the seats from the mão
-        on (the list is kept, unchanged, for the deal event)."""
+        """Start a hand whose first 12 cards in `order` go to the seats as `deal_order`
+        says (the list is kept, unchanged, for the deal event)."""
         v = self.variant
         self.hand_number += 1
         self.dealer = dealer
         mao = (dealer + 1) & 3
-        packets = [order[0:3], order[3:6], order[6:9], order[9:12]]
-        self._hands = packets[-mao:] + packets[:-mao]  # seat s gets packet (s - mao) % 4
+        a, b, c, d = _DEAL_STARTS[dealer]  # where each seat's three cards start
+        self._hands = [order[a:a + 3], order[b:b + 3], order[c:c + 3], order[d:d + 3]]
         self._vira = vira
         self._strength, self._mnames, manilha_texts = self._tables.by_vira[vira]
         self._leader = self._turn = mao
@@ -841,7 +853,8 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
               tie_lead: str = "leader") -> TrucoState:
     """A game that starts from a chosen hand, e.g. for a lesson scenario.
 
-    `hands`: four hands of three cards in seat order (Card or text such as "7♥"); `vira`:
+    `hands`: four hands of three cards in seat order (Card or text such as "7♥"), or a
+    text per hand such as "3♦ 4♠ 5♥" (read by `cartas.cards.parse_cards`); `vira`:
     required for Paulista, not allowed for Mineiro; `dealer`: 0..3; `score`: the points of
     team 0 and team 1 before the hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
     Later hands are dealt from `seed`. Raises ValueError for an impossible deal.
@@ -853,7 +866,13 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
                          n=len(hands))
     idx_hands = []
     for seat, hand in enumerate(hands):
-        hand = [hand] if isinstance(hand, (str, Card)) else list(hand)
+        if isinstance(hand, str):  # one text per hand, e.g. "3♦ 4♠ 5♥"
+            try:
+                hand = parse_cards(hand)
+            except ValueError as err:
+                raise TrucoError(str(err), "unreadable_card", text=hand, seat=seat,
+                                 place="hand") from None
+        hand = [hand] if isinstance(hand, Card) else list(hand)
         if len(hand) != 3:
             raise TrucoError(f"seat {seat} must hold 3 cards, not {len(hand)}", "three_cards",
                              seat=seat, n=len(hand))
@@ -883,8 +902,7 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
                          f"not {score!r}", "bad_score", top=variant.target - 1,
                          score=repr(score))
     state = TrucoState(variant, make_rng(seed), tie_lead, score)
-    mao = (dealer + 1) % 4
-    order = [c for k in range(4) for c in idx_hands[(mao + k) % 4]]  # dealt from the mão on
+    order = [idx_hands[seat][k] for seat, k in deal_order(dealer)]  # as the pack dealt them
     state._start_hand(dealer, order, vira_idx)
     return state
 
