@@ -137,3 +137,11 @@ def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
     index = CourseIndex(lang="pt")
     row = index.table.value.split("data-lesson='truco_mao'")[1].split("</tr>")[0]
     assert "truco_mao.ipynb?lang=pt" in row and "1 de 1 certas" in row
+
+
+def test_a_re_raise_shows_the_accepted_value_on_the_table():
+    from widgets.truco_mao import build_steps
+    steps = build_steps("paulista", 7)
+    reraise = next(s["table"] for s in steps
+                   if s["table"].pending_raise and s["table"].pending_raise["value"] == 6)
+    assert reraise.hand_value == 3  # seis asked: the truco on the table counts as accepted

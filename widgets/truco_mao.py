@@ -99,6 +99,8 @@ def build_steps(variant, seed: int) -> list[dict]:
             new_trick = True
         elif kind == "raise":
             table.pending_raise = {"name": event["name"], "value": event["value"]}
+            if event["reraise"]:  # raising again accepts the raise on the table
+                table.hand_value = variant.run_pays(event["value"])
             table.current_seat = event["seat"]
         elif kind == "accept":
             table.pending_raise, table.hand_value = None, event["value"]
