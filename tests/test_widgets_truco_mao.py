@@ -140,8 +140,9 @@ def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
 
 
 def test_a_re_raise_shows_the_accepted_value_on_the_table():
-    from widgets.truco_mao import build_steps
-    steps = build_steps("paulista", 7)
-    reraise = next(s["table"] for s in steps
-                   if s["table"].pending_raise and s["table"].pending_raise["value"] == 6)
-    assert reraise.hand_value == 3  # seis asked: the truco on the table counts as accepted
+    from widgets.truco_mao import build_steps, play_first_hand
+    # seed 155: a bot asks truco, the other team answers with seis straight away
+    assert [e["reraise"] for e in play_first_hand("paulista", 155) if e["type"] == "raise"] == [False, True]
+    asked = [(s["table"].hand_value, s["table"].pending_raise["value"])
+             for s in build_steps("paulista", 155) if s["table"].pending_raise]
+    assert (3, 6) in asked and (1, 6) not in asked  # raising again accepted the truco
