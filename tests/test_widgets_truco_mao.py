@@ -146,3 +146,15 @@ def test_a_re_raise_shows_the_accepted_value_on_the_table():
     asked = [(s["table"].hand_value, s["table"].pending_raise["value"])
              for s in build_steps("paulista", 155) if s["table"].pending_raise]
     assert (3, 6) in asked and (1, 6) not in asked  # raising again accepted the truco
+
+
+def test_each_play_says_who_is_winning_the_trick_so_far():
+    from cartas.truco import trick_winning_seat
+    from widgets.truco_mao import build_steps
+    steps = build_steps("paulista", 155)
+    plays = [s for s in steps if " joga " in s["text"]["pt"] and s["table"].trick]
+    assert plays[0]["text"]["pt"] == "Assento 1 joga 2♠."  # the first card of a trick leads alone
+    lead = next(s for s in plays if "passa a ganhar" in s["text"]["pt"])
+    table = lead["table"]
+    assert trick_winning_seat(table.trick, table.variant, table.vira) == table.trick[-1][0]
+    assert "takes the lead" in lead["text"]["en"]

@@ -11,7 +11,7 @@ import ipywidgets as w
 
 from cartas.cards import Card, make_rng
 from cartas.truco import (deal_order, explain_trick, get_variant, hand_events, is_manilha,
-                          narrate, new_game, pack_left)
+                          narrate, new_game, pack_left, trick_winning_seat)
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -88,6 +88,7 @@ def build_steps(variant, seed: int) -> list[dict]:
             table.hands[event["seat"]].remove(Card.parse(event["card"]))
             table.trick.append((event["seat"], None if event["covered"] else Card.parse(event["card"])))
             table.current_seat = event["seat"]
+            text = _with_lead(text, table.trick, variant, vira)
         elif kind == "trick":
             table.trick_results.append(event["winner_team"])
             table.current_seat = None
@@ -112,6 +113,25 @@ def build_steps(variant, seed: int) -> list[dict]:
                 table.score = tuple(event["score"])
         steps.append({"table": table, "highlight": highlight, "text": text})
     return steps
+
+
+def _with_lead(text: dict, trick, variant, vira) -> dict:
+    """Add who is winning the trick so far, as the engine judges the cards on the table."""
+    if len(trick) < 2:
+        return text
+    leader = trick_winning_seat(trick, variant, vira)
+    seat = trick[-1][0]
+    if leader == seat:
+        note = both("e passa a ganhar a rodada.", "and takes the lead in the trick.")
+    elif leader is None:
+        note = both("A rodada está empatada até agora.", "The trick is tied so far.")
+    else:
+        note = both(f"Quem ganha até agora: o {_seat(leader, 'pt')}.",
+                    f"Winning so far: {_seat(leader, 'en')}.")
+    if leader == seat:  # continue the sentence: "joga 3♥ e passa...", "joga 7♥, a manilha..., e passa..."
+        return {lang: text[lang].rstrip(".") + (", " if ", " in text[lang] else " ") + note[lang]
+                for lang in text}
+    return {lang: text[lang] + " " + note[lang] for lang in text}
 
 
 def _narrated(event, variant) -> dict:
