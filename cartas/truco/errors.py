@@ -5,19 +5,16 @@
 """
 from __future__ import annotations
 
+from ..errors import RuleError
 
-class TrucoError(ValueError):
+
+class TrucoError(RuleError):
     """A truco input the rules refuse (a deal, a trick, a variant...); the message says why."""
 
-    def __init__(self, reason: str, code: str | None = None, **fields):
-        super().__init__(reason)
-        self.code = code
-        self.fields = fields
-
-    def message(self, lang: str = "pt") -> str:
-        """The reason in `lang` ("pt" or "en"); English for an unknown code."""
+    @staticmethod
+    def translate(code, fields: dict, english: str, lang: str) -> str:
         from .text import illegal_message
-        return illegal_message(self.code, self.fields, str(self), lang)
+        return illegal_message(code, fields, english, lang)
 
 
 class IllegalActionError(TrucoError):

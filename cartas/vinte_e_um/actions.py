@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..errors import RuleError
+
 # kind -> what follows it in str(): "amount", "seat" or nothing
 KINDS: dict[str, str | None] = {
     "bet": "amount",          # a player stakes chips on his first card
@@ -20,21 +22,17 @@ KINDS: dict[str, str | None] = {
 }
 
 
-class IllegalAction(ValueError):
+class IllegalAction(RuleError):
     """An action the rules do not allow now; the message says why. The state is unchanged.
 
-    str(error) is the English reason. `code` (None for none) and `fields` name the reason for
-    translation: `error.message("pt")` renders it in Portuguese (see text.illegal_message).
+    str(error) is the English reason; `error.message("pt")` renders it in Portuguese (see
+    text.illegal_message).
     """
 
-    def __init__(self, reason: str, code: str | None = None, **fields):
-        super().__init__(reason)
-        self.code = code
-        self.fields = fields
-
-    def message(self, lang: str = "pt") -> str:
+    @staticmethod
+    def translate(code, fields: dict, english: str, lang: str) -> str:
         from .text import illegal_message
-        return illegal_message(self.code, self.fields, str(self), lang)
+        return illegal_message(code, fields, english, lang)
 
 
 @dataclass(frozen=True, slots=True)

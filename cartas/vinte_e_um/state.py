@@ -464,23 +464,24 @@ class GameState:
                 self._deal(seat, face_up=True)
                 if len(self.hands[seat]) == 2 and self.points(seat) == 21 and self.natural_seat is None:
                     self.natural_seat = seat  # the first two-card 21 from the banker's left
-            if self.points(seat) > 21:
-                self._bust(seat)
-            elif self.points(seat) == 21:
-                self._log("stand", seat=seat, points=21, auto=True)
-            else:
+            if not self._hand_over(seat):
                 return
             self.queue.pop(0)
         self._players_done()
 
-    def _after_card(self, seat: int) -> None:
+    def _hand_over(self, seat: int) -> bool:
+        """Over 21 pays at once; exactly 21 stands by itself. True when the hand is done."""
         if self.points(seat) > 21:
             self._bust(seat)
         elif self.points(seat) == 21:
             self._log("stand", seat=seat, points=21, auto=True)
         else:
-            return
-        self._next_player()
+            return False
+        return True
+
+    def _after_card(self, seat: int) -> None:
+        if self._hand_over(seat):
+            self._next_player()
 
     def _next_player(self) -> None:
         self.queue.pop(0)
