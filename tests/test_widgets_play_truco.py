@@ -13,9 +13,9 @@ def visible(button):
 
 def take_turn(view):
     """Make one legal move through the buttons: a card if possible, else accept/play hand."""
-    for button in view.card_buttons:
-        if not button.disabled and button.layout.visibility != "hidden":
-            button.click()
+    for index, card in enumerate(view.hand_cards.cards):
+        if card["enabled"]:
+            view.hand_cards.pick(index)  # what a click on the picture does
             return
     for button in (view.accept_button, view.play_hand_button):
         if visible(button):
@@ -34,7 +34,7 @@ def test_a_whole_game_to_twelve_and_again():
         assert view.last_error is None, view.message.value
     assert max(view.state.score) >= 12
     assert "Fim de jogo" in view.status.value
-    assert all(b.disabled or b.layout.visibility == "hidden" for b in view.card_buttons)
+    assert not any(card["enabled"] for card in view.hand_cards.cards)
     view.again.click()
     assert view.state.score == (0, 0) and not view.state.is_terminal()
     assert moves > 10
@@ -46,12 +46,13 @@ def test_buttons_follow_the_legal_actions():
                                    ["4♦", "5♠", "6♠"]], "7♠", dealer=3, seed=1)
     view = PlayTruco(state=state, delay=0, lang="pt")
     assert "Sua vez" in view.status.value
-    assert [b.description for b in view.card_buttons] == ["3♣", "2♦", "K♥"]
+    assert [card["label"] for card in view.hand_cards.cards] == ["3♣", "2♦", "K♥"]
+    assert all(card["enabled"] and 'data-card="' in card["svg"] for card in view.hand_cards.cards)
     assert visible(view.raise_button) and "truco" in view.raise_button.description
     assert not visible(view.accept_button) and not visible(view.run_button)
     assert not visible(view.cover)  # no carta coberta in the first trick
     assert 'data-value="1"' in view.table.value or "data-value='1'" in view.table.value
-    view.card_buttons[0].click()
+    view.hand_cards.pick(0)
     assert "Assento 0 joga 3♣" in view.log_box.value
     assert view.state.current_seat == 0 and len(view.state.trick_results) >= 1
 

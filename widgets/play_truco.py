@@ -13,6 +13,7 @@ from cartas.truco.bots import RuleBot
 from cartas.truco.text import threshold_name
 
 from .base import View, variant_toggle
+from .clickable import CardPicker
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
 from .truco_table import table_html
@@ -65,9 +66,7 @@ class PlayTruco(BotPacing, View):
         self.table = w.HTML().add_class("cartas-table-box")
         self.last_trick = w.HTML().add_class("cartas-last-trick")
         self.hand_title = w.HTML()
-        self.card_pictures = [w.HTML() for _ in range(3)]
-        self.card_buttons = [w.Button(layout=w.Layout(width="90px")).add_class("cartas-play-card")
-                             for _ in range(3)]
+        self.hand_cards = CardPicker().add_class("cartas-hand-cards")
         self.cover = w.ToggleButton(value=False).add_class("cartas-cover")
         self.raise_button = w.Button(button_style="danger").add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success").add_class("cartas-accept")
@@ -84,8 +83,7 @@ class PlayTruco(BotPacing, View):
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.variant.observe(self.guarded(lambda _: self.new_game()), names="value")
-        for i, button in enumerate(self.card_buttons):
-            button.on_click(self.guarded(lambda _, i=i: self.play_card(i)))
+        self.hand_cards.on_pick(self.guarded(self.play_card))
         self.raise_button.on_click(self.guarded(lambda _: self.act_kind("raise")))
         self.accept_button.on_click(self.guarded(lambda _: self.act_kind("accept")))
         self.run_button.on_click(self.guarded(lambda _: self.act_kind("run")))
@@ -93,12 +91,11 @@ class PlayTruco(BotPacing, View):
         self.run_hand_button.on_click(self.guarded(lambda _: self.act_kind("run_hand")))
         self.why.on_click(self.guarded(lambda _: self.explain()))
 
-        cards = w.HBox([w.VBox([p, b]) for p, b in zip(self.card_pictures, self.card_buttons)])
         self.children = [
             self.header(),
             w.HBox([self.variant, self.again]), self.status, self.message,
             w.HBox([self.table, self.last_trick]),
-            self.hand_title, w.HBox([cards, w.VBox([self.cover])]),
+            self.hand_title, w.HBox([self.hand_cards, w.VBox([self.cover])]),
             w.HBox([self.raise_button, self.accept_button, self.run_button,
                     self.play_hand_button, self.run_hand_button]),
             w.HBox([self.why]), self.explanation, self.log_box,
@@ -233,21 +230,16 @@ class PlayTruco(BotPacing, View):
         playable = {a.card for a in legal if a.kind == "play"}
         blind = {a.position for a in legal if a.kind == "blind"}
         self.hand_title.value = f"<b>{self.t('your_cards')}</b>"
-        for i, (picture, button) in enumerate(zip(self.card_pictures, self.card_buttons)):
-            if i >= len(view.hand):
-                picture.value, button.layout.visibility, button.disabled = "", "hidden", True
-                continue
-            card = view.hand[i]
-            button.layout.visibility = "visible"
+        cards = []
+        for i, card in enumerate(view.hand):
             if card is None:  # mão de ferro: nobody sees their own cards
-                picture.value = card_svg(None, width=84)
-                button.description = self.t("blind", n=i + 1)
-                button.disabled = i not in blind
+                cards.append({"svg": card_svg(None, width=84), "label": self.t("blind", n=i + 1),
+                              "enabled": i in blind})
             else:
                 ring = "manilha" if card in view.manilhas else None
-                picture.value = card_svg(card, width=84, highlight=ring)
-                button.description = str(card)
-                button.disabled = card not in playable
+                cards.append({"svg": card_svg(card, width=84, highlight=ring), "label": str(card),
+                              "enabled": card in playable})
+        self.hand_cards.cards = cards
         self.cover.layout.display = None if any(a.kind == "cover" for a in legal) else "none"
 
     def _draw_buttons(self, view, variant) -> None:

@@ -17,7 +17,7 @@ def test_a_whole_hand_by_clicking(dashboard):
                 button.click()
                 break
         else:
-            page.locator(".cartas-play-card:not([disabled]):visible").first.click()
+            page.locator(".cartas-hand-cards .cartas-pick-on svg").first.click()  # the picture
         # Wait for the bots to finish: the status shows your turn (or the end) at a later step.
         wait_settled(page, step)
     log = page.locator(".cartas-log").text_content()
