@@ -12,6 +12,8 @@ from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, bust_probabili
                                points, win_probability)
 from cartas.vinte_e_um.bots import RandomBot
 
+from vinte_e_um_helpers import random_game_after
+
 
 def three(first, upcard, then=(), **options):
     """Seat 0 banker, players 1 and 2; deal order: 1, 2, banker, upcard, then `then`."""
@@ -180,13 +182,7 @@ def test_refusals_keep_english_and_speak_portuguese():
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 10_000), st.integers(0, 60))
 def test_every_refusal_has_a_portuguese_message(seed, steps):
-    game = new_game(4, seed=seed, rotation=["rounds", "auction", "sale"][seed % 3],
-                    rotation_rounds=1, rounds=3)
-    bot = RandomBot(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply_action(bot.choose(game, game.current_seat))
+    game = random_game_after(seed, steps)
     tries = [Action(k) for k in ("hit", "stand", "draw", "pass", "take_bank", "accept_offer")]
     tries += [Action(k, amount=n) for k in ("bet", "bid", "offer") for n in (0, 3, 30)]
     tries += [Action.call(s) for s in range(4)]

@@ -8,6 +8,8 @@ from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, from_deal, fro
                                narrate, new_game, play_game, KINDS)
 from cartas.vinte_e_um.bots import RandomBot, SensibleBot
 
+from vinte_e_um_helpers import random_game_after
+
 
 def candidates(game):
     """Every action worth trying now, legal or not."""
@@ -21,13 +23,7 @@ def candidates(game):
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(3, 12), st.integers(0, 60))
 def test_illegal_actions_explain_and_leave_the_state_untouched(seed, players, steps):
-    game = new_game(players, seed=seed, rotation=["rounds", "auction", "sale"][seed % 3],
-                    rotation_rounds=1, rounds=3)
-    bot = RandomBot(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply_action(bot.choose(game, game.current_seat))
+    game = random_game_after(seed, steps, players)
     before = game.to_json()
     legal = set(game.legal_actions())
     for action in candidates(game):

@@ -12,7 +12,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, Action, from_deal, get_variant,
+from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, VIRA_CARD, Action, from_deal, get_variant,
                           hand_events, narrate, team_of)
 from cartas.truco.bots import RuleBot
 from cartas.truco.text import threshold_name
@@ -59,7 +59,7 @@ def _deal(rng, variant):
     """Twelve cards in four hands and a vira (Paulista), from the seeded generator."""
     pack = shuffled(TRUCO_PACK, rng)
     hands = [pack[3 * s:3 * s + 3] for s in range(4)]
-    return hands, (pack[12] if variant.uses_vira else None)
+    return hands, (pack[VIRA_CARD] if variant.uses_vira else None)
 
 
 def threshold_state(variant, rng):

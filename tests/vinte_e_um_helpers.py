@@ -1,0 +1,15 @@
+"""Shared set-up for the 21 tests."""
+from cartas.vinte_e_um import new_game
+from cartas.vinte_e_um.bots import RandomBot
+
+
+def random_game_after(seed: int, steps: int, players: int = 4):
+    """A seeded game with a bank-moving rotation, played at random for up to `steps` actions."""
+    game = new_game(players, seed=seed, rotation=["rounds", "auction", "sale"][seed % 3],
+                    rotation_rounds=1, rounds=3)
+    bot = RandomBot(seed)
+    for _ in range(steps):
+        if game.is_terminal():
+            break
+        game.apply_action(bot.choose(game, game.current_seat))
+    return game
