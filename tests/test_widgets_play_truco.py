@@ -44,7 +44,8 @@ def test_buttons_follow_the_legal_actions():
     # seat 1 deals, so seat 2 leads... use dealer 3: the learner (seat 0) leads the first trick
     state = from_deal("paulista", [["3♣", "2♦", "K♥"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
                                    ["4♦", "5♠", "6♠"]], "7♠", dealer=3, seed=1)
-    view = PlayTruco(state=state, delay=0, lang="pt")
+    # seeded bots: unseeded ones may call truco before the trick ends (then you answer first)
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
     assert "Sua vez" in view.status.value
     assert [card["label"] for card in view.hand_cards.cards] == ["3♣", "2♦", "K♥"]
     assert all(card["enabled"] and 'data-card="' in card["svg"] for card in view.hand_cards.cards)
