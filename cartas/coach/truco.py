@@ -49,7 +49,7 @@ from ..truco.odds import hand_odds
 from ..truco.rules import finished_sequences, hand_winner
 from ..truco.variants import get_variant, strength_table
 
-ROLLOUTS = 600       # hands played out per candidate card (the whole advice stays under 300 ms)
+ROLLOUTS = 400       # hands played out per candidate card (the whole advice stays under 300 ms)
 START_SIMULATIONS = 20_000   # hand_odds deals at the start of a hand
 ASK_AT = 0.6         # ask or raise truco from this chance of taking the hand
 MARGIN = 0.03        # how much better another card must be than the rule bot's

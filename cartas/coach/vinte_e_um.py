@@ -7,8 +7,10 @@ Decided rules:
 
 - Player. Standing wins with `odds.win_probability` (the banker draws below `draw_below`,
   17 by default, from his face-up cards and his face-down one; ties go to the bank). Hitting
-  is worth the average, over the next card, of the better of standing and hitting again
-  (up to `DEPTH` more cards); a bust loses. Expected chips = bet x (2 x chance of winning - 1),
+  is worth the average, over the next card, of the better of standing and hitting again,
+  card after card (a bust loses). For the cards after standing now, the banker's final
+  totals are taken as the player sees them now: the player's own later cards change the
+  unseen cards the banker draws from only slightly, and following them would cost seconds. Expected chips = bet x (2 x chance of winning - 1),
   since a bet is won or lost even money. Advice: hit when hitting wins more often.
 - Banker. Calling now wins each uncalled player's bet when the player's total is not above
   his (ties go to the bank); the player's face-down card(s) are the unseen cards, and a player
@@ -26,11 +28,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..cards import STANDARD_PACK, Card
-from ..vinte_e_um.odds import unknown_counts, win_probability
+from ..cards import Card
+from ..vinte_e_um.odds import BUST, banker_distribution_array, unknown_counts, win_probability
 from ..vinte_e_um.scoring import HARD_VALUES, VALUE_CLASSES, check_ace, points, total, value_class
 
-DEPTH = 3  # further cards looked at after the first hit or draw
+BANKER_DEPTH = 3  # further cards the banker weighs after the first draw
 
 TEXT = {
     "stand": {
@@ -76,15 +78,6 @@ def _fmt(value, lang):
     return text.replace(".", ",") if lang == "pt" else text
 
 
-def _card_of(cls: int, exclude: list) -> Card:
-    """A card of value class `cls` that is not among `exclude` (suits do not matter in 21)."""
-    taken = {str(c) for c in exclude}
-    for card in STANDARD_PACK:
-        if value_class(card) == cls and str(card) not in taken:
-            return card
-    return next(card for card in STANDARD_PACK if value_class(card) == cls)
-
-
 # -- player -----------------------------------------------------------------------------------
 
 def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence = (),
@@ -100,36 +93,38 @@ def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence 
     banker_visible = [Card.parse(c) if isinstance(c, str) else c for c in banker_visible]
     seen = [Card.parse(c) if isinstance(c, str) else c for c in seen]
     under = hidden > 0
+    p_stand = win_probability(hand, banker_visible, seen, hidden, draw_below, ace, decks, under)
+    # The banker's final totals as this player sees them now; later cards of the player
+    # change the unseen cards the banker draws from only slightly, and are not followed.
+    vec = banker_distribution_array(banker_visible, hand + seen, hidden, draw_below, ace, decks,
+                                    under)
+    wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
+    counts0 = tuple(int(c) for c in unknown_counts(hand + banker_visible + seen, decks))
     memo: dict = {}
 
-    def stand(cards):
-        return win_probability(cards, banker_visible, seen, hidden, draw_below, ace, decks, under)
+    def best(h, a, counts):
+        t = total(h, a, ace)
+        if t > 21:
+            return 0.0
+        key = (h, a, counts)
+        if key not in memo:
+            memo[key] = max(wins_at[t], hit(h, a, counts)) if t < 21 else wins_at[t]
+        return memo[key]
 
-    def hit(cards, depth):
-        key = (tuple(sorted(value_class(c) for c in cards)), depth)
-        if key in memo:
-            return memo[key]
-        counts = unknown_counts(cards + banker_visible + seen, decks)
-        # the banker's face-down card is unseen too: by symmetry the next card is any unseen one
-        n = counts.sum()
+    def hit(h, a, counts):
+        n = sum(counts)
+        if n == 0:
+            return wins_at[min(total(h, a, ace), 21)]
         value = 0.0
-        for cls in range(VALUE_CLASSES):
-            if not counts[cls]:
-                continue
-            card = _card_of(cls, cards + banker_visible + seen)
-            after = cards + [card]
-            if points(after, ace) > 21:
-                continue
-            best = stand(after)
-            if depth > 0 and points(after, ace) < 21:
-                best = max(best, hit(after, depth - 1))
-            value += counts[cls] / n * best
-        memo[key] = value
+        for cls, c in enumerate(counts):
+            if c:
+                rest = counts[:cls] + (c - 1,) + counts[cls + 1:]
+                value += c / n * best(h + HARD_VALUES[cls], a + (cls == 0), rest)
         return value
 
-    p_stand = stand(hand)
-    p_hit = hit(hand, DEPTH) if points(hand, ace) < 21 else 0.0
-    p_stand, p_hit = float(p_stand), float(p_hit)
+    hard = sum(HARD_VALUES[value_class(c)] for c in hand)
+    aces = sum(value_class(c) == 0 for c in hand)
+    p_hit = hit(hard, aces, counts0) if points(hand, ace) < 21 else 0.0
     options = {"stand": {"win": p_stand, "expected": bet * (2 * p_stand - 1)},
                "hit": {"win": p_hit, "expected": bet * (2 * p_hit - 1)}}
     action = "hit" if p_hit > p_stand + 1e-12 else "stand"
@@ -219,7 +214,7 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
 
     mine = total(hard, aces, ace)
     call = call_value(base, mine) if mine <= 21 else -float(stake)
-    draw = draw_value(np.array(base), hard, aces, DEPTH - 1) if mine < 21 else -float(stake)
+    draw = draw_value(np.array(base), hard, aces, BANKER_DEPTH - 1) if mine < 21 else -float(stake)
     call, draw = float(call), float(draw)
     options = {"call": {"expected": call}, "draw": {"expected": draw}}
     action = "draw" if draw > call + 1e-12 else "call"
