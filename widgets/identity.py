@@ -70,7 +70,9 @@ function render({ model, el }) {
     return e;
   };
   const draw = () => {
-    const t = model.get("labels"), who = model.get("learner"), notice = model.get("notice");
+    const known = model.get("learner"), notice = model.get("notice"), t = model.get("labels");
+    const who = known.browser_id ? known : mine();  // until the kernel answers: what is stored
+    el.dataset.known = known.browser_id ? "yes" : "no";
     el.replaceChildren();
     const line = node("div", "cartas-identity-line");
     if (who.name) {
