@@ -169,6 +169,7 @@ class Identity(anywidget.AnyWidget):
         self.lang = lang if lang in TEXT else "pt"
         self.labels = TEXT[self.lang]
         self._listeners: list = []
+        self._notice_texts: dict | None = None
         self.current: Learner | None = None
         self.observe(self._on_stored, names="stored")
         self.observe(self._on_submitted, names="submitted")
@@ -178,6 +179,13 @@ class Identity(anywidget.AnyWidget):
         if lang in TEXT:
             self.lang = lang
             self.labels = TEXT[lang]
+            if self._notice_texts:
+                self.notice = self._notice_texts.get(lang, "")
+
+    def show_notice(self, texts: dict | None) -> None:
+        """Show {"pt": ..., "en": ...} under the name (in the page's language), or nothing."""
+        self._notice_texts = texts
+        self.notice = texts.get(self.lang, "") if texts else ""
 
     def t(self, key: str, **fields) -> str:
         return TEXT[self.lang][key].format(**fields)

@@ -11,7 +11,8 @@ Decided rules:
   REFRESH_SECONDS (a timer in a small anywidget); the kernel never loops or sleeps.
 - CSV export is a download link holding the table (data URI); a cell that a spreadsheet
   would run as a formula gets a leading apostrophe.
-- Removing a learner asks for confirmation and deletes her answers in this class only.
+- Removing a learner asks for confirmation and deletes her answers in this class only; a
+  removed learner who answers again appears again, starting from nothing.
 """
 from __future__ import annotations
 
