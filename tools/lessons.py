@@ -598,6 +598,33 @@ message
 """, "'A carta 4♣ aparece duas vezes.'"),
 ]
 
+LESSONS["turma"] = [
+    ("page",),
+    ("text", """
+# A turma
+
+Para o professor: crie uma turma e passe o **código** aos alunos (eles o digitam no índice,
+junto com o nome). A **chave do professor** aparece uma vez só: anote-a. Com o código e a chave
+você abre a tabela da turma, que se atualiza sozinha enquanto esta página está aberta. O código
+sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV e remover
+um aluno.
+""", """
+# The class
+
+For the teacher: create a class and give its **code** to the learners (they type it on the
+index, with their name). The **teacher key** is shown once only: write it down. With the code
+and the key you open the class table, which refreshes by itself while this page is open. The
+code alone, which every learner has, does not open the table. You can download the table as
+CSV and remove a learner.
+"""),
+    widget("turma", "ClassView"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.identity import clean_name
+clean_name("  Ana\\x07 Souza  "), len(clean_name("x" * 60))
+""", "('Ana Souza', 40)"),
+]
+
 
 def main() -> None:
     for name, cells in LESSONS.items():
