@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8866
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test install browser bench clean
+.PHONY: serve test install browser postgres bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,11 +27,19 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# Debian's PostgreSQL, for the store tests (they start a throwaway server of their own).
+postgres:
+	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  echo "Installing Debian's postgresql..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
+
 serve: install
 	@echo "Cartas: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb"
 	$(BIN)/voila notebooks --no-browser --Voila.ip=127.0.0.1 --port=$(PORT)
 
-test: install browser
+test: install browser postgres
 	$(BIN)/python -m pytest -q tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval

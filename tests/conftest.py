@@ -1,7 +1,139 @@
+"""Fixtures: every test gets its own store and identity; a throwaway PostgreSQL server.
+
+`store_location` is parametrized over both back ends: a fresh SQLite file, and a fresh
+database on a PostgreSQL server the session starts itself (initdb + pg_ctl in a temporary
+folder, listening on 127.0.0.1 on a free port; stopped at the end). Under CI=true a missing
+PostgreSQL is a failure; elsewhere the PostgreSQL cases are skipped with the reason.
+"""
+from __future__ import annotations
+
+import glob
+import itertools
+import os
+import pwd
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
 import pytest
 
 
 @pytest.fixture(autouse=True)
 def _session_progress(tmp_path, monkeypatch):
-    """Exercise scores go to a temporary file, never to the learner's home."""
+    """Exercise scores go to a temporary store, never to the learner's home; the kernel's
+    learner is a known anonymous browser, as if the identity widget had reported it."""
     monkeypatch.setenv("CARTAS_PROGRESS", str(tmp_path / "progress.json"))
+    monkeypatch.setenv("CARTAS_DB", str(tmp_path / "cartas.db"))
+    monkeypatch.delenv("CARTAS_DATABASE_URL", raising=False)
+    from classroom.store import forget_shared
+    forget_shared()
+    try:
+        from widgets import identity
+    except ImportError:  # the identity widget is not there yet
+        identity = None
+    if identity is not None:
+        identity.reset_session(browser_id="test-browser-0001")
+    yield
+    if identity is not None:
+        identity.reset_session()
+    forget_shared()
+
+
+# PostgreSQL ------------------------------------------------------------------------------
+def _pg_bin() -> Path | None:
+    found = shutil.which("initdb")
+    if found and shutil.which("pg_ctl"):
+        return Path(found).resolve().parent
+    dirs = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(d.split("/")[-2]))
+    return Path(dirs[-1]) if dirs and Path(dirs[-1], "initdb").exists() else None
+
+
+def _missing(message: str):
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A throwaway PostgreSQL: yields a URL to its `postgres` database (user `cartas`)."""
+    bindir = _pg_bin()
+    if bindir is None:
+        _missing("PostgreSQL not found (initdb): install Debian's package 'postgresql' "
+                 "(make test does)")
+    folder = Path(tempfile.mkdtemp(prefix="cartas-pg-"))
+    run_as: list[str] = []
+    if os.geteuid() == 0:  # initdb refuses root: hand the folder to an unprivileged user
+        user = next((u for u in ("postgres", "nobody") if _has_user(u)), None)
+        if user is None:
+            _missing("running as root and no unprivileged user to run PostgreSQL")
+        entry = pwd.getpwnam(user)
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+        run_as = ["runuser", "-u", user, "--"]
+    data, log = folder / "data", folder / "server.log"
+    port = _free_port()
+    subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "cartas",
+                    "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
+                   check=True, capture_output=True, timeout=120)
+    options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
+    started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
+                              "-o", options, "-w", "-t", "60", "start"],
+                             capture_output=True, text=True, timeout=90)
+    if started.returncode != 0:
+        text = log.read_text() if log.exists() else started.stderr
+        shutil.rmtree(folder, ignore_errors=True)
+        pytest.fail(f"PostgreSQL did not start: {text[-2000:]}")
+    try:
+        yield f"postgresql://cartas@127.0.0.1:{port}/postgres"
+    finally:
+        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w",
+                        "stop"], capture_output=True, timeout=60)
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _has_user(name: str) -> bool:
+    try:
+        pwd.getpwnam(name)
+        return True
+    except KeyError:
+        return False
+
+
+_databases = itertools.count()
+
+
+@pytest.fixture
+def postgres_url(postgres_server):
+    """A fresh, empty database on the throwaway server."""
+    import psycopg
+    name = f"t{os.getpid()}_{next(_databases)}_{int(time.time() * 1000) % 100000}"
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    yield postgres_server.rsplit("/", 1)[0] + "/" + name
+    from classroom.store import forget_shared
+    forget_shared()
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_location(request, tmp_path, monkeypatch):
+    """A fresh store on each back end, also set as this process's configured store."""
+    if request.param == "sqlite":
+        location = str(tmp_path / "store" / "cartas.db")
+        monkeypatch.setenv("CARTAS_DB", location)
+    else:
+        location = request.getfixturevalue("postgres_url")
+        monkeypatch.setenv("CARTAS_DATABASE_URL", location)
+    from classroom.store import forget_shared
+    forget_shared()
+    return location

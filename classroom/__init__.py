@@ -1,0 +1,8 @@
+"""Learners, classes and their progress, kept in a real store (SQLite or PostgreSQL).
+
+Pure Python (sqlite3, psycopg 3); never imports Jupyter. Modules:
+- `store`: connections, transactions and versioned migrations, shared with other components;
+- `identity`: a learner's name, class code and browser id, cleaned;
+- `progress`: the progress tables (answers and per-lesson counters), the legacy JSON import;
+- `classes`: classes with a learner code and a teacher key kept only as a hash.
+"""

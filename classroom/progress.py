@@ -1,0 +1,169 @@
+"""Progress tables: every answer, and per-(learner, lesson) counters.
+
+Decided rules:
+- One transaction per record: the learner's row, each answer and the lesson's counters are
+  written together or not at all. Counters only ever grow in the database
+  (`right_count = progress.right_count + excluded.right_count`), never read, changed and
+  written back, so concurrent kernels lose nothing.
+- A lesson counts as done once its learner has DONE_RIGHT right answers in it.
+- The old `~/.cartas/progress.json` (path in CARTAS_PROGRESS) is imported once into a SQLite
+  store, under the learner IMPORTED; the file is left as it was, and the import is marked
+  in the `imports` table, so it never happens twice. Entries of an unexpected shape are
+  skipped. The first anonymous learner who opens a dashboard with no progress of her own
+  takes the imported scores over (on Binder or a laptop, that is the learner who made them).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from pathlib import Path
+
+from .identity import Learner
+from .store import Migrations, Store, shared
+
+DONE_RIGHT = 5
+IMPORTED = "imported:progress.json"
+
+MIGRATIONS = Migrations("classroom", [
+    # 1: learners and their counters
+    ("CREATE TABLE learners (id TEXT PRIMARY KEY, name TEXT NOT NULL DEFAULT '', "
+     "created_at DOUBLE PRECISION NOT NULL, last_seen DOUBLE PRECISION NOT NULL)",
+     "CREATE TABLE progress (learner_id TEXT NOT NULL, lesson TEXT NOT NULL, "
+     "right_count INTEGER NOT NULL, asked_count INTEGER NOT NULL, "
+     "last_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (learner_id, lesson))"),
+    # 2: classes, each answer kept, the legacy import marker
+    ("CREATE TABLE classes (code TEXT PRIMARY KEY, title TEXT NOT NULL, key_hash TEXT NOT NULL, "
+     "created_at DOUBLE PRECISION NOT NULL)",
+     "ALTER TABLE learners ADD COLUMN class_code TEXT NOT NULL DEFAULT ''",
+     "CREATE INDEX learners_by_class ON learners (class_code)",
+     "CREATE TABLE answers (id {serial_pk}, learner_id TEXT NOT NULL, lesson TEXT NOT NULL, "
+     "correct INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL)",
+     "CREATE INDEX answers_by_learner ON answers (learner_id, lesson)",
+     "CREATE TABLE imports (source TEXT PRIMARY KEY, imported_at DOUBLE PRECISION NOT NULL)"),
+])
+
+
+def legacy_path() -> Path:
+    return Path(os.environ.get("CARTAS_PROGRESS", "") or Path.home() / ".cartas" / "progress.json")
+
+
+def open_store(location: str | None = None) -> Store:
+    """This process's store with the progress tables migrated (and, on SQLite, the legacy
+    JSON imported once). Raises StoreUnavailable / StoreError."""
+    store = shared(location)
+    store.migrate(MIGRATIONS)
+    if store.kind == "sqlite" and not getattr(store, "_legacy_checked", False):
+        import_legacy(store, legacy_path())
+        store._legacy_checked = True
+    return store
+
+
+def record(store: Store, learner: Learner, lesson: str, answers, at: float | None = None) -> None:
+    """Add `answers` (a list of booleans, right or wrong) to `learner`'s `lesson`."""
+    answers = [bool(a) for a in answers]
+    if not answers:
+        return
+    at = time.time() if at is None else at
+    right = sum(answers)
+    with store.transaction() as tx:
+        tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen) "
+                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+                   "name = excluded.name, last_seen = excluded.last_seen",
+                   (learner.key, learner.name, learner.class_code, at, at))
+        tx.executemany("INSERT INTO answers (learner_id, lesson, correct, at) VALUES (?, ?, ?, ?)",
+                       [(learner.key, lesson, int(a), at) for a in answers])
+        tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
+                   "VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, lesson) DO UPDATE SET "
+                   "right_count = progress.right_count + excluded.right_count, "
+                   "asked_count = progress.asked_count + excluded.asked_count, "
+                   "last_at = excluded.last_at",
+                   (learner.key, lesson, right, len(answers), at))
+
+
+def learner_progress(store: Store, learner_id: str) -> dict[str, dict]:
+    """{lesson: {"right", "asked", "last"}} of one learner."""
+    with store.transaction(write=False) as tx:
+        rows = tx.execute("SELECT lesson, right_count, asked_count, last_at FROM progress "
+                          "WHERE learner_id = ?", (learner_id,)).fetchall()
+    return {lesson: {"right": int(r), "asked": int(a), "last": float(t)} for lesson, r, a, t in rows}
+
+
+def class_learners(store: Store, code: str) -> list[dict]:
+    """The learners of class `code`, by name: {"id", "name", "last_seen", "lessons":
+    {lesson: {"right", "asked"}}, "done": lessons with DONE_RIGHT right answers}."""
+    with store.transaction(write=False) as tx:
+        people = tx.execute("SELECT id, name, last_seen FROM learners WHERE class_code = ? "
+                            "ORDER BY name, id", (code,)).fetchall()
+        rows = tx.execute("SELECT p.learner_id, p.lesson, p.right_count, p.asked_count, p.last_at "
+                          "FROM progress p JOIN learners l ON l.id = p.learner_id "
+                          "WHERE l.class_code = ?", (code,)).fetchall()
+    out = {pid: {"id": pid, "name": name, "last_seen": float(seen), "lessons": {}, "done": 0}
+           for pid, name, seen in people}
+    for pid, lesson, right, asked, last in rows:
+        learner = out[pid]
+        learner["lessons"][lesson] = {"right": int(right), "asked": int(asked)}
+        learner["done"] += int(right) >= DONE_RIGHT
+        learner["last_seen"] = max(learner["last_seen"], float(last))
+    return list(out.values())
+
+
+def remove_learner(store: Store, code: str, learner_id: str) -> bool:
+    """Delete a learner of class `code` with all her answers; False if not in that class."""
+    with store.transaction() as tx:
+        gone = tx.execute("DELETE FROM learners WHERE id = ? AND class_code = ?",
+                          (learner_id, code)).rowcount
+        if gone:
+            tx.execute("DELETE FROM progress WHERE learner_id = ?", (learner_id,))
+            tx.execute("DELETE FROM answers WHERE learner_id = ?", (learner_id,))
+    return bool(gone)
+
+
+def import_legacy(store: Store, path: Path) -> int:
+    """Import the old JSON progress file once; return how many lessons were imported."""
+    try:
+        data = json.loads(Path(path).read_text())
+    except (OSError, ValueError):
+        return 0  # absent or unreadable: nothing to import, and the file is left alone
+    if not isinstance(data, dict):
+        return 0
+    entries = []
+    for lesson, score in data.items():
+        if (isinstance(lesson, str) and isinstance(score, dict)
+                and all(isinstance(score.get(k), int) and not isinstance(score.get(k), bool)
+                        for k in ("right", "asked"))
+                and 0 <= score["right"] <= score["asked"] and score["asked"] > 0):
+            entries.append((lesson[:100], score["right"], score["asked"]))
+    source = f"json:{Path(path).expanduser().resolve()}"
+    now = time.time()
+    with store.transaction() as tx:
+        fresh = tx.execute("INSERT INTO imports (source, imported_at) VALUES (?, ?) "
+                           "ON CONFLICT (source) DO NOTHING", (source, now)).rowcount
+        if not fresh or not entries:
+            return 0
+        tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen) "
+                   "VALUES (?, '', '', ?, ?) ON CONFLICT (id) DO NOTHING", (IMPORTED, now, now))
+        for lesson, right, asked in entries:
+            tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
+                       "VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, lesson) DO NOTHING",
+                       (IMPORTED, lesson, right, asked, now))
+    return len(entries)
+
+
+def claim_imported(store: Store, learner: Learner) -> int:
+    """Give the imported scores to `learner` if she is anonymous and has no progress yet;
+    return the number of lessons taken over (0 when someone already took them)."""
+    if learner.name:
+        return 0
+    now = time.time()
+    with store.transaction() as tx:
+        if tx.execute("SELECT 1 FROM progress WHERE learner_id = ?", (learner.key,)).fetchone():
+            return 0
+        moved = tx.execute("UPDATE progress SET learner_id = ? WHERE learner_id = ?",
+                           (learner.key, IMPORTED)).rowcount
+        if moved:
+            tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen) "
+                       "VALUES (?, '', ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                       (learner.key, learner.class_code, now, now))
+            tx.execute("DELETE FROM learners WHERE id = ?", (IMPORTED,))
+    return moved
