@@ -12,7 +12,7 @@ Decided here:
 - 21 options a creator sets: `ace` (1, 11 or "flexible"; None = the engine's default for the
   bank mode), `packs` (1 or 2; None = the engine's default for the seat count), `min_bet`
   and `max_bet` (1..50, min <= max), `rotation` (the engine's bank modes) and `rounds`
-  (1..50). Anything else is refused with a RuleError naming it (nothing is stored).
+  (1..50). Anything else is refused with a TableError naming it (nothing is stored).
 - A bot's choice is a function of the table's seed and the state's step count only, so
   whichever kernel moves a bot makes the same move.
 """
@@ -51,8 +51,10 @@ class TableError(ValueError):
 TABLE_TEXT = {
     "bad_game": ("jogo desconhecido {game}: escolha paulista, mineiro ou 21",
                  "unknown game {game}: choose paulista, mineiro or 21"),
-    "bad_seats": ("uma mesa de {game} tem {allowed} lugares, não {seats}",
-                  "a {game} table has {allowed} seats, not {seats}"),
+    "bad_seats_truco": ("uma mesa de truco tem 4 lugares, não {seats}",
+                        "a truco table has 4 seats, not {seats}"),
+    "bad_seats_21": ("uma mesa de 21 tem de 3 a 12 lugares, não {seats}",
+                     "a 21 table has 3 to 12 seats, not {seats}"),
     "bad_option": ("opção inválida para a mesa: {option} = {value}",
                    "invalid table option: {option} = {value}"),
     "engine_refused": ("a mesa não pode começar assim: {reason}",
@@ -103,7 +105,7 @@ def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int
     options = dict(options or {})
     if is_truco(game):
         if seats not in (None, 4):
-            raise TableError("bad_seats", game="truco", allowed="4", seats=repr(seats))
+            raise TableError("bad_seats_truco", seats=repr(seats))
         if options:
             key = next(iter(options))
             raise TableError("bad_option", option=key, value=repr(options[key]))
@@ -112,7 +114,7 @@ def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int
         seats = 4
     if (not isinstance(seats, int) or isinstance(seats, bool)
             or not MIN_SEATS_21 <= seats <= MAX_SEATS_21):
-        raise TableError("bad_seats", game="21", allowed="3 a 12", seats=repr(seats))
+        raise TableError("bad_seats_21", seats=repr(seats))
     clean: dict[str, Any] = {}
     for key, value in options.items():
         if key not in OPTION_KEYS_21:
