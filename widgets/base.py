@@ -75,8 +75,11 @@ class View(w.VBox):
         return translate(table, key, self.lang, **fields)
 
     def header(self) -> w.HBox:
-        """The first row: `self.title` (drawn by `draw_title`) and the language switch."""
-        return w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between"))
+        """The first row: `self.title` (drawn by `draw_title`), the learner at this browser
+        ("Você é X · não sou eu", widgets.identity) and the language switch."""
+        from .identity import attach
+        return w.HBox([self.title, attach(self), self.language],
+                      layout=w.Layout(justify_content="space-between", align_items="center"))
 
     def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
                       width: str = "130px"):

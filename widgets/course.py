@@ -1,4 +1,10 @@
-"""The course: every lesson's dashboard, listed on the index with the session's progress."""
+"""The course: every lesson's dashboard, listed on the index with this learner's progress.
+
+The index holds the identity form (widgets.identity): the learner types her name and class
+code there once; the table shows the progress recorded for the learner at this browser and
+redraws when she is known or changes. A store that cannot be read leaves the table without
+scores and shows the notice; the lessons stay listed.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -6,7 +12,7 @@ from html import escape
 
 import ipywidgets as w
 
-from . import progress
+from . import identity, progress
 from .base import View
 
 
@@ -17,6 +23,7 @@ class Lesson:
     title: dict       # {"pt": ..., "en": ...}
     summary: dict
     exercises: bool = True  # False for the play and explore dashboards
+    teacher: bool = False   # the teacher's dashboards (no exercises)
 
 
 LESSONS: list[Lesson] = [
@@ -72,6 +79,11 @@ LESSONS: list[Lesson] = [
            {"pt": "Cenários para a turma", "en": "Scenarios for the class"},
            {"pt": "Monte uma situação, compartilhe o link e jogue a partir dela.",
             "en": "Set up a position, share the link and play from it."}, exercises=False),
+    Lesson("turma", "turma.ipynb",
+           {"pt": "Turma (professor)", "en": "Class (teacher)"},
+           {"pt": "Crie uma turma, passe o código aos alunos e acompanhe o progresso de cada um.",
+            "en": "Create a class, give its code to the learners and follow each one's progress."},
+           exercises=False, teacher=True),
 ]
 
 TEXT = {
@@ -84,6 +96,11 @@ TEXT = {
     "no_exercises": {"pt": "— (para jogar e explorar)", "en": "— (to play and explore)"},
     "done": {"pt": "{right} de {asked} certas", "en": "{right} of {asked} right"},
     "refresh": {"pt": "Atualizar progresso", "en": "Refresh progress"},
+    "teacher": {"pt": "— (para o professor)", "en": "— (for the teacher)"},
+    "whose": {"pt": "Progresso de {name}", "en": "{name}'s progress"},
+    "whose_anonymous": {"pt": "Progresso neste navegador", "en": "Progress in this browser"},
+    "unknown": {"pt": "…", "en": "…"},
+    "unsaved": {"pt": "O progresso não pode ser lido agora.", "en": "Progress cannot be read right now."},
 }
 
 
@@ -95,19 +112,27 @@ class CourseIndex(View):
     def __init__(self, lang=None, lessons=None):
         super().__init__(lang=lang)
         self.lessons = list(lessons or LESSONS)
+        self.identity = identity.widget(lang=self.lang, form=True)
+        self.identity.on_change(lambda _learner: self.redraw())
+        self.language.observe(lambda change: self.identity.set_language(change["new"]), names="value")
         self.table = w.HTML().add_class("cartas-index")
         self.refresh = w.Button(layout=w.Layout(width="200px")).add_class("cartas-refresh")
         self.refresh.on_click(self.guarded(lambda _: self.redraw()))
-        self.children = [self.language, self.table, self.refresh, self.message]
+        self.children = [self.language, self.identity, self.table, self.refresh, self.message]
         self.redraw()
 
     def redraw(self) -> None:
-        scores = progress.load()
+        learner = identity.current()
+        scores = progress.load(learner) if learner is not None else None
         rows = []
         for lesson in self.lessons:
-            score = scores.get(lesson.key)
-            if not lesson.exercises:
+            score = (scores or {}).get(lesson.key)
+            if lesson.teacher:
+                done = self.t("teacher")
+            elif not lesson.exercises:
                 done = self.t("no_exercises")
+            elif learner is None or scores is None:
+                done = self.t("unknown")
             else:
                 done = self.t("done", **score) if score else self.t("none")
             link = f"{lesson.notebook}?lang={self.lang}"
@@ -116,6 +141,15 @@ class CourseIndex(View):
                 f"<td>{escape(lesson.summary[self.lang])}</td><td class='cartas-progress'>{escape(done)}</td></tr>"
             )
         head = f"<tr><th>{self.t('lesson')}</th><th>{self.t('what')}</th><th>{self.t('progress')}</th></tr>"
-        self.table.value = (f"<h3>{self.t('title')}</h3><table style='font-size:16px;border-spacing:10px 6px'>"
+        if learner is None:
+            whose, state = "", "waiting"
+        else:
+            whose = (self.t("whose", name=learner.name) if learner.name else self.t("whose_anonymous"))
+            state = "unreadable" if scores is None else "ready"
+        self.table.value = (f"<h3>{self.t('title')}</h3>"
+                            f"<div class='cartas-whose' data-state='{state}'>{escape(whose)}</div>"
+                            f"<table style='font-size:16px;border-spacing:10px 6px'>"
                             f"{head}{''.join(rows)}</table>")
         self.refresh.description = self.t("refresh")
+        if scores is None and learner is not None:
+            self.show_message(self.t("unsaved"), kind="error")

@@ -1,43 +1,140 @@
-"""Exercise scores of the running session, shared between dashboards through a small file.
+"""Exercise scores, recorded for the learner at this browser in the store (classroom.store).
 
-Each dashboard runs in its own kernel, so the index reads what the lessons wrote. The file
-lives in CARTAS_PROGRESS (default: ~/.cartas/progress.json).
+Decided rules:
+- Every answer is recorded for the learner this page's identity widget reported
+  (widgets.identity), in her class if she gave one. Answers given before the browser has
+  said who is there wait in this kernel and are recorded, in order, for the first learner
+  reported: that is the learner whose page it is (the widget reports as soon as it is drawn).
+- One transaction per record. When the store cannot be reached or read, the lesson goes on:
+  the answers wait in this kernel (at most MAX_PENDING), a notice says progress is not being
+  saved, and the store is tried again at most every RETRY_SECONDS; nothing is overwritten.
+- The first anonymous learner of a store takes over the scores imported from the old
+  progress.json (see classroom.progress).
 """
 from __future__ import annotations
 
-import json
-import os
-from pathlib import Path
+import sys
+import threading
+import time
+
+from classroom import progress as stored
+from classroom.identity import Learner
+from classroom.store import StoreError
+
+MAX_PENDING = 5000
+RETRY_SECONDS = 20
+
+NOTICE = {
+    "pt": "Seu progresso não está sendo salvo agora (o armazenamento não responde). "
+          "A lição continua funcionando.",
+    "en": "Your progress is not being saved right now (the store does not answer). "
+          "The lesson still works.",
+}
 
 
-def progress_path() -> Path:
-    return Path(os.environ.get("CARTAS_PROGRESS", Path.home() / ".cartas" / "progress.json"))
+class Recorder:
+    """This kernel's answers on their way to the store."""
+
+    def __init__(self):
+        self.pending: list[tuple[str, bool]] = []
+        self.failed_at: float | None = None
+        self.error: str = ""
+        self._lock = threading.Lock()
+        self._listening = None
+
+    def _identity(self):
+        from . import identity
+        widget = identity.widget()
+        if self._listening is not widget:
+            self._listening = widget
+            widget.on_change(self._learner_known)
+        return widget
+
+    def add(self, lesson: str, correct: bool) -> None:
+        with self._lock:
+            if len(self.pending) < MAX_PENDING:
+                self.pending.append((lesson, bool(correct)))
+        self.flush()
+
+    def flush(self, force: bool = False) -> bool:
+        """Record what waits, if the learner is known and the store answers; True if all saved."""
+        learner = self._identity().current
+        if learner is None:
+            return not self.pending
+        if not force and self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_SECONDS:
+            return False
+        with self._lock:
+            while self.pending:
+                lesson = self.pending[0][0]
+                batch = []
+                for item in self.pending:
+                    if item[0] != lesson:
+                        break
+                    batch.append(item[1])
+                try:
+                    stored.record(stored.open_store(), learner, lesson, batch)
+                except StoreError as error:
+                    self._failed(error)
+                    return False
+                del self.pending[:len(batch)]
+        self._saved()
+        return True
+
+    def _learner_known(self, learner: Learner) -> None:
+        if not learner.name:
+            try:
+                stored.claim_imported(stored.open_store(), learner)
+            except StoreError as error:
+                self._failed(error)
+        self.flush(force=True)
+
+    def _failed(self, error: BaseException) -> None:
+        self.failed_at = time.monotonic()
+        self.error = str(error)
+        print(f"cartas: progress not saved: {error}", file=sys.stderr)  # the server log
+        widget = self._identity()
+        widget.notice = NOTICE.get(widget.lang, NOTICE["pt"])
+
+    def _saved(self) -> None:
+        if self.failed_at is not None:
+            self.failed_at = None
+            self.error = ""
+            self._identity().notice = ""
 
 
-def load() -> dict[str, dict[str, int]]:
-    try:
-        data = json.loads(progress_path().read_text())
-    except (OSError, ValueError):
+_recorder: Recorder | None = None
+
+
+def recorder() -> Recorder:
+    global _recorder
+    if _recorder is None:
+        _recorder = Recorder()
+    return _recorder
+
+
+def reset_recorder() -> None:
+    global _recorder
+    _recorder = None
+
+
+def load(learner: Learner | None = None) -> dict[str, dict[str, int]] | None:
+    """{lesson: {"right", "asked"}} of `learner` (default: the learner at this browser);
+    {} before she is known; None when the store cannot be read (the notice is shown)."""
+    from . import identity
+    learner = identity.current() if learner is None else learner
+    if learner is None:
         return {}
-    return data if isinstance(data, dict) else {}
-
-
-def record(lesson: str, right: int, asked: int) -> None:
-    """Store a lesson's score; a failure to write never disturbs the lesson."""
-    data = load()
-    data[lesson] = {"right": int(right), "asked": int(asked)}
-    path = progress_path()
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(data, indent=1, sort_keys=True))
-        tmp.replace(path)
-    except OSError:
-        pass
+        scores = stored.learner_progress(stored.open_store(), learner.key)
+    except StoreError as error:
+        recorder()._failed(error)
+        return None
+    return {lesson: {"right": s["right"], "asked": s["asked"]} for lesson, s in scores.items()}
 
 
 class Score:
-    """Right answers out of questions asked, saved under a lesson's key."""
+    """Right answers out of questions asked in this visit, each one recorded under a lesson's
+    key for the learner at this browser."""
 
     def __init__(self, lesson: str):
         self.lesson = lesson
@@ -47,4 +144,4 @@ class Score:
     def add(self, correct: bool) -> None:
         self.asked += 1
         self.right += bool(correct)
-        record(self.lesson, self.right, self.asked)
+        recorder().add(self.lesson, bool(correct))
