@@ -481,15 +481,19 @@ class Tables:
 class TableClient:
     """One participant's connection to one table: the learner (or None for a spectator),
     the last snapshot seen, and `tick()`, the polling step the widget's loop and the
-    benchmark's clients both run every POLL_EVERY seconds.
+    benchmark's clients both run every POLL_EVERY seconds. With `beat_in_tick=False` (the
+    widget) presence is recorded by `heartbeat()` only, which the browser's beat calls: a
+    kernel whose page is closed stops counting as present.
 
     `tick()` does at most: one cheap version query; a full load when the version changed; a
     heartbeat every HEARTBEAT_EVERY seconds; presence every second; and a bot move when this
     client is the bot mover (or the table has been still for pace + TAKEOVER). It returns
     True when the snapshot changed (the view must redraw)."""
 
-    def __init__(self, tables: Tables, code: str, learner: str | None = None):
+    def __init__(self, tables: Tables, code: str, learner: str | None = None,
+                 beat_in_tick: bool = True):
         self.tables = tables
+        self.beat_in_tick = beat_in_tick
         self.code = clean_code(code)
         self.learner = learner
         self.snap = tables.snapshot(self.code)
@@ -518,7 +522,7 @@ class TableClient:
     def tick(self) -> bool:
         changed = self.refresh()
         now = self.tables.clock()
-        if self.learner is not None and now - self._beat >= HEARTBEAT_EVERY:
+        if self.beat_in_tick and self.learner is not None and now - self._beat >= HEARTBEAT_EVERY:
             self.heartbeat()
         if now - self._seen_presence >= 1.0:
             before = {k: self.snap.controller(k, now) for k in range(len(self.snap.sitters))}
