@@ -258,6 +258,11 @@ def bot_action(state, seat: int, seed: int):
     return bot.choose(state.view(seat))
 
 
+def hand_number(state) -> int:
+    """The hand (truco) or round (21) in play, from 1."""
+    return state.hand_number if _is_truco_state(state) else state.round_number
+
+
 def team_of(state, seat: int) -> int | None:
     if _is_truco_state(state):
         from cartas.truco import team_of as truco_team

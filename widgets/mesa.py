@@ -146,10 +146,10 @@ class Mesa(View):
         self.seats = w.BoundedIntText(value=4, min=3, max=12, layout=w.Layout(width="150px")).add_class("cartas-mesa-seats")
         self.ace = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-ace")
         self.packs = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-packs")
-        self.min_bet = w.BoundedIntText(value=1, min=1, max=50, layout=w.Layout(width="150px"))
-        self.max_bet = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px"))
+        self.min_bet = w.BoundedIntText(value=1, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-min-bet")
+        self.max_bet = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-max-bet")
         self.rotation = w.Dropdown(layout=w.Layout(width="330px")).add_class("cartas-mesa-rotation")
-        self.rounds = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px"))
+        self.rounds = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-rounds")
         self.timeout = w.BoundedIntText(value=int(DEFAULT_TIMEOUT), min=10, max=600,
                                         layout=w.Layout(width="170px")).add_class("cartas-mesa-timeout")
         self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs]),
@@ -385,6 +385,11 @@ class Mesa(View):
         self.create_head.value = f"<h4 style='margin:6px 0'>{self.t('create_head')}</h4>"
         self.join_head.value = f"<h4 style='margin:6px 0'>{self.t('join_head')}</h4>"
         self.game.description = self.t("game")
+        labels = [(games.GAME_LABELS[g][self.lang], g) for g in games.GAMES]
+        if list(self.game.options) != labels:
+            chosen = self.game.value
+            self.game.options = labels
+            self.game.value = chosen
         for widget, key in ((self.seats, "seats"), (self.min_bet, "min_bet"), (self.max_bet, "max_bet"),
                             (self.rounds, "rounds"), (self.timeout, "timeout"), (self.ace, "ace"),
                             (self.packs, "packs"), (self.rotation, "rotation")):
@@ -504,7 +509,9 @@ class Mesa(View):
 
     def _status(self, text: str, turn: str, snap, colour: str = "#0d47a1") -> None:
         # data-turn / data-version let browser tests wait for their turn and for updates
-        self.status.value = (f"<div data-turn='{turn}' data-version='{snap.version}' "
+        state = snap.state
+        hand = "0" if state is None else games.hand_number(state)
+        self.status.value = (f"<div data-turn='{turn}' data-version='{snap.version}' data-hand='{hand}' "
                              f"data-status='{snap.status}' style='font-size:18px;color:{colour};"
                              f"margin:4px 0'>{escape(text)}</div>")
 
