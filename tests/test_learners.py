@@ -128,6 +128,8 @@ def test_an_unreachable_store_keeps_the_answers_until_it_answers(tmp_path, monke
     answer_right(view)
     assert "cartas-right" in view.feedback.value
     assert "não está sendo salvo" in identity.widget().notice
+    view.language.value = "en"
+    assert "not being saved" in identity.widget().notice
     assert progress.recorder().pending == [("manilhas", True)]
     monkeypatch.delenv("CARTAS_DATABASE_URL")  # the store is back
     assert progress.recorder().flush(force=True)

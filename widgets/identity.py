@@ -70,7 +70,9 @@ function render({ model, el }) {
     return e;
   };
   const draw = () => {
-    const t = model.get("labels"), who = model.get("learner"), notice = model.get("notice");
+    const known = model.get("learner"), notice = model.get("notice"), t = model.get("labels");
+    const who = known.browser_id ? known : mine();  // until the kernel answers: what is stored
+    el.dataset.known = known.browser_id ? "yes" : "no";
     el.replaceChildren();
     const line = node("div", "cartas-identity-line");
     if (who.name) {
@@ -167,6 +169,7 @@ class Identity(anywidget.AnyWidget):
         self.lang = lang if lang in TEXT else "pt"
         self.labels = TEXT[self.lang]
         self._listeners: list = []
+        self._notice_texts: dict | None = None
         self.current: Learner | None = None
         self.observe(self._on_stored, names="stored")
         self.observe(self._on_submitted, names="submitted")
@@ -176,6 +179,13 @@ class Identity(anywidget.AnyWidget):
         if lang in TEXT:
             self.lang = lang
             self.labels = TEXT[lang]
+            if self._notice_texts:
+                self.notice = self._notice_texts.get(lang, "")
+
+    def show_notice(self, texts: dict | None) -> None:
+        """Show {"pt": ..., "en": ...} under the name (in the page's language), or nothing."""
+        self._notice_texts = texts
+        self.notice = texts.get(self.lang, "") if texts else ""
 
     def t(self, key: str, **fields) -> str:
         return TEXT[self.lang][key].format(**fields)

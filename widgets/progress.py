@@ -92,14 +92,13 @@ class Recorder:
         self.failed_at = time.monotonic()
         self.error = str(error)
         print(f"cartas: progress not saved: {error}", file=sys.stderr)  # the server log
-        widget = self._identity()
-        widget.notice = NOTICE.get(widget.lang, NOTICE["pt"])
+        self._identity().show_notice(NOTICE)
 
     def _saved(self) -> None:
         if self.failed_at is not None:
             self.failed_at = None
             self.error = ""
-            self._identity().notice = ""
+            self._identity().show_notice(None)
 
 
 _recorder: Recorder | None = None

@@ -11,7 +11,8 @@ Decided rules:
   REFRESH_SECONDS (a timer in a small anywidget); the kernel never loops or sleeps.
 - CSV export is a download link holding the table (data URI); a cell that a spreadsheet
   would run as a formula gets a leading apostrophe.
-- Removing a learner asks for confirmation and deletes her answers in this class only.
+- Removing a learner asks for confirmation and deletes her answers in this class only; a
+  removed learner who answers again appears again, starting from nothing.
 """
 from __future__ import annotations
 
@@ -41,9 +42,9 @@ TEXT = {
     "class_name": {"pt": "Nome da turma (ex.: 7º B)", "en": "Class name (e.g. 7th B)"},
     "create": {"pt": "Criar turma", "en": "Create class"},
     "created": {"pt": "Turma «{title}» criada. Código para os alunos: {code}. Chave do professor "
-                      "(anote agora, não será mostrada de novo): {key}",
+                      "(anote agora, não será mostrada de novo): {secret}",
                 "en": "Class “{title}” created. Code for the learners: {code}. Teacher key "
-                      "(write it down now, it will not be shown again): {key}"},
+                      "(write it down now, it will not be shown again): {secret}"},
     "open_head": {"pt": "Abrir uma turma", "en": "Open a class"},
     "code": {"pt": "Código da turma", "en": "Class code"},
     "key": {"pt": "Chave do professor", "en": "Teacher key"},
@@ -131,7 +132,7 @@ class ClassView(View):
                               layout=w.Layout(display="none")).add_class("cartas-remove-confirm")
         self.ticker = Ticker()
         self.create_button.on_click(self.guarded(lambda _: self.create()))
-        self.open_button.on_click(self.guarded(lambda _: self.open(self.code.value, self.key.value)))
+        self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
         self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
         self.confirm_yes.on_click(self.guarded(lambda _: self.remove()))
         self.confirm_no.on_click(self.guarded(lambda _: self._hide_confirm()))
@@ -163,13 +164,13 @@ class ClassView(View):
         self.created.value = (
             f"<div class='cartas-ok' data-code='{escape(made.code)}' data-key='{escape(made.key)}' "
             f"style='background:#e8f5e9;padding:8px;border-radius:6px;font-size:16px'>"
-            f"{escape(self.t('created', title=made.title, code=made.code, key=made.key))}</div>")
+            f"{escape(self.t('created', title=made.title, code=made.code, secret=made.key))}</div>")
         self.code.value = made.code
         self.key.value = made.key
-        self.open(made.code, made.key)
+        self.open_table(made.code, made.key)
         return made
 
-    def open(self, code: str, key: str) -> None:
+    def open_table(self, code: str, key: str) -> None:
         """Open the class table with its teacher key; ValueError (shown) otherwise."""
         self.opened = None
         self.ticker.active = False

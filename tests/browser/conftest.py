@@ -28,7 +28,8 @@ def launch_chromium(playwright):
 def voila_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("voila")
     process, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
-                                {"CARTAS_PROGRESS": str(tmp / "progress.json")})
+                                {"CARTAS_PROGRESS": str(tmp / "progress.json"),
+                                 "CARTAS_DB": str(tmp / "cartas.db"), "CARTAS_DATABASE_URL": ""})
     yield base
     process.terminate()
     process.wait(timeout=20)

@@ -5,6 +5,7 @@ from widgets.course import LESSONS
 
 def test_index_lists_every_lesson_and_links_open_them(dashboard):
     page = dashboard("index.ipynb", "?lang=en")
+    page.wait_for_selector(".cartas-whose[data-state='ready']")  # the browser said who is there
     rows = page.locator(".cartas-index tr[data-lesson]")
     assert rows.count() == len(LESSONS)
     assert "not started yet" in rows.first.text_content()

@@ -1,0 +1,104 @@
+"""Two learners in two browsers, each with her own name, and the teacher's class view."""
+import re
+
+from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
+
+ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
+
+
+def answer_manilha(page, right: bool) -> None:
+    question = page.locator(".cartas-question").text_content()
+    vira = re.search(r"The vira is (\w+)", question).group(1)
+    after = (ORDER.index(vira) + 1) % 10
+    choice = ORDER[after] if right else ORDER[(after + 1) % 10]
+    page.get_by_role("button", name=choice, exact=True).click()
+    page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
+
+
+def manilhas_progress(page) -> str:
+    return page.locator(".cartas-index tr[data-lesson='manilhas'] .cartas-progress").text_content()
+
+
+def open_page(context, url):
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.wait_for_selector(".cartas-view", state="visible")
+    return page
+
+
+def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(browser, voila_url):
+    base = f"{voila_url}/voila/render"
+    teacher_context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    teacher = open_page(teacher_context, f"{base}/turma.ipynb?lang=en")
+    teacher.locator(".cartas-class-name input").fill("7th B <afternoon>")
+    teacher.locator(".cartas-create-class").click()
+    created = teacher.locator(".cartas-created [data-code]")
+    code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
+    teacher.wait_for_selector(".cartas-class-empty")
+
+    learners = {}
+    for name, right_answers in (("Ana", 2), ("Bia <b>", 0)):
+        context = browser.new_context(viewport={"width": 1280, "height": 1000})
+        page = open_page(context, f"{base}/index.ipynb?lang=en")
+        page.wait_for_selector(".cartas-whose[data-state='ready']")
+        page.locator(".cartas-name-input").fill(name)
+        page.locator(".cartas-code-input").fill(code.lower())
+        page.locator(".cartas-name-save").click()
+        page.wait_for_function(
+            "(name) => document.querySelector('.cartas-whose')?.textContent === name + \"'s progress\"", arg=name)
+        assert manilhas_progress(page) == "not started yet"
+        page.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard, another kernel
+        page.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
+        assert page.locator(".cartas-identity-name").text_content() == name  # shown as text
+        assert page.locator(".cartas-not-me").is_visible()
+        for i in range(right_answers):
+            answer_manilha(page, right=True)
+            page.locator(".cartas-next").click()
+            page.wait_for_function("() => !document.querySelector('.cartas-feedback .cartas-right')")
+        answer_manilha(page, right=False)
+        learners[name] = (context, page)
+
+    for name, expected in (("Ana", "2 of 3 right"), ("Bia <b>", "0 of 1 right")):
+        context, page = learners[name]
+        page.goto(f"{base}/index.ipynb?lang=en")  # the browser remembers who she is
+        page.wait_for_selector(".cartas-whose[data-state='ready']")
+        assert page.locator(".cartas-whose").text_content() == f"{name}'s progress"
+        assert manilhas_progress(page) == expected
+
+    # The teacher's table refreshes by itself (the browser's timer) and shows both.
+    teacher.wait_for_selector(".cartas-class-table tr[data-learner='Bia <b>']", timeout=30_000)
+    ana = teacher.locator(".cartas-class-table tr[data-learner='Ana'] td[data-lesson='manilhas']")
+    bia = teacher.locator(".cartas-class-table tr[data-learner='Bia <b>'] td[data-lesson='manilhas']")
+    assert ana.text_content() == "2/3" and bia.text_content() == "0/1"
+    csv_link = teacher.locator(".cartas-csv a")
+    assert csv_link.get_attribute("download") == f"turma-{code}.csv"
+    assert "Ana" in csv_link.get_attribute("href")
+
+    # "Not me" on a lesson forgets the name in that browser: the index asks again.
+    context, page = learners["Ana"]
+    page.goto(f"{base}/manilhas.ipynb?lang=en")
+    page.locator(".cartas-not-me").click()
+    page.wait_for_selector(".cartas-identity-anonymous")
+    page.goto(f"{base}/index.ipynb?lang=en")
+    page.wait_for_selector(".cartas-whose[data-state='ready']")
+    assert page.locator(".cartas-whose").text_content() == "Progress in this browser"
+    assert manilhas_progress(page) == "not started yet"
+
+    # A learner with only the class code cannot open the class view.
+    intruder = open_page(learners["Bia <b>"][0], f"{base}/turma.ipynb?lang=en")
+    intruder.locator(".cartas-class-code input").fill(code)
+    intruder.locator(".cartas-teacher-key input").fill(code)
+    intruder.locator(".cartas-open-class").click()
+    intruder.wait_for_selector(".cartas-message .cartas-error")
+    assert "Wrong class code or teacher key" in intruder.locator(".cartas-message").text_content()
+    assert intruder.locator(".cartas-class-table tr").count() == 0
+    assert key not in intruder.content()
+
+    SCREENSHOTS.mkdir(exist_ok=True)
+    teacher.screenshot(path=str(SCREENSHOTS / "turma.png"), full_page=True)
+    learners["Bia <b>"][1].goto(f"{base}/index.ipynb?lang=en")
+    learners["Bia <b>"][1].wait_for_selector(".cartas-whose[data-state='ready']")
+    learners["Bia <b>"][1].screenshot(path=str(SCREENSHOTS / "index-learner.png"))
+    for context in [teacher_context] + [c for c, _ in learners.values()]:
+        context.close()
