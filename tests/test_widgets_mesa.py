@@ -27,9 +27,11 @@ def tables():
     return Tables(MemoryRepository())
 
 
-def page(tables, who: str, name: str, code=None, lang="en", class_code=""):
-    return Mesa(lang=lang, tables=tables, identity=FakeIdentity(f"browser-{who}", name, class_code),
+def page(tables, who: str, name: str, code=None, lang="en", class_code="", seed=5):
+    view = Mesa(lang=lang, tables=tables, identity=FakeIdentity(f"browser-{who}", name, class_code),
                 code=code)
+    view.seed = seed  # a table created here deals from this seed (as ?semente= does)
+    return view
 
 
 def hand_cards(html: str) -> set[str]:
@@ -98,7 +100,7 @@ def test_a_click_on_a_table_that_moved_on_is_refused_with_a_clear_message(tables
     version = mover.client.snap.version
     before = len(games.legal_actions(mover.client.snap.state, mover.client.seat))
     assert before
-    mover.hand_cards.pick(next(i for i, c in enumerate(mover.hand_cards.cards) if c["enabled"]))
+    mover.guarded(mover.act)(games.legal_actions(mover.client.snap.state, mover.client.seat)[0])
     assert "the table moved on" in mover.message.value
     assert mover.client.snap.version == version + 1  # it now shows the newer table
     assert tables.snapshot(code).version == version + 1  # the refused move changed nothing
@@ -173,3 +175,27 @@ def test_the_teacher_lists_the_class_open_tables(tables):
     assert ana.client.code in listing.listing.value
     assert listing.watch_box.children[0].description == f"Watch {ana.client.code}"
     assert "No open table" in ClassTables("OTHER3", lang="en", tables=tables).listing.value
+
+
+def test_the_teachers_class_view_lists_the_class_tables_and_watches_one_as_a_spectator(store_location):
+    from classroom.classes import create_class
+    from classroom.progress import open_store
+    from widgets.turma import ClassView
+
+    made = create_class(open_store(store_location), "7º B")
+    stored_tables = Tables()  # the configured store, as the dashboards use it
+    ana = page(stored_tables, "ana", "Ana", class_code=made.code)
+    code = ana.create()
+    bia = page(stored_tables, "bia", "Bia", code=code)
+    bia.sit(1)
+    ana.start_button.click()
+    teacher = ClassView(lang="en")
+    teacher.code.value, teacher.key.value = made.code, made.key
+    teacher.open_button.click()
+    listing = teacher.class_tables
+    assert code in listing.listing.value and "Ana" in listing.listing.value
+    listing.watch_box.children[0].click()
+    watcher = listing.watcher
+    assert watcher.client.seat is None and "data-turn='watch'" in watcher.status.value
+    assert hand_cards(watcher.picture.value) == set()
+    assert not watcher.actions.children and not watcher.hand_cards.cards
