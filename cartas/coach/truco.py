@@ -1,0 +1,501 @@
+"""The truco coach: odds-backed advice for the seat whose turn it is.
+
+`advise(spot)` answers the decision the spot is about, with one sentence of reason (pt, en)
+and the numbers behind it: the chance of taking the hand and what each answer wins or loses
+on average (expected points for the coached team: +value when it takes the hand, -value when
+the other team does, 0 when nobody scores).
+
+A `TrucoSpot` holds only plain facts: the variant and vira, the seat and its cards, the cards
+on the table, the trick results so far, the hand's value and the score. `spot_from_view(view)`
+reads them from a seat's view of the game.
+
+How the chance of taking the hand is measured (decided rules):
+
+- At the start of a hand (no card played yet) it is the engine's Monte Carlo,
+  `cartas.truco.odds.hand_odds`, under the rule-based play, with the partner's cards when the
+  seat may see them (mão de onze/dez).
+- Later in the hand, and for each card the seat could play now, the coach plays the rest of the
+  hand out `ROLLOUTS` times: the cards nobody has seen are dealt at random to the other seats
+  (as many as each still holds) and every seat then plays like `bots.RuleBot` (no raises).
+  The same deals serve every candidate card, so the comparison is fair.
+- Every draw comes from a numpy Generator seeded with `seed`: the same spot gets the same
+  advice.
+
+How the advice is decided:
+
+- Card: the card the rule-based bot would play, unless another card takes the hand clearly
+  more often (by more than `MARGIN` plus two standard errors). Where the rules decide (the
+  partner already holds the trick, no card can win it...) the bot's card is the advice.
+- Truco: ask when the chance of taking the hand is at least `ASK_AT` (then the hand is worth
+  more whether they accept or run). Never in a mão de onze/dez (asking loses the game) or
+  when asking is not allowed.
+- Answering a raise: never run when running hands the other team the game; raise again when
+  the chance is at least `ASK_AT` and raising is allowed; otherwise accept when accepting
+  loses less on average than running (value x (win - loss) > -run value), else run.
+- Mão de onze/dez: play when playing wins more on average than running.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+from ..cards import TRUCO_PACK, Card, make_rng
+from ..truco.odds import hand_odds
+from ..truco.rules import finished_sequences, hand_winner
+from ..truco.variants import get_variant, strength_table
+
+ROLLOUTS = 400       # hands played out per candidate card (the whole advice stays under 300 ms)
+START_SIMULATIONS = 20_000   # hand_odds deals at the start of a hand
+ASK_AT = 0.6         # ask or raise truco from this chance of taking the hand
+MARGIN = 0.03        # how much better another card must be than the rule bot's
+MANILHA, THREE = 10, 9
+COVERED = -1
+
+TEXT = {
+    "play_card": {
+        "pt": "Jogue {card}: com ela sua dupla leva a mão {win} das vezes.",
+        "en": "Play {card}: with it your team takes the hand {win} of the time.",
+    },
+    "play_card_rules": {
+        "pt": "Jogue {card}: é a jogada da regra aqui, e nenhuma outra carta leva a mão mais vezes ({win}).",
+        "en": "Play {card}: it is the rule's move here, and no other card takes the hand more often ({win}).",
+    },
+    "cover_card": {
+        "pt": "Jogue {card} coberta: ela não decide a rodada e assim os adversários não a veem ({win}).",
+        "en": "Play {card} face down: it cannot decide the trick, so keep it from the opponents ({win}).",
+    },
+    "ask": {
+        "pt": "Peça truco: sua dupla leva a mão {win} das vezes, então a mão vale mais para vocês, aceitem ou corram.",
+        "en": "Call truco: your team takes the hand {win} of the time, so a dearer hand favours you whether they accept or run.",
+    },
+    "no_ask": {
+        "pt": "Não peça truco: sua dupla leva a mão só {win} das vezes; se aceitarem, vocês arriscam mais do que ganham.",
+        "en": "Do not call truco: your team takes the hand only {win} of the time; if they accept, you risk more than you gain.",
+    },
+    "no_ask_threshold": {
+        "pt": "Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
+        "en": "Do not call truco: in the hand of eleven (or ten) the team that asks loses the game.",
+    },
+    "no_ask_not_allowed": {
+        "pt": "Pedir truco não é permitido agora; jogue a sua carta.",
+        "en": "Calling truco is not allowed now; play your card.",
+    },
+    "accept": {
+        "pt": "Aceite: sua dupla leva a mão {win} das vezes; aceitar vale {accept} pontos em média, correr {run}.",
+        "en": "Accept: your team takes the hand {win} of the time; accepting is worth {accept} points on average, running {run}.",
+    },
+    "accept_forced": {
+        "pt": "Aceite: correr daria aos adversários os pontos que faltam para vencer o jogo.",
+        "en": "Accept: running would give the opponents the points they need to win the game.",
+    },
+    "run": {
+        "pt": "Corra: sua dupla leva a mão só {win} das vezes; aceitar custa {accept} pontos em média, correr {run}.",
+        "en": "Run: your team takes the hand only {win} of the time; accepting costs {accept} points on average, running {run}.",
+    },
+    "reraise": {
+        "pt": "Peça mais: sua dupla leva a mão {win} das vezes, então vale a pena a mão valer {value}.",
+        "en": "Raise again: your team takes the hand {win} of the time, so the hand is worth making {value}.",
+    },
+    "play_hand": {
+        "pt": "Jogue a mão: com as suas cartas e as do parceiro vocês levam a mão {win} das vezes ({play} pontos em média contra {run} correndo).",
+        "en": "Play the hand: with your cards and your partner's you take it {win} of the time ({play} points on average against {run} for running).",
+    },
+    "run_hand": {
+        "pt": "Corra da mão: vocês a levariam só {win} das vezes ({play} pontos em média jogando, {run} correndo).",
+        "en": "Run from the hand: you would take it only {win} of the time ({play} points on average playing, {run} running).",
+    },
+}
+
+
+# -- the position --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class TrucoSpot:
+    """What the coached seat knows when it is its turn.
+
+    variant: "paulista"/"mineiro" (or a Variant); vira: the vira (Paulista) or None.
+    seat: the coached seat (0..3; teams are seat % 2); hand: its cards still held.
+    mao: the seat that led the first trick of this hand.
+    table: the cards already played in this trick, in order, as (seat, card), card None when
+        face down; results: each finished trick's winning team (0/1) or None for a tie.
+    seen: every other face-up card out of play (the earlier tricks' cards).
+    partner: the partner's cards when the seat may see them (mão de onze/dez), else None.
+    hand_value: what the hand is worth now; score: (team 0, team 1).
+    pending: the value the other team asks for when this seat must answer a raise, else None.
+    run_value: what the other team scores if this seat runs (default: hand_value).
+    next_raise: the value a raise of this seat would ask, None when raising is not allowed.
+    threshold: True in a mão de onze/dez (nobody may ask truco).
+    deciding: True when the seat decides whether to play a mão de onze/dez.
+    """
+
+    variant: object
+    hand: Sequence
+    seat: int = 0
+    vira: object = None
+    mao: int = 0
+    table: Sequence = ()
+    results: Sequence = ()
+    seen: Sequence = ()
+    partner: Sequence | None = None
+    hand_value: int = 1
+    score: tuple = (0, 0)
+    pending: int | None = None
+    run_value: int | None = None
+    next_raise: int | None = None
+    threshold: bool = False
+    deciding: bool = False
+
+
+@dataclass
+class Advice:
+    """The coach's answer.
+
+    action: "play", "cover", "truco", "no_truco", "accept", "run", "raise", "play_hand" or
+    "run_hand"; card: the card to play (for "play"/"cover"); win, loss: the chances of taking
+    and of losing the hand under the advice; options: {answer: {"win", "loss", "expected"}}
+    for every answer weighed (expected = average points for the team); reason: a TEXT key
+    and its fields; simulations: hands played out per answer; seconds: time taken.
+    """
+
+    action: str
+    card: Card | None
+    win: float
+    loss: float
+    options: dict
+    reason: str
+    fields: dict = field(default_factory=dict)
+    simulations: int = 0
+    seconds: float = 0.0
+
+    def text(self, lang: str = "pt") -> str:
+        """The reason in one sentence, numbers written the way `lang` writes them."""
+        entry = TEXT[self.reason]
+        fields = {k: _fmt(v, lang) for k, v in self.fields.items()}
+        return (entry.get(lang) or entry["pt"]).format(**fields)
+
+
+def _fmt(value, lang):
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Percent):
+        text = f"{100 * value.p:.1f}%"
+        return text.replace(".", ",") if lang == "pt" else text
+    if isinstance(value, float):
+        text = f"{value:+.2f}"
+        return text.replace(".", ",") if lang == "pt" else text
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Percent:
+    p: float
+
+
+# -- entry points ----------------------------------------------------------------------------
+
+def advise(spot: TrucoSpot, seed=0) -> Advice:
+    """The advice for the decision the spot is about: the mão de onze/dez when `deciding`,
+    the answer when a raise is `pending`, else the card to play (`advise_truco` says whether
+    to ask truco first)."""
+    if spot.deciding:
+        return advise_threshold(spot, seed)
+    if spot.pending is not None:
+        return advise_answer(spot, seed)
+    return advise_card(spot, seed)
+
+
+def advise_card(spot: TrucoSpot, seed=0) -> Advice:
+    start = time.perf_counter()
+    game = _Game(spot)
+    rule_index = game.rule_choice()
+    outcomes, n = game.candidates(seed)
+    chosen = rule_index
+    best = max(outcomes, key=lambda i: outcomes[i][0] - outcomes[i][1])
+    rule_win, rule_loss = outcomes[rule_index]
+    best_win, best_loss = outcomes[best]
+    noise = 2 * math.sqrt(max(rule_win * (1 - rule_win), 0.01) * 2 / n)
+    if (best_win - best_loss) - (rule_win - rule_loss) > MARGIN + noise:
+        chosen = best
+    card, covered = game.candidate_cards[chosen]
+    win, loss = outcomes[chosen]
+    options = {_label(c, cov): {"win": w, "loss": l, "expected": float(spot.hand_value * (w - l))}
+               for (c, cov), (w, l) in ((game.candidate_cards[i], outcomes[i]) for i in outcomes)}
+    reason = "cover_card" if covered else ("play_card_rules" if chosen == rule_index else "play_card")
+    return Advice("cover" if covered else "play", card, win, loss, options, reason,
+                  {"card": card, "win": Percent(win)}, n, time.perf_counter() - start)
+
+
+def advise_truco(spot: TrucoSpot, seed=0) -> Advice:
+    """Whether to ask truco now, before playing a card."""
+    start = time.perf_counter()
+    win, loss, n = chance(spot, seed)
+    v, nxt = spot.hand_value, spot.next_raise
+    options = {"no_truco": {"win": win, "loss": loss, "expected": v * (win - loss)}}
+    if nxt is not None and not spot.threshold:
+        options["truco"] = {"win": win, "loss": loss, "expected": nxt * (win - loss),
+                            "if_they_run": float(v)}
+    if spot.threshold:
+        action, reason = "no_truco", "no_ask_threshold"
+    elif nxt is None:
+        action, reason = "no_truco", "no_ask_not_allowed"
+    elif win >= ASK_AT:
+        action, reason = "truco", "ask"
+    else:
+        action, reason = "no_truco", "no_ask"
+    return Advice(action, None, win, loss, options, reason, {"win": Percent(win)}, n,
+                  time.perf_counter() - start)
+
+
+def advise_answer(spot: TrucoSpot, seed=0) -> Advice:
+    """Accept, run or raise again when the other team has asked for `spot.pending`."""
+    if spot.pending is None:
+        raise ValueError("nothing to answer: the spot has no pending raise")
+    start = time.perf_counter()
+    variant = get_variant(spot.variant)
+    win, loss, n = chance(spot, seed)
+    run_value = spot.hand_value if spot.run_value is None else spot.run_value
+    accept = spot.pending * (win - loss)
+    options = {"accept": {"win": win, "loss": loss, "expected": accept},
+               "run": {"win": 0.0, "loss": 1.0, "expected": -float(run_value)}}
+    if spot.next_raise is not None:
+        options["raise"] = {"win": win, "loss": loss, "expected": spot.next_raise * (win - loss),
+                            "if_they_run": float(spot.pending)}
+    team = spot.seat & 1
+    running_loses_game = spot.score[1 - team] + run_value >= variant.target
+    fields = {"win": Percent(win), "accept": accept, "run": -float(run_value)}
+    if spot.next_raise is not None and win >= ASK_AT:
+        action, reason = "raise", "reraise"
+        fields["value"] = spot.next_raise
+    elif running_loses_game:
+        action, reason = "accept", "accept_forced"
+    elif accept >= -run_value:
+        action, reason = "accept", "accept"
+    else:
+        action, reason = "run", "run"
+    return Advice(action, None, win, loss, options, reason, fields, n,
+                  time.perf_counter() - start)
+
+
+def advise_threshold(spot: TrucoSpot, seed=0) -> Advice:
+    """Play or run a mão de onze/dez, from both partners' cards."""
+    start = time.perf_counter()
+    variant = get_variant(spot.variant)
+    win, loss, n = chance(spot, seed)
+    play = variant.threshold_value * (win - loss)
+    run = -float(variant.threshold_run_value)
+    options = {"play_hand": {"win": win, "loss": loss, "expected": play},
+               "run_hand": {"win": 0.0, "loss": 1.0, "expected": run}}
+    action = "play_hand" if play > run else "run_hand"
+    return Advice(action, None, win, loss, options, action,
+                  {"win": Percent(win), "play": play, "run": run}, n,
+                  time.perf_counter() - start)
+
+
+def chance(spot: TrucoSpot, seed=0) -> tuple[float, float, int]:
+    """(win, loss, simulations): the chance that the seat's team takes / loses the hand."""
+    if not spot.table and not spot.results and len(spot.hand) == 3:
+        odds = hand_odds(spot.variant, list(spot.hand), spot.vira, (spot.seat - spot.mao) % 4,
+                         START_SIMULATIONS, seed, tuple(spot.seen),
+                         None if spot.partner is None else list(spot.partner))
+        return odds.hand_win, odds.hand_loss, odds.simulations
+    game = _Game(spot)
+    outcomes, n = game.candidates(seed, only=game.rule_choice())
+    win, loss = outcomes[game.rule_choice()]
+    return win, loss, n
+
+
+def spot_from_view(view) -> TrucoSpot:
+    """A TrucoSpot from a seat's view (attributes as `TrucoState.view(seat)` has them:
+    seat, variant, vira, hand, hands, mao, current_trick, trick_results, tricks, hand_value,
+    score, pending_raise, run_value, legal, mode, phase). Only reads; duck-typed."""
+    seat = view.seat
+    partner = view.hands[(seat + 2) % 4]
+    partner = list(partner) if partner and all(c is not None for c in partner) else None
+    seen = [card for trick in getattr(view, "tricks", ()) for _, card, *rest in _plays(trick)
+            if card is not None and not (rest and rest[0])]
+    pending = view.pending_raise["value"] if getattr(view, "pending_raise", None) else None
+    raise_values = [a.value for a in view.legal if a.kind == "raise"]
+    next_raise = (view.variant.next_value(pending if pending else view.hand_value)
+                  if raise_values else None)
+    return TrucoSpot(
+        variant=view.variant, vira=view.vira, seat=seat, hand=[c for c in view.hand if c],
+        mao=view.mao, table=[(s, c) for s, c in view.current_trick],
+        results=list(view.trick_results), seen=seen, partner=partner,
+        hand_value=view.hand_value, score=tuple(view.score), pending=pending,
+        run_value=getattr(view, "run_value", None), next_raise=next_raise,
+        threshold=view.mode == "threshold", deciding=view.phase == "decide")
+
+
+def _plays(trick):
+    return trick["plays"] if isinstance(trick, dict) else trick
+
+
+def _label(card, covered) -> str:
+    return f"{'cover' if covered else 'play'} {card}"
+
+
+# -- the play-out ------------------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _status_table() -> dict:
+    """(finished, winner) for every prefix of trick results, from the engine's rules."""
+    finished = {tuple(s): hand_winner(s) for s in finished_sequences()}
+    table = {}
+    for seq in finished:
+        for k in range(len(seq) + 1):
+            prefix = seq[:k]
+            table[prefix] = (True, finished[prefix]) if prefix in finished else (False, None)
+    return table
+
+
+class _Game:
+    """The spot in strengths, ready to be played out many times."""
+
+    def __init__(self, spot: TrucoSpot):
+        variant = get_variant(spot.variant)
+        vira = None if spot.vira is None else Card.parse(spot.vira)
+        table = strength_table(variant, vira)
+        self.spot, self.variant, self.strength = spot, variant, table
+        self.seat = spot.seat
+        hand = [Card.parse(c) for c in spot.hand]
+        if not hand:
+            raise ValueError("the coached seat holds no card")
+        on_table = [(s, None if c is None else Card.parse(c)) for s, c in spot.table]
+        known = hand + [c for _, c in on_table if c is not None] + [Card.parse(c) for c in spot.seen]
+        known += [vira] if vira is not None else []
+        partner = None if spot.partner is None else [Card.parse(c) for c in spot.partner]
+        known += partner or []
+        if len(set(known)) != len(known):
+            raise ValueError("a card appears twice in the spot")
+        self.unseen = [table[c] for c in TRUCO_PACK if c not in set(known)]
+        self.hand = hand
+        self.trick = [(s, COVERED if c is None else table[c]) for s, c in on_table]
+        self.results = tuple(spot.results)
+        done = len(self.results)
+        played = {s for s, _ in on_table}
+        self.counts = {s: 3 - done - (s in played) for s in range(4) if s != self.seat}
+        self.partner = None if partner is None else [table[c] for c in partner]
+        if self.partner is not None:
+            self.counts.pop((self.seat + 2) % 4)
+        need = sum(self.counts.values())
+        if need > len(self.unseen):
+            raise ValueError(f"only {len(self.unseen)} unseen cards for {need} hidden ones")
+        may_cover = done > 0
+        mine = sorted(hand, key=lambda c: table[c])
+        self.candidate_cards = [(c, False) for c in _distinct(mine, table)]
+        if may_cover:
+            self.candidate_cards.append((mine[0], True))
+
+    def rule_choice(self) -> int:
+        """Index in candidate_cards of the card RuleBot plays here."""
+        strengths = [self.strength[c] for c, cov in self.candidate_cards if not cov]
+        value, covered = _rule_card(strengths, self.trick, self.results, self.seat,
+                                    may_cover=len(self.results) > 0)
+        for i, (card, cov) in enumerate(self.candidate_cards):
+            if self.strength[card] == value and cov == covered:
+                return i
+        raise AssertionError("the rule's card is among the candidates")
+
+    def candidates(self, seed, only: int | None = None) -> tuple[dict, int]:
+        """{candidate index: (win, loss)} over ROLLOUTS deals shared by every candidate."""
+        rng = make_rng(seed)
+        n = ROLLOUTS
+        order = np.argsort(rng.random((n, len(self.unseen))), axis=1)
+        pool = np.array(self.unseen)[order].tolist()
+        status = _status_table()
+        team = self.seat & 1
+        mine = [self.strength[c] for c in self.hand]
+        picks = range(len(self.candidate_cards)) if only is None else [only]
+        out = {}
+        for i in picks:
+            card, covered = self.candidate_cards[i]
+            value = self.strength[card]
+            wins = losses = 0
+            for row in pool:
+                hands, k = {}, 0
+                for s, count in self.counts.items():
+                    hands[s] = row[k:k + count]
+                    k += count
+                if self.partner is not None:
+                    hands[(self.seat + 2) % 4] = list(self.partner)
+                rest = list(mine)
+                rest.remove(value)
+                hands[self.seat] = rest
+                winner = _play_rest(hands, self.trick + [(self.seat, COVERED if covered else value)],
+                                    self.results, status)
+                if winner == team:
+                    wins += 1
+                elif winner is not None:
+                    losses += 1
+            out[i] = (wins / n, losses / n)
+        return out, n
+
+
+def _distinct(cards, table):
+    seen, out = set(), []
+    for c in cards:
+        if table[c] not in seen:
+            seen.add(table[c])
+            out.append(c)
+    return out
+
+
+def _rule_card(mine, trick, results, seat, may_cover):
+    """RuleBot's card choice on strengths: (strength, face down?)."""
+    mine = sorted(mine)
+    lowest, highest = mine[0], mine[-1]
+    team = seat & 1
+    if not trick:
+        if not results:
+            ordinary = [c for c in mine if c < MANILHA]
+            return (ordinary[-1] if ordinary else lowest), False
+        return highest, False
+    opp = max((c for s, c in trick if c != COVERED and (s & 1) != team), default=-1)
+    mate = max((c for s, c in trick if c != COVERED and (s & 1) == team), default=-1)
+    if mate > opp and (len(trick) == 3 or mate >= THREE):
+        return lowest, may_cover
+    winners = [c for c in mine if c > opp]
+    if winners:
+        cheapest = winners[0]
+        if cheapest >= MANILHA and len(trick) == 1 and not results and mate < 0 \
+                and len(winners) < len(mine):
+            return lowest, False
+        return cheapest, False
+    won = sum(1 for r in results if r == team)
+    if opp in mine and (won or not results):
+        return opp, False
+    return lowest, may_cover
+
+
+def _play_rest(hands, trick, results, status):
+    """Play the hand out under the rule policy; returns the winning team or None."""
+    results = tuple(results)
+    while True:
+        while len(trick) < 4:
+            seat = (trick[-1][0] + 1) & 3 if trick else leader
+            cards = hands[seat]
+            value, covered = _rule_card(cards, trick, results, seat, may_cover=len(results) > 0)
+            cards = list(cards)
+            cards.remove(value)
+            hands[seat] = cards
+            trick = trick + [(seat, COVERED if covered else value)]
+        best = [-1, -1]
+        best_seat = [None, None]
+        for s, c in trick:
+            if c > best[s & 1]:
+                best[s & 1], best_seat[s & 1] = c, s
+        if best[0] == best[1]:
+            result, leader = None, trick[0][0]
+        else:
+            result = 0 if best[0] > best[1] else 1
+            leader = best_seat[result]
+        results = results + (result,)
+        finished, winner = status[results]
+        if finished:
+            return winner
+        trick = []

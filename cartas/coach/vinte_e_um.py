@@ -1,0 +1,222 @@
+"""The 21 coach: hit or stand for a player, draw or call for the banker, from exact odds.
+
+Every figure is an exhaustive enumeration over the cards the seat has not seen (by value
+class, as in `cartas.vinte_e_um.odds`), so the same position always gets the same advice.
+
+Decided rules:
+
+- Player. Standing wins with `odds.win_probability` (the banker draws below `draw_below`,
+  17 by default, from his face-up cards and his face-down one; ties go to the bank). Hitting
+  is worth the average, over the next card, of the better of standing and hitting again,
+  card after card (a bust loses). For the cards after standing now, the banker's final
+  totals are taken as the player sees them now: the player's own later cards change the
+  unseen cards the banker draws from only slightly, and following them would cost seconds. Expected chips = bet x (2 x chance of winning - 1),
+  since a bet is won or lost even money. Advice: hit when hitting wins more often.
+- Banker. Calling now wins each uncalled player's bet when the player's total is not above
+  his (ties go to the bank); the player's face-down card(s) are the unseen cards, and a player
+  still in the round has not gone over 21. Each player is weighed on his own (his hidden card
+  drawn from the unseen cards; the other players' hidden cards are not taken out, a small
+  approximation). Drawing is worth the average, over the next card, of the better of calling
+  and drawing again; a bust pays every uncalled player. Advice: draw when it wins more chips
+  on average.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from ..cards import Card
+from ..vinte_e_um.odds import BUST, banker_distribution_array, unknown_counts, win_probability
+from ..vinte_e_um.scoring import HARD_VALUES, VALUE_CLASSES, check_ace, points, total, value_class
+
+BANKER_DEPTH = 3  # further cards the banker weighs after the first draw
+
+TEXT = {
+    "stand": {
+        "pt": "Pare: parando você ganha {stand} das vezes; pedindo, {hit}.",
+        "en": "Stand: standing wins {stand} of the time; hitting, {hit}.",
+    },
+    "hit": {
+        "pt": "Peça: pedindo (e parando na hora certa) você ganha {hit} das vezes; parando agora, {stand}.",
+        "en": "Hit: hitting (and stopping at the right time) wins {hit} of the time; standing now, {stand}.",
+    },
+    "call": {
+        "pt": "Chame: chamando agora, o saldo médio da banca é {call} fichas; comprando, {draw}.",
+        "en": "Call: calling now, the bank's average balance is {call} chips; drawing, {draw}.",
+    },
+    "draw": {
+        "pt": "Compre: comprando, o saldo médio da banca é {draw} fichas; chamando agora, {call}.",
+        "en": "Draw: drawing, the bank's average balance is {draw} chips; calling now, {call}.",
+    },
+}
+
+
+@dataclass
+class Advice21:
+    """action: "hit", "stand", "draw" or "call"; options: {answer: {"win"?, "expected"}}
+    (win: the chance of winning the bet, for a player; expected: average chips won);
+    reason and fields: the TEXT entry; seconds: time taken."""
+
+    action: str
+    options: dict
+    reason: str
+    fields: dict = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def text(self, lang: str = "pt") -> str:
+        entry = TEXT[self.reason]
+        return (entry.get(lang) or entry["pt"]).format(
+            **{k: _fmt(v, lang) for k, v in self.fields.items()})
+
+
+def _fmt(value, lang):
+    kind, number = value
+    text = f"{100 * number:.1f}%" if kind == "%" else f"{number:+.2f}"
+    return text.replace(".", ",") if lang == "pt" else text
+
+
+# -- player -----------------------------------------------------------------------------------
+
+def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence = (),
+                  hidden: int = 1, bet: int = 1, ace=1, decks: int = 1,
+                  draw_below: int = 17) -> Advice21:
+    """Hit or stand for a player holding `hand` (face-down card included).
+
+    banker_visible: the banker's face-up cards; hidden: how many he holds face down;
+    seen: every other card this player has seen (not the hand's, not the banker's)."""
+    start = time.perf_counter()
+    ace = check_ace(ace)
+    hand = [Card.parse(c) if isinstance(c, str) else c for c in hand]
+    banker_visible = [Card.parse(c) if isinstance(c, str) else c for c in banker_visible]
+    seen = [Card.parse(c) if isinstance(c, str) else c for c in seen]
+    under = hidden > 0
+    p_stand = win_probability(hand, banker_visible, seen, hidden, draw_below, ace, decks, under)
+    # The banker's final totals as this player sees them now; later cards of the player
+    # change the unseen cards the banker draws from only slightly, and are not followed.
+    vec = banker_distribution_array(banker_visible, hand + seen, hidden, draw_below, ace, decks,
+                                    under)
+    wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
+    counts0 = tuple(int(c) for c in unknown_counts(hand + banker_visible + seen, decks))
+    memo: dict = {}
+
+    def best(h, a, counts):
+        t = total(h, a, ace)
+        if t > 21:
+            return 0.0
+        key = (h, a, counts)
+        if key not in memo:
+            memo[key] = max(wins_at[t], hit(h, a, counts)) if t < 21 else wins_at[t]
+        return memo[key]
+
+    def hit(h, a, counts):
+        n = sum(counts)
+        if n == 0:
+            return wins_at[min(total(h, a, ace), 21)]
+        value = 0.0
+        for cls, c in enumerate(counts):
+            if c:
+                rest = counts[:cls] + (c - 1,) + counts[cls + 1:]
+                value += c / n * best(h + HARD_VALUES[cls], a + (cls == 0), rest)
+        return value
+
+    hard = sum(HARD_VALUES[value_class(c)] for c in hand)
+    aces = sum(value_class(c) == 0 for c in hand)
+    p_hit = hit(hard, aces, counts0) if points(hand, ace) < 21 else 0.0
+    options = {"stand": {"win": p_stand, "expected": bet * (2 * p_stand - 1)},
+               "hit": {"win": p_hit, "expected": bet * (2 * p_hit - 1)}}
+    action = "hit" if p_hit > p_stand + 1e-12 else "stand"
+    return Advice21(action, options, action, {"stand": ("%", p_stand), "hit": ("%", p_hit)},
+                    time.perf_counter() - start)
+
+
+# -- banker -----------------------------------------------------------------------------------
+
+def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
+                  decks: int = 1) -> Advice21:
+    """Draw or call for the banker holding `hand`.
+
+    players: one (face-up cards, face-down count, bet) per player still to be called;
+    seen: every other card the banker has seen (not his hand, not those face-up cards)."""
+    start = time.perf_counter()
+    ace = check_ace(ace)
+    hand = [Card.parse(c) if isinstance(c, str) else c for c in hand]
+    players = [([Card.parse(c) if isinstance(c, str) else c for c in up], hidden, bet)
+               for up, hidden, bet in players]
+    if not players:
+        raise ValueError("the banker has nobody left to call")
+    visible = [c for up, _, _ in players for c in up]
+    base = unknown_counts(hand + visible + [Card.parse(c) if isinstance(c, str) else c
+                                            for c in seen], decks)
+    hard = sum(HARD_VALUES[value_class(c)] for c in hand)
+    aces = sum(value_class(c) == 0 for c in hand)
+    stake = sum(bet for _, _, bet in players)
+    shown = [(sum(HARD_VALUES[value_class(c)] for c in up), sum(value_class(c) == 0 for c in up),
+              hidden, bet) for up, hidden, bet in players]
+
+    def player_totals(counts, up_hard, up_aces, hidden):
+        """Distribution {total: p} of a player's final total, given he is not over 21."""
+        dist = {(up_hard, up_aces): 1.0}
+        left = counts.astype(float)
+        for _ in range(hidden):
+            n = left.sum()
+            nxt = {}
+            for (h, a), p in dist.items():
+                for cls in range(VALUE_CLASSES):
+                    if left[cls]:
+                        key = (h + HARD_VALUES[cls], a + (cls == 0))
+                        nxt[key] = nxt.get(key, 0.0) + p * left[cls] / n
+            dist = nxt
+        out = {}
+        for (h, a), p in dist.items():
+            t = total(h, a, ace)
+            if t <= 21:
+                out[t] = out.get(t, 0.0) + p
+        mass = sum(out.values())
+        return {t: p / mass for t, p in out.items()} if mass else {}
+
+    def call_value(counts, mine):
+        value = 0.0
+        for up_hard, up_aces, hidden, bet in shown:
+            dist = player_totals(counts, up_hard, up_aces, hidden)
+            beat = sum(p for t, p in dist.items() if t <= mine)
+            value += bet * (2 * beat - 1)
+        return value
+
+    memo: dict = {}
+
+    def draw_value(counts, h, a, depth):
+        key = (tuple(counts), h, a, depth)
+        if key in memo:
+            return memo[key]
+        n = counts.sum()
+        if n == 0:
+            return call_value(counts, total(h, a, ace))
+        value = 0.0
+        for cls in range(VALUE_CLASSES):
+            if not counts[cls]:
+                continue
+            rest = counts.copy()
+            rest[cls] -= 1
+            nh, na = h + HARD_VALUES[cls], a + (cls == 0)
+            mine = total(nh, na, ace)
+            if mine > 21:
+                best = -float(stake)
+            else:
+                best = call_value(rest, mine)
+                if depth > 0 and mine < 21:
+                    best = max(best, draw_value(rest, nh, na, depth - 1))
+            value += counts[cls] / n * best
+        memo[key] = value
+        return value
+
+    mine = total(hard, aces, ace)
+    call = call_value(base, mine) if mine <= 21 else -float(stake)
+    draw = draw_value(np.array(base), hard, aces, BANKER_DEPTH - 1) if mine < 21 else -float(stake)
+    call, draw = float(call), float(draw)
+    options = {"call": {"expected": call}, "draw": {"expected": draw}}
+    action = "draw" if draw > call + 1e-12 else "call"
+    return Advice21(action, options, action, {"call": ("chips", call), "draw": ("chips", draw)},
+                    time.perf_counter() - start)

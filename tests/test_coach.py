@@ -1,0 +1,219 @@
+"""The coach: advice checked on hand-built positions where the right choice is certain, and
+against the rule-based bots where the rules decide."""
+from __future__ import annotations
+
+import pytest
+
+from cartas.coach.truco import (TrucoSpot, advise, advise_answer, advise_threshold, advise_truco,
+                                chance, spot_from_view)
+from cartas.coach.vinte_e_um import advise_banker, advise_player
+from cartas.truco import RuleBot, hand_odds, new_game, strength_table
+from cartas.vinte_e_um.bots import SensibleBot
+from cartas.vinte_e_um.odds import bust_probability
+
+ZAP_AND_TWO = TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", next_raise=3)
+WEAK = TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=3, next_raise=3)
+
+
+# -- truco: asking ----------------------------------------------------------------------
+
+def test_a_zap_and_two_manilhas_ask_truco():
+    advice = advise_truco(ZAP_AND_TWO)
+    assert advice.action == "truco"
+    assert advice.win > 0.95
+    assert advice.options["truco"]["expected"] > advice.options["no_truco"]["expected"]
+    assert advice.options["truco"]["if_they_run"] == 1.0
+
+
+def test_mineiro_zap_copas_and_espadilha_ask_truco():
+    advice = advise_truco(TrucoSpot("mineiro", ["4♣", "7♥", "A♠"], seat=3, hand_value=2,
+                                    next_raise=4))
+    assert advice.action == "truco" and advice.win == 1.0
+
+
+def test_a_weak_hand_does_not_ask_truco():
+    advice = advise_truco(WEAK)
+    assert advice.action == "no_truco" and advice.reason == "no_ask" and advice.win < 0.3
+
+
+def test_nobody_asks_truco_in_a_mao_de_onze():
+    spot = TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", threshold=True, hand_value=3)
+    advice = advise_truco(spot)
+    assert advice.action == "no_truco" and advice.reason == "no_ask_threshold"
+    assert "perde o jogo" in advice.text("pt") and "loses the game" in advice.text("en")
+
+
+def test_no_truco_advice_when_asking_is_not_allowed():
+    spot = TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", next_raise=None)
+    assert advise_truco(spot).reason == "no_ask_not_allowed"
+
+
+# -- truco: answering -------------------------------------------------------------------
+
+def test_a_strong_hand_raises_back_and_accepts_when_it_cannot_raise():
+    strong = TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", seat=1, pending=3,
+                       next_raise=6)
+    assert advise_answer(strong).action == "raise"
+    capped = TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", seat=1, pending=3)
+    advice = advise_answer(capped)
+    assert advice.action == "accept"
+    assert advice.options["accept"]["expected"] > advice.options["run"]["expected"] == -1.0
+
+
+def test_a_weak_hand_runs():
+    spot = TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, pending=3)
+    advice = advise_answer(spot)
+    assert advice.action == "run" and advice.options["run"]["expected"] == -1.0
+    assert advice.options["accept"]["expected"] < -1.0
+
+
+def test_never_run_when_running_hands_them_the_game():
+    spot = TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, pending=3,
+                     score=(11, 3))
+    advice = advise_answer(spot)
+    assert advice.action == "accept" and advice.reason == "accept_forced"
+
+
+# -- truco: mão de onze -----------------------------------------------------------------
+
+def test_mao_de_onze_with_the_zap_and_two_manilhas_between_partners_is_played():
+    spot = TrucoSpot("paulista", ["5♣", "4♦", "6♥"], vira="4♠", seat=0,
+                     partner=["5♥", "5♠", "7♦"], deciding=True, threshold=True, score=(11, 5))
+    advice = advise_threshold(spot)
+    assert advice.action == "play_hand"
+    assert advice.options["play_hand"]["expected"] > advice.options["run_hand"]["expected"] == -1.0
+
+
+def test_mao_de_onze_with_nothing_is_run():
+    spot = TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1,
+                     partner=["4♥", "5♦", "6♣"], deciding=True, threshold=True)
+    assert advise(spot).action == "run_hand"
+
+
+# -- truco: cards -----------------------------------------------------------------------
+
+def test_partner_holding_the_last_trick_gets_the_lowest_card_face_down():
+    # Second trick, last to play: the partner's manilha holds it.
+    spot = TrucoSpot("paulista", ["3♦", "4♠"], vira="K♠", seat=3, mao=0,
+                     table=[(0, "2♦"), (1, "A♣"), (2, "K♥")], results=[1],
+                     seen=["7♦", "6♦", "5♦", "Q♦"])
+    advice = advise_card(spot)
+    assert (advice.action, str(advice.card)) == ("cover", "4♠")
+
+
+def test_a_sure_trick_is_taken_as_cheaply_as_possible():
+    # Last to play in trick 1; a 2 takes the trick over the opponents' king.
+    spot = TrucoSpot("paulista", ["3♣", "2♦", "4♥"], vira="7♠", seat=3, mao=0,
+                     table=[(0, "K♦"), (1, "5♣"), (2, "J♠")])
+    advice = advise_card(spot)
+    assert advice.action == "play" and str(advice.card) == "2♦"
+
+
+def test_the_coachs_play_out_matches_the_engines_monte_carlo():
+    """From the start of a hand the coach's own play-out (used once cards are on the table)
+    and the engine's vectorised hand_odds play the same rule policy: the chances agree."""
+    from cartas.coach.truco import _Game
+    for hand, vira, seat in ((["A♣", "2♥", "7♦"], "Q♠", 0), (["3♣", "K♥", "5♦"], "6♠", 0)):
+        game = _Game(TrucoSpot("paulista", hand, vira=vira, seat=seat, mao=0))
+        outcomes, n = game.candidates(seed=5, only=game.rule_choice())
+        reference = hand_odds("paulista", hand, vira, position=0, simulations=40_000, seed=3)
+        assert abs(outcomes[game.rule_choice()][0] - reference.hand_win) < 0.06, hand
+    assert chance(ZAP_AND_TWO)[2] == 20_000  # the start of a hand asks hand_odds itself
+
+
+def test_the_same_spot_gets_the_same_advice():
+    spot = TrucoSpot("paulista", ["A♣", "2♥", "7♦"], vira="Q♠", seat=2, mao=0,
+                     table=[(0, "3♦"), (1, "K♣")])
+    one, two = advise(spot, seed=9), advise(spot, seed=9)
+    assert (one.card, one.options) == (two.card, two.options)
+
+
+def test_a_card_given_twice_is_refused():
+    with pytest.raises(ValueError, match="twice"):
+        advise(TrucoSpot("paulista", ["A♣", "2♥", "7♦"], vira="A♣", seat=1,
+                         table=[(0, "3♦")]))
+
+
+def test_the_reason_writes_numbers_the_way_each_language_does():
+    advice = advise_truco(WEAK)
+    percent = f"{100 * advice.win:.1f}"
+    assert percent.replace(".", ",") + "%" in advice.text("pt")
+    assert percent + "%" in advice.text("en")
+
+
+def test_where_the_rules_decide_the_coach_plays_the_rule_bots_card():
+    """In real games between rule bots: when the partner already holds the trick as the last
+    card, or no card can win or tie it, the coach's card has the bot's strength."""
+    checked = 0
+    for seed in range(6):
+        state = new_game("paulista", seed)
+        bots = [RuleBot(seed * 4 + s, bluff=0.0) for s in range(4)]
+        while state.phase != "game_over" and state.hand_number <= 2:
+            seat = state.current_seat
+            view = state.view(seat)
+            action = bots[seat].choose(view)
+            if action.kind in ("play", "cover") and view.current_trick and view.mode == "normal":
+                table = strength_table(view.variant, view.vira)
+                opp = max((table[c] for s, c in view.current_trick
+                           if c is not None and (s & 1) != (seat & 1)), default=-1)
+                mate = max((table[c] for s, c in view.current_trick
+                            if c is not None and (s & 1) == (seat & 1)), default=-1)
+                held = mate > opp and len(view.current_trick) == 3
+                hopeless = all(table[c] < opp for c in view.hand)
+                if held or hopeless:
+                    advice = advise_card(spot_from_view(view))
+                    assert table[advice.card] == table[action.card], (seed, view.current_trick)
+                    checked += 1
+            state.apply_action(action)
+    assert checked >= 5
+
+
+def advise_card(spot):
+    from cartas.coach.truco import advise_card as run
+    return run(spot)
+
+
+# -- 21 ---------------------------------------------------------------------------------
+
+def test_twenty_against_a_bankers_six_stands():
+    advice = advise_player(["10♠", "K♥"], ["6♦"])
+    assert advice.action == "stand"
+    assert advice.options["stand"]["win"] > advice.options["hit"]["win"]
+    assert advice.options["stand"]["expected"] > 0
+
+
+def test_eleven_hits_because_no_card_can_bust_it():
+    advice = advise_player(["5♠", "6♥"], ["10♦"], bet=3)
+    assert advice.action == "hit"
+    assert advice.options["hit"]["expected"] == pytest.approx(3 * (2 * advice.options["hit"]["win"] - 1))
+
+
+def test_twenty_one_stands():
+    assert advise_player(["10♠", "A♥", "K♦"], ["6♦"]).action == "stand"
+
+
+@pytest.mark.parametrize("hand", [["2♠", "3♥"], ["5♠", "6♥"], ["10♠", "K♥"], ["10♠", "9♥", "2♦"]])
+def test_player_advice_agrees_with_the_sensible_bot_where_the_bust_risk_decides(hand):
+    risk = bust_probability(hand, ["6♦"])
+    if risk not in (0.0, 1.0) and not 0.75 <= risk:
+        pytest.skip("the bust risk alone does not decide")
+    bot_stands = risk >= SensibleBot().risk
+    assert (advise_player(hand, ["6♦"]).action == "stand") == bot_stands
+
+
+def test_a_banker_who_cannot_bust_draws_against_a_king():
+    advice = advise_banker(["5♠", "6♥"], [(["K♦"], 1, 2)])
+    assert advice.action == "draw"
+    assert advice.options["draw"]["expected"] > advice.options["call"]["expected"]
+
+
+def test_a_banker_on_twenty_calls():
+    advice = advise_banker(["10♠", "K♥"], [(["4♦"], 1, 2), (["7♣"], 1, 1)])
+    assert advice.action == "call" and advice.options["call"]["expected"] > 0
+    assert "saldo médio" in advice.text("pt") and "average balance" in advice.text("en")
+
+
+def test_21_advice_texts_follow_the_language():
+    advice = advise_player(["10♠", "K♥"], ["6♦"])
+    assert advice.text("pt").startswith("Pare") and advice.text("en").startswith("Stand")
+    assert "," in advice.text("pt").split("ganha")[1] and "." in advice.text("en").split("wins")[1]

@@ -1,0 +1,609 @@
+"""The lessons' notebooks, written from here: prose in Portuguese and English, one cell per widget.
+
+Run `python tools/lessons.py` from the repository root after editing; it rewrites every lesson
+notebook below (not the index). Each notebook starts with the page-language cell, and its
+"Conferindo com o motor" checks are tagged `remove-cell`: nbval runs them, dashboards hide them.
+Numbers in the prose follow the language (50.000 and 67,6% in Portuguese; 50,000 and 67.6% in
+English).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from make_notebook import make_notebook  # noqa: E402
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+
+CHECKS = ("## Conferindo com o motor\n\nVerificações para o nbval; o painel não as mostra.",
+          "## Checking with the engine\n\nChecks for nbval; the dashboard does not show them.")
+
+
+def widget(module: str, name: str, args: str = "") -> tuple:
+    """The cell that shows one view, following the page's language."""
+    return ("code", f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
+                    f"follow({name}({args}))")
+
+
+LESSONS: dict[str, list] = {}
+
+LESSONS["manilhas"] = [
+    ("page",),
+    ("text", """
+# As manilhas
+
+No truco, quase todas as cartas seguem a **ordem natural**, da mais fraca para a mais forte:
+
+**4 · 5 · 6 · 7 · Q · J · K · A · 2 · 3**
+
+Repare que a dama (Q) vale menos que o valete (J). Fora das manilhas, o naipe não importa:
+um K de ouros empata com um K de paus.
+
+As **manilhas** são as quatro cartas mais fortes do jogo.
+
+- No **Truco Paulista**, depois de dar as cartas, vira-se a próxima carta do monte: a **vira**.
+  As manilhas são as cartas do valor que vem **logo depois** da vira na ordem natural.
+  Vira 6 → manilhas são os 7. Vira 3 → a ordem dá a volta, e as manilhas são os 4.
+- Entre as manilhas, quem decide é o naipe: **ouros ♦ < espadas ♠ < copas ♥ < paus ♣**.
+  A manilha de paus é o **zap**, a carta mais forte de todas.
+- No **Truco Mineiro** não há vira: as manilhas são sempre 4♣ (zap), 7♥ (copas),
+  A♠ (espadilha) e 7♦ (pica-fumo).
+""", """
+# The manilhas
+
+In truco almost every card follows the **natural order**, from the weakest to the strongest:
+
+**4 · 5 · 6 · 7 · Q · J · K · A · 2 · 3**
+
+Note that the queen (Q) is below the jack (J). Outside the manilhas, suits do not matter:
+a K of diamonds ties with a K of clubs.
+
+The **manilhas** are the four strongest cards of the game.
+
+- In **Truco Paulista**, after the deal the next card of the pack is turned up: the **vira**.
+  The manilhas are the cards of the rank that comes **right after** the vira in the natural order.
+  Vira 6 → the manilhas are the 7s. Vira 3 → the order wraps round, and the manilhas are the 4s.
+- Among the manilhas the suit decides: **diamonds ♦ < spades ♠ < hearts ♥ < clubs ♣**.
+  The clubs manilha is the **zap**, the strongest card of all.
+- **Truco Mineiro** has no vira: its manilhas are always 4♣ (zap), 7♥ (copas),
+  A♠ (espadilha) and 7♦ (pica-fumo).
+"""),
+    ("text", """
+## Explore
+
+Escolha a variante e a vira (ou sorteie uma). O explorador mostra o passo na ordem natural,
+as quatro manilhas e a força de todas as 40 cartas. No fim, responda às perguntas.
+""", """
+## Explore
+
+Pick the variant and the vira (or draw one). The explorer shows the step in the natural order,
+the four manilhas and the strength of all 40 cards. Then answer the questions at the end.
+"""),
+    widget("manilhas", "ManilhaExplorer"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import manilhas
+" < ".join(str(card) for card in manilhas("paulista", vira="K♠"))
+""", "'A♦ < A♠ < A♥ < A♣'"),
+    ("check", """
+" < ".join(str(card) for card in manilhas("mineiro"))
+""", "'7♦ < A♠ < 7♥ < 4♣'"),
+]
+
+LESSONS["truco_mao"] = [
+    ("page",),
+    ("text", """
+# A mão passo a passo
+
+Uma mão de truco começa assim: quem **dá as cartas** embaralha as 40 cartas e entrega **três
+cartas a cada assento**. O assento depois de quem deu é a **mão**: ele joga primeiro; quem deu
+joga por último (o **pé**). Os assentos 0 e 2 formam a **dupla A**; os assentos 1 e 3, a **dupla B**.
+
+No **Truco Paulista**, depois da distribuição vira-se a carta de cima do monte: a **vira**.
+As **manilhas** (em dourado) são as cartas do valor seguinte. No **Truco Mineiro** não há vira:
+as manilhas são fixas.
+
+Depois cada um joga uma carta por vez; a carta mais alta leva a **rodada**, e quem vence duas
+rodadas leva a mão.
+""", """
+# A hand step by step
+
+A truco hand starts like this: the **dealer** shuffles the 40 cards and gives **three cards to
+each seat**. The seat after the dealer is the **mão**: it plays first; the dealer plays last
+(the **pé**). Seats 0 and 2 are **team A**; seats 1 and 3, **team B**.
+
+In **Truco Paulista**, after the deal the top card of the pack is turned up: the **vira**.
+The **manilhas** (in gold) are the cards of the next rank. **Truco Mineiro** has no vira:
+its manilhas are fixed.
+
+Then each seat plays one card in turn; the highest card takes the **trick**, and the team that
+wins two tricks takes the hand.
+"""),
+    ("text", """
+## Passo a passo
+
+Use **Avançar** e **Voltar** para seguir a mão. Cada passo é narrado pelo motor do jogo.
+A mesma **semente** repete a mesma distribuição; troque a semente e clique em **Dar as cartas**
+para ver outra mão. No fim, responda aos exercícios.
+""", """
+## Step by step
+
+Use **Forward** and **Back** to follow the hand; the game's engine narrates every step.
+The same **seed** replays the same deal; change the seed and click **Deal** to see another
+hand. Then answer the exercises at the end.
+"""),
+    widget("truco_mao", "DealStepper"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import new_game, narrate
+narrate(new_game("paulista", 7).events[0], "paulista")
+""", "'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
+     "a mão vale 1.'"),
+]
+
+LESSONS["truco_rodadas"] = [
+    ("page",),
+    ("text", """
+# Rodadas e desempates
+
+Em cada **rodada** cada assento joga uma carta; a carta mais alta leva a rodada para a sua
+**dupla**. Se a melhor carta de cada dupla for igual, a rodada **empata**; se os dois parceiros
+têm as cartas iguais mais altas, a dupla deles vence.
+
+Uma **carta coberta** (jogada virada para baixo) não vale nada: não vence e não empata.
+Ela só é permitida a partir da 2ª rodada.
+
+A dupla que vence **duas rodadas** leva a mão. Nos empates:
+
+- 1ª rodada empatada: decide a primeira rodada que não empatar;
+- 1ª vencida e 2ª empatada: vale a 1ª;
+- uma rodada para cada dupla e a 3ª empatada: vale a **1ª**;
+- as três empatadas: ninguém pontua.
+""", """
+# Tricks and ties
+
+In each **trick** every seat plays one card; the highest card takes the trick for its **team**.
+If each team's best card is equal, the trick is **tied**; if two partners hold the equal
+highest cards, their team wins.
+
+A **face-down card** (carta coberta) is worth nothing: it never wins and never ties.
+It is allowed from the 2nd trick on.
+
+The team that wins **two tricks** takes the hand. When tricks tie:
+
+- 1st trick tied: the first trick that is not tied decides;
+- 1st won and 2nd tied: the 1st decides;
+- one trick each and the 3rd tied: the **1st** decides;
+- all three tied: nobody scores.
+"""),
+    ("text", """
+## Experimente
+
+Escreva as quatro cartas da rodada (por exemplo `7♥` ou `3 de paus`), marque uma carta como
+coberta, e veja quem vence e por quê. Depois escolha os resultados das rodadas de uma mão.
+""", """
+## Try it
+
+Type the four cards of the trick (for example `7♥` or `3 of clubs`), mark a card as face down,
+and see who wins and why. Then choose the results of a hand's tricks.
+"""),
+    widget("truco_rodadas", "TrickLab"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import explain_hand
+explain_hand([0, 1, None])
+""", "'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla dos assentos 0 e 2 "
+     "leva a mão.'"),
+    ("check", """
+from cartas.truco import trick_winner
+trick_winner([(0, None), (1, "3♣"), (2, "K♦"), (3, "3♦")], "paulista", vira="6♣")
+""", "1"),
+]
+
+LESSONS["truco_apostas"] = [
+    ("page",),
+    ("text", """
+# Apostas: pedir truco
+
+Na sua vez, antes de jogar, um jogador pode **pedir truco**: aumentar o valor da mão.
+A outra dupla responde:
+
+- **aceita**: a mão passa a valer o novo valor e o jogo segue;
+- **corre**: quem pediu leva a mão com o valor **de antes** do pedido recusado;
+- **pede mais** (seis, nove, doze...): isso aceita o pedido anterior, e agora é a primeira
+  dupla que responde.
+
+O valor sobe um degrau por vez, e uma dupla **não pode pedir duas vezes seguidas**: depois de
+pedir, espera a outra dupla pedir. Nada passa de 12.
+
+As escadas: **Paulista 1-3-6-9-12** e **Mineiro 2-4-6-10-12**.
+""", """
+# Raising: calling truco
+
+On their turn, before playing, a player may **call truco**: raise the value of the hand.
+The other team answers:
+
+- **accept**: the hand is worth the new value and play goes on;
+- **run**: the team that raised takes the hand at the value **before** the refused call;
+- **raise again** (seis, nove, doze...): this accepts the call on the table, and now the first
+  team answers.
+
+The value rises one step at a time, and a team **may not raise twice in a row**: after raising,
+it waits for the other team to raise. Nothing goes above 12.
+
+The ladders: **Paulista 1-3-6-9-12** and **Mineiro 2-4-6-10-12**.
+"""),
+    ("text", """
+## Experimente
+
+Peça truco, aceite, corra, peça mais, jogue cartas: a cada passo o painel mostra quanto vale a
+mão, de quem é a vez e quanto pagaria correr. Tente pedir de novo pela mesma dupla!
+""", """
+## Try it
+
+Raise, accept, run, raise again, play cards: at every step the panel shows what the hand is
+worth, whose turn it is and what running would pay. Try raising again with the same team!
+"""),
+    widget("truco_apostas", "BettingLab"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import PAULISTA, MINEIRO
+PAULISTA.values, MINEIRO.values
+""", "((1, 3, 6, 9, 12), (2, 4, 6, 10, 12))"),
+]
+
+LESSONS["truco_mao_de_onze"] = [
+    ("page",),
+    ("text", """
+# Mão de onze, mão de dez e mão de ferro
+
+Quando **uma** dupla chega a **11 pontos** no Paulista (a **mão de onze**) ou a **10 pontos** no
+Mineiro (a **mão de dez**), antes de jogar ela olha as próprias cartas **e as do parceiro** e decide:
+
+- **jogar**: a mão vale 3 no Paulista, 4 no Mineiro;
+- **correr**: a outra dupla ganha 1 ponto no Paulista, 2 no Mineiro.
+
+Nessa mão **ninguém pode pedir truco**: a dupla que pedir **perde o jogo** na hora.
+
+Quando **as duas** duplas estão no limite (11 a 11 ou 10 a 10), é a **mão de ferro**: joga-se
+no escuro. Ninguém vê as próprias cartas; cada um escolhe a 1ª, a 2ª ou a 3ª carta, que é
+virada na mesa. Quem levar a mão vence o jogo.
+""", """
+# The hand of eleven, the hand of ten and the iron hand
+
+When **one** team reaches **11 points** in Paulista (the **mão de onze**) or **10 points** in
+Mineiro (the **mão de dez**), before playing it looks at its own cards **and its partner's** and
+decides:
+
+- **play**: the hand is worth 3 in Paulista, 4 in Mineiro;
+- **run**: the other team scores 1 point in Paulista, 2 in Mineiro.
+
+In that hand **nobody may call truco**: a team that does **loses the game** at once.
+
+When **both** teams are at the threshold (11 to 11 or 10 to 10), it is the **mão de ferro**
+(iron hand): it is played in the dark. Nobody sees their own cards; each player picks the 1st,
+2nd or 3rd card, which is turned up on the table. Whoever takes the hand wins the game.
+"""),
+    ("text", """
+## Experimente
+
+Decida a mão de onze vendo as cartas do parceiro (as dos adversários ficam escondidas). Depois
+de jogar, tente pedir truco. Mais abaixo, jogue uma mão de ferro escolhendo posições.
+""", """
+## Try it
+
+Decide the mão de onze seeing your partner's cards (the opponents' stay hidden). After playing,
+try calling truco. Further down, play an iron hand by choosing positions.
+"""),
+    widget("truco_onze", "ThresholdLab"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import PAULISTA, MINEIRO
+[(v.threshold, v.threshold_value, v.threshold_run_value) for v in (PAULISTA, MINEIRO)]
+""", "[(11, 3, 1), (10, 4, 2)]"),
+]
+
+LESSONS["truco_mineiro"] = [
+    ("page",),
+    ("text", """
+# Truco Mineiro
+
+O **Truco Mineiro** usa as mesmas 40 cartas e as mesmas rodadas do Paulista, mas:
+
+- **não há vira**: as manilhas são sempre as mesmas, da mais forte para a mais fraca:
+  **4♣ (zap)**, **7♥ (sete copas)**, **A♠ (espadilha)** e **7♦ (pica-fumo)**;
+- uma mão vale **2**, e os pedidos são **truco 4, seis 6, dez 10, doze 12**;
+- a **mão de dez** (aos 10 pontos) vale 4, e correr dela dá 2 à outra dupla;
+- a mão de ferro é aos **10 a 10**.
+""", """
+# Truco Mineiro, the Minas Gerais game
+
+**Truco Mineiro** uses the same 40 cards and the same tricks as Paulista, but:
+
+- there is **no vira**: the manilhas are always the same, strongest first:
+  **4♣ (zap)**, **7♥ (sete copas)**, **A♠ (espadilha)** and **7♦ (pica-fumo)**;
+- a hand is worth **2**, and the calls are **truco 4, seis 6, dez 10, doze 12**;
+- the **mão de dez** (at 10 points) is worth 4, and running from it gives the other team 2;
+- the iron hand comes at **10 to 10**.
+"""),
+    ("text", """
+## Lado a lado
+
+Mude a vira do Paulista e as cartas da rodada: veja quem vence em cada variante.
+""", """
+## Side by side
+
+Change the Paulista vira and the cards of the trick: see who wins in each variant.
+"""),
+    widget("truco_mineiro", "VariantComparison"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import trick_winner
+trick = [(0, "4♣"), (1, "A♦"), (2, "5♥"), (3, "3♣")]
+trick_winner(trick, "mineiro"), trick_winner(trick, "paulista", vira="K♠")
+""", "(0, 1)"),
+]
+
+LESSONS["chances_truco"] = [
+    ("page",),
+    ("text", """
+# Chances no truco
+
+Com a sua mão, a vira e a sua posição na mesa, quais as chances de ganhar cada rodada e a mão?
+O explorador sorteia as cartas dos outros três jogadores dezenas de milhares de vezes e joga
+cada mão como o robô de regras (sem truco). Informe também cartas já vistas, que ninguém mais tem.
+""", """
+# Odds in truco
+
+With your hand, the vira and your position at the table, what are the chances of winning each
+trick and the hand? The explorer deals the other three players' cards tens of thousands of
+times and plays each hand like the rule-based bot (without raises). You can also list cards
+already seen, which nobody else holds.
+"""),
+    widget("truco_odds", "TrucoOddsExplorer"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco import hand_odds
+hand_odds("mineiro", ["4♣", "7♥", "A♠"], position=3, simulations=2000, seed=1).hand_win
+""", "1.0"),
+]
+
+LESSONS["jogar_truco"] = [
+    ("page",),
+    ("text", """
+# Jogar truco
+
+Agora é com você! Você é o **assento 0**; seu parceiro (assento 2) e os adversários
+(assentos 1 e 3) são robôs que jogam pelas regras. Clique numa das suas cartas para jogá-la.
+Os botões de **truco**, **aceitar**, **correr**, **aumentar**, **jogar coberta** e a decisão da
+**mão de onze** só aparecem quando a jogada é permitida. O registro conta cada passo, e o botão
+**Por quê?** explica a última rodada (e a mão, quando ela termina). O jogo vai até 12 pontos.
+""", """
+# Play truco
+
+Your turn to play! You are **seat 0**; your partner (seat 2) and the opponents (seats 1 and 3)
+are bots that play by the rules. Click one of your cards to play it. The buttons for **truco**,
+**accept**, **run**, **raise**, **play face down** and the **mão de onze** decision appear only
+when the move is allowed. The log tells every step, and the **Why?** button explains the last
+trick (and the hand, when it ends). The game goes to 12 points.
+"""),
+    widget("play_truco", "PlayTruco"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.truco.bots import RandomBot, RuleBot, play_game
+final = play_game("paulista", [RuleBot(1), RandomBot(2), RuleBot(3), RandomBot(4)], seed=7)
+final.score[0] >= 12 or final.score[1] >= 12
+""", "True"),
+]
+
+LESSONS["vinte_e_um_pontos"] = [
+    ("page",),
+    ("text", """
+# 21: quanto vale a mão?
+
+No 21 (vinte-e-um), cada carta vale pontos:
+
+- do **2 ao 10**, o próprio número;
+- **K, Q e J** valem **10**;
+- o **ás** vale **1** ou **11**, como a mesa combinar antes do jogo. Algumas mesas usam o ás
+  **flexível** (regra da casa): vale 11 quando isso não passa de 21, senão vale 1.
+
+Quem passa de 21 **estoura** ("estourei!") e perde a aposta na hora. Duas cartas que somam 21
+(um ás valendo 11 e uma carta de 10) são o **21 com duas cartas**.
+
+Na hora da **chamada**, a banca compara os pontos com os do jogador: quem tem **mais** ganha.
+**Empate é da banca.**
+""", """
+# 21: what is the hand worth?
+
+In 21 (vinte-e-um) every card is worth points:
+
+- **2 to 10**: their own number;
+- **K, Q and J** are worth **10**;
+- the **ace** is worth **1** or **11**, as the table agrees before the game. Some tables use the
+  **flexible** ace (a house rule): 11 when that does not go over 21, else 1.
+
+Going over 21 is a **bust** ("estourei!"): the bet is lost at once. Two cards making 21
+(an ace worth 11 and a ten-card) are the **two-card 21**.
+
+When the banker **calls** a player, the points are compared: **more** points win.
+**A tie goes to the bank.**
+"""),
+    ("text", """
+## Experimente
+
+Escolha cartas e dê ao jogador ou à banca. A tabela mostra o total com o ás valendo 1, 11 ou
+flexível. Escolha o valor do ás na mesa e veja quem ganha a aposta. No fim, os exercícios.
+""", """
+## Try it
+
+Pick cards and give them to the player or to the banker. The table shows the total with the
+ace worth 1, 11 or flexible. Choose the table's ace and see who wins the bet. Exercises follow.
+"""),
+    widget("vinte_e_um_pontos", "HandScorer"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.vinte_e_um import points, is_two_card_21
+[points(['A♠', '7♥'], ace) for ace in (1, 11, 'flexible')]
+""", "[8, 18, 18]"),
+    ("check", """
+is_two_card_21(['A♠', 'K♥'], ace=11), is_two_card_21(['A♠', 'K♥'], ace=1)
+""", "(True, False)"),
+]
+
+LESSONS["vinte_e_um_rodada"] = [
+    ("page",),
+    ("text", """
+# 21: a rodada passo a passo
+
+Uma rodada de 21, como manda a regra:
+
+1. A **banca** embaralha e dá uma **carta fechada** a cada jogador e a si mesma, começando pela
+   sua esquerda. Ninguém mostra a sua.
+2. Cada jogador **aposta** (de 1 a 5 fichas) olhando só essa carta.
+3. A banca vira a **segunda carta aberta**. Se as duas somam **21**, ela mostra e leva todas as
+   apostas.
+4. Senão, cada jogador recebe a segunda carta aberta e **pede** mais ou **para**. Quem passa de
+   21 **estoura**, mostra tudo e perde a aposta na hora.
+5. No fim, a banca pode comprar e **chama** os jogadores um a um: quem tem mais pontos ganha
+   (empate é da banca). Se a banca estourar, paga **só quem ainda não foi chamado**.
+
+Avance, volte ou recomece; mude a semente para ver outra rodada. O painel de chances mostra,
+a cada decisão, as probabilidades exatas calculadas só com as cartas que aquele jogador vê.
+""", """
+# 21: a round step by step
+
+A round of 21, as the rules say:
+
+1. The **banker** shuffles and deals one **face-down card** to every player and to himself,
+   starting on his left. Nobody shows theirs.
+2. Each player **bets** (1 to 5 chips) looking at that card only.
+3. The banker turns up his **second card**. If his two cards make **21**, he shows them and
+   takes every bet.
+4. Otherwise each player gets a face-up second card and **hits** or **stands**. Going over 21
+   is a **bust**: that player shows everything and loses the bet at once.
+5. Finally the banker may draw and **calls** the players one by one: more points win (a tie
+   goes to the bank). If the banker busts, he pays **only the players not yet called**.
+
+Step forward, back or start again; change the seed to see another round. At every decision
+the odds panel shows the exact probabilities, from the cards that player can see.
+"""),
+    widget("vinte_e_um_rodada", "RoundStepper"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.vinte_e_um import bust_probability
+round(bust_probability(['10♠', '6♥']), 4)
+""", "0.6"),
+]
+
+LESSONS["vinte_e_um_banca"] = [
+    ("page",),
+    ("text", """
+# 21: quem fica com a banca
+
+A banca ganha os empates e o 21 com duas cartas, por isso todos querem ser banqueiro. Antes do
+jogo, a mesa escolhe **um** modo de passar a banca:
+
+1. **Rodízio**: depois de um número combinado de rodadas, a banca é oferecida ao jogador à
+   esquerda do banqueiro e depois aos outros; se todos recusarem, ela é sorteada.
+2. **21 com duas cartas**: quem faz 21 com as duas primeiras cartas (ás valendo 11) toma a banca.
+3. **Leilão**: depois de cada rodada, o maior lance em fichas, pago ao banqueiro, leva a banca.
+4. **Venda**: um jogador oferece fichas e o banqueiro aceita ou não.
+
+Escolha um modo e veja um exemplo jogado pelo motor. No fim, os exercícios perguntam quem fica
+com a banca em cada situação.
+""", """
+# 21: who holds the bank
+
+The bank wins ties and the two-card 21, so everyone wants to be the banker. Before the game
+the table chooses **one** way to pass the bank on:
+
+1. **Rotation**: after an agreed number of rounds the bank is offered to the player on the
+   banker's left, then to the others; if everyone refuses, it is drawn by lot.
+2. **Two-card 21**: whoever makes 21 with their first two cards (ace worth 11) takes the bank.
+3. **Auction**: after each round the highest bid in chips, paid to the banker, takes the bank.
+4. **Sale**: a player offers chips and the banker accepts or not.
+
+Choose a mode and watch an example played by the engine. At the end, the exercises ask who
+holds the bank in each situation.
+"""),
+    widget("vinte_e_um_banca", "BankRotation"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.vinte_e_um import ROTATIONS
+ROTATIONS
+""", "('rounds', 'natural', 'auction', 'sale', 'permanent')"),
+]
+
+LESSONS["jogar_21"] = [
+    ("page",),
+    ("text", """
+# Jogar 21
+
+Jogue o 21 de banca com fichas contra robôs. Você é o **jogador 0**: escolha se joga como
+**jogador** ou como **banca**, quantos participantes e o **rodízio da banca**, e clique em
+**Jogar de novo** para começar com essas escolhas. Cada jogada permitida aparece como um botão;
+o registro conta tudo o que acontece na mesa.
+""", """
+# Play 21
+
+Play the banker game of 21 with chips against bots. You are **player 0**: choose to play as a
+**player** or as the **banker**, how many take part and how the **bank rotates**, then click
+**Play again** to start with those choices. Every allowed move is a button; the log tells
+everything that happens at the table.
+"""),
+    widget("play_vinte_e_um", "PlayVinteEUm"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.vinte_e_um import play_game
+sum(play_game(4, seed=3).chips)
+""", "80"),
+]
+
+LESSONS["cenarios"] = [
+    ("page",),
+    ("text", """
+# Cenários
+
+Professor: monte uma situação de jogo (as mãos de cada assento, a vira, o placar e quem dá as
+cartas; ou uma mesa de 21), clique em **Criar cenário** e compartilhe o **link** ou o arquivo
+**JSON**. O link abre o mesmo cenário na tela de cada aluno, pronto para ver **passo a passo**
+ou para **jogar a partir dali**. Um cenário mal formado, impossível (uma carta repetida, manilhas
+que a vira contradiz) ou alterado é recusado com uma mensagem clara, e nada muda.
+""", """
+# Scenarios
+
+Teachers: set up a game position (each seat's hand, the vira, the score and the dealer; or a
+21 table), click **Make scenario** and share the **link** or the **JSON** file. The link opens
+the same scenario on every learner's screen, ready to step through or to **play from there**.
+A malformed, impossible (a card dealt twice, manilhas the vira contradicts) or tampered
+scenario is refused with a clear message, and nothing changes.
+"""),
+    widget("scenario_builder", "ScenarioBuilder"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.scenario import decode_link, encode_link, truco_scenario
+hands = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
+s = truco_scenario("paulista", hands, vira="K♠", dealer=3, score=(11, 4))
+decode_link(encode_link(s)) == s
+""", "True"),
+    ("check", """
+from cartas.scenario import ScenarioError
+try:
+    truco_scenario("paulista", [["7♥", "A♠", "4♣"]] + hands[1:], vira="K♠")
+except ScenarioError as error:
+    message = error.message("pt")
+message
+""", "'A carta 4♣ aparece duas vezes.'"),
+]
+
+
+def main() -> None:
+    for name, cells in LESSONS.items():
+        make_notebook(NOTEBOOKS / f"{name}.ipynb", cells)
+        print(f"wrote notebooks/{name}.ipynb")
+
+
+if __name__ == "__main__":
+    main()
