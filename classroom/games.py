@@ -185,6 +185,12 @@ def view(state, seat: int | None):
         return _TrucoSpectator(state)
 
 
+def seat_hands(seat_view) -> list:
+    """Per seat, the cards a view shows (None for a card it may not see)."""
+    hands = seat_view["hands"] if isinstance(seat_view, dict) else seat_view.hands
+    return [list(h) for h in hands]
+
+
 def _is_truco_state(state) -> bool:
     return hasattr(state, "variant") and hasattr(state, "tricks")
 
@@ -221,11 +227,10 @@ def _game_of(state) -> str:
 
 
 def describe(state, action, lang: str) -> str:
+    """A move's button label."""
     if _is_truco_state(state):
-        from cartas.truco.text import describe_action
-        return describe_action(action, lang, state.variant)
-    from cartas.vinte_e_um import describe_action
-    return describe_action(action, lang)
+        return action.describe(lang, state.variant)
+    return action.describe(lang)
 
 
 def why(state, lang: str) -> str | None:

@@ -151,10 +151,10 @@ def test_each_seat_sees_its_own_cards_and_a_spectator_none(tables):
 def test_a_21_spectator_sees_no_face_down_card(tables):
     code = tables.create("21", "ana", "Ana", seats=3, seed=4)
     state = tables.start(code, "ana").state
-    view = games.view(state, None)
-    assert all(hand[0] is None for hand in view["hands"] if hand)
-    mine = games.view(state, 0)
-    assert mine["hands"][0] and mine["hands"][0][0] is not None
+    hands = games.seat_hands(games.view(state, None))
+    assert any(hands) and all(hand[0] is None for hand in hands if hand)
+    mine = games.seat_hands(games.view(state, 0))
+    assert mine[0] and mine[0][0] is not None
 
 
 # Moves and the versioned record ---------------------------------------------------------
