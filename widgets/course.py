@@ -79,7 +79,7 @@ LESSONS: list[Lesson] = [
            {"pt": "Cenários para a turma", "en": "Scenarios for the class"},
            {"pt": "Monte uma situação, compartilhe o link e jogue a partir dela.",
             "en": "Set up a position, share the link and play from it."}, exercises=False),
-    Lesson("mesa", "mesa.ipynb",
+    Lesson("mesas", "mesa.ipynb",
            {"pt": "Mesas: jogar com a turma", "en": "Tables: play with your class"},
            {"pt": "Crie uma mesa de truco ou 21, passe o código e jogue com os colegas.",
             "en": "Create a truco or 21 table, share its code and play with your classmates."},
