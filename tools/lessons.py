@@ -625,6 +625,37 @@ clean_name("  Ana\\x07 Souza  "), len(clean_name("x" * 60))
 """, "('Ana Souza', 40)"),
 ]
 
+LESSONS["mesa"] = [
+    ("page",),
+    ("text", """
+# Mesas: jogar com a turma
+
+Crie uma mesa de **Truco Paulista**, **Truco Mineiro** ou **21** e passe o **código** (ou o link)
+aos colegas. Cada um escolhe um lugar; quem criou a mesa começa o jogo quando todos estiverem
+sentados. Os lugares vazios são jogados pelos robôs. No truco, os lugares 0 e 2 formam a dupla A,
+e 1 e 3 a dupla B; no 21, quem cria a mesa escolhe os lugares (3 a 12), o valor do ás, os
+baralhos, as apostas e o modo da banca. Cada navegador só vê as cartas do seu lugar; a narração e
+o **porquê** de cada rodada aparecem para todos. Quem sai da página por mais tempo que o limite
+da mesa (60 s, se ninguém mudar) é substituído por um robô e pode voltar ao lugar.
+""", """
+# Tables: play with your class
+
+Create a **Truco Paulista**, **Truco Mineiro** or **21** table and give your classmates its
+**code** (or link). Everyone picks a seat; the creator starts the game when everyone is seated.
+Empty seats are played by the bots. In truco, seats 0 and 2 are team A, 1 and 3 team B; at 21 the
+creator chooses the seats (3 to 12), the ace's value, the packs, the bets and the bank mode. Each
+browser sees only its own seat's cards; the narration and the **why** of every trick are shown to
+everyone. Whoever leaves the page for longer than the table's limit (60 s unless changed) is
+replaced by a bot and can take the seat back.
+"""),
+    widget("mesa", "Mesa"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.tables import clean_code, table_link
+table_link(clean_code("ab-cde"))
+""", "'mesa.ipynb?mesa=ABCDE'"),
+]
+
 
 def main() -> None:
     for name, cells in LESSONS.items():

@@ -140,12 +140,14 @@ class ClassView(View):
         self.manage = w.VBox([self.status, self.table, self.download,
                               w.HBox([self.who, self.remove_button]), self.confirm],
                              layout=w.Layout(display="none"))
+        self.tables_box = w.VBox().add_class("cartas-class-tables-box")  # the class's tables (mesas)
+        self.class_tables = None
         self.draw_title()
         self.children = [
             self.header(),
             self.create_head, w.HBox([self.class_name, self.create_button]), self.created,
             self.open_head, w.HBox([self.code, self.key, self.open_button]),
-            self.message, self.manage, self.ticker,
+            self.message, self.manage, self.tables_box, self.ticker,
         ]
         self.redraw()
 
@@ -182,6 +184,9 @@ class ClassView(View):
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
         self.manage.layout.display = ""
+        from .mesa import ClassTables  # the class's tables, each watchable as a spectator
+        self.class_tables = ClassTables(self.opened.code, lang=self.lang)
+        self.tables_box.children = [self.class_tables]
         self.ticker.active = True
         self.refresh()
 
@@ -191,6 +196,8 @@ class ClassView(View):
             return
         try:
             self.rows = stored.class_learners(self._store(), self.opened.code)
+            if self.class_tables is not None:
+                self.class_tables.refresh()
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
         self.redraw()

@@ -1,0 +1,556 @@
+"""Tables (mesas): one truco or 21 game shared by several browsers, kept in the store.
+
+A table is one versioned record: `load(code) -> (version, record)`, and every change is a
+compare-and-swap `save(code, expected_version, record)` that succeeds only if nobody saved
+since (`UPDATE ... WHERE code = ? AND version = ?`). Presence (heartbeats) lives beside the
+record in its own rows, so a heartbeat never moves the table's version.
+
+Decided rules:
+
+- A table's code is CODE_LENGTH (5) characters from CODE_ALPHABET (no 0/O, 1/I/L); its link
+  is the tables dashboard with `?mesa=CODE`. A code is matched case-insensitively, spaces and
+  dashes ignored.
+- Games: Truco Paulista, Truco Mineiro (4 seats, teams 0+2 and 1+3) or 21 (3 to 12 seats,
+  options set by the creator: see `classroom.games`). The creator sits first (seat 0 unless
+  another is chosen) and alone may start the game; seats still empty then play as the
+  rule-based bots.
+- A learner holds at most one seat per table; joining another seat leaves the first. A seat
+  is free when nobody sits there, or when its learner has been away longer than the table's
+  timeout (default 60 s, 10..600). Joining is possible before and during the game: a learner
+  may take a bot's seat, an away learner's seat, or come back to his own.
+- A move names the version the learner saw. If the table moved on since (another move, a bot,
+  someone sitting down), the move is refused with "the table moved on" and nothing changes:
+  of two moves sent at once, exactly one is applied. The move itself is checked by the engine
+  (`legal_actions`/`apply_action`).
+- Who plays a seat: its learner while present; a bot when the seat is empty or its learner
+  has been away longer than the timeout. Bots move one at a time, each at least `pace`
+  seconds (default 0.7) after the table's last change. Any client may try a bot move; the CAS
+  lets exactly one succeed. To spare useless attempts, the client of the lowest seated
+  present learner is the one that tries first; the others try only when the table has been
+  still for `pace + TAKEOVER` seconds (that learner's kernel may be gone). Spectators never
+  move bots, so a table whose learners all left waits for them.
+- A finished game's table is archived: it leaves the class's list of open tables, and stays
+  readable by its code.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Protocol
+
+from . import games
+from .games import TableError
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 5
+DEFAULT_TIMEOUT = 60.0
+TIMEOUT_RANGE = (10.0, 600.0)
+DEFAULT_PACE = 0.7
+TAKEOVER = 2.0            # seconds of stillness after which any seated client moves the bots
+PRESENT = 15.0            # a heartbeat younger than this: the learner's page is open
+HEARTBEAT_EVERY = 5.0     # seconds between a client's heartbeats
+POLL_EVERY = 0.2          # seconds between a client's version checks
+MAX_NAME = 40
+RECORD_FORMAT = "cartas.mesa/1"
+
+__all__ = ["TableError", "Tables", "TableClient", "MemoryRepository", "StoreRepository",
+           "clean_code", "table_link"]
+
+
+# The repository: where the versioned records live ------------------------------------------
+class Repository(Protocol):
+    def create(self, code: str, class_code: str, record: dict) -> bool: ...
+    def load(self, code: str) -> tuple[int, dict] | None: ...
+    def version(self, code: str) -> int | None: ...
+    def save(self, code: str, expected_version: int, record: dict, archived: bool = False) -> bool: ...
+    def list_class(self, class_code: str, archived: bool = False) -> list[tuple[str, int, dict]]: ...
+    def touch(self, code: str, learner: str, at: float) -> None: ...
+    def presence(self, code: str) -> dict[str, float]: ...
+
+
+class MemoryRepository:
+    """The repository in memory (unit tests): the same CAS rule, under a lock."""
+
+    def __init__(self):
+        import threading
+        self._lock = threading.Lock()
+        self._rows: dict[str, list] = {}   # code -> [version, json text, class, archived]
+        self._seen: dict[tuple[str, str], float] = {}
+
+    def create(self, code, class_code, record) -> bool:
+        with self._lock:
+            if code in self._rows:
+                return False
+            self._rows[code] = [1, json.dumps(record), class_code, False]
+            return True
+
+    def load(self, code):
+        with self._lock:
+            row = self._rows.get(code)
+            return None if row is None else (row[0], json.loads(row[1]))
+
+    def version(self, code):
+        with self._lock:
+            row = self._rows.get(code)
+            return None if row is None else row[0]
+
+    def save(self, code, expected_version, record, archived=False) -> bool:
+        with self._lock:
+            row = self._rows.get(code)
+            if row is None or row[0] != expected_version:
+                return False
+            self._rows[code] = [row[0] + 1, json.dumps(record), row[2], bool(archived)]
+            return True
+
+    def list_class(self, class_code, archived=False):
+        with self._lock:
+            return [(c, r[0], json.loads(r[1])) for c, r in sorted(self._rows.items())
+                    if r[2] == class_code and r[3] == archived]
+
+    def touch(self, code, learner, at) -> None:
+        with self._lock:
+            self._seen[(code, learner)] = at
+
+    def presence(self, code):
+        with self._lock:
+            return {who: at for (c, who), at in self._seen.items() if c == code}
+
+
+class StoreRepository:
+    """The repository on the classroom store (SQLite or PostgreSQL): one row per table in
+    `mesas` (code, class, version, record as JSON text, archived) and one row per learner
+    and table in `mesa_presence`. Its schema is the store component "tables"."""
+
+    def __init__(self, store=None):
+        from .store import shared
+        self.store = shared() if store is None else store
+        self.store.migrate(MIGRATIONS)
+
+    def create(self, code, class_code, record) -> bool:
+        with self.store.transaction() as tx:
+            if tx.execute("SELECT 1 FROM mesas WHERE code = ?", (code,)).fetchone():
+                return False
+            now = time.time()
+            tx.execute("INSERT INTO mesas (code, class_code, version, record, archived, "
+                       "created_at, updated_at) VALUES (?, ?, 1, ?, 0, ?, ?)",
+                       (code, class_code, json.dumps(record, ensure_ascii=False), now, now))
+            return True
+
+    def load(self, code):
+        with self.store.transaction(write=False) as tx:
+            row = tx.execute("SELECT version, record FROM mesas WHERE code = ?",
+                             (code,)).fetchone()
+        return None if row is None else (int(row[0]), json.loads(row[1]))
+
+    def version(self, code):
+        with self.store.transaction(write=False) as tx:
+            row = tx.execute("SELECT version FROM mesas WHERE code = ?", (code,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def save(self, code, expected_version, record, archived=False) -> bool:
+        with self.store.transaction() as tx:
+            cursor = tx.execute(
+                "UPDATE mesas SET version = version + 1, record = ?, archived = ?, "
+                "updated_at = ? WHERE code = ? AND version = ?",
+                (json.dumps(record, ensure_ascii=False), int(bool(archived)), time.time(), code,
+                 expected_version))
+            return cursor.rowcount == 1
+
+    def list_class(self, class_code, archived=False):
+        with self.store.transaction(write=False) as tx:
+            rows = tx.execute("SELECT code, version, record FROM mesas WHERE class_code = ? "
+                              "AND archived = ? ORDER BY created_at, code",
+                              (class_code, int(bool(archived)))).fetchall()
+        return [(code, int(version), json.loads(record)) for code, version, record in rows]
+
+    def touch(self, code, learner, at) -> None:
+        with self.store.transaction() as tx:
+            tx.execute("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
+                       "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at",
+                       (code, learner, at))
+
+    def presence(self, code):
+        with self.store.transaction(write=False) as tx:
+            rows = tx.execute("SELECT learner, seen_at FROM mesa_presence WHERE code = ?",
+                              (code,)).fetchall()
+        return {learner: float(at) for learner, at in rows}
+
+
+def _migrations():
+    from .store import Migrations
+    return Migrations("tables", [
+        # 1: the tables and who was seen at them
+        ("CREATE TABLE mesas (code TEXT PRIMARY KEY, class_code TEXT NOT NULL DEFAULT '', "
+         "version BIGINT NOT NULL, record TEXT NOT NULL, archived INTEGER NOT NULL DEFAULT 0, "
+         "created_at DOUBLE PRECISION NOT NULL, updated_at DOUBLE PRECISION NOT NULL)",
+         "CREATE INDEX mesas_by_class ON mesas (class_code, archived)",
+         "CREATE TABLE mesa_presence (code TEXT NOT NULL, learner TEXT NOT NULL, "
+         "seen_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (code, learner))"),
+    ])
+
+
+MIGRATIONS = _migrations()
+
+
+# Codes and links ---------------------------------------------------------------------------
+def clean_code(text) -> str:
+    """A table code as typed or linked, normalised; TableError if it cannot be one."""
+    if not isinstance(text, str):
+        raise TableError("bad_code", code=repr(text)[:20], n=CODE_LENGTH)
+    code = "".join(ch for ch in text if ch not in " -\t").upper()
+    if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise TableError("bad_code", code=repr(text[:20]), n=CODE_LENGTH)
+    return code
+
+
+def table_link(code: str, base: str = "mesa.ipynb") -> str:
+    return f"{base}?mesa={code}"
+
+
+def _clean_name(name) -> str:
+    from .identity import clean_name
+    return clean_name(name)[:MAX_NAME]
+
+
+# The rules of a table ----------------------------------------------------------------------
+@dataclass
+class Snapshot:
+    """One version of a table as a client knows it."""
+
+    code: str
+    version: int
+    record: dict
+    presence: dict[str, float] = field(default_factory=dict)
+    _state: Any = None
+
+    @property
+    def state(self):
+        """The game (None before it starts), rebuilt from the record once per version."""
+        if self._state is None and self.record.get("state"):
+            self._state = games.load_state(self.record["game"], self.record["state"])
+        return self._state
+
+    @property
+    def game(self) -> str:
+        return self.record["game"]
+
+    @property
+    def status(self) -> str:
+        return self.record["status"]
+
+    @property
+    def sitters(self) -> list[dict | None]:
+        return self.record["sitters"]
+
+    def seat_of(self, learner: str) -> int | None:
+        return next((s for s, who in enumerate(self.sitters) if who and who["id"] == learner), None)
+
+    def away(self, learner: str, now: float) -> bool:
+        """Gone longer than the table's timeout (never seen counts from when he sat)."""
+        seen = self.presence.get(learner)
+        if seen is None:
+            sitter = next((w for w in self.sitters if w and w["id"] == learner), None)
+            seen = sitter["since"] if sitter else 0.0
+        return now - seen > self.record["timeout"]
+
+    def present(self, learner: str, now: float) -> bool:
+        seen = self.presence.get(learner)
+        return seen is not None and now - seen <= PRESENT
+
+    def controller(self, seat: int, now: float) -> str:
+        """Who plays `seat` now: "learner", or "bot" (empty seat, or its learner away)."""
+        who = self.sitters[seat]
+        if who is None or self.away(who["id"], now):
+            return "bot"
+        return "learner"
+
+    def seats(self, now: float) -> list[dict]:
+        """Every seat, for all to see: {seat, name (or None), controller, away, team}."""
+        out = []
+        for seat, who in enumerate(self.sitters):
+            out.append({"seat": seat, "name": who["name"] if who else None,
+                        "id": who["id"] if who else None,
+                        "controller": self.controller(seat, now),
+                        "away": bool(who) and self.away(who["id"], now),
+                        "team": (seat % 2) if games.is_truco(self.game) else None})
+        return out
+
+
+class Tables:
+    """The table service over a repository: every change is load, check, CAS save."""
+
+    def __init__(self, repo: Repository | None = None, clock: Callable[[], float] = time.time,
+                 rng=None):
+        self.repo = StoreRepository() if repo is None else repo
+        self.clock = clock
+        self._codes = rng if rng is not None else secrets.SystemRandom()
+
+    # reading
+    def snapshot(self, code: str) -> Snapshot:
+        code = clean_code(code)
+        loaded = self.repo.load(code)
+        if loaded is None:
+            raise TableError("no_table", code=code)
+        version, record = loaded
+        return Snapshot(code, version, record, self.repo.presence(code))
+
+    def list_class(self, class_code: str, archived: bool = False) -> list[Snapshot]:
+        return [Snapshot(code, version, record)
+                for code, version, record in self.repo.list_class(class_code, archived)]
+
+    # creating and sitting
+    def create(self, game: str, learner: str, name: str, *, seats: int | None = None,
+               options: dict | None = None, class_code: str = "", seat: int = 0,
+               timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE,
+               seed: int | None = None) -> str:
+        """A new table with its creator seated; returns its code."""
+        seats, options = games.check_setup(game, seats, options)
+        name = self._check_name(name)
+        if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
+                or not TIMEOUT_RANGE[0] <= timeout <= TIMEOUT_RANGE[1]):
+            raise TableError("bad_timeout", low=int(TIMEOUT_RANGE[0]), high=int(TIMEOUT_RANGE[1]),
+                             value=repr(timeout))
+        self._check_seat(seat, seats)
+        now = self.clock()
+        sitters: list[dict | None] = [None] * seats
+        sitters[seat] = {"id": learner, "name": name, "since": now}
+        record = {
+            "format": RECORD_FORMAT, "game": game, "seats": seats, "options": options,
+            "class_code": class_code or "", "creator": learner, "created_at": now,
+            "timeout": float(timeout), "pace": float(pace),
+            "seed": int(seed) if seed is not None else secrets.randbelow(2**31),
+            "sitters": sitters, "status": "waiting", "state": None,
+            "moved_at": now, "last": None, "outcome": None,
+        }
+        for _ in range(20):
+            code = "".join(self._codes.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            if self.repo.create(code, record["class_code"], record):
+                self.repo.touch(code, learner, now)
+                return code
+        raise TableError("store_down")  # pragma: no cover - 20 clashes in 28 million codes
+
+    def join(self, code: str, learner: str, name: str, seat: int) -> Snapshot:
+        """Sit `learner` at `seat` (free, a bot's, an away learner's, or his own)."""
+        name = self._check_name(name)
+
+        def change(snap: Snapshot, now: float) -> dict:
+            self._check_seat(seat, snap.record["seats"])
+            if snap.status == "finished":
+                raise TableError("finished")
+            who = snap.sitters[seat]
+            if who is not None and who["id"] != learner and not snap.away(who["id"], now):
+                raise TableError("seat_taken", seat=seat, name=who["name"])
+            sitters = [None if w and w["id"] == learner else w for w in snap.sitters]
+            sitters[seat] = {"id": learner, "name": name, "since": now}
+            return {**snap.record, "sitters": sitters}
+
+        self.repo.touch(clean_code(code), learner, self.clock())
+        return self._update(code, change)
+
+    def leave(self, code: str, learner: str) -> Snapshot:
+        """Give the seat up (a bot plays it from now on)."""
+        def change(snap: Snapshot, now: float) -> dict:
+            if snap.seat_of(learner) is None:
+                raise TableError("not_seated")
+            return {**snap.record, "sitters": [None if w and w["id"] == learner else w
+                                                for w in snap.sitters]}
+        return self._update(code, change)
+
+    def start(self, code: str, learner: str) -> Snapshot:
+        """The creator deals: the game begins, empty seats played by bots."""
+        def change(snap: Snapshot, now: float) -> dict:
+            if snap.record["creator"] != learner:
+                raise TableError("not_creator")
+            if snap.status != "waiting":
+                raise TableError("already_started")
+            state = games.new_state(snap.game, snap.record["seats"], snap.record["options"],
+                                    snap.record["seed"])
+            return {**snap.record, "status": "playing", "state": state.to_json(),
+                    "moved_at": now, "last": {"kind": "start"}}
+        return self._update(code, change)
+
+    def heartbeat(self, code: str, learner: str) -> None:
+        self.repo.touch(clean_code(code), learner, self.clock())
+
+    # playing
+    def move(self, code: str, learner: str, action, seen_version: int) -> Snapshot:
+        """`learner` plays `action` (an engine Action or its text) on the version he saw.
+        Refused with "the table moved on" if the table changed since; the engine refuses an
+        illegal move. Returns the new snapshot."""
+        code = clean_code(code)
+        loaded = self.repo.load(code)
+        if loaded is None:
+            raise TableError("no_table", code=code)
+        version, record = loaded
+        if version != seen_version:
+            raise TableError("moved_on")
+        snap = Snapshot(code, version, record, self.repo.presence(code))
+        if snap.status == "waiting":
+            raise TableError("not_started")
+        if snap.status == "finished":
+            raise TableError("finished")
+        seat = snap.seat_of(learner)
+        if seat is None:
+            raise TableError("not_seated")
+        state = snap.state
+        if state.current_seat != seat:
+            raise TableError("not_your_turn", seat=state.current_seat)
+        if isinstance(action, str):
+            try:
+                action = games.parse_action(snap.game, action)
+            except ValueError:
+                raise TableError("bad_action", text=action[:40]) from None
+        games.apply(state, action, seat)   # the engine's refusal (a RuleError) passes through
+        now = self.clock()
+        self.repo.touch(code, learner, now)
+        return self._save(snap, state, now, {"kind": "move", "seat": seat, "action": str(action),
+                                             "by": "learner"})
+
+    def bot_move(self, snap: Snapshot) -> Snapshot | None:
+        """Make the bot move due on `snap` (the version this client saw), if one is due:
+        the current seat is a bot's and the table has been still for its pace. Returns the
+        new snapshot, or None when nothing was due or another client won the race."""
+        now = self.clock()
+        if not self.bot_due(snap, now):
+            return None
+        state = games.load_state(snap.game, snap.record["state"])
+        seat = state.current_seat
+        action = games.bot_action(state, seat, snap.record["seed"])
+        games.apply(state, action, seat)
+        try:
+            return self._save(snap, state, now, {"kind": "move", "seat": seat,
+                                                 "action": str(action), "by": "bot"})
+        except TableError as error:
+            if error.code == "moved_on":
+                return None
+            raise
+
+    def bot_due(self, snap: Snapshot, now: float) -> bool:
+        if snap.status != "playing":
+            return False
+        seat = snap.state.current_seat
+        if seat is None or snap.controller(seat, now) != "bot":
+            return False
+        return now - snap.record["moved_at"] >= snap.record["pace"]
+
+    def bot_mover(self, snap: Snapshot, now: float) -> str | None:
+        """The learner whose client moves the bots first: the lowest seated present one."""
+        for who in snap.sitters:
+            if who and snap.present(who["id"], now):
+                return who["id"]
+        return None
+
+    # internals
+    def _save(self, snap: Snapshot, state, now: float, last: dict) -> Snapshot:
+        finished = state.is_terminal()
+        record = {**snap.record, "state": state.to_json(), "moved_at": now, "last": last,
+                  "status": "finished" if finished else "playing",
+                  "outcome": games.outcome(state) if finished else None}
+        if not self.repo.save(snap.code, snap.version, record, archived=finished):
+            raise TableError("moved_on")
+        return Snapshot(snap.code, snap.version + 1, record, snap.presence, state)
+
+    def _update(self, code: str, change, attempts: int = 5) -> Snapshot:
+        """Apply a seating change with CAS, retrying on a race (seating is not a game move:
+        it is re-checked against the newer version and re-applied)."""
+        code = clean_code(code)
+        for _ in range(attempts):
+            snap = self.snapshot(code)
+            now = self.clock()
+            record = change(snap, now)
+            if self.repo.save(code, snap.version, record):
+                return Snapshot(code, snap.version + 1, record, snap.presence)
+        raise TableError("moved_on")
+
+    @staticmethod
+    def _check_name(name) -> str:
+        clean = _clean_name(name)
+        if not clean:
+            raise TableError("bad_name", n=MAX_NAME)
+        return clean
+
+    @staticmethod
+    def _check_seat(seat, seats: int) -> None:
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+            raise TableError("bad_seat", top=seats - 1, seat=repr(seat))
+
+
+# A client: what a browser's kernel (or a benchmark's process) keeps ----------------------
+class TableClient:
+    """One participant's connection to one table: the learner (or None for a spectator),
+    the last snapshot seen, and `tick()`, the polling step the widget's loop and the
+    benchmark's clients both run every POLL_EVERY seconds. With `beat_in_tick=False` (the
+    widget) presence is recorded by `heartbeat()` only, which the browser's beat calls: a
+    kernel whose page is closed stops counting as present.
+
+    `tick()` does at most: one cheap version query; a full load when the version changed; a
+    heartbeat every HEARTBEAT_EVERY seconds; presence every second; and a bot move when this
+    client is the bot mover (or the table has been still for pace + TAKEOVER). It returns
+    True when the snapshot changed (the view must redraw)."""
+
+    def __init__(self, tables: Tables, code: str, learner: str | None = None,
+                 beat_in_tick: bool = True):
+        self.tables = tables
+        self.beat_in_tick = beat_in_tick
+        self.code = clean_code(code)
+        self.learner = learner
+        self.snap = tables.snapshot(self.code)
+        self._beat = 0.0
+        self._seen_presence = tables.clock()
+        if learner is not None:
+            self.heartbeat()
+
+    @property
+    def seat(self) -> int | None:
+        return None if self.learner is None else self.snap.seat_of(self.learner)
+
+    def heartbeat(self) -> None:
+        self.tables.heartbeat(self.code, self.learner)
+        self._beat = self.tables.clock()
+
+    def refresh(self) -> bool:
+        """Reload if the table's version moved; True when it did."""
+        version = self.tables.repo.version(self.code)
+        if version is None or version == self.snap.version:
+            return False
+        self.snap = self.tables.snapshot(self.code)
+        self._seen_presence = self.tables.clock()
+        return True
+
+    def tick(self) -> bool:
+        changed = self.refresh()
+        now = self.tables.clock()
+        if self.beat_in_tick and self.learner is not None and now - self._beat >= HEARTBEAT_EVERY:
+            self.heartbeat()
+        if now - self._seen_presence >= 1.0:
+            before = {k: self.snap.controller(k, now) for k in range(len(self.snap.sitters))}
+            self.snap.presence = self.tables.repo.presence(self.code)
+            self._seen_presence = now
+            after = {k: self.snap.controller(k, now) for k in range(len(self.snap.sitters))}
+            changed = changed or before != after
+        if self.seat is not None and self.tables.bot_due(self.snap, now):
+            mover = self.tables.bot_mover(self.snap, now)
+            still = now - self.snap.record["moved_at"]
+            if mover == self.learner or still >= self.snap.record["pace"] + TAKEOVER:
+                moved = self.tables.bot_move(self.snap)
+                if moved is not None:
+                    self.snap = moved
+                    changed = True
+                else:
+                    changed = self.refresh() or changed
+        return changed
+
+    # acting through the client
+    def move(self, action) -> None:
+        self.snap = self.tables.move(self.code, self.learner, action, self.snap.version)
+
+    def join(self, name: str, seat: int) -> None:
+        self.snap = self.tables.join(self.code, self.learner, name, seat)
+
+    def leave(self) -> None:
+        self.snap = self.tables.leave(self.code, self.learner)
+
+    def start(self) -> None:
+        self.snap = self.tables.start(self.code, self.learner)
