@@ -32,8 +32,12 @@ class RuleError(ValueError):
         super().__init__(self.message("en"))
 
     def message(self, lang: str = "pt") -> str:
-        """The reason in `lang` ("pt" or "en")."""
-        return self.catalogue.say(self.code, lang, **self.fields)
+        """The reason in `lang` ("pt" or "en"). A field that is itself a RuleError (a
+        refusal wrapped by another family, e.g. a scenario wrapping the engine's) is
+        rendered in the same language."""
+        fields = {k: v.message(lang) if isinstance(v, RuleError) else v
+                  for k, v in self.fields.items()}
+        return self.catalogue.say(self.code, lang, **fields)
 
     def __reduce__(self):  # picklable, e.g. across processes
         return (_rebuild, (type(self), self.code, self.fields))

@@ -177,7 +177,8 @@ def test_rule_betting_raise_on_own_turn_before_playing():
 def test_rule_betting_accept_sets_value_and_play_goes_on():
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT)
     assert s.hand_value == 3 and s.phase == "play" and s.current_seat == 0
-    assert last(s, "accept") == {"type": "accept", "seat": 1, "team": 1, "value": 3}
+    assert last(s, "accept") == {"type": "accept", "variant": "paulista", "seat": 1, "team": 1,
+                                 "value": 3}
 
 
 def test_rule_betting_run_pays_value_before_refused_raise():
@@ -209,7 +210,7 @@ def test_rule_betting_team_may_not_raise_twice_in_a_row():
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT,
                   "play 3♦", "play 5♠")
     before = s.to_json()
-    with pytest.raises(IllegalActionError, match="team 0 raised last and cannot raise again"):
+    with pytest.raises(IllegalActionError, match=r"team A \(seats 0 and 2\) raised last and cannot raise again"):
         s.apply_action("raise 6")
     assert s.to_json() == before and not s.raise_options
     s.apply_action("play 6♥")
@@ -221,7 +222,7 @@ def test_rule_betting_nothing_goes_above_12():
                   "raise 3", "raise 6", "raise 9", "raise 12")
     assert [a.kind for a in s.legal_actions()] == ["accept", "run"]
     with pytest.raises(IllegalActionError, match="nothing goes above 12"):
-        s.apply_action(Action.raise_to(15))
+        s.apply_action(Action.raise_to(12))
     s.apply_action(ACCEPT)
     assert s.hand_value == 12 and not s.may_raise(1)
 
@@ -231,7 +232,8 @@ def test_rule_game_ends_when_a_team_has_12_or_more():
                   "play 3♦", "play 5♠", "play 6♥", "play 6♣",
                   "play K♦", "play J♠", "play Q♥", "play 5♣")
     assert s.is_terminal() and s.winner == 0 and s.score == (13, 4)
-    assert s.events[-1] == {"type": "game", "winner_team": 0, "score": [13, 4]}
+    assert s.events[-1] == {"type": "game", "variant": "paulista", "winner_team": 0,
+                            "score": [13, 4]}
     assert s.legal_actions() == [] and s.current_seat is None
 
 
@@ -263,7 +265,7 @@ def test_rule_mao_de_onze_raise_loses_the_game(raiser_team):
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5)), PLAY_HAND)
     if raiser_team == 1:
         s.apply_action("play 3♦")
-    assert s.raise_forbidden and s.raise_options == (6,)
+    assert s.raise_forbidden and s.raise_options == (3,)  # a call for truco
     s.apply_action("raise")
     assert s.is_terminal() and s.winner == 1 - raiser_team and s.score == (11, 5)
     assert last(s, "raise")["forbidden"] and last(s, "hand")["reason"] == "forbidden_raise"
@@ -394,17 +396,18 @@ def test_forbidden_raise_is_named_truco_and_narrated_once(variant):
     vira = "7♣" if variant.uses_vira else None
     s = from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5))
     s.apply_action(PLAY_HAND)
-    assert s.raise_options == (variant.next_value(variant.threshold_value),)  # value kept
+    assert s.raise_options == (variant.ladder[0],)  # the only raise offered is truco
     s.apply_action("raise")
     raise_, hand, game = s.events[-3:]
-    assert raise_["name"] == "truco" and raise_["value"] == 6 and raise_["forbidden"]
+    assert raise_["name"] == "truco" and raise_["value"] == variant.ladder[0]
+    assert raise_["forbidden"]
     name = "mão de onze" if variant.threshold == 11 else "mão de dez"
-    said = [narrate(e, variant) for e in (raise_, hand, game)]
+    said = [narrate(e) for e in (raise_, hand, game)]
     assert said[0] == f"Assento 0 pede truco na {name}, o que é proibido."
-    assert said[1].startswith(f"A dupla dos assentos 0 e 2 pediu truco na {name} e perde o jogo")
-    assert said[2] == f"A dupla dos assentos 1 e 3 vence o jogo, {variant.threshold} x 5."
+    assert said[1].startswith(f"A dupla A (assentos 0 e 2) pediu truco na {name} e perde o jogo")
+    assert said[2] == f"A dupla B (assentos 1 e 3) vence o jogo, {variant.threshold} x 5."
     assert "vence" not in said[1] and "seis" not in " ".join(said)
-    english = [narrate(e, variant, "en") for e in (raise_, hand, game)]
+    english = [narrate(e, "en") for e in (raise_, hand, game)]
     assert "calls truco" in english[0] and "loses the game" in english[1]
     assert "wins the game" in english[2] and "wins" not in english[1]
 
@@ -458,7 +461,7 @@ def test_from_deal_puts_the_cards_in_the_pack_in_deal_order():
 def test_play_order_goes_round_from_the_leader():
     from cartas.truco import play_order
     assert play_order(0) == [0, 1, 2, 3] and play_order(2) == [2, 3, 0, 1]
-    with pytest.raises(ValueError, match="leader is a seat from 0 to 3"):
+    with pytest.raises(ValueError, match="seats are 0 to 3, not 4"):
         play_order(4)
 
 
