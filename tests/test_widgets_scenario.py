@@ -45,7 +45,7 @@ def test_bad_scenarios_are_refused_and_nothing_changes():
     table = view.table.value
     fill(view, [["7♥", "A♠", "4♣"]] + HANDS[1:])
     view.make_button.click()
-    assert "Cenário recusado" in view.message.value and "4♣ aparece duas vezes" in view.message.value
+    assert "Cenário recusado" in view.message.value and "4♣ foi distribuída duas vezes" in view.message.value
     link = encode_link(good)
     view.paste.value = link[:-2] + ("00" if link[-2:] != "00" else "11")
     view.load_button.click()

@@ -5,7 +5,7 @@ Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `views` (SeatView), `serialization` (to/from JSON), `refusals`, `narration`, `explain`,
 `odds`, `bots`. The state follows `cartas.contract.GameState`.
 """
-from .catalogue import CATALOGUE, team_label, team_phrase
+from .catalogue import CATALOGUE, TEAM_LETTERS, ordinal, seat_name, team_label, team_phrase
 from .errors import IllegalActionError, TrucoError
 from .variants import (
     MINEIRO,
@@ -46,6 +46,7 @@ from .rules import (
     play_order,
     team_of,
     team_seats,
+    trick_next_leader,
     trick_winner,
     trick_winning_seat,
 )
@@ -58,14 +59,14 @@ from . import bots
 from .bots import RandomBot, RuleBot, play_game
 
 __all__ = [
-    "CATALOGUE", "team_label", "team_phrase",
+    "CATALOGUE", "TEAM_LETTERS", "ordinal", "seat_name", "team_label", "team_phrase",
     "MINEIRO", "NATURAL_ORDER", "PAULISTA", "VARIANTS", "Variant", "get_variant",
     "is_manilha", "manilha_rank", "manilhas", "next_rank", "ranking", "strength_table",
     "ACCEPT", "PLAY_HAND", "RAISE", "RUN", "RUN_HAND", "Action", "IllegalActionError",
     "TrucoError", "COVER_FROM_TRICK", "SEATS", "TEAMS", "TIE_LEADS", "VIRA_CARD",
     "deal_hands", "deal_order", "finished_sequences", "hand_events", "hand_winner",
     "may_cover", "pack_left", "partner_of", "play_order", "team_of", "team_seats",
-    "trick_winner", "trick_winning_seat", "explain_hand", "explain_last_hand",
+    "trick_next_leader", "trick_winner", "trick_winning_seat", "explain_hand", "explain_last_hand",
     "explain_next_leader", "explain_trick", "narrate", "SeatView", "TrucoState", "from_deal",
     "from_json", "new_game", "TrucoOdds", "hand_odds", "bots", "RandomBot", "RuleBot",
     "play_game",

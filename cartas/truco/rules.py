@@ -251,6 +251,18 @@ def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
     return None if pos is None else strengths[pos][0]
 
 
+def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None,
+                      tie_lead: str = "leader") -> int:
+    """Who leads the trick after this full trick (four plays in order, arguments as
+    `trick_winner`): its winner, or after a tie as `tie_lead` says (see `next_leader`)."""
+    variant = get_variant(variant)
+    if tie_lead not in TIE_LEADS:
+        raise TrucoError("bad_tie_lead", value=repr(tie_lead)[:40])
+    parsed, strengths = _check_plays(plays, variant, vira)
+    _, win, tie = resolve_trick(strengths)
+    return next_leader(tie_lead, parsed[0][0], [s for s, _ in parsed], win, tie)
+
+
 def check_results(results) -> list[int | None]:
     """The results of a finished hand as a list, or a TrucoError saying what is wrong."""
     if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
