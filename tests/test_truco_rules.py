@@ -483,3 +483,66 @@ def test_hand_events_of_a_hand_in_progress_are_the_events_so_far():
     from cartas.truco import hand_events
     state = apply_all(from_deal(MINEIRO, PLAIN, dealer=3), "play 3♦", "raise")
     assert [e["type"] for e in hand_events(state.events, 1)] == ["deal", "play", "raise"]
+
+
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+@pytest.mark.parametrize("asked", ["raise", "raise 3", "raise 4", "raise 6", "raise 9",
+                                   "raise 12", "truco", "seis", "pede dez"])
+def test_rule_mao_de_onze_asking_truco_by_any_name_or_value_loses_the_game(variant, asked):
+    vira = "7♣" if variant.uses_vira else None
+    s = apply_all(from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5)),
+                  PLAY_HAND, "play 3♦")
+    events = s.apply_action(asked)  # seat 1, of the team not at the threshold
+    assert [e["type"] for e in events] == ["raise", "hand", "game"]
+    raise_ = events[0]
+    assert raise_["name"] == "truco" and raise_["forbidden"] and raise_["seat"] == 1
+    assert s.is_terminal() and s.winner == 0 and s.score == (variant.threshold, 5)
+    assert "truco" in s.narrate(raise_, "pt") and "truco" in s.narrate(raise_, "en")
+
+
+def test_rule_mao_de_onze_offers_truco_as_the_only_raise():
+    s = apply_all(from_deal(MINEIRO, PLAIN, dealer=3, score=(2, 10)), PLAY_HAND)
+    raises = [a for a in s.legal_actions() if a.kind == "raise"]
+    assert raises == [Action.raise_to(MINEIRO.ladder[0])]
+    assert raises[0].describe("pt", MINEIRO) == "pedir truco (4)"
+
+
+def test_rule_a_re_raise_event_says_what_the_hand_is_worth_now():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
+    first = s.apply_action("raise 3")[0]
+    again = s.apply_action("raise 6")[0]
+    assert (first["hand_value"], again["hand_value"]) == (1, 3) and s.hand_value == 3
+
+
+def test_rule_carta_coberta_is_allowed_from_the_second_trick_only():
+    from cartas.truco import COVER_FROM_TRICK, may_cover
+    assert COVER_FROM_TRICK == 2
+    assert [may_cover(n) for n in (1, 2, 3)] == [False, True, True]
+
+
+def test_rule_teams_and_partners_come_from_the_engine():
+    from cartas.truco import partner_of, team_of, team_seats
+    assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert [partner_of(s) for s in range(4)] == [2, 3, 0, 1]
+    assert team_seats(1) == (1, 3)
+    view = from_deal(MINEIRO, PLAIN, dealer=3).view(3)
+    assert (view.team, view.partner, view.team_of(2)) == (1, 1, 0)
+    with pytest.raises(ValueError):
+        team_of(4)
+
+
+def test_rule_deal_hands_lays_out_a_shuffle_as_the_engine_deals_it():
+    from cartas.truco import VIRA_CARD, deal_hands, deal_order
+    pack = list(TRUCO_PACK)
+    hands, vira = deal_hands(pack, 2, uses_vira=True)
+    assert vira == pack[VIRA_CARD]
+    for n, (seat, k) in enumerate(deal_order(2)):
+        assert hands[seat][k] == pack[n]
+
+
+@pytest.mark.parametrize("tie_lead, leader", [("leader", 0), ("first_tying", 1)])
+def test_rule_after_a_tied_trick_the_tie_lead_option_says_who_leads(tie_lead, leader):
+    from cartas.truco import trick_next_leader
+    trick = [(0, "4♦"), (1, "K♠"), (2, "K♦"), (3, "5♣")]
+    assert trick_winner(trick, MINEIRO) is None
+    assert trick_next_leader(trick, MINEIRO, None, tie_lead) == leader

@@ -79,3 +79,25 @@ def test_a_21_table_scenario():
     view.first.value = "5♥, 5♥, 2♦, A♠"
     view.make_button.click()
     assert "5♥ aparece duas vezes" in view.message.value
+
+
+def test_the_builder_offers_tie_lead_and_keeps_it_through_the_link():
+    view = ScenarioBuilder(seed=1, query=False)
+    fill(view)
+    view.tie_lead.value = "first_tying"
+    view.make_button.click()
+    link = view.output.value.split("cenario=")[1].split("'")[0].split("<")[0]
+    assert decode_link(link)["tie_lead"] == "first_tying"
+    assert view.state.tie_lead == "first_tying"
+    other = ScenarioBuilder(seed=2, query=False)
+    other.paste.value = link
+    other.load_button.click()
+    assert other.tie_lead.value == "first_tying"
+
+
+def test_an_engine_refusal_is_shown_in_the_views_language():
+    view = ScenarioBuilder(seed=1, query=False, lang="en")
+    fill(view, vira="7♥")
+    view.make_button.click()
+    assert "Scenario refused" in view.message.value
+    assert "cannot also be in a hand" in view.message.value

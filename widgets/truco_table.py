@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 
 from cartas.cards import Card
-from cartas.truco import SEATS, TEAMS, team_label, team_of
+from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, team_label, team_of
 
 from .i18n import translate
 from .svg import card_svg
@@ -156,7 +156,7 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks) -> str:
                     for c in table.hands[seat])
     head = (f'<div style="font-weight:bold;color:{colour};font-size:14px">'
             f'{escape(translate(TEXT, "seat", lang, seat=seat))} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
-    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{"AB"[team]}" '
+    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
             f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
             f'padding:4px 6px;min-width:170px;{glow}">{head}'
