@@ -8,8 +8,6 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.errors import RuleError
-
 from .i18n import LANGUAGES, initial_language, translate
 
 COMMON_TEXT = {
@@ -126,11 +124,13 @@ class View(w.VBox):
         self.show_message(text, kind="error")
 
     def _reason(self, error: ValueError) -> str:
-        """The error's text in the view's language: `message(lang)` for a RuleError (every
-        engine refusal), else str(error) (a view's own refusal, already translated)."""
-        if isinstance(error, RuleError):
+        """The error's text, in the view's language when it offers `message(lang)` (every
+        engine refusal is a `cartas.errors.RuleError`, which does); str(error) otherwise or
+        if that fails."""
+        try:
             return error.message(self.lang)
-        return str(error)
+        except Exception:  # noqa: BLE001 - no message(lang), or a broken one
+            return str(error)
 
     def show_message(self, text: str, kind: str = "info") -> None:
         colours = {"error": ("#fdecea", "#b71c1c"), "info": ("#e8f4fd", "#0d47a1"),
