@@ -23,7 +23,7 @@ indexes (see `rules.CARD_TEXT`) and are called by the state as each event happen
 """
 from __future__ import annotations
 
-from .rules import CARD_TEXT, COVERED, deal_order, resolve_trick, strength_list
+from .rules import CARD_TEXT, deal_order, resolve_trick, strength_list
 
 _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
 
@@ -108,7 +108,7 @@ def last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason
     unfinished = trick if trick and not (tricks and trick is tricks[-1]) else []
     winning = []
     for t in tricks:
-        pos = resolve_trick([(s, COVERED if cov else strength[c]) for s, c, cov in t])[1]
+        pos = resolve_trick(t, strength)[1]
         winning.append(None if pos is None else t[pos][0])
     return {
         "hand_number": deal["hand_number"], "dealer": deal["dealer"], "mao": deal["mao"],

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 from .catalogue import CATALOGUE, card_phrase, cap, seat_name, team_phrase, unit
 from .errors import TrucoError
-from .rules import _check_plays, check_results, hand_status, resolve_trick
+from .rules import COVERED, _check_plays, check_results, hand_status, resolve_trick
 from .variants import get_variant, manilhas
 
 
 def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
     """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
     variant = get_variant(variant)
-    parsed, strengths = _check_plays(plays, variant, vira)
-    team, win, tie = resolve_trick(strengths)
+    parsed, triples, strength = _check_plays(plays, variant, vira)
+    team, win, tie = resolve_trick(triples, strength)
     names = dict(zip(manilhas(variant, vira), variant.manilha_names))
-    by_seat = dict(strengths)
+    by_seat = {s: COVERED if cov else strength[c] for s, c, cov in triples}
     cards = dict(parsed)
     say = CATALOGUE.say
 
@@ -32,11 +32,11 @@ def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
     if team is None and tie is None:
         return say("ex_all_covered", lang)
     if team is None:
-        level = strengths[tie][1]
+        level = by_seat[triples[tie][0]]
         tied = [s for s, _ in parsed if by_seat[s] == level]
         joined = CATALOGUE.template("ex_and", lang).join(show(s) for s in tied)
         return say("ex_tie", lang, cards=joined)
-    seat = strengths[win][0]
+    seat = triples[win][0]
     others = [s for s, c in parsed if (s & 1) != team and c is not None]
     if others:
         best_other = max(others, key=lambda s: by_seat[s])

@@ -25,7 +25,7 @@ from typing import Iterable, Sequence
 
 from ..cards import TRUCO_PACK, Card
 from .errors import TrucoError
-from .variants import Variant, get_variant, strength_table
+from .variants import Variant, get_variant, manilhas, strength_table
 
 CARD_INDEX: dict[Card, int] = {card: i for i, card in enumerate(TRUCO_PACK)}
 CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in TRUCO_PACK)
@@ -129,23 +129,28 @@ def strength_list(variant: Variant, vira_index: int | None) -> tuple[int, ...]:
     return tuple(table[card] for card in TRUCO_PACK)
 
 
-def resolve_trick(plays: Sequence[tuple[int, int]]) -> tuple[int | None, int | None, int | None]:
-    """The trick rule, on (seat, strength) pairs in play order, COVERED for a face-down card.
+def resolve_trick(plays: Sequence[tuple[int, int, bool]],
+                  strength: Sequence[int]) -> tuple[int | None, int | None, int | None]:
+    """The trick rule, on (seat, pack index, face down?) triples in play order, with
+    `strength` the strength of each pack index for the hand's variant and vira
+    (`strength_list`).
 
     Returns (winning team or None for a tie, position in `plays` of the winning card or
     None, position of the first tying card or None). Each team's best card counts: the
     higher takes the trick, equal ones tie it (a tie of face-down cards has no tying card);
-    between partners with equal best cards, the first played counts.
+    a face-down card is worth nothing (COVERED); between partners with equal best cards,
+    the first played counts.
     """
     best0 = best1 = COVERED
     at0 = at1 = -1
     pos = 0
-    for seat, strength in plays:
+    for seat, card, covered in plays:
+        value = COVERED if covered else strength[card]
         if seat & 1:
-            if strength > best1:
-                best1, at1 = strength, pos
-        elif strength > best0:
-            best0, at0 = strength, pos
+            if value > best1:
+                best1, at1 = value, pos
+        elif value > best0:
+            best0, at0 = value, pos
         pos += 1
     if best0 > best1:
         return 0, at0, None
@@ -190,8 +195,9 @@ def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
 
 # -- public rule functions --------------------------------------------------------------
 
-def _check_plays(plays, variant: Variant, vira) -> tuple[list[tuple[int, Card | None]], tuple]:
-    """Validate a trick given as (seat, card-or-None) pairs; return it parsed + strengths."""
+def _check_plays(plays, variant: Variant, vira) -> tuple[list, list, tuple[int, ...]]:
+    """Validate a trick given as (seat, card-or-None) pairs; return (the pairs parsed, the
+    (seat, pack index, face down?) triples of `resolve_trick`, the strength list)."""
     if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):
         raise TrucoError("play_pair", item=repr(plays)[:40])
     plays = list(itertools.islice(plays, 5))
@@ -223,9 +229,11 @@ def _check_plays(plays, variant: Variant, vira) -> tuple[list[tuple[int, Card | 
         parsed.append((seat, card))
     if not parsed:
         raise TrucoError("empty_trick")
-    table = strength_table(variant, vira)
-    strengths = tuple((seat, COVERED if card is None else table[card]) for seat, card in parsed)
-    return parsed, strengths
+    manilhas(variant, vira)  # checks the vira (needed in Paulista, ignored in Mineiro)
+    vira_index = CARD_INDEX[Card.parse(vira)] if variant.uses_vira else None
+    triples = [(seat, 0 if card is None else CARD_INDEX[card], card is None)
+               for seat, card in parsed]
+    return parsed, triples, strength_list(variant, vira_index)
 
 
 def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None) -> int | None:
@@ -236,8 +244,8 @@ def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=N
     a malformed trick (unknown seat, a seat or card twice, a card outside the pack).
     """
     variant = get_variant(variant)
-    _, strengths = _check_plays(plays, variant, vira)
-    return resolve_trick(strengths)[0]
+    _, triples, strength = _check_plays(plays, variant, vira)
+    return resolve_trick(triples, strength)[0]
 
 
 def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
@@ -246,9 +254,9 @@ def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
 
     Between partners holding equal best cards, the one who played first takes it."""
     variant = get_variant(variant)
-    _, strengths = _check_plays(plays, variant, vira)
-    pos = resolve_trick(strengths)[1]
-    return None if pos is None else strengths[pos][0]
+    _, triples, strength = _check_plays(plays, variant, vira)
+    pos = resolve_trick(triples, strength)[1]
+    return None if pos is None else triples[pos][0]
 
 
 def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None,
@@ -258,8 +266,8 @@ def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, v
     variant = get_variant(variant)
     if tie_lead not in TIE_LEADS:
         raise TrucoError("bad_tie_lead", value=repr(tie_lead)[:40])
-    parsed, strengths = _check_plays(plays, variant, vira)
-    _, win, tie = resolve_trick(strengths)
+    parsed, triples, strength = _check_plays(plays, variant, vira)
+    _, win, tie = resolve_trick(triples, strength)
     return next_leader(tie_lead, parsed[0][0], [s for s, _ in parsed], win, tie)
 
 

@@ -18,7 +18,7 @@ import numpy as np
 from .errors import TrucoError
 from .events import last_hand_dict  # noqa: F401  (the record `last_hand` is built from)
 from .narration import EVENT_TYPES
-from .rules import (CARD_TEXT, COVER_FROM_TRICK, COVERED, TIE_LEADS, hand_status,
+from .rules import (CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status,
                     resolve_trick, strength_list)
 from .variants import VARIANTS
 
@@ -292,7 +292,8 @@ def restore(cls, tables, text):
               "saved_inconsistent")
         if n + 1 < COVER_FROM_TRICK and mode != "mao_de_ferro":
             _need(all(c is not None for _, c in t), "tricks", "saved_inconsistent")
-        team = resolve_trick([(s, COVERED if c is None else strength[_IDX[c]]) for s, c in t])[0]
+        team = resolve_trick([(s, 0 if c is None else _IDX[c], c is None) for s, c in t],
+                             strength)[0]
         _need(team == d["results"][n], "results", "saved_inconsistent")
     status = hand_status(d["results"])[0] if d["results"] else False
     _need(over or not status, "results", "saved_inconsistent")

@@ -34,7 +34,7 @@ from .errors import TrucoError
 from .narration import narrate
 from .refusals import coerce, turn_error, why_illegal
 from .views import SeatView
-from .rules import (CARD_INDEX, CARD_TEXT, COVER_FROM_TRICK, COVERED, SEATS, TIE_LEADS,
+from .rules import (CARD_INDEX, CARD_TEXT, COVER_FROM_TRICK, SEATS, TIE_LEADS,
                     VIRA_CARD, deal_order, hand_status, next_leader, partner_of, resolve_trick,
                     strength_list, team_of)
 from .variants import Variant, get_variant, manilhas
@@ -43,6 +43,7 @@ _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
 _DEAL_STARTS = ev.DEAL_STARTS
+_play_event = ev.play_event  # the most frequent event, bound here for the hot path
 # (finished, winning team or None) for every sequence of trick results (see `hand_status`)
 _HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
                 for results in itertools.product((0, 1, None), repeat=n)}
@@ -453,8 +454,8 @@ class TrucoState:
         card = self._hands[seat].pop(pos)
         trick = self._trick
         trick.append((seat, card, covered))
-        self._events.append(ev.play_event(self._key, seat, card, covered, blind, pos,
-                                          self._mnames, len(self._results) + 1))
+        self._events.append(_play_event(self._key, seat, card, covered, blind, pos,
+                                        self._mnames, len(self._results) + 1))
         if len(trick) == 4:
             self._finish_trick()
         else:
@@ -464,9 +465,7 @@ class TrucoState:
         """Score the trick just completed by `rules.resolve_trick`, then lead the next one
         (`rules.next_leader`) or end the hand."""
         trick = self._trick
-        strength = self._strength
-        team, win, tie = resolve_trick([(s, COVERED if cov else strength[c])
-                                        for s, c, cov in trick])
+        team, win, tie = resolve_trick(trick, self._strength)
         if team is not None:
             seat, card, _ = trick[win]
             leader = seat
