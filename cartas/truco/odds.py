@@ -28,8 +28,10 @@ from functools import lru_cache
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
+from .bots import RuleBot
 from .errors import TrucoError
 from .rules import CARD_INDEX, SEATS, finished_sequences, hand_winner, strength_list
+from .state import from_deal
 from .variants import get_variant
 
 GONE = 99        # a card already played (sorts above every real strength)
@@ -320,9 +322,6 @@ def engine_odds(variant, hand, vira=None, position: int = 0, simulations: int = 
     """The same odds measured by playing `simulations` hands through the engine
     (`from_deal`, `legal_actions`, `apply_action`) with RuleBot choosing the cards
     (raises taken out of its choices). Slow: for tests and the benchmark."""
-    from .bots import RuleBot
-    from .state import from_deal
-
     position = _check_position(position)
     simulations = _check_simulations(simulations)
     variant, mine, _, vira_idx, unseen = _setup(variant, hand, vira, (), None)
