@@ -53,6 +53,8 @@ class _ScenarioCatalogue(Catalogue):
 
     def say(self, key: str, lang: str = "pt", **fields: object) -> str:
         lang = check_lang(lang)
+        if isinstance(fields.get("error"), str):
+            fields = {**fields, "Error": fields["error"][:1].upper() + fields["error"][1:]}
         if isinstance(fields.get("why"), str) and f"why_{fields['why']}" in self:
             detail = self.template(f"why_{fields['why']}", lang)
             fields = {**fields, "detail": detail.format(**fields)}
@@ -105,7 +107,7 @@ CATALOGUE = _ScenarioCatalogue("scenario", {
     "why_first_cards": ("first_cards precisa de uma carta por assento ({players})",
                         "first_cards needs one entry per seat ({players})"),
     "why_then": ("then é uma lista de cartas", "then is a list of cards"),
-    "engine": ("O motor recusou o cenário: {error}.", "The engine refused the scenario: {error}."),
+    "engine": ("{Error}.", "{Error}."),  # the game engine's own refusal, in the same language
 })
 
 
