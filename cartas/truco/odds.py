@@ -30,7 +30,8 @@ import numpy as np
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
 from .bots import RuleBot
 from .errors import TrucoError
-from .rules import CARD_INDEX, SEATS, finished_sequences, hand_winner, strength_list
+from .rules import (CARD_INDEX, COVER_FROM_TRICK, SEATS, finished_sequences, hand_winner,
+                    strength_list)
 from .state import from_deal
 from .variants import get_variant
 
@@ -282,7 +283,7 @@ def _choose(cols, trick, j, opp, mate, mine_won):
         cheapest = _sel(keep, lowest, cheapest)
     may_tie = ((c0 == opp) | (c1 == opp) | (c2 == opp)) & ((mine_won > 0) | (trick == 0))
     value = _sel(held, lowest, _sel(can_win, cheapest, _sel(may_tie, opp, lowest)))
-    return value, (held | ~(can_win | may_tie)) & (trick > 0)
+    return value, (held | ~(can_win | may_tie)) & (trick + 1 >= COVER_FROM_TRICK)
 
 
 def summarise(results: np.ndarray, team: int) -> TrucoOdds:
