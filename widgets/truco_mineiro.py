@@ -42,8 +42,10 @@ TEXT = {
     "winner": {"pt": "Vence: {team}", "en": "Winner: {team}"},
     "tie": {"pt": "empate", "en": "tie"},
     "tie_answer": {"pt": "Empate", "en": "Tie"},
-    "q_duel": {"pt": "{variant}{vira}: o assento 0 (Dupla A) joga {a} e o assento 1 (Dupla B) joga {b}. Quem vence?",
-               "en": "{variant}{vira}: seat 0 (Team A) plays {a} and seat 1 (Team B) plays {b}. Who wins?"},
+    "q_duel": {"pt": "{variant}{vira}: o assento 0 ({team0}) joga {a} e o assento 1 ({team1}) joga "
+                     "{b}. Quem vence?",
+               "en": "{variant}{vira}: seat 0 ({team0}) plays {a} and seat 1 ({team1}) plays {b}. "
+                     "Who wins?"},
 }
 
 DEFAULT_TRICK = ("4♣", "A♦", "5♥", "3♣")
@@ -150,7 +152,8 @@ class VariantComparison(View):
         where = f" (vira {vira})" if vira else ""
         return Question(
             {lang: escape(translate(TEXT, "q_duel", lang, variant=variant.label[lang], vira=where,
-                                    a=a, b=b)) for lang in LANGUAGES},
+                                    a=a, b=b, team0=team_label(team_of(0), lang),
+                                    team1=team_label(team_of(1), lang))) for lang in LANGUAGES},
             [(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
              for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
             "-" if team is None else TEAM_LETTERS[team],
