@@ -12,6 +12,43 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
+from .catalogue import Catalogue
+from .errors import RuleError
+
+CATALOGUE = Catalogue("cards", {
+    "unreadable_card": ("não é possível ler uma carta em “{text}”: escreva como “7♥”, “10♦” ou "
+                        "“7 de copas”",
+                        "cannot read a card from '{text}': write it as '7♥', '10♦' or "
+                        "'7 de copas'"),
+    "not_card_text": ("{value} não é uma carta: escreva um texto como “7♥”",
+                      "cannot read a card from {value}: expected text such as '7♥'"),
+    "not_cards": ("as cartas são um texto (“7♥ A♠”) ou uma lista de cartas, não {value}",
+                  "cards are a text ('7♥ A♠') or a list of cards, not {value}"),
+    "too_many_cards": ("são cartas demais: no máximo {top}, não {n}",
+                       "too many cards: at most {top}, not {n}"),
+    "bad_seed": ("a semente é um número inteiro de 0 a 2^128 - 1, um gerador do numpy ou "
+                 "nada (None), não {value}",
+                 "a seed is a whole number from 0 to 2^128 - 1, a numpy Generator or None, "
+                 "not {value}"),
+    "bad_packs": ("o número de baralhos é um inteiro de 1 a {top}, não {value}",
+                  "the number of packs is a whole number from 1 to {top}, not {value}"),
+})
+MAX_CARDS = 1000     # `parse_cards` reads at most this many cards
+MAX_PACKS = 8        # `standard_pack` joins at most this many packs
+SEED_LIMIT = 2 ** 128
+
+
+class CardError(RuleError):
+    """A card, a list of cards, a pack size or a seed that cannot be used; says why."""
+
+    catalogue = CATALOGUE
+
+
+def _shown(value: object) -> str:
+    """A short repr of a refused value, for a message."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
 
 class Suit(enum.Enum):
     """The four suits, in the truco manilha order: ouros < espadas < copas < paus."""
@@ -127,12 +164,12 @@ class Card:
     def parse(cls, text: str) -> "Card":
         """Read "7♥", "10♦", "Q♠", "7 de copas", "Ás de Espadas", "dama de ouros"...
 
-        Raises ValueError naming the text when it is not a card.
+        Raises CardError (a RuleError, so a ValueError) naming the text when it is not a card.
         """
         if isinstance(text, Card):
             return text
         if not isinstance(text, str):
-            raise ValueError(f"cannot read a card from {text!r}: expected text such as '7♥'")
+            raise CardError("not_card_text", value=_shown(text))
         folded = _fold(text)
         rank_part = suit_part = None
         if " de " in folded or " of " in folded:
@@ -143,21 +180,27 @@ class Card:
         rank = _RANK_WORDS.get((rank_part or "").strip())
         suit = _SUIT_WORDS.get((suit_part or "").strip())
         if rank is None or suit is None:
-            raise ValueError(
-                f"cannot read a card from {text!r}: write it as '7♥', '10♦' or '7 de copas'"
-            )
+            raise CardError("unreadable_card", text=text[:40])
         return cls(rank, suit)
 
 
 def parse_cards(texts: str | Iterable[str | Card]) -> list[Card]:
-    """Parse several cards: a list, or one string separated by commas or spaces ("7♥ A♠")."""
+    """Parse several cards: a list, or one string separated by commas or spaces ("7♥ A♠").
+
+    Anything else (None, a number...) and more than `MAX_CARDS` cards raise CardError."""
     if isinstance(texts, str):
+        if len(texts) > 40 * MAX_CARDS:
+            raise CardError("too_many_cards", top=MAX_CARDS, n=len(texts.split()))
         # Spoken names contain spaces ("7 de copas"), so then only commas separate cards.
         spoken = " de " in f" {_fold(texts)} " or " of " in _fold(texts)
         parts = texts.split(",") if spoken else texts.replace(",", " ").split()
         items = [t for t in parts if t.strip()]
-    else:
+    elif isinstance(texts, (list, tuple)):
         items = list(texts)
+    else:
+        raise CardError("not_cards", value=_shown(texts))
+    if len(items) > MAX_CARDS:
+        raise CardError("too_many_cards", top=MAX_CARDS, n=len(items))
     return [Card.parse(item) for item in items]
 
 
@@ -173,16 +216,23 @@ def truco_pack() -> list[Card]:
 
 def standard_pack(packs: int = 1) -> list[Card]:
     """One or more 52-card packs without jokers, in a fixed order."""
-    if not isinstance(packs, int) or packs < 1:
-        raise ValueError(f"the number of packs must be a whole number of at least 1, not {packs!r}")
+    if not isinstance(packs, int) or isinstance(packs, bool) or not 1 <= packs <= MAX_PACKS:
+        raise CardError("bad_packs", top=MAX_PACKS, value=_shown(packs))
     return list(STANDARD_PACK) * packs
 
 
 def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
-    """A numpy Generator: pass a seed to replay, or a Generator to share one stream."""
+    """A numpy Generator: pass a seed to replay, or a Generator to share one stream.
+
+    The rule: a seed is None (fresh entropy), a whole number from 0 to 2^128 - 1 (a bool is
+    not a number here) or a numpy Generator, which is used as it is. Anything else ("7",
+    7.5, True, a list...) raises CardError naming it, before numpy sees it."""
     if isinstance(seed, np.random.Generator):
         return seed
-    return np.random.default_rng(seed)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
+                             or not 0 <= int(seed) < SEED_LIMIT):
+        raise CardError("bad_seed", value=_shown(seed))
+    return np.random.default_rng(None if seed is None else int(seed))
 
 
 def shuffled(cards: Sequence[Card], rng: int | np.random.Generator | None = None) -> list[Card]:

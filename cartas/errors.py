@@ -1,21 +1,47 @@
-"""Refusals of the rules, readable in English (`str`) and in Portuguese (`message("pt")`)."""
+"""One family of refusals for every game: `RuleError`, a ValueError with a code and fields.
+
+A refusal names its reason by a catalogue key (`code`) plus the values it needs (`fields`);
+`error.message(lang)` renders it in Portuguese ("pt") or English ("en") from the catalogue
+of its family, and `str(error)` is the English text. Raising one never changes a game's
+state. Each game subclasses it once (`TrucoError`, `VinteEUmError`, `ScenarioError`) and
+points `catalogue` at its own `Catalogue`.
+"""
 from __future__ import annotations
+
+from typing import ClassVar
+
+from .catalogue import Catalogue
+
+_GENERIC = Catalogue("errors", {
+    "bad_language": ("O idioma é 'pt' ou 'en', não {value}.",
+                     "The language is 'pt' or 'en', not {value}."),
+})
 
 
 class RuleError(ValueError):
-    """Input or an action the rules refuse. `str(error)` is the English reason; `code` (None
-    for none) and `fields` name the reason so `message(lang)` can render it in Portuguese."""
+    """Input or an action the rules refuse. `code` is the catalogue key, `fields` its values."""
 
-    def __init__(self, reason: str, code: str | None = None, **fields):
-        super().__init__(reason)
+    catalogue: ClassVar[Catalogue] = _GENERIC
+
+    def __init__(self, code: str, /, **fields: object):
+        if code not in self.catalogue:
+            raise KeyError(f"{type(self).__name__}: no message {code!r} in catalogue "
+                           f"{self.catalogue.name}")
         self.code = code
         self.fields = fields
+        super().__init__(self.message("en"))
 
     def message(self, lang: str = "pt") -> str:
-        """The reason in `lang` ("pt" or "en"); English for an unknown code."""
-        return self.translate(self.code, self.fields, str(self), lang)
+        """The reason in `lang` ("pt" or "en"). A field that is itself a RuleError (a
+        refusal wrapped by another family, e.g. a scenario wrapping the engine's) is
+        rendered in the same language."""
+        fields = {k: v.message(lang) if isinstance(v, RuleError) else v
+                  for k, v in self.fields.items()}
+        return self.catalogue.say(self.code, lang, **fields)
 
-    @staticmethod
-    def translate(code, fields: dict, english: str, lang: str) -> str:
-        """Each game's errors render their codes from that game's text module."""
-        return english
+    def __reduce__(self):  # picklable, e.g. across processes
+        return (_rebuild, (type(self), self.code, self.fields))
+
+
+def _rebuild(cls: type[RuleError], code: str, fields: dict) -> RuleError:
+    return cls(code, **fields)

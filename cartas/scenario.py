@@ -10,7 +10,8 @@ Truco scenario (`game: "truco"`)::
      "hands": [["7♥", "A♠", "3♦"], ... four hands of 3 cards, seat order],
      "vira": "K♠", "dealer": 0, "score": [0, 0],
      "manilhas": ["A♦", "A♠", "A♥", "A♣"],   # optional; must agree with the vira
-     "seed": 7, "tie_lead": "leader", "title": "..."}   # optional
+     "seed": 7, "tie_lead": "leader", "title": "..."}   # optional; tie_lead may be
+                                                        # "leader" or "first_tying"
 
 21 scenario (`game: "21"`)::
 
@@ -23,8 +24,9 @@ Truco scenario (`game: "truco"`)::
 
 Links: `encode_link(s)` gives compact URL-safe text ("1." + base64url(zlib(JSON)) + "." +
 digest); `decode_link(text)` checks the digest, so a changed character is refused as
-tampered. Every refusal raises `ScenarioError` (a ValueError) with a `code` and a message in
-Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`).
+tampered. Every refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and
+a message in Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a
+refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
 """
 from __future__ import annotations
 
@@ -35,87 +37,125 @@ import json
 import zlib
 from collections import Counter
 
+from .catalogue import Catalogue, check_lang
 from .cards import STANDARD_PACK, TRUCO_PACK, Card
+from .errors import RuleError
 
 FORMAT = "cartas.cenario/1"
 LINK_VERSION = "1"
 GAMES = ("truco", "21")
 MAX_LINK = 4000
+MAX_DIGITS = 18  # a number in a scenario has at most this many digits
 
-_MESSAGES = {
+
+class _ScenarioCatalogue(Catalogue):
+    """Scenario sentences; a `why` field names a `why_*` entry, rendered as `{detail}`."""
+
+    def say(self, key: str, lang: str = "pt", **fields: object) -> str:
+        lang = check_lang(lang)
+        if isinstance(fields.get("error"), str):
+            fields = {**fields, "Error": fields["error"][:1].upper() + fields["error"][1:]}
+        if isinstance(fields.get("why"), str) and f"why_{fields['why']}" in self:
+            detail = self.template(f"why_{fields['why']}", lang)
+            fields = {**fields, "detail": detail.format(**fields)}
+        return super().say(key, lang, **fields)
+
+
+CATALOGUE = _ScenarioCatalogue("scenario", {
     "malformed": ("O cenário não pôde ser lido: {detail}.",
                   "The scenario could not be read: {detail}."),
+    "why_not_object": ("esperava um objeto JSON", "expected a JSON object"),
+    "why_not_utf8": ("o arquivo não é texto UTF-8", "the file is not UTF-8 text"),
+    "why_not_text": ("esperava um texto JSON", "expected JSON text"),
+    "why_not_json": ("o texto não é JSON válido", "the text is not valid JSON"),
+    "why_link_empty": ("o parâmetro do link está vazio", "the link parameter is empty"),
+    "why_link_long": ("o parâmetro do link é longo demais", "the link parameter is too long"),
+    "why_not_link": ("isto não é um link de cenário do Cartas",
+                     "this is not a Cartas scenario link"),
     "tampered": ("O link do cenário foi alterado ou está incompleto: a verificação não confere.",
                  "The scenario link was changed or is incomplete: its check does not match."),
-    "format": ("Formato de cenário desconhecido {value!r}: esperado {expected!r}.",
-               "Unknown scenario format {value!r}: expected {expected!r}."),
-    "game": ("Jogo desconhecido {value!r}: escolha 'truco' ou '21'.",
-             "Unknown game {value!r}: choose 'truco' or '21'."),
+    "format": ("Formato de cenário desconhecido {value}: esperado {expected}.",
+               "Unknown scenario format {value}: expected {expected}."),
+    "game": ("Jogo desconhecido {value}: escolha 'truco' ou '21'.",
+             "Unknown game {value}: choose 'truco' or '21'."),
     "unknown_field": ("Campo desconhecido no cenário: {field}.",
                       "Unknown field in the scenario: {field}."),
     "missing": ("Falta o campo {field} no cenário.", "The scenario lacks the field {field}."),
-    "variant": ("Variante de truco desconhecida {value!r}: escolha 'paulista' ou 'mineiro'.",
-                "Unknown truco variant {value!r}: choose 'paulista' or 'mineiro'."),
     "hands_shape": ("O truco tem 4 mãos de 3 cartas (uma por assento); {detail}.",
                     "Truco has 4 hands of 3 cards (one per seat); {detail}."),
-    "card": ("{value!r} não é uma carta: escreva por exemplo '7♥' ou '7 de copas'.",
-             "{value!r} is not a card: write e.g. '7♥' or '7 de copas'."),
-    "not_in_pack": ("{card} não está no baralho do truco (sem 8, 9 e 10).",
-                    "{card} is not in the truco pack (no 8s, 9s or 10s)."),
+    "why_hands_count": ("há {count} mãos", "found {count} hands"),
+    "why_hand_size": ("o assento {seat} tem {count} cartas", "seat {seat} holds {count} cards"),
+    "card": ("{value} não é uma carta: escreva por exemplo '7♥' ou '7 de copas'.",
+             "{value} is not a card: write e.g. '7♥' or '7 de copas'."),
     "twice": ("A carta {card} aparece duas vezes.", "The card {card} appears twice."),
     "too_many": ("A carta {card} aparece {count} vezes, mas a mesa usa {packs} baralho(s).",
                  "The card {card} appears {count} times, but the table uses {packs} pack(s)."),
-    "vira_missing": ("O Truco Paulista precisa de uma vira.", "Truco Paulista needs a vira."),
-    "vira_mineiro": ("O Truco Mineiro não tem vira: as manilhas são fixas.",
-                     "Truco Mineiro has no vira: its manilhas are fixed."),
     "manilhas": ("As manilhas {stated} contradizem a vira: com ela as manilhas são {real}.",
                  "The manilhas {stated} contradict the vira: with it the manilhas are {real}."),
-    "dealer": ("Quem dá as cartas é um assento de 0 a 3, não {value!r}.",
-               "The dealer is a seat from 0 to 3, not {value!r}."),
-    "score": ("O placar são dois números inteiros de 0 a {top}, não {value!r}.",
-              "The score is two whole numbers from 0 to {top}, not {value!r}."),
-    "seed": ("A semente é um número inteiro de 0 para cima, não {value!r}.",
-             "The seed is a whole number from 0 up, not {value!r}."),
+    "seed": ("A semente é um número inteiro de 0 a 2^63 - 1, não {value}.",
+             "The seed is a whole number from 0 to 2^63 - 1, not {value}."),
     "text": ("O campo {field} deve ser um texto curto.", "The field {field} must be a short text."),
-    "option": ("Valor inválido para {field}: {value!r}; escolha entre {choices}.",
-               "Invalid value for {field}: {value!r}; choose one of {choices}."),
-    "number": ("O campo {field} deve ser um número inteiro de {low} a {high}, não {value!r}.",
-               "The field {field} must be a whole number from {low} to {high}, not {value!r}."),
+    "option": ("Valor inválido para {field}: {value}; escolha entre {choices}.",
+               "Invalid value for {field}: {value}; choose one of {choices}."),
+    "number": ("O campo {field} deve ser um número inteiro de {low} a {high}, não {value}.",
+               "The field {field} must be a whole number from {low} to {high}, not {value}."),
+    "number_too_long": ("Um número do cenário{where} é longo demais: no máximo {digits} dígitos.",
+                        "A number in the scenario{where} is too long: at most {digits} digits."),
     "deal_shape": ("A distribuição do 21 está mal formada: {detail}.",
                    "The 21 deal is malformed: {detail}."),
-    "engine": ("O motor recusou o cenário: {detail}.", "The engine refused the scenario: {detail}."),
-}
+    "why_deal_keys": ("esperava first_cards, upcard e then", "expected first_cards, upcard and then"),
+    "why_first_cards": ("first_cards precisa de uma carta por assento ({players})",
+                        "first_cards needs one entry per seat ({players})"),
+    "why_then": ("then é uma lista de cartas", "then is a list of cards"),
+    "engine": ("{Error}.", "{Error}."),  # the game engine's own refusal, in the same language
+})
 
 
-class ScenarioError(ValueError):
-    """A scenario refused; `code` names the problem, `message(lang)` explains it."""
+class ScenarioError(RuleError):
+    """A scenario refused; `code` names the problem, `message(lang)` explains it.
 
-    def __init__(self, code: str, **fields):
-        self.code, self.fields = code, fields
-        super().__init__(self.message("en"))
+    When the game engine refuses (code "engine"), `fields["error"]` is the engine's own
+    RuleError, rendered in the same language, and `engine_code` its code."""
 
-    def message(self, lang: str = "pt") -> str:
-        pt, en = _MESSAGES[self.code]
-        return (pt if lang == "pt" else en).format(**self.fields)
+    catalogue = CATALOGUE
+
+    @property
+    def engine_code(self) -> str | None:
+        error = self.fields.get("error")
+        return error.code if isinstance(error, RuleError) else None
+
+
+def _shown(value) -> str:
+    """A short text for a refused value (never Python's own message for a huge number)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        return "…"
+    try:
+        text = repr(value)
+    except ValueError:
+        return "…"
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 # -- small checks -----------------------------------------------------------------------
 
 def _int(value, field: str, low: int, high: int) -> int:
+    """A whole number in [low, high]; a bool is not a number, nor is 11.0."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        raise ScenarioError("number_too_long", where=f" ({field})", digits=MAX_DIGITS)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ScenarioError("number", field=field, low=low, high=high, value=value)
+        raise ScenarioError("number", field=field, low=low, high=high, value=_shown(value))
     return value
 
 
 def _card(text, truco: bool) -> Card:
     if not isinstance(text, str) or len(text) > 40:
-        raise ScenarioError("card", value=text)
+        raise ScenarioError("card", value=_shown(text))
     try:
         card = Card.parse(text)
     except ValueError:
-        raise ScenarioError("card", value=text) from None
+        raise ScenarioError("card", value=_shown(text)) from None
     if truco and card not in _TRUCO_SET:
-        raise ScenarioError("not_in_pack", card=str(card))
+        raise ScenarioError("card", value=_shown(text))
     return card
 
 
@@ -125,7 +165,7 @@ _TRUCO_SET = frozenset(TRUCO_PACK)
 def _fields(data: dict, required: tuple, optional: tuple) -> None:
     for key in data:
         if key not in required and key not in optional:
-            raise ScenarioError("unknown_field", field=key)
+            raise ScenarioError("unknown_field", field=_shown(key))
     for key in required:
         if key not in data:
             raise ScenarioError("missing", field=key)
@@ -133,9 +173,11 @@ def _fields(data: dict, required: tuple, optional: tuple) -> None:
 
 def _seed(data: dict):
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
-                             or not 0 <= seed < 2 ** 63):
-        raise ScenarioError("seed", value=seed)
+    if seed is not None:
+        if isinstance(seed, int) and not isinstance(seed, bool) and seed.bit_length() > 64:
+            raise ScenarioError("number_too_long", where=" (seed)", digits=MAX_DIGITS)
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2 ** 63:
+            raise ScenarioError("seed", value=_shown(seed))
     return seed
 
 
@@ -144,6 +186,17 @@ def _title(data: dict):
     if title is not None and (not isinstance(title, str) or len(title) > 200):
         raise ScenarioError("text", field="title")
     return title
+
+
+def _engine(make, *args, **kwargs):
+    """Call the engine; its refusal (a RuleError) becomes ScenarioError("engine", error=...),
+    rendered in the reader's language from the engine's own catalogue."""
+    try:
+        return make(*args, **kwargs)
+    except RuleError as err:
+        raise ScenarioError("engine", error=err) from None
+    except ValueError as err:  # an engine not yet speaking RuleError: its own text
+        raise ScenarioError("engine", error=str(err)) from None
 
 
 # -- validation ----------------------------------------------------------------------------
@@ -160,78 +213,61 @@ def validate(data) -> dict:
     """Check a scenario (a dict) and return it normalised (cards in "7♥" form, defaults
     filled in). Raises ScenarioError naming the first problem."""
     if not isinstance(data, dict):
-        raise ScenarioError("malformed", detail="expected a JSON object")
+        raise ScenarioError("malformed", why="not_object")
     if data.get("format") != FORMAT:
-        raise ScenarioError("format", value=data.get("format"), expected=FORMAT)
+        raise ScenarioError("format", value=_shown(data.get("format")), expected=repr(FORMAT))
     game = data.get("game")
     if game == "truco":
         return _validate_truco(data)
     if game == "21":
         return _validate_21(data)
-    raise ScenarioError("game", value=game)
+    raise ScenarioError("game", value=_shown(game))
 
 
 def _validate_truco(data: dict) -> dict:
-    from .truco import VARIANTS, manilhas
+    """The scenario checks its own shape (fields, four hands of three short texts, the
+    stated manilhas); the engine's `from_deal` checks the cards, the vira, the dealer, the
+    score and tie_lead, and its refusal is passed on (code "engine")."""
+    from .truco import from_deal
 
     _fields(data, _TRUCO_REQUIRED, _TRUCO_OPTIONAL)
-    variant = VARIANTS.get(data["variant"]) if isinstance(data["variant"], str) else None
-    if variant is None:
-        raise ScenarioError("variant", value=data["variant"])
     hands = data["hands"]
     if not isinstance(hands, list) or len(hands) != 4:
-        raise ScenarioError("hands_shape", detail=f"found {_count(hands)} hands")
-    parsed = []
+        raise ScenarioError("hands_shape", why="hands_count", count=_count(hands))
     for seat, hand in enumerate(hands):
         if not isinstance(hand, list) or len(hand) != 3:
-            raise ScenarioError("hands_shape", detail=f"seat {seat} holds {_count(hand)} cards")
-        parsed.append([_card(c, truco=True) for c in hand])
-    vira = None
-    if variant.uses_vira:
-        if data.get("vira") is None:
-            raise ScenarioError("vira_missing")
-        vira = _card(data["vira"], truco=True)
-    elif data.get("vira") is not None:
-        raise ScenarioError("vira_mineiro")
-    seen = Counter(c for h in parsed for c in h)
+            raise ScenarioError("hands_shape", why="hand_size", seat=seat, count=_count(hand))
+        for card in hand:
+            _card(card, truco=False)  # a readable card; the engine judges the truco pack
+    vira = data.get("vira")
     if vira is not None:
-        seen[vira] += 1
-    for card, n in seen.items():
-        if n > 1:
-            raise ScenarioError("twice", card=str(card))
-    real = [str(c) for c in manilhas(variant, vira)]
+        _card(vira, truco=False)
+    seed, title = _seed(data), _title(data)
+    tie_lead = data.get("tie_lead", "leader")
+    score = data["score"]
+    state = _engine(from_deal, data["variant"], hands, vira, data["dealer"],
+                    tuple(score) if isinstance(score, list) else score, seed=seed,
+                    tie_lead=tie_lead)
+    real = [str(c) for c in state.manilhas]
     if data.get("manilhas") is not None:
         stated = data["manilhas"]
-        if not isinstance(stated, list):
-            raise ScenarioError("manilhas", stated=stated, real=", ".join(real))
+        if not isinstance(stated, list) or len(stated) > 4:
+            raise ScenarioError("manilhas", stated=_shown(stated), real=", ".join(real))
         stated_cards = [str(_card(c, truco=True)) for c in stated]
         if sorted(stated_cards) != sorted(real):
             raise ScenarioError("manilhas", stated=", ".join(stated_cards), real=", ".join(real))
-    dealer = data["dealer"]
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise ScenarioError("dealer", value=dealer)
-    score = data["score"]
-    top = variant.target - 1
-    if (not isinstance(score, list) or len(score) != 2
-            or any(not isinstance(p, int) or isinstance(p, bool) or not 0 <= p <= top
-                   for p in score)):
-        raise ScenarioError("score", top=top, value=score)
-    tie_lead = data.get("tie_lead", "leader")
-    if tie_lead not in ("leader", "first_tying"):
-        raise ScenarioError("option", field="tie_lead", value=tie_lead,
-                            choices="leader, first_tying")
-    out = {"format": FORMAT, "game": "truco", "variant": variant.key,
-           "hands": [[str(c) for c in h] for h in parsed],
-           "vira": None if vira is None else str(vira), "dealer": dealer,
-           "score": list(score), "manilhas": real, "tie_lead": tie_lead,
-           "seed": _seed(data)}
-    if _title(data) is not None:
-        out["title"] = data["title"]
+    out = {"format": FORMAT, "game": "truco", "variant": state.variant.key,
+           "hands": [[str(c) for c in h] for h in state.hands],
+           "vira": None if state.vira is None else str(state.vira), "dealer": state.dealer,
+           "score": list(state.score), "manilhas": real, "tie_lead": state.tie_lead,
+           "seed": seed}
+    if title is not None:
+        out["title"] = title
     return out
 
 
 def _count(value) -> int:
-    return len(value) if isinstance(value, list) else 0
+    return len(value) if isinstance(value, (list, tuple)) else 0
 
 
 def _validate_21(data: dict) -> dict:
@@ -243,17 +279,19 @@ def _validate_21(data: dict) -> dict:
     chips = data.get("chips", 20)
     if isinstance(chips, list):
         if len(chips) != players:
-            raise ScenarioError("option", field="chips", value=chips,
-                                choices=f"one stack per seat ({players})")
+            raise ScenarioError("option", field="chips", value=_shown(chips),
+                                choices=f"{players} x [0, 10000]")
         chips = [_int(c, "chips", 0, 10_000) for c in chips]
     else:
         chips = _int(chips, "chips", 1, 10_000)
     rotation = data.get("rotation", "rounds")
-    if rotation not in ROTATIONS:
-        raise ScenarioError("option", field="rotation", value=rotation, choices=", ".join(ROTATIONS))
+    if not isinstance(rotation, str) or rotation not in ROTATIONS:
+        raise ScenarioError("option", field="rotation", value=_shown(rotation),
+                            choices=", ".join(ROTATIONS))
     ace = data.get("ace", default_ace(rotation))
-    if ace not in ACE_OPTIONS or isinstance(ace, bool):
-        raise ScenarioError("option", field="ace", value=ace,
+    # exact types only: True is not 1, and 11.0 is not the option 11
+    if type(ace) not in (int, str) or ace not in ACE_OPTIONS:
+        raise ScenarioError("option", field="ace", value=_shown(ace),
                             choices=", ".join(str(option) for option in ACE_OPTIONS))
     rounds = data.get("rounds", 10)
     if rounds is not None:
@@ -275,16 +313,16 @@ def _validate_21_deal(deal, players: int, data: dict):
     if deal is None:
         return None
     if not isinstance(deal, dict) or set(deal) - {"first_cards", "upcard", "then"}:
-        raise ScenarioError("deal_shape", detail="expected first_cards, upcard and then")
+        raise ScenarioError("deal_shape", why="deal_keys")
     first = deal.get("first_cards")
     if not isinstance(first, list) or len(first) != players:
-        raise ScenarioError("deal_shape", detail=f"first_cards needs one entry per seat ({players})")
+        raise ScenarioError("deal_shape", why="first_cards", players=players)
     first = [None if c is None else str(_card(c, truco=False)) for c in first]
     upcard = deal.get("upcard")
     upcard = None if upcard is None else str(_card(upcard, truco=False))
     then = deal.get("then", [])
     if not isinstance(then, list) or len(then) > 52 * 4:
-        raise ScenarioError("deal_shape", detail="then is a list of cards")
+        raise ScenarioError("deal_shape", why="then")
     then = [str(_card(c, truco=False)) for c in then]
     from .vinte_e_um import default_packs
     packs = data.get("decks") or default_packs(players)
@@ -299,35 +337,44 @@ def _validate_21_deal(deal, players: int, data: dict):
 # -- building games ------------------------------------------------------------------------
 
 def build(scenario: dict):
-    """The engine state a validated scenario describes (TrucoState or 21 GameState)."""
-    try:
-        if scenario["game"] == "truco":
-            from .truco import from_deal
-            return from_deal(scenario["variant"], scenario["hands"], scenario["vira"],
-                             scenario["dealer"], tuple(scenario["score"]),
-                             seed=scenario["seed"], tie_lead=scenario["tie_lead"])
-        from .vinte_e_um import from_deal as deal21, new_game as new21
-        options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
-                                             "rotation", "rounds", "rotation_rounds")}
-        deal = scenario["deal"]
-        if deal is None:
-            return new21(scenario["players"], seed=scenario["seed"], banker=scenario["banker"],
-                         **options)
-        return deal21(scenario["players"], deal["first_cards"], deal["upcard"], deal["then"],
-                      banker=scenario["banker"], seed=scenario["seed"], **options)
-    except ScenarioError:
-        raise
-    except ValueError as err:
-        raise ScenarioError("engine", detail=str(err)) from None
+    """The engine state a validated scenario describes (a `cartas.contract.GameState`)."""
+    if scenario["game"] == "truco":
+        from .truco import from_deal
+        return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
+                       scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
+                       tie_lead=scenario["tie_lead"])
+    from .vinte_e_um import from_deal as deal21, new_game as new21
+    options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
+                                         "rotation", "rounds", "rotation_rounds")}
+    deal = scenario["deal"]
+    if deal is None:
+        return _engine(new21, scenario["players"], seed=scenario["seed"],
+                       banker=scenario["banker"], **options)
+    return _engine(deal21, scenario["players"], deal["first_cards"], deal["upcard"],
+                   deal["then"], banker=scenario["banker"], seed=scenario["seed"], **options)
+
+
+def bot(scenario: dict, seed: int):
+    """A seeded rule-following bot (`cartas.contract.Bot`) for the scenario's game."""
+    if scenario["game"] == "truco":
+        from .truco.bots import RuleBot
+        return RuleBot(seed=seed)
+    from .vinte_e_um import SensibleBot
+    return SensibleBot(seed=seed)
 
 
 def truco_scenario(variant, hands, vira=None, dealer: int = 0, score=(0, 0), seed=None,
-                   title: str | None = None) -> dict:
-    """A validated truco scenario from its parts (cards as Card or text)."""
+                   title: str | None = None, tie_lead: str = "leader") -> dict:
+    """A validated truco scenario from its parts (cards as Card or text). `tie_lead`:
+    who leads after a tied trick, "leader" or "first_tying" (see `cartas.truco.new_game`)."""
+    if not isinstance(hands, (list, tuple)) or not all(isinstance(h, (list, tuple))
+                                                       for h in hands):
+        raise ScenarioError("hands_shape", why="hands_count", count=_count(hands))
     data = {"format": FORMAT, "game": "truco", "variant": str(variant),
             "hands": [[str(c) for c in h] for h in hands],
             "vira": None if vira is None else str(vira), "dealer": dealer,
-            "score": list(score), "seed": seed}
+            "score": list(score) if isinstance(score, (list, tuple)) else score, "seed": seed,
+            "tie_lead": tie_lead}
     if title:
         data["title"] = title
     return validate(data)
@@ -343,10 +390,11 @@ def vinte_e_um_scenario(players: int, banker: int = 0, *, deal=None, title=None,
 
 
 def truco_from_state(state, title: str | None = None) -> dict:
-    """The scenario of the hand a TrucoState is dealing now (as dealt, before any play)."""
+    """The scenario of the hand a TrucoState is dealing now (as dealt, before any play),
+    with the game's tie_lead rule."""
     deal = next(e for e in reversed(state.events) if e["type"] == "deal")
     return truco_scenario(state.variant.key, deal["hands"], deal["vira"], deal["dealer"],
-                          deal["score"], title=title)
+                          deal["score"], title=title, tie_lead=state.tie_lead)
 
 
 # -- JSON and links --------------------------------------------------------------------------
@@ -356,19 +404,35 @@ def to_json(scenario: dict, indent: int | None = 1) -> str:
     return json.dumps(validate(scenario), ensure_ascii=False, indent=indent)
 
 
+def _parse_int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise ScenarioError("number_too_long", where="", digits=MAX_DIGITS)
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    if len(text) > 2 * MAX_DIGITS:
+        raise ScenarioError("number_too_long", where="", digits=MAX_DIGITS)
+    return float(text)
+
+
 def from_json(text) -> dict:
     """Read and validate a scenario from JSON text (or bytes)."""
     if isinstance(text, bytes):
         try:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
-            raise ScenarioError("malformed", detail="the file is not UTF-8 text") from None
+            raise ScenarioError("malformed", why="not_utf8") from None
     if not isinstance(text, str):
-        raise ScenarioError("malformed", detail="expected JSON text")
+        raise ScenarioError("malformed", why="not_text")
+    if len(text) > 64_000:
+        raise ScenarioError("malformed", why="link_long")
     try:
-        data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as err:
-        raise ScenarioError("malformed", detail=f"invalid JSON ({err.msg if hasattr(err, 'msg') else err})") from None
+        data = json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+    except ScenarioError:
+        raise
+    except (ValueError, RecursionError):
+        raise ScenarioError("malformed", why="not_json") from None
     return validate(data)
 
 
@@ -387,13 +451,13 @@ def encode_link(scenario: dict) -> str:
 def decode_link(text) -> dict:
     """Read a scenario back from `encode_link` text; an edited link is refused as tampered."""
     if not isinstance(text, str) or not text.strip():
-        raise ScenarioError("malformed", detail="the link parameter is empty")
+        raise ScenarioError("malformed", why="link_empty")
     text = text.strip()
     if len(text) > MAX_LINK:
-        raise ScenarioError("malformed", detail="the link parameter is too long")
+        raise ScenarioError("malformed", why="link_long")
     parts = text.split(".")
     if len(parts) != 3 or parts[0] != LINK_VERSION:
-        raise ScenarioError("malformed", detail="this is not a Cartas scenario link")
+        raise ScenarioError("malformed", why="not_link")
     _, body, digest = parts
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))

@@ -75,7 +75,7 @@ def test_standard_pack_one_or_more():
     assert len(set(standard_pack())) == 52
     two = standard_pack(2)
     assert len(two) == 104 and set(two) == set(STANDARD_PACK)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match="from 1 to 8"):
         standard_pack(0)
 
 

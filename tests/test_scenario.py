@@ -105,36 +105,42 @@ def test_a_digest_cannot_hide_a_changed_scenario():
 BAD_TRUCO = [
     (paulista(format="cartas.cenario/9"), "format", "formato de cenário desconhecido"),
     (paulista(game="poker"), "game", "jogo desconhecido"),
-    (paulista(variant="gaucho"), "variant", "variante de truco desconhecida"),
+    (paulista(variant="gaucho"), "engine", "variante de truco desconhecida"),
     (paulista(extra=1), "unknown_field", "campo desconhecido"),
     ({k: v for k, v in paulista().items() if k != "hands"}, "missing", "falta o campo hands"),
     (paulista(hands=HANDS[:3]), "hands_shape", "4 mãos de 3 cartas"),
-    (paulista(hands=[HANDS[0][:2]] + HANDS[1:]), "hands_shape", "seat 0 holds 2"),
+    (paulista(hands=[HANDS[0][:2]] + HANDS[1:]), "hands_shape", "o assento 0 tem 2 cartas"),
     (paulista(hands=[["7♥", "A♠", "onze"]] + HANDS[1:]), "card", "'onze' não é uma carta"),
-    (paulista(hands=[["7♥", "A♠", "9♦"]] + HANDS[1:]), "not_in_pack", "9♦ não está no baralho"),
-    (paulista(hands=[["7♥", "A♠", "4♣"]] + HANDS[1:]), "twice", "4♣ aparece duas vezes"),
-    (paulista(vira="7♥"), "twice", "7♥ aparece duas vezes"),
-    (paulista(vira=None), "vira_missing", "precisa de uma vira"),
-    (paulista(variant="mineiro"), "vira_mineiro", "não tem vira"),
+    (paulista(hands=[["7♥", "A♠", "9♦"]] + HANDS[1:]), "engine", "9♦ na mão do assento 0 não está no baralho"),
+    (paulista(hands=[["7♥", "A♠", "4♣"]] + HANDS[1:]), "engine", "4♣ foi distribuída duas vezes"),
+    (paulista(vira="7♥"), "engine", "a vira 7♥ não pode estar também numa mão"),
+    (paulista(vira=None), "engine", "precisa de uma vira"),
+    (paulista(variant="mineiro"), "engine", "não tem vira"),
     (paulista(manilhas=["7♦", "7♠", "7♥", "7♣"]), "manilhas", "contradizem a vira"),
-    (paulista(dealer=4), "dealer", "de 0 a 3"),
-    (paulista(score=[12, 0]), "score", "de 0 a 11"),
-    (paulista(score=[1]), "score", "dois números"),
+    (paulista(dealer=4), "engine", "de 0 a 3"),
+    (paulista(dealer=True), "engine", "de 0 a 3"),
+    (paulista(score=[12, 0]), "engine", "de 0 a 11"),
+    (paulista(score=[1]), "engine", "dois números"),
+    (paulista(score=[True, 0]), "engine", "dois números"),
     (paulista(seed=-1), "seed", "semente"),
-    (paulista(tie_lead="random"), "option", "tie_lead"),
+    (paulista(seed=10**30), "number_too_long", "longo demais"),
+    (paulista(tie_lead="random"), "engine", "depois de um empate"),
 ]
 
 BAD_21 = [
     (table21(players=2), "number", "players"),
     (table21(banker=4), "number", "banker"),
     (table21(ace=5), "option", "ace"),
+    (table21(ace=11.0), "option", "ace"),
+    (table21(ace=True), "option", "ace"),
+    (table21(players=True), "number", "players"),
     (table21(rotation="forever"), "option", "rotation"),
     (table21(deal={"first_cards": ["5♥", "5♥", "2♦", "A♠"]}), "twice", "5♥ aparece duas vezes"),
-    (table21(deal={"first_cards": ["5♥", "K♣"]}), "deal_shape", "first_cards needs one entry per seat"),
+    (table21(deal={"first_cards": ["5♥", "K♣"]}), "deal_shape", "first_cards precisa de uma carta por assento"),
     (table21(deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"], "upcard": "Z♣"}), "card", "não é uma carta"),
-    (table21(deal={"first_cards": ["5♥", None, "2♦", "A♠"]}), "engine", "motor recusou"),
+    (table21(deal={"first_cards": ["5♥", None, "2♦", "A♠"]}), "engine", ""),  # 21's own text
     (table21(chips=[20, 20]), "option", "chips"),
-    (table21(rotation="natural", ace=1), "engine", "motor recusou"),
+    (table21(rotation="natural", ace=1), "engine", ""),
 ]
 
 
@@ -174,3 +180,39 @@ def test_a_natural_rotation_scenario_takes_the_engines_ace_default():
     scenario = validate({"format": FORMAT, "game": "21", "players": 4, "banker": 0,
                          "rotation": "natural"})
     assert scenario["ace"] == 11
+
+
+def test_a_number_of_5000_digits_is_refused_as_too_long_in_both_languages():
+    text = ('{"format": "cartas.cenario/1", "game": "21", "players": ' + "7" * 5000
+            + ', "banker": 0}')
+    with pytest.raises(ScenarioError) as err:
+        from_json(text)
+    assert err.value.code == "number_too_long"
+    assert "longo demais" in err.value.message("pt") and "too long" in str(err.value)
+    with pytest.raises(ScenarioError) as err:
+        validate(table21(players=10**5000))
+    assert err.value.code == "number_too_long" and "players" in str(err.value)
+
+
+def test_bools_and_floats_are_not_whole_numbers_in_a_scenario():
+    for data in (table21(banker=True), table21(chips=20.0), table21(ace=11.0),
+                 paulista(dealer=3.0)):
+        with pytest.raises(ScenarioError):
+            validate(data)
+
+
+def test_a_truco_scenario_keeps_tie_lead_through_json_links_and_states():
+    scenario = truco_scenario("paulista", HANDS, "K♠", 3, (2, 5), tie_lead="first_tying")
+    assert scenario["tie_lead"] == "first_tying"
+    assert decode_link(encode_link(scenario)) == scenario
+    state = build(scenario)
+    assert state.tie_lead == "first_tying"
+    assert truco_from_state(state)["tie_lead"] == "first_tying"
+
+
+def test_an_engine_refusal_is_wrapped_and_speaks_the_readers_language():
+    with pytest.raises(ScenarioError) as err:
+        validate(paulista(vira="7♥"))
+    assert err.value.code == "engine" and err.value.engine_code == "vira_in_hand"
+    assert "cannot also be in a hand" in err.value.message("en")
+    assert "não pode estar também numa mão" in err.value.message("pt")

@@ -51,7 +51,7 @@ def test_a_run_records_who_ran_what_it_paid_and_the_cut_trick():
     run = [e for e in s.events if e["type"] == "run"][-1]
     assert (run["seat"], run["points"]) == (last["seat"], last["points"])
     assert explain_last_hand(last, PAULISTA, "pt") == (
-        "O assento 3 correu do pedido de seis (6): a dupla dos assentos 0 e 2 leva a mão e 3 "
+        "O assento 3 correu do pedido de seis (6): a dupla A (assentos 0 e 2) leva a mão e 3 "
         "pontos, o valor da mão antes do pedido recusado.")
     assert "ran from the call of seis (6)" in explain_last_hand(last, PAULISTA, "en")
 

@@ -9,7 +9,7 @@ from cartas.truco import (
     MINEIRO, PAULISTA, Action, IllegalActionError, TrucoError, explain_hand, from_deal,
     from_json, get_variant, hand_winner, manilhas, new_game, trick_winner,
 )
-from cartas.truco.text import _ILLEGAL_PT
+from cartas.truco import CATALOGUE
 
 PLAIN = [["3♦", "K♦", "4♦"], ["2♠", "J♠", "5♠"], ["A♥", "Q♥", "6♥"], ["K♣", "5♣", "6♣"]]
 ALL_ACTIONS = ([Action.play(c) for c in TRUCO_PACK] + [Action.cover(c) for c in TRUCO_PACK]
@@ -21,7 +21,7 @@ ENGLISH = re.compile(r"\b(team|seat|the|is|not|cannot|must|raise|play|hand)\b")
 
 def check_portuguese(error: TrucoError) -> str:
     """The refusal has a Portuguese text that is not the English one and names no 'team'."""
-    assert error.code in _ILLEGAL_PT, (error.code, str(error))
+    assert error.code in CATALOGUE, (error.code, str(error))
     pt = error.message("pt")
     assert pt != str(error) and not ENGLISH.search(pt), (error.code, pt)
     assert error.message("en") == str(error)
@@ -78,7 +78,8 @@ def test_raised_last_names_the_dupla_in_portuguese():
     s.apply_action("play A♥")
     with pytest.raises(IllegalActionError) as info:
         s.apply_action("raise 9")  # seat 3, dupla B again
-    assert str(info.value) == "team 1 raised last and cannot raise again"
+    assert str(info.value) == ("team B (seats 1 and 3) raised last and cannot raise again until "
+                               "the other team raises")
     assert info.value.code == "raised_last" and info.value.fields == {"team": 1}
     assert info.value.message("pt") == ("a dupla B (assentos 1 e 3) pediu por último e não "
                                         "pode aumentar de novo: só depois que a outra dupla "

@@ -177,7 +177,8 @@ def test_rule_betting_raise_on_own_turn_before_playing():
 def test_rule_betting_accept_sets_value_and_play_goes_on():
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT)
     assert s.hand_value == 3 and s.phase == "play" and s.current_seat == 0
-    assert last(s, "accept") == {"type": "accept", "seat": 1, "team": 1, "value": 3}
+    assert last(s, "accept") == {"type": "accept", "variant": "paulista", "seat": 1, "team": 1,
+                                 "value": 3}
 
 
 def test_rule_betting_run_pays_value_before_refused_raise():
@@ -209,7 +210,7 @@ def test_rule_betting_team_may_not_raise_twice_in_a_row():
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "raise 3", ACCEPT,
                   "play 3♦", "play 5♠")
     before = s.to_json()
-    with pytest.raises(IllegalActionError, match="team 0 raised last and cannot raise again"):
+    with pytest.raises(IllegalActionError, match=r"team A \(seats 0 and 2\) raised last and cannot raise again"):
         s.apply_action("raise 6")
     assert s.to_json() == before and not s.raise_options
     s.apply_action("play 6♥")
@@ -221,7 +222,7 @@ def test_rule_betting_nothing_goes_above_12():
                   "raise 3", "raise 6", "raise 9", "raise 12")
     assert [a.kind for a in s.legal_actions()] == ["accept", "run"]
     with pytest.raises(IllegalActionError, match="nothing goes above 12"):
-        s.apply_action(Action.raise_to(15))
+        s.apply_action(Action.raise_to(12))
     s.apply_action(ACCEPT)
     assert s.hand_value == 12 and not s.may_raise(1)
 
@@ -231,7 +232,8 @@ def test_rule_game_ends_when_a_team_has_12_or_more():
                   "play 3♦", "play 5♠", "play 6♥", "play 6♣",
                   "play K♦", "play J♠", "play Q♥", "play 5♣")
     assert s.is_terminal() and s.winner == 0 and s.score == (13, 4)
-    assert s.events[-1] == {"type": "game", "winner_team": 0, "score": [13, 4]}
+    assert s.events[-1] == {"type": "game", "variant": "paulista", "winner_team": 0,
+                            "score": [13, 4]}
     assert s.legal_actions() == [] and s.current_seat is None
 
 
@@ -263,7 +265,7 @@ def test_rule_mao_de_onze_raise_loses_the_game(raiser_team):
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5)), PLAY_HAND)
     if raiser_team == 1:
         s.apply_action("play 3♦")
-    assert s.raise_forbidden and s.raise_options == (6,)
+    assert s.raise_forbidden and s.raise_options == (3,)  # a call for truco
     s.apply_action("raise")
     assert s.is_terminal() and s.winner == 1 - raiser_team and s.score == (11, 5)
     assert last(s, "raise")["forbidden"] and last(s, "hand")["reason"] == "forbidden_raise"
@@ -394,17 +396,18 @@ def test_forbidden_raise_is_named_truco_and_narrated_once(variant):
     vira = "7♣" if variant.uses_vira else None
     s = from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5))
     s.apply_action(PLAY_HAND)
-    assert s.raise_options == (variant.next_value(variant.threshold_value),)  # value kept
+    assert s.raise_options == (variant.ladder[0],)  # the only raise offered is truco
     s.apply_action("raise")
     raise_, hand, game = s.events[-3:]
-    assert raise_["name"] == "truco" and raise_["value"] == 6 and raise_["forbidden"]
+    assert raise_["name"] == "truco" and raise_["value"] == variant.ladder[0]
+    assert raise_["forbidden"]
     name = "mão de onze" if variant.threshold == 11 else "mão de dez"
-    said = [narrate(e, variant) for e in (raise_, hand, game)]
+    said = [narrate(e) for e in (raise_, hand, game)]
     assert said[0] == f"Assento 0 pede truco na {name}, o que é proibido."
-    assert said[1].startswith(f"A dupla dos assentos 0 e 2 pediu truco na {name} e perde o jogo")
-    assert said[2] == f"A dupla dos assentos 1 e 3 vence o jogo, {variant.threshold} x 5."
+    assert said[1].startswith(f"A dupla A (assentos 0 e 2) pediu truco na {name} e perde o jogo")
+    assert said[2] == f"A dupla B (assentos 1 e 3) vence o jogo, {variant.threshold} x 5."
     assert "vence" not in said[1] and "seis" not in " ".join(said)
-    english = [narrate(e, variant, "en") for e in (raise_, hand, game)]
+    english = [narrate(e, "en") for e in (raise_, hand, game)]
     assert "calls truco" in english[0] and "loses the game" in english[1]
     assert "wins the game" in english[2] and "wins" not in english[1]
 
@@ -458,7 +461,7 @@ def test_from_deal_puts_the_cards_in_the_pack_in_deal_order():
 def test_play_order_goes_round_from_the_leader():
     from cartas.truco import play_order
     assert play_order(0) == [0, 1, 2, 3] and play_order(2) == [2, 3, 0, 1]
-    with pytest.raises(ValueError, match="leader is a seat from 0 to 3"):
+    with pytest.raises(ValueError, match="seats are 0 to 3, not 4"):
         play_order(4)
 
 
@@ -480,3 +483,66 @@ def test_hand_events_of_a_hand_in_progress_are_the_events_so_far():
     from cartas.truco import hand_events
     state = apply_all(from_deal(MINEIRO, PLAIN, dealer=3), "play 3♦", "raise")
     assert [e["type"] for e in hand_events(state.events, 1)] == ["deal", "play", "raise"]
+
+
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+@pytest.mark.parametrize("asked", ["raise", "raise 3", "raise 4", "raise 6", "raise 9",
+                                   "raise 12", "truco", "seis", "pede dez"])
+def test_rule_mao_de_onze_asking_truco_by_any_name_or_value_loses_the_game(variant, asked):
+    vira = "7♣" if variant.uses_vira else None
+    s = apply_all(from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5)),
+                  PLAY_HAND, "play 3♦")
+    events = s.apply_action(asked)  # seat 1, of the team not at the threshold
+    assert [e["type"] for e in events] == ["raise", "hand", "game"]
+    raise_ = events[0]
+    assert raise_["name"] == "truco" and raise_["forbidden"] and raise_["seat"] == 1
+    assert s.is_terminal() and s.winner == 0 and s.score == (variant.threshold, 5)
+    assert "truco" in s.narrate(raise_, "pt") and "truco" in s.narrate(raise_, "en")
+
+
+def test_rule_mao_de_onze_offers_truco_as_the_only_raise():
+    s = apply_all(from_deal(MINEIRO, PLAIN, dealer=3, score=(2, 10)), PLAY_HAND)
+    raises = [a for a in s.legal_actions() if a.kind == "raise"]
+    assert raises == [Action.raise_to(MINEIRO.ladder[0])]
+    assert raises[0].describe("pt", MINEIRO) == "pedir truco (4)"
+
+
+def test_rule_a_re_raise_event_says_what_the_hand_is_worth_now():
+    s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
+    first = s.apply_action("raise 3")[0]
+    again = s.apply_action("raise 6")[0]
+    assert (first["hand_value"], again["hand_value"]) == (1, 3) and s.hand_value == 3
+
+
+def test_rule_carta_coberta_is_allowed_from_the_second_trick_only():
+    from cartas.truco import COVER_FROM_TRICK, may_cover
+    assert COVER_FROM_TRICK == 2
+    assert [may_cover(n) for n in (1, 2, 3)] == [False, True, True]
+
+
+def test_rule_teams_and_partners_come_from_the_engine():
+    from cartas.truco import partner_of, team_of, team_seats
+    assert [team_of(s) for s in range(4)] == [0, 1, 0, 1]
+    assert [partner_of(s) for s in range(4)] == [2, 3, 0, 1]
+    assert team_seats(1) == (1, 3)
+    view = from_deal(MINEIRO, PLAIN, dealer=3).view(3)
+    assert (view.team, view.partner, view.team_of(2)) == (1, 1, 0)
+    with pytest.raises(ValueError):
+        team_of(4)
+
+
+def test_rule_deal_hands_lays_out_a_shuffle_as_the_engine_deals_it():
+    from cartas.truco import VIRA_CARD, deal_hands, deal_order
+    pack = list(TRUCO_PACK)
+    hands, vira = deal_hands(pack, 2, uses_vira=True)
+    assert vira == pack[VIRA_CARD]
+    for n, (seat, k) in enumerate(deal_order(2)):
+        assert hands[seat][k] == pack[n]
+
+
+@pytest.mark.parametrize("tie_lead, leader", [("leader", 0), ("first_tying", 1)])
+def test_rule_after_a_tied_trick_the_tie_lead_option_says_who_leads(tie_lead, leader):
+    from cartas.truco import trick_next_leader
+    trick = [(0, "4♦"), (1, "K♠"), (2, "K♦"), (3, "5♣")]
+    assert trick_winner(trick, MINEIRO) is None
+    assert trick_next_leader(trick, MINEIRO, None, tie_lead) == leader

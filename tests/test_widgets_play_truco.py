@@ -99,7 +99,7 @@ def test_why_explains_a_hand_that_ended_by_a_run():
     view.run_button.click()
     assert view.state.hand_number == 2 and view.state.tricks == []
     view.why.click()
-    assert ("O assento 0 correu do pedido de truco (3): a dupla dos assentos 1 e 3 leva a mão "
+    assert ("O assento 0 correu do pedido de truco (3): a dupla B (assentos 1 e 3) leva a mão "
             "e 1 ponto") in view.explanation.value
 
 

@@ -45,7 +45,7 @@ def test_bad_scenarios_are_refused_and_nothing_changes():
     table = view.table.value
     fill(view, [["7♥", "A♠", "4♣"]] + HANDS[1:])
     view.make_button.click()
-    assert "Cenário recusado" in view.message.value and "4♣ aparece duas vezes" in view.message.value
+    assert "Cenário recusado" in view.message.value and "4♣ foi distribuída duas vezes" in view.message.value
     link = encode_link(good)
     view.paste.value = link[:-2] + ("00" if link[-2:] != "00" else "11")
     view.load_button.click()
@@ -79,3 +79,25 @@ def test_a_21_table_scenario():
     view.first.value = "5♥, 5♥, 2♦, A♠"
     view.make_button.click()
     assert "5♥ aparece duas vezes" in view.message.value
+
+
+def test_the_builder_offers_tie_lead_and_keeps_it_through_the_link():
+    view = ScenarioBuilder(seed=1, query=False)
+    fill(view)
+    view.tie_lead.value = "first_tying"
+    view.make_button.click()
+    link = view.output.value.split("cenario=")[1].split("'")[0].split("<")[0]
+    assert decode_link(link)["tie_lead"] == "first_tying"
+    assert view.state.tie_lead == "first_tying"
+    other = ScenarioBuilder(seed=2, query=False)
+    other.paste.value = link
+    other.load_button.click()
+    assert other.tie_lead.value == "first_tying"
+
+
+def test_an_engine_refusal_is_shown_in_the_views_language():
+    view = ScenarioBuilder(seed=1, query=False, lang="en")
+    fill(view, vira="7♥")
+    view.make_button.click()
+    assert "Scenario refused" in view.message.value
+    assert "cannot also be in a hand" in view.message.value

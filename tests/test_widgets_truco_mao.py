@@ -54,7 +54,7 @@ def test_steps_deal_card_by_card_then_turn_the_vira():
     after_deal = steps[12]["table"]
     assert [[str(c) for c in h] for h in after_deal.hands] == deal["hands"]
     assert sum(len(h) for h in steps[5]["table"].hands) == 5
-    assert steps[13]["text"]["pt"] == narrate(deal, "paulista", "pt")
+    assert steps[13]["text"]["pt"] == narrate(deal, "pt")
     assert str(steps[13]["table"].vira) == deal["vira"]
 
 

@@ -80,3 +80,16 @@ def test_a_bad_card_becomes_a_friendly_message():
     assert "3♦ aparece duas vezes na mesma rodada" in view.message.value
     view.cards[1].value = "2♠"
     assert view.message.value == ""
+
+
+def test_after_a_tied_trick_the_chosen_tie_lead_rule_says_who_leads():
+    view = TrickLab(seed=1)
+    view.covers[0].value = True
+    view.cards[2].value = "3♥"          # 3♣ (seat 1) and 3♥ (seat 2) tie; seat 0 led
+    assert "data-team='-'" in view.trick_box.value
+    assert "assento 0 abre a próxima rodada" in view.trick_box.value
+    view.tie_lead.value = "first_tying"
+    assert "assento 1 abre a próxima rodada" in view.trick_box.value
+    view.language.value = "en"
+    assert view.tie_lead.value == "first_tying"
+    assert "seat 1 leads the next trick" in view.trick_box.value

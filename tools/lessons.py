@@ -137,7 +137,7 @@ hand. Then answer the exercises at the end.
     ("checks", *CHECKS),
     ("check", """
 from cartas.truco import new_game, narrate
-narrate(new_game("paulista", 7).events[0], "paulista")
+narrate(new_game("paulista", 7).events[0], "pt")
 """, "'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
      "a mão vale 1.'"),
 ]
@@ -193,7 +193,7 @@ and see who wins and why. Then choose the results of a hand's tricks.
     ("check", """
 from cartas.truco import explain_hand
 explain_hand([0, 1, None])
-""", "'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla dos assentos 0 e 2 "
+""", "'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla A (assentos 0 e 2) "
      "leva a mão.'"),
     ("check", """
 from cartas.truco import trick_winner
@@ -595,7 +595,7 @@ try:
 except ScenarioError as error:
     message = error.message("pt")
 message
-""", "'A carta 4♣ aparece duas vezes.'"),
+""", "'4♣ foi distribuída duas vezes: as 12 cartas devem ser diferentes.'"),
 ]
 
 LESSONS["turma"] = [

@@ -127,8 +127,9 @@ class View(w.VBox):
         self.show_message(text, kind="error")
 
     def _reason(self, error: ValueError) -> str:
-        """The error's text, in the view's language when it offers `message(lang)`
-        (as the 21 engine's IllegalAction does); str(error) otherwise or if that fails."""
+        """The error's text, in the view's language when it offers `message(lang)` (every
+        engine refusal is a `cartas.errors.RuleError`, which does); str(error) otherwise or
+        if that fails."""
         try:
             return error.message(self.lang)
         except Exception:  # noqa: BLE001 - no message(lang), or a broken one

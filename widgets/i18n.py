@@ -27,7 +27,15 @@ def initial_language() -> str:
 
 
 def translate(table: dict, key: str, lang: str, **fields) -> str:
-    """Look up `key` in a {key: {"pt": ..., "en": ...}} table and fill in the fields."""
+    """Look up `key` in a {key: {"pt": ..., "en": ...}} table and fill in the fields.
+
+    The one translation helper of the widgets (`View.t` uses it); the engine's sentences
+    come from the engine's catalogues instead."""
     entry = table[key]
     text = entry.get(lang) or entry[DEFAULT]
     return text.format(**fields) if fields else text
+
+
+def every_language(table: dict, key: str, **fields) -> dict[str, str]:
+    """{"pt": ..., "en": ...}: `translate` in each language, for texts prepared up front."""
+    return {lang: translate(table, key, lang, **fields) for lang in LANGUAGES}

@@ -7,10 +7,9 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import make_rng
-from cartas.truco import explain_last_hand, explain_trick, narrate, new_game, team_of
+from cartas.cards import Card, make_rng
+from cartas.truco import explain_last_hand, explain_trick, new_game, seat_name, team_of
 from cartas.truco.bots import RuleBot
-from cartas.truco.text import threshold_name
 
 from .base import View, variant_toggle
 from .clickable import CardPicker
@@ -48,6 +47,10 @@ TEXT = {
     "nothing_yet": {"pt": "Ainda não houve rodada para explicar.",
                     "en": "There is no trick to explain yet."},
     "your_cards": {"pt": "Suas cartas (clique para jogar)", "en": "Your cards (click to play)"},
+    "no_card": {"pt": "não há carta aí", "en": "no card there"},
+    "not_your_card_turn": {"pt": "não é a sua vez de jogar uma carta",
+                           "en": "it is not your turn to play a card"},
+    "not_possible_now": {"pt": "isso não é possível agora", "en": "that is not possible now"},
 }
 
 
@@ -112,7 +115,8 @@ class PlayTruco(BotPacing, View):
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
         self.state = state
-        self.bots = {s: RuleBot(seed=int(self.rng.integers(2**31))) for s in (1, 2, 3)}
+        self.bots = {s: RuleBot(seed=int(self.rng.integers(2**31)))
+                     for s in range(state.players) if s != HUMAN}
         self.explanation.value = ""
         self._run_bots(paced=False)
 
@@ -127,19 +131,18 @@ class PlayTruco(BotPacing, View):
             chosen = next((a for a in legal if a.kind == "blind" and a.position == index), None)
         else:
             if index >= len(view.hand):
-                raise ValueError(self._say("no card there", "não há carta aí"))
+                raise ValueError(self.t("no_card"))
             card = view.hand[index]
             kind = "cover" if self.cover.value else "play"
             chosen = next((a for a in legal if a.kind == kind and a.card == card), None)
         if chosen is None:
-            raise ValueError(self._say("it is not your turn to play a card",
-                                       "não é a sua vez de jogar uma carta"))
+            raise ValueError(self.t("not_your_card_turn"))
         self.act(chosen)
 
     def act_kind(self, kind: str) -> None:
         chosen = next((a for a in self.legal() if a.kind == kind), None)
         if chosen is None:
-            raise ValueError(self._say(f"'{kind}' is not possible now", "isso não é possível agora"))
+            raise ValueError(self.t("not_possible_now"))
         self.act(chosen)
 
     def act(self, action) -> None:
@@ -150,9 +153,6 @@ class PlayTruco(BotPacing, View):
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)))
-
-    def _say(self, en: str, pt: str) -> str:
-        return pt if self.lang == "pt" else en
 
     # Why? ----------------------------------------------------------------------------------
     def explain(self) -> str:
@@ -185,7 +185,7 @@ class PlayTruco(BotPacing, View):
         self._draw_status(view)
         self._draw_hand(view)
         self._draw_buttons(view, variant)
-        lines = [narrate(e, variant, self.lang) for e in view.events]
+        lines = [state.narrate(e, self.lang) for e in view.events]
         self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
                           f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                           + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
@@ -196,10 +196,8 @@ class PlayTruco(BotPacing, View):
         if trick is None:
             self.last_trick.value = ""
             return
-        cards = [None if c is None else c for _, c in trick["plays"]]
-        from cartas.cards import Card
-        parsed = [None if c is None else Card.parse(c) for c in cards]
-        labels = [self._say(f"seat {s}", f"assento {s}") for s, _ in trick["plays"]]
+        parsed = [None if c is None else Card.parse(c) for _, c in trick["plays"]]
+        labels = [seat_name(s, self.lang) for s, _ in trick["plays"]]
         highlight = ["winner" if s == trick["winning_seat"] else None for s, _ in trick["plays"]]
         self.last_trick.value = (f"<div style='margin-left:10px'><b>{self.t('last_trick')}</b>"
                                  + cards_row(parsed, width=46, highlights=highlight, labels=labels,
@@ -207,7 +205,7 @@ class PlayTruco(BotPacing, View):
 
     def _draw_status(self, view) -> None:
         state = self.state
-        name = threshold_name(state.variant)
+        name = state.variant.threshold_name
         if state.is_terminal():
             a, b = state.score
             key = "won" if state.winner == team_of(HUMAN) else "lost"
@@ -244,7 +242,7 @@ class PlayTruco(BotPacing, View):
 
     def _draw_buttons(self, view, variant) -> None:
         legal = {a.kind: a for a in view.legal}
-        name = threshold_name(variant)
+        name = variant.threshold_name
         raise_action = legal.get("raise")
         self.raise_button.tooltip = ""
         if raise_action is not None and self.state.raise_forbidden:  # legal, but it loses

@@ -10,8 +10,8 @@ from urllib.parse import quote
 import ipywidgets as w
 
 from cartas import scenario as sc
-from cartas.cards import TRUCO_PACK, make_rng, parse_cards
-from cartas.truco import get_variant
+from cartas.cards import TRUCO_PACK, make_rng, parse_cards, shuffled
+from cartas.truco import SEATS, TIE_LEADS, deal_hands, get_variant
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS
 
 from .base import View, seed_field, variant_toggle
@@ -47,6 +47,10 @@ TEXT = {
     "play": {"pt": "Jogar a partir daqui", "en": "Play from here"},
     "refused": {"pt": "Cenário recusado: {reason}", "en": "Scenario refused: {reason}"},
     "over": {"pt": "O jogo acabou.", "en": "The game is over."},
+    "tie_lead": {"pt": "Após empate abre", "en": "After a tie leads"},
+    "tie_lead_leader": {"pt": "quem abriu a rodada", "en": "the trick's leader"},
+    "tie_lead_first_tying": {"pt": "quem jogou a 1ª carta empatada",
+                             "en": "the first tying card's player"},
 }
 
 
@@ -66,10 +70,12 @@ class ScenarioBuilder(View):
         # truco fields
         self.variant = variant_toggle()
         self.hands = [w.Text(layout=w.Layout(width="260px")).add_class(f"cartas-hand-{s}")
-                      for s in range(4)]
+                      for s in SEATS]
         self.vira = w.Text(layout=w.Layout(width="160px")).add_class("cartas-vira")
-        self.dealer = w.Dropdown(options=[0, 1, 2, 3], value=3,
+        self.dealer = w.Dropdown(options=list(SEATS), value=3,
                                  layout=w.Layout(width="200px")).add_class("cartas-dealer")
+        self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value="leader",
+                                   layout=w.Layout(width="360px")).add_class("cartas-tie-lead")
         self.score = [w.BoundedIntText(min=0, max=11, layout=w.Layout(width="70px")) for _ in range(2)]
         self.random_button = w.Button().add_class("cartas-random")
         # 21 fields
@@ -96,8 +102,10 @@ class ScenarioBuilder(View):
         self.narration = w.HTML().add_class("cartas-narration")
         self.game_box = w.VBox().add_class("cartas-game-box")
 
+        self.score_label = w.HTML()
         self.truco_box = w.VBox([self.variant, *self.hands, w.HBox([self.vira, self.dealer]),
-                                 w.HBox([w.HTML(), *self.score]), self.random_button])
+                                 self.tie_lead, w.HBox([self.score_label, *self.score]),
+                                 self.random_button])
         self.box21 = w.VBox([self.players, self.banker, self.chips, self.ace, self.rotation,
                              self.first, self.upcard, self.then, self.seed])
         self.game.observe(self.guarded(lambda _: self.redraw()), names="value")
@@ -121,11 +129,11 @@ class ScenarioBuilder(View):
 
     # Building ------------------------------------------------------------------------------
     def random_deal(self, redraw: bool = True) -> None:
-        """Fill the truco fields with a random deal (seeded)."""
-        order = self.rng.permutation(40)
-        for s, field in enumerate(self.hands):
-            field.value = " ".join(str(TRUCO_PACK[i]) for i in order[3 * s:3 * s + 3])
-        self.vira.value = str(TRUCO_PACK[order[12]])
+        """Fill the truco fields with a random deal (seeded), dealt as the engine deals."""
+        hands, vira = deal_hands(shuffled(TRUCO_PACK, self.rng), self.dealer.value, True)
+        for field, hand in zip(self.hands, hands):
+            field.value = " ".join(str(c) for c in hand)
+        self.vira.value = str(vira)
         if redraw:
             self.redraw()
 
@@ -141,7 +149,8 @@ class ScenarioBuilder(View):
         if self.game.value == "truco":
             variant = get_variant(self.variant.value)
             data.update(variant=variant.key, hands=[self._cards(f.value) for f in self.hands],
-                        dealer=self.dealer.value, score=[s.value for s in self.score])
+                        dealer=self.dealer.value, score=[s.value for s in self.score],
+                        tie_lead=self.tie_lead.value)
             if variant.uses_vira:
                 data["vira"] = self.vira.value.strip() or None
             return data
@@ -186,6 +195,7 @@ class ScenarioBuilder(View):
                 field.value = " ".join(hand)
             self.vira.value = s["vira"] or ""
             self.dealer.value = s["dealer"]
+            self.tie_lead.value = s["tie_lead"]
             for field, points in zip(self.score, s["score"]):
                 field.value = points
         else:
@@ -201,9 +211,9 @@ class ScenarioBuilder(View):
         self.redraw()
 
     def show_error(self, error: BaseException) -> None:
-        if isinstance(error, sc.ScenarioError):
+        if isinstance(error, sc.ScenarioError):  # a RuleError: its message in the view's language
             self.last_error = error
-            self.show_message(self.t("refused", reason=error.message(self.lang)), "error")
+            self.show_message(self.t("refused", reason=self._reason(error)), "error")
         else:
             super().show_error(error)
 
@@ -215,17 +225,11 @@ class ScenarioBuilder(View):
         if self.state.is_terminal():
             self.show_message(self.t("over"))
             return
-        seat = self.state.current_seat
-        start = len(self.state.events)
-        if self.scenario["game"] == "truco":
-            from cartas.truco import narrate
-            from cartas.truco.bots import RuleBot
-            self.state.apply_action(RuleBot(seed=len(self.state.events)).choose(self.state.view(seat)))
-            lines = [narrate(e, self.state.variant, self.lang) for e in self.state.events[start:]]
-        else:
-            from cartas.vinte_e_um import SensibleBot, narrate
-            self.state.apply_action(SensibleBot(seed=start).choose(self.state, seat), seat)
-            lines = [narrate(e, self.lang) for e in self.state.events[start:]]
+        state = self.state  # only the contract (cartas.contract.GameState) from here on
+        seat = state.current_seat
+        bot = sc.bot(self.scenario, seed=len(state.events))
+        events = state.apply_action(bot.choose(state.view(seat)))
+        lines = [state.narrate(e, self.lang) for e in events]
         self.narration.value += "".join(f"<div class='cartas-step-line'>{escape(x)}</div>" for x in lines)
         self.redraw()
 
@@ -253,7 +257,15 @@ class ScenarioBuilder(View):
         self.vira.description = self.t("vira")
         self.vira.layout.display = None if get_variant(self.variant.value).uses_vira else "none"
         self.dealer.description = self.t("dealer")
-        self.truco_box.children[-2].children[0].value = self.t("score") + ":&nbsp;"
+        self.tie_lead.description = self.t("tie_lead")
+        chosen = self.tie_lead.value
+        self.tie_lead.options = [(self.t(f"tie_lead_{rule}"), rule) for rule in TIE_LEADS]
+        self.tie_lead.value = chosen
+        self.tie_lead.style = {"description_width": "130px"}
+        top = get_variant(self.variant.value).target - 1
+        for field in self.score:
+            field.max = top
+        self.score_label.value = self.t("score") + ":&nbsp;"
         self.random_button.description = self.t("random")
         for field, key in ((self.players, "players"), (self.banker, "banker"), (self.chips, "chips"),
                            (self.ace, "ace"), (self.rotation, "rotation"), (self.first, "first"),

@@ -13,12 +13,13 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, RAISE, RUN, VARIANTS, get_variant, hand_events, narrate,
-                          new_game, team_of)
+from cartas.truco import (ACCEPT, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events, narrate,
+                          new_game, team_label)
 
 from .base import View
-from .truco_quiz import Exercises, Question, both
-from .truco_table import table_html, team_label
+from .i18n import LANGUAGES, translate
+from .truco_quiz import Exercises, Question
+from .truco_table import table_html
 
 TEXT = {
     "title": {"pt": "Apostas: truco, seis, nove, doze", "en": "Betting: truco and raising"},
@@ -50,6 +51,10 @@ TEXT = {
                 "en": "{variant}. {story} What is the hand worth now?"},
     "q_run": {"pt": "{variant}. {story} Se a {team} correr agora, quantos pontos a outra dupla ganha?",
               "en": "{variant}. {story} If {team} runs now, how many points does the other team score?"},
+    "a_run": {"pt": "Correr paga o valor antes do pedido recusado: {points}.",
+              "en": "Running pays the value before the refused call: {points}."},
+    "a_value": {"pt": "A mão vale o último valor aceito: {value}.",
+                "en": "The hand is worth the last accepted value: {value}."},
 }
 
 # A deal with no manilha in any hand (kept for older callers; the ladder no longer needs it).
@@ -148,7 +153,7 @@ class BettingLab(View):
         self._draw_status(over)
         shown = state if not over else None
         self.table.value = table_html(shown, lang) if shown else ""
-        lines = [narrate(e, state.variant, lang) for e in hand_events(state.events, 1)[1:]]
+        lines = [narrate(e, lang) for e in hand_events(state.events, 1)[1:]]
         items = "".join(f"<li>{escape(x)}</li>" for x in lines)
         self.story.value = (f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>"
                           f"<ol>{items}</ol></div>")
@@ -160,7 +165,7 @@ class BettingLab(View):
         if over:
             hand = next(e for e in state.events if e["type"] == "hand")
             self.status.value = (f"<div class='cartas-over' style='font-size:18px'>"
-                                 f"<b>{escape(narrate(hand, state.variant, self.lang))}</b> {self.t('over')}</div>")
+                                 f"<b>{escape(narrate(hand, self.lang))}</b> {self.t('over')}</div>")
             return
         seat = state.current_seat
         lines = [f"<span class='cartas-value' data-value='{state.hand_value}'>"
@@ -169,13 +174,14 @@ class BettingLab(View):
         if pending:
             lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
                                 value=pending["value"]))
-        lines.append(self.t("acts", seat=self._seat(seat), team=team_label(team_of(seat), self.lang)))
+        lines.append(self.t("acts", seat=self._seat(seat),
+                            team=team_label(state.team_of(seat), self.lang)))
         if state.run_value is not None:
-            team = team_of(seat)
+            team = state.team_of(seat)
             lines.append(f"<span class='cartas-run-value' data-points='{state.run_value}'>" + self.t(
                 "run_pays", team=team_label(team, self.lang), other=team_label(1 - team, self.lang),
                 points=state.run_value) + "</span>")
-        teams = [team_label(t, self.lang) for t in (0, 1) if state.may_raise(t)]
+        teams = [team_label(t, self.lang) for t in TEAMS if state.may_raise(t)]
         lines.append(self.t("may_raise", teams=", ".join(teams) or self.t("nobody")))
         self.status.value = ("<div style='font-size:17px;line-height:1.6'>"
                              + "<br>".join(lines) + "</div>")
@@ -212,20 +218,19 @@ class BettingLab(View):
             state.apply_action(bets[int(rng.integers(len(bets)))])
             if any(e["type"] == "hand" for e in state.events):
                 return self._question(rng)
-        story = {lang: " ".join(narrate(e, variant, lang) for e in state.events[1:]) for lang in ("pt", "en")}
+        story = {lang: " ".join(narrate(e, lang) for e in state.events[1:]) for lang in LANGUAGES}
         values = sorted({r[1] for r in ladder_rows(variant.key)})
         options = [(v, str(v)) for v in values]
         label = variant.label["pt"]
         if state.phase == "answer":
-            team = team_of(state.current_seat)
+            team = state.team_of(state.current_seat)
             return Question(
-                {lang: escape(TEXT["q_run"][lang].format(variant=label, story=story[lang],
-                                                         team=team_label(team, lang))) for lang in ("pt", "en")},
+                {lang: escape(translate(TEXT, "q_run", lang, variant=label, story=story[lang],
+                                        team=team_label(team, lang))) for lang in LANGUAGES},
                 options, state.run_value,
-                both(f"Correr paga o valor antes do pedido recusado: {state.run_value}.",
-                     f"Running pays the value before the refused call: {state.run_value}."))
+                {lang: translate(TEXT, "a_run", lang, points=state.run_value) for lang in LANGUAGES})
         return Question(
-            {lang: escape(TEXT["q_value"][lang].format(variant=label, story=story[lang])) for lang in ("pt", "en")},
+            {lang: escape(translate(TEXT, "q_value", lang, variant=label, story=story[lang]))
+             for lang in LANGUAGES},
             options, state.hand_value,
-            both(f"A mão vale o último valor aceito: {state.hand_value}.",
-                 f"The hand is worth the last accepted value: {state.hand_value}."))
+            {lang: translate(TEXT, "a_value", lang, value=state.hand_value) for lang in LANGUAGES})

@@ -10,12 +10,13 @@ from __future__ import annotations
 import ipywidgets as w
 
 from cartas.cards import Card, make_rng
-from cartas.truco import (deal_order, explain_trick, get_variant, hand_events, is_manilha,
-                          narrate, new_game, pack_left, trick_winning_seat)
+from cartas.truco import (SEATS, deal_order, explain_trick, get_variant, hand_events, is_manilha,
+                          narrate, new_game, ordinal, pack_left, seat_name, trick_winning_seat)
 from cartas.truco.bots import RuleBot
 
 from .base import View
-from .truco_quiz import Exercises, Question, both
+from .i18n import LANGUAGES, every_language, translate
+from .truco_quiz import Exercises, Question
 from .truco_table import Table, table_html
 
 TEXT = {
@@ -27,23 +28,38 @@ TEXT = {
     "forward": {"pt": "Avançar ▶", "en": "Forward ▶"},
     "counter": {"pt": "Passo {n} de {total}", "en": "Step {n} of {total}"},
     "history": {"pt": "Até aqui", "en": "So far"},
+    "shuffles": {"pt": "O {seat} embaralha as {n} cartas (semente {seed}).",
+                 "en": "{Seat} shuffles the {n} cards (seed {seed})."},
+    "gets": {"pt": "O {seat} recebe a {nth} carta: {card}.",
+             "en": "{Seat} gets the {nth} card: {card}."},
+    "takes_lead": {"pt": "e passa a ganhar a rodada.", "en": "and takes the lead in the trick."},
+    "tied_so_far": {"pt": "A rodada está empatada até agora.", "en": "The trick is tied so far."},
+    "winning_so_far": {"pt": "Quem ganha até agora: o {seat}.", "en": "Winning so far: {seat}."},
+    "q_mao": {"pt": "O assento {dealer} dá as cartas. Quem é a mão, o primeiro a jogar?",
+              "en": "Seat {dealer} deals. Which seat leads (is the mão)?"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
+    "none": {"pt": "nenhuma", "en": "none"},
+    "q_vira": {"pt": "A vira é {vira}.", "en": "The vira is {vira}."},
+    "q_mineiro": {"pt": "Truco Mineiro.", "en": "Truco Mineiro."},
+    "q_manilha": {"pt": "{where} Qual destas cartas é manilha?",
+                  "en": "{where} Which of these cards is a manilha?"},
+    "a_manilhas": {"pt": "As manilhas são {cards}.", "en": "The manilhas are {cards}."},
 }
 
 
-def _seat(seat: int, lang: str) -> str:
-    return f"assento {seat}" if lang == "pt" else f"seat {seat}"
-
-
-def _nth(n: int, lang: str) -> str:
-    return f"{n}ª" if lang == "pt" else ("first", "second", "third")[n - 1]
+def _seats(seat: int) -> dict:
+    """The seat's name in each language, in the middle and at the start of a sentence."""
+    return {lang: {"seat": seat_name(seat, lang), "Seat": seat_name(seat, lang).capitalize()}
+            for lang in LANGUAGES}
 
 
 def play_first_hand(variant, seed: int):
     """A new game whose first hand RuleBots have played to the end; returns its events."""
     state = new_game(variant, seed)
-    bots = [RuleBot(seed=seed * 4 + s) for s in range(4)]
+    bots = [RuleBot(seed=seed * 4 + s) for s in SEATS]
     while state.last_hand is None:  # the engine keeps the finished hand, then deals on
-        state.apply_action(bots[state.current_seat].choose(state))
+        seat = state.current_seat
+        state.apply_action(bots[seat].choose(state.view(seat)))
     return hand_events(state.events, 1)
 
 
@@ -52,25 +68,34 @@ def _copy(table: Table, **changes) -> Table:
                        trick_results=list(table.trick_results), **changes)
 
 
+def deal_steps(dealer: int) -> int:
+    """How many steps show the deal: the shuffle, then one per card dealt (`deal_order`)."""
+    return 1 + len(deal_order(dealer))
+
+
 def build_steps(variant, seed: int) -> list[dict]:
-    """Every step of the first hand: {"table": Table, "text": {lang: sentence}, "highlight"}."""
+    """Every step of the first hand: {"table": Table, "text": {lang: sentence}, "highlight"}.
+
+    The first `deal_steps(dealer)` steps are the shuffle and the deal, card by card."""
     variant = get_variant(variant)
     events = play_first_hand(variant, seed)
     deal = events[0]
     dealer, mao = deal["dealer"], deal["mao"]  # the engine's facts, not recomputed
     table = Table(variant=variant, dealer=dealer, mao=mao, pack=pack_left(0), hand_number=1,
                   score=tuple(deal["score"]), mode=deal["mode"])
-    steps = [{"table": _copy(table), "highlight": {}, "text": both(
-        f"O {_seat(dealer, 'pt')} embaralha as {table.pack} cartas (semente {seed}).",
-        f"{_seat(dealer, 'en').capitalize()} shuffles the {table.pack} cards (seed {seed}).")}]
+    names = _seats(dealer)
+    steps = [{"table": _copy(table), "highlight": {}, "text": {
+        lang: translate(TEXT, "shuffles", lang, n=table.pack, seed=seed, **names[lang])
+        for lang in LANGUAGES}}]
     dealt = deal_order(dealer)
     for n, (seat, k) in enumerate(dealt):  # the cards as they leave the pack
         text = deal["hands"][seat][k]
         table = _copy(table, pack=pack_left(n + 1), current_seat=seat)
         table.hands[seat].append(Card.parse(text))
-        steps.append({"table": table, "highlight": {text: "selected"}, "text": both(
-            f"O {_seat(seat, 'pt')} recebe a {_nth(k + 1, 'pt')} carta: {text}.",
-            f"{_seat(seat, 'en').capitalize()} gets the {_nth(k + 1, 'en')} card: {text}.")})
+        names = _seats(seat)
+        steps.append({"table": table, "highlight": {text: "selected"}, "text": {
+            lang: translate(TEXT, "gets", lang, nth=ordinal(k + 1, lang), card=text, **names[lang])
+            for lang in LANGUAGES}})
     vira = Card.parse(deal["vira"]) if deal["vira"] else None
     table = _copy(table, vira=vira, manilhas=tuple(Card.parse(c) for c in deal["manilhas"]),
                   pack=pack_left(len(dealt) + (1 if vira else 0)), current_seat=None,
@@ -100,8 +125,7 @@ def build_steps(variant, seed: int) -> list[dict]:
             new_trick = True
         elif kind == "raise":
             table.pending_raise = {"name": event["name"], "value": event["value"]}
-            if event["reraise"]:  # raising again accepts the raise on the table
-                table.hand_value = variant.run_pays(event["value"])
+            table.hand_value = event["hand_value"]  # a re-raise accepts the raise it answers
             table.current_seat = event["seat"]
         elif kind == "accept":
             table.pending_raise, table.hand_value = None, event["value"]
@@ -122,20 +146,20 @@ def _with_lead(text: dict, trick, variant, vira) -> dict:
     leader = trick_winning_seat(trick, variant, vira)
     seat = trick[-1][0]
     if leader == seat:
-        note = both("e passa a ganhar a rodada.", "and takes the lead in the trick.")
+        note = every_language(TEXT, "takes_lead")
     elif leader is None:
-        note = both("A rodada está empatada até agora.", "The trick is tied so far.")
+        note = every_language(TEXT, "tied_so_far")
     else:
-        note = both(f"Quem ganha até agora: o {_seat(leader, 'pt')}.",
-                    f"Winning so far: {_seat(leader, 'en')}.")
+        note = {lang: translate(TEXT, "winning_so_far", lang, seat=seat_name(leader, lang))
+                for lang in LANGUAGES}
     if leader == seat:  # continue the sentence: "joga 3♥ e passa...", "joga 7♥, a manilha..., e passa..."
         return {lang: text[lang].rstrip(".") + (", " if ", " in text[lang] else " ") + note[lang]
                 for lang in text}
     return {lang: text[lang] + " " + note[lang] for lang in text}
 
 
-def _narrated(event, variant) -> dict:
-    return {lang: narrate(event, variant, lang) for lang in ("pt", "en")}
+def _narrated(event, variant=None) -> dict:
+    return {lang: narrate(event, lang) for lang in LANGUAGES}
 
 
 class DealStepper(View):
@@ -189,24 +213,21 @@ class DealStepper(View):
         deal = state.events[0]
         if rng.random() < 0.5:
             return Question(
-                both(f"O assento {state.dealer} dá as cartas. Quem é a mão, o primeiro a jogar?",
-                     f"Seat {state.dealer} deals. Which seat leads (is the mão)?"),
-                [(s, both(f"Assento {s}", f"Seat {s}")) for s in range(4)], state.mao,
-                _narrated(deal, variant))
+                every_language(TEXT, "q_mao", dealer=state.dealer),
+                [(s, every_language(TEXT, "seat", seat=s)) for s in SEATS], state.mao,
+                _narrated(deal))
         cards = [c for h in state.hands for c in h][:4]
         manilha = state.manilhas[int(rng.integers(4))]
         if manilha not in cards:
             cards[int(rng.integers(4))] = manilha
         answers = [c for c in cards if is_manilha(c, variant, state.vira)]
-        options = [(str(c), str(c)) for c in cards] + [("none", both("nenhuma", "none"))]
-        where = both(f"A vira é {state.vira}.", f"The vira is {state.vira}.") if state.vira \
-            else both("Truco Mineiro.", "Truco Mineiro.")
+        options = [(str(c), str(c)) for c in cards] + [("none", every_language(TEXT, "none"))]
+        where = every_language(TEXT, "q_vira", vira=state.vira) if state.vira \
+            else every_language(TEXT, "q_mineiro")
         return Question(
-            {lang: f"{where[lang]} " + ("Qual destas cartas é manilha?" if lang == "pt"
-                                        else "Which of these cards is a manilha?") for lang in ("pt", "en")},
+            {lang: translate(TEXT, "q_manilha", lang, where=where[lang]) for lang in LANGUAGES},
             options, str(answers[0]) if answers else "none",
-            both("As manilhas são " + ", ".join(deal["manilhas"]) + ".",
-                 "The manilhas are " + ", ".join(deal["manilhas"]) + "."))
+            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])))
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -224,7 +245,8 @@ class DealStepper(View):
         self.narration.value = (f"<div style='font-size:18px;padding:6px 10px;background:#f5f5f5;"
                                 f"border-left:5px solid #2e7d32;min-height:48px'>{step['text'][self.lang]}</div>")
         self.table.value = table_html(step["table"], self.lang, highlight=step["highlight"])
-        past = [s["text"][self.lang] for s in self.steps[13:self.index]]
+        first = deal_steps(self.steps[0]["table"].dealer)  # the history starts after the deal
+        past = [s["text"][self.lang] for s in self.steps[first:self.index]]
         items = "".join(f"<li>{p}</li>" for p in past[-8:])
         self.history.value = (f"<details><summary>{self.t('history')}</summary>"
                               f"<ol style='font-size:14px'>{items}</ol></details>") if past else ""

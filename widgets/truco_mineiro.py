@@ -11,14 +11,15 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, shuffled
-from cartas.truco import MINEIRO, PAULISTA, explain_trick, manilhas, trick_winner
-from cartas.truco.text import threshold_name
+from cartas.truco import (MINEIRO, PAULISTA, TEAM_LETTERS, explain_trick, manilhas, team_label,
+                          team_of, trick_winner)
 
 from .base import View
+from .i18n import LANGUAGES, every_language, translate
 from .svg import card_svg, cards_row
 from .truco_apostas import ladder_rows
-from .truco_quiz import Exercises, Question, both
-from .truco_table import TEAM_COLOURS, team_label
+from .truco_quiz import Exercises, Question
+from .truco_table import TEAM_COLOURS
 
 TEXT = {
     "title": {"pt": "Truco Mineiro e Truco Paulista lado a lado", "en": "Truco Mineiro beside Truco Paulista"},
@@ -40,8 +41,11 @@ TEXT = {
     "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "winner": {"pt": "Vence: {team}", "en": "Winner: {team}"},
     "tie": {"pt": "empate", "en": "tie"},
-    "q_duel": {"pt": "{variant}{vira}: o assento 0 (Dupla A) joga {a} e o assento 1 (Dupla B) joga {b}. Quem vence?",
-               "en": "{variant}{vira}: seat 0 (Team A) plays {a} and seat 1 (Team B) plays {b}. Who wins?"},
+    "tie_answer": {"pt": "Empate", "en": "Tie"},
+    "q_duel": {"pt": "{variant}{vira}: o assento 0 ({team0}) joga {a} e o assento 1 ({team1}) joga "
+                     "{b}. Quem vence?",
+               "en": "{variant}{vira}: seat 0 ({team0}) plays {a} and seat 1 ({team1}) plays {b}. "
+                     "Who wins?"},
 }
 
 DEFAULT_TRICK = ("4♣", "A♦", "5♥", "3♣")
@@ -94,7 +98,7 @@ class VariantComparison(View):
         cards = manilhas(variant, vira if uses else None)
         row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=list(variant.manilha_names))
         steps = " · ".join(f"{name} {worth}/{pays}" for name, worth, pays in ladder_rows(variant.key) if name)
-        name = threshold_name(variant)
+        name = variant.threshold_name
         return [
             (f"{card_svg(vira, width=40, highlight='vira')} " if uses else "") + self.t("vira_yes" if uses else "vira_no"),
             f"<div class='cartas-manilhas' data-variant='{variant.key}'>{row}</div>",
@@ -123,11 +127,12 @@ class VariantComparison(View):
             team = trick_winner(plays, variant, v)
             shown = cards_row([c for _, c in plays], width=50,
                               highlights=["manilha" if c in manilhas(variant, v) else None for _, c in plays],
-                              labels=[f"{s} · {'AB'[s & 1]}" for s, _ in plays])
+                              labels=[f"{s} · {TEAM_LETTERS[team_of(s)]}" for s, _ in plays])
             winner = self.t("winner", team=self.t("tie") if team is None else team_label(team, self.lang))
             colour = "#555" if team is None else TEAM_COLOURS[team]
             columns.append(
-                f"<div class='cartas-verdict' data-variant='{variant.key}' data-team='{'-' if team is None else 'AB'[team]}' "
+                f"<div class='cartas-verdict' data-variant='{variant.key}' "
+                f"data-team='{'-' if team is None else TEAM_LETTERS[team]}' "
                 f"style='margin-right:30px;max-width:420px'><b>{variant.label[self.lang]}</b>{shown}"
                 f"<div style='font-size:16px;color:{colour}'><b>{escape(winner)}</b></div>"
                 f"<div style='font-size:14px'>{escape(explain_trick(plays, variant, v, self.lang))}</div></div>")
@@ -144,10 +149,12 @@ class VariantComparison(View):
         a, b, vira = pack[0], pack[1], (pack[2] if variant.uses_vira else None)
         plays = [(0, a), (1, b)]
         team = trick_winner(plays, variant, vira)
-        where = {lang: (f" (vira {vira})" if vira else "") for lang in ("pt", "en")}
+        where = f" (vira {vira})" if vira else ""
         return Question(
-            {lang: escape(TEXT["q_duel"][lang].format(variant=variant.label[lang], vira=where[lang], a=a, b=b))
-             for lang in ("pt", "en")},
-            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")), ("-", both("Empate", "Tie"))],
-            "-" if team is None else "AB"[team],
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in ("pt", "en")})
+            {lang: escape(translate(TEXT, "q_duel", lang, variant=variant.label[lang], vira=where,
+                                    a=a, b=b, team0=team_label(team_of(0), lang),
+                                    team1=team_label(team_of(1), lang))) for lang in LANGUAGES},
+            [(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
+             for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
+            "-" if team is None else TEAM_LETTERS[team],
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES})

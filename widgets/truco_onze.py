@@ -12,14 +12,14 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, VIRA_CARD, Action, from_deal, get_variant,
-                          hand_events, narrate, team_of)
+from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, SEATS, Action, deal_hands, from_deal,
+                          get_variant, hand_events, narrate, team_label)
 from cartas.truco.bots import RuleBot
-from cartas.truco.text import threshold_name
 
 from .base import View
-from .truco_quiz import Exercises, Question, both
-from .truco_table import table_html, team_label
+from .i18n import LANGUAGES, translate
+from .truco_quiz import Exercises, Question
+from .truco_table import table_html
 
 TEXT = {
     "title": {"pt": "Mão de onze, mão de dez e mão de ferro", "en": "Mão de onze, mão de dez and mão de ferro"},
@@ -52,31 +52,32 @@ TEXT = {
                 "en": "{name} for {team}, who decided to play. Seat {seat} calls truco. What happens?"},
     "loses": {"pt": "A dupla que pediu perde o jogo", "en": "The calling team loses the game"},
     "worth_more": {"pt": "A mão passa a valer mais", "en": "The hand is worth more"},
+    "a_run": {"pt": "Correr da {name} dá {points} à outra dupla.",
+              "en": "Running from the {name} gives the other team {points}."},
+    "a_play": {"pt": "A {name} jogada vale {value}.", "en": "A {name} that is played is worth {value}."},
 }
 
 
-def _deal(rng, variant):
-    """Twelve cards in four hands and a vira (Paulista), from the seeded generator."""
-    pack = shuffled(TRUCO_PACK, rng)
-    hands = [pack[3 * s:3 * s + 3] for s in range(4)]
-    return hands, (pack[VIRA_CARD] if variant.uses_vira else None)
-
-
 def threshold_state(variant, rng):
-    """A hand with one team at the threshold (mão de onze / mão de dez), seeded."""
-    hands, vira = _deal(rng, variant)
+    """A hand with one team at the threshold (mão de onze / mão de dez), seeded; the
+    shuffle is dealt as the engine deals (`deal_hands`)."""
+    pack = shuffled(TRUCO_PACK, rng)
     team = int(rng.integers(2))
     other = int(rng.integers(variant.threshold))
     score = (variant.threshold, other) if team == 0 else (other, variant.threshold)
-    return from_deal(variant, hands, vira, dealer=int(rng.integers(4)), score=score,
+    dealer = int(rng.integers(len(SEATS)))
+    hands, vira = deal_hands(pack, dealer, variant.uses_vira)
+    return from_deal(variant, hands, vira, dealer=dealer, score=score,
                      seed=int(rng.integers(1_000_000)))
 
 
 def ferro_state(variant, rng):
     """A mão de ferro: both teams at the threshold."""
-    hands, vira = _deal(rng, variant)
+    pack = shuffled(TRUCO_PACK, rng)
+    dealer = int(rng.integers(len(SEATS)))
+    hands, vira = deal_hands(pack, dealer, variant.uses_vira)
     t = variant.threshold
-    return from_deal(variant, hands, vira, dealer=int(rng.integers(4)), score=(t, t),
+    return from_deal(variant, hands, vira, dealer=dealer, score=(t, t),
                      seed=int(rng.integers(1_000_000)))
 
 
@@ -153,19 +154,21 @@ class ThresholdLab(View):
 
     def finish(self) -> None:
         """Seeded RuleBots play the rest of the mão de onze/dez."""
-        bots = [RuleBot(seed=self.seed.value * 4 + s) for s in range(4)]
+        bots = [RuleBot(seed=self.seed.value * 4 + s) for s in SEATS]
         while not _over(self.onze):
-            self.onze.apply_action(bots[self.onze.current_seat].choose(self.onze))
+            seat = self.onze.current_seat
+            self.onze.apply_action(bots[seat].choose(self.onze.view(seat)))
         self.redraw()
 
     # Drawing ---------------------------------------------------------------------------
     def _story(self, state) -> str:
-        items = "".join(f"<li>{escape(narrate(e, state.variant, self.lang))}</li>" for e in hand_events(state.events, 1))
+        items = "".join(f"<li>{escape(narrate(e, self.lang))}</li>"
+                        for e in hand_events(state.events, 1))
         return f"<ol style='font-size:14px;max-width:380px'>{items}</ol>"
 
     def redraw(self) -> None:
         variant = get_variant(self.variant.value)
-        name = threshold_name(variant)
+        name = variant.threshold_name
         self.draw_title()
         self.seed.description = self.t("seed")
         self.new_button.description = self.t("new")
@@ -180,13 +183,14 @@ class ThresholdLab(View):
         self.onze_title.value = f"<h4 style='margin:10px 0 2px'>{self.t('threshold', name=name.capitalize())}</h4>"
         team = state.threshold_team
         over = _over(state)
-        lines = [self.t("who", name=name, team=team_label(team, lang), a=state.score[0], b=state.score[1],
-                        seat=self.decider)]
+        lines = [self.t("who", name=name, team=team_label(team, lang), a=state.score[0],
+                        b=state.score[1], seat=self.decider)]
         if state.phase == "decide":
             lines.append(f"<span class='cartas-play-scores' data-value='{state.hand_value}'>"
                          f"{self.t('play_scores', value=state.hand_value)}</span> · "
                          f"<span class='cartas-run-scores' data-points='{state.run_value}'>"
-                         f"{self.t('run_scores', other=team_label(1 - team, lang), points=state.run_value)}</span>")
+                         f"{self.t('run_scores', other=team_label(1 - team, lang), points=state.run_value)}"
+                         "</span>")
         self.onze_info.value = "<div style='font-size:17px;line-height:1.6'>" + "<br>".join(lines) + "</div>"
         deciding = state.phase == "decide"
         self.play_hand_button.disabled = self.run_hand_button.disabled = not deciding
@@ -217,30 +221,31 @@ class ThresholdLab(View):
     def _question(self, rng) -> Question:
         variant = get_variant(self.variant.value)
         state = threshold_state(variant, rng)
-        name = threshold_name(variant)
+        name = variant.threshold_name
         team = state.threshold_team
-        fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)} for lang in ("pt", "en")}
+        fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)}
+                  for lang in LANGUAGES}
         values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
         options = [(v, str(v)) for v in values]
         kind = int(rng.integers(3))
         if kind == 0:
-            return Question({lang: TEXT["q_run"][lang].format(**fields[lang]) for lang in ("pt", "en")},
+            return Question({lang: translate(TEXT, "q_run", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.run_value,
-                            both(f"Correr da {name} dá {state.run_value} à outra dupla.",
-                                 f"Running from the {name} gives the other team {state.run_value}."))
+                            {lang: translate(TEXT, "a_run", lang, name=name, points=state.run_value)
+                             for lang in LANGUAGES})
         if kind == 1:
-            return Question({lang: TEXT["q_play"][lang].format(**fields[lang]) for lang in ("pt", "en")},
+            return Question({lang: translate(TEXT, "q_play", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.hand_value,
-                            both(f"A {name} jogada vale {state.hand_value}.",
-                                 f"A {name} that is played is worth {state.hand_value}."))
+                            {lang: translate(TEXT, "a_play", lang, name=name, value=state.hand_value)
+                             for lang in LANGUAGES})
         state.apply_action(PLAY_HAND)
         seat = state.current_seat
-        state.apply_action(RAISE)
-        lost = state.is_terminal() and state.winner != team_of(seat)
-        said = [e for e in state.events if e["type"] in ("raise", "hand")][-2:]
+        said = state.apply_action(RAISE)  # the raise, the hand and the game events
+        lost = state.is_terminal() and state.winner != state.team_of(seat)
+        said = [e for e in said if e["type"] in ("raise", "hand")]
         return Question(
-            {lang: TEXT["q_raise"][lang].format(seat=seat, **fields[lang]) for lang in ("pt", "en")},
-            [("loses", {k: TEXT["loses"][k] for k in ("pt", "en")}),
-             ("more", {k: TEXT["worth_more"][k] for k in ("pt", "en")})],
+            {lang: translate(TEXT, "q_raise", lang, seat=seat, **fields[lang]) for lang in LANGUAGES},
+            [("loses", {k: translate(TEXT, "loses", k) for k in LANGUAGES}),
+             ("more", {k: translate(TEXT, "worth_more", k) for k in LANGUAGES})],
             "loses" if lost else "more",
-            {lang: escape(" ".join(narrate(e, variant, lang) for e in said)) for lang in ("pt", "en")})
+            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES})

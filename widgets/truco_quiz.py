@@ -14,6 +14,7 @@ import ipywidgets as w
 from cartas.cards import make_rng
 
 from .base import score_html, verdict_html
+from .i18n import translate
 from .progress import Score
 
 TEXT = {
@@ -33,10 +34,6 @@ class Question:
     options: list
     answer: object
     why: dict
-
-
-def both(pt: str, en: str) -> dict:
-    return {"pt": pt, "en": en}
 
 
 class Exercises(w.VBox):
@@ -64,8 +61,7 @@ class Exercises(w.VBox):
         self.new_question()
 
     def t(self, key, **fields):
-        text = TEXT[key][self.view.lang]
-        return text.format(**fields) if fields else text
+        return translate(TEXT, key, self.view.lang, **fields)
 
     def new_question(self) -> Question:
         self.question = self.make_question(self.rng)

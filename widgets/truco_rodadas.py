@@ -1,7 +1,7 @@
 """Tricks and tie-breaking: who takes a trick, who takes a hand, and the rule that decides.
 
-The learner sets the four cards of a trick (any of them face down), or the results of up
-to three tricks; the engine's `trick_winner`/`explain_trick` and `hand_winner`/
+The learner sets the four cards of a trick (any of them face down) and the rule for who
+leads after a tie (`tie_lead`), or the results of up to three tricks; the engine's `trick_winner`/`explain_trick` and `hand_winner`/
 `explain_hand` answer, and `finished_sequences` gives the full table of hand outcomes.
 """
 from __future__ import annotations
@@ -11,13 +11,16 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, shuffled
-from cartas.truco import (explain_hand, explain_trick, finished_sequences, get_variant, hand_winner,
-                          play_order, trick_winner, trick_winning_seat)
+from cartas.truco import (SEATS, TEAM_LETTERS, TIE_LEADS, explain_hand, explain_next_leader,
+                          explain_trick, finished_sequences, get_variant, hand_winner, play_order,
+                          seat_name, team_label, team_of, trick_next_leader, trick_winner,
+                          trick_winning_seat)
 
 from .base import View, variant_toggle
+from .i18n import LANGUAGES, every_language, translate
 from .svg import card_svg
-from .truco_quiz import Exercises, Question, both
-from .truco_table import TEAM_COLOURS, team_label
+from .truco_quiz import Exercises, Question
+from .truco_table import TEAM_COLOURS
 
 TEXT = {
     "title": {"pt": "Rodadas e desempates", "en": "Tricks and tie-breaking"},
@@ -41,9 +44,16 @@ TEXT = {
                 "en": "{where}Trick (in order): {plays}. Who wins the trick?"},
     "q_hand": {"pt": "Resultado das rodadas: {results}. Quem leva a mão?",
                "en": "Trick results: {results}. Who takes the hand?"},
+    "q_play": {"pt": "{seat} ({team}) {card}", "en": "{seat} ({team}) {card}"},
+    "q_vira": {"pt": "Vira {vira}. ", "en": "Vira {vira}. "},
+    "q_mineiro": {"pt": "Mineiro. ", "en": "Mineiro. "},
+    "tie_lead": {"pt": "Após empate abre", "en": "After a tie leads"},
+    "tie_lead_leader": {"pt": "quem abriu a rodada", "en": "the trick's leader"},
+    "tie_lead_first_tying": {"pt": "quem jogou a 1ª carta empatada",
+                             "en": "the first tying card's player"},
 }
 
-_RESULT_KEYS = {"A": 0, "B": 1, "tie": None}
+_RESULT_KEYS = {**{letter: t for t, letter in enumerate(TEAM_LETTERS)}, "tie": None}
 DEFAULT_TRICK = ("7♥", "3♣", "K♦", "3♦")
 
 
@@ -53,11 +63,22 @@ def winning_seat(plays, variant, vira) -> int | None:
 
 
 def _result_name(result, lang: str) -> str:
-    return TEXT["tie"][lang].lower() if result is None else team_label(result, lang)
+    return translate(TEXT, "tie", lang).lower() if result is None else team_label(result, lang)
 
 
 def _winner_name(team, lang: str, tie_key: str = "tie") -> str:
-    return TEXT[tie_key][lang] if team is None else team_label(team, lang)
+    return translate(TEXT, tie_key, lang) if team is None else team_label(team, lang)
+
+
+def _team_options(tie_key: str) -> list:
+    """The answers "Dupla A", "Dupla B" and a tie (or nobody), in both languages."""
+    return ([(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
+             for t, letter in enumerate(TEAM_LETTERS)]
+            + [("-", every_language(TEXT, tie_key))])
+
+
+def _answer(team) -> str:
+    return "-" if team is None else TEAM_LETTERS[team]
 
 
 class TrickLab(View):
@@ -65,17 +86,20 @@ class TrickLab(View):
 
     TEXT = TEXT
 
-    def __init__(self, variant="paulista", vira="6♣", seed=None, lang=None):
+    def __init__(self, variant="paulista", vira="6♣", seed=None, lang=None,
+                 tie_lead: str = "leader"):
         super().__init__(lang=lang)
         self.variant = variant_toggle(variant)
+        self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value=tie_lead,
+                                   layout=w.Layout(width="330px")).add_class("cartas-tie-lead")
         self.vira = w.Text(value=str(vira), layout=w.Layout(width="150px"),
                            continuous_update=False).add_class("cartas-vira")
-        self.leader = w.Dropdown(options=[(str(s), s) for s in range(4)], value=0,
+        self.leader = w.Dropdown(options=[(str(s), s) for s in SEATS], value=0,
                                  layout=w.Layout(width="150px")).add_class("cartas-leader")
         self.cards = [w.Text(value=c, layout=w.Layout(width="150px"), continuous_update=False
                              ).add_class(f"cartas-card-{s}") for s, c in enumerate(DEFAULT_TRICK)]
         self.covers = [w.Checkbox(value=False, indent=False, layout=w.Layout(width="150px")
-                                  ).add_class(f"cartas-cover-{s}") for s in range(4)]
+                                  ).add_class(f"cartas-cover-{s}") for s in SEATS]
         self.show_button = w.Button(button_style="primary", layout=w.Layout(width="160px")
                                     ).add_class("cartas-show")
         self.trick_box = w.HTML().add_class("cartas-trick-result")
@@ -88,6 +112,7 @@ class TrickLab(View):
         self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.vira.observe(update, names="value")
         self.leader.observe(update, names="value")
+        self.tie_lead.observe(update, names="value")
         for widget in self.cards + self.covers:
             widget.observe(update, names="value")
         self.show_button.on_click(update)
@@ -100,7 +125,8 @@ class TrickLab(View):
         self.trick_title, self.hand_title = w.HTML(), w.HTML()
         self.children = [
             self.header(),
-            self.variant, self.trick_title, w.HBox([self.vira, self.leader]), w.HBox(columns),
+            self.variant, self.trick_title, w.HBox([self.vira, self.leader, self.tie_lead]),
+            w.HBox(columns),
             self.show_button, self.message, self.trick_box,
             self.hand_title, w.HBox(self.results), self.hand_box, self.outcomes, self.exercises,
         ]
@@ -135,21 +161,24 @@ class TrickLab(View):
         team = trick_winner(plays, variant, vira)
         best = winning_seat(plays, variant, vira)
         sentence = explain_trick(plays, variant, vira, self.lang)
+        if team is None:  # who leads next follows the chosen rule (the engine's next_leader)
+            nxt = trick_next_leader(plays, variant, vira, self.tie_lead.value)
+            sentence += " " + explain_next_leader(self.tie_lead.value, nxt, self.lang)
         cells = []
         for seat, card in plays:
-            colour = TEAM_COLOURS[seat & 1]
+            colour = TEAM_COLOURS[team_of(seat)]
             svg = card_svg(faces[seat], face_up=card is not None, width=70,
                            highlight="winner" if seat == best else None)
             cells.append(f"<div class='cartas-played' data-seat='{seat}' style='text-align:center;"
                          f"margin-right:8px'>{svg}<div style='color:{colour};font-weight:bold'>"
-                         f"{escape(self.t('seat', seat=seat))} · {escape(team_label(seat & 1, self.lang))}"
+                         f"{escape(self.t('seat', seat=seat))} · {escape(team_label(team_of(seat), self.lang))}"
                          f"</div></div>")
         vira_html = (f"<div style='margin-right:18px;text-align:center'>{card_svg(vira, width=60, highlight='vira')}"
                      f"<div>{self.t('vira')}</div></div>") if vira else ""
         winner = self.t("winner", team=_winner_name(team, self.lang))
         self.trick_box.value = (
             f"<div style='display:flex;align-items:flex-end'>{vira_html}{''.join(cells)}</div>"
-            f"<div class='cartas-trick-winner' data-team='{'-' if team is None else 'AB'[team]}' "
+            f"<div class='cartas-trick-winner' data-team='{_answer(team)}' "
             f"style='font-size:18px;margin-top:6px'><b>{escape(winner)}</b> · {escape(sentence)}</div>")
 
     def update_hand(self) -> None:
@@ -162,7 +191,7 @@ class TrickLab(View):
         else:
             name = _winner_name(team, self.lang, "nobody")
             self.hand_box.value = (
-                f"<div class='cartas-hand-winner' data-team='{'-' if team is None else 'AB'[team]}' "
+                f"<div class='cartas-hand-winner' data-team='{_answer(team)}' "
                 f"style='font-size:18px'><b>{escape(self.t('takes'))}: {escape(name)}</b> · "
                 f"{escape(explain_hand(results, self.lang))}</div>")
         self._draw_outcomes(tuple(results))
@@ -177,7 +206,8 @@ class TrickLab(View):
         self._relabelling = True
         try:
             for n, (dropdown, value) in enumerate(zip(self.results, values), start=1):
-                dropdown.options = [(team_label(0, self.lang), "A"), (team_label(1, self.lang), "B"),
+                dropdown.options = [(team_label(t, self.lang), letter)
+                                    for t, letter in enumerate(TEAM_LETTERS)] + [
                                     (self.t("tie"), "tie"), (self.t("not_played"), "-")]
                 dropdown.value = value
                 dropdown.description = self.t("nth", n=n)
@@ -192,10 +222,15 @@ class TrickLab(View):
         self.vira.description = self.t("vira")
         self.vira.layout.display = None if get_variant(self.variant.value).uses_vira else "none"
         self.leader.description = self.t("leader")
+        self.tie_lead.description = self.t("tie_lead")
+        chosen = self.tie_lead.value
+        self.tie_lead.options = [(self.t(f"tie_lead_{rule}"), rule) for rule in TIE_LEADS]
+        self.tie_lead.value = chosen
         self.show_button.description = self.t("show")
         for seat, label in enumerate(self._seat_labels):
-            label.value = (f"<b style='color:{TEAM_COLOURS[seat & 1]}'>{self.t('seat', seat=seat)} · "
-                           f"{team_label(seat & 1, self.lang)}</b>")
+            team = team_of(seat)
+            label.value = (f"<b style='color:{TEAM_COLOURS[team]}'>{self.t('seat', seat=seat)} · "
+                           f"{team_label(team, self.lang)}</b>")
             self.covers[seat].description = self.t("covered")
         self._relabel_results()
         self.update_trick()
@@ -225,12 +260,11 @@ class TrickLab(View):
         results = sequences[int(rng.integers(len(sequences)))]
         team = hand_winner(results)
         return Question(
-            {lang: TEXT["q_hand"][lang].format(
-                results=", ".join(_result_name(r, lang) for r in results)) for lang in ("pt", "en")},
-            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")),
-             ("-", both("Ninguém", "Nobody"))],
-            "-" if team is None else "AB"[team],
-            {lang: escape(explain_hand(results, lang)) for lang in ("pt", "en")})
+            {lang: translate(TEXT, "q_hand", lang,
+                             results=", ".join(_result_name(r, lang) for r in results))
+             for lang in LANGUAGES},
+            _team_options("nobody"), _answer(team),
+            {lang: escape(explain_hand(results, lang)) for lang in LANGUAGES})
 
     @staticmethod
     def _trick_question(rng, variant) -> Question:
@@ -244,15 +278,15 @@ class TrickLab(View):
         team = trick_winner(plays, variant, vira)
 
         def shown(lang):
-            down = "coberta" if lang == "pt" else "face down"
-            where = (f"Vira {vira}. " if vira else "Mineiro. ")
-            seat = "assento" if lang == "pt" else "seat"
-            items = ", ".join(f"{seat} {s} ({'AB'[s % 2]}) {c if c else down}" for s, c in plays)
-            return TEXT["q_trick"][lang].format(where=where, plays=items)
+            where = (translate(TEXT, "q_vira", lang, vira=vira) if vira
+                     else translate(TEXT, "q_mineiro", lang))
+            items = ", ".join(translate(TEXT, "q_play", lang, seat=seat_name(s, lang),
+                                        team=TEAM_LETTERS[team_of(s)],
+                                        card=c if c else translate(TEXT, "covered", lang))
+                              for s, c in plays)
+            return translate(TEXT, "q_trick", lang, where=where, plays=items)
 
         return Question(
-            {lang: escape(shown(lang)) for lang in ("pt", "en")},
-            [("A", both("Dupla A", "Team A")), ("B", both("Dupla B", "Team B")),
-             ("-", both("Empate", "Tie"))],
-            "-" if team is None else "AB"[team],
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in ("pt", "en")})
+            {lang: escape(shown(lang)) for lang in LANGUAGES},
+            _team_options("tie"), _answer(team),
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES})

@@ -20,7 +20,7 @@ whose hands are face up. Cards the source does not know (None) are always backs.
 `note`: a short HTML line shown in the middle of the table.
 
 Layout: seat 0 at the bottom, 1 at the right, 2 at the top, 3 at the left (play order goes
-round the table). Team A (seats 0 and 2) is blue, team B (seats 1 and 3) is orange; each
+round the table). Team A is blue, team B orange (the engine's `team_of` and `team_label`); each
 seat box says its team, and marks the dealer, the mão and the seat to act. A side panel
 shows the vira, the manilhas, the score, the hand's value and the tricks so far.
 
@@ -34,14 +34,15 @@ from dataclasses import dataclass, field, replace
 from html import escape
 
 from cartas.cards import Card
+from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, team_label, team_of
 
+from .i18n import translate
 from .svg import card_svg
 
 TEAM_COLOURS = ("#1565c0", "#ef6c00")  # team A blue, team B orange
 TEAM_BACKGROUNDS = ("#e3f2fd", "#fff3e0")
 
 TEXT = {
-    "team": {"pt": ("Dupla A", "Dupla B"), "en": ("Team A", "Team B")},
     "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "dealer": {"pt": "dá as cartas", "en": "dealer"},
     "mao": {"pt": "mão", "en": "leads"},
@@ -57,21 +58,13 @@ TEXT = {
     "tie": {"pt": "empate", "en": "tie"},
     "hand": {"pt": "Mão {n}", "en": "Hand {n}"},
     "ferro": {"pt": "mão de ferro", "en": "mão de ferro"},
+    "covered": {"pt": "{seat}: carta coberta", "en": "{seat}: face-down card"},
+    "nth": {"pt": "{n}ª", "en": "{n}"},
 }
 
 # seat -> grid area of the 3 x 3 table (seat 0 at the bottom, play order round the table)
 _AREAS = {0: "3 / 2", 1: "2 / 3", 2: "1 / 2", 3: "2 / 1"}
 _TRICK_SPOTS = {0: "3 / 2", 1: "2 / 3", 2: "1 / 2", 3: "2 / 1"}
-
-
-def _t(key: str, lang: str, **fields):
-    entry = TEXT[key].get(lang) or TEXT[key]["pt"]
-    return entry.format(**fields) if fields and isinstance(entry, str) else entry
-
-
-def team_label(team: int, lang: str = "pt") -> str:
-    """ "Dupla A" / "Team B": how every truco view names the teams (team 0 = A)."""
-    return _t("team", lang)[team]
 
 
 @dataclass
@@ -124,9 +117,9 @@ def _faces(reveal) -> list[bool]:
     if reveal is None:
         reveal = True  # a state: teacher's view; a view: its None entries are backs anyway
     if isinstance(reveal, bool):
-        return [reveal] * 4
+        return [reveal] * len(SEATS)
     seats = set(reveal)
-    return [s in seats for s in range(4)]
+    return [s in seats for s in SEATS]
 
 
 def _highlights(highlight) -> dict[str, str]:
@@ -147,23 +140,23 @@ def _card(card, face_up: bool, width: int, manilhas, marks, title=None) -> str:
 
 
 def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks) -> str:
-    team = seat & 1
+    team = team_of(seat)
     colour = TEAM_COLOURS[team]
     badges = []
     if table.viewer == seat:
-        badges.append(_badge(_t("you", lang), "#455a64"))
+        badges.append(_badge(translate(TEXT, "you", lang), "#455a64"))
     if table.dealer == seat:
-        badges.append(_badge(_t("dealer", lang), "#6d4c41"))
+        badges.append(_badge(translate(TEXT, "dealer", lang), "#6d4c41"))
     if table.mao == seat:
-        badges.append(_badge(_t("mao", lang), "#00897b"))
+        badges.append(_badge(translate(TEXT, "mao", lang), "#00897b"))
     if table.current_seat == seat:
-        badges.append(_badge(_t("turn", lang), "#c2185b"))
+        badges.append(_badge(translate(TEXT, "turn", lang), "#c2185b"))
     glow = "box-shadow:0 0 0 4px #f48fb1;" if table.current_seat == seat else ""
     cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, 50, table.manilhas, marks)}</span>'
                     for c in table.hands[seat])
     head = (f'<div style="font-weight:bold;color:{colour};font-size:14px">'
-            f'{escape(_t("seat", lang, seat=seat))} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
-    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{"AB"[team]}" '
+            f'{escape(translate(TEXT, "seat", lang, seat=seat))} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
+    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
             f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
             f'padding:4px 6px;min-width:170px;{glow}">{head}'
@@ -174,7 +167,7 @@ def _trick_area(table: Table, lang: str, marks, note) -> str:
     spots = []
     for seat, card in table.trick:
         svg = _card(card, card is not None, 60, table.manilhas, marks,
-                    title=None if card is not None else f"{_t('seat', lang, seat=seat)}: carta coberta")
+                    title=None if card is not None else translate(TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat)))
         spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" '
                      f'style="grid-area:{_TRICK_SPOTS[seat]};justify-self:center;align-self:center">{svg}</div>')
     if table.pack:
@@ -191,39 +184,39 @@ def _trick_area(table: Table, lang: str, marks, note) -> str:
 def _side_panel(table: Table, lang: str, marks) -> str:
     parts = []
     if table.hand_number:
-        mode = f" · {_t('ferro', lang)}" if table.mode == "mao_de_ferro" else ""
-        parts.append(f"<div style='font-weight:bold'>{_t('hand', lang, n=table.hand_number)}{mode}</div>")
+        mode = f" · {translate(TEXT, 'ferro', lang)}" if table.mode == "mao_de_ferro" else ""
+        parts.append(f"<div style='font-weight:bold'>{translate(TEXT, 'hand', lang, n=table.hand_number)}{mode}</div>")
     if getattr(table.variant, "uses_vira", False):
         vira = card_svg(table.vira, width=56, highlight="vira") if table.vira is not None \
             else card_svg(None, width=56)
         parts.append(f"<div class='cartas-table-vira' data-card='{table.vira or ''}'>"
-                     f"<div>{_t('vira', lang)}</div>{vira}</div>")
+                     f"<div>{translate(TEXT, 'vira', lang)}</div>{vira}</div>")
     elif table.variant is not None:
-        parts.append(f"<div class='cartas-table-vira' data-card=''>{_t('no_vira', lang)}</div>")
+        parts.append(f"<div class='cartas-table-vira' data-card=''>{translate(TEXT, 'no_vira', lang)}</div>")
     if table.manilhas:
         names = getattr(table.variant, "manilha_names", ()) or ("",) * 4
         row = "".join(f"<span title='{escape(n)}' style='margin-right:2px'>"
                       f"{card_svg(c, width=34, highlight='manilha')}</span>"
                       for c, n in zip(table.manilhas, names))
-        parts.append(f"<div class='cartas-table-manilhas'><div>{_t('manilhas', lang)} (↑)</div>{row}</div>")
+        parts.append(f"<div class='cartas-table-manilhas'><div>{translate(TEXT, 'manilhas', lang)} (↑)</div>{row}</div>")
     score = " ".join(
         f"<span style='color:{TEAM_COLOURS[t]};font-weight:bold'>{escape(team_label(t, lang))}: "
-        f"{table.score[t]}</span>" for t in (0, 1))
-    parts.append(f"<div class='cartas-table-score'>{_t('score', lang)}: {score}</div>")
+        f"{table.score[t]}</span>" for t in TEAMS)
+    parts.append(f"<div class='cartas-table-score'>{translate(TEXT, 'score', lang)}: {score}</div>")
     if table.hand_value is not None:
         pending = ""
         if table.pending_raise:
-            pending = " · " + escape(_t("pending", lang, name=table.pending_raise["name"],
+            pending = " · " + escape(translate(TEXT, "pending", lang, name=table.pending_raise["name"],
                                         value=table.pending_raise["value"]))
         parts.append(f"<div class='cartas-table-value' data-value='{table.hand_value}'>"
-                     f"{_t('value', lang)}: <b style='font-size:20px'>{table.hand_value}</b>{pending}</div>")
+                     f"{translate(TEXT, 'value', lang)}: <b style='font-size:20px'>{table.hand_value}</b>{pending}</div>")
     if table.trick_results:
         pills = "".join(
             f"<span style='display:inline-block;margin:1px;padding:1px 6px;border-radius:8px;color:white;"
             f"background:{'#757575' if r is None else TEAM_COLOURS[r]}'>"
-            f"{i}{'ª' if lang == 'pt' else ''}: {escape(_t('tie', lang) if r is None else team_label(r, lang))}</span>"
+            f"{translate(TEXT, 'nth', lang, n=i)}: {escape(translate(TEXT, 'tie', lang) if r is None else team_label(r, lang))}</span>"
             for i, r in enumerate(table.trick_results, start=1))
-        parts.append(f"<div class='cartas-table-tricks'>{_t('tricks', lang)}: {pills}</div>")
+        parts.append(f"<div class='cartas-table-tricks'>{translate(TEXT, 'tricks', lang)}: {pills}</div>")
     inner = "".join(f"<div style='margin-bottom:6px'>{p}</div>" for p in parts)
     return (f"<div class='cartas-table-side' style='font-size:14px;min-width:190px;max-width:220px;"
             f"padding:6px 10px;border-left:2px solid #ccc'>{inner}</div>")
@@ -234,7 +227,7 @@ def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str 
     table = _as_table(source)
     faces = _faces(reveal)
     marks = _highlights(highlight)
-    seats = "".join(_seat_box(table, s, faces[s], lang, marks) for s in range(4))
+    seats = "".join(_seat_box(table, s, faces[s], lang, marks) for s in SEATS)
     grid = (f"<div style='display:grid;grid-template-columns:210px 270px 210px;"
             f"grid-template-rows:auto 270px auto;gap:6px'>{seats}{_trick_area(table, lang, marks, note)}</div>")
     return (f"<div class='cartas-table' style='display:flex;align-items:flex-start;gap:10px;"

@@ -1,4 +1,12 @@
-"""Truco Paulista and Truco Mineiro: variants, rules, game state, narration and bots."""
+"""Truco Paulista and Truco Mineiro: variants, rules, game state, narration and bots.
+
+Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
+`variants`, `rules` (each rule once), `actions`, `state` (the fast path), `events`,
+`views` (SeatView), `serialization` (to/from JSON), `refusals`, `narration`, `explain`,
+`odds`, `bots`. The state follows `cartas.contract.GameState`.
+"""
+from .catalogue import CATALOGUE, TEAM_LETTERS, ordinal, seat_name, team_label, team_phrase
+from .errors import IllegalActionError, TrucoError
 from .variants import (
     MINEIRO,
     NATURAL_ORDER,
@@ -13,7 +21,6 @@ from .variants import (
     ranking,
     strength_table,
 )
-
 from .actions import (
     ACCEPT,
     PLAY_HAND,
@@ -21,36 +28,46 @@ from .actions import (
     RUN,
     RUN_HAND,
     Action,
-    IllegalActionError,
 )
-from .errors import TrucoError
 from .rules import (
+    COVER_FROM_TRICK,
+    SEATS,
+    TEAMS,
+    TIE_LEADS,
     VIRA_CARD,
+    deal_hands,
     deal_order,
-    explain_hand,
-    explain_last_hand,
-    explain_trick,
     finished_sequences,
     hand_events,
     hand_winner,
+    may_cover,
     pack_left,
+    partner_of,
     play_order,
     team_of,
+    team_seats,
+    trick_next_leader,
     trick_winner,
     trick_winning_seat,
 )
-from .state import SeatView, TrucoState, from_deal, from_json, new_game
-from .text import narrate
+from .explain import (explain_hand, explain_last_hand, explain_next_leader, explain_trick)
+from .narration import narrate
+from .views import SeatView
+from .state import TrucoState, from_deal, from_json, new_game
 from .odds import TrucoOdds, hand_odds
-from . import bots  # noqa: E402  (RandomBot, RuleBot, play_game)
+from . import bots
 from .bots import RandomBot, RuleBot, play_game
 
 __all__ = [
+    "CATALOGUE", "TEAM_LETTERS", "ordinal", "seat_name", "team_label", "team_phrase",
     "MINEIRO", "NATURAL_ORDER", "PAULISTA", "VARIANTS", "Variant", "get_variant",
     "is_manilha", "manilha_rank", "manilhas", "next_rank", "ranking", "strength_table",
     "ACCEPT", "PLAY_HAND", "RAISE", "RUN", "RUN_HAND", "Action", "IllegalActionError",
-    "TrucoError", "explain_hand", "explain_last_hand", "explain_trick", "finished_sequences",
-    "hand_winner", "team_of", "VIRA_CARD", "deal_order", "hand_events", "pack_left", "play_order", "trick_winner", "trick_winning_seat", "SeatView", "TrucoState", "from_deal", "from_json", "new_game", "narrate",
-    "TrucoOdds", "hand_odds",
-    "bots", "RandomBot", "RuleBot", "play_game",
+    "TrucoError", "COVER_FROM_TRICK", "SEATS", "TEAMS", "TIE_LEADS", "VIRA_CARD",
+    "deal_hands", "deal_order", "finished_sequences", "hand_events", "hand_winner",
+    "may_cover", "pack_left", "partner_of", "play_order", "team_of", "team_seats",
+    "trick_next_leader", "trick_winner", "trick_winning_seat", "explain_hand", "explain_last_hand",
+    "explain_next_leader", "explain_trick", "narrate", "SeatView", "TrucoState", "from_deal",
+    "from_json", "new_game", "TrucoOdds", "hand_odds", "bots", "RandomBot", "RuleBot",
+    "play_game",
 ]

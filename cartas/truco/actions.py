@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..cards import TRUCO_PACK, Card
-from . import text as _text
+from .catalogue import describe_action
 from .errors import IllegalActionError, TrucoError
 
 KINDS = ("play", "cover", "blind", "raise", "accept", "run", "play_hand", "run_hand")
@@ -55,9 +55,8 @@ class Action:
     @staticmethod
     def blind(position: int) -> "Action":
         """Mão de ferro: play the card at `position` (0 = first remaining card) unseen."""
-        if not isinstance(position, int) or not 0 <= position <= 2:
-            raise TrucoError(f"a blind play names position 0, 1 or 2, not {position!r}",
-                             "bad_position", position=repr(position))
+        if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= 2:
+            raise TrucoError("bad_position", position=repr(position)[:40])
         return _BLIND[position]
 
     @staticmethod
@@ -65,9 +64,8 @@ class Action:
         """Raise the hand to `value` (None: the next step of the ladder)."""
         if value is None:
             return RAISE
-        if not isinstance(value, int) or value <= 0:
-            raise TrucoError(f"a raise names a positive value, not {value!r}",
-                             "bad_raise_value", value=repr(value))
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= MAX_RAISE:
+            raise TrucoError("bad_raise_value", value=repr(value)[:40])
         return Action("raise", value=value)
 
     @classmethod
@@ -76,11 +74,10 @@ class Action:
         if isinstance(text, Action):
             return text
         if not isinstance(text, str):
-            raise IllegalActionError(f"{text!r} is not an action: {_HINT}", "not_an_action",
-                                     text=repr(text))
+            raise IllegalActionError("not_an_action", text=repr(text)[:40])
         words = text.strip().lower().replace("_", " ").split(None, 1)
         if not words:
-            raise IllegalActionError(f"an empty text is not an action: {_HINT}", "empty_action")
+            raise IllegalActionError("empty_action")
         head, rest = words[0], (words[1].strip() if len(words) > 1 else "")
         try:
             if head in ("play", "joga", "jogo") and rest in ("hand", "mao", "mão", ""):
@@ -98,7 +95,7 @@ class Action:
                 return RAISE
             if head in ("raise", "pede", "peço"):
                 head, rest = rest, ""
-            if head.isdigit() and not rest:
+            if head.isdigit() and len(head) <= 3 and not rest:
                 return cls.raise_to(int(head))
             if head in _RAISE_WORDS and not rest:
                 return cls.raise_to(_RAISE_WORDS[head])
@@ -106,11 +103,9 @@ class Action:
                 return ACCEPT
             if head in ("run", "corre", "corro", "fujo") and not rest:
                 return RUN
-        except ValueError as err:
-            raise IllegalActionError(f"cannot read an action from {text!r}: {err}",
-                                     "unreadable_action", text=text) from None
-        raise IllegalActionError(f"cannot read an action from {text!r}: {_HINT}",
-                                 "unreadable_action", text=text)
+        except ValueError:
+            raise IllegalActionError("unreadable_action", text=text[:40]) from None
+        raise IllegalActionError("unreadable_action", text=text[:40])
 
     # -- text ----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -130,14 +125,22 @@ class Action:
 
         With the variant, raises are named by their shout (truco, seis, nove, dez, doze).
         """
-        return _text.describe_action(self, lang, variant)
+        word = None
+        if self.kind == "raise" and variant is not None and self.value in variant.ladder:
+            word = variant.raise_name(self.value)
+        return describe_action(self.kind, lang, self.card, self.position, self.value, word)
+
+    def fields(self) -> dict:
+        """The neutral fields a refusal needs to name this action in either language."""
+        return {"action_kind": self.kind, "card": None if self.card is None else str(self.card),
+                "position": self.position, "value": self.value}
 
 
 def _cached(table: dict, card) -> "Action | None":
     return table.get(card) if isinstance(card, (str, Card)) else None
 
 
-_HINT = "write e.g. 'play 7♥', 'cover 7♥', 'blind 0', 'raise 3', 'accept', 'run', 'play hand'"
+MAX_RAISE = 12  # no ladder goes above 12
 _RAISE_WORDS = {"truco": None, "seis": 6, "nove": 9, "dez": 10, "doze": 12}
 
 RAISE = Action("raise")

@@ -1,16 +1,18 @@
 """Truco bots: `RandomBot` and the rule-based `RuleBot`, plus `play_game`.
 
-A bot's `choose(view)` gets `state.view(seat)` (or a state, from which it takes the current
-seat's view) and returns one of the view's legal actions. Bots see only what their seat may
-see, and a bot is deterministic given its seed.
+A bot's `choose(view)` gets `state.view(seat)` and returns one of the view's legal actions
+(`cartas.contract.Bot`). Bots see only what their seat may see, and a bot is deterministic
+given its seed.
 """
 from __future__ import annotations
 
 import random
 
 from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
-from .state import SeatView, TrucoState, new_game
+from .errors import TrucoError
+from .state import TrucoState, new_game
 from .variants import strength_table
+from .views import SeatView
 
 MANILHA = 10   # strengths 10..13 are the manilhas (see variants.strength_table)
 THREE = 9      # a 3, the best ordinary card
@@ -18,13 +20,11 @@ ACE = 7
 
 
 def _as_view(obj) -> SeatView:
-    if isinstance(obj, SeatView):
-        return obj
-    if isinstance(obj, TrucoState):
-        if obj.current_seat is None:
-            raise ValueError("the game is over: there is nothing to choose")
-        return obj.view(obj.current_seat)
-    raise TypeError(f"a bot chooses from a TrucoState or a SeatView, not {type(obj).__name__}")
+    if not isinstance(obj, SeatView):
+        raise TrucoError("bot_input", value=type(obj).__name__)
+    if not obj.legal:
+        raise TrucoError("no_legal_action")
+    return obj
 
 
 class RandomBot:
@@ -35,8 +35,6 @@ class RandomBot:
 
     def choose(self, view) -> Action:
         legal = _as_view(view).legal
-        if not legal:
-            raise ValueError("no legal action: it is not this seat's turn")
         return legal[self.rng.randrange(len(legal))]
 
 
@@ -53,8 +51,6 @@ class RuleBot:
     def choose(self, view) -> Action:
         v = _as_view(view)
         legal = v.legal
-        if not legal:
-            raise ValueError("no legal action: it is not this seat's turn")
         table = strength_table(v.variant, v.vira)
         if v.phase == "decide":
             return self._decide(v, table)
@@ -88,7 +84,7 @@ class RuleBot:
             score += 3 if strengths[0] >= THREE else 0  # after a tie the best card decides
         # The card already on the table for this trick counts too.
         for seat, card in v.current_trick:
-            if card is not None and (seat & 1) == v.team and seat != v.seat:
+            if card is not None and v.team_of(seat) == v.team and seat != v.seat:
                 score += max(0, table[card] - 7)
         return score
 
@@ -114,8 +110,7 @@ class RuleBot:
         return RUN
 
     def _decide(self, v: SeatView, table) -> Action:
-        partner = (v.seat + 2) % 4
-        cards = [c for c in v.hand + v.hands[partner] if c is not None]
+        cards = [c for c in v.hand + v.hands[v.partner] if c is not None]
         manilhas = sum(1 for c in cards if table[c] >= MANILHA)
         strong = sum(1 for c in cards if table[c] >= ACE)
         # Running gives them little; play with two strong cards per trick to win.
@@ -136,9 +131,9 @@ class RuleBot:
                 ordinary = [c for c in mine if table[c] < MANILHA]
                 return plays[ordinary[-1] if ordinary else lowest]
             return plays[highest]
-        opp_best = max((table[c] for s, c in trick if c is not None and (s & 1) != v.team),
+        opp_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) != v.team),
                        default=-1)
-        mate_best = max((table[c] for s, c in trick if c is not None and (s & 1) == v.team),
+        mate_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) == v.team),
                         default=-1)
         last = len(trick) == 3
         if mate_best > opp_best and (last or mate_best >= THREE):
@@ -167,8 +162,8 @@ def play_game(variant, bots_by_seat, seed=None, **options) -> TrucoState:
 
 def play_out(state: TrucoState, bots_by_seat) -> TrucoState:
     """Let the bots play `state` to the end (in place) and return it."""
-    bots = [bots_by_seat[s] for s in range(4)]
-    while state.phase != "game_over":
+    bots = [bots_by_seat[s] for s in range(state.players)]
+    while not state.is_terminal():
         seat = state.current_seat
         state.apply_action(bots[seat].choose(state.view(seat)))
     return state

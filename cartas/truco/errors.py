@@ -1,20 +1,19 @@
-"""Truco refusals that speak Portuguese as well as English.
+"""Truco refusals: `TrucoError`, a `cartas.errors.RuleError` rendered from the truco catalogue.
 
-`str(error)` is the English reason (as before); `code` and `fields` name the reason so that
-`error.message("pt")` can render it in Portuguese (see `text.illegal_message`).
+A refusal carries a code (its key in `cartas.truco.catalogue.CATALOGUE`) and the neutral
+fields the sentence needs; `error.message("pt")` / `error.message("en")` render it and
+`str(error)` is the English text. No sentence is written where a refusal is raised.
 """
 from __future__ import annotations
 
 from ..errors import RuleError
+from .catalogue import CATALOGUE
 
 
 class TrucoError(RuleError):
-    """A truco input the rules refuse (a deal, a trick, a variant...); the message says why."""
+    """A truco input the rules refuse (a deal, a trick, a variant, a saved game...)."""
 
-    @staticmethod
-    def translate(code, fields: dict, english: str, lang: str) -> str:
-        from .text import illegal_message
-        return illegal_message(code, fields, english, lang)
+    catalogue = CATALOGUE
 
 
 class IllegalActionError(TrucoError):

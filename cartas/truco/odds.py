@@ -27,9 +27,12 @@ from functools import lru_cache
 
 import numpy as np
 
-from ..cards import TRUCO_PACK, Card, make_rng
+from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
+from .bots import RuleBot
 from .errors import TrucoError
-from .rules import CARD_INDEX, finished_sequences, hand_winner, strength_list
+from .rules import (CARD_INDEX, COVER_FROM_TRICK, SEATS, finished_sequences, hand_winner,
+                    strength_list)
+from .state import from_deal
 from .variants import get_variant
 
 GONE = 99        # a card already played (sorts above every real strength)
@@ -81,60 +84,66 @@ def _code(result) -> int:
     return TIE if result is None else result
 
 
-_PLACES = {"your hand": "mine", "the vira": "vira", "your partner's hand": "partner",
-           "the cards seen": "seen"}
+MAX_SIMULATIONS = 1_000_000  # per call: a dashboard asks for 50,000
 
 
 def _indexes(cards, what: str) -> list[int]:
+    """Pack indexes of `cards`; `what` is where they were given ("mine", "vira",
+    "partner" or "seen", see the catalogue's places)."""
+    if cards is None or isinstance(cards, str):
+        cards = parse_cards(cards) if isinstance(cards, str) else cards
+    if not isinstance(cards, (list, tuple)):
+        raise TrucoError("not_hands", value=repr(cards)[:40])
+    if len(cards) > 40:
+        raise TrucoError("odds_unseen", left=0, need=len(cards))
     out = []
     for card in cards:
         try:
             card = Card.parse(card)
-        except ValueError as err:
-            raise TrucoError(str(err), "unreadable_card", text=str(card),
-                             place=_PLACES[what]) from None
+        except ValueError:
+            raise TrucoError("unreadable_card", text=str(card)[:40], place=what) from None
         if card not in CARD_INDEX:
-            raise TrucoError(f"{card} in {what} is not in the truco pack (no 8s, 9s or 10s)",
-                             "card_not_in_pack", card=str(card), place=_PLACES[what])
+            raise TrucoError("card_not_in_pack", card=str(card), place=what)
         out.append(CARD_INDEX[card])
     return out
 
 
 def _setup(variant, hand, vira, seen, partner):
     variant = get_variant(variant)
-    mine = _indexes(hand, "your hand")
+    mine = _indexes(hand, "mine")
     if len(mine) != 3:
-        raise TrucoError(f"your hand has 3 cards, not {len(mine)}", "odds_hand_size",
-                         n=len(mine))
+        raise TrucoError("odds_hand_size", n=len(mine))
     vira_idx = None
     if variant.uses_vira:
         if vira is None:
-            raise TrucoError("Truco Paulista needs a vira to know its manilhas", "needs_vira")
-        vira_idx = _indexes([vira], "the vira")[0]
+            raise TrucoError("needs_vira")
+        vira_idx = _indexes([vira], "vira")[0]
     elif vira is not None:
-        raise TrucoError("Truco Mineiro has no vira: its manilhas are fixed", "mineiro_no_vira")
-    mate = _indexes(partner or [], "your partner's hand")
+        raise TrucoError("mineiro_no_vira")
+    mate = _indexes([] if partner is None else partner, "partner")
     if partner is not None and len(mate) != 3:
-        raise TrucoError(f"your partner's hand has 3 cards, not {len(mate)}",
-                         "odds_partner_size", n=len(mate))
+        raise TrucoError("odds_partner_size", n=len(mate))
     known = mine + mate + ([vira_idx] if vira_idx is not None else [])
     if len(set(known)) != len(known):
-        raise TrucoError("a card appears twice among your hand, your partner's and the vira",
-                         "odds_twice")
-    others = _indexes(seen or [], "the cards seen")
+        raise TrucoError("odds_twice")
+    others = _indexes([] if seen is None else seen, "seen")
     unseen = sorted(set(range(40)) - set(known) - set(others))
     need = 6 if partner is not None else 9
     if len(unseen) < need:
-        raise TrucoError(f"only {len(unseen)} unseen cards are left: {need} are needed",
-                         "odds_unseen", left=len(unseen), need=need)
+        raise TrucoError("odds_unseen", left=len(unseen), need=need)
     return variant, mine, mate, vira_idx, unseen
 
 
 def _check_position(position) -> int:
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= 3:
-        raise TrucoError(f"the position is 0 (mão) to 3 (pé), not {position!r}",
-                         "odds_position", position=repr(position))
+        raise TrucoError("odds_position", position=repr(position)[:40])
     return position
+
+
+def _check_simulations(n) -> int:
+    if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SIMULATIONS:
+        raise TrucoError("odds_simulations", top=MAX_SIMULATIONS, value=repr(n)[:40])
+    return n
 
 
 CHUNK = 32_768  # deals simulated together: small enough to stay in the CPU cache
@@ -146,6 +155,7 @@ def deal_strengths(variant, hand, vira=None, position: int = 0, n: int = 100_000
     the pé (3). The unseen cards are drawn without replacement by a partial Fisher-Yates
     shuffle of every row at once."""
     position = _check_position(position)
+    n = _check_simulations(n)
     variant, mine, mate, vira_idx, unseen = _setup(variant, hand, vira, seen, partner)
     rng = make_rng(seed)
     strength = np.array(strength_list(variant, vira_idx), dtype=np.int8)
@@ -273,7 +283,7 @@ def _choose(cols, trick, j, opp, mate, mine_won):
         cheapest = _sel(keep, lowest, cheapest)
     may_tie = ((c0 == opp) | (c1 == opp) | (c2 == opp)) & ((mine_won > 0) | (trick == 0))
     value = _sel(held, lowest, _sel(can_win, cheapest, _sel(may_tie, opp, lowest)))
-    return value, (held | ~(can_win | may_tie)) & (trick > 0)
+    return value, (held | ~(can_win | may_tie)) & (trick + 1 >= COVER_FROM_TRICK)
 
 
 def summarise(results: np.ndarray, team: int) -> TrucoOdds:
@@ -313,10 +323,8 @@ def engine_odds(variant, hand, vira=None, position: int = 0, simulations: int = 
     """The same odds measured by playing `simulations` hands through the engine
     (`from_deal`, `legal_actions`, `apply_action`) with RuleBot choosing the cards
     (raises taken out of its choices). Slow: for tests and the benchmark."""
-    from .bots import RuleBot
-    from .state import from_deal
-
     position = _check_position(position)
+    simulations = _check_simulations(simulations)
     variant, mine, _, vira_idx, unseen = _setup(variant, hand, vira, (), None)
     rng = make_rng(seed)
     bot = RuleBot(seed=int(rng.integers(2**31)), bluff=0.0)
@@ -324,7 +332,7 @@ def engine_odds(variant, hand, vira=None, position: int = 0, simulations: int = 
     for i in range(simulations):
         dealt = rng.permutation(unseen)[:9].tolist()
         others = iter([dealt[0:3], dealt[3:6], dealt[6:9]])
-        hands = [mine if seat == position else next(others) for seat in range(4)]
+        hands = [mine if seat == position else next(others) for seat in SEATS]
         state = from_deal(variant, [[TRUCO_PACK[c] for c in h] for h in hands],
                           None if vira_idx is None else TRUCO_PACK[vira_idx], dealer=3)
         while state.hand_number == 1:

@@ -1,16 +1,29 @@
-"""Pure truco rules: who wins a trick, who takes a hand, and why.
+"""Pure truco rules: teams, the deal's layout, who wins a trick, who takes a hand.
 
-Teams: team 0 = seats 0 and 2, team 1 = seats 1 and 3 (`seat % 2`).
+Each rule is written here once and used by the game state, the odds, the explanations and
+the widgets alike:
+
+- teams: team 0 = seats 0 and 2, team 1 = seats 1 and 3 (`team_of`, `partner_of`,
+  `team_seats`); seats play in order 0, 1, 2, 3, 0...;
+- the deal (`deal_order`, `deal_hands`, `VIRA_CARD`);
+- a trick (`resolve_trick`): each team's best card counts; the higher one takes the trick,
+  equal ones tie it, a face-down card is worth nothing, and between partners holding equal
+  best cards the one who played first takes it;
+- carta coberta (a face-down card) is allowed from trick `COVER_FROM_TRICK` (2) on only;
+- after a tied trick (`next_leader`) the tied trick's leader leads again ("leader") or the
+  player of the first tying card does ("first_tying");
+- a hand (`hand_status`): see `hand_winner`.
+
 Cards are handled inside the engine as indexes into `cartas.cards.TRUCO_PACK`, with one
 precomputed strength list per (variant, vira), so the hot path never hashes a Card.
 """
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 from typing import Iterable, Sequence
 
 from ..cards import TRUCO_PACK, Card
-from . import text as _text
 from .errors import TrucoError
 from .variants import Variant, get_variant, manilhas, strength_table
 
@@ -19,9 +32,32 @@ CARD_TEXT: tuple[str, ...] = tuple(str(card) for card in TRUCO_PACK)
 COVERED = -1  # the strength of a face-down card: below every real card
 
 
+SEATS = (0, 1, 2, 3)
+TEAMS = (0, 1)
+TIE_LEADS = ("leader", "first_tying")
+COVER_FROM_TRICK = 2  # carta coberta is allowed from the second trick on, never in the first
+
+
 def team_of(seat: int) -> int:
     """The team of a seat: 0 for seats 0 and 2, 1 for seats 1 and 3."""
-    return seat & 1
+    return _seat(seat, "seat") & 1
+
+
+def partner_of(seat: int) -> int:
+    """The partner's seat: across the table (0 <-> 2, 1 <-> 3)."""
+    return (_seat(seat, "seat") + 2) & 3
+
+
+def team_seats(team: int) -> tuple[int, int]:
+    """The two seats of a team: (0, 2) for team 0, (1, 3) for team 1."""
+    if team not in TEAMS or isinstance(team, bool):
+        raise TrucoError("bad_result", result=repr(team)[:40])
+    return (team, team + 2)
+
+
+def may_cover(trick_number: int) -> bool:
+    """Whether carta coberta (a face-down card) is allowed in this trick (1, 2 or 3)."""
+    return trick_number >= COVER_FROM_TRICK
 
 
 # -- deal, play order and the events of a hand ---------------------------------------------
@@ -32,8 +68,8 @@ VIRA_CARD = 12   # pack position of the vira: the 13th card of the shuffle (Paul
 
 def _seat(seat, what: str) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-        raise TrucoError(f"the {what} is a seat from 0 to 3, not {seat!r}", "bad_seat",
-                         seat=repr(seat))
+        raise TrucoError("bad_dealer" if what == "dealer" else "bad_seat",
+                         seat=repr(seat)[:40], dealer=repr(seat)[:40])
     return seat
 
 
@@ -53,6 +89,15 @@ def deal_order(dealer: int) -> list[tuple[int, int]]:
     """
     mao = (_seat(dealer, "dealer") + 1) & 3
     return [(seat, k) for seat in play_order(mao) for k in range(CARDS_EACH)]
+
+
+def deal_hands(pack: Sequence, dealer: int, uses_vira: bool) -> tuple[list[list], object]:
+    """The four hands (in seat order) and the vira (None without one) that dealing from
+    `pack` (cards in shuffled order, at least 13) gives, as `deal_order` says."""
+    hands: list[list] = [[None] * CARDS_EACH for _ in SEATS]
+    for n, (seat, k) in enumerate(deal_order(dealer)):
+        hands[seat][k] = pack[n]
+    return hands, (pack[VIRA_CARD] if uses_vira else None)
 
 
 def pack_left(cards_out: int) -> int:
@@ -84,29 +129,48 @@ def strength_list(variant: Variant, vira_index: int | None) -> tuple[int, ...]:
     return tuple(table[card] for card in TRUCO_PACK)
 
 
-def resolve_trick(plays: Sequence[tuple[int, int]]) -> tuple[int | None, int | None, int | None]:
-    """Core trick comparison on (seat, strength) pairs, COVERED for a face-down card.
+def resolve_trick(plays: Sequence[tuple[int, int, bool]],
+                  strength: Sequence[int]) -> tuple[int | None, int | None, int | None]:
+    """The trick rule, on (seat, pack index, face down?) triples in play order, with
+    `strength` the strength of each pack index for the hand's variant and vira
+    (`strength_list`).
 
-    Returns (winning team or None, winning seat or None, seat of the first tying card or None).
-    A trick ties only when each team's best card is equal; a covered card never wins or ties.
-    Between partners holding equal best cards, the one who played first wins the trick.
+    Returns (winning team or None for a tie, position in `plays` of the winning card or
+    None, position of the first tying card or None). Each team's best card counts: the
+    higher takes the trick, equal ones tie it (a tie of face-down cards has no tying card);
+    a face-down card is worth nothing (COVERED); between partners with equal best cards,
+    the first played counts.
     """
-    best0 = best1 = COVERED  # each team's best strength so far, and who played it
-    seat0 = seat1 = None
-    for seat, strength in plays:
+    best0 = best1 = COVERED
+    at0 = at1 = -1
+    pos = 0
+    for seat, card, covered in plays:
+        value = COVERED if covered else strength[card]
         if seat & 1:
-            if strength > best1:
-                best1, seat1 = strength, seat
-        elif strength > best0:
-            best0, seat0 = strength, seat
-    if best0 == best1:
-        if best0 == COVERED:
-            return None, None, None
-        first = next(seat for seat, strength in plays if strength == best0)
-        return None, None, first
+            if value > best1:
+                best1, at1 = value, pos
+        elif value > best0:
+            best0, at0 = value, pos
+        pos += 1
     if best0 > best1:
-        return 0, seat0, None
-    return 1, seat1, None
+        return 0, at0, None
+    if best1 > best0:
+        return 1, at1, None
+    if best0 == COVERED:
+        return None, None, None
+    return None, None, at0 if at0 < at1 else at1
+
+
+def next_leader(tie_lead: str, leader: int, trick_seats: Sequence[int], winning: int | None,
+                first_tying: int | None) -> int:
+    """Who leads the next trick: the winner of this one; after a tie, the tied trick's
+    `leader` ("leader") or the player of its first tying card ("first_tying"; the leader
+    when every card was face down). `winning`/`first_tying` are positions in the trick."""
+    if winning is not None:
+        return trick_seats[winning]
+    if tie_lead == "first_tying" and first_tying is not None:
+        return trick_seats[first_tying]
+    return leader
 
 
 def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
@@ -131,40 +195,45 @@ def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
 
 # -- public rule functions --------------------------------------------------------------
 
-def _check_plays(plays, variant: Variant, vira) -> tuple[list[tuple[int, Card | None]], tuple]:
-    """Validate a trick given as (seat, card-or-None) pairs; return it parsed + strengths."""
+def _check_plays(plays, variant: Variant, vira) -> tuple[list, list, tuple[int, ...]]:
+    """Validate a trick given as (seat, card-or-None) pairs; return (the pairs parsed, the
+    (seat, pack index, face down?) triples of `resolve_trick`, the strength list)."""
+    if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):
+        raise TrucoError("play_pair", item=repr(plays)[:40])
+    plays = list(itertools.islice(plays, 5))
+    if len(plays) > 4:
+        raise TrucoError("too_many_plays", n=len(plays))
     parsed: list[tuple[int, Card | None]] = []
     seats, cards = set(), set()
     for item in plays:
         try:
             seat, card = item
         except (TypeError, ValueError):
-            raise TrucoError(f"each play is a (seat, card) pair, not {item!r}", "play_pair",
-                             item=repr(item)) from None
-        if not isinstance(seat, int) or not 0 <= seat <= 3:
-            raise TrucoError(f"seats are 0 to 3, not {seat!r}", "bad_seat", seat=repr(seat))
+            raise TrucoError("play_pair", item=repr(item)[:40]) from None
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+            raise TrucoError("bad_seat", seat=repr(seat)[:40])
         if seat in seats:
-            raise TrucoError(f"seat {seat} plays twice in one trick", "seat_twice", seat=seat)
+            raise TrucoError("seat_twice", seat=seat)
         seats.add(seat)
         if card is not None:
             try:
                 card = Card.parse(card)
-            except ValueError as err:
-                raise TrucoError(str(err), "unreadable_card", text=str(card), seat=seat,
+            except ValueError:
+                raise TrucoError("unreadable_card", text=str(card)[:40], seat=seat,
                                  place="trick") from None
             if card not in CARD_INDEX:
-                raise TrucoError(f"{card} is not in the truco pack (no 8s, 9s or 10s)",
-                                 "not_in_pack", card=str(card))
+                raise TrucoError("not_in_pack", card=str(card))
             if card in cards:
-                raise TrucoError(f"{card} is played twice in one trick", "card_twice",
-                                 card=str(card))
+                raise TrucoError("card_twice", card=str(card))
             cards.add(card)
         parsed.append((seat, card))
     if not parsed:
-        raise TrucoError("a trick needs at least one play", "empty_trick")
-    table = strength_table(variant, vira)
-    strengths = tuple((seat, COVERED if card is None else table[card]) for seat, card in parsed)
-    return parsed, strengths
+        raise TrucoError("empty_trick")
+    manilhas(variant, vira)  # checks the vira (needed in Paulista, ignored in Mineiro)
+    vira_index = CARD_INDEX[Card.parse(vira)] if variant.uses_vira else None
+    triples = [(seat, 0 if card is None else CARD_INDEX[card], card is None)
+               for seat, card in parsed]
+    return parsed, triples, strength_list(variant, vira_index)
 
 
 def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None) -> int | None:
@@ -175,8 +244,8 @@ def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=N
     a malformed trick (unknown seat, a seat or card twice, a card outside the pack).
     """
     variant = get_variant(variant)
-    _, strengths = _check_plays(list(plays), variant, vira)
-    return resolve_trick(strengths)[0]
+    _, triples, strength = _check_plays(plays, variant, vira)
+    return resolve_trick(triples, strength)[0]
 
 
 def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
@@ -185,42 +254,39 @@ def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
 
     Between partners holding equal best cards, the one who played first takes it."""
     variant = get_variant(variant)
-    _, strengths = _check_plays(list(plays), variant, vira)
-    return resolve_trick(strengths)[1]
+    _, triples, strength = _check_plays(plays, variant, vira)
+    pos = resolve_trick(triples, strength)[1]
+    return None if pos is None else triples[pos][0]
 
 
-def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
-    """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
+def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None,
+                      tie_lead: str = "leader") -> int:
+    """Who leads the trick after this full trick (four plays in order, arguments as
+    `trick_winner`): its winner, or after a tie as `tie_lead` says (see `next_leader`)."""
     variant = get_variant(variant)
-    parsed, strengths = _check_plays(list(plays), variant, vira)
-    team, seat, first_tying = resolve_trick(strengths)
-    names = manilhas(variant, vira)
-    by_strength = dict(strengths)
-    return _text.explain_trick(parsed, by_strength, team, seat, first_tying, variant, names, lang)
+    if tie_lead not in TIE_LEADS:
+        raise TrucoError("bad_tie_lead", value=repr(tie_lead)[:40])
+    parsed, triples, strength = _check_plays(plays, variant, vira)
+    _, win, tie = resolve_trick(triples, strength)
+    return next_leader(tie_lead, parsed[0][0], [s for s, _ in parsed], win, tie)
 
 
-def _check_results(results) -> list[int | None]:
-    results = list(results)
+def check_results(results) -> list[int | None]:
+    """The results of a finished hand as a list, or a TrucoError saying what is wrong."""
+    if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
+        raise TrucoError("bad_result", result=repr(results)[:40])
+    results = list(itertools.islice(results, 4))
     for r in results:
         if r not in (0, 1, None) or isinstance(r, bool):
-            raise TrucoError(f"a trick result is 0, 1 or None (tie), not {r!r}", "bad_result",
-                             result=repr(r))
+            raise TrucoError("bad_result", result=repr(r)[:40])
     if len(results) > 3:
-        raise TrucoError(f"a hand has at most 3 tricks, not {len(results)}", "too_many_tricks",
-                         n=len(results))
+        raise TrucoError("too_many_tricks", n=len(results))
     for n in range(2, len(results)):
         if hand_status(results[:n])[0]:
-            raise TrucoError(
-                f"the results {_fmt(results)} go on past trick {n}, which already decided the hand",
-                "past_decided", results=results, n=n)
+            raise TrucoError("past_decided", results=results, n=n)
     if not hand_status(results)[0]:
-        raise TrucoError(f"the results {_fmt(results)} do not finish a hand: it is still undecided",
-                         "undecided", results=results)
+        raise TrucoError("undecided", results=results)
     return results
-
-
-def _fmt(results) -> str:
-    return "(" + ", ".join("tie" if r is None else str(r) for r in results) + ")"
 
 
 def hand_winner(results: Iterable[int | None]) -> int | None:
@@ -230,13 +296,7 @@ def hand_winner(results: Iterable[int | None]) -> int | None:
     ValueError for a sequence that is not a finished hand (still undecided, or going on
     past the deciding trick).
     """
-    return hand_status(_check_results(results))[1]
-
-
-def explain_hand(results, lang: str = "pt") -> str:
-    """One sentence saying who takes the hand from these trick results and why."""
-    results = _check_results(results)
-    return _text.explain_hand(results, hand_status(results)[1], lang)
+    return hand_status(check_results(results))[1]
 
 
 def finished_sequences() -> list[tuple[int | None, ...]]:
@@ -250,14 +310,3 @@ def finished_sequences() -> list[tuple[int | None, ...]]:
             else:
                 found.extend((a, b, c) for c in outcomes)
     return sorted(found, key=len)
-
-
-def explain_last_hand(last_hand: dict, variant, lang: str = "pt") -> str:
-    """Why `state.last_hand` ended as it did: its deciding trick and the hand's result, or who
-    ran (from a raise or from the mão de onze/dez) and what it paid, or the forbidden raise."""
-    variant = get_variant(variant)
-    if last_hand["reason"] not in ("tricks", "all_tied"):
-        return _text.explain_ending(last_hand, variant, lang)
-    trick = [(seat, card) for seat, card in last_hand["tricks"][-1]]
-    return (explain_trick(trick, variant, last_hand["vira"], lang) + " "
-            + explain_hand(last_hand["trick_results"], lang))

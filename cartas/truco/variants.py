@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..cards import SUITS, TRUCO_PACK, Card, Rank, Suit
+from .catalogue import threshold_name
 from .errors import TrucoError
 
 # Natural order of the truco ranks, lowest to highest. Q (dama) is below J (valete).
@@ -58,11 +59,15 @@ class Variant:
         the value before that raise. For a re-raise this is the raise it answered, which
         re-raising accepted (Paulista: truco, then seis, then a run pays 3)."""
         if asked_value not in self.ladder:
-            raise TrucoError(f"{asked_value!r} is not a raise in {self.label['en']}: the raises "
-                             f"are {', '.join(map(str, self.ladder))}", "not_a_raise",
-                             value=repr(asked_value), ladder=", ".join(map(str, self.ladder)))
+            raise TrucoError("not_a_raise", value=repr(asked_value),
+                             ladder=", ".join(map(str, self.ladder)))
         values = self.values
         return values[values.index(asked_value) - 1]
+
+    @property
+    def threshold_name(self) -> str:
+        """ "mão de onze" (Paulista) or "mão de dez" (Mineiro)."""
+        return threshold_name(self.threshold)
 
     def raise_name(self, value: int) -> str:
         """The shout that raises to `value`: 'truco', 'seis', 'nove', 'dez' or 'doze'."""
@@ -109,10 +114,9 @@ def get_variant(variant: Variant | str) -> Variant:
     """Accept a Variant or its key ("paulista", "mineiro")."""
     if isinstance(variant, Variant):
         return variant
-    found = VARIANTS.get(str(variant).strip().lower())
+    found = VARIANTS.get(variant.strip().lower()) if isinstance(variant, str) else None
     if found is None:
-        raise TrucoError(f"unknown truco variant {variant!r}: choose 'paulista' or 'mineiro'",
-                         "unknown_variant", variant=repr(variant))
+        raise TrucoError("unknown_variant", variant=repr(variant)[:40])
     return found
 
 
@@ -120,22 +124,20 @@ def _check_vira(variant: Variant, vira) -> Card | None:
     if not variant.uses_vira:
         return None  # Mineiro ignores any vira: its manilhas are fixed.
     if vira is None:
-        raise TrucoError("Truco Paulista needs a vira to know its manilhas", "needs_vira")
+        raise TrucoError("needs_vira")
     try:
         card = Card.parse(vira)
-    except ValueError as err:
-        raise TrucoError(str(err), "unreadable_card", text=str(vira), place="vira") from None
+    except ValueError:
+        raise TrucoError("unreadable_card", text=str(vira)[:40], place="vira") from None
     if card.rank not in _NATURAL_INDEX:
-        raise TrucoError(f"{card} cannot be the vira: 8s, 9s and 10s are not in the truco pack",
-                         "bad_vira", card=str(card))
+        raise TrucoError("bad_vira", card=str(card))
     return card
 
 
 def next_rank(rank: Rank) -> Rank:
     """The rank after `rank` in the natural order, wrapping 3 -> 4."""
     if rank not in _NATURAL_INDEX:
-        raise TrucoError(f"{rank.value} is not a truco rank: 8s, 9s and 10s are not in the pack",
-                         "not_truco_rank", rank=str(rank.value))
+        raise TrucoError("not_truco_rank", rank=str(getattr(rank, "value", rank)))
     return NATURAL_ORDER[(_NATURAL_INDEX[rank] + 1) % len(NATURAL_ORDER)]
 
 
