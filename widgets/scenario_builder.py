@@ -224,7 +224,7 @@ class ScenarioBuilder(View):
             lines = [narrate(e, self.state.variant, self.lang) for e in self.state.events[start:]]
         else:
             from cartas.vinte_e_um import SensibleBot, narrate
-            self.state.apply_action(SensibleBot(seed=start).choose(self.state, seat), seat)
+            self.state.apply_action(SensibleBot(seed=start).choose(self.state.view(seat)), seat)
             lines = [narrate(e, self.lang) for e in self.state.events[start:]]
         self.narration.value += "".join(f"<div class='cartas-step-line'>{escape(x)}</div>" for x in lines)
         self.redraw()
