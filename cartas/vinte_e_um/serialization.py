@@ -37,11 +37,45 @@ BIT_GENERATORS = {cls.__name__: cls for cls in (np.random.PCG64, np.random.PCG64
 _DTYPES = ("uint32", "uint64", "int64")
 _CARD = {str(card): card for card in STANDARD_PACK}
 _OUTCOMES = (None, "bust", "won", "lost")
-EVENT_TYPES = frozenset({
-    "game_start", "round_start", "deal", "bet", "banker_21", "hit", "stand", "bust", "pay",
-    "draw", "reveal", "call", "banker_bust", "reshuffle", "round_end", "rotation",
-    "take_bank", "refuse_bank", "bid", "pass", "offer", "accept_offer", "refuse_offer",
-    "bank_change", "game_over"})
+# Every event the engine logs: its fields and their kinds (see _check_event).
+EVENT_FIELDS: dict[str, dict[str, str]] = {
+    "game_start": {"players": "int", "banker": "seat", "chips": "ints", "ace": "ace",
+                   "decks": "int", "rotation": "rotation"},
+    "round_start": {"round": "int", "banker": "seat", "players": "seats",
+                    "sitting_out": "seats"},
+    "deal": {"seat": "seat", "face_up": "bool", "card": "card?"},
+    "bet": {"seat": "seat", "amount": "int"},
+    "banker_21": {"seat": "seat", "cards": "cards", "chips": "int"},
+    "hit": {"seat": "seat"},
+    "stand": {"seat": "seat", "points": "int", "auto": "bool"},
+    "bust": {"seat": "seat", "cards": "cards", "points": "int"},
+    "pay": {"from": "seat", "to": "seat", "amount": "int", "owed": "int"},
+    "draw": {"seat": "seat"},
+    "reveal": {"seat": "seat", "card": "card"},
+    "call": {"seat": "seat", "banker": "seat", "player_points": "int", "banker_points": "int",
+             "cards": "cards", "winner": "side", "chips": "int"},
+    "banker_bust": {"seat": "seat", "cards": "cards", "points": "int", "pays": "seats"},
+    "reshuffle": {"cards": "int"},
+    "round_end": {"round": "int", "banker": "seat", "hands": "hands", "points": "points",
+                  "chips": "ints"},
+    "rotation": {"mode": "mode", "seats": "seats"},
+    "take_bank": {"seat": "seat"},
+    "refuse_bank": {"seat": "seat"},
+    "bid": {"seat": "seat", "amount": "int"},
+    "pass": {"seat": "seat"},
+    "offer": {"seat": "seat", "amount": "int"},
+    "accept_offer": {"seat": "seat", "buyer": "seat", "amount": "int"},
+    "refuse_offer": {"seat": "seat", "buyer": "seat", "amount": "int"},
+    "bank_change": {"from": "seat", "to": "seat", "reason": "reason", "price": "int"},
+    "game_over": {"winner": "seat?", "winners": "seats", "chips": "ints", "cap": "int?"},
+}
+EVENT_TYPES = frozenset(EVENT_FIELDS)
+_OPTIONAL_FIELDS = {"cap"}
+_CHOICES = {"side": ("player", "banker"), "mode": ("rounds", "auction", "sale"),
+            "reason": ("rounds", "lot", "natural", "auction", "sale", "broke"),
+            "rotation": ("rounds", "natural", "auction", "sale", "permanent"),
+            "ace": (1, 11, "flexible")}
+_BIG = 10 ** 9
 _KEYS = ("format", "config", "rng", "chips", "banker", "round_number", "bank_rounds", "phase",
          "hands", "covered", "bets", "in_round", "outcome", "called", "queue", "stock",
          "collected", "shown", "natural_seat", "high_bid", "high_bidder", "pending_offer",
@@ -209,12 +243,14 @@ def from_json(text):
     state.banker = banker = r.seat(data["banker"], "banker", players)
     cap = checked["rounds"] or UNTIL_ONE_CAP
     state.round_number = r.int("round_number", 1, cap)
-    state.bank_rounds = r.int("bank_rounds", 0, state.round_number)
     phase = data["phase"]
     if not isinstance(phase, str) or phase not in ("bet", "players", "banker", "rotation",
                                                    "game_over"):
         raise r.fail("phase", "phase")
     state.phase = phase
+    # rounds run by this banker, counted when a round ends
+    in_play = phase in ("bet", "players", "banker")
+    state.bank_rounds = r.int("bank_rounds", 0, state.round_number - in_play)
 
     state.hands = [r.cards(h, f"hands[{i}]", limit=60)
                    for i, h in enumerate(r.list("hands", players))]
@@ -250,13 +286,53 @@ def from_json(text):
     state.offered = r.seats("offered", players)
     events = r.list("events", limit=MAX_EVENTS)
     for i, event in enumerate(events):
-        if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
+        if not _check_event(event, players):
             raise r.fail(f"events[{i}]", "type")
     state.events = events
     state.winner = r.seat(data["winner"], "winner", players, optional=True)
     state.winners = r.seats("winners", players)
     _check_consistency(state, r, total, decks)
     return state
+
+
+def _is_value(value, kind: str, players: int) -> bool:
+    if kind.endswith("?"):
+        return value is None or _is_value(value, kind[:-1], players)
+    if kind == "seat":
+        return _is_int(value) and 0 <= value < players
+    if kind == "int":
+        return _is_int(value) and -_BIG <= value <= _BIG
+    if kind == "bool":
+        return isinstance(value, bool)
+    if kind == "card":
+        return isinstance(value, str) and value in _CARD
+    if kind in _CHOICES:
+        return any(value == c and type(value) is type(c) for c in _CHOICES[kind])
+    if kind in ("cards", "seats", "ints"):
+        item = {"cards": "card", "seats": "seat", "ints": "int"}[kind]
+        return isinstance(value, list) and len(value) <= 60 and all(
+            _is_value(v, item, players) for v in value)
+    if kind in ("hands", "points"):
+        item = "cards" if kind == "hands" else "int"
+        return isinstance(value, dict) and len(value) <= players and all(
+            isinstance(k, str) and k.isdigit() and int(k) < players and _is_value(v, item, players)
+            for k, v in value.items())
+    return False
+
+
+def _check_event(event, players: int) -> bool:
+    """Whether `event` is one the engine could have logged: its type, exactly its fields,
+    each of the right kind."""
+    if not isinstance(event, dict):
+        return False
+    kind = event.get("type")
+    fields = EVENT_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        return False
+    keys = set(event) - {"type"}
+    if not set(fields) - _OPTIONAL_FIELDS <= keys <= set(fields):
+        return False
+    return all(_is_value(event[k], fields[k], players) for k in keys)
 
 
 def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:

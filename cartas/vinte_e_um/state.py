@@ -12,7 +12,7 @@ from collections import Counter
 
 import numpy as np
 
-from ..cards import Card, shuffled, standard_pack
+from ..cards import STANDARD_PACK, Card, shuffled, standard_pack
 from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
                       TAKE_BANK, Action, IllegalAction)
 from .config import (DEFAULT_ROTATION, ROTATIONS, UNTIL_ONE_CAP, check_banker, check_config,
@@ -22,6 +22,11 @@ from .scoring import call_winner, card_of, points
 from .views import ALL, SeatView, hide_events
 
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
+_TEXTS = {id(card): str(card) for card in STANDARD_PACK}  # the engine deals these objects
+
+
+def _text(card: Card) -> str:
+    return _TEXTS.get(id(card)) or str(card)
 __all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "GameState", "default_ace",
            "default_packs", "from_deal", "from_json", "new_game"]
 
@@ -175,15 +180,19 @@ class GameState:
         A bad viewer raises VinteEUmError "bad_viewer".
         """
         seat = self._viewer(seat)
-        hands = [[str(c) for c in hand] for hand in self.hands]
+        sees = [self._sees(seat, other) for other in range(self.players)]
+        hands = [[_text(c) for c in hand] for hand in self.hands]
         for other in range(self.players):
-            if hands[other] and not self._sees(seat, other):
+            if hands[other] and not sees[other]:
                 hands[other][0] = None
         settled = [not hand and bool(shown) for hand, shown in zip(self.hands, self.shown)]
-        cards = [[str(c) for c in self.shown[s]] if settled[s] else hands[s]
+        cards = [[_text(c) for c in self.shown[s]] if settled[s] else hands[s]
                  for s in range(self.players)]
-        visible = [self.shown[s] if settled[s] else self.hands[s][0 if self._sees(seat, s) else 1:]
+        visible = [self.shown[s] if settled[s] else self.hands[s][0 if sees[s] else 1:]
                    for s in range(self.players)]
+        seen = [_text(c) for c in self.collected]
+        for other, hand in enumerate(hands):
+            seen.extend(c for c in hand if c is not None)
         current = self.current_seat
         legal = tuple(self.legal_actions()) if isinstance(seat, int) and current == seat else ()
         return SeatView(
@@ -195,9 +204,9 @@ class GameState:
             in_round=tuple(self.in_round), sitting_out=tuple(self.sitting_out),
             left_of_banker=tuple(self._left_of(self.banker)), called=tuple(self.called),
             uncalled=tuple(self.uncalled), outcome=tuple(self.outcome),
-            seen=tuple(str(c) for c in self.seen_by(seat)), stock=len(self.stock),
-            collected=tuple(str(c) for c in self.collected),
-            shown=tuple(tuple(str(c) for c in cs) for cs in self.shown),
+            seen=tuple(seen), stock=len(self.stock),
+            collected=tuple(_text(c) for c in self.collected),
+            shown=tuple(tuple(_text(c) for c in cs) for cs in self.shown),
             cards=tuple(tuple(c) for c in cards), settled=tuple(settled),
             visible_points=tuple(points(v, self.ace) if v else None for v in visible),
             ace=self.ace, decks=self.decks, min_bet=self.min_bet, max_bet=self.max_bet,
