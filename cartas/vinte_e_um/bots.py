@@ -119,7 +119,9 @@ def play_game(players: int = 4, bots=None, seed=None, **options) -> GameState:
     state = new_game(players, seed=seed, **options)
     if bots is None or isinstance(bots, type):
         kind = bots or SensibleBot
-        seeds = np.random.SeedSequence(seed).spawn(players)
+        if isinstance(seed, np.random.Generator):
+            seed = int(seed.integers(2 ** 63))
+        seeds = np.random.SeedSequence(seed).spawn(state.players)
         bots = [kind(np.random.default_rng(s)) for s in seeds]
     if len(bots) != state.players:
         raise VinteEUmError("bots_count", players=state.players, count=len(bots))
