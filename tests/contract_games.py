@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import cartas.truco as truco
+import cartas.vinte_e_um as vinte_e_um
 
 
 @dataclass(frozen=True)
@@ -25,4 +26,9 @@ GAMES: dict[str, ContractGame] = {
     "truco_mineiro": ContractGame(lambda seed: truco.new_game("mineiro", seed,
                                                               tie_lead="first_tying"),
                                   truco.from_json, lambda seed: truco.RuleBot(seed)),
+    "vinte_e_um": ContractGame(lambda seed: vinte_e_um.new_game(4, seed, rounds=3),
+                               vinte_e_um.from_json, lambda seed: vinte_e_um.RandomBot(seed)),
+    "vinte_e_um_auction": ContractGame(
+        lambda seed: vinte_e_um.new_game(5, seed, rounds=4, rotation="auction", ace="flexible"),
+        vinte_e_um.from_json, lambda seed: vinte_e_um.SensibleBot(seed)),
 }

@@ -28,7 +28,8 @@ def three(first, upcard, then=(), **options):
     (["10♠", "9♦", "5♣"], ["9♠", "8♠", "10♥"], 1, "banker", "Estourei"),  # he busts first
     (["10♠", "2♦"], ["9♠", "7♠", "10♥"], 1, "player", "estoura com 26"),
     (["10♠", "9♦"], ["A♣", "K♦"], 11, "banker", "21 com duas cartas"),
-    (["10♠", "9♦", "5♣"], ["A♣", "A♦"], 11, "player", "dois ases"),  # before anyone plays
+    (["10♠", "9♦", "5♣"], ["A♣", "A♦"], 11, "banker", "Estourei"),  # players play first
+    (["10♠", "9♦"], ["A♣", "A♦"], 11, "player", "dois ases"),  # his bust shows at his turn
 ])
 def test_call_winner_and_its_explanation(player, banker, ace, winner, words):
     assert call_winner(player, banker, ace) == winner
@@ -107,7 +108,7 @@ def test_settled_hands_stay_shown_until_the_next_round():
     game.apply_action("bet 2"), game.apply_action("bet 2")
     game.apply_action(HIT)  # seat 1: 10, 9, 5 = 24
     assert game.hands[1] == [] and [str(c) for c in game.shown[1]] == ["10♥", "9♣", "5♠"]
-    assert game.outcome[1] == "bust" and game.view(2)["shown"][1] == ["10♥", "9♣", "5♠"]
+    assert game.outcome[1] == "bust" and game.view(2).shown[1] == ("10♥", "9♣", "5♠")
     assert from_json(game.to_json()).shown == game.shown
     game.apply_action(STAND)  # seat 2 on 18
     assert game.shown[2] == [] and game.phase == "banker"
@@ -131,7 +132,7 @@ def test_shown_is_cleared_when_the_next_round_starts():
     seen_settled = False
     while game.round_number < 3:
         before = game.round_number
-        game.apply_action(bot.choose(game, game.current_seat))
+        game.apply_action(bot.choose(game.view(game.current_seat)))
         if game.round_number != before:
             assert game.shown == [[] for _ in range(4)]
         seen_settled |= any(game.shown)

@@ -30,8 +30,8 @@ def banker_sample(rng, pool, visible, hidden, draw_below, ace, under_21):
     while True:
         order = rng.permutation(len(pool))
         hand = [pool[i] for i in order[:hidden]] + list(visible)
-        if under_21 and points(hand[:2], ace) >= 21:
-            continue  # the round would have ended at his second card
+        if under_21 and points(hand[:2], ace) == 21:
+            continue  # the round would have ended at his second card (two aces, 22, go on)
         k = hidden
         while len(hand) < 2 or points(hand, ace) < min(draw_below, 21):
             hand.append(pool[order[k]])
@@ -109,12 +109,12 @@ def test_odds_for_view_uses_only_what_the_seat_sees():
     game = new_game(5, seed=4, banker=0)
     bot = SensibleBot(1)
     while game.phase == "bet":
-        game.apply_action(bot.choose(game, game.current_seat))
+        game.apply_action(bot.choose(game.view(game.current_seat)))
     seat = game.current_seat
     view = game.view(seat)
     figures = odds_for_view(view)
     mine = [str(c) for c in game.hands[seat]]
-    others = [c for c in view["seen"] if c not in mine and c != str(game.hands[0][1])]
+    others = [c for c in view.seen if c not in mine and c != str(game.hands[0][1])]
     assert figures["bust"] == bust_probability(mine, others + [str(game.hands[0][1])])
     assert figures["win"] == win_probability(mine, [str(game.hands[0][1])], others)
     # the banker's hidden card is not used: any hidden card gives the same figures

@@ -1,6 +1,8 @@
 """One test per rule of RULES.md, "21, the banker game", named after the rule."""
 import pytest
 
+from vinte_e_um_helpers import as_lists
+
 from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, from_deal, new_game, points,
                                play_game, ROTATIONS)
 from cartas.vinte_e_um.bots import RandomBot
@@ -71,8 +73,8 @@ def test_rule_round_one_card_face_down_to_each_from_banker_left_banker_last():
     assert [e["seat"] for e in deals] == [4, 0, 1, 2, 3]
     assert not any(e["face_up"] for e in deals)
     view = game.view(4)
-    assert view["hands"][4] == [str(game.hands[4][0])]
-    assert all(view["hands"][s] == [None] for s in (0, 1, 2, 3))  # nobody shows their card
+    assert as_lists(view.hands[4]) == [str(game.hands[4][0])]
+    assert all(as_lists(view.hands[s]) == [None] for s in (0, 1, 2, 3))  # nobody shows their card
     assert all(e["card"] is None for e in game.events_for(4) if e["type"] == "deal" and e["seat"] != 4)
 
 
@@ -100,8 +102,8 @@ def test_rule_round_player_second_card_face_up_first_card_stays_down():
     play(game, "bet 1", "bet 1")
     assert game.phase == "players" and game.current_seat == 1
     assert game.hands[1] == [game.hands[1][0], game.hands[1][1]] and str(game.hands[1][1]) == "4♠"
-    assert game.view(2)["hands"][1] == [None, "4♠"]
-    assert game.view(2)["hands"][0] == [None, "6♣"]  # the banker's second card is face up
+    assert as_lists(game.view(2).hands[1]) == [None, "4♠"]
+    assert as_lists(game.view(2).hands[0]) == [None, "6♣"]  # the banker's second card is face up
     assert game.face_down[1] == [game.hands[1][0]]
 
 
@@ -201,7 +203,7 @@ def test_rule_rotation_rounds_waits_for_the_agreed_number_of_rounds():
         assert game.phase != "rotation" and game.banker == 0 or game.round_number > 3
         if game.is_terminal():
             break
-        game.apply_action(bot.choose(game, game.current_seat))
+        game.apply_action(bot.choose(game.view(game.current_seat)))
         if "bank_change" in types(game):
             break
     assert game.phase == "rotation" and game.bank_rounds == 3 and game.current_seat == 1

@@ -2,9 +2,11 @@
 import json
 
 import pytest
+
+from vinte_e_um_helpers import as_lists
 from hypothesis import given, settings, strategies as st
 
-from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, from_deal, from_json,
+from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, VinteEUmError, from_deal, from_json,
                                narrate, new_game, play_game, KINDS)
 from cartas.vinte_e_um.bots import RandomBot, SensibleBot
 
@@ -52,7 +54,7 @@ def test_json_round_trip_is_exact_and_continues_identically():
     game = new_game(6, seed=8, rotation="auction", rounds=5)
     bots = [RandomBot(i) for i in range(6)]
     for _ in range(40):
-        game.apply_action(bots[game.current_seat].choose(game, game.current_seat))
+        game.apply_action(bots[game.current_seat].choose(game.view(game.current_seat)))
     text = game.to_json()
     copy = from_json(text)
     assert copy.to_json() == text
@@ -60,8 +62,8 @@ def test_json_round_trip_is_exact_and_continues_identically():
     for b, b2 in zip(bots, bots2):
         b2.rng.bit_generator.state = b.rng.bit_generator.state
     while not game.is_terminal():
-        game.apply_action(bots[game.current_seat].choose(game, game.current_seat))
-        copy.apply_action(bots2[copy.current_seat].choose(copy, copy.current_seat))
+        game.apply_action(bots[game.current_seat].choose(game.view(game.current_seat)))
+        copy.apply_action(bots2[copy.current_seat].choose(copy.view(copy.current_seat)))
     assert copy.to_json() == game.to_json()
 
 
@@ -69,13 +71,13 @@ def test_view_hides_face_down_cards_and_banker_card_until_first_call():
     game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "8♣"], seed=1)
     for action in ("bet 1", "bet 1", STAND, STAND):
         game.apply_action(action)
-    assert game.view(0)["hands"][0] == ["5♦", "6♣"]  # the banker looks at his own card
-    assert game.view(1)["hands"][0] == [None, "6♣"] and game.view(1)["hands"][2] == [None, "8♣"]
-    assert "5♦" not in game.view(1)["seen"] and "9♠" not in game.view(1)["seen"]
+    assert as_lists(game.view(0).hands[0]) == ["5♦", "6♣"]  # the banker looks at his own card
+    assert as_lists(game.view(1).hands[0]) == [None, "6♣"] and as_lists(game.view(1).hands[2]) == [None, "8♣"]
+    assert "5♦" not in game.view(1).seen and "9♠" not in game.view(1).seen
     game.apply_action(Action.call(1))
-    assert game.view(2)["hands"][0] == ["5♦", "6♣"]
+    assert as_lists(game.view(2).hands[0]) == ["5♦", "6♣"]
     assert game.called == [1] and game.uncalled == [2] and game.face_down[2] == [game.hands[2][0]]
-    assert game.view(2)["collected"] == ["10♥", "9♦"]
+    assert as_lists(game.view(2).collected) == ["10♥", "9♦"]
 
 
 def test_spectator_view_shows_only_face_up_and_shown_cards():
@@ -83,34 +85,34 @@ def test_spectator_view_shows_only_face_up_and_shown_cards():
     for action in ("bet 1", "bet 2", HIT):  # seat 1: 10, 9, 5 = 24, busts and shows them
         game.apply_action(action)
     public = game.view(None)
-    assert public["seat"] is None and public["points"] is None and public["legal_actions"] == []
-    assert public["hands"] == [[None, "6♣"], [], [None, "8♣"]]
-    assert sorted(public["seen"]) == sorted(["6♣", "8♣", "10♥", "9♦", "5♠"])
-    assert public["cards"] == [[None, "6♣"], ["10♥", "9♦", "5♠"], [None, "8♣"]]
-    assert public["settled"] == [False, True, False]
-    assert public["visible_points"] == [6, 24, 8]
-    assert public["sitting_out"] == [] and public["left_of_banker"] == [1, 2]
+    assert public.seat is None and public.points is None and public.legal_actions() == []
+    assert as_lists(public.hands) == [[None, "6♣"], [], [None, "8♣"]]
+    assert sorted(public.seen) == sorted(["6♣", "8♣", "10♥", "9♦", "5♠"])
+    assert as_lists(public.cards) == [[None, "6♣"], ["10♥", "9♦", "5♠"], [None, "8♣"]]
+    assert as_lists(public.settled) == [False, True, False]
+    assert as_lists(public.visible_points) == [6, 24, 8]
+    assert as_lists(public.sitting_out) == [] and as_lists(public.left_of_banker) == [1, 2]
     assert [e["card"] for e in game.events_for(None) if e["type"] == "deal" and not e["face_up"]] == [None] * 3
     own = game.view(2)  # a seat sees its own first card, not the others'
-    assert own["cards"][2] == ["9♠", "8♣"] and own["visible_points"][2] == 17
-    assert own["cards"][0] == [None, "6♣"] and own["points"] == 17
-    json.dumps(public)
+    assert as_lists(own.cards[2]) == ["9♠", "8♣"] and as_lists(own.visible_points[2]) == 17
+    assert as_lists(own.cards[0]) == [None, "6♣"] and own.points == 17
+    json.dumps(public.to_dict())
 
 
 def test_the_all_view_shows_every_card_and_viewers_are_checked():
     game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "8♣"], seed=1)
     game.apply_action("bet 1")  # seat 2 still to bet: every card is face down
     everything = game.view("all")
-    assert everything["hands"] == [["5♦"], ["10♥"], ["9♠"]]
-    assert everything["visible_points"] == [5, 10, 9] and everything["points"] is None
-    assert sorted(everything["seen"]) == ["10♥", "5♦", "9♠"]
+    assert as_lists(everything.hands) == [["5♦"], ["10♥"], ["9♠"]]
+    assert as_lists(everything.visible_points) == [5, 10, 9] and everything.points is None
+    assert sorted(everything.seen) == ["10♥", "5♦", "9♠"]
     assert game.events_for("all") == game.events
-    assert game.view(None)["hands"] == [[None], [None], [None]]
-    assert game.view(None)["visible_points"] == [None, None, None] and game.view(None)["seen"] == []
+    assert as_lists(game.view(None).hands) == [[None], [None], [None]]
+    assert as_lists(game.view(None).visible_points) == [None, None, None] and as_lists(game.view(None).seen) == []
     for bad in (-1, 3, "2", True):
-        with pytest.raises(ValueError, match="a viewer is a seat"):
+        with pytest.raises(ValueError, match="A viewer is a seat"):
             game.view(bad)
-    with pytest.raises(ValueError, match="a viewer is a seat"):
+    with pytest.raises(ValueError, match="A viewer is a seat"):
         game.events_for(-1)
 
 
@@ -122,11 +124,13 @@ def test_from_deal_checks_its_cards():
 
 
 def test_new_game_rejects_bad_options():
-    for options, message in [(dict(ace=2), "1, 11"), (dict(rotation="x"), "unknown bank rotation"),
-                             (dict(min_bet=6), "bet limits"), (dict(chips=[1, 2]), "one whole"),
-                             (dict(rounds=0), "rounds")]:
-        with pytest.raises(ValueError, match=message):
+    for options, code in [(dict(ace=2), "bad_ace"), (dict(rotation="x"), "unknown_rotation"),
+                          (dict(min_bet=6), "bet_order"), (dict(chips=[1, 2]), "chips_shape"),
+                          (dict(rounds=0), "whole_number")]:
+        with pytest.raises(VinteEUmError) as info:
             new_game(3, **options)
+        assert info.value.code == code
+        assert info.value.message("pt") != info.value.message("en") == str(info.value)
 
 
 def test_every_event_narrates_in_both_languages_and_is_json():
@@ -154,13 +158,13 @@ def test_bots_are_deterministic_and_use_the_seed():
 def test_sensible_player_bets_by_first_card_and_stands_by_risk():
     bot = SensibleBot(0)
     high = from_deal(3, {1: "K♥", 2: "3♠", 0: "5♦"}, "6♣", ["5♣", "9♦"], seed=1)
-    assert bot.choose(high, 1) == Action.bet(5)
+    assert bot.choose(high.view(1)) == Action.bet(5)
     high.apply_action("bet 5")
-    assert bot.choose(high, 2) == Action.bet(1)
+    assert bot.choose(high.view(2)) == Action.bet(1)
     high.apply_action("bet 1")
-    assert bot.choose(high, 1) == STAND  # 15: 7 to K bust it, more than half the pack
+    assert bot.choose(high.view(1)) == STAND  # 15: 7 to K bust it, more than half the pack
     high.apply_action(STAND)
-    assert bot.choose(high, 2) == HIT  # 12: only tens bust it
+    assert bot.choose(high.view(2)) == HIT  # 12: only tens bust it
 
 
 def test_sensible_banker_calls_weakest_first_and_draws_when_behind():
@@ -169,13 +173,13 @@ def test_sensible_banker_calls_weakest_first_and_draws_when_behind():
     for action in ("bet 1", "bet 1", "bet 1", STAND, STAND, STAND):
         game.apply_action(action)
     bot = SensibleBot(0)
-    assert bot.choose(game, 0) == Action.call(2)  # 2♣ showing looks weakest
+    assert bot.choose(game.view(0)) == Action.call(2)  # 2♣ showing looks weakest
     game.apply_action(Action.call(2))
-    assert bot.choose(game, 0) == Action.call(3)  # 4♦ next; the K♥ hand looks like 20
+    assert bot.choose(game.view(0)) == Action.call(3)  # 4♦ next; the K♥ hand looks like 20
     game.apply_action(Action.call(3))
-    assert bot.choose(game, 0) == Action.call(1)  # 17 is not behind; a draw would likely bust
+    assert bot.choose(game.view(0)) == Action.call(1)  # 17 is not behind; a draw would likely bust
     assert game.chips[0] == 22
     behind = from_deal(3, {1: "9♥", 2: "9♠", 0: "10♦"}, "2♣", ["K♥", "Q♣"], seed=1)
     for action in ("bet 1", "bet 1", STAND, STAND):
         behind.apply_action(action)
-    assert bot.choose(behind, 0) == Action("draw")  # 12 against hands showing a ten
+    assert bot.choose(behind.view(0)) == Action("draw")  # 12 against hands showing a ten

@@ -110,7 +110,7 @@ def test_banker_question_answers_from_the_engine_and_keeps_score():
     view = RoundStepper(players=4, seed=2, chart=False)
     state = view.q_state
     assert state.phase == "banker"
-    should_draw = SensibleBot().choose(state, state.banker).kind == "draw"
+    should_draw = SensibleBot().choose(state.view(state.banker)).kind == "draw"
     (view.draw_button if should_draw else view.call_button).click()
     assert "cartas-right" in view.feedback.value and "%" in view.feedback.value
     view.next_button.click()

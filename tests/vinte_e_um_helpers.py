@@ -11,5 +11,12 @@ def random_game_after(seed: int, steps: int, players: int = 4):
     for _ in range(steps):
         if game.is_terminal():
             break
-        game.apply_action(bot.choose(game, game.current_seat))
+        game.apply_action(bot.choose(game.view(game.current_seat)))
     return game
+
+
+def as_lists(value):
+    """A view's tuples (nested) as lists, to compare with list literals."""
+    if isinstance(value, tuple):
+        return [as_lists(v) for v in value]
+    return value

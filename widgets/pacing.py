@@ -1,4 +1,13 @@
-"""Bots that move at a pace a person can follow, shared by the "play" views (truco and 21)."""
+"""Bots that move at a pace a person can follow, shared by the "play" views (truco and 21).
+
+No learner input makes unbounded work: one run of the bots (after a click, or when a game
+starts) makes at most `max_bot_steps` moves and pauses at most `max_paced_seconds` in
+total (after that the remaining moves of the run go without pause). A run stops as soon
+as the game is over, it is the learner's turn, or the learner's seat can never act again
+(`_human_out`, e.g. a 21 seat left without chips: the game is over for that learner).
+When a run stops at its step limit with bots still to move, `bots_paused` is True and the
+view offers a button to let them go on (`continue_bots`), again bounded.
+"""
 from __future__ import annotations
 
 import time
@@ -6,6 +15,8 @@ import time
 from .i18n import query_parameters
 
 HUMAN = 0  # the learner's seat in every play view
+MAX_BOT_STEPS = 400        # bot moves per learner input, at most
+MAX_PACED_SECONDS = 20.0   # pauses per learner input, at most, in seconds
 
 
 def pace_from_query(default: float = 0.8) -> float:
@@ -20,26 +31,61 @@ class BotPacing:
     """Mixin for a View where seat HUMAN plays against bots.
 
     The view sets `self.state`, `self.delay` (seconds) and implements `_bot_move(seat)`;
-    `self._busy` is True while the bots are moving (the view hides its buttons then).
+    it may override `_human_out()`. `self._busy` is True while the bots are moving (the
+    view hides its buttons then); `bot_steps` counts the moves of the last run and
+    `bots_paused` says whether it stopped at its limit with bots still to move.
     """
 
     _busy = False
+    bot_steps = 0
+    bots_paused = False
+    max_bot_steps = MAX_BOT_STEPS
+    max_paced_seconds = MAX_PACED_SECONDS
 
     def _bot_move(self, seat: int) -> None:  # pragma: no cover - every play view overrides it
         raise NotImplementedError
 
-    def _run_bots(self, paced: bool) -> None:
-        """Let the bots move until it is HUMAN's turn or the game is over; when `paced`,
-        wait `self.delay` before each move and redraw after it."""
+    def _human_out(self) -> bool:
+        """Whether the learner's seat can never act again (the game is over for them)."""
+        return False
+
+    def bots_to_move(self) -> bool:
+        """Whether a bot is to move now: the game goes on, it is not the learner's turn, and
+        the learner can still act later."""
+        state = self.state
+        return (not state.is_terminal() and state.current_seat != HUMAN
+                and not self._human_out())
+
+    def _run_bots(self, paced: bool) -> int:
+        """Let the bots move until it is HUMAN's turn, the game is over (for the learner),
+        or `max_bot_steps` moves were made; when `paced`, wait `self.delay` before each
+        move (at most `max_paced_seconds` in all) and redraw after it. Returns the moves."""
         self._busy = True
+        steps, slept = 0, 0.0
         try:
             self.redraw()
-            while not self.state.is_terminal() and self.state.current_seat != HUMAN:
-                if paced and self.delay:
-                    time.sleep(self.delay)
+            while steps < self.max_bot_steps and self.bots_to_move():
+                if paced and self.delay and slept < self.max_paced_seconds:
+                    pause = min(self.delay, self.max_paced_seconds - slept)
+                    time.sleep(pause)
+                    slept += pause
                 self._bot_move(self.state.current_seat)
+                steps += 1
                 if paced:
                     self.redraw()
         finally:
             self._busy = False
+            self.bot_steps = steps
+            self.bots_paused = steps >= self.max_bot_steps and self._still_to_move()
         self.redraw()
+        return steps
+
+    def _still_to_move(self) -> bool:
+        try:
+            return self.bots_to_move()
+        except Exception:  # noqa: BLE001 - a broken state: nothing more to run
+            return False
+
+    def continue_bots(self) -> int:
+        """Let paused bots go on for another bounded run."""
+        return self._run_bots(paced=True) if self.bots_paused else 0

@@ -1,5 +1,11 @@
 """Play 21 with chips against bots: you hold seat 0, as a player or as the banker, with the
-bank rotation mode of your choice. Every legal move comes from the engine as a button."""
+bank rotation mode of your choice. Every legal move comes from the engine as a button.
+
+Bounded work (see widgets.pacing): each click lets the bots make at most `max_bot_steps`
+moves; when they stop there a "Continue" button (class cartas-continue) lets them go on.
+When your seat can never act again (`state.seat_is_out(0)`: no chips, no stake, not the
+banker) the game is over for you: the bots stop and the status says so (data-turn="out").
+The status's data-turn is "you", "bot", "paused", "out" or "over"."""
 from __future__ import annotations
 
 from html import escape
@@ -7,8 +13,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.vinte_e_um import (ROTATION_LABELS, ROTATIONS, SensibleBot, describe_action, narrate,
-                               new_game)
+from cartas.vinte_e_um import ROTATIONS, SensibleBot, describe_action, new_game, rotation_label
 
 from .base import View
 from .pacing import HUMAN, BotPacing, pace_from_query
@@ -31,6 +36,12 @@ TEXT = {
     "you_lost": {"pt": "Vencedor: jogador {seats}.", "en": "Winner: seat {seats}."},
     "log": {"pt": "O que aconteceu", "en": "What happened"},
     "chips": {"pt": "Suas fichas: {chips}", "en": "Your chips: {chips}"},
+    "out": {"pt": "Você ficou sem fichas: o jogo acabou para você. {result}",
+            "en": "You have no chips left: the game is over for you. {result}"},
+    "leader": {"pt": "Na frente: jogador {seats}.", "en": "Leading: seat {seats}."},
+    "paused": {"pt": "Rodada {round}: os outros jogadores fizeram {steps} lances. Continuar?",
+               "en": "Round {round}: the other seats made {steps} moves. Go on?"},
+    "continue": {"pt": "Continuar", "en": "Continue"},
 }
 
 
@@ -52,6 +63,8 @@ class PlayVinteEUm(BotPacing, View):
         self.players = w.BoundedIntText(value=players, min=3, max=12,
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
+        self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
+        self.go_on.on_click(self.guarded(lambda _: self.continue_bots()))
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
         self.actions = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-actions")
@@ -60,7 +73,7 @@ class PlayVinteEUm(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
-            self.status, self.message, self.table, self.actions, self.log_box,
+            self.status, self.message, self.table, self.actions, self.go_on, self.log_box,
         ]
         if state is not None:
             self.start(state)
@@ -68,7 +81,7 @@ class PlayVinteEUm(BotPacing, View):
             self.new_game()
 
     def _rotation_options(self):
-        return [(ROTATION_LABELS[self.lang][r], r) for r in ROTATIONS]
+        return [(rotation_label(r, self.lang), r) for r in ROTATIONS]
 
     # Game flow ---------------------------------------------------------------------------
     def new_game(self) -> None:
@@ -89,10 +102,15 @@ class PlayVinteEUm(BotPacing, View):
         self._run_bots(paced=True)
 
     def _bot_move(self, seat: int) -> None:
-        self.state.apply_action(self.bots[seat].choose(self.state, seat), seat)
+        self.state.apply_action(self.bots[seat].choose(self.state.view(seat)), seat)
+
+    def _human_out(self) -> bool:
+        return self.state.seat_is_out(HUMAN)
 
     def legal(self):
-        return self.state.legal_actions() if self.state.current_seat == HUMAN else []
+        if self._human_out():
+            return []
+        return self.state.view(HUMAN).legal_actions()
 
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -110,25 +128,33 @@ class PlayVinteEUm(BotPacing, View):
         self.table.value = table_html(state, self.lang, viewer=HUMAN)
         self._draw_status()
         self._draw_actions()
-        lines = [narrate(e, self.lang) for e in state.events_for(HUMAN)]
+        lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
         self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
                               f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                               + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines[-120:])) + "</div>")
+                                        for x in reversed(lines)) + "</div>")
 
     def _draw_status(self) -> None:
         state = self.state
         if state.is_terminal():
             result = (self.t("you_won") if state.winner == HUMAN
                       else self.t("you_lost", seats=", ".join(map(str, state.winners or [state.winner]))))
-            text = self.t("over", chips=state.chips[HUMAN], result=result)
+            text, turn = self.t("over", chips=state.chips[HUMAN], result=result), "over"
+        elif self._human_out():
+            best = max(state.chips)
+            leaders = ", ".join(str(s) for s in range(state.players) if state.chips[s] == best)
+            text, turn = self.t("out", result=self.t("leader", seats=leaders)), "out"
         elif state.current_seat == HUMAN:
-            text = self.t("your_turn", round=state.round_number)
+            text, turn = self.t("your_turn", round=state.round_number), "you"
+        elif self.bots_paused and not self._busy:
+            text = self.t("paused", round=state.round_number, steps=self.bot_steps)
+            turn = "paused"
         else:
-            text = self.t("waiting", round=state.round_number, seat=state.current_seat)
+            text, turn = self.t("waiting", round=state.round_number, seat=state.current_seat), "bot"
         chips = self.t("chips", chips=state.chips[HUMAN])
+        self.go_on.description = self.t("continue")
+        self.go_on.layout.display = None if turn == "paused" else "none"
         # data-turn and data-step let a browser test wait until the bots have finished moving.
-        turn = "over" if state.is_terminal() else "you" if state.current_seat == HUMAN else "bot"
         self.status.value = (f"<div data-turn='{turn}' data-step='{len(state.events)}' "
                              f"style='font-size:18px;margin:4px 0'>{escape(text)} "
                              f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")

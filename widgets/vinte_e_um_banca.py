@@ -12,7 +12,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.vinte_e_um import PASS, ROTATION_LABELS, from_deal, narrate, new_game
+from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
 
 from .base import View, score_html, verdict_html
 from .progress import Score
@@ -51,6 +51,7 @@ TEXT = {
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 SEATS = 4
+MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
 # Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
 SCRIPTS = {
     "rounds": ["refuse_bank", "take_bank"],
@@ -60,7 +61,8 @@ SCRIPTS = {
 
 
 def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 1):
-    """Play until the bank changes hands in `mode`; returns (state, events from the round's end).
+    """Play until the bank changes hands in `mode`; returns (state, the engine's story of
+    the change: `state.bank_story()`, ending with the bank_change event).
 
     script: the answers about the bank, tried in order (default SCRIPTS[mode]);
     natural_seat: in "natural" mode, the seat (1..3) dealt the ace and then a king.
@@ -77,21 +79,22 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
         state = new_game(SEATS, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
     bots = bots_for(SEATS, seed)
     script = list(SCRIPTS.get(mode, []) if script is None else script)
-    while not any(e["type"] == "bank_change" for e in state.events):
-        if state.is_terminal():
-            raise ValueError(f"no change of bank in the example for {mode!r}")
+    story: list = []
+    for _ in range(MAX_STEPS):
+        story = state.bank_story()  # the engine says where the story of the change starts
+        if story or state.is_terminal():
+            break
         seat = state.current_seat
         if state.phase == "rotation":
             choice = script.pop(0) if script else PASS
-            if state.why_illegal(choice) is not None:
+            if state.illegal(choice) is not None:
                 choice = PASS
         else:
-            choice = bots[seat].choose(state, seat)
+            choice = bots[seat].choose(state.view(seat))
         state.apply_action(choice, seat)
-    first = max(i for i, e in enumerate(state.events) if e["type"] == "round_end")
-    if mode == "natural":  # start at the face-up card that made the two-card 21
-        first = next(i for i, e in enumerate(state.events) if e["type"] == "stand" and e["auto"]) - 1
-    return state, state.events[first:]
+    if not story:
+        raise RuntimeError(f"no change of bank in the example for {mode!r}")
+    return state, story
 
 
 def rotation_question(rng):
@@ -118,8 +121,7 @@ def rotation_question(rng):
     else:
         seat = int(rng.integers(1, SEATS))
     state, events = rotation_example(mode, seed, script, seat)
-    at = next(i for i, e in enumerate(events) if e["type"] == "bank_change")
-    return mode, state, events[:at], events[at]
+    return mode, state, events[:-1], events[-1]
 
 
 class BankRotation(View):
@@ -181,14 +183,14 @@ class BankRotation(View):
     def redraw(self) -> None:
         self.draw_title()
         chosen = self.mode.value
-        labels = [(ROTATION_LABELS[self.lang][m], m) for m in MODES]
+        labels = [(rotation_label(m, self.lang), m) for m in MODES]
         if list(self.mode.options) != labels:
             self.mode.options = labels
             self.mode.value = chosen
         self.mode.description = self.t("mode")
         state, events = rotation_example(chosen)
         self.explain.value = f"<p style='font-size:17px'>{self.t('explain_' + chosen, n=state.rotation_rounds)}</p>"
-        change = next(e for e in events if e["type"] == "bank_change")
+        change = events[-1]
         lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
                         for e in events if e["type"] not in ("round_start", "deal"))
         self.story.value = (f"<b>{self.t('story')}</b><div style='font-size:16px;background:#f5f5f5;"
@@ -203,7 +205,7 @@ class BankRotation(View):
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
         lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
                         for e in self.q_story if e["type"] not in ("round_start", "deal"))
-        text = self.t("question", mode=ROTATION_LABELS[self.lang][self.q_mode],
+        text = self.t("question", mode=rotation_label(self.q_mode, self.lang),
                       banker=self.q_change["from"])
         self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}'>{escape(text)}</div>"
                                f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"

@@ -12,6 +12,8 @@ from html import escape
 
 from cartas.vinte_e_um import beats, odds_for_view
 
+from .i18n import translate
+
 TEXT = {
     "title": {"pt": "Chances de quem decide", "en": "Odds for the seat deciding"},
     "player": {"pt": "O jogador {seat} tem {points} pontos e decide: pedir carta ou parar?",
@@ -32,11 +34,6 @@ TEXT = {
 }
 
 
-def _t(key: str, lang: str, **fields) -> str:
-    entry = TEXT[key]
-    return (entry.get(lang) or entry["pt"]).format(**fields)
-
-
 def percent(p: float) -> str:
     return f"{100 * p:.1f}%"
 
@@ -50,7 +47,7 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
     import matplotlib.pyplot as plt
 
     totals = sorted(k for k in distribution if k != "bust")
-    labels = [str(k) for k in totals] + [_t("chart_bust", lang)]
+    labels = [str(k) for k in totals] + [translate(TEXT, "chart_bust", lang)]
     values = [distribution[k] for k in totals] + [distribution.get("bust", 0.0)]
     colours = ["#2e7d32" if mine is not None and beats(mine, k) else "#6d4c41" for k in totals] + ["#c62828"]
     with matplotlib.rc_context({"svg.hashsalt": "cartas", "svg.fonttype": "path"}):
@@ -59,8 +56,8 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
             ax.bar(labels, values, color=colours)
             for x, v in enumerate(values):
                 ax.text(x, v, f"{100 * v:.0f}%", ha="center", va="bottom", fontsize=9)
-            ax.set_title(_t("chart", lang), fontsize=11)
-            ax.set_ylabel(_t("probability", lang), fontsize=9)
+            ax.set_title(translate(TEXT, "chart", lang), fontsize=11)
+            ax.set_ylabel(translate(TEXT, "probability", lang), fontsize=9)
             ax.set_ylim(0, max(values + [0.01]) * 1.2)
             ax.spines[["top", "right"]].set_visible(False)
             fig.tight_layout()
@@ -79,19 +76,19 @@ def odds_html(state, lang: str = "pt", chart: bool = True) -> tuple[str, float]:
     """
     seat = state.current_seat
     if state.phase not in ("players", "banker") or seat is None:
-        return f"<p class='cartas-no-odds'>{_t('none', lang)}</p>", 0.0
+        return f"<p class='cartas-no-odds'>{translate(TEXT, 'none', lang)}</p>", 0.0
     view = state.view(seat)
     start = time.perf_counter()
     odds = odds_for_view(view)
     ms = 1000 * (time.perf_counter() - start)
-    role = "banker" if seat == state.banker else "player"
+    role = "banker" if seat == view.banker else "player"
     rows = [("bust", odds["bust"])] + ([("win", odds["win"])] if "win" in odds else [])
-    cells = "".join(f"<tr class='cartas-odds-{key}' data-p='{p:.6f}'><td>{_t(key, lang)}</td>"
+    cells = "".join(f"<tr class='cartas-odds-{key}' data-p='{p:.6f}'><td>{translate(TEXT, key, lang)}</td>"
                     f"<td style='font-weight:bold;font-size:18px'>{percent(p)}</td></tr>" for key, p in rows)
     html = (f"<div class='cartas-odds-panel' data-seat='{seat}' data-ms='{ms:.2f}'>"
-            f"<b>{_t('title', lang)}</b><p>{escape(_t(role, lang, seat=seat, points=view['points']))}</p>"
+            f"<b>{translate(TEXT, 'title', lang)}</b><p>{escape(translate(TEXT, role, lang, seat=seat, points=view.points))}</p>"
             f"<table style='font-size:15px;border-spacing:10px 2px'>{cells}</table>"
-            f"<p style='font-size:13px;color:#555'>{_t('seen', lang, ms=f'{ms:.1f}', n=len(view['seen']))}</p>")
+            f"<p style='font-size:13px;color:#555'>{translate(TEXT, 'seen', lang, ms=f'{ms:.1f}', n=len(view.seen))}</p>")
     if chart and "banker" in odds:
-        html += f"<div class='cartas-chart'>{banker_chart_svg(odds['banker'], lang, view['points'])}</div>"
+        html += f"<div class='cartas-chart'>{banker_chart_svg(odds['banker'], lang, view.points)}</div>"
     return html + "</div>", ms

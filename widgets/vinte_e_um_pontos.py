@@ -12,8 +12,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, make_rng
-from cartas.vinte_e_um import (ACE_OPTIONS, explain_call, is_bust, is_two_card_21, judge_call,
-                               points)
+from cartas.vinte_e_um import (ACE_OPTIONS, VinteEUmError, explain_call, is_bust, is_two_card_21,
+                               judge_call, points)
 
 from .base import View, score_html, verdict_html
 from .progress import Score
@@ -223,8 +223,9 @@ class HandScorer(View):
             return
         try:
             player, banker, winner = judge_call(self.player_cards, self.banker_cards, self.ace.value)
-        except ValueError as error:
-            self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=str(error)))}</p>"
+        except VinteEUmError as error:
+            reason = error.message(self.lang)
+            self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=reason))}</p>"
             return
         lines = [escape(explain_call(player, banker, self.ace.value, self.lang))]
         for cards, used in ((self.player_cards, len(player)), (self.banker_cards, len(banker))):

@@ -66,7 +66,7 @@ def play_round(players: int, seed):
     snapshots = [state.clone()]
     while not state.is_terminal():
         seat = state.current_seat
-        state.apply_action(bots[seat].choose(state, seat), seat)
+        state.apply_action(bots[seat].choose(state.view(seat)), seat)
         snapshots.append(state.clone())
     return snapshots
 
@@ -153,7 +153,7 @@ class RoundStepper(View):
         """The events the current step produced, as the chosen viewer may know them."""
         state = self.state
         before = len(self.snapshots[self.position - 1].events) if self.position else 0
-        log = state.events_for(self._viewer_seat())  # the engine hides what the viewer may not see
+        log = state.view(self._viewer_seat()).events  # the engine hides what the viewer may not see
         return [e for e in log[before:] if e["type"] not in SKIPPED]
 
     def _viewer_seat(self):
@@ -183,7 +183,7 @@ class RoundStepper(View):
 
     def answer(self, draw: bool) -> bool:
         state, banker = self.q_state, self.q_state.banker
-        should = SensibleBot().choose(state, banker) == DRAW
+        should = SensibleBot().choose(state.view(banker)) == DRAW
         correct = draw == should
         if not self.answered:
             self.score.add(correct)

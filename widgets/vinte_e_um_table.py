@@ -12,6 +12,7 @@ from html import escape
 
 from cartas.cards import Card
 
+from .i18n import translate
 from .svg import card_svg
 
 TEXT = {
@@ -29,11 +30,6 @@ TEXT = {
 }
 OUTCOME_COLOURS = {"won": "#2e7d32", "lost": "#b71c1c", "bust": "#b71c1c"}
 CHIP_COLOURS = ("#c62828", "#1565c0", "#2e7d32", "#6a1b9a", "#ef6c00")
-
-
-def _t(key: str, lang: str, **fields) -> str:
-    entry = TEXT[key]
-    return (entry.get(lang) or entry["pt"]).format(**fields)
 
 
 def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: float = 1.0,
@@ -67,43 +63,43 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
 
 def _points_label(view, seat: int, lang) -> str:
     """The engine's total of the cards the viewer sees, noting a face-down card."""
-    cards = view["cards"][seat]
-    known = view["visible_points"][seat]
-    parts = [_t("points", lang, points=known)] if known is not None else []
+    cards = view.cards[seat]
+    known = view.visible_points[seat]
+    parts = [translate(TEXT, "points", lang, points=known)] if known is not None else []
     if None in cards:
-        parts.append(_t("hidden", lang).strip(" +"))
+        parts.append(translate(TEXT, "hidden", lang).strip(" +"))
     return " + ".join(parts)
 
 
 def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int = 46,
-              view: dict | None = None) -> str:
+              view=None) -> str:
     """One seat: name, cards, visible points, chip stack, bet and outcome, drawn from the
     engine's `state.view(viewer)` (pass `view` to reuse one already taken)."""
     view = state.view(viewer) if view is None else view
-    is_banker = seat == view["banker"]
-    turn = view["current_seat"] == seat and view["phase"] in ("bet", "players", "banker")
-    outcome = view["outcome"][seat]
-    settled = view["settled"][seat]  # collected already: drawn faded, marked with the outcome
-    name = _t("seat", lang, seat=seat) + (f" · {_t('banker', lang)}" if is_banker else "")
+    is_banker = seat == view.banker
+    turn = view.current_seat == seat and view.phase in ("bet", "players", "banker")
+    outcome = view.outcome[seat]
+    settled = view.settled[seat]  # collected already: drawn faded, marked with the outcome
+    name = translate(TEXT, "seat", lang, seat=seat) + (f" · {translate(TEXT, 'banker', lang)}" if is_banker else "")
     border = "#f9a825" if turn else ("#6d4c41" if is_banker else "#90a4ae")
     badges = []
     if turn:
-        badges.append(f'<span class="cartas-turn" style="color:#e65100">● {_t("turn", lang)}</span>')
+        badges.append(f'<span class="cartas-turn" style="color:#e65100">● {translate(TEXT, "turn", lang)}</span>')
     if outcome:
         badges.append(f'<span class="cartas-outcome" data-outcome="{outcome}" '
-                      f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{_t(outcome, lang)}</span>')
-    if seat in view["sitting_out"]:
-        badges.append(f'<span style="color:#777">{_t("out", lang)}</span>')
+                      f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{translate(TEXT, outcome, lang)}</span>')
+    if seat in view.sitting_out:
+        badges.append(f'<span style="color:#777">{translate(TEXT, "out", lang)}</span>')
     card_row = "".join(
         f'<span style="margin-right:3px">'
         f'{card_svg(None if c is None else Card.parse(c), face_up=c is not None, width=card_width)}</span>'
-        for c in view["cards"][seat])
+        for c in view.cards[seat])
     if settled:
-        card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" title="{_t(outcome, lang)}" '
+        card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" title="{translate(TEXT, outcome, lang)}" '
                     f'style="display:flex;opacity:0.45;filter:grayscale(60%)">{card_row}</span>')
-    bet, chips = view["bets"][seat], view["chips"][seat]
-    bet_html = (f'<div class="cartas-bet" data-bet="{bet}" title="{_t("bet", lang)}">'
-                f'{_t("bet", lang)}: {chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'
+    bet, chips = view.bets[seat], view.chips[seat]
+    bet_html = (f'<div class="cartas-bet" data-bet="{bet}" title="{translate(TEXT, "bet", lang)}">'
+                f'{translate(TEXT, "bet", lang)}: {chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'
                 if bet else "")
     return (
         f'<div class="cartas-seat{" cartas-banker" if is_banker else ""}" data-seat="{seat}" '
@@ -114,7 +110,7 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
         f'<div style="min-height:{round(card_width * 1.4) + 4}px;display:flex;align-items:flex-end">{card_row}</div>'
         f'<div class="cartas-points" style="font-size:14px">{escape(_points_label(view, seat, lang))}</div>'
         f'<div style="display:flex;align-items:flex-end;gap:8px;font-size:13px">'
-        f'<div class="cartas-stack" title="{_t("chips", lang)}">{chips_svg(chips)}</div>{bet_html}</div>'
+        f'<div class="cartas-stack" title="{translate(TEXT, "chips", lang)}">{chips_svg(chips)}</div>{bet_html}</div>'
         f'<div style="font-size:14px">{" ".join(badges)}</div></div>'
     )
 
@@ -127,10 +123,10 @@ def table_html(state, lang: str = "pt", viewer=None, card_width: int = 46) -> st
     decides what is seen.
     """
     view = state.view(viewer)
-    banker = view["banker"]
-    players = "".join(seat_html(state, s, lang, viewer, card_width, view) for s in view["left_of_banker"])
+    banker = view.banker
+    players = "".join(seat_html(state, s, lang, viewer, card_width, view) for s in view.left_of_banker)
     return (
-        f'<div class="cartas-table" data-banker="{banker}" data-phase="{view["phase"]}" '
+        f'<div class="cartas-table" data-banker="{banker}" data-phase="{view.phase}" '
         f'style="background:#1b5e20;border-radius:18px;padding:10px">'
         f'<div style="display:flex;justify-content:center">'
         f'{seat_html(state, banker, lang, viewer, card_width, view)}</div>'

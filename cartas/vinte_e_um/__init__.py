@@ -7,6 +7,11 @@ Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine set
 - The ace: `ace=None` (the default of `new_game` and `from_deal`) is the table's default,
   `default_ace(rotation)`: 1, as in the source's examples, except 11 under the "natural"
   rotation, which needs two cards making 21. An explicit ace=1 with "natural" is refused.
+- The contract (`cartas.contract`): `apply_action(action)` returns the new events,
+  `view(seat)` is an immutable `SeatView` (with its legal actions and its events), bots
+  `choose(view)`, `narrate(event, lang)`, `to_json()`/`from_json(text)`. Every refusal is a
+  `VinteEUmError` (`IllegalAction` for actions) with a code and fields, rendered in "pt" or
+  "en" from the 21 catalogue (`cartas.vinte_e_um.catalogue`), which holds every sentence.
 - Who sees what: `state.view(seat)` and `state.events_for(seat)` hide the face-down cards
   that seat may not see: its own first card it sees, others' only once turned up (shown on
   a bust or a call, or at the round's end). `view(None)` is a spectator's (face-up and
@@ -16,8 +21,11 @@ Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine set
   `sum(chips) + pot` never changes. A win returns the bet plus what the banker can pay.
 - A player with fewer chips than `min_bet` sits the round out (no cards, no bet).
 - A hand at 21 takes no more cards: a player reaching 21 stands by himself, and the banker
-  at 21 may only call. With the ace worth 11 two aces make 22: a player busts at once, and a
-  banker whose two cards are aces busts and pays every player.
+  at 21 may only call. With the ace worth 11 two aces make 22: a player busts at once; a
+  banker whose two cards are aces (RULES.md, "The banker's own bust") does not show it: the
+  players take their turns first (their busts paid to him as usual), and when his turn
+  comes his bust is revealed and he pays the uncalled players, in play order from his
+  left, until empty.
 - The banker's face-down card is turned at his first call (or when he busts or the round ends).
 - A banker who busts pays the uncalled players in play order from his left until empty; at a
   call he pays what he has left. Settled players' cards are collected (`collected`), and
@@ -34,29 +42,43 @@ Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine set
   accepts or refuses; the first accepted offer buys the bank), "permanent" (the seed's fixed
   bank). In every mode a banker left with no chips hands the bank to the next seat on his
   left that has chips, before the next round.
+- Set-up: every option is type-checked (a bool is not a number) with sane upper limits
+  (`config`); a table where nobody could bet (every other stack below min_bet, or only the
+  banker with chips) is refused, and the first banker must hold chips (by lot: drawn among
+  the seats holding chips).
 - End: after `rounds` rounds (default 10), or when no player can bet against the bank
-  (with `rounds=None` that is when one participant holds every chip, at min_bet=1). Most
-  chips wins; `winner` is None on a shared top and `winners` lists the tied seats.
+  (with `rounds=None` that is when one participant holds every chip, at min_bet=1, but
+  never after more than UNTIL_ONE_CAP = 200 rounds, so every game ends). Most chips wins;
+  `winner` is None on a shared top and `winners` lists the tied seats. A seat with no
+  chips and no stake that is not the banker can never act again (`state.seat_is_out`);
+  the play view ends the game for a learner whose seat is out.
 """
 from . import bots, odds
 from .actions import (ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
-                      TAKE_BANK, Action, IllegalAction)
+                      TAKE_BANK, Action)
 from .bots import RandomBot, SensibleBot, play_game
+from .catalogue import CATALOGUE
+from .config import (MAX_BET, MAX_CHIPS, MAX_PACKS, MAX_ROUNDS, UNTIL_ONE_CAP, check_seed)
+from .errors import IllegalAction, VinteEUmError
+from .narration import ROTATION_LABELS, describe_action, explain_call, narrate, rotation_label
 from .odds import (banker_distribution_array, banker_final_distribution, bust_probability,
                    odds_for_view, unknown_counts, win_probability)
 from .scoring import (ACE_OPTIONS, beats, call_reason, call_winner, card_value, is_bust,
                       is_two_card_21, judge_call, playable, points)
-from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, default_packs, from_deal,
-                    from_json, new_game)
-from .text import ROTATION_LABELS, describe_action, explain_call, narrate
+from .serialization import from_json
+from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace,
+                    default_packs, from_deal, new_game)
+from .views import SeatView
 
 __all__ = [
-    "ACCEPT_OFFER", "ACE_OPTIONS", "ALL", "DEFAULT_ROTATION", "DRAW", "HIT", "KINDS", "PASS", "PHASES",
+    "ACCEPT_OFFER", "ACE_OPTIONS", "ALL", "CATALOGUE", "DEFAULT_ROTATION", "DRAW", "HIT",
+    "KINDS", "MAX_BET", "MAX_CHIPS", "MAX_PACKS", "MAX_ROUNDS", "PASS", "PHASES",
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
-    "Action", "GameState", "IllegalAction", "RandomBot", "SensibleBot",
+    "UNTIL_ONE_CAP", "Action", "GameState", "IllegalAction", "RandomBot", "SeatView",
+    "SensibleBot", "VinteEUmError",
     "banker_distribution_array", "banker_final_distribution", "beats", "bots",
-    "bust_probability", "call_reason", "call_winner", "card_value", "default_ace", "default_packs",
-    "describe_action", "explain_call", "from_deal", "from_json", "is_bust", "is_two_card_21",
-    "judge_call", "narrate", "new_game", "odds", "odds_for_view",
-    "play_game", "playable", "points", "unknown_counts", "win_probability",
+    "bust_probability", "call_reason", "call_winner", "card_value", "check_seed", "default_ace",
+    "default_packs", "describe_action", "explain_call", "from_deal", "from_json", "is_bust",
+    "is_two_card_21", "judge_call", "narrate", "new_game", "odds", "odds_for_view",
+    "play_game", "playable", "points", "rotation_label", "unknown_counts", "win_probability",
 ]

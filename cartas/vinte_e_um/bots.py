@@ -1,34 +1,38 @@
 """Bots for every seat: `RandomBot` and `SensibleBot`, plus `play_game`.
 
-A bot's `choose(state, seat)` reads only `state.view(seat)` (what that seat can see) and
-returns one of the legal actions; given its seed it always makes the same choices.
+A bot's `choose(view)` reads only a `SeatView` (`state.view(seat)`: what that seat can
+see, its legal actions included) and returns one of the legal actions; given its seed it
+always makes the same choices.
 """
 from __future__ import annotations
 
 import numpy as np
 
-from ..cards import make_rng
 from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
                       TAKE_BANK, Action)
+from .config import check_seed
+from .errors import VinteEUmError, shown
 from .odds import _others, bust_probability, unknown_counts
 from .scoring import HARD_VALUES, card_value, check_ace, points
 from .state import GameState, new_game
+from .views import SeatView
 
 
-def _legal(view: dict) -> list[Action]:
-    if not view["legal_actions"]:
-        raise ValueError(f"seat {view['seat']} has nothing to do: it is seat {view['current_seat']}'s turn")
-    return [Action.parse(a) for a in view["legal_actions"]]
+def _legal(view: SeatView) -> list[Action]:
+    legal = view.legal_actions()
+    if not legal:
+        raise VinteEUmError("no_move", seat=shown(view.seat), current=shown(view.current_seat))
+    return legal
 
 
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
     def __init__(self, seed=None):
-        self.rng = make_rng(seed)
+        self.rng = check_seed(seed)
 
-    def choose(self, state: GameState, seat: int) -> Action:
-        legal = _legal(state.view(seat))
+    def choose(self, view: SeatView) -> Action:
+        legal = _legal(view)
         return legal[int(self.rng.integers(len(legal)))]
 
 
@@ -43,11 +47,10 @@ class SensibleBot:
     """
 
     def __init__(self, seed=None, risk: float = 0.5):
-        self.rng = make_rng(seed)
+        self.rng = check_seed(seed)
         self.risk = risk
 
-    def choose(self, state: GameState, seat: int) -> Action:
-        view = state.view(seat)
+    def choose(self, view: SeatView) -> Action:
         legal = _legal(view)
         kinds = {a.kind for a in legal}
         if "bet" in kinds:
@@ -59,21 +62,21 @@ class SensibleBot:
         return self._rotation(view, legal, kinds)
 
     def _bet(self, view, legal):
-        value = card_value(view["hands"][view["seat"]][0], view["ace"])
+        value = card_value(view.hands[view.seat][0], view.ace)
         lo, hi = legal[0].amount, legal[-1].amount
-        want = view["max_bet"] if value >= 10 else (view["min_bet"] + view["max_bet"]) // 2 if value >= 8 else lo
+        want = view.max_bet if value >= 10 else (view.min_bet + view.max_bet) // 2 if value >= 8 else lo
         return Action.bet(max(lo, min(hi, want)))
 
     def _play(self, view, legal):
         if HIT not in legal:
             return STAND
-        hand = view["hands"][view["seat"]]
-        risk = bust_probability(hand, _others(view, view["seat"]), view["ace"], view["decks"])
+        hand = view.hands[view.seat]
+        risk = bust_probability(hand, _others(view, view.seat), view.ace, view.decks)
         return STAND if risk >= self.risk else HIT
 
     def _bank(self, view, legal):
-        seat, ace = view["seat"], check_ace(view["ace"])
-        unseen = unknown_counts(view["seen"], view["decks"])
+        seat, ace = view.seat, check_ace(view.ace)
+        unseen = unknown_counts(view.seen, view.decks)
         values = np.array(HARD_VALUES, dtype=float)
         if ace != 1:
             values[0] = 11.0  # an unseen ace looks like 11 to a wary banker
@@ -81,26 +84,26 @@ class SensibleBot:
         calls = [a for a in legal if a.kind == "call"]
 
         def looks(action):
-            shown = [c for c in view["hands"][action.seat] if c is not None]
-            hidden = len(view["hands"][action.seat]) - len(shown)
-            return points(shown, ace) + hidden * average
+            faces = [c for c in view.hands[action.seat] if c is not None]
+            hidden = len(view.hands[action.seat]) - len(faces)
+            return points(faces, ace) + hidden * average
 
         weakest = min(calls, key=looks)
-        mine = points(view["hands"][seat], ace)
+        mine = points(view.hands[seat], ace)
         if DRAW in legal and mine < looks(weakest):
-            risk = bust_probability(view["hands"][seat], _others(view, seat), ace, view["decks"])
+            risk = bust_probability(view.hands[seat], _others(view, seat), ace, view.decks)
             if risk < 0.5:
                 return DRAW
         return weakest
 
     def _rotation(self, view, legal, kinds):
-        chips, stake = view["chips"][view["seat"]], view["max_bet"]
+        chips, stake = view.chips[view.seat], view.max_bet
         if "take_bank" in kinds:
             return TAKE_BANK if chips >= 3 * stake else REFUSE_BANK
         if "accept_offer" in kinds:
-            return ACCEPT_OFFER if view["pending_offer"][1] >= stake else REFUSE_OFFER
+            return ACCEPT_OFFER if view.pending_offer[1] >= stake else REFUSE_OFFER
         if "bid" in kinds:
-            bid = view["high_bid"] + 1
+            bid = view.high_bid + 1
             return Action.bid(bid) if bid <= min(stake, chips // 4) else PASS
         if "offer" in kinds and chips >= 4 * stake and self.rng.random() < 0.3:
             return Action.offer(stake)
@@ -116,11 +119,13 @@ def play_game(players: int = 4, bots=None, seed=None, **options) -> GameState:
     state = new_game(players, seed=seed, **options)
     if bots is None or isinstance(bots, type):
         kind = bots or SensibleBot
-        seeds = np.random.SeedSequence(seed).spawn(players)
+        if isinstance(seed, np.random.Generator):
+            seed = int(seed.integers(2 ** 63))
+        seeds = np.random.SeedSequence(seed).spawn(state.players)
         bots = [kind(np.random.default_rng(s)) for s in seeds]
-    if len(bots) != players:
-        raise ValueError(f"play_game needs one bot per seat ({players}), got {len(bots)}")
+    if len(bots) != state.players:
+        raise VinteEUmError("bots_count", players=state.players, count=len(bots))
     while not state.is_terminal():
         seat = state.current_seat
-        state.apply_action(bots[seat].choose(state, seat), seat)
+        state.apply_action(bots[seat].choose(state.view(seat)), seat)
     return state

@@ -20,10 +20,12 @@ from typing import Iterable
 import numpy as np
 
 from ..cards import STANDARD_PACK, Card
-from .scoring import HARD_VALUES, VALUE_CLASSES, check_ace, points, total, value_class
+from .config import MAX_PACKS, is_int, whole
+from .errors import VinteEUmError, shown
+from .scoring import HARD_VALUES, VALUE_CLASSES, card_of, check_ace, points, total, value_class
 
 BUST = 22                      # index of "bust" in the distribution vectors
-_HARD = np.array(HARD_VALUES)
+_VALUES = HARD_VALUES
 
 
 # Fast paths keyed by the pack's own card objects (see scoring) and by their text.
@@ -34,25 +36,30 @@ _PACK_CLASSES = np.bincount(_CLASS_OF, minlength=VALUE_CLASSES)
 
 
 def _index(card) -> int:
-    """Position of `card` (text or Card) in STANDARD_PACK."""
+    """Position of `card` (text or Card) in STANDARD_PACK; VinteEUmError "bad_card"."""
     found = _INDEX.get(id(card))
     if found is None and isinstance(card, str):
         found = _BY_TEXT.get(card)
-    return found if found is not None else STANDARD_PACK.index(Card.parse(card))
+    return found if found is not None else _INDEX[id(card_of(card))]
 
 
 def _cards(cards: Iterable) -> list[Card]:
     """The pack's own card objects for cards given as text or Card (None entries skipped)."""
+    if isinstance(cards, (str, bytes)) or cards is None:
+        raise VinteEUmError("cards_list", field="cards", value=shown(cards))
     return [STANDARD_PACK[_index(c)] for c in cards if c is not None]
 
 
 def unknown_counts(seen: Iterable = (), decks: int = 1) -> np.ndarray:
     """Cards not yet seen, counted by value class (index 0 ace, 1..8 for 2..9, 9 ten-valued)."""
+    decks = whole(decks, "decks", 1, MAX_PACKS)
+    if isinstance(seen, (str, bytes)) or seen is None:
+        raise VinteEUmError("cards_list", field="seen", value=shown(seen))
     index = np.array([_index(c) for c in seen if c is not None], dtype=np.int64)
     per_card = np.bincount(index, minlength=len(STANDARD_PACK))
     if per_card.max(initial=0) > decks:
         extra = [str(STANDARD_PACK[i]) for i in np.flatnonzero(per_card > decks)]
-        raise ValueError(f"{', '.join(extra)} seen more often than {decks} pack(s) hold")
+        raise VinteEUmError("seen_too_often", cards=", ".join(extra), packs=decks)
     return _PACK_CLASSES * decks - np.bincount(_CLASS_OF[index], minlength=VALUE_CLASSES)
 
 
@@ -61,11 +68,10 @@ def _unknown_apart(hand: list[Card], seen: Iterable, decks: int) -> np.ndarray:
     seen = _cards(seen)
     try:
         return unknown_counts(hand + seen, decks)
-    except ValueError as error:
+    except VinteEUmError as error:
         both = sorted({str(c) for c in hand if c in seen})
-        if both:
-            raise ValueError(f"seen must not include the hand's own cards ({', '.join(both)} "
-                             f"given in both)") from error
+        if both and error.code == "seen_too_often":
+            raise VinteEUmError("seen_own_cards", cards=", ".join(both)) from None
         raise
 
 
@@ -78,8 +84,9 @@ def bust_probability(hand: Iterable, seen: Iterable = (), ace=1, decks: int = 1)
     """Probability that one more card takes `hand` over 21 (0.0 when no card is left).
 
     seen: the other cards the viewer has seen, NOT the hand itself (the hand's cards are
-    taken out of the pack already); giving a hand's card in `seen` too raises ValueError
-    with one pack (with more packs it would count as a second copy).
+    taken out of the pack already); giving a hand's card in `seen` too raises
+    VinteEUmError "seen_own_cards" with one pack (with more packs it would count as a
+    second copy).
     """
     ace, hand = check_ace(ace), _cards(hand)
     counts = _unknown_apart(hand, seen, decks)
@@ -90,59 +97,94 @@ def bust_probability(hand: Iterable, seen: Iterable = (), ace=1, decks: int = 1)
     return float(counts[np.array(after) > 21].sum() / counts.sum())
 
 
-def _stops(pts: int, forced: int, ncards: int, cards_left: int, given_under_21: bool,
-           draw_below: int) -> int | None:
-    """Where the banker's hand ends if it ends here: a total, BUST, -1 (excluded), or None."""
-    if given_under_21 and ncards == 2 and forced == 0 and pts >= 21:
-        return -1  # the round would have ended at his second card: excluded by the condition
-    if pts > 21:
-        return BUST
-    if forced == 0 and (pts >= min(draw_below, 21) or cards_left == 0):
-        return pts
-    return None
+def _ace_total(ace):
+    """total(hard, aces) for one ace option, as a fast closure."""
+    if ace == 1:
+        return lambda hard, aces: hard
+    if ace == 11:
+        return lambda hard, aces: hard + 10 * aces
+    return lambda hard, aces: hard + 10 if aces and hard + 10 <= 21 else hard
 
 
-@lru_cache(maxsize=200_000)
+_SHIFTS = tuple(8 * k for k in range(VALUE_CLASSES))   # a composition packed in one int
+
+
+@lru_cache(maxsize=4096)
 def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_under_21: bool,
-           ace, draw_below: int) -> np.ndarray:
-    """Distribution of the banker's final total (index 0..21, 22 = bust), read-only.
+           ace, draw_below: int) -> tuple:
+    """Distribution of the banker's final total (index 0..21, 22 = bust) for a hand that
+    holds `hard`/`aces` in `ncards` cards, must still take `forced` cards, then draws while
+    below `draw_below` (and under 21), from `counts` unknown cards per value class.
 
-    Hands that stop after the next card are added in place rather than recursed into:
-    they are most of the tree.
+    given_under_21: deals whose first two cards make exactly 21 are left out (the round
+    would have ended there), so the vector sums to the probability of the condition.
+
+    Pure Python, exact: the probability of each composition left in the pack is carried
+    forward one card at a time (a composition is a tuple of counts per value class, packed
+    in one int with 8 bits per class). Hands reaching a composition by different orders of
+    the same cards merge, since the hand's total depends only on the cards drawn; a hand
+    that stops adds its probability to its final total. Each composition is visited once.
     """
-    n = sum(counts)
-    acc = np.zeros(BUST + 1)
-    if n == 0:  # no card left at all: he keeps what he has
-        acc[min(total(hard, aces, ace), BUST)] = 1.0
-        return acc
+    stop_at = min(draw_below, 21)
+    tot = _ace_total(ace)
+    out = [0.0] * (BUST + 1)
+    t = tot(hard, aces)
+    n0 = sum(counts)
+    if t > 21:
+        out[BUST] = 1.0
+        return tuple(out)
+    if n0 == 0 or (forced == 0 and t >= stop_at):
+        if not (given_under_21 and ncards == 2 and t == 21):
+            out[t] = 1.0
+        return tuple(out)
+    key = 0
     for k, c in enumerate(counts):
-        if not c:
-            continue
-        new_hard, new_aces = hard + HARD_VALUES[k], aces + (k == 0)
-        new_forced, new_ncards = max(forced - 1, 0), min(ncards + 1, 3)
-        end = _stops(total(new_hard, new_aces, ace), new_forced, new_ncards, n - 1,
-                     given_under_21, draw_below)
-        if end is None:
-            rest = counts[:k] + (c - 1,) + counts[k + 1:]
-            acc += c * _final(rest, new_hard, new_aces, new_forced, new_ncards, given_under_21,
-                              ace, draw_below)
-        elif end >= 0:
-            acc[end] += c
-    acc /= n
-    acc.flags.writeable = False
-    return acc
+        key |= c << _SHIFTS[k]
+    level = {key: (1.0, hard, aces)}
+    drawn = 0
+    while level:
+        n = n0 - drawn
+        left = forced - drawn - 1
+        stopping = left <= 0
+        check_21 = given_under_21 and ncards + drawn + 1 == 2 and stopping
+        last = n == 1
+        rows_for: dict = {}
+        new: dict = {}
+        for key, (mass, hard, aces) in level.items():
+            rows = rows_for.get((hard, aces))
+            if rows is None:
+                rows = rows_for[(hard, aces)] = []
+                for k in range(VALUE_CLASSES):
+                    h, a = hard + _VALUES[k], aces + (k == 0)
+                    t = tot(h, a)
+                    if check_21 and t == 21:
+                        end = -1           # he would have shown a two-card 21: left out
+                    elif t > 21:
+                        end = BUST
+                    elif last or (stopping and t >= stop_at):
+                        end = t
+                    else:
+                        end = None
+                    rows.append((_SHIFTS[k], end, 1 << _SHIFTS[k], h, a))
+            m = mass / n
+            for shift, end, one, h, a in rows:
+                c = (key >> shift) & 255
+                if not c:
+                    continue
+                if end is None:
+                    child = key - one
+                    seen = new.get(child)
+                    new[child] = (m * c if seen is None else seen[0] + m * c, h, a)
+                elif end >= 0:
+                    out[end] += m * c
+        level = new
+        drawn += 1
+    return tuple(out)
 
 
 def _final_from(counts: tuple, hard: int, aces: int, forced: int, ncards: int,
                 given_under_21: bool, ace, draw_below: int) -> np.ndarray:
-    """`_final`, also for a hand that already stops as it is."""
-    end = _stops(total(hard, aces, ace), forced, ncards, sum(counts), given_under_21, draw_below)
-    if end is None:
-        return _final(counts, hard, aces, forced, ncards, given_under_21, ace, draw_below)
-    out = np.zeros(BUST + 1)
-    if end >= 0:
-        out[end] = 1.0
-    return out
+    return np.array(_final(counts, hard, aces, forced, ncards, given_under_21, ace, draw_below))
 
 
 def banker_distribution_array(banker_cards: Iterable = (), seen: Iterable = (), hidden: int = 0,
@@ -150,26 +192,28 @@ def banker_distribution_array(banker_cards: Iterable = (), seen: Iterable = (), 
                               given_under_21: bool = False) -> np.ndarray:
     """`banker_final_distribution` as a numpy vector: index t for a total t, index 22 for bust."""
     ace, visible = check_ace(ace), _cards(banker_cards)
-    if hidden < 0 or not isinstance(hidden, int):
-        raise ValueError(f"hidden counts the banker's unseen cards (0 or more), not {hidden!r}")
+    decks = whole(decks, "decks", 1, MAX_PACKS)
+    if not is_int(hidden) or not 0 <= hidden <= 2:
+        raise VinteEUmError("hidden_count", value=shown(hidden))
+    draw_below = whole(draw_below, "draw_below", 1, 22)
     counts = tuple(int(c) for c in _unknown_apart(visible, seen, decks))
     hard, aces = _hard_aces(visible)
     forced = hidden + max(0, 2 - len(visible) - hidden)  # he always holds two cards at least
-    args = (given_under_21, ace, draw_below)
     if given_under_21 and hidden >= 1 and len(visible) >= 2:
-        # His first two cards (the hidden one and the first face-up one) made under 21.
+        # His first two cards (the hidden one and the first face-up one) did not make 21.
         acc, first = np.zeros(BUST + 1), value_class(visible[0])
         for k, c in enumerate(counts):
             pair = total(HARD_VALUES[k] + HARD_VALUES[first], (k == 0) + (first == 0), ace)
-            if c and pair < 21:
+            if c and pair != 21:
                 rest = counts[:k] + (c - 1,) + counts[k + 1:]
-                acc += c * _final_from(rest, hard + HARD_VALUES[k], aces + (k == 0), forced - 1, 3,
-                                       False, ace, draw_below)
+                acc += c * _final_from(rest, hard + HARD_VALUES[k], aces + (k == 0), forced - 1,
+                                       3, False, ace, draw_below)
     else:
-        acc = np.array(_final_from(counts, hard, aces, forced, min(len(visible), 3), *args))
+        acc = _final_from(counts, hard, aces, forced, min(len(visible), 3), bool(given_under_21),
+                          ace, draw_below)
     mass = acc.sum()
     if mass == 0:
-        raise ValueError("no deal is consistent with these cards and the condition given_under_21")
+        raise VinteEUmError("no_consistent_deal")
     return acc / mass
 
 
@@ -181,8 +225,10 @@ def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), 
     banker_cards: the banker's cards the viewer can see; hidden: how many more he holds
     unseen (1 for a player looking at the banker's face-down card). seen: every other card
     the viewer can see, excluding `banker_cards` themselves (seen must not include the
-    hand's own cards: that raises ValueError with one pack). given_under_21: condition on the banker's first two cards making
-    less than 21, which players know whenever the round goes on past his second card.
+    hand's own cards: that raises VinteEUmError with one pack). given_under_21: condition
+    on the banker's first two cards not making exactly 21, which players know whenever the
+    round goes on past his second card (two aces worth 11, 22, go on: RULES.md, "The
+    banker's own bust": his bust shows when his turn comes).
     Returns {total: p for each reachable total} plus {"bust": p}; the values sum to 1.
     """
     vec = banker_distribution_array(banker_cards, seen, hidden, draw_below, ace, decks, given_under_21)
@@ -199,7 +245,7 @@ def win_probability(player_cards: Iterable, banker_visible: Iterable = (), seen:
     The banker plays "draw below `draw_below`" from his visible cards plus `hidden` unseen
     ones; the player's own cards (face-down one included) and `seen` are out of the pack.
     seen excludes both hands: it must not repeat `player_cards` or `banker_visible`
-    (ValueError "seen must not include the hand's own cards" with one pack).
+    (VinteEUmError "seen_own_cards" with one pack).
     """
     player = _cards(player_cards)
     _unknown_apart(player, seen, decks)
@@ -211,32 +257,36 @@ def win_probability(player_cards: Iterable, banker_visible: Iterable = (), seen:
     return float(vec[BUST] + vec[:mine].sum())
 
 
-def odds_for_view(view: dict, draw_below: int = 17) -> dict:
-    """The three figures for the seat of `state.view(seat)`, from what that seat can see.
+def odds_for_view(view, draw_below: int = 17) -> dict:
+    """The three figures for the seat of `state.view(seat)` (a SeatView), from what that
+    seat can see.
 
     For a player: {"bust": next card busts me, "banker": banker's final distribution,
-    "win": standing now beats the banker}. For the banker: only "bust".
+    "win": standing now beats the banker}. For the banker: only "bust". A spectator's or
+    the teacher's view has no figures: VinteEUmError "bad_viewer".
     """
-    seat, banker = view["seat"], view["banker"]
-    mine = view["hands"][seat]
-    out = {"bust": bust_probability(mine, _others(view, seat), view["ace"], view["decks"])}
-    if seat != banker and view["hands"][banker]:
-        shown = [c for c in view["hands"][banker] if c is not None]
-        hidden = len(view["hands"][banker]) - len(shown)
+    seat, banker = view.seat, view.banker
+    if not is_int(seat):
+        raise VinteEUmError("bad_viewer", last=view.players - 1, value=shown(seat))
+    mine = list(view.hands[seat])
+    out = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
+    if seat != banker and view.hands[banker]:
+        faces = [c for c in view.hands[banker] if c is not None]
+        hidden = len(view.hands[banker]) - len(faces)
         others = _others(view, seat, banker)
-        under = view["phase"] in ("players", "banker")
-        out["banker"] = banker_final_distribution(shown, mine + others, hidden, draw_below,
-                                                  view["ace"], view["decks"], under and hidden > 0)
-        out["win"] = win_probability(mine, shown, others, hidden, draw_below, view["ace"],
-                                     view["decks"], under and hidden > 0)
+        under = view.phase in ("players", "banker")
+        out["banker"] = banker_final_distribution(faces, mine + others, hidden, draw_below,
+                                                  view.ace, view.decks, under and hidden > 0)
+        out["win"] = win_probability(mine, faces, others, hidden, draw_below, view.ace,
+                                     view.decks, under and hidden > 0)
     return out
 
 
-def _others(view: dict, *exclude: int) -> list[str]:
+def _others(view, *exclude: int) -> list[str]:
     """Seen cards outside the hands of the `exclude` seats."""
-    own = Counter()
+    own: Counter = Counter()
     for seat in exclude:
-        own.update(c for c in view["hands"][seat] if c is not None)
-    rest = Counter(view["seen"])
+        own.update(c for c in view.hands[seat] if c is not None)
+    rest = Counter(view.seen)
     rest.subtract(own)
     return list(rest.elements())

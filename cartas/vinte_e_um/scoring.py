@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Iterable
 
 from ..cards import STANDARD_PACK, Card, Rank
+from .errors import VinteEUmError, shown
 
 ACE_OPTIONS: tuple = (1, 11, "flexible")
 FLEXIBLE = "flexible"
@@ -26,24 +27,58 @@ HARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # value of each class with the ac
 _ID_CLASS = {id(card): _CLASS[card.rank] for card in STANDARD_PACK}
 
 
+_CARD_BY_TEXT = {str(card): card for card in STANDARD_PACK}
+_CARD_BY_ID = {id(card): card for card in STANDARD_PACK}
+
+
 def check_ace(ace) -> int | str:
-    """Normalise the ace option; raises ValueError naming the choices."""
-    if isinstance(ace, str) and ace.strip().lower() in ("flexible", "flexivel", "flexível"):
+    """Normalise the ace option: 1, 11 or "flexible" (an int 1 or 11, never a bool or a
+    float); anything else raises VinteEUmError "bad_ace"."""
+    if isinstance(ace, str) and len(ace) < 20 and ace.strip().lower() in (
+            "flexible", "flexivel", "flexível"):
         return FLEXIBLE
-    if ace in (1, 11) and not isinstance(ace, bool):
-        return int(ace)
-    raise ValueError(f"the ace must count 1, 11 or 'flexible', not {ace!r}")
+    if type(ace) is int and ace in (1, 11):
+        return ace
+    raise VinteEUmError("bad_ace", value=shown(ace))
+
+
+def card_of(card) -> Card:
+    """The pack's own Card for a Card or its text ("7♥", "7 de copas"); VinteEUmError
+    "bad_card" for anything else."""
+    found = _CARD_BY_ID.get(id(card))
+    if found is not None:
+        return found
+    if isinstance(card, str):
+        found = _CARD_BY_TEXT.get(card)
+        if found is not None:
+            return found
+    if isinstance(card, Card) or (isinstance(card, str) and len(card) <= 40):
+        try:
+            return _CARD_BY_TEXT[str(Card.parse(card))]
+        except ValueError:
+            pass
+    raise VinteEUmError("bad_card", value=shown(card))
+
+
+def cards_of(cards, field: str = "cards") -> list[Card]:
+    """`card_of` for each of a list (or tuple) of cards; VinteEUmError for anything else."""
+    if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
+        try:
+            cards = list(cards)
+        except TypeError:
+            raise VinteEUmError("cards_list", field=field, value=shown(cards)) from None
+    return [card_of(c) for c in cards]
 
 
 def value_class(card: Card) -> int:
     """0 for an ace, 1..8 for 2..9, 9 for 10, J, Q, K."""
     found = _ID_CLASS.get(id(card))
-    return found if found is not None else _CLASS[Card.parse(card).rank]
+    return found if found is not None else _CLASS[card_of(card).rank]
 
 
 def card_value(card, ace=1) -> int:
     """What one card counts; a flexible ace counts 11 here (its best value alone)."""
-    card = Card.parse(card)
+    card = card_of(card)
     if card.rank is Rank.ACE:
         return 1 if check_ace(ace) == 1 else 11
     return HARD_VALUES[_CLASS[card.rank]]
@@ -90,32 +125,34 @@ def playable(cards: Iterable, ace=1) -> list[Card]:
     for card in cards:
         if len(kept) >= 2 and points(kept, ace) >= 21:
             break
-        kept.append(Card.parse(card))
+        kept.append(card_of(card))
     return kept
 
 
 def call_reason(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
     """Why the bet goes where it goes when the banker meets this player, in the round's order.
 
-    One of "banker_two_aces" (his first two cards bust him, ace worth 11, before anyone
-    plays: he pays), "banker_21" (two-card 21: he takes every bet), "player_bust" (the player
-    went over first), "banker_bust", "more" (the player has more points), "tie" (ties go to
-    the bank) or "less". The hands are judged as given (see `playable` to trim extra cards);
-    ValueError if they hold more copies of a card than `decks` packs.
+    One of "banker_21" (two-card 21: he takes every bet before anyone plays),
+    "player_bust" (the player went over first: players play before the banker),
+    "banker_two_aces" (his first two cards are aces worth 11: RULES.md, "The banker's own
+    bust": his bust shows when his turn comes, after the players', and he pays),
+    "banker_bust", "more" (the player has more points), "tie" (ties go to the bank) or
+    "less". The hands are judged as given (see `playable` to trim extra cards);
+    VinteEUmError "too_few_in_packs" if they hold more copies of a card than `decks` packs.
     """
     ace = check_ace(ace)
-    player = [Card.parse(c) for c in player_cards]
-    banker = [Card.parse(c) for c in banker_cards]
+    player = cards_of(player_cards, "player_cards")
+    banker = cards_of(banker_cards, "banker_cards")
     counts = Counter(player + banker)
     short = [str(c) for c, n in counts.items() if n > decks]
     if short:
-        raise ValueError(f"{decks} pack(s) hold too few of {', '.join(short)}")
-    if len(banker) == 2 and is_bust(banker, ace):
-        return "banker_two_aces"
+        raise VinteEUmError("too_few_in_packs", packs=decks, cards=", ".join(short))
     if is_two_card_21(banker, ace):
         return "banker_21"
     if is_bust(player, ace):
         return "player_bust"
+    if len(banker) == 2 and is_bust(banker, ace):
+        return "banker_two_aces"
     if is_bust(banker, ace):
         return "banker_bust"
     mine, theirs = points(player, ace), points(banker, ace)
@@ -132,10 +169,10 @@ def beats(player_points: int, banker_points: int) -> bool:
 def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
     """Who takes the bet, "player" or "banker" (RULES.md, round steps 3 to 5).
 
-    A player who busts loses (he busts before the banker plays); a banker who busts pays;
-    otherwise more points win and a tie goes to the bank. With the ace worth 11 a banker
-    whose first two cards are aces busts before anyone plays, and a two-card 21 of the
-    banker takes the bet. `GameState` settles every call with this function.
+    A player who busts loses (he busts before the banker plays); a banker who busts pays
+    (with the ace worth 11 a banker whose first two cards are aces busts too, when his turn
+    comes, after the players); otherwise more points win and a tie goes to the bank. A
+    two-card 21 of the banker takes the bet before anyone plays. `GameState` settles every call with this function.
     """
     reason = call_reason(player_cards, banker_cards, ace, decks)
     return "player" if reason in ("banker_two_aces", "banker_bust", "more") else "banker"

@@ -8,63 +8,27 @@ for the points RULES.md leaves open and how they are settled here.
 """
 from __future__ import annotations
 
-import json
 from collections import Counter
 
 import numpy as np
 
-from ..cards import STANDARD_PACK, Card, make_rng, shuffled, standard_pack
+from ..cards import STANDARD_PACK, Card, shuffled, standard_pack
 from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
                       TAKE_BANK, Action, IllegalAction)
-from .scoring import call_winner, check_ace, points
+from .config import (DEFAULT_ROTATION, ROTATIONS, UNTIL_ONE_CAP, check_banker, check_config,
+                     check_seed, default_ace, default_packs, is_int)
+from .errors import VinteEUmError, shown
+from .scoring import call_winner, card_of, points
+from .views import ALL, SeatView, hide_events
 
-ROTATIONS: tuple[str, ...] = ("rounds", "natural", "auction", "sale", "permanent")
-DEFAULT_ROTATION = "rounds"
-ALL = "all"   # the viewer who sees every card (the teacher); None is a spectator
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
-_CARDS = {str(card): card for card in STANDARD_PACK}
+_TEXTS = {id(card): str(card) for card in STANDARD_PACK}  # the engine deals these objects
 
 
-def _card(text) -> Card:
-    return _CARDS.get(text) or Card.parse(text)
-
-
-def default_ace(rotation: str = DEFAULT_ROTATION) -> int:
-    """The table's ace when none is agreed: 1 (the source's examples), except 11 under the
-    "natural" rotation, which needs a two-card 21 (impossible with the ace worth 1)."""
-    return 11 if rotation == "natural" else 1
-
-
-def default_packs(players: int) -> int:
-    """Packs on the table when none are agreed: one up to 8 participants, two for 9 to 12."""
-    return 1 if players <= 8 else 2
-
-
-def _check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotation_rounds, rounds):
-    if not isinstance(players, int) or not 3 <= players <= 12:
-        raise ValueError(f"21 is played by 3 to 12 participants, banker included, not {players!r}")
-    if rotation not in ROTATIONS:
-        raise ValueError(f"unknown bank rotation {rotation!r}: choose one of {', '.join(ROTATIONS)}")
-    ace = check_ace(default_ace(rotation) if ace is None else ace)
-    if decks is None:
-        decks = default_packs(players)
-    if not isinstance(decks, int) or decks < 1:
-        raise ValueError(f"the number of packs must be a whole number of at least 1, not {decks!r}")
-    if not (isinstance(min_bet, int) and isinstance(max_bet, int) and 1 <= min_bet <= max_bet):
-        raise ValueError(f"bet limits must be whole numbers with 1 <= min_bet <= max_bet, "
-                         f"not {min_bet!r} to {max_bet!r}")
-    stacks = [chips] * players if isinstance(chips, int) else list(chips)
-    if len(stacks) != players or any(not isinstance(c, int) or c < 0 for c in stacks) or sum(stacks) == 0:
-        raise ValueError(f"chips must be one whole number >= 0 per seat, not {chips!r}")
-    if rotation == "natural" and ace == 1:
-        raise ValueError("the 'natural' rotation needs the ace to count 11 (or 'flexible'): "
-                         "with the ace worth 1 no two cards make 21 and the bank would never move")
-    if not isinstance(rotation_rounds, int) or rotation_rounds < 1:
-        raise ValueError(f"rotation_rounds must be a whole number >= 1, not {rotation_rounds!r}")
-    if rounds is not None and (not isinstance(rounds, int) or rounds < 1):
-        raise ValueError(f"rounds must be a whole number >= 1 or None, not {rounds!r}")
-    return dict(players=players, ace=ace, decks=decks, min_bet=min_bet, max_bet=max_bet,
-                chips=stacks, rotation=rotation, rotation_rounds=rotation_rounds, rounds=rounds)
+def _text(card: Card) -> str:
+    return _TEXTS.get(id(card)) or str(card)
+__all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "GameState", "default_ace",
+           "default_packs", "from_deal", "from_json", "new_game"]
 
 
 class GameState:
@@ -121,6 +85,45 @@ class GameState:
     def is_terminal(self) -> bool:
         return self.phase == "game_over"
 
+    def seat_is_out(self, seat: int) -> bool:
+        """Whether `seat` can never act again in this game.
+
+        True once the game is over, or for a seat that holds no chips and has no stake in
+        the round being played and is not the banker: with no chips it cannot bet, bid,
+        offer or take the bank, and chips only reach a seat as winnings on its own bet or
+        as the banker. (A play view ends the game for a learner whose seat is out.)
+        """
+        seat = self._seat_number(seat)
+        if self.phase == "game_over":
+            return True
+        return seat != self.banker and self.bets[seat] == 0 and self.chips[seat] == 0
+
+    def bank_story(self) -> list[dict]:
+        """The events that led to the latest change of bank, ending with its bank_change;
+        [] when the bank has not changed hands.
+
+        The story starts at the end of the round that led to it (round_end); under the
+        "natural" rotation it starts at the face-up card that made the two-card 21.
+        """
+        changes = [i for i, e in enumerate(self.events) if e["type"] == "bank_change"]
+        if not changes:
+            return []
+        last = changes[-1]
+        change = self.events[last]
+        ends = [i for i in range(last) if self.events[i]["type"] == "round_end"]
+        start = ends[-1] if ends else 0
+        if change["reason"] == "natural":
+            starts = [i for i in range(start) if self.events[i]["type"] == "round_start"]
+            first = starts[-1] if starts else 0
+            start = next(i for i in range(first, last) if self.events[i]["type"] == "deal"
+                         and self.events[i]["face_up"] and self.events[i]["seat"] == change["to"])
+        return [dict(e) for e in self.events[start:last + 1]]
+
+    def narrate(self, event: dict, lang: str = "pt") -> str:
+        """One sentence telling what `event` means, in "pt" (default) or "en"."""
+        from .narration import narrate
+        return narrate(event, lang)
+
     @property
     def pot(self) -> int:
         """Chips staked on the table this round and not yet settled."""
@@ -143,16 +146,18 @@ class GameState:
         return [s for s in self._left_of(self.banker) if s not in self.in_round]
 
     def points(self, seat: int) -> int:
-        return points(self.hands[seat], self.ace)
+        return points(self.hands[self._seat_number(seat)], self.ace)
+
+    def _seat_number(self, seat) -> int:
+        if not is_int(seat) or not 0 <= seat < self.players:
+            raise VinteEUmError("bad_viewer", last=self.players - 1, value=shown(seat))
+        return int(seat)
 
     def _viewer(self, seat):
         """Check a viewer: a seat number, None (a spectator) or "all" (every card)."""
-        if seat is None or seat == ALL:
+        if seat is None or (isinstance(seat, str) and seat == ALL):
             return seat
-        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < self.players:
-            raise ValueError(f"a viewer is a seat from 0 to {self.players - 1}, None (a spectator) "
-                             f"or {ALL!r} (every card), not {seat!r}")
-        return int(seat)
+        return self._seat_number(seat)
 
     def _sees(self, viewer, other: int) -> bool:
         """Whether `viewer` sees the face-down card of `other` (if it has one)."""
@@ -167,55 +172,55 @@ class GameState:
             seen.extend(hand if self._sees(seat, other) else hand[1:])
         return seen
 
-    def view(self, seat) -> dict:
-        """What `seat` can see, JSON-friendly; hidden cards are None.
+    def view(self, seat) -> SeatView:
+        """What `seat` can see now, as an immutable `SeatView` (see `cartas.vinte_e_um.views`).
 
-        seat: a seat number; None for a spectator (nobody's seat: only face-up and shown cards);
-        "all" for the teacher (every card face up). "points" is the seat's own total (None for
-        a spectator or "all"). For drawing the table, per seat: "cards" are the cards lying in
-        front of it as this viewer sees them (its hand, or once a settled player's hand is
-        collected, the cards he showed), "settled" marks the latter, and "visible_points" is
-        the total of the cards of "cards" this viewer sees (None when it sees none).
+        seat: a seat number; None for a spectator (nobody's seat: only face-up and shown
+        cards); "all" (`ALL`) for the teacher (every card face up). Hidden cards are None.
+        A bad viewer raises VinteEUmError "bad_viewer".
         """
         seat = self._viewer(seat)
-        hands = [[str(c) for c in hand] for hand in self.hands]
+        sees = [self._sees(seat, other) for other in range(self.players)]
+        hands = [[_text(c) for c in hand] for hand in self.hands]
         for other in range(self.players):
-            if hands[other] and not self._sees(seat, other):
+            if hands[other] and not sees[other]:
                 hands[other][0] = None
         settled = [not hand and bool(shown) for hand, shown in zip(self.hands, self.shown)]
-        cards = [[str(c) for c in self.shown[s]] if settled[s] else hands[s] for s in range(self.players)]
-        visible = [self.shown[s] if settled[s] else self.hands[s][0 if self._sees(seat, s) else 1:]
+        cards = [[_text(c) for c in self.shown[s]] if settled[s] else hands[s]
+                 for s in range(self.players)]
+        visible = [self.shown[s] if settled[s] else self.hands[s][0 if sees[s] else 1:]
                    for s in range(self.players)]
-        me = isinstance(seat, int) and self.current_seat == seat
-        return {
-            "seat": seat, "players": self.players, "phase": self.phase,
-            "round_number": self.round_number, "rounds": self.rounds, "banker": self.banker,
-            "current_seat": self.current_seat, "chips": list(self.chips), "bets": list(self.bets),
-            "hands": hands, "face_down": list(self.covered),
-            "points": self.points(seat) if isinstance(seat, int) else None,
-            "in_round": list(self.in_round), "sitting_out": self.sitting_out,
-            "left_of_banker": self._left_of(self.banker), "called": list(self.called),
-            "uncalled": self.uncalled, "outcome": list(self.outcome),
-            "seen": [str(c) for c in self.seen_by(seat)], "stock": len(self.stock),
-            "collected": [str(c) for c in self.collected],
-            "shown": [[str(c) for c in cards] for cards in self.shown],
-            "cards": cards, "settled": settled,
-            "visible_points": [points(v, self.ace) if v else None for v in visible],
-            "ace": self.ace, "decks": self.decks, "min_bet": self.min_bet, "max_bet": self.max_bet,
-            "rotation": self.rotation, "rotation_rounds": self.rotation_rounds,
-            "bank_rounds": self.bank_rounds, "high_bid": self.high_bid,
-            "high_bidder": self.high_bidder,
-            "pending_offer": list(self.pending_offer) if self.pending_offer else None,
-            "legal_actions": [str(a) for a in self.legal_actions()] if me else [],
-            "winner": self.winner, "winners": list(self.winners),
-        }
+        seen = [_text(c) for c in self.collected]
+        for other, hand in enumerate(hands):
+            seen.extend(c for c in hand if c is not None)
+        current = self.current_seat
+        legal = tuple(self.legal_actions()) if isinstance(seat, int) and current == seat else ()
+        return SeatView(
+            seat=seat, players=self.players, phase=self.phase, round_number=self.round_number,
+            rounds=self.rounds, banker=self.banker, current_seat=current,
+            chips=tuple(self.chips), bets=tuple(self.bets),
+            hands=tuple(tuple(h) for h in hands), face_down=tuple(self.covered),
+            points=self.points(seat) if isinstance(seat, int) else None,
+            in_round=tuple(self.in_round), sitting_out=tuple(self.sitting_out),
+            left_of_banker=tuple(self._left_of(self.banker)), called=tuple(self.called),
+            uncalled=tuple(self.uncalled), outcome=tuple(self.outcome),
+            seen=tuple(seen), stock=len(self.stock),
+            collected=tuple(_text(c) for c in self.collected),
+            shown=tuple(tuple(_text(c) for c in cs) for cs in self.shown),
+            cards=tuple(tuple(c) for c in cards), settled=tuple(settled),
+            visible_points=tuple(points(v, self.ace) if v else None for v in visible),
+            ace=self.ace, decks=self.decks, min_bet=self.min_bet, max_bet=self.max_bet,
+            rotation=self.rotation, rotation_rounds=self.rotation_rounds,
+            bank_rounds=self.bank_rounds, high_bid=self.high_bid, high_bidder=self.high_bidder,
+            pending_offer=tuple(self.pending_offer) if self.pending_offer else None,
+            winner=self.winner, winners=tuple(self.winners), legal=legal,
+            _log=self.events, _log_length=len(self.events),
+        )
 
     def events_for(self, seat) -> list[dict]:
         """The event log with the face-down deals `seat` did not see hidden (card None).
         seat None: a spectator (every face-down deal hidden); "all": the whole log."""
-        seat = self._viewer(seat)
-        return [dict(e, card=None) if e["type"] == "deal" and not e["face_up"]
-                and seat != ALL and e["seat"] != seat else e for e in self.events]
+        return hide_events(self.events, self._viewer(seat))
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -238,14 +243,14 @@ class GameState:
             return [ACCEPT_OFFER, REFUSE_OFFER]
         return [Action.offer(n) for n in range(1, self.chips[seat] + 1)] + [PASS]
 
-    def why_illegal(self, action, seat: int | None = None) -> str | None:
-        """None when `action` is legal now, else the reason in plain English."""
+    def why_illegal(self, action, seat: int | None = None, lang: str = "en") -> str | None:
+        """None when `action` is legal now, else the reason in `lang` (English by default)."""
         error = self.illegal(action, seat)
-        return None if error is None else str(error)
+        return None if error is None else error.message(lang)
 
     def illegal(self, action, seat: int | None = None) -> IllegalAction | None:
         """None when `action` is legal now, else the IllegalAction (not raised) saying why;
-        its `message("pt")` gives the reason in Portuguese."""
+        `message("pt")` / `message("en")` give the reason."""
         try:
             action = Action.parse(action)
         except IllegalAction as err:
@@ -253,53 +258,52 @@ class GameState:
         no = IllegalAction
         current = self.current_seat
         if current is None:
-            return no("the game is over", "game_over")
+            return no("game_over")
         if seat is not None and seat != current:
-            return no(f"it is seat {current}'s turn, not seat {seat}'s", "not_your_turn",
-                      current=current, seat=seat)
+            return no("not_your_turn", current=current, seat=shown(seat))
         kind, n = action.kind, action.amount
-        expected = {"bet": ("bet",), "players": ("hit", "stand"), "banker": ("draw", "call")}
-        if self.phase == "rotation":
-            expected["rotation"] = {"rounds": ("take_bank", "refuse_bank"),
-                                    "auction": ("bid", "pass")}.get(
-                self.rotation, ("accept_offer", "refuse_offer") if self.pending_offer else ("offer", "pass"))
-        if kind not in expected[self.phase]:
-            return no(f"{kind!r} is not allowed now: seat {current} must choose "
-                      f"{' or '.join(repr(k) for k in expected[self.phase])} ({self.phase} phase)",
-                      "wrong_kind", kind=kind, current=current, expected=list(expected[self.phase]),
+        expected = self._expected_kinds()
+        if kind not in expected:
+            return no("wrong_kind", kind=kind, current=current, expected=list(expected),
                       phase=self.phase)
         chips = self.chips[current]
-        too_few = (f"seat {current} has only {chips} chips", "too_few_chips")
         if kind == "bet":
             if not self.min_bet <= n <= self.max_bet:
-                return no(f"a bet of {n} is outside the limits {self.min_bet} to {self.max_bet}",
-                          "bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
+                return no("bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
             if n > chips:
-                return no(*too_few, seat=current, chips=chips)
+                return no("too_few_chips", seat=current, chips=chips)
         elif kind in ("hit", "draw") and not self._may_take_card(current):
             if self.points(current) >= 21:
-                return no(f"seat {current} has {self.points(current)} points and may take no more cards",
-                          "hand_full", seat=current, points=self.points(current))
-            return no("there are no cards left to deal: stand instead", "no_cards_left")
+                return no("hand_full", seat=current, points=self.points(current))
+            return no("no_cards_left")
         elif kind == "call" and action.seat not in self.uncalled:
-            return no(f"seat {action.seat} is not a player waiting to be called (waiting: {self.uncalled})",
-                      "not_waiting", seat=action.seat, waiting=self.uncalled)
+            return no("not_waiting", seat=action.seat, waiting=list(self.uncalled))
         elif kind == "bid":
             if n <= self.high_bid:
-                return no(f"a bid of {n} must beat the highest bid, {self.high_bid}", "bid_too_low",
-                          n=n, high_bid=self.high_bid)
+                return no("bid_too_low", n=n, high_bid=self.high_bid)
             if n > chips:
-                return no(*too_few, seat=current, chips=chips)
+                return no("too_few_chips", seat=current, chips=chips)
         elif kind == "offer":
             if n < 1:
-                return no(f"an offer of {n} must be at least 1 chip", "offer_too_low", n=n)
+                return no("offer_too_low", n=n)
             if n > chips:
-                return no(*too_few, seat=current, chips=chips)
+                return no("too_few_chips", seat=current, chips=chips)
         return None
+
+    def _expected_kinds(self) -> tuple[str, ...]:
+        """The kinds of action the phase asks of the current seat."""
+        if self.phase == "rotation":
+            if self.rotation == "rounds":
+                return ("take_bank", "refuse_bank")
+            if self.rotation == "auction":
+                return ("bid", "pass")
+            return ("accept_offer", "refuse_offer") if self.pending_offer else ("offer", "pass")
+        return {"bet": ("bet",), "players": ("hit", "stand"), "banker": ("draw", "call")}[self.phase]
 
     # ------------------------------------------------------------------ applying actions
     def apply_action(self, action, seat: int | None = None) -> list[dict]:
-        """Play `action` (an Action or its str form) for the current seat.
+        """Play `action` (an Action or its str form) for the current seat; `seat`, when
+        given, must be the current seat.
 
         Returns the events it produced. Raises IllegalAction, leaving the state untouched.
         """
@@ -309,7 +313,7 @@ class GameState:
         action = Action.parse(action)
         start = len(self.events)
         getattr(self, "_do_" + action.kind)(self.current_seat, action)
-        return self.events[start:]
+        return [dict(e) for e in self.events[start:]]
 
     def _do_bet(self, seat, action):
         self.chips[seat] -= action.amount
@@ -441,9 +445,8 @@ class GameState:
     def _banker_upcard(self) -> None:
         banker = self.banker
         self._deal(banker, face_up=True)
-        if self.points(banker) > 21:  # two aces when the ace counts 11: bust before anyone plays
-            self._banker_bust()
-            return
+        # Two aces worth 11 (22) bust him, but that shows only when his turn comes
+        # (RULES.md, "The banker's own bust"): the players play first, see _players_done.
         if self.points(banker) == 21:
             self.covered[banker] = False
             taken = self.pot
@@ -502,7 +505,11 @@ class GameState:
         self.hands[seat] = []
 
     def _players_done(self) -> None:
-        if self.uncalled:
+        if self.points(self.banker) > 21:
+            # Two aces worth 11: his bust is revealed now that his turn comes; he pays the
+            # players still waiting (none if every player busted).
+            self._banker_bust()
+        elif self.uncalled:
             self.phase = "banker"
         else:
             self._end_round()
@@ -541,6 +548,9 @@ class GameState:
                   chips=list(self.chips))
         if self.rounds is not None and self.round_number >= self.rounds:
             self._game_over()
+            return
+        if self.rounds is None and self.round_number >= UNTIL_ONE_CAP:
+            self._game_over(cap=UNTIL_ONE_CAP)
             return
         self._rotate()
 
@@ -590,39 +600,31 @@ class GameState:
         else:
             self._start_round()
 
-    def _game_over(self) -> None:
+    def _game_over(self, cap: int | None = None) -> None:
         self.phase, self.queue = "game_over", []
         best = max(self.chips)
         self.winners = [s for s in range(self.players) if self.chips[s] == best]
         self.winner = self.winners[0] if len(self.winners) == 1 else None
-        self._log("game_over", winner=self.winner, winners=list(self.winners), chips=list(self.chips))
+        extra = {"cap": cap} if cap else {}
+        self._log("game_over", winner=self.winner, winners=list(self.winners),
+                  chips=list(self.chips), **extra)
 
     # ------------------------------------------------------------------ copies and JSON
     def clone(self) -> "GameState":
+        from .serialization import from_json
         return from_json(self.to_json())
 
     def to_dict(self) -> dict:
-        return {
-            "format": "cartas.vinte_e_um/1", "config": self.config,
-            "rng": _rng_to_json(self.rng), "chips": self.chips, "banker": self.banker,
-            "round_number": self.round_number, "bank_rounds": self.bank_rounds, "phase": self.phase,
-            "hands": [[str(c) for c in h] for h in self.hands], "covered": self.covered,
-            "bets": self.bets, "in_round": self.in_round, "outcome": self.outcome,
-            "called": self.called, "queue": self.queue,
-            "stock": [str(c) for c in self.stock], "collected": [str(c) for c in self.collected],
-            "shown": [[str(c) for c in cards] for cards in self.shown],
-            "natural_seat": self.natural_seat, "high_bid": self.high_bid,
-            "high_bidder": self.high_bidder,
-            "pending_offer": list(self.pending_offer) if self.pending_offer else None,
-            "offered": self.offered, "events": self.events,
-            "winner": self.winner, "winners": self.winners,
-        }
+        from .serialization import state_to_dict
+        return state_to_dict(self)
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        from .serialization import to_json
+        return to_json(self)
 
     @classmethod
     def from_json(cls, text: str) -> "GameState":
+        from .serialization import from_json
         return from_json(text)
 
     def __repr__(self) -> str:
@@ -630,38 +632,10 @@ class GameState:
                 f"phase {self.phase}, chips {self.chips}>")
 
 
-def _rng_to_json(rng: np.random.Generator) -> dict:
-    state = rng.bit_generator.state
-    return json.loads(json.dumps(state, default=lambda a: {"ndarray": a.tolist(), "dtype": str(a.dtype)}))
-
-
-def _rng_from_json(state: dict) -> np.random.Generator:
-    def arrays(value):
-        if isinstance(value, dict):
-            if "ndarray" in value:
-                return np.array(value["ndarray"], dtype=value["dtype"])
-            return {k: arrays(v) for k, v in value.items()}
-        return value
-    state = arrays(state)
-    bit_generator = getattr(np.random, state["bit_generator"])()
-    bit_generator.state = state
-    return np.random.Generator(bit_generator)
-
-
-def from_json(text: str) -> GameState:
-    """Rebuild a state from `to_json()`; it continues exactly as the original would."""
-    data = json.loads(text) if isinstance(text, str) else text
-    state = GameState(data["config"], _rng_from_json(data["rng"]))
-    for key in ("chips", "banker", "round_number", "bank_rounds", "phase", "covered", "bets",
-                "in_round", "outcome", "called", "queue", "natural_seat", "high_bid",
-                "high_bidder", "offered", "events", "winner", "winners"):
-        setattr(state, key, data[key])
-    state.hands = [[_card(c) for c in h] for h in data["hands"]]
-    state.stock = [_card(c) for c in data["stock"]]
-    state.collected = [_card(c) for c in data["collected"]]
-    state.shown = [[_card(c) for c in cards] for cards in data.get("shown") or state.shown]
-    state.pending_offer = tuple(data["pending_offer"]) if data["pending_offer"] else None
-    return state
+def from_json(text) -> GameState:
+    """Rebuild a state from `to_json()` (see `cartas.vinte_e_um.serialization.from_json`)."""
+    from .serialization import from_json as load
+    return load(text)
 
 
 def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5, chips=20,
@@ -672,8 +646,12 @@ def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5
     None (default) is the table's default, `default_ace(rotation)`: 1, except 11 under the
     "natural" rotation (an explicit ace=1 with "natural" is refused). decks=None: 1 pack up
     to 8 participants, 2 above. chips: one starting stack for all, or a list per seat.
-    rounds=None plays until nobody can bet against the bank. banker=None draws the first
-    banker by lot (seeded).
+    rounds=None plays until nobody can bet against the bank, but at most UNTIL_ONE_CAP
+    (200) rounds: then, as after set rounds, the most chips win (the game_over event
+    carries "cap"). banker=None draws the first banker by lot (seeded) among the seats
+    holding chips. seed: None, a whole number 0..2**63-1, or a numpy Generator.
+    A table where nobody could bet (every other stack below min_bet, or only the banker
+    with chips) is refused. Every refusal is a VinteEUmError (see `config`).
     """
     state = _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds,
                    rotation_rounds, banker)
@@ -694,20 +672,25 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
     """
     state = _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds,
                    rotation_rounds, banker)
-    if not isinstance(first_cards, dict):
+    if isinstance(first_cards, (list, tuple)) and len(first_cards) <= players:
         first_cards = dict(enumerate(first_cards))
-    dealt = [s for s in state._left_of(state.banker) if state.chips[s] >= state.min_bet] + [state.banker]
+    if not isinstance(first_cards, dict):
+        raise VinteEUmError("first_cards_shape", value=shown(first_cards))
+    dealt = [s for s in state._left_of(state.banker) if state.chips[s] >= state.min_bet]
+    dealt.append(state.banker)
     given = {s for s, c in first_cards.items() if c is not None}
     if given != set(dealt):
-        raise ValueError(f"first_cards must give a card to exactly the seats dealt in, {sorted(dealt)}; "
-                         f"got seats {sorted(given)}")
-    top = [_card(first_cards[s]) for s in dealt]
-    top += ([_card(upcard)] if upcard is not None else []) + [_card(c) for c in then]
+        raise VinteEUmError("first_cards_seats", dealt=sorted(dealt),
+                            given=sorted(given, key=repr)[:12])
+    if isinstance(then, (str, bytes)) or not isinstance(then, (list, tuple)) or len(then) > 104:
+        raise VinteEUmError("cards_list", field="then", value=shown(then))
+    top = [card_of(first_cards[s]) for s in dealt]
+    top += ([card_of(upcard)] if upcard is not None else []) + [card_of(c) for c in then]
     rest = Counter(standard_pack(state.decks))
     rest.subtract(top)
     short = [str(c) for c, n in rest.items() if n < 0]
     if short:
-        raise ValueError(f"{state.decks} pack(s) hold too few of {', '.join(short)}")
+        raise VinteEUmError("too_few_in_packs", packs=state.decks, cards=", ".join(short))
     remaining = list(rest.elements())
     state._start_round(stock=top + shuffled(remaining, state.rng))
     return state
@@ -715,14 +698,12 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
 
 def _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds, rotation_rounds,
            banker) -> GameState:
-    config = _check_config(players, ace, decks, min_bet, max_bet, chips, rotation,
-                           rotation_rounds, rounds)
-    state = GameState(config, make_rng(seed))
-    if banker is None:
-        banker = int(state.rng.integers(players))
-    if not isinstance(banker, int) or not 0 <= banker < players:
-        raise ValueError(f"the banker must be a seat from 0 to {players - 1}, not {banker!r}")
-    state.banker = banker
-    state._log("game_start", players=players, banker=banker, chips=list(state.chips),
-               ace=config["ace"], decks=config["decks"], rotation=rotation)
+    config = check_config(players, ace, decks, min_bet, max_bet, chips, rotation,
+                          rotation_rounds, rounds)
+    rng = check_seed(seed)
+    state = GameState(config, rng)
+    state.banker = check_banker(banker, config, rng)
+    state._log("game_start", players=config["players"], banker=state.banker,
+               chips=list(state.chips), ace=config["ace"], decks=config["decks"],
+               rotation=config["rotation"])
     return state

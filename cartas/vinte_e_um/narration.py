@@ -1,0 +1,113 @@
+"""21 in words: narration of events, names of actions, why a call goes one way.
+
+Every sentence comes from the 21 catalogue (`cartas.vinte_e_um.catalogue`); this module
+only picks the key and fills in the fields (card names from `Card.name(lang)`).
+"""
+from __future__ import annotations
+
+from ..catalogue import LANGS
+from .catalogue import CATALOGUE
+from .errors import VinteEUmError, render_fields, shown
+from .scoring import call_reason, card_of, cards_of, check_ace, points
+
+say = CATALOGUE.say
+
+
+def check_lang(lang) -> str:
+    """`lang` if it is "pt" or "en"; VinteEUmError "bad_language" otherwise."""
+    if not isinstance(lang, str) or lang not in LANGS:
+        raise VinteEUmError("bad_language", value=shown(lang))
+    return lang
+
+
+def rotation_label(rotation: str, lang: str = "pt") -> str:
+    """The name of a bank rotation mode in `lang` ("rodízio a cada N rodadas")."""
+    return say("rotation." + rotation, check_lang(lang))
+
+
+ROTATION_LABELS = {lang: {r: say("rotation." + r, lang)
+                          for r in ("rounds", "natural", "auction", "sale", "permanent")}
+                   for lang in LANGS}
+
+
+def describe_action(action, lang: str = "pt") -> str:
+    """An action's name in `lang` ("apostar 3 fichas", "call seat 2")."""
+    from .actions import Action
+    return Action.parse(action).describe(check_lang(lang))
+
+
+def _card_name(text, lang: str) -> str:
+    return card_of(text).name(lang)
+
+
+def _cards(texts, lang: str) -> str:
+    return ", ".join(_card_name(c, lang) for c in texts)
+
+
+def narrate(event: dict, lang: str = "pt") -> str:
+    """One sentence telling what the event means, in Portuguese (default) or English.
+
+    Events are the dicts `GameState.apply_action` returns (and `state.events`); a
+    face-down deal whose card the viewer may not see has card None. Anything that is not
+    a 21 event raises VinteEUmError "bad_event".
+    """
+    lang = check_lang(lang)
+    try:
+        return _narrate(event, lang)
+    except VinteEUmError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+        raise VinteEUmError("bad_event", value=shown(event)) from None
+
+
+def _narrate(event: dict, lang: str) -> str:
+    kind = event["type"]
+    data = {k: v for k, v in event.items() if k != "type"}
+    if kind == "deal":
+        if event["face_up"]:
+            return say("event.deal_up", lang, seat=event["seat"],
+                       card=_card_name(event["card"], lang))
+        if event.get("card"):
+            return say("event.deal_down_known", lang, seat=event["seat"],
+                       card=_card_name(event["card"], lang))
+        return say("event.deal_down", lang, seat=event["seat"])
+    key = "event." + kind
+    if kind == "banker_21":
+        data["cards"] = _cards(event["cards"], lang)
+    elif kind == "reveal":
+        data["card"] = _card_name(event["card"], lang)
+    elif kind == "stand" and event["points"] == 21 and event.get("auto"):
+        key = "event.stand_21"
+    elif kind == "pay" and event["amount"] < event["owed"]:
+        key = "event.pay_short" if event["amount"] else "event.pay_none"
+    elif kind == "call":
+        key = "event.call_" + event["winner"]
+    elif kind == "banker_bust" and not event["pays"]:
+        key = "event.banker_bust_none"
+    elif kind == "rotation":
+        key = "event.rotation_" + event["mode"]
+    elif kind == "bank_change":
+        reason = event["reason"]
+        data["reason"] = say("reason." + reason, lang,
+                             **render_fields({"price": event["price"]}, lang))
+    elif kind == "game_over":
+        if event["winner"] is None:
+            key = "event.game_over_tie"
+            data["winners"] = ", ".join(map(str, event["winners"]))
+        else:
+            key = "event.game_over_one"
+        if event.get("cap"):
+            return (say("event.game_over_cap", lang, cap=event["cap"]) + " "
+                    + say(key, lang, **render_fields(data, lang)))
+    if key not in CATALOGUE or not key.startswith("event."):
+        raise VinteEUmError("bad_event", value=shown(event))
+    return say(key, lang, **render_fields(data, lang))
+
+
+def explain_call(player_cards, banker_cards, ace=1, lang: str = "pt", decks: int = 1) -> str:
+    """One sentence saying who takes the bet between this player and the banker, and why."""
+    player = cards_of(player_cards, "player_cards")
+    banker = cards_of(banker_cards, "banker_cards")
+    reason = call_reason(player, banker, ace, decks)
+    ace = check_ace(ace)
+    return say("call." + reason, check_lang(lang), p=points(player, ace), b=points(banker, ace))
