@@ -11,13 +11,13 @@ from pathlib import Path
 
 
 def make_notebook(path, cells) -> None:
-    out = []
+    out: list[dict] = []
     for kind, source, *rest in cells:
         source = source.strip("\n")
         if kind == "md":
             out.append({"cell_type": "markdown", "metadata": {}, "source": source})
             continue
-        metadata = {}
+        metadata: dict = {}
         if kind == "check":
             source = "# NBVAL_CHECK_OUTPUT\n" + source
             metadata["cartas_expect"] = rest[0]
@@ -31,6 +31,6 @@ def make_notebook(path, cells) -> None:
         },
         "nbformat": 4, "nbformat_minor": 5,
     }
-    for i, cell in enumerate(notebook["cells"]):
+    for i, cell in enumerate(out):
         cell["id"] = f"cell-{i}"
     Path(path).write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n")
