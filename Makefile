@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 PORT   ?= 8866
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test install browser postgres bench clean
+.PHONY: serve test lint install browser postgres bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,7 +39,12 @@ serve: install
 	@echo "Cartas: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb"
 	$(BIN)/voila notebooks --no-browser --Voila.ip=127.0.0.1 --port=$(PORT)
 
-test: install browser postgres
+# ruff and mypy as configured in pyproject.toml (mypy: the engine, the widgets, the class store).
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/mypy cartas widgets classroom
+
+test: install browser postgres lint
 	$(BIN)/python -m pytest -q tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval

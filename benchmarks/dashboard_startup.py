@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila  # noqa: E402
-
 from playwright.sync_api import sync_playwright  # noqa: E402
+
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila  # noqa: E402
 
 PAGES = {
     "manilhas": ("notebooks/manilhas.ipynb", ".cartas-manilhas svg"),
@@ -38,8 +38,8 @@ def main(runs: int = 7) -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                times = {name: [] for name in PAGES}
-                for name, (path, selector) in PAGES.items():  # warm-up: caches, imports on disk
+                times: dict[str, list[float]] = {name: [] for name in PAGES}
+                for path, selector in PAGES.values():  # warm-up: caches, imports on disk
                     time_to_visible(browser, f"{base}/voila/render/{path}", selector)
                 for _ in range(runs):  # interleaved, so drift hits both alike
                     for name, (path, selector) in PAGES.items():

@@ -4,7 +4,15 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cartas.cards import (
-    STANDARD_PACK, TRUCO_PACK, Card, Rank, Suit, make_rng, parse_cards, shuffled, standard_pack,
+    STANDARD_PACK,
+    TRUCO_PACK,
+    Card,
+    Rank,
+    Suit,
+    make_rng,
+    parse_cards,
+    shuffled,
+    standard_pack,
     truco_pack,
 )
 

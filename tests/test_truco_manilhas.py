@@ -1,4 +1,4 @@
-"""Manilhas and card strength, RULES.md 'Truco Paulista' and 'Truco Mineiro'."""
+"""Manilhas and card strength, docs/rules.md#truco-paulista and #truco-mineiro."""
 import pytest
 from hypothesis import given, strategies as st
 

@@ -1,4 +1,4 @@
-"""One test per truco rule of RULES.md, named after the rule."""
+"""One test per truco rule of docs/rules.md, named after the rule."""
 import pytest
 
 from cartas.cards import TRUCO_PACK, Card

@@ -5,7 +5,7 @@ import pytest
 
 from cartas.truco import explain_hand, finished_sequences, hand_winner
 
-# The whole table, written out by hand from RULES.md.
+# The whole table, written out by hand from docs/rules.md#truco-hand-ties.
 EXPECTED = {
     (0, 0): 0, (1, 1): 1,                       # two tricks won
     (None, 0): 0, (None, 1): 1,                 # trick 1 tied: trick 2 decides

@@ -1,4 +1,4 @@
-"""One test per rule of RULES.md, "21, the banker game", named after the rule."""
+"""One test per rule of docs/rules.md#vinte-e-um, named after the rule."""
 import pytest
 
 from vinte_e_um_helpers import as_lists

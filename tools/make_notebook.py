@@ -29,7 +29,7 @@ def bilingual(pt: str, en: str) -> str:
 
 
 def make_notebook(path, cells) -> None:
-    out = []
+    out: list[dict] = []
     for kind, *rest in cells:
         if kind == "page":
             out.append(_code(PAGE_CELL, {}))
@@ -55,7 +55,7 @@ def make_notebook(path, cells) -> None:
         },
         "nbformat": 4, "nbformat_minor": 5,
     }
-    for i, cell in enumerate(notebook["cells"]):
+    for i, cell in enumerate(out):
         cell["id"] = f"cell-{i}"
     Path(path).write_text(json.dumps(notebook, ensure_ascii=False, indent=1) + "\n")
 

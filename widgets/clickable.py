@@ -61,8 +61,8 @@ class CardPicker(anywidget.AnyWidget):
 
     _esm = _ESM
     _css = _CSS
-    cards = traitlets.List().tag(sync=True)
-    picked = traitlets.Dict().tag(sync=True)
+    cards: traitlets.List[dict] = traitlets.List().tag(sync=True)
+    picked: traitlets.Dict[str, int] = traitlets.Dict().tag(sync=True)
 
     def on_pick(self, callback) -> None:
         self.observe(lambda change: callback(change["new"]["index"]), names="picked")

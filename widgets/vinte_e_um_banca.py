@@ -1,4 +1,4 @@
-"""Bank rotation in 21: one worked example per mode of RULES.md, played by the engine.
+"""Bank rotation in 21: one worked example per mode of docs/rules.md, played by the engine.
 
 Bots play the rounds; the choices about the bank are scripted so each example shows the
 mode at work (a refusal before an acceptance, a bid raised, an offer refused then accepted).

@@ -1,6 +1,6 @@
 """21 (vinte e um), the banker game: scoring, game state, bots, exact odds and narration.
 
-Rules: RULES.md, "21, the banker game". Where RULES.md is silent this engine settles:
+Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settles:
 
 - Seats 0..players-1 in play order; the banker's left is the next seat up. The first banker
   is drawn by lot with the game's seeded rng (`banker=` fixes it).

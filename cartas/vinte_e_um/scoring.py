@@ -118,7 +118,7 @@ def is_two_card_21(cards: Iterable, ace=1) -> bool:
 def playable(cards: Iterable, ace=1) -> list[Card]:
     """The cards a hand really plays, in order: it takes no card once at 21 or over.
 
-    A player or banker at 21 stops (RULES.md: a hand at 21 takes no more cards) and a hand
+    A player or banker at 21 stops (docs/rules.md#21-stop-at-21) and a hand
     over 21 is finished, so any later cards would never be dealt to it.
     """
     kept: list[Card] = []
@@ -167,7 +167,7 @@ def beats(player_points: int, banker_points: int) -> bool:
 
 
 def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
-    """Who takes the bet, "player" or "banker" (RULES.md, round steps 3 to 5).
+    """Who takes the bet, "player" or "banker" (docs/rules.md#vinte-e-um, round steps 3 to 5).
 
     A player who busts loses (he busts before the banker plays); a banker who busts pays
     (with the ace worth 11 a banker whose first two cards are aces busts too, when his turn

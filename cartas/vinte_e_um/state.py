@@ -3,8 +3,8 @@
 Seats are 0..players-1 in play order; "the banker's left" is the next seat up (wrapping).
 Every round: first cards face down, bets, the banker's face-up second card (two cards
 making 21 take every bet), each player's turn, then the banker draws and calls.
-See RULES.md, "21, the banker game", and the module docstring of `cartas.vinte_e_um`
-for the points RULES.md leaves open and how they are settled here.
+See docs/rules.md#vinte-e-um and the module docstring of `cartas.vinte_e_um`
+for the points the sources leave open and how they are settled here.
 """
 from __future__ import annotations
 

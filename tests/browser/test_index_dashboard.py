@@ -1,6 +1,7 @@
 """The course index: every lesson listed, and a link opens its dashboard in the same language."""
-from conftest import SCREENSHOTS
 from widgets.course import LESSONS
+
+from conftest import SCREENSHOTS
 
 
 def test_index_lists_every_lesson_and_links_open_them(dashboard):

@@ -16,7 +16,8 @@ def test_a_decision_shows_the_odds_and_the_banker_chart(dashboard):
     forward = page.get_by_role("button", name="Avançar ▶")
     for step in range(2, 6):  # four bets, then the first player decides (seed 1, 5 seats)
         forward.click()
-        page.wait_for_function(f"() => document.querySelector('.cartas-step-count')?.textContent.includes('Passo {step} ')")
+        page.wait_for_function("() => document.querySelector('.cartas-step-count')"
+                               f"?.textContent.includes('Passo {step} ')")
     page.wait_for_selector(".cartas-chart svg", timeout=30_000)
     assert "Chance de estourar" in page.locator(".cartas-odds").text_content()
     assert page.locator(".cartas-odds-panel").get_attribute("data-seat") == "3"  # the banker's left
