@@ -1,5 +1,4 @@
 """Cartas: the engine behind the lessons. Pure Python plus numpy; no Jupyter here."""
-from .errors import RuleError
 from .cards import (
     RANKS,
     STANDARD_PACK,
@@ -15,6 +14,7 @@ from .cards import (
     standard_pack,
     truco_pack,
 )
+from .errors import RuleError
 
 __all__ = [
     "RuleError", "CardError",

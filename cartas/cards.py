@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import enum
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence
 
 import numpy as np
 
@@ -161,7 +161,7 @@ class Card:
         return self.rank.name_in(lang) + joiner + self.suit.name_in(lang)
 
     @classmethod
-    def parse(cls, text: str) -> "Card":
+    def parse(cls, text: str) -> Card:
         """Read "7♥", "10♦", "Q♠", "7 de copas", "Ás de Espadas", "dama de ouros"...
 
         Raises CardError (a RuleError, so a ValueError) naming the text when it is not a card.

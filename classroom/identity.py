@@ -61,7 +61,7 @@ class Learner:
     class_code: str = ""
 
     @classmethod
-    def make(cls, browser_id, name="", class_code="") -> "Learner":
+    def make(cls, browser_id, name="", class_code="") -> Learner:
         """A learner from untrusted input: cleaned, ValueError for a bad id or code."""
         return cls(clean_browser_id(browser_id), clean_name(name), clean_code(class_code))
 

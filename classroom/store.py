@@ -25,10 +25,10 @@ import os
 import sqlite3
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence, Union
 
 DEFAULT_SQLITE = Path.home() / ".cartas" / "cartas.db"
 BUSY_TIMEOUT_MS = 15_000
@@ -44,7 +44,7 @@ class StoreUnavailable(StoreError):
 
 
 # Migrations -----------------------------------------------------------------------------
-Step = Union[str, Sequence[str], Callable[["Transaction"], None]]
+Step = str | Sequence[str] | Callable[["Transaction"], None]
 
 
 @dataclass(frozen=True)

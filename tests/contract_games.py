@@ -6,8 +6,9 @@ test knows which game it plays.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 import cartas.truco as truco
 import cartas.vinte_e_um as vinte_e_um

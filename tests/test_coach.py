@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cartas.coach.truco import (TrucoSpot, advise, advise_answer, advise_threshold, advise_truco,
-                                chance, spot_from_view)
+from cartas.coach.truco import TrucoSpot, advise, advise_answer, advise_threshold, advise_truco, chance, spot_from_view
 from cartas.coach.vinte_e_um import advise_banker, advise_player
 from cartas.truco import RuleBot, hand_odds, new_game, strength_table
 from cartas.vinte_e_um.bots import SensibleBot

@@ -7,6 +7,7 @@ import pytest
 
 from cartas.contract import Bot, GameState, SeatView
 from cartas.errors import RuleError
+
 from contract_games import GAMES
 
 SEEDS = (1, 2, 3)

@@ -4,7 +4,6 @@ from __future__ import annotations
 import hashlib
 import json
 import multiprocessing
-import os
 import time
 
 import pytest
@@ -13,6 +12,7 @@ from classroom import progress
 from classroom.identity import Learner
 from classroom.progress import MIGRATIONS, learner_progress, open_store, record
 from classroom.store import Migrations, StoreError, StoreUnavailable, connect
+
 from store_workers import SHARED, record_many
 
 ANA = Learner("browser-ana-01", "Ana", "")

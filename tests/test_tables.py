@@ -10,9 +10,18 @@ import pytest
 
 from classroom import games
 from classroom.store import connect, forget_shared
-from classroom.tables import (CODE_ALPHABET, CODE_LENGTH, HEARTBEAT_EVERY, MemoryRepository,
-                              StoreRepository, TableClient, TableError, Tables, clean_code,
-                              table_link)
+from classroom.tables import (
+    CODE_ALPHABET,
+    CODE_LENGTH,
+    HEARTBEAT_EVERY,
+    MemoryRepository,
+    StoreRepository,
+    TableClient,
+    TableError,
+    Tables,
+    clean_code,
+    table_link,
+)
 
 import table_workers
 

@@ -4,8 +4,7 @@ import pytest
 
 from cartas.cards import CardError, make_rng, parse_cards, standard_pack
 from cartas.errors import RuleError
-from cartas.truco import (MINEIRO, PAULISTA, Action, TrucoError, from_deal, hand_odds, narrate,
-                          new_game, trick_winner)
+from cartas.truco import MINEIRO, PAULISTA, Action, TrucoError, from_deal, hand_odds, narrate, new_game, trick_winner
 
 PLAIN = [["3♦", "K♦", "4♦"], ["2♠", "J♠", "5♠"], ["A♥", "Q♥", "6♥"], ["K♣", "5♣", "6♣"]]
 

@@ -4,9 +4,7 @@ import random
 
 import pytest
 
-from cartas.truco import (
-    ACCEPT, MINEIRO, PAULISTA, RUN, RUN_HAND, explain_last_hand, from_deal, from_json, new_game,
-)
+from cartas.truco import ACCEPT, MINEIRO, PAULISTA, RUN, RUN_HAND, explain_last_hand, from_deal, from_json, new_game
 
 PLAIN = [["3♦", "K♦", "4♦"], ["2♠", "J♠", "5♠"], ["A♥", "Q♥", "6♥"], ["K♣", "5♣", "6♣"]]
 

@@ -3,9 +3,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from cartas.cards import TRUCO_PACK, Card, Rank, Suit
-from cartas.truco import (
-    MINEIRO, NATURAL_ORDER, PAULISTA, get_variant, manilhas, next_rank, ranking, strength_table,
-)
+from cartas.truco import MINEIRO, NATURAL_ORDER, PAULISTA, get_variant, manilhas, next_rank, ranking, strength_table
 
 
 def cards(text):

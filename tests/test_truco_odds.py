@@ -1,7 +1,6 @@
 """The numpy odds against the engine itself, its determinism and its refusals."""
 import itertools
 
-import numpy as np
 import pytest
 
 from cartas.truco import hand_winner

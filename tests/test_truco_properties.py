@@ -1,13 +1,20 @@
 """Property tests (hypothesis) for the trick and hand rules and the game state."""
 import random
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from cartas.cards import TRUCO_PACK
 from cartas.truco import (
-    MINEIRO, PAULISTA, Action, IllegalActionError, finished_sequences, from_deal, from_json,
-    hand_winner, strength_table, trick_winner,
+    MINEIRO,
+    PAULISTA,
+    Action,
+    IllegalActionError,
+    finished_sequences,
+    from_deal,
+    from_json,
+    hand_winner,
+    strength_table,
+    trick_winner,
 )
 
 variants = st.sampled_from([PAULISTA, MINEIRO])

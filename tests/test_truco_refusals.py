@@ -6,10 +6,21 @@ import pytest
 
 from cartas.cards import TRUCO_PACK
 from cartas.truco import (
-    MINEIRO, PAULISTA, Action, IllegalActionError, TrucoError, explain_hand, from_deal,
-    from_json, get_variant, hand_winner, manilhas, new_game, trick_winner,
+    CATALOGUE,
+    MINEIRO,
+    PAULISTA,
+    Action,
+    IllegalActionError,
+    TrucoError,
+    explain_hand,
+    from_deal,
+    from_json,
+    get_variant,
+    hand_winner,
+    manilhas,
+    new_game,
+    trick_winner,
 )
-from cartas.truco import CATALOGUE
 
 PLAIN = [["3♦", "K♦", "4♦"], ["2♠", "J♠", "5♠"], ["A♥", "Q♥", "6♥"], ["K♣", "5♣", "6♣"]]
 ALL_ACTIONS = ([Action.play(c) for c in TRUCO_PACK] + [Action.cover(c) for c in TRUCO_PACK]

@@ -3,8 +3,19 @@ import pytest
 
 from cartas.cards import TRUCO_PACK, Card
 from cartas.truco import (
-    ACCEPT, MINEIRO, PAULISTA, PLAY_HAND, RUN, RUN_HAND, Action, IllegalActionError,
-    from_deal, hand_winner, new_game, strength_table, trick_winner,
+    ACCEPT,
+    MINEIRO,
+    PAULISTA,
+    PLAY_HAND,
+    RUN,
+    RUN_HAND,
+    Action,
+    IllegalActionError,
+    from_deal,
+    hand_winner,
+    new_game,
+    strength_table,
+    trick_winner,
 )
 
 # Mineiro deal without manilhas (4♣ 7♥ A♠ 7♦) so tricks are easy to read. Dealer 3: seat 0 leads.

@@ -125,7 +125,7 @@ def test_fuzz_a_mutated_saved_game_raises_only_truco_error():
     bases = [saved(steps, variant, seed) for steps in (0, 5, 13, 40, 400)
              for variant, seed in ((PAULISTA, 1), (MINEIRO, 2))]
     loaded = 0
-    for n in range(1500):
+    for _ in range(1500):
         data = _mutations(rng.choice(bases), rng)
         try:
             state = from_json(json.dumps(data))

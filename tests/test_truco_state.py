@@ -5,8 +5,21 @@ import pytest
 
 from cartas.cards import Card
 from cartas.truco import (
-    ACCEPT, MINEIRO, PAULISTA, PLAY_HAND, RAISE, RUN, RUN_HAND, Action, IllegalActionError,
-    explain_trick, from_deal, from_json, narrate, new_game, trick_winner,
+    ACCEPT,
+    MINEIRO,
+    PAULISTA,
+    PLAY_HAND,
+    RAISE,
+    RUN,
+    RUN_HAND,
+    Action,
+    IllegalActionError,
+    explain_trick,
+    from_deal,
+    from_json,
+    narrate,
+    new_game,
+    trick_winner,
 )
 from cartas.truco.bots import RandomBot, RuleBot, play_game
 

@@ -7,9 +7,22 @@ from hypothesis import given, settings, strategies as st
 
 import cartas.vinte_e_um as vinte_e_um
 from cartas.cards import STANDARD_PACK
-from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, bust_probability, call_winner,
-                               explain_call, from_deal, from_json, narrate, new_game, playable,
-                               points, win_probability)
+from cartas.vinte_e_um import (
+    HIT,
+    STAND,
+    Action,
+    IllegalAction,
+    bust_probability,
+    call_winner,
+    explain_call,
+    from_deal,
+    from_json,
+    narrate,
+    new_game,
+    playable,
+    points,
+    win_probability,
+)
 from cartas.vinte_e_um.bots import RandomBot
 
 from vinte_e_um_helpers import random_game_after

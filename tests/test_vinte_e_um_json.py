@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from cartas.vinte_e_um import ALL, RandomBot, VinteEUmError, from_json, new_game
+from cartas.vinte_e_um import ALL, RandomBot, VinteEUmError, from_json
 
 from vinte_e_um_helpers import random_game_after
 
@@ -142,7 +142,7 @@ def play_on(game):
 def test_seeded_fuzz_mutated_json_raises_only_vinte_e_um_error():
     rng = np.random.default_rng(2024)
     accepted = refused_count = 0
-    for i in range(600):
+    for _ in range(600):
         data = saved(int(rng.integers(10_000)), int(rng.integers(0, 40)), int(rng.integers(3, 13)))
         for _ in range(1 + int(rng.integers(2))):
             mutate(rng, data)

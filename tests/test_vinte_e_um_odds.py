@@ -6,8 +6,14 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from cartas.cards import STANDARD_PACK, Card, make_rng, standard_pack
-from cartas.vinte_e_um import (banker_final_distribution, bust_probability, new_game,
-                               odds_for_view, points, win_probability)
+from cartas.vinte_e_um import (
+    banker_final_distribution,
+    bust_probability,
+    new_game,
+    odds_for_view,
+    points,
+    win_probability,
+)
 from cartas.vinte_e_um.bots import SensibleBot
 
 N = 20_000

@@ -1,11 +1,10 @@
 """One test per rule of docs/rules.md#vinte-e-um, named after the rule."""
 import pytest
 
-from vinte_e_um_helpers import as_lists
-
-from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, from_deal, new_game, points,
-                               play_game, ROTATIONS)
+from cartas.vinte_e_um import HIT, ROTATIONS, STAND, Action, IllegalAction, from_deal, new_game, play_game, points
 from cartas.vinte_e_um.bots import RandomBot
+
+from vinte_e_um_helpers import as_lists
 
 
 def play(game, *actions):

@@ -1,12 +1,12 @@
 """Scoring and actions, with hypothesis properties."""
+import dataclasses
 from itertools import product
 
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, strategies as st
 
 from cartas.cards import STANDARD_PACK
-from cartas.vinte_e_um import (ACE_OPTIONS, KINDS, Action, IllegalAction, card_value, is_bust,
-                               is_two_card_21, points)
-import pytest
+from cartas.vinte_e_um import ACE_OPTIONS, KINDS, Action, IllegalAction, card_value, is_bust, is_two_card_21, points
 
 hands = st.lists(st.sampled_from(STANDARD_PACK), min_size=1, max_size=8)
 
@@ -38,7 +38,7 @@ def test_action_str_parses_back_and_is_hashable(kind, n):
     action = Action(kind, **({needs: n} if needs else {}))
     assert Action.parse(str(action)) == action and hash(action) == hash(Action.parse(str(action)))
     assert action.describe("pt") and action.describe("en")
-    with pytest.raises(Exception):
+    with pytest.raises(dataclasses.FrozenInstanceError):
         action.kind = "hit"  # frozen
 
 

@@ -2,8 +2,18 @@
 and the ace-11 banker's two aces (RULES.md, "The banker's own bust")."""
 import pytest
 
-from cartas.vinte_e_um import (HIT, STAND, UNTIL_ONE_CAP, Action, RandomBot, VinteEUmError,
-                               from_deal, narrate, new_game, play_game)
+from cartas.vinte_e_um import (
+    HIT,
+    STAND,
+    UNTIL_ONE_CAP,
+    Action,
+    RandomBot,
+    VinteEUmError,
+    from_deal,
+    narrate,
+    new_game,
+    play_game,
+)
 
 
 def refused(code, call, *args, **kwargs):
@@ -32,7 +42,8 @@ def test_a_seed_is_a_whole_number_or_none(seed):
     ("decks", True, "whole_number"), ("decks", 10 ** 6, "whole_number"), ("decks", 0, "whole_number"),
     ("rounds", True, "whole_number"), ("rounds", 10 ** 6, "whole_number"), ("rounds", 2.0, "whole_number"),
     ("rotation_rounds", False, "whole_number"), ("min_bet", 1.0, "whole_number"),
-    pytest.param("max_bet", 10 ** 5000, "whole_number", id="max_bet-5000-digits"), ("ace", 11.0, "bad_ace"), ("ace", True, "bad_ace"),
+    pytest.param("max_bet", 10 ** 5000, "whole_number", id="max_bet-5000-digits"),
+    ("ace", 11.0, "bad_ace"), ("ace", True, "bad_ace"),
     ("ace", "x" * 5000, "bad_ace"), ("rotation", ["rounds"], "unknown_rotation"),
 ])
 def test_every_option_is_type_checked_with_a_sane_limit(option, value, code):

@@ -2,20 +2,28 @@
 import json
 
 import pytest
-
-from vinte_e_um_helpers import as_lists
 from hypothesis import given, settings, strategies as st
 
-from cartas.vinte_e_um import (HIT, STAND, Action, IllegalAction, VinteEUmError, from_deal, from_json,
-                               narrate, new_game, play_game, KINDS)
+from cartas.vinte_e_um import (
+    HIT,
+    KINDS,
+    STAND,
+    Action,
+    IllegalAction,
+    VinteEUmError,
+    from_deal,
+    from_json,
+    narrate,
+    new_game,
+    play_game,
+)
 from cartas.vinte_e_um.bots import RandomBot, SensibleBot
 
-from vinte_e_um_helpers import random_game_after
+from vinte_e_um_helpers import as_lists, random_game_after
 
 
 def candidates(game):
     """Every action worth trying now, legal or not."""
-    seat = game.current_seat or 0
     out = [Action(k) for k, needs in KINDS.items() if needs is None]
     out += [Action(k, amount=n) for k in ("bet", "bid", "offer") for n in range(0, 9)]
     out += [Action.call(s) for s in range(game.players)]

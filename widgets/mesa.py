@@ -29,8 +29,16 @@ from html import escape
 import ipywidgets as w
 
 from classroom import games
-from classroom.tables import (DEFAULT_PACE, DEFAULT_TIMEOUT, POLL_EVERY, TableClient, TableError,
-                              Tables, clean_code, table_link)
+from classroom.tables import (
+    DEFAULT_PACE,
+    DEFAULT_TIMEOUT,
+    POLL_EVERY,
+    TableClient,
+    TableError,
+    Tables,
+    clean_code,
+    table_link,
+)
 
 from .base import View
 from .i18n import query_parameters
@@ -143,13 +151,17 @@ class Mesa(View):
         self.create_head, self.join_head = w.HTML(), w.HTML()
         self.game = w.Dropdown(options=[(games.GAME_LABELS[g]["pt"], g) for g in games.GAMES],
                                value="paulista", layout=w.Layout(width="260px")).add_class("cartas-mesa-game")
-        self.seats = w.BoundedIntText(value=4, min=3, max=12, layout=w.Layout(width="150px")).add_class("cartas-mesa-seats")
+        self.seats = w.BoundedIntText(value=4, min=3, max=12,
+                                      layout=w.Layout(width="150px")).add_class("cartas-mesa-seats")
         self.ace = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-ace")
         self.packs = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-packs")
-        self.min_bet = w.BoundedIntText(value=1, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-min-bet")
-        self.max_bet = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-max-bet")
+        self.min_bet = w.BoundedIntText(value=1, min=1, max=50,
+                                        layout=w.Layout(width="150px")).add_class("cartas-mesa-min-bet")
+        self.max_bet = w.BoundedIntText(value=5, min=1, max=50,
+                                        layout=w.Layout(width="150px")).add_class("cartas-mesa-max-bet")
         self.rotation = w.Dropdown(layout=w.Layout(width="330px")).add_class("cartas-mesa-rotation")
-        self.rounds = w.BoundedIntText(value=5, min=1, max=50, layout=w.Layout(width="150px")).add_class("cartas-mesa-rounds")
+        self.rounds = w.BoundedIntText(value=5, min=1, max=50,
+                                       layout=w.Layout(width="150px")).add_class("cartas-mesa-rounds")
         self.timeout = w.BoundedIntText(value=int(DEFAULT_TIMEOUT), min=10, max=600,
                                         layout=w.Layout(width="170px")).add_class("cartas-mesa-timeout")
         self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs]),

@@ -110,7 +110,7 @@ class ClassView(View):
 
     def __init__(self, lang=None, lessons=None):
         super().__init__(lang=lang)
-        self.lessons = [l for l in (lessons or LESSONS) if l.exercises]
+        self.lessons = [lesson for lesson in (lessons or LESSONS) if lesson.exercises]
         self.opened = None  # the class whose key was given
         self.rows: list[dict] = []
         self.create_head, self.open_head = w.HTML(), w.HTML()
@@ -233,7 +233,7 @@ class ClassView(View):
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["name", "last_activity", "lessons_done",
-                         *[f"{l.key}_{part}" for l in self.lessons for part in ("right", "asked")]])
+                         *[f"{lesson.key}_{part}" for lesson in self.lessons for part in ("right", "asked")]])
         for row in self.rows:
             cells = []
             for lesson in self.lessons:
@@ -257,13 +257,13 @@ class ClassView(View):
             self.who.options = []
             return
         code = self.opened.code
-        self.status.value = (f"<div data-code='{escape(code)}' style='font-size:15px'>"
-                             f"{escape(self.t('showing', title=self.opened.title, code=code, time=time.strftime('%H:%M:%S')))}</div>")
+        showing = self.t("showing", title=self.opened.title, code=code, time=time.strftime("%H:%M:%S"))
+        self.status.value = f"<div data-code='{escape(code)}' style='font-size:15px'>{escape(showing)}</div>"
         if not self.rows:
             self.table.value = f"<p class='cartas-class-empty'>{escape(self.t('nobody', code=code))}</p>"
         else:
-            heads = "".join(f"<th title='{escape(l.title[self.lang])}'>{escape(l.title[self.lang])}</th>"
-                            for l in self.lessons)
+            heads = "".join(f"<th title='{escape(lesson.title[self.lang])}'>{escape(lesson.title[self.lang])}</th>"
+                            for lesson in self.lessons)
             body = []
             for row in self.rows:
                 cells = []

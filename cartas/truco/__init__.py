@@ -5,30 +5,14 @@ Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `views` (SeatView), `serialization` (to/from JSON), `refusals`, `narration`, `explain`,
 `odds`, `bots`. The state follows `cartas.contract.GameState`.
 """
+from . import bots
+from .actions import ACCEPT, PLAY_HAND, RAISE, RUN, RUN_HAND, Action
+from .bots import RandomBot, RuleBot, play_game
 from .catalogue import CATALOGUE, TEAM_LETTERS, ordinal, seat_name, team_label, team_phrase
 from .errors import IllegalActionError, TrucoError
-from .variants import (
-    MINEIRO,
-    NATURAL_ORDER,
-    PAULISTA,
-    VARIANTS,
-    Variant,
-    get_variant,
-    is_manilha,
-    manilha_rank,
-    manilhas,
-    next_rank,
-    ranking,
-    strength_table,
-)
-from .actions import (
-    ACCEPT,
-    PLAY_HAND,
-    RAISE,
-    RUN,
-    RUN_HAND,
-    Action,
-)
+from .explain import explain_hand, explain_last_hand, explain_next_leader, explain_trick
+from .narration import narrate
+from .odds import TrucoOdds, hand_odds
 from .rules import (
     COVER_FROM_TRICK,
     SEATS,
@@ -50,13 +34,22 @@ from .rules import (
     trick_winner,
     trick_winning_seat,
 )
-from .explain import (explain_hand, explain_last_hand, explain_next_leader, explain_trick)
-from .narration import narrate
-from .views import SeatView
 from .state import TrucoState, from_deal, from_json, new_game
-from .odds import TrucoOdds, hand_odds
-from . import bots
-from .bots import RandomBot, RuleBot, play_game
+from .variants import (
+    MINEIRO,
+    NATURAL_ORDER,
+    PAULISTA,
+    VARIANTS,
+    Variant,
+    get_variant,
+    is_manilha,
+    manilha_rank,
+    manilhas,
+    next_rank,
+    ranking,
+    strength_table,
+)
+from .views import SeatView
 
 __all__ = [
     "CATALOGUE", "TEAM_LETTERS", "ordinal", "seat_name", "team_label", "team_phrase",

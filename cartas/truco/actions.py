@@ -43,24 +43,24 @@ class Action:
 
     # -- constructors -------------------------------------------------------------------
     @staticmethod
-    def play(card) -> "Action":
+    def play(card) -> Action:
         """Play `card` (a Card or text such as "7♥") face up."""
         return _cached(_PLAY, card) or Action("play", card=Card.parse(card))
 
     @staticmethod
-    def cover(card) -> "Action":
+    def cover(card) -> Action:
         """Play `card` face down (carta coberta): it is worth nothing."""
         return _cached(_COVER, card) or Action("cover", card=Card.parse(card))
 
     @staticmethod
-    def blind(position: int) -> "Action":
+    def blind(position: int) -> Action:
         """Mão de ferro: play the card at `position` (0 = first remaining card) unseen."""
         if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= 2:
             raise TrucoError("bad_position", position=repr(position)[:40])
         return _BLIND[position]
 
     @staticmethod
-    def raise_to(value: int | None = None) -> "Action":
+    def raise_to(value: int | None = None) -> Action:
         """Raise the hand to `value` (None: the next step of the ladder)."""
         if value is None:
             return RAISE
@@ -69,7 +69,7 @@ class Action:
         return Action("raise", value=value)
 
     @classmethod
-    def parse(cls, text: str) -> "Action":
+    def parse(cls, text: str) -> Action:
         """Read an action from its str() form, e.g. "play 7♥", "raise 3", "accept"."""
         if isinstance(text, Action):
             return text
@@ -136,7 +136,7 @@ class Action:
                 "position": self.position, "value": self.value}
 
 
-def _cached(table: dict, card) -> "Action | None":
+def _cached(table: dict, card) -> Action | None:
     return table.get(card) if isinstance(card, (str, Card)) else None
 
 

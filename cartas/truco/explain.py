@@ -6,7 +6,7 @@
 """
 from __future__ import annotations
 
-from .catalogue import CATALOGUE, card_phrase, cap, seat_name, team_phrase, unit
+from .catalogue import CATALOGUE, cap, card_phrase, seat_name, team_phrase, unit
 from .errors import TrucoError
 from .rules import COVERED, _check_plays, check_results, hand_status, resolve_trick
 from .variants import get_variant, manilhas

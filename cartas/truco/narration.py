@@ -6,7 +6,7 @@ state's own `state.narrate(event, lang)` is the same function.
 from __future__ import annotations
 
 from ..catalogue import check_lang
-from .catalogue import (CATALOGUE, card_phrase, cap, ordinal, seat_name, team_phrase, unit)
+from .catalogue import CATALOGUE, cap, card_phrase, ordinal, seat_name, team_phrase, unit
 from .errors import TrucoError
 from .variants import get_variant
 

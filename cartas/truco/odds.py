@@ -30,8 +30,7 @@ import numpy as np
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
 from .bots import RuleBot
 from .errors import TrucoError
-from .rules import (CARD_INDEX, COVER_FROM_TRICK, SEATS, finished_sequences, hand_winner,
-                    strength_list)
+from .rules import CARD_INDEX, COVER_FROM_TRICK, SEATS, finished_sequences, hand_winner, strength_list
 from .state import from_deal
 from .variants import get_variant
 

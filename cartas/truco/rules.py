@@ -20,8 +20,8 @@ precomputed strength list per (variant, vira), so the hot path never hashes a Ca
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from functools import cache
 
 from ..cards import TRUCO_PACK, Card
 from .errors import TrucoError
@@ -121,7 +121,7 @@ def hand_events(events: Sequence[dict], hand_number: int = 1) -> list[dict]:
     return list(events[start:end])
 
 
-@lru_cache(maxsize=None)
+@cache
 def strength_list(variant: Variant, vira_index: int | None) -> tuple[int, ...]:
     """Strength of each pack index for this variant and vira (see `strength_table`)."""
     vira = None if vira_index is None else TRUCO_PACK[vira_index]

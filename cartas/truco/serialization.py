@@ -18,8 +18,7 @@ import numpy as np
 from .errors import TrucoError
 from .events import last_hand_dict  # noqa: F401  (the record `last_hand` is built from)
 from .narration import EVENT_TYPES
-from .rules import (CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status,
-                    resolve_trick, strength_list)
+from .rules import CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status, resolve_trick, strength_list
 from .variants import VARIANTS
 
 JSON_FORMAT = "cartas.truco/1"

@@ -20,24 +20,33 @@ from __future__ import annotations
 
 import itertools
 import json
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
-from . import events as ev
-from . import serialization
-from .actions import (
-    ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action,
-)
+from . import events as ev, serialization
+from .actions import ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
 from .narration import narrate
 from .refusals import coerce, turn_error, why_illegal
-from .views import SeatView
-from .rules import (CARD_INDEX, CARD_TEXT, COVER_FROM_TRICK, SEATS, TIE_LEADS,
-                    VIRA_CARD, deal_order, hand_status, next_leader, partner_of, resolve_trick,
-                    strength_list, team_of)
+from .rules import (
+    CARD_INDEX,
+    CARD_TEXT,
+    COVER_FROM_TRICK,
+    SEATS,
+    TIE_LEADS,
+    VIRA_CARD,
+    deal_order,
+    hand_status,
+    next_leader,
+    partner_of,
+    resolve_trick,
+    strength_list,
+    team_of,
+)
 from .variants import Variant, get_variant, manilhas
+from .views import SeatView
 
 _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
@@ -90,7 +99,7 @@ class _Tables:
                 tuple(str(c) for c in cards))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _tables(variant: Variant) -> _Tables:
     return _Tables(variant)
 
@@ -569,7 +578,7 @@ class TrucoState:
         """Whether `seat` may now see the cards in `owner`'s hand (see `events.sees_hand`)."""
         return ev.sees_hand(self.mode, self.phase == "decide", self.threshold_team, seat, owner)
 
-    def clone(self) -> "TrucoState":
+    def clone(self) -> TrucoState:
         """An independent copy (shallow copies of the small lists; events are never mutated)."""
         new = object.__new__(TrucoState)
         for name in TrucoState.__slots__:

@@ -5,7 +5,7 @@ All of a variant's numbers live in one `Variant` object: `PAULISTA` and `MINEIRO
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..cards import SUITS, TRUCO_PACK, Card, Rank, Suit
 from .catalogue import threshold_name
@@ -152,7 +152,7 @@ def manilhas(variant: Variant | str, vira=None) -> tuple[Card, ...]:
     return _manilhas(variant, _check_vira(variant, vira))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _manilhas(variant: Variant, vira: Card | None) -> tuple[Card, ...]:
     if variant.fixed_manilhas is not None:
         return variant.fixed_manilhas
@@ -169,7 +169,7 @@ def strength_table(variant: Variant | str, vira=None) -> dict[Card, int]:
     return _strength_table(variant, _check_vira(variant, vira))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _strength_table(variant: Variant, vira: Card | None) -> dict[Card, int]:
     table = {card: _NATURAL_INDEX[card.rank] for card in TRUCO_PACK}
     for i, card in enumerate(_manilhas(variant, vira)):

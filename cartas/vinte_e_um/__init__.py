@@ -54,20 +54,34 @@ Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settle
   the play view ends the game for a learner whose seat is out.
 """
 from . import bots, odds
-from .actions import (ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
-                      TAKE_BANK, Action)
+from .actions import ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
 from .bots import RandomBot, SensibleBot, play_game
 from .catalogue import CATALOGUE
-from .config import (MAX_BET, MAX_CHIPS, MAX_PACKS, MAX_ROUNDS, UNTIL_ONE_CAP, check_seed)
+from .config import MAX_BET, MAX_CHIPS, MAX_PACKS, MAX_ROUNDS, UNTIL_ONE_CAP, check_seed
 from .errors import IllegalAction, VinteEUmError
 from .narration import ROTATION_LABELS, describe_action, explain_call, narrate, rotation_label
-from .odds import (banker_distribution_array, banker_final_distribution, bust_probability,
-                   odds_for_view, unknown_counts, win_probability)
-from .scoring import (ACE_OPTIONS, beats, call_reason, call_winner, card_value, is_bust,
-                      is_two_card_21, judge_call, playable, points)
+from .odds import (
+                      banker_distribution_array,
+                      banker_final_distribution,
+                      bust_probability,
+                      odds_for_view,
+                      unknown_counts,
+                      win_probability,
+)
+from .scoring import (
+                      ACE_OPTIONS,
+                      beats,
+                      call_reason,
+                      call_winner,
+                      card_value,
+                      is_bust,
+                      is_two_card_21,
+                      judge_call,
+                      playable,
+                      points,
+)
 from .serialization import from_json
-from .state import (ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace,
-                    default_packs, from_deal, new_game)
+from .state import ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, default_packs, from_deal, new_game
 from .views import SeatView
 
 __all__ = [

@@ -43,19 +43,19 @@ class Action:
 
     # constructors
     @classmethod
-    def bet(cls, amount: int) -> "Action":
+    def bet(cls, amount: int) -> Action:
         return cls("bet", amount=amount)
 
     @classmethod
-    def call(cls, seat: int) -> "Action":
+    def call(cls, seat: int) -> Action:
         return cls("call", seat=seat)
 
     @classmethod
-    def bid(cls, amount: int) -> "Action":
+    def bid(cls, amount: int) -> Action:
         return cls("bid", amount=amount)
 
     @classmethod
-    def offer(cls, amount: int) -> "Action":
+    def offer(cls, amount: int) -> Action:
         return cls("offer", amount=amount)
 
     def __str__(self) -> str:
@@ -71,7 +71,7 @@ class Action:
         return CATALOGUE.say("action." + self.kind, lang, **fields)
 
     @classmethod
-    def parse(cls, text) -> "Action":
+    def parse(cls, text) -> Action:
         """Read the str() form back: "bet 3", "hit", "call 2", "take_bank" ("take bank" too)."""
         if isinstance(text, Action):
             return text

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
-                      TAKE_BANK, Action)
+from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
 from .config import check_seed
 from .errors import VinteEUmError, shown
 from .odds import _others, bust_probability, unknown_counts

@@ -14,8 +14,8 @@ Banker policy: the banker draws while his total is below `draw_below` (default 1
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import Iterable
 
 import numpy as np
 

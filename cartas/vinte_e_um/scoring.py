@@ -7,7 +7,7 @@ agreed (`ace=1`, the default, or `ace=11`). `ace="flexible"` is a house rule: ea
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..cards import STANDARD_PACK, Card, Rank
 from .errors import VinteEUmError, shown

@@ -240,7 +240,7 @@ def from_json(text):
     for i, c in enumerate(chips):
         r.int(None, 0, total, value=c, where=f"chips[{i}]")
     state.chips = list(chips)
-    state.banker = banker = r.seat(data["banker"], "banker", players)
+    state.banker = r.seat(data["banker"], "banker", players)
     cap = checked["rounds"] or UNTIL_ONE_CAP
     state.round_number = r.int("round_number", 1, cap)
     phase = data["phase"]

@@ -13,10 +13,18 @@ from collections import Counter
 import numpy as np
 
 from ..cards import STANDARD_PACK, Card, shuffled, standard_pack
-from .actions import (ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND,
-                      TAKE_BANK, Action, IllegalAction)
-from .config import (DEFAULT_ROTATION, ROTATIONS, UNTIL_ONE_CAP, check_banker, check_config,
-                     check_seed, default_ace, default_packs, is_int)
+from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action, IllegalAction
+from .config import (
+    DEFAULT_ROTATION,
+    ROTATIONS,
+    UNTIL_ONE_CAP,
+    check_banker,
+    check_config,
+    check_seed,
+    default_ace,
+    default_packs,
+    is_int,
+)
 from .errors import VinteEUmError, shown
 from .scoring import call_winner, card_of, points
 from .views import ALL, SeatView, hide_events
@@ -191,7 +199,7 @@ class GameState:
         visible = [self.shown[s] if settled[s] else self.hands[s][0 if sees[s] else 1:]
                    for s in range(self.players)]
         seen = [_text(c) for c in self.collected]
-        for other, hand in enumerate(hands):
+        for hand in hands:
             seen.extend(c for c in hand if c is not None)
         current = self.current_seat
         legal = tuple(self.legal_actions()) if isinstance(seat, int) and current == seat else ()
@@ -610,7 +618,7 @@ class GameState:
                   chips=list(self.chips), **extra)
 
     # ------------------------------------------------------------------ copies and JSON
-    def clone(self) -> "GameState":
+    def clone(self) -> GameState:
         from .serialization import from_json
         return from_json(self.to_json())
 
@@ -623,7 +631,7 @@ class GameState:
         return to_json(self)
 
     @classmethod
-    def from_json(cls, text: str) -> "GameState":
+    def from_json(cls, text: str) -> GameState:
         from .serialization import from_json
         return from_json(text)
 

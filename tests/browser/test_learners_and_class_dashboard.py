@@ -52,7 +52,7 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         page.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
         assert page.locator(".cartas-identity-name").text_content() == name  # shown as text
         assert page.locator(".cartas-not-me").is_visible()
-        for i in range(right_answers):
+        for _ in range(right_answers):
             answer_manilha(page, right=True)
             page.locator(".cartas-next").click()
             page.wait_for_function("() => !document.querySelector('.cartas-feedback .cartas-right')")

@@ -136,7 +136,7 @@ def test_three_learners_and_a_bot_play_a_truco_hand_and_a_reload_keeps_the_seat(
         if marks["hand"] != "1" or marks["status"] == "finished":
             break
         moved = False
-        for seat, page in pages.items():
+        for page in pages.values():
             if take_turn(page, ("accept", "play_hand")):
                 moves += 1
                 moved = True
