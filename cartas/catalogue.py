@@ -18,7 +18,7 @@ def check_lang(lang: object) -> str:
     """`lang` itself if it is "pt" or "en"; a ValueError naming it otherwise."""
     if lang not in LANGS:
         raise ValueError(f"language must be 'pt' or 'en', not {lang!r}")
-    return lang  # type: ignore[return-value]
+    return lang
 
 
 class Catalogue:

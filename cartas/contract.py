@@ -26,7 +26,11 @@ class SeatView(Protocol):
     `seat` is None for a spectator, who sees only what is face up.
     """
 
-    seat: int | None
+    @property
+    def seat(self) -> int | str | None:
+        """The viewer: a seat, or None for a spectator (a game may add its own viewers, as
+        21's "all" for the teacher who sees every card)."""
+        ...
 
     @property
     def current_seat(self) -> int | None: ...
@@ -65,9 +69,10 @@ class GameState(Protocol):
 
     def legal_actions(self) -> list[Any]: ...
 
-    def apply_action(self, action: Any) -> list[Event]:
-        """Apply the current seat's action and return the events it caused; a refused
-        action raises the game's RuleError and leaves the state as it was."""
+    def apply_action(self, action: Any, seat: int | None = None) -> list[Event]:
+        """Apply the current seat's action and return the events it caused; `seat`, when
+        given, must be the current seat. A refused action raises the game's RuleError and
+        leaves the state as it was."""
         ...
 
     def is_terminal(self) -> bool: ...

@@ -1,9 +1,11 @@
 """The only place where the tables speak to a particular game: a thin adapter over the engine
 contract (`cartas/contract.py`).
 
-Everything else in `classroom.tables` and `widgets.mesa` goes through these functions, so
-when both games follow the contract exactly (apply_action returning the events, view(seat)
-objects with view(None) for a spectator, bots choosing from a view) only this module changes.
+Everything else in `classroom.tables` and `widgets.mesa` goes through these functions. They
+use the contract (apply_action returning the events, `view(seat)` with `view(None)` for a
+spectator, `narrate(event, lang)`, bots choosing from a view) and touch a game's specifics only
+for its set-up, its button labels (truco names a raise by its variant), the hand or round
+number, teams and the "why" of the last trick.
 
 Decided here:
 
@@ -18,10 +20,15 @@ Decided here:
 """
 from __future__ import annotations
 
-import inspect
+from types import ModuleType
 from typing import Any
 
+import cartas.truco as truco
+import cartas.vinte_e_um as vinte_e_um
+from cartas.contract import Event, GameState, SeatView
 from cartas.errors import RuleError
+from cartas.truco.bots import RuleBot
+from cartas.vinte_e_um.bots import SensibleBot
 
 TRUCO_GAMES = ("paulista", "mineiro")
 GAMES = TRUCO_GAMES + ("21",)
@@ -85,14 +92,12 @@ TABLE_TEXT = {
 }
 
 
-def _modules(game: str):
+def _module(game: str) -> ModuleType:
     if game in TRUCO_GAMES:
-        import cartas.truco as module
-    elif game == "21":
-        import cartas.vinte_e_um as module
-    else:
-        raise TableError("bad_game", game=repr(game))
-    return module
+        return truco
+    if game == "21":
+        return vinte_e_um
+    raise TableError("bad_game", game=repr(game))
 
 
 def is_truco(game: str) -> bool:
@@ -101,7 +106,7 @@ def is_truco(game: str) -> bool:
 
 def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int, dict]:
     """Validate a table's game, seat count and options; returns (seats, clean options)."""
-    _modules(game)
+    _module(game)
     options = dict(options or {})
     if is_truco(game):
         if seats not in (None, 4):
@@ -124,8 +129,7 @@ def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int
         if key == "ace":
             ok = value in (1, 11, "flexible") and not isinstance(value, bool)
         elif key == "rotation":
-            from cartas.vinte_e_um import ROTATIONS
-            ok = value in ROTATIONS
+            ok = value in vinte_e_um.ROTATIONS
         elif key == "packs":
             ok = value in (1, 2) and not isinstance(value, bool)
         else:
@@ -142,23 +146,23 @@ def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int
     return seats, clean
 
 
-def new_state(game: str, seats: int, options: dict, seed: int):
+def new_state(game: str, seats: int, options: dict, seed: int) -> GameState:
     """A fresh game for a table (the first deal is made, from `seed`)."""
-    module = _modules(game)
     if is_truco(game):
-        return module.new_game(game, seed=seed)
+        return truco.new_game(game, seed=seed)
+    _module(game)
     o = dict(options)
-    return module.new_game(seats, seed=seed, ace=o.get("ace"), decks=o.get("packs"),
-                           min_bet=o.get("min_bet", 1), max_bet=o.get("max_bet", 5),
-                           rotation=o.get("rotation", "rounds"), rounds=o.get("rounds", 10))
+    return vinte_e_um.new_game(seats, seed=seed, ace=o.get("ace"), decks=o.get("packs"),
+                               min_bet=o.get("min_bet", 1), max_bet=o.get("max_bet", 5),
+                               rotation=o.get("rotation", "rounds"), rounds=o.get("rounds", 10))
 
 
-def load_state(game: str, text: str):
-    return _modules(game).from_json(text)
+def load_state(game: str, text: str) -> GameState:
+    return _module(game).from_json(text)
 
 
-def parse_action(game: str, text: str):
-    return _modules(game).Action.parse(text)
+def parse_action(game: str, text: str) -> Any:
+    return _module(game).Action.parse(text)
 
 
 def step_count(state) -> int:
@@ -166,68 +170,44 @@ def step_count(state) -> int:
     return len(state.events)
 
 
-def apply(state, action, seat: int) -> list[dict]:
+def apply(state: GameState, action: Any, seat: int) -> list[Event]:
     """Apply `seat`'s action through the engine; returns the events it caused."""
-    before = step_count(state)
-    result = state.apply_action(action, seat=seat)
-    if isinstance(result, list):  # the contract
-        return result
-    return list(state.events[before:])
+    return state.apply_action(action, seat=seat)
 
 
-def view(state, seat: int | None):
+def view(state: GameState, seat: int | None) -> SeatView:
     """What `seat` may see (None: a spectator, who sees no hidden card)."""
-    if seat is not None or not _is_truco_state(state):
-        return state.view(seat)
-    try:
-        return state.view(None)
-    except Exception:  # noqa: BLE001 - an engine without a truco spectator view yet
-        return _TrucoSpectator(state)
+    return state.view(seat)
 
 
 def seat_hands(seat_view) -> list:
     """Per seat, the cards a view shows (None for a card it may not see)."""
-    hands = seat_view["hands"] if isinstance(seat_view, dict) else seat_view.hands
-    return [list(h) for h in hands]
+    return [list(h) for h in seat_view.hands]
 
 
 def _is_truco_state(state) -> bool:
-    return hasattr(state, "variant") and hasattr(state, "tricks")
+    return isinstance(state, truco.TrucoState)
 
 
-def legal_actions(state, seat: int | None) -> list:
+def legal_actions(state: GameState, seat: int | None) -> list:
     """The seat's legal actions now ([] when it is not its turn or for a spectator)."""
     if seat is None or state.current_seat != seat:
         return []
     return list(state.legal_actions())
 
 
-def events_for(state, seat: int | None) -> list[dict]:
+def events_for(state: GameState, seat: int | None) -> list[Event]:
     """The event log as `seat` may see it."""
-    v = view(state, seat)
-    events = getattr(v, "events", None)
-    if events is not None and not isinstance(v, dict):
-        return list(events)
-    return state.events_for(seat)
+    return list(state.view(seat).events)
 
 
-def narrate(state, event: dict, lang: str) -> str:
-    """One event as a sentence (the contract's `state.narrate(event, lang)`)."""
-    method = getattr(state, "narrate", None)
-    if method is not None:
-        return method(event, lang)
-    module = _modules(_game_of(state))
-    if "variant" in inspect.signature(module.narrate).parameters:
-        return module.narrate(event, state.variant, lang)
-    return module.narrate(event, lang)
-
-
-def _game_of(state) -> str:
-    return state.variant.key if _is_truco_state(state) else "21"
+def narrate(state: GameState, event: Event, lang: str) -> str:
+    """One event as a sentence."""
+    return state.narrate(event, lang)
 
 
 def describe(state, action, lang: str) -> str:
-    """A move's button label."""
+    """A move's button label (truco names a raise after its variant's ladder of values)."""
     if _is_truco_state(state):
         return action.describe(lang, state.variant)
     return action.describe(lang)
@@ -237,29 +217,21 @@ def why(state, lang: str) -> str | None:
     """The "why" of the last trick (truco: who took it and why, or how the last hand ended);
     21: the last call's judgement as narrated. None when there is nothing to explain yet."""
     if _is_truco_state(state):
-        from cartas.truco import explain_last_hand, explain_trick
         tricks = [] if state.is_terminal() else state.tricks
         if tricks:
-            return explain_trick(tricks[-1], state.variant, state.vira, lang)
+            return truco.explain_trick(tricks[-1], state.variant, state.vira, lang)
         if state.last_hand is not None:
-            return explain_last_hand(state.last_hand, state.variant, lang)
+            return truco.explain_last_hand(state.last_hand, state.variant, lang)
         return None
     call = next((e for e in reversed(state.events) if e["type"] == "call"), None)
     return None if call is None else narrate(state, call, lang)
 
 
-def bot_action(state, seat: int, seed: int):
+def bot_action(state: GameState, seat: int, seed: int) -> Any:
     """The rule-based bot's move for `seat`, the same in every kernel for a given seed and
     step count."""
-    step = step_count(state)
-    bot_seed = (int(seed) * 1_000_003 + step * 7919 + seat) % (2**31)
-    if _is_truco_state(state):
-        from cartas.truco.bots import RuleBot
-        return RuleBot(seed=bot_seed).choose(state.view(seat))
-    from cartas.vinte_e_um.bots import SensibleBot
-    bot = SensibleBot(seed=bot_seed)
-    if len(inspect.signature(bot.choose).parameters) >= 2:
-        return bot.choose(state, seat)
+    bot_seed = (int(seed) * 1_000_003 + step_count(state) * 7919 + seat) % (2**31)
+    bot = RuleBot(seed=bot_seed) if _is_truco_state(state) else SensibleBot(seed=bot_seed)
     return bot.choose(state.view(seat))
 
 
@@ -269,10 +241,8 @@ def hand_number(state) -> int:
 
 
 def team_of(state, seat: int) -> int | None:
-    if _is_truco_state(state):
-        from cartas.truco import team_of as truco_team
-        return truco_team(seat)
-    return None
+    """The seat's team in truco; None in 21, where every seat plays for itself."""
+    return truco.team_of(seat) if _is_truco_state(state) else None
 
 
 def outcome(state) -> dict:
@@ -280,38 +250,3 @@ def outcome(state) -> dict:
     if _is_truco_state(state):
         return {"winner": state.winner, "score": list(state.score)}
     return {"winner": state.winner, "chips": list(state.chips)}
-
-
-class _TrucoSpectator:
-    """A truco spectator's view built from the public table, for an engine whose view()
-    takes no None: every hand hidden, face-down plays hidden, no legal action."""
-
-    def __init__(self, state):
-        from cartas.truco.state import redact_event
-        base = state.view(0)
-        for name, value in vars(base).items():
-            if not name.startswith("_"):
-                setattr(self, name, value)
-        self.seat, self.team = None, None
-        self.hands = tuple(tuple(None for _ in h) for h in base.hands)
-        self.hand = ()
-        self.legal, self.raise_options = (), ()
-        events = []
-        for e in state.events:
-            if e["type"] == "deal":
-                e = {**e, "hands": [[None] * len(h) for h in e["hands"]]}
-            else:
-                e = redact_event(e, -1)
-            events.append(e)
-        self._events = events
-
-    def legal_actions(self) -> list:
-        return []
-
-    @property
-    def is_my_turn(self) -> bool:
-        return False
-
-    @property
-    def events(self) -> list[dict]:
-        return list(self._events)

@@ -153,8 +153,9 @@ RUN_HAND = Action("run_hand")
 PLAY_ACTIONS: tuple[Action, ...] = tuple(Action("play", card=c) for c in TRUCO_PACK)
 COVER_ACTIONS: tuple[Action, ...] = tuple(Action("cover", card=c) for c in TRUCO_PACK)
 _BLIND: tuple[Action, ...] = tuple(Action("blind", position=p) for p in range(3))
-_PLAY = {a.card: a for a in PLAY_ACTIONS}
-_COVER = {a.card: a for a in COVER_ACTIONS}
+# keyed by the Card and by its text
+_PLAY: dict[Card | str | None, Action] = {a.card: a for a in PLAY_ACTIONS}
+_COVER: dict[Card | str | None, Action] = {a.card: a for a in COVER_ACTIONS}
 _PLAY.update({str(a.card): a for a in PLAY_ACTIONS})
 _COVER.update({str(a.card): a for a in COVER_ACTIONS})
 BLIND_ACTIONS = _BLIND

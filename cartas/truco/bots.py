@@ -96,6 +96,8 @@ class RuleBot:
 
     def _answer(self, v: SeatView, table, legal) -> Action:
         pending = v.pending_raise
+        # answering: this seat's team has a raise to answer
+        assert pending is not None and v.team is not None
         opponents = 1 - v.team
         # Running would hand them the game anyway: accept.
         if v.score[opponents] + v.hand_value >= v.variant.target:
@@ -110,6 +112,7 @@ class RuleBot:
         return RUN
 
     def _decide(self, v: SeatView, table) -> Action:
+        assert v.team is not None and v.partner is not None  # a bot sits at a seat
         cards = [c for c in v.hand + v.hands[v.partner] if c is not None]
         manilhas = sum(1 for c in cards if table[c] >= MANILHA)
         strong = sum(1 for c in cards if table[c] >= ACE)
@@ -165,5 +168,6 @@ def play_out(state: TrucoState, bots_by_seat) -> TrucoState:
     bots = [bots_by_seat[s] for s in range(state.players)]
     while not state.is_terminal():
         seat = state.current_seat
+        assert seat is not None  # a game not over has a seat to act
         state.apply_action(bots[seat].choose(state.view(seat)))
     return state

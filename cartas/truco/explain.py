@@ -31,11 +31,13 @@ def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
 
     if team is None and tie is None:
         return say("ex_all_covered", lang)
-    if team is None:
+    if tie is not None:  # a tie of visible cards: no team took the trick
         level = by_seat[triples[tie][0]]
         tied = [s for s, _ in parsed if by_seat[s] == level]
         joined = CATALOGUE.template("ex_and", lang).join(show(s) for s in tied)
         return say("ex_tie", lang, cards=joined)
+    # neither a tie nor all covered: a team took the trick, with this card
+    assert win is not None and team is not None
     seat = triples[win][0]
     others = [s for s, c in parsed if (s & 1) != team and c is not None]
     if others:

@@ -301,7 +301,7 @@ def hand_winner(results: Iterable[int | None]) -> int | None:
 
 def finished_sequences() -> list[tuple[int | None, ...]]:
     """Every sequence of trick results that finishes a hand (15 of them), shortest first."""
-    found = []
+    found: list[tuple[int | None, ...]] = []
     outcomes = (0, 1, None)
     for a in outcomes:
         for b in outcomes:

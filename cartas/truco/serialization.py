@@ -82,7 +82,7 @@ def _rng_from_state(state) -> np.random.Generator:
         raise TrucoError("saved_rng", allowed=allowed)
     bit_gen = maker()
     try:
-        bit_gen.state = state
+        bit_gen.state = state  # type: ignore[assignment]  # a dict of the shape checked above
     except (TypeError, ValueError, KeyError, OverflowError):
         raise TrucoError("saved_rng", allowed=allowed) from None
     return np.random.Generator(bit_gen)

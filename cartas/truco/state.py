@@ -145,6 +145,22 @@ class TrucoState:
 
     players = 4
 
+    # The slots' types (annotations only: a slot cannot also be a class attribute).
+    _legal: list[Action] | tuple[Action, ...] | None
+    _deal: dict | None
+    _last_hand: tuple | dict | None
+    _hands: list[list[int]]
+    _vira: int | None
+    _leader: int
+    _turn: int
+    _play_turn: int | None
+    _trick: list[tuple[int, int, bool]]
+    _tricks: list[list[tuple[int, int, bool]]]
+    _results: list[int | None]
+    _pending: tuple[int, int, int] | None
+    _last_raise_team: int | None
+    threshold_team: int | None
+
     # -- construction ---------------------------------------------------------------------
     # Every attribute is a slot: compact, quick to read on the hot path, and listed here for
     # `clone`, which copies them by name.
@@ -190,9 +206,9 @@ class TrucoState:
         self._strength, self._mnames, manilha_texts = self._tables.by_vira[vira]
         self._leader = self._turn = mao
         self._play_turn = None
-        self._trick: list[tuple[int, int, bool]] = []   # (seat, card, covered)
-        self._tricks: list[list[tuple[int, int | None, bool]]] = []  # finished `_trick`s
-        self._results: list[int | None] = []
+        self._trick = []   # (seat, card, covered)
+        self._tricks = []  # finished `_trick`s
+        self._results = []
         self._pending = None            # (value, team, seat) of the raise awaiting an answer
         self._last_raise_team = None
         score = self._score
@@ -321,7 +337,7 @@ class TrucoState:
 
     @property
     def raise_options(self) -> tuple[int, ...]:
-        return tuple(a.value for a in self._legal_list() if a.kind == "raise")
+        return tuple(a.value for a in self._legal_list() if a.kind == "raise" and a.value is not None)
 
     def may_raise(self, team: int) -> bool:
         """Whether `team` could raise when it next acts in this hand (ignoring whose turn)."""
@@ -370,16 +386,17 @@ class TrucoState:
                 if mode == "mao_de_ferro":  # blind plays only, no raises
                     legal = _BLIND_LEGAL[len(hand)]
                 else:
-                    legal = [PLAY_ACTIONS[c] for c in hand]
+                    plays = [PLAY_ACTIONS[c] for c in hand]
                     if len(self._results) + 1 >= COVER_FROM_TRICK:  # see rules.may_cover
-                        legal += [COVER_ACTIONS[c] for c in hand]
+                        plays += [COVER_ACTIONS[c] for c in hand]
                     if mode == "threshold":  # offered, but it loses the game
-                        legal.append(self._tables.truco)
+                        plays.append(self._tables.truco)
                     elif (turn & 1) != self._last_raise_team:
                         raise_action = self._tables.next_raise.get(self.hand_value)
                         if raise_action is not None:
-                            legal.append(raise_action)
-            elif phase == "answer":
+                            plays.append(raise_action)
+                    legal = plays
+            elif phase == "answer" and self._pending is not None:
                 legal = self._tables.answers[self._pending[0]]
             elif phase == "decide":
                 legal = _DECIDE_LEGAL
@@ -393,9 +410,11 @@ class TrucoState:
         play phase they come in hand order, so `apply_action` reads a card's position from
         the action's index: the plays (or the blind plays) first, then the covers, then the
         raise if there is one."""
-        if self._legal is None:
+        legal = self._legal
+        if legal is None:
             self.legal_actions()
-        return self._legal
+            legal = self._legal
+        return () if legal is None else legal
 
     # -- acting -----------------------------------------------------------------------------
     def apply_action(self, action: Action | str, seat: int | None = None) -> list[dict]:
@@ -417,15 +436,17 @@ class TrucoState:
         else:
             k = -1
         if k < 0 or seat is not None:
-            action, k = self._check(action, seat, legal)
+            act, k = self._check(action, seat, legal)
+        else:
+            act = legal[k]  # the very object passed in
         self._legal = None
         events = self._events
         n = len(events)
-        kind = action.kind
+        kind = act.kind
         if kind == "play":
             self._play(k, False, False)
         elif kind == "raise":
-            self._raise(action.value)
+            self._raise(act.value)  # type: ignore[arg-type]  # a legal raise always has a value
         elif kind == "run":
             self._run()
         elif kind == "accept":
@@ -475,7 +496,9 @@ class TrucoState:
         (`rules.next_leader`) or end the hand."""
         trick = self._trick
         team, win, tie = resolve_trick(trick, self._strength)
-        if team is not None:
+        seat: int | None
+        card: int | None
+        if win is not None:  # a winning card exactly when a team took the trick
             seat, card, _ = trick[win]
             leader = seat
         else:
@@ -518,6 +541,8 @@ class TrucoState:
         self._turn = (seat + 1) & 3  # the next opponent answers for the team
 
     def _accept(self) -> None:
+        # only in the answer phase: a raise is pending and the seat that raised first is known
+        assert self._pending is not None and self._play_turn is not None
         value = self._pending[0]
         self._events.append(ev.accept_event(self._key, self._turn, value))
         self.hand_value = value
@@ -526,6 +551,7 @@ class TrucoState:
         self._turn = self._play_turn
 
     def _run(self) -> None:
+        assert self._pending is not None  # only in the answer phase
         refused, winner = self._pending[0], self._pending[1]
         self._events.append(ev.run_event(self._key, self._turn, self.hand_value))
         self._pending = None
@@ -533,6 +559,7 @@ class TrucoState:
 
     def _decide(self, play: bool) -> None:
         team = self.threshold_team
+        assert team is not None  # only in a mão de onze/dez, which has a threshold team
         self._events.append(ev.decide_event(self._key, self._turn, team, play))
         if play:
             self.phase = "play"

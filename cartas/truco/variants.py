@@ -143,7 +143,9 @@ def next_rank(rank: Rank) -> Rank:
 
 def manilha_rank(vira) -> Rank:
     """Paulista: the rank of the manilhas for this vira."""
-    return next_rank(_check_vira(PAULISTA, vira).rank)
+    card = _check_vira(PAULISTA, vira)
+    assert card is not None  # Paulista uses a vira: `_check_vira` refused a missing one
+    return next_rank(card.rank)
 
 
 def manilhas(variant: Variant | str, vira=None) -> tuple[Card, ...]:
@@ -156,6 +158,7 @@ def manilhas(variant: Variant | str, vira=None) -> tuple[Card, ...]:
 def _manilhas(variant: Variant, vira: Card | None) -> tuple[Card, ...]:
     if variant.fixed_manilhas is not None:
         return variant.fixed_manilhas
+    assert vira is not None  # a variant without fixed manilhas uses a vira (`_check_vira`)
     rank = next_rank(vira.rank)
     return tuple(Card(rank, suit) for suit in SUITS)
 

@@ -6,10 +6,13 @@ de onze/dez; a spectator (seat None) sees no hand; face-down cards of others sta
 """
 from __future__ import annotations
 
-from ..cards import TRUCO_PACK
+from typing import Any
+
+from ..cards import TRUCO_PACK, Card
 from .events import redact_event
 from .narration import narrate
 from .rules import partner_of, team_of
+from .variants import Variant
 
 _COPIED = ("variant", "vira", "manilhas", "dealer", "mao", "hand_number", "score", "phase",
            "current_seat", "mode", "is_mao_de_ferro", "is_threshold_hand", "raise_forbidden",
@@ -35,16 +38,44 @@ class SeatView:
     - `events`: the events so far, with what this seat may not see replaced by None.
     """
 
+    # the attributes copied from the state (`_COPIED`), with the state's types
+    variant: Variant
+    vira: Card | None
+    manilhas: tuple[Card, ...]
+    dealer: int
+    mao: int
+    hand_number: int
+    score: tuple[int, int]
+    phase: str
+    current_seat: int | None
+    mode: str
+    is_mao_de_ferro: bool
+    is_threshold_hand: bool
+    raise_forbidden: bool
+    threshold_team: int | None
+    hand_value: int
+    pending_raise: dict[str, Any] | None
+    run_value: int | None
+    last_raise_team: int | None
+    trick_number: int
+    trick_results: list[int | None]
+    current_trick: list[tuple[int, Card | None]]
+    tricks: list[list[tuple[int, Card | None]]]
+    trick_leader: int
+    winner: int | None
+    tie_lead: str
+    players: int
+
     def __init__(self, state, seat: int | None):
         self.seat = seat
         self.team = None if seat is None else team_of(seat)
         self.partner = None if seat is None else partner_of(seat)
         for name in _COPIED:
             setattr(self, name, getattr(state, name))
-        self.hands = tuple(
+        self.hands: tuple[tuple[Card | None, ...], ...] = tuple(
             tuple(TRUCO_PACK[c] if state.visible(seat, owner) else None for c in h)
             for owner, h in enumerate(state.hands_indexes()))
-        self.hand = () if seat is None else self.hands[seat]
+        self.hand: tuple[Card | None, ...] = () if seat is None else self.hands[seat]
         mine = seat is not None and state.current_seat == seat
         self.legal = tuple(state.legal_actions()) if mine else ()
         self.raise_options = state.raise_options if mine else ()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 from functools import lru_cache
 
 import numpy as np
@@ -232,7 +233,7 @@ def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), 
     Returns {total: p for each reachable total} plus {"bust": p}; the values sum to 1.
     """
     vec = banker_distribution_array(banker_cards, seen, hidden, draw_below, ace, decks, given_under_21)
-    out = {t: float(vec[t]) for t in range(BUST) if vec[t] > 0}
+    out: dict[int | str, float] = {t: float(vec[t]) for t in range(BUST) if vec[t] > 0}
     out["bust"] = float(vec[BUST])
     return out
 
@@ -269,7 +270,7 @@ def odds_for_view(view, draw_below: int = 17) -> dict:
     if not is_int(seat):
         raise VinteEUmError("bad_viewer", last=view.players - 1, value=shown(seat))
     mine = list(view.hands[seat])
-    out = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
+    out: dict[str, Any] = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
     if seat != banker and view.hands[banker]:
         faces = [c for c in view.hands[banker] if c is not None]
         hidden = len(view.hands[banker]) - len(faces)

@@ -54,7 +54,7 @@ def card_of(card) -> Card:
             return found
     if isinstance(card, Card) or (isinstance(card, str) and len(card) <= 40):
         try:
-            return _CARD_BY_TEXT[str(Card.parse(card))]
+            return _CARD_BY_TEXT[str(Card.parse(str(card)))]
         except ValueError:
             pass
     raise VinteEUmError("bad_card", value=shown(card))

@@ -189,7 +189,7 @@ class GameState:
         """
         seat = self._viewer(seat)
         sees = [self._sees(seat, other) for other in range(self.players)]
-        hands = [[_text(c) for c in hand] for hand in self.hands]
+        hands: list[list[str | None]] = [[_text(c) for c in hand] for hand in self.hands]
         for other in range(self.players):
             if hands[other] and not sees[other]:
                 hands[other][0] = None
@@ -220,7 +220,7 @@ class GameState:
             ace=self.ace, decks=self.decks, min_bet=self.min_bet, max_bet=self.max_bet,
             rotation=self.rotation, rotation_rounds=self.rotation_rounds,
             bank_rounds=self.bank_rounds, high_bid=self.high_bid, high_bidder=self.high_bidder,
-            pending_offer=tuple(self.pending_offer) if self.pending_offer else None,
+            pending_offer=self.pending_offer,  # a tuple: shared safely
             winner=self.winner, winners=tuple(self.winners), legal=legal,
             _log=self.events, _log_length=len(self.events),
         )
