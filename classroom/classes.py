@@ -51,8 +51,8 @@ def _norm_key(key: str) -> str:
 
 def key_matches(key: str, stored: str) -> bool:
     try:
-        scheme, rounds, salt, digest = stored.split("$")
-        rounds = int(rounds)
+        scheme, rounds_text, salt, digest = stored.split("$")
+        rounds = int(rounds_text)
     except ValueError:
         return False
     if scheme != "pbkdf2_sha256":

@@ -25,7 +25,7 @@ from typing import Any
 
 import cartas.truco as truco
 import cartas.vinte_e_um as vinte_e_um
-from cartas.contract import Event, GameState, SeatView
+from cartas.contract import Event, GameState
 from cartas.errors import RuleError
 from cartas.truco.bots import RuleBot
 from cartas.vinte_e_um.bots import SensibleBot
@@ -175,8 +175,10 @@ def apply(state: GameState, action: Any, seat: int) -> list[Event]:
     return state.apply_action(action, seat=seat)
 
 
-def view(state: GameState, seat: int | None) -> SeatView:
-    """What `seat` may see (None: a spectator, who sees no hidden card)."""
+def view(state: GameState, seat: int | None) -> Any:
+    """What `seat` may see (None: a spectator, who sees no hidden card): the game's own
+    SeatView, which follows the contract and carries the game's specifics (a truco hand,
+    its manilhas) that the table draws."""
     return state.view(seat)
 
 
@@ -231,8 +233,11 @@ def bot_action(state: GameState, seat: int, seed: int) -> Any:
     """The rule-based bot's move for `seat`, the same in every kernel for a given seed and
     step count."""
     bot_seed = (int(seed) * 1_000_003 + step_count(state) * 7919 + seat) % (2**31)
-    bot = RuleBot(seed=bot_seed) if _is_truco_state(state) else SensibleBot(seed=bot_seed)
-    return bot.choose(state.view(seat))
+    if isinstance(state, truco.TrucoState):
+        return RuleBot(seed=bot_seed).choose(state.view(seat))
+    if isinstance(state, vinte_e_um.GameState):
+        return SensibleBot(seed=bot_seed).choose(state.view(seat))
+    raise TypeError(f"not a game of the tables: {type(state).__name__}")
 
 
 def hand_number(state) -> int:
@@ -240,9 +245,10 @@ def hand_number(state) -> int:
     return state.hand_number if _is_truco_state(state) else state.round_number
 
 
-def team_of(state, seat: int) -> int | None:
-    """The seat's team in truco; None in 21, where every seat plays for itself."""
-    return truco.team_of(seat) if _is_truco_state(state) else None
+def team_of(game: str, seat: int) -> int | None:
+    """The seat's team at a truco table; None at a 21 table, where every seat plays for
+    itself."""
+    return truco.team_of(seat) if is_truco(game) else None
 
 
 def outcome(state) -> dict:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
+import weakref
 from pathlib import Path
 
 from .identity import Learner
@@ -44,6 +45,10 @@ MIGRATIONS = Migrations("classroom", [
 ])
 
 
+# the SQLite stores of this process whose legacy JSON was looked at already
+_LEGACY_CHECKED: weakref.WeakSet[Store] = weakref.WeakSet()
+
+
 def legacy_path() -> Path:
     return Path(os.environ.get("CARTAS_PROGRESS", "") or Path.home() / ".cartas" / "progress.json")
 
@@ -53,9 +58,9 @@ def open_store(location: str | None = None) -> Store:
     JSON imported once). Raises StoreUnavailable / StoreError."""
     store = shared(location)
     store.migrate(MIGRATIONS)
-    if store.kind == "sqlite" and not getattr(store, "_legacy_checked", False):
+    if store.kind == "sqlite" and store not in _LEGACY_CHECKED:
         import_legacy(store, legacy_path())
-        store._legacy_checked = True
+        _LEGACY_CHECKED.add(store)
     return store
 
 

@@ -26,8 +26,8 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 DEFAULT_SQLITE = Path.home() / ".cartas" / "cartas.db"
@@ -59,7 +59,7 @@ class Migrations:
     """
 
     component: str
-    steps: tuple = field(default_factory=tuple)
+    steps: Sequence[Step] = ()  # kept as a tuple
 
     def __post_init__(self):
         object.__setattr__(self, "steps", tuple(self.steps))
@@ -103,7 +103,23 @@ class Store:
         self._lock = threading.RLock()
         self._migrated: set[tuple[str, int]] = set()
 
-    # Subclasses: _begin(write) -> context manager yielding a Transaction.
+    # What each back end provides.
+    def _begin(self, write: bool) -> AbstractContextManager[Transaction]:
+        """A context manager yielding a Transaction, committed when the block ends."""
+        raise NotImplementedError
+
+    def _driver_errors(self) -> type[Exception] | tuple[type[Exception], ...]:
+        """The driver's exception classes."""
+        raise NotImplementedError
+
+    def _translate(self, error: Exception) -> StoreError:
+        """A driver error as a StoreError (StoreUnavailable when the store is unreachable)."""
+        raise NotImplementedError
+
+    def _lock_migrations(self, tx: Transaction, component: str) -> None:
+        """Serialise migrations of `component` across processes, inside `tx`."""
+        raise NotImplementedError
+
     @contextmanager
     def transaction(self, write: bool = True) -> Iterator[Transaction]:
         """One transaction: committed when the block ends, rolled back if it raises.
@@ -267,8 +283,10 @@ class PostgresStore(Store):
     def _begin(self, write: bool):
         if self._conn is None or self._conn.closed:
             self._connect()
-        with self._conn.transaction():
-            with self._conn.cursor() as cursor:
+        conn = self._conn
+        assert conn is not None  # `_connect` set it or raised StoreUnavailable
+        with conn.transaction():
+            with conn.cursor() as cursor:
                 yield Transaction(self.kind, cursor)
 
     def _lock_migrations(self, tx, component):

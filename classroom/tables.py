@@ -274,8 +274,8 @@ class Snapshot:
             out.append({"seat": seat, "name": who["name"] if who else None,
                         "id": who["id"] if who else None,
                         "controller": self.controller(seat, now),
-                        "away": bool(who) and self.away(who["id"], now),
-                        "team": (seat % 2) if games.is_truco(self.game) else None})
+                        "away": who is not None and self.away(who["id"], now),
+                        "team": games.team_of(self.game, seat)})
         return out
 
 
@@ -317,7 +317,7 @@ class Tables:
         now = self.clock()
         sitters: list[dict | None] = [None] * seats
         sitters[seat] = {"id": learner, "name": name, "since": now}
-        record = {
+        record: dict[str, Any] = {
             "format": RECORD_FORMAT, "game": game, "seats": seats, "options": options,
             "class_code": class_code or "", "creator": learner, "created_at": now,
             "timeout": float(timeout), "pace": float(pace),
@@ -418,6 +418,7 @@ class Tables:
             return None
         state = games.load_state(snap.game, snap.record["state"])
         seat = state.current_seat
+        assert seat is not None  # `bot_due`: the game goes on and a bot's seat is to act
         action = games.bot_action(state, seat, snap.record["seed"])
         games.apply(state, action, seat)
         try:
@@ -507,8 +508,14 @@ class TableClient:
     def seat(self) -> int | None:
         return None if self.learner is None else self.snap.seat_of(self.learner)
 
+    def _me(self) -> str:
+        """The client's learner; a spectator's client (no learner) cannot act."""
+        if self.learner is None:
+            raise TableError("not_seated")
+        return self.learner
+
     def heartbeat(self) -> None:
-        self.tables.heartbeat(self.code, self.learner)
+        self.tables.heartbeat(self.code, self._me())
         self._beat = self.tables.clock()
 
     def refresh(self) -> bool:
@@ -545,13 +552,13 @@ class TableClient:
 
     # acting through the client
     def move(self, action) -> None:
-        self.snap = self.tables.move(self.code, self.learner, action, self.snap.version)
+        self.snap = self.tables.move(self.code, self._me(), action, self.snap.version)
 
     def join(self, name: str, seat: int) -> None:
-        self.snap = self.tables.join(self.code, self.learner, name, seat)
+        self.snap = self.tables.join(self.code, self._me(), name, seat)
 
     def leave(self) -> None:
-        self.snap = self.tables.leave(self.code, self.learner)
+        self.snap = self.tables.leave(self.code, self._me())
 
     def start(self) -> None:
-        self.snap = self.tables.start(self.code, self.learner)
+        self.snap = self.tables.start(self.code, self._me())

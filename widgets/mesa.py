@@ -134,10 +134,10 @@ class Mesa(View):
         self._tables_obj = tables
         self.autopoll = autopoll
         self.client: TableClient | None = None
-        self._task = None
+        self._task: asyncio.Task | None = None
         self._last_beat = 0.0
         self._store_ok = True
-        self._drawn_version = None
+        self._drawn_version: int | None = None
         self.pace = self._number(params.get("ritmo"), DEFAULT_PACE, 0.0, 5.0)
         seed = params.get("semente")
         self.seed = int(seed) if seed is not None and seed.isdigit() else None
@@ -340,22 +340,30 @@ class Mesa(View):
         except StoreError as error:
             raise TableError("store_down") from error
 
+    def _open(self) -> TableClient:
+        """The open table's client: drawing a table and acting on it need one."""
+        client = self.client
+        assert client is not None, "no table is open"
+        return client
+
     # Acting --------------------------------------------------------------------------------
     def _act(self, action) -> None:
         """Do something to the table through the client; on "the table moved on", show the
         newest table with the refusal."""
+        client = self._open()
         try:
-            self._store_call(lambda: action(self.client))
+            self._store_call(lambda: action(client))
         except ValueError:
-            self._store_call(self.client.refresh)
+            self._store_call(client.refresh)
             self.redraw()
             raise
         self.redraw()
 
     def sit(self, seat: int) -> None:
         key, name = self._need_me()
-        if self.client.learner != key:
-            self.client = TableClient(self.tables, self.client.code, key, beat_in_tick=False)
+        client = self._open()
+        if client.learner != key:
+            self.client = TableClient(self.tables, client.code, key, beat_in_tick=False)
         self._act(lambda c: c.join(name, seat))
 
     def act(self, action) -> None:
@@ -364,8 +372,9 @@ class Mesa(View):
         self._act(lambda c: c.move(action))
 
     def play_card(self, index: int) -> None:
-        snap = self.client.snap
-        seat = self.client.seat
+        client = self._open()
+        snap = client.snap
+        seat = client.seat
         legal = games.legal_actions(snap.state, seat)
         view = games.view(snap.state, seat)
         if any(a.kind == "blind" for a in legal):
@@ -433,7 +442,7 @@ class Mesa(View):
         return f"{who['name']} ({self.t('seat', seat=seat)})"
 
     def _draw_table(self) -> None:
-        client = self.client
+        client = self._open()
         snap = client.snap
         self._drawn_version = snap.version
         now = client.tables.clock()
@@ -483,11 +492,12 @@ class Mesa(View):
                                         for x in reversed(lines[-80:])) + "</div>")
 
     def _draw_seats(self, snap, now: float) -> None:
-        mine = self.client.seat
+        client = self._open()
+        mine = client.seat
         rows = []
         state = snap.state
         banker = getattr(state, "banker", None) if state is not None else None
-        can_sit = self.client.learner is not None or self.me() is not None
+        can_sit = client.learner is not None or self.me() is not None
         for info in snap.seats(now):
             seat = info["seat"]
             parts = [self.t("seat", seat=seat)]
@@ -510,8 +520,8 @@ class Mesa(View):
                           f"<b>{escape(label)}</b>: <span class='cartas-mesa-sitter'>{escape(who)}</span></div>")
             row = [html]
             free = info["name"] is None or info["away"]
-            if can_sit and seat != mine and snap.status != "finished" and (free or info["id"] == self.client.learner):
-                button = w.Button(description=self.t("back") if info["id"] == self.client.learner else self.t("sit"),
+            if can_sit and seat != mine and snap.status != "finished" and (free or info["id"] == client.learner):
+                button = w.Button(description=self.t("back") if info["id"] == client.learner else self.t("sit"),
                                   layout=w.Layout(width="160px")).add_class("cartas-mesa-sit")
                 button.add_class(f"cartas-mesa-sit-{seat}")
                 button.on_click(self.guarded(lambda _, s=seat: self.sit(s)))

@@ -11,6 +11,8 @@ view offers a button to let them go on (`continue_bots`), again bounded.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
+from typing import Any
 
 from .i18n import query_parameters
 
@@ -35,6 +37,11 @@ class BotPacing:
     view hides its buttons then); `bot_steps` counts the moves of the last run and
     `bots_paused` says whether it stopped at its limit with bots still to move.
     """
+
+    # Provided by the view (annotations only, so nothing here shadows the view's own):
+    state: Any            # the view's own game state (each view reads its game's specifics)
+    delay: float
+    redraw: Callable[[], None]
 
     _busy = False
     bot_steps = 0

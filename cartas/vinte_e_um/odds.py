@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
