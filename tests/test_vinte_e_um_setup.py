@@ -1,5 +1,5 @@
 """Setting up a 21 table: loose types refused, sane limits, tables where nobody can bet,
-and the ace-11 banker's two aces (RULES.md, "The banker's own bust")."""
+and the ace-11 banker's two aces (docs/rules.md#21-banker-two-aces)."""
 import pytest
 
 from cartas.vinte_e_um import (

@@ -22,7 +22,7 @@ Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settle
 - A player with fewer chips than `min_bet` sits the round out (no cards, no bet).
 - A hand at 21 takes no more cards: a player reaching 21 stands by himself, and the banker
   at 21 may only call. With the ace worth 11 two aces make 22: a player busts at once; a
-  banker whose two cards are aces (RULES.md, "The banker's own bust") does not show it: the
+  banker whose two cards are aces (docs/rules.md#21-banker-two-aces) does not show it: the
   players take their turns first (their busts paid to him as usual), and when his turn
   comes his bust is revealed and he pays the uncalled players, in play order from his
   left, until empty.

@@ -228,8 +228,8 @@ def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), 
     the viewer can see, excluding `banker_cards` themselves (seen must not include the
     hand's own cards: that raises VinteEUmError with one pack). given_under_21: condition
     on the banker's first two cards not making exactly 21, which players know whenever the
-    round goes on past his second card (two aces worth 11, 22, go on: RULES.md, "The
-    banker's own bust": his bust shows when his turn comes).
+    round goes on past his second card (two aces worth 11, 22, go on: his bust shows when
+    his turn comes, docs/rules.md#21-banker-two-aces).
     Returns {total: p for each reachable total} plus {"bust": p}; the values sum to 1.
     """
     vec = banker_distribution_array(banker_cards, seen, hidden, draw_below, ace, decks, given_under_21)

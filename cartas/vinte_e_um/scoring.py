@@ -134,8 +134,8 @@ def call_reason(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: in
 
     One of "banker_21" (two-card 21: he takes every bet before anyone plays),
     "player_bust" (the player went over first: players play before the banker),
-    "banker_two_aces" (his first two cards are aces worth 11: RULES.md, "The banker's own
-    bust": his bust shows when his turn comes, after the players', and he pays),
+    "banker_two_aces" (his first two cards are aces worth 11, docs/rules.md#21-banker-two-aces:
+    his bust shows when his turn comes, after the players', and he pays),
     "banker_bust", "more" (the player has more points), "tie" (ties go to the bank) or
     "less". The hands are judged as given (see `playable` to trim extra cards);
     VinteEUmError "too_few_in_packs" if they hold more copies of a card than `decks` packs.

@@ -454,7 +454,7 @@ class GameState:
         banker = self.banker
         self._deal(banker, face_up=True)
         # Two aces worth 11 (22) bust him, but that shows only when his turn comes
-        # (RULES.md, "The banker's own bust"): the players play first, see _players_done.
+        # (docs/rules.md#21-banker-two-aces): the players play first, see _players_done.
         if self.points(banker) == 21:
             self.covered[banker] = False
             taken = self.pot
