@@ -28,13 +28,14 @@ def test_a_whole_game_to_twelve_and_again():
     view = PlayTruco(seed=3, delay=0)
     moves = 0
     while not view.state.is_terminal():
-        assert view.state.current_seat == 0
+        assert view.acting_seat() is not None  # the bots stop at each decision of the learner's
         take_turn(view)
         moves += 1
         assert view.last_error is None, view.message.value
     assert max(view.state.score) >= 12
     assert "Fim de jogo" in view.status.value
     assert not any(card["enabled"] for card in view.hand_cards.cards)
+    assert "cartas-review-text" in view.review_box.value  # the review shows itself at the end
     view.again.click()
     assert view.state.score == (0, 0) and not view.state.is_terminal()
     assert moves > 10
