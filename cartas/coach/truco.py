@@ -383,7 +383,8 @@ def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
     - Playing a card when raising was possible is two decisions: not calling truco (judged
       by `advise_truco`) and the card (by `advise_card`); the first miss found is returned.
       A card of the same strength as the advised one follows the advice; so does playing it
-      face up when the advice covers it (nothing is lost), not the other way round.
+      face up when the advice covers it (nothing is lost), not the other way round; so does
+      any card whose play-out does as well (win - loss no more than `MARGIN` below).
     - Calling truco is judged by `advise_truco` (in a mão de onze/dez it always misses);
       answering a raise by `advise_answer`; the mão de onze/dez by `advise_threshold`.
     """
@@ -411,6 +412,8 @@ def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
         return None
     option = next((advice.options[_label(c, cov)] for c, cov in game.candidate_cards
                    if game.strength[c] == mine and cov == (kind == "cover")), None)
+    if option is not None and (advice.win - advice.loss) - (option["win"] - option["loss"]) <= MARGIN:
+        return None  # as good as the advised card, within MARGIN
     # A card covered that is not the lowest was not weighed: its numbers are left out.
     yours = ("yours_card", {"win": Percent(option["win"])}) if option else (None, {})
     return Miss(f"did_{kind}", {"card": Card.parse(action.card)}, yours[0], yours[1], advice)
