@@ -21,6 +21,7 @@ TEXT = {
     "chips": {"pt": "fichas", "en": "chips"},
     "bet": {"pt": "aposta", "en": "bet"},
     "points": {"pt": "{points} pontos", "en": "{points} points"},
+    "point": {"pt": "1 ponto", "en": "1 point"},
     "hidden": {"pt": "carta fechada", "en": "face-down card"},
     "turn": {"pt": "na vez", "en": "to act"},
     "out": {"pt": "fora da rodada", "en": "sits out"},
@@ -61,11 +62,16 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     return "".join(parts)
 
 
+def points_text(points: int, lang: str = "pt") -> str:
+    """"1 ponto" / "5 pontos" ("1 point" / "5 points"): the singular for exactly one."""
+    return translate(TEXT, "point" if points == 1 else "points", lang, points=points)
+
+
 def _points_label(view, seat: int, lang) -> str:
     """The engine's total of the cards the viewer sees, noting a face-down card."""
     cards = view.cards[seat]
     known = view.visible_points[seat]
-    parts = [translate(TEXT, "points", lang, points=known)] if known is not None else []
+    parts = [points_text(known, lang)] if known is not None else []
     if None in cards:
         parts.append(translate(TEXT, "hidden", lang).strip(" +"))
     return " + ".join(parts)
