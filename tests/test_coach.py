@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from cartas.coach.truco import (TrucoSpot, advise, advise_answer, advise_threshold, advise_truco,
-                                chance, spot_from_view)
+from cartas.coach.truco import TrucoSpot, advise, advise_answer, advise_threshold, advise_truco, chance, spot_from_view
 from cartas.coach.vinte_e_um import advise_banker, advise_player
 from cartas.truco import RuleBot, hand_odds, new_game, strength_table
 from cartas.vinte_e_um.bots import SensibleBot
@@ -115,7 +114,7 @@ def test_the_coachs_play_out_matches_the_engines_monte_carlo():
     from cartas.coach.truco import _Game
     for hand, vira, seat in ((["A♣", "2♥", "7♦"], "Q♠", 0), (["3♣", "K♥", "5♦"], "6♠", 0)):
         game = _Game(TrucoSpot("paulista", hand, vira=vira, seat=seat, mao=0))
-        outcomes, n = game.candidates(seed=5, only=game.rule_choice())
+        outcomes, _ = game.candidates(seed=5, only=game.rule_choice())
         reference = hand_odds("paulista", hand, vira, position=0, simulations=40_000, seed=3)
         assert abs(outcomes[game.rule_choice()][0] - reference.hand_win) < 0.06, hand
     assert chance(ZAP_AND_TWO)[2] == 20_000  # the start of a hand asks hand_odds itself

@@ -26,7 +26,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import Card, make_rng
-from cartas.coach.truco import advise_answer, advise_card, advise_threshold, advise_truco, judge, spot_from_view
+from cartas.coach.truco import Miss, advise_answer, advise_card, advise_threshold, advise_truco, judge, spot_from_view
 from cartas.truco import explain_last_hand, explain_trick, new_game, seat_name, team_of
 from cartas.truco.bots import RuleBot
 
@@ -334,7 +334,7 @@ class PlayTruco(BotPacing, View):
         text = f"{x:+.2f}"
         return text.replace(".", ",") if self.lang == "pt" else text
 
-    def misses(self) -> list[tuple[int, object]]:
+    def misses(self) -> list[tuple[int, Miss]]:
         """(hand number, Miss) for each kept decision that went against the advice, judged
         now if it was not yet (the same seed as the hint: the review says what it said)."""
         out = []
@@ -350,10 +350,11 @@ class PlayTruco(BotPacing, View):
         """Show the learner's decisions of this game that went against the advice."""
         misses = self.misses()
         n = len(self.decisions)
+        items: list[str] = []
         if not n:
-            head, items = self.t("review_empty"), []
+            head = self.t("review_empty")
         elif not misses:
-            head, items = self.t("review_none", n=n), []
+            head = self.t("review_none", n=n)
         else:
             head = self.t("review_count", k=len(misses), n=n)
             items = [m.text(self.lang, hand=h) for h, m in misses]

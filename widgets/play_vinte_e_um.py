@@ -207,10 +207,11 @@ class PlayVinteEUm(BotPacing, View):
         """Show your hit/stand/draw/call decisions of this game that went against the advice."""
         misses = self.misses()
         n = len(self.decisions)
+        items: list[str] = []
         if not n:
-            head, items = self.t("review_empty"), []
+            head = self.t("review_empty")
         elif not misses:
-            head, items = self.t("review_none", n=n), []
+            head = self.t("review_none", n=n)
         else:
             head = self.t("review_count", k=len(misses), n=n)
             items = [self.t("miss", round=d["view"].round_number, did=self.t("did_" + d["kind"]),

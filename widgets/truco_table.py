@@ -92,7 +92,7 @@ class Table:
     pack: int = 0                                      # cards left face down in the pack
 
     @classmethod
-    def from_state(cls, source) -> "Table":
+    def from_state(cls, source) -> Table:
         """A snapshot of a TrucoState or SeatView (what the view may see)."""
         hands = source.hands
         viewer = getattr(source, "seat", None) if not hasattr(source, "apply_action") else None
@@ -105,7 +105,7 @@ class Table:
             hand_number=source.hand_number, mode=source.mode, viewer=viewer,
         )
 
-    def with_(self, **changes) -> "Table":
+    def with_(self, **changes) -> Table:
         return replace(self, **changes)
 
 

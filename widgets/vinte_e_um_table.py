@@ -43,10 +43,10 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     shown = min(count, per_column * max_columns)
     columns = max(1, -(-shown // per_column))
     width, height = 8 + 26 * columns + 30, 14 + 5 * min(shown, per_column) + 8
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-chips cartas-chips-{kind}" '
-             f'data-chips="{count}" role="img" width="{round(width * scale)}" '
-             f'height="{round(height * scale)}" viewBox="0 0 {width} {height}">'
-             f"<title>{count}</title>"]
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-chips cartas-chips-{kind}" '
+              f'data-chips="{count}" role="img" width="{round(width * scale)}" '
+              f'height="{round(height * scale)}" viewBox="0 0 {width} {height}">'
+              f"<title>{count}</title>")]
     for i in range(shown):
         column, level = divmod(i, per_column)
         cx, cy = 17 + 26 * column, height - 9 - 5 * level

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -152,10 +153,10 @@ class TrucoSpot:
         has played its card, or its partner is the engine's answering seat.
     """
 
-    variant: object
+    variant: Any
     hand: Sequence
     seat: int = 0
-    vira: object = None
+    vira: Any = None
     mao: int = 0
     table: Sequence = ()
     results: Sequence = ()
@@ -407,6 +408,7 @@ def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
     advice = advise_card(spot, seed)
     game = _Game(spot)
     mine = game.strength[Card.parse(action.card)]
+    assert advice.card is not None  # a card advice always names its card
     same = game.strength[advice.card] == mine and not (kind == "cover" and advice.action == "play")
     if same:
         return None
