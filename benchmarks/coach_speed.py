@@ -33,6 +33,9 @@ POSITIONS = {
     "truco: answer a raise (hand_odds)": lambda: advise(
         TrucoSpot("mineiro", ["4♣", "3♦", "K♥"], seat=1, pending=4, hand_value=2,
                   next_raise=6)),
+    "truco: answer for the partner after playing (play-out)": lambda: advise(
+        TrucoSpot("paulista", ["3♣", "4♥"], vira="7♠", seat=0, mao=0, leader=0, pending=3,
+                  next_raise=6, table=[(0, "K♦"), (1, "5♣")])),
     "truco: mão de onze (hand_odds with partner)": lambda: advise(
         TrucoSpot("paulista", ["3♣", "2♦", "K♥"], vira="7♠", partner=["A♦", "5♥", "6♣"],
                   deciding=True, threshold=True, score=(11, 4))),

@@ -114,7 +114,7 @@ def test_the_coachs_play_out_matches_the_engines_monte_carlo():
     from cartas.coach.truco import _Game
     for hand, vira, seat in ((["A♣", "2♥", "7♦"], "Q♠", 0), (["3♣", "K♥", "5♦"], "6♠", 0)):
         game = _Game(TrucoSpot("paulista", hand, vira=vira, seat=seat, mao=0))
-        outcomes, n = game.candidates(seed=5, only=game.rule_choice())
+        outcomes, _ = game.candidates(seed=5, only=game.rule_choice())
         reference = hand_odds("paulista", hand, vira, position=0, simulations=40_000, seed=3)
         assert abs(outcomes[game.rule_choice()][0] - reference.hand_win) < 0.06, hand
     assert chance(ZAP_AND_TWO)[2] == 20_000  # the start of a hand asks hand_odds itself
@@ -216,3 +216,30 @@ def test_21_advice_texts_follow_the_language():
     advice = advise_player(["10♠", "K♥"], ["6♦"])
     assert advice.text("pt").startswith("Pare") and advice.text("en").startswith("Stand")
     assert "," in advice.text("pt").split("ganha")[1] and "." in advice.text("en").split("wins")[1]
+
+
+def test_21_advice_from_a_seats_view_uses_only_what_it_sees():
+    from cartas.coach.vinte_e_um import advise_view
+    from cartas.vinte_e_um import Action, from_deal
+    state = from_deal(3, ["10♠", "2♣", "5♦"], upcard="6♦", then=["K♥", "3♣"], banker=2, seed=1)
+    assert advise_view(state.view(0)) is None  # a bet: nothing to advise
+    state.apply_action(Action.bet(2), 0)
+    state.apply_action(Action.bet(1), 1)
+    advice = advise_view(state.view(0))
+    assert advice.action == "stand"
+    assert advice.options == advise_player(["10♠", "K♥"], ["6♦"], hidden=1, bet=2).options
+
+
+def test_the_learner_answering_for_the_partner_is_coached_from_their_own_cards():
+    """Seat 1 calls truco after seat 0 played; the engine's answering seat is seat 2: the
+    coach weighs seat 0's cards, the hand played out from where it stands."""
+    from cartas.truco import from_deal
+    state = from_deal("paulista", [["5♣", "5♥", "4♦"], ["4♣", "6♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♥", "7♠", "6♠"]], "4♠", dealer=3, seed=1)
+    state.apply_action("play 4♦")
+    state.apply_action("raise 3")
+    assert state.current_seat == 2
+    spot = spot_from_view(state.view(0), legal=state.view(2).legal)
+    assert spot.pending == 3 and spot.next_raise == 6 and spot.leader == 0
+    advice = advise(spot)
+    assert advice.action == "raise" and advice.win > 0.9  # two manilhas still in hand

@@ -28,13 +28,17 @@ def test_a_whole_game_to_twelve_and_again():
     view = PlayTruco(seed=3, delay=0)
     moves = 0
     while not view.state.is_terminal():
-        assert view.state.current_seat == 0
+        assert view.acting_seat() is not None  # the bots stop at each decision of the learner's
         take_turn(view)
         moves += 1
         assert view.last_error is None, view.message.value
     assert max(view.state.score) >= 12
     assert "Fim de jogo" in view.status.value
     assert not any(card["enabled"] for card in view.hand_cards.cards)
+    assert "cartas-review-text" in view.review_box.value  # the review shows itself at the end
+    high, low = sorted(view.state.score, reverse=True)
+    if high == 12:  # a plain end reads the winner's score first
+        assert f"venceu por 12 a {low}" in view.status.value
     view.again.click()
     assert view.state.score == (0, 0) and not view.state.is_terminal()
     assert moves > 10
@@ -115,4 +119,124 @@ def test_the_forbidden_raise_button_warns_and_loses_the_game():
     assert view.raise_button.description == "Call truco (loses the game!)"
     view.raise_button.click()
     assert view.state.is_terminal() and view.state.winner == 1
-    assert "other team won" in view.status.value and "calls truco" in view.log_box.value
+    assert "other team won because your team called truco in the" in view.status.value
+    assert "calls truco" in view.log_box.value
+
+
+# -- the learner plays for the team ------------------------------------------------------------
+
+def test_the_learner_answers_a_raise_when_the_engine_asks_the_bot_partner():
+    # dealer 0: seat 1 leads and calls truco; the engine's answering seat is seat 2, the partner
+    state = from_deal("paulista", [["4♣", "5♦", "6♥"], ["3♣", "2♦", "K♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=0, seed=1)
+    state.apply_action("raise 3")
+    assert state.current_seat == 2
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
+    assert view.state.current_seat == 2 and view.state.phase == "answer"  # no bot answered
+    assert view.acting_seat() == 2 and "sua dupla responde" in view.status.value
+    assert visible(view.accept_button) and visible(view.run_button)
+    view.run_button.click()
+    assert view.last_error is None
+    last = view.state.last_hand
+    assert last["reason"] == "run" and last["winner_team"] == 1 and last["seat"] == 2
+
+
+def test_the_learner_decides_a_mao_de_onze_the_engine_gives_the_partner():
+    # dealer 1: seat 2 leads, so the engine's deciding seat of team A (at 11) is the partner
+    state = from_deal("paulista", [["4♣", "5♦", "6♥"], ["3♣", "2♦", "K♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=1, score=(11, 4), seed=1)
+    assert state.phase == "decide" and state.current_seat == 2
+    view = PlayTruco(state=state, delay=0, lang="en", seed=1)
+    assert view.state.phase == "decide" and view.acting_seat() == 2
+    assert visible(view.play_hand_button) and visible(view.run_hand_button)
+    view.hint_button.click()
+    assert "data-action='run_hand'" in view.hint_box.value or "data-action='play_hand'" in view.hint_box.value
+    view.run_hand_button.click()
+    assert view.state.last_hand["reason"] == "ran_hand"
+
+
+# -- the coach ---------------------------------------------------------------------------------
+
+ZAP_DEAL = [["5♣", "5♥", "5♠"], ["4♣", "6♦", "6♥"], ["7♣", "Q♦", "J♥"], ["4♥", "7♠", "6♠"]]
+
+
+def test_dica_with_the_zap_and_two_manilhas_says_call_truco():
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, seed=1)  # the learner leads
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
+    view.hint_button.click()
+    assert view.last_error is None
+    hint = view.hint_box.value
+    assert "data-action='truco'" in hint and "Peça truco" in hint
+    assert "Chance de levar a mão: 100,0%" in hint or "Chance de levar a mão: 99," in hint
+    assert "pedir truco: +" in hint and "não pedir: +" in hint  # what each answer wins on average
+    assert hint.index("data-action='truco'") < hint.index("data-action='play'")  # then the card
+    view.language.value = "en"
+    view.hint_button.click()
+    assert "Call truco" in view.hint_box.value
+
+
+def test_dica_answers_within_300_ms():
+    import time
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, seed=1)
+    view = PlayTruco(state=state, delay=0, seed=1)
+    start = time.perf_counter()
+    view.hint()
+    assert time.perf_counter() - start < 1.5  # generous here; benchmarks/coach_speed.py measures
+
+
+def test_the_review_lists_a_decision_against_the_hint_with_its_odds():
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, seed=1)
+    view = PlayTruco(state=state, delay=0, lang="en", seed=1)
+    assert "not decided anything" in view.review()
+    view.hand_cards.pick(0)  # a card without calling truco, against the hint
+    view.review_button.click()
+    review = view.review_box.value
+    assert "1 of 1 decisions went against the hint" in review
+    assert "Hand 1: you did not call truco" in review and "Hint: Call truco" in review
+    assert "points on average" in review and "% of the time" in review
+
+
+def test_the_hint_waits_for_the_learners_decision_and_is_cleared_after_a_move():
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, seed=1)
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
+    view.hint_button.click()
+    assert view.hint_box.value
+    view.hand_cards.pick(0)
+    assert view.hint_box.value == ""
+
+
+# -- what lingers, and how the game ends -------------------------------------------------------
+
+def test_an_explanation_from_an_earlier_hand_does_not_linger():
+    view = PlayTruco(seed=5, delay=0, lang="pt")
+    while view.state.hand_number == 1:
+        take_turn(view)
+    view.why.click()
+    assert "cartas-why-text" in view.explanation.value
+    hand = view.state.hand_number
+    while view.state.hand_number == hand and not view.state.is_terminal():
+        take_turn(view)
+    assert view.explanation.value == ""
+
+
+def test_a_game_won_past_twelve_says_so_in_words():
+    # score 11 x 5, mão de onze; the learner holds three manilhas: the hand (3) takes them to 14
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, score=(11, 5), seed=1)
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
+    view.play_hand_button.click()
+    while not view.state.is_terminal():
+        take_turn(view)
+    assert view.state.score == (14, 5)
+    assert "sua dupla venceu com 14 pontos contra 5: a última mão valia 3" in view.status.value
+    view.language.value = "en"
+    assert "your team won with 14 points to 5: the last hand was worth 3" in view.status.value
+
+
+def test_a_game_won_because_the_other_team_called_truco_in_a_mao_de_onze():
+    state = from_deal("paulista", ZAP_DEAL, "4♦", dealer=3, score=(11, 4), seed=1)
+    state.apply_action("play hand")
+    state.apply_action("play 5♣")
+    state.apply_action("raise")  # seat 1 calls truco in the mão de onze: it loses the game
+    view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
+    assert view.state.winner == 0
+    assert "sua dupla venceu porque a outra dupla pediu truco na mão de onze" in view.status.value

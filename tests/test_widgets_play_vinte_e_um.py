@@ -1,6 +1,8 @@
 """The 21 game view, played through its buttons."""
+import ipywidgets as w
 import pytest
 
+from cartas.vinte_e_um import from_deal, new_game
 from widgets.play_vinte_e_um import PlayVinteEUm
 
 
@@ -44,9 +46,9 @@ def test_the_banker_draws_and_calls_through_buttons():
 def test_play_again_and_language():
     view = PlayVinteEUm(seed=2, delay=0, lang="en")
     assert "Round 1: your turn" in view.status.value
-    assert any(b.description.startswith("bet") for b in view.actions.children)
+    assert any(b.description == "Bet" for b in view.actions.children)
     view.language.value = "pt"
-    assert any(b.description.startswith("apostar") for b in view.actions.children)
+    assert any(b.description == "Apostar" for b in view.actions.children)
     view.role.value = "banker"
     view.again.click()
     assert view.state.banker == 0 and view.state.round_number == 1
@@ -110,10 +112,88 @@ def test_bots_stop_after_a_bounded_run_and_continue_on_request(monkeypatch):
 
 
 def test_paced_bots_pause_at_most_max_paced_seconds_per_click(monkeypatch):
-    import widgets.pacing as pacing
+    from widgets import pacing
     slept = []
     monkeypatch.setattr(pacing.time, "sleep", slept.append)
     monkeypatch.setattr(PlayVinteEUm, "max_paced_seconds", 3.0)
     view = PlayVinteEUm(seed=4, delay=0.7, players=12)
     click(view, "bet")
     assert view.bot_steps > 5 and sum(slept) <= 3.0 + 1e-9 and len(slept) <= 5
+
+
+# -- the table's rules, amounts, words ---------------------------------------------------------
+
+def test_the_table_states_its_ace_rule_and_the_rounds_left():
+    view = PlayVinteEUm(seed=3, delay=0, rotation="natural", lang="pt")  # the engine: ace 11
+    assert "o ás vale 11" in view.rules.value
+    assert "Rodada 1 de 10: faltam 10 rodadas, contando esta." in view.rules.value
+    view.language.value = "en"
+    assert "an ace counts 11" in view.rules.value and "Round 1 of 10: 10 rounds left" in view.rules.value
+    view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, rounds=1, ace=1), delay=0, seed=1)
+    assert "o ás vale 1." in view.rules.value and "esta é a última" in view.rules.value
+    view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, rounds=None, ace="flexible"), delay=0, seed=1)
+    assert "1 ou 11" in view.rules.value and "sem limite de rodadas" in view.rules.value
+
+
+def test_bets_are_typed_in_one_number_field_not_a_button_each():
+    view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, max_bet=25, chips=30), delay=0, seed=1)
+    fields = [c for c in view.actions.children if isinstance(c, w.BoundedIntText)]
+    assert len(fields) == 1 and (fields[0].min, fields[0].max) == (1, 25)
+    assert len(view.actions.children) == 2  # the field and its button
+    fields[0].value = 7
+    click(view, "bet")
+    assert view.last_error is None
+    assert any(e["type"] == "bet" and e["seat"] == 0 and e["amount"] == 7 for e in view.state.events)
+
+
+def test_an_amount_outside_the_legal_ones_is_refused_and_nothing_moves():
+    view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, max_bet=5), delay=0, seed=1)
+    field = next(c for c in view.actions.children if isinstance(c, w.BoundedIntText))
+    before = view.state.to_json()
+    with pytest.raises(ValueError):
+        view.act_amount("bid", field)  # no bid is legal now
+    assert view.state.to_json() == before
+
+
+def test_one_point_is_singular():
+    from widgets.vinte_e_um_table import points_text
+    assert points_text(1, "pt") == "1 ponto" and points_text(1, "en") == "1 point"
+    assert points_text(5, "pt") == "5 pontos" and points_text(5, "en") == "5 points"
+
+
+# -- the coach ---------------------------------------------------------------------------------
+
+def twenty_against_a_six():
+    """Seat 0 holds 10♠ then K♥ (20); the banker (seat 2) shows a 6."""
+    state = from_deal(3, ["10♠", "2♣", "5♦"], upcard="6♦", then=["K♥", "3♣"], banker=2, seed=1)
+    return PlayVinteEUm(state=state, delay=0, seed=1, lang="pt")
+
+
+def test_dica_says_stand_on_twenty_against_a_bankers_six():
+    view = twenty_against_a_six()
+    view.hint_button.click()  # a bet: the coach advises hit/stand and draw/call only
+    assert "data-action=''" in view.hint_box.value and "pedir ou parar" in view.hint_box.value
+    click(view, "bet")
+    assert kinds(view) == {"hit", "stand"}
+    view.hint_button.click()
+    assert view.last_error is None
+    hint = view.hint_box.value
+    assert "data-action='stand'" in hint and "Pare: parando você ganha" in hint and "%" in hint
+
+
+def test_the_review_lists_a_hit_on_twenty_with_its_odds():
+    view = twenty_against_a_six()
+    click(view, "bet")
+    click(view, "hit")  # against the hint
+    view.review_button.click()
+    review = view.review_box.value
+    assert "1 de 1 decisões foram contra a dica" in review
+    assert "Rodada 1: você pediu com 20 pontos. Dica: Pare" in review
+
+
+def test_dica_for_the_banker_draws_or_calls():
+    view = PlayVinteEUm(seed=1, delay=0, role="banker", rotation="permanent", players=3, lang="en")
+    assert kinds(view) & {"draw", "call"}
+    view.hint_button.click()
+    assert ("data-action='draw'" in view.hint_box.value) != ("data-action='call'" in view.hint_box.value)
+    assert "average balance" in view.hint_box.value

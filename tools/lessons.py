@@ -379,6 +379,12 @@ Agora é com você! Você é o **assento 0**; seu parceiro (assento 2) e os adve
 Os botões de **truco**, **aceitar**, **correr**, **aumentar**, **jogar coberta** e a decisão da
 **mão de onze** só aparecem quando a jogada é permitida. O registro conta cada passo, e o botão
 **Por quê?** explica a última rodada (e a mão, quando ela termina). O jogo vai até 12 pontos.
+
+Quando pedem truco à sua dupla, quem responde é **você**, mesmo que a vez seja do parceiro; a
+decisão da mão de onze também é sua. Na dúvida, clique em **Dica**: o treinador diz que carta
+jogar, se vale pedir truco, se deve aceitar, correr ou aumentar, e se joga a mão de onze, com a
+chance de levar a mão e quanto cada resposta ganha ou perde em média. A **Revisão** (também ao
+fim do jogo) lista as suas decisões que foram contra a dica.
 """, """
 # Play truco
 
@@ -387,6 +393,12 @@ are bots that play by the rules. Click one of your cards to play it. The buttons
 **accept**, **run**, **raise**, **play face down** and the **mão de onze** decision appear only
 when the move is allowed. The log tells every step, and the **Why?** button explains the last
 trick (and the hand, when it ends). The game goes to 12 points.
+
+When truco is called against your team, **you** answer, even when it is your partner's turn;
+the mão de onze decision is yours too. When unsure, click **Hint**: the coach says which card
+to play, whether to call truco, whether to accept, run or raise, and whether to play the mão de
+onze, with the chance of taking the hand and what each answer wins or loses on average.
+**Review** (also shown at the end of the game) lists your decisions that went against the hint.
 """),
     widget("play_truco", "PlayTruco"),
     ("checks", *CHECKS),
@@ -543,15 +555,21 @@ LESSONS["jogar_21"] = [
 
 Jogue o 21 de banca com fichas contra robôs. Você é o **jogador 0**: escolha se joga como
 **jogador** ou como **banca**, quantos participantes e o **rodízio da banca**, e clique em
-**Jogar de novo** para começar com essas escolhas. Cada jogada permitida aparece como um botão;
-o registro conta tudo o que acontece na mesa.
+**Jogar de novo** para começar com essas escolhas. Acima da mesa está a regra do ás e quantas
+rodadas faltam. A aposta se digita no campo de fichas; as outras jogadas permitidas aparecem
+como botões, e o registro conta tudo o que acontece na mesa. A **Dica** diz se vale pedir ou
+parar (ou, na banca, comprar ou chamar) pelas chances exatas, e a **Revisão** lista as suas
+decisões que foram contra a dica.
 """, """
 # Play 21
 
 Play the banker game of 21 with chips against bots. You are **player 0**: choose to play as a
 **player** or as the **banker**, how many take part and how the **bank rotates**, then click
-**Play again** to start with those choices. Every allowed move is a button; the log tells
-everything that happens at the table.
+**Play again** to start with those choices. Above the table: the ace rule and how many rounds
+are left. You type your bet in the chips field; the other allowed moves are buttons, and the
+log tells everything that happens at the table. **Hint** says whether to hit or stand (or, as
+the banker, draw or call) from the exact odds, and **Review** lists your decisions that went
+against the hint.
 """),
     widget("play_vinte_e_um", "PlayVinteEUm"),
     ("checks", *CHECKS),

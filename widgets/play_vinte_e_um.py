@@ -5,7 +5,21 @@ Bounded work (see widgets.pacing): each click lets the bots make at most `max_bo
 moves; when they stop there a "Continue" button (class cartas-continue) lets them go on.
 When your seat can never act again (`state.seat_is_out(0)`: no chips, no stake, not the
 banker) the game is over for you: the bots stop and the status says so (data-turn="out").
-The status's data-turn is "you", "bot", "paused", "out" or "over"."""
+The status's data-turn is "you", "bot", "paused", "out" or "over".
+
+Decided here (the view's, not the rules'):
+
+- The table's rules line (class cartas-rules) states the ace rule and the rounds left
+  (the round in play counted; "no limit" when the game plays until one seat is left).
+- Amounts (a bet, a bid or an offer for the bank) are typed in one number field per kind
+  (class cartas-amount-<kind>, bounded by the legal amounts) with its submit button
+  (cartas-act-<kind>); every other legal move is a button of its own.
+- The coach ("Dica", class cartas-hint-button): hit or stand for a player, draw or call for
+  the banker, from `cartas.coach.vinte_e_um.advise_view` (exact odds). Each such decision is
+  kept with its view; the review (cartas-review, shown by itself at the end) lists those
+  that went against the advice, judged when asked, with the odds of that moment. At most
+  `MAX_DECISIONS` are kept.
+"""
 from __future__ import annotations
 
 from html import escape
@@ -13,7 +27,8 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.vinte_e_um import ROTATIONS, SensibleBot, describe_action, new_game, rotation_label
+from cartas.coach.vinte_e_um import advise_view
+from cartas.vinte_e_um import ROTATIONS, Action, SensibleBot, describe_action, new_game, rotation_label
 
 from .base import View
 from .pacing import HUMAN, BotPacing, pace_from_query
@@ -42,7 +57,39 @@ TEXT = {
     "paused": {"pt": "Rodada {round}: os outros jogadores fizeram {steps} lances. Continuar?",
                "en": "Round {round}: the other seats made {steps} moves. Go on?"},
     "continue": {"pt": "Continuar", "en": "Continue"},
+    "ace_1": {"pt": "Nesta mesa o ás vale 1.", "en": "At this table an ace counts 1."},
+    "ace_11": {"pt": "Nesta mesa o ás vale 11.", "en": "At this table an ace counts 11."},
+    "ace_flexible": {"pt": "Nesta mesa o ás vale 1 ou 11, o que for melhor.",
+                     "en": "At this table an ace counts 1 or 11, whichever is better."},
+    "rounds_left": {"pt": "Rodada {round} de {rounds}: {left}.", "en": "Round {round} of {rounds}: {left}."},
+    "left_one": {"pt": "esta é a última", "en": "this is the last one"},
+    "left_many": {"pt": "faltam {n} rodadas, contando esta", "en": "{n} rounds left, this one included"},
+    "rounds_open": {"pt": "Rodada {round}: sem limite de rodadas, até sobrar quem possa apostar.",
+                    "en": "Round {round}: no limit of rounds, until nobody can bet against the bank."},
+    "amount_bet": {"pt": "Apostar", "en": "Bet"},
+    "amount_bid": {"pt": "Dar o lance", "en": "Bid"},
+    "amount_offer": {"pt": "Oferecer", "en": "Offer"},
+    "chips_field": {"pt": "Fichas ({low} a {high})", "en": "Chips ({low} to {high})"},
+    "hint": {"pt": "Dica", "en": "Hint"},
+    "hint_wait": {"pt": "A dica é para pedir ou parar, e para a banca comprar ou chamar: ela vem nessa hora.",
+                  "en": "The hint is for hitting or standing, and for the banker's draw or call: it comes then."},
+    "review": {"pt": "Revisão", "en": "Review"},
+    "review_title": {"pt": "Suas decisões contra a dica", "en": "Your decisions against the hint"},
+    "review_empty": {"pt": "Você ainda não pediu, parou, comprou nem chamou nesta partida.",
+                     "en": "You have not hit, stood, drawn or called in this game yet."},
+    "review_none": {"pt": "Nenhuma das suas {n} decisões foi contra a dica.",
+                    "en": "None of your {n} decisions went against the hint."},
+    "review_count": {"pt": "{k} de {n} decisões foram contra a dica:",
+                     "en": "{k} of {n} decisions went against the hint:"},
+    "miss": {"pt": "Rodada {round}: você {did} com {points}. Dica: {advice}",
+             "en": "Round {round}: you {did} on {points}. Hint: {advice}"},
+    "did_hit": {"pt": "pediu", "en": "hit"},
+    "did_stand": {"pt": "parou", "en": "stood"},
+    "did_draw": {"pt": "comprou", "en": "drew"},
+    "did_call": {"pt": "chamou", "en": "called"},
 }
+AMOUNT_KINDS = ("bet", "bid", "offer")  # moves that carry a number of chips
+MAX_DECISIONS = 400
 
 
 class PlayVinteEUm(BotPacing, View):
@@ -67,13 +114,24 @@ class PlayVinteEUm(BotPacing, View):
         self.go_on.on_click(self.guarded(lambda _: self.continue_bots()))
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
+        self.rules = w.HTML().add_class("cartas-rules")
         self.actions = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-actions")
+        self.hint_button = w.Button(button_style="info", icon="lightbulb-o",
+                                    layout=w.Layout(width="auto")).add_class("cartas-hint-button")
+        self.review_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-review-button")
+        self.hint_box = w.HTML().add_class("cartas-hint")
+        self.review_box = w.HTML().add_class("cartas-review")
         self.log_box = w.HTML().add_class("cartas-log")
+        self.decisions: list[dict] = []
         self.again.on_click(self.guarded(lambda _: self.new_game()))
+        self.hint_button.on_click(self.guarded(lambda _: self.hint()))
+        self.review_button.on_click(self.guarded(lambda _: self.review()))
         self.children = [
             self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
-            self.status, self.message, self.table, self.actions, self.go_on, self.log_box,
+            self.rules, self.status, self.message, self.actions,
+            w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
+            self.go_on, self.review_box, self.log_box,
         ]
         if state is not None:
             self.start(state)
@@ -94,12 +152,80 @@ class PlayVinteEUm(BotPacing, View):
     def start(self, state) -> None:
         self.state = state
         self.bots = {s: SensibleBot(seed=int(self.rng.integers(2**31))) for s in range(state.players)}
+        self.decisions = []
+        self.hint_box.value = self.review_box.value = ""
         self._run_bots(paced=False)
 
     def act(self, action) -> None:
-        """Apply your move, then let the bots play at a pace a person can follow."""
+        """Apply your move (kept for the review when the coach advises it), then let the bots
+        play at a pace a person can follow."""
+        view = self.state.view(HUMAN)
         self.state.apply_action(action, HUMAN)
+        if action.kind in ("hit", "stand", "draw", "call") and len(self.decisions) < MAX_DECISIONS:
+            self.decisions.append({"view": view, "kind": action.kind, "judged": False, "miss": None})
+        self.hint_box.value = self.review_box.value = ""
         self._run_bots(paced=True)
+        if self.state.is_terminal() or self._human_out():
+            self.review()
+
+    def act_amount(self, kind: str, field) -> None:
+        """Submit the number typed for `kind` ("bet", "bid", "offer"), if it is legal."""
+        action = Action(kind, amount=int(field.value))
+        if action not in self.legal():
+            raise ValueError(self.t("chips_field", low=field.min, high=field.max))
+        self.act(action)
+
+    # The coach -----------------------------------------------------------------------------
+    def hint(self) -> str:
+        """Show the advice for the decision in front of you (hit/stand, draw/call)."""
+        advice = advise_view(self.state.view(HUMAN)) if self.legal() and not self._busy else None
+        if advice is None:
+            text = self.t("hint_wait")
+            self.hint_box.value = self._note(text, "")
+            return text
+        text = advice.text(self.lang)
+        self.hint_box.value = self._note(text, advice.action)
+        return text
+
+    def _note(self, text: str, action: str) -> str:
+        return (f"<div class='cartas-hint-text' data-action='{action}' style='font-size:15px;"
+                f"background:#e8f5e9;padding:6px 10px;border-radius:6px'>{escape(text)}</div>")
+
+    def misses(self) -> list[dict]:
+        """The kept decisions that went against the advice (judged now if not yet)."""
+        out = []
+        for d in self.decisions:
+            if not d["judged"]:
+                advice = advise_view(d["view"])
+                d["miss"] = None if advice is None or advice.action == d["kind"] else advice
+                d["judged"] = True
+            if d["miss"] is not None:
+                out.append(d)
+        return out
+
+    def review(self) -> str:
+        """Show your hit/stand/draw/call decisions of this game that went against the advice."""
+        misses = self.misses()
+        n = len(self.decisions)
+        items: list[str] = []
+        if not n:
+            head = self.t("review_empty")
+        elif not misses:
+            head = self.t("review_none", n=n)
+        else:
+            head = self.t("review_count", k=len(misses), n=n)
+            items = [self.t("miss", round=d["view"].round_number, did=self.t("did_" + d["kind"]),
+                            points=self._points(d["view"].points), advice=d["miss"].text(self.lang))
+                     for d in misses]
+        body = "".join(f"<li class='cartas-review-item'>{escape(x)}</li>" for x in items)
+        self.review_box.value = (f"<div class='cartas-review-text' style='font-size:14px;background:#fff8e1;"
+                                 f"padding:6px 10px;border-radius:6px'><b>{escape(self.t('review_title'))}</b>"
+                                 f"<div>{escape(head)}</div><ul style='margin:4px 0'>{body}</ul></div>")
+        return " ".join([head] + items)
+
+    def _points(self, n) -> str:
+        from .vinte_e_um_table import points_text
+        return points_text(n, self.lang)
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)), seat)
@@ -125,6 +251,9 @@ class PlayVinteEUm(BotPacing, View):
         self.rotation.options = self._rotation_options()
         self.rotation.value = current
         self.again.description = self.t("new")
+        self.hint_button.description = self.t("hint")
+        self.review_button.description = self.t("review")
+        self._draw_rules()
         self.table.value = table_html(state, self.lang, viewer=HUMAN)
         self._draw_status()
         self._draw_actions()
@@ -159,12 +288,41 @@ class PlayVinteEUm(BotPacing, View):
                              f"style='font-size:18px;margin:4px 0'>{escape(text)} "
                              f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")
 
+    def _draw_rules(self) -> None:
+        state = self.state
+        ace = state.ace if state.ace in (1, 11) else "flexible"
+        if state.rounds is None:
+            rounds = self.t("rounds_open", round=state.round_number)
+        else:
+            n = max(0, state.rounds - state.round_number + 1)
+            left = self.t("left_one") if n == 1 else self.t("left_many", n=n)
+            rounds = self.t("rounds_left", round=state.round_number, rounds=state.rounds, left=left)
+        self.rules.value = (f"<div style='font-size:15px;color:#333' data-ace='{state.ace}' "
+                            f"data-rounds-left='{'' if state.rounds is None else n}'>"
+                            f"{escape(self.t('ace_' + str(ace)))} {escape(rounds)}</div>")
+
     def _draw_actions(self) -> None:
-        buttons = []
-        for action in ([] if self._busy else self.legal()):
+        widgets = []
+        legal = [] if self._busy else self.legal()
+        for kind in AMOUNT_KINDS:
+            amounts = [a.amount for a in legal if a.kind == kind]
+            if not amounts:
+                continue
+            field = w.BoundedIntText(value=min(amounts), min=min(amounts), max=max(amounts),
+                                     description=self.t("chips_field", low=min(amounts), high=max(amounts)),
+                                     style={"description_width": "initial"},
+                                     layout=w.Layout(width="230px")).add_class(f"cartas-amount-{kind}")
+            submit = w.Button(description=self.t("amount_" + kind), button_style="primary",
+                              layout=w.Layout(width="auto")).add_class("cartas-act")
+            submit.add_class(f"cartas-act-{kind}")
+            submit.on_click(self.guarded(lambda _, k=kind, f=field: self.act_amount(k, f)))
+            widgets += [field, submit]
+        for action in legal:
+            if action.kind in AMOUNT_KINDS:
+                continue
             button = w.Button(description=describe_action(action, self.lang),
                               layout=w.Layout(width="auto")).add_class("cartas-act")
             button.add_class(f"cartas-act-{action.kind}")
             button.on_click(self.guarded(lambda _, a=action: self.act(a)))
-            buttons.append(button)
-        self.actions.children = buttons
+            widgets.append(button)
+        self.actions.children = widgets

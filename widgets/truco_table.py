@@ -92,7 +92,7 @@ class Table:
     pack: int = 0                                      # cards left face down in the pack
 
     @classmethod
-    def from_state(cls, source) -> "Table":
+    def from_state(cls, source) -> Table:
         """A snapshot of a TrucoState or SeatView (what the view may see)."""
         hands = source.hands
         viewer = getattr(source, "seat", None) if not hasattr(source, "apply_action") else None
@@ -105,7 +105,7 @@ class Table:
             hand_number=source.hand_number, mode=source.mode, viewer=viewer,
         )
 
-    def with_(self, **changes) -> "Table":
+    def with_(self, **changes) -> Table:
         return replace(self, **changes)
 
 
@@ -139,7 +139,7 @@ def _card(card, face_up: bool, width: int, manilhas, marks, title=None) -> str:
     return card_svg(card, face_up=face_up and card is not None, width=width, highlight=hl, title=title)
 
 
-def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks) -> str:
+def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact: bool = False) -> str:
     team = team_of(seat)
     colour = TEAM_COLOURS[team]
     badges = []
@@ -152,21 +152,23 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks) -> str:
     if table.current_seat == seat:
         badges.append(_badge(translate(TEXT, "turn", lang), "#c2185b"))
     glow = "box-shadow:0 0 0 4px #f48fb1;" if table.current_seat == seat else ""
-    cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, 50, table.manilhas, marks)}</span>'
+    width = 44 if compact else 50
+    cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks)}</span>'
                     for c in table.hands[seat])
     head = (f'<div style="font-weight:bold;color:{colour};font-size:14px">'
             f'{escape(translate(TEXT, "seat", lang, seat=seat))} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
     return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
             f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
-            f'padding:4px 6px;min-width:170px;{glow}">{head}'
-            f'<div class="cartas-hand" style="min-height:74px;display:flex;justify-content:center">{cards}</div></div>')
+            f'padding:4px 6px;min-width:{150 if compact else 170}px;{glow}">{head}'
+            f'<div class="cartas-hand" style="min-height:{66 if compact else 74}px;display:flex;'
+            f'justify-content:center">{cards}</div></div>')
 
 
-def _trick_area(table: Table, lang: str, marks, note) -> str:
+def _trick_area(table: Table, lang: str, marks, note, compact: bool = False) -> str:
     spots = []
     for seat, card in table.trick:
-        svg = _card(card, card is not None, 60, table.manilhas, marks,
+        svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks,
                     title=None if card is not None else translate(TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat)))
         spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" '
                      f'style="grid-area:{_TRICK_SPOTS[seat]};justify-self:center;align-self:center">{svg}</div>')
@@ -174,14 +176,15 @@ def _trick_area(table: Table, lang: str, marks, note) -> str:
         spots.append(f'<div class="cartas-pack" data-cards="{table.pack}" style="grid-area:2 / 2;'
                      f'justify-self:center;align-self:center;text-align:center">'
                      f'{card_svg(None, width=50)}<div style="font-size:12px;color:#eee">{table.pack}</div></div>')
+    size = 210 if compact else 250
     note_html = (f'<div class="cartas-table-note" style="grid-area:2 / 1 / 3 / 4;align-self:end;'
                  f'text-align:center;color:#fff;font-size:14px">{note}</div>') if note else ""
     return (f'<div class="cartas-trick" style="grid-area:2 / 2;display:grid;grid-template-columns:1fr 1fr 1fr;'
-            f'grid-template-rows:1fr 1fr 1fr;width:250px;height:250px;background:#2e7d32;border-radius:50%;'
+            f'grid-template-rows:1fr 1fr 1fr;width:{size}px;height:{size}px;background:#2e7d32;border-radius:50%;'
             f'border:6px solid #1b5e20;justify-self:center;align-self:center">{"".join(spots)}{note_html}</div>')
 
 
-def _side_panel(table: Table, lang: str, marks) -> str:
+def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
     parts = []
     if table.hand_number:
         mode = f" · {translate(TEXT, 'ferro', lang)}" if table.mode == "mao_de_ferro" else ""
@@ -217,18 +220,29 @@ def _side_panel(table: Table, lang: str, marks) -> str:
             f"{translate(TEXT, 'nth', lang, n=i)}: {escape(translate(TEXT, 'tie', lang) if r is None else team_label(r, lang))}</span>"
             for i, r in enumerate(table.trick_results, start=1))
         parts.append(f"<div class='cartas-table-tricks'>{translate(TEXT, 'tricks', lang)}: {pills}</div>")
+    if compact:  # one row under the table
+        inner = "".join(f"<div style='margin-right:14px'>{p}</div>" for p in parts)
+        return (f"<div class='cartas-table-side' style='font-size:13px;display:flex;flex-wrap:wrap;"
+                f"align-items:flex-start;max-width:560px;padding:4px 6px;border-top:2px solid #ccc'>{inner}</div>")
     inner = "".join(f"<div style='margin-bottom:6px'>{p}</div>" for p in parts)
     return (f"<div class='cartas-table-side' style='font-size:14px;min-width:190px;max-width:220px;"
             f"padding:6px 10px;border-left:2px solid #ccc'>{inner}</div>")
 
 
-def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str | None = None) -> str:
-    """The whole table as one HTML string (see the module docstring for the arguments)."""
+def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str | None = None,
+               compact: bool = False) -> str:
+    """The whole table as one HTML string (see the module docstring for the arguments).
+
+    compact: a narrower table (about 570 px wide) with the score panel in a row underneath,
+    leaving room beside it for a player's cards and buttons on a 1024 px screen."""
     table = _as_table(source)
     faces = _faces(reveal)
     marks = _highlights(highlight)
-    seats = "".join(_seat_box(table, s, faces[s], lang, marks) for s in SEATS)
-    grid = (f"<div style='display:grid;grid-template-columns:210px 270px 210px;"
-            f"grid-template-rows:auto 270px auto;gap:6px'>{seats}{_trick_area(table, lang, marks, note)}</div>")
-    return (f"<div class='cartas-table' style='display:flex;align-items:flex-start;gap:10px;"
-            f"font-family:DejaVu Sans, Arial, sans-serif'>{grid}{_side_panel(table, lang, marks)}</div>")
+    seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact) for s in SEATS)
+    columns, middle = ("175px 220px 175px", "220px") if compact else ("210px 270px 210px", "270px")
+    grid = (f"<div style='display:grid;grid-template-columns:{columns};"
+            f"grid-template-rows:auto {middle} auto;gap:6px'>{seats}"
+            f"{_trick_area(table, lang, marks, note, compact)}</div>")
+    direction = "flex-direction:column;" if compact else ""
+    return (f"<div class='cartas-table' style='display:flex;{direction}align-items:flex-start;gap:10px;"
+            f"font-family:DejaVu Sans, Arial, sans-serif'>{grid}{_side_panel(table, lang, marks, compact)}</div>")

@@ -21,6 +21,7 @@ TEXT = {
     "chips": {"pt": "fichas", "en": "chips"},
     "bet": {"pt": "aposta", "en": "bet"},
     "points": {"pt": "{points} pontos", "en": "{points} points"},
+    "point": {"pt": "1 ponto", "en": "1 point"},
     "hidden": {"pt": "carta fechada", "en": "face-down card"},
     "turn": {"pt": "na vez", "en": "to act"},
     "out": {"pt": "fora da rodada", "en": "sits out"},
@@ -42,10 +43,10 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     shown = min(count, per_column * max_columns)
     columns = max(1, -(-shown // per_column))
     width, height = 8 + 26 * columns + 30, 14 + 5 * min(shown, per_column) + 8
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-chips cartas-chips-{kind}" '
-             f'data-chips="{count}" role="img" width="{round(width * scale)}" '
-             f'height="{round(height * scale)}" viewBox="0 0 {width} {height}">'
-             f"<title>{count}</title>"]
+    parts = [(f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-chips cartas-chips-{kind}" '
+              f'data-chips="{count}" role="img" width="{round(width * scale)}" '
+              f'height="{round(height * scale)}" viewBox="0 0 {width} {height}">'
+              f"<title>{count}</title>")]
     for i in range(shown):
         column, level = divmod(i, per_column)
         cx, cy = 17 + 26 * column, height - 9 - 5 * level
@@ -61,11 +62,16 @@ def chips_svg(count: int, per_column: int = 10, max_columns: int = 4, scale: flo
     return "".join(parts)
 
 
+def points_text(points: int, lang: str = "pt") -> str:
+    """"1 ponto" / "5 pontos" ("1 point" / "5 points"): the singular for exactly one."""
+    return translate(TEXT, "point" if points == 1 else "points", lang, points=points)
+
+
 def _points_label(view, seat: int, lang) -> str:
     """The engine's total of the cards the viewer sees, noting a face-down card."""
     cards = view.cards[seat]
     known = view.visible_points[seat]
-    parts = [translate(TEXT, "points", lang, points=known)] if known is not None else []
+    parts = [points_text(known, lang)] if known is not None else []
     if None in cards:
         parts.append(translate(TEXT, "hidden", lang).strip(" +"))
     return " + ".join(parts)

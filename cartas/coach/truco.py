@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -109,6 +110,22 @@ TEXT = {
         "pt": "Corra da mão: vocês a levariam só {win} das vezes ({play} pontos em média jogando, {run} correndo).",
         "en": "Run from the hand: you would take it only {win} of the time ({play} points on average playing, {run} running).",
     },
+    "miss": {
+        "pt": "Mão {hand}: você {did} ({yours}). Dica: {advice}",
+        "en": "Hand {hand}: you {did} ({yours}). Hint: {advice}",
+    },
+    "did_play": {"pt": "jogou {card}", "en": "played {card}"},
+    "did_cover": {"pt": "jogou {card} coberta", "en": "played {card} face down"},
+    "did_truco": {"pt": "pediu truco", "en": "called truco"},
+    "did_no_truco": {"pt": "não pediu truco", "en": "did not call truco"},
+    "did_accept": {"pt": "aceitou", "en": "accepted"},
+    "did_run": {"pt": "correu", "en": "ran"},
+    "did_raise": {"pt": "aumentou", "en": "raised"},
+    "did_play_hand": {"pt": "jogou a mão", "en": "played the hand"},
+    "did_run_hand": {"pt": "correu da mão", "en": "ran from the hand"},
+    "yours_card": {"pt": "assim a dupla leva a mão {win} das vezes",
+                   "en": "then your team takes the hand {win} of the time"},
+    "yours_points": {"pt": "{expected} pontos em média", "en": "{expected} points on average"},
 }
 
 
@@ -131,12 +148,15 @@ class TrucoSpot:
     next_raise: the value a raise of this seat would ask, None when raising is not allowed.
     threshold: True in a mão de onze/dez (nobody may ask truco).
     deciding: True when the seat decides whether to play a mão de onze/dez.
+    leader: the seat leading the trick in play (None: the coached seat plays next). The seat
+        may be coached when another seat is to act: it answers a raise for its team after it
+        has played its card, or its partner is the engine's answering seat.
     """
 
-    variant: object
+    variant: Any
     hand: Sequence
     seat: int = 0
-    vira: object = None
+    vira: Any = None
     mao: int = 0
     table: Sequence = ()
     results: Sequence = ()
@@ -149,6 +169,7 @@ class TrucoSpot:
     next_raise: int | None = None
     threshold: bool = False
     deciding: bool = False
+    leader: int | None = None
 
 
 @dataclass
@@ -297,38 +318,112 @@ def advise_threshold(spot: TrucoSpot, seed=0) -> Advice:
 
 
 def chance(spot: TrucoSpot, seed=0) -> tuple[float, float, int]:
-    """(win, loss, simulations): the chance that the seat's team takes / loses the hand."""
+    """(win, loss, simulations): the chance that the seat's team takes / loses the hand, every
+    seat (the coached one too) playing the rest of the hand under the rule policy."""
     if not spot.table and not spot.results and len(spot.hand) == 3:
         odds = hand_odds(spot.variant, list(spot.hand), spot.vira, (spot.seat - spot.mao) % 4,
                          START_SIMULATIONS, seed, tuple(spot.seen),
                          None if spot.partner is None else list(spot.partner))
         return odds.hand_win, odds.hand_loss, odds.simulations
-    game = _Game(spot)
-    outcomes, n = game.candidates(seed, only=game.rule_choice())
-    win, loss = outcomes[game.rule_choice()]
-    return win, loss, n
+    return _Game(spot).rollout(seed)
 
 
-def spot_from_view(view) -> TrucoSpot:
-    """A TrucoSpot from a seat's view (attributes as `TrucoState.view(seat)` has them:
-    seat, variant, vira, hand, hands, mao, current_trick, trick_results, tricks, hand_value,
-    score, pending_raise, run_value, legal, mode, phase). Only reads; duck-typed."""
+def spot_from_view(view, legal=None) -> TrucoSpot:
+    """A TrucoSpot from a seat's view (`TrucoState.view(seat)`: seat, variant, vira, hand,
+    hands, mao, current_trick, trick_leader, trick_results, tricks, hand_value, score,
+    pending_raise, run_value, legal, mode, phase). Only reads; duck-typed.
+
+    legal: the legal actions of the decision (default: the view's own). A seat that decides
+    for its team while the engine's acting seat is its partner (see `widgets.play_truco`)
+    passes the acting seat's legal actions with its own view."""
     seat = view.seat
+    legal = view.legal if legal is None else legal
     partner = view.hands[(seat + 2) % 4]
     partner = list(partner) if partner and all(c is not None for c in partner) else None
     seen = [card for trick in getattr(view, "tricks", ()) for _, card, *rest in _plays(trick)
             if card is not None and not (rest and rest[0])]
     pending = view.pending_raise["value"] if getattr(view, "pending_raise", None) else None
-    raise_values = [a.value for a in view.legal if a.kind == "raise"]
-    next_raise = (view.variant.next_value(pending if pending else view.hand_value)
-                  if raise_values else None)
+    raise_values = [a.value for a in legal if a.kind == "raise"]
+    next_raise = raise_values[0] if raise_values else None
     return TrucoSpot(
         variant=view.variant, vira=view.vira, seat=seat, hand=[c for c in view.hand if c],
         mao=view.mao, table=[(s, c) for s, c in view.current_trick],
         results=list(view.trick_results), seen=seen, partner=partner,
         hand_value=view.hand_value, score=tuple(view.score), pending=pending,
         run_value=getattr(view, "run_value", None), next_raise=next_raise,
-        threshold=view.mode == "threshold", deciding=view.phase == "decide")
+        threshold=view.mode == "threshold", deciding=view.phase == "decide",
+        leader=getattr(view, "trick_leader", None))
+
+
+@dataclass
+class Miss:
+    """A decision that went against the advice: what was done (`did`: a TEXT key and its
+    fields), what it was worth (`yours`: a TEXT key and its fields) and the advice."""
+
+    did: str
+    did_fields: dict
+    yours: str | None
+    yours_fields: dict
+    advice: Advice
+
+    def text(self, lang: str = "pt", hand: int | str = "") -> str:
+        def say(key, fields):
+            entry = TEXT[key]
+            return (entry.get(lang) or entry["pt"]).format(**{k: _fmt(v, lang) for k, v in fields.items()})
+        text = say("miss", {"hand": hand, "did": say(self.did, self.did_fields),
+                            "yours": say(self.yours, self.yours_fields) if self.yours else "",
+                            "advice": self.advice.text(lang)})
+        return text.replace(" ()", "")
+
+
+def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
+    """Whether `action` (anything with .kind and .card, as `cartas.truco.Action`) went
+    against the advice for `spot`; None when it followed it (or there was no advice: a
+    mão de ferro's blind card). Decided rules:
+
+    - Playing a card when raising was possible is two decisions: not calling truco (judged
+      by `advise_truco`) and the card (by `advise_card`); the first miss found is returned.
+      A card of the same strength as the advised one follows the advice; so does playing it
+      face up when the advice covers it (nothing is lost), not the other way round; so does
+      any card whose play-out does as well (win - loss no more than `MARGIN` below).
+    - Calling truco is judged by `advise_truco` (in a mão de onze/dez it always misses);
+      answering a raise by `advise_answer`; the mão de onze/dez by `advise_threshold`.
+    """
+    kind = action.kind
+    if kind == "blind":
+        return None
+    if spot.deciding:
+        advice = advise_threshold(spot, seed)
+        return None if advice.action == kind else _miss(kind, {}, advice, kind)
+    if spot.pending is not None:
+        advice = advise_answer(spot, seed)
+        return None if advice.action == kind else _miss(kind, {}, advice, kind)
+    if kind == "raise" or spot.next_raise is not None:
+        asked = advise_truco(spot, seed)
+        done = "truco" if kind == "raise" else "no_truco"
+        if asked.action != done:
+            return _miss(done, {}, asked, done)
+    if kind not in ("play", "cover"):
+        return None
+    advice = advise_card(spot, seed)
+    game = _Game(spot)
+    mine = game.strength[Card.parse(action.card)]
+    assert advice.card is not None  # a card advice always names its card
+    same = game.strength[advice.card] == mine and not (kind == "cover" and advice.action == "play")
+    if same:
+        return None
+    option = next((advice.options[_label(c, cov)] for c, cov in game.candidate_cards
+                   if game.strength[c] == mine and cov == (kind == "cover")), None)
+    if option is not None and (advice.win - advice.loss) - (option["win"] - option["loss"]) <= MARGIN:
+        return None  # as good as the advised card, within MARGIN
+    # A card covered that is not the lowest was not weighed: its numbers are left out.
+    yours = ("yours_card", {"win": Percent(option["win"])}) if option else (None, {})
+    return Miss(f"did_{kind}", {"card": Card.parse(action.card)}, yours[0], yours[1], advice)
+
+
+def _miss(done: str, fields: dict, advice: Advice, option: str) -> Miss:
+    expected = advice.options.get(option, {}).get("expected", 0.0)
+    return Miss(f"did_{done}", fields, "yours_points", {"expected": float(expected)}, advice)
 
 
 def _plays(trick):
@@ -401,12 +496,42 @@ class _Game:
                 return i
         raise AssertionError("the rule's card is among the candidates")
 
+    def _deals(self, seed) -> list:
+        rng = make_rng(seed)
+        order = np.argsort(rng.random((ROLLOUTS, len(self.unseen))), axis=1)
+        return np.array(self.unseen)[order].tolist()
+
+    def _hands(self, row) -> dict:
+        hands, k = {}, 0
+        for s, count in self.counts.items():
+            hands[s] = row[k:k + count]
+            k += count
+        if self.partner is not None:
+            hands[(self.seat + 2) % 4] = list(self.partner)
+        return hands
+
+    def rollout(self, seed) -> tuple[float, float, int]:
+        """(win, loss, n): the hand played out from where it stands, every seat (the coached
+        one too) under the rule policy, over ROLLOUTS deals of the unseen cards."""
+        status = _status_table()
+        team = self.seat & 1
+        mine = [self.strength[c] for c in self.hand]
+        leader = self.seat if self.spot.leader is None else self.spot.leader
+        wins = losses = 0
+        for row in self._deals(seed):
+            hands = self._hands(row)
+            hands[self.seat] = list(mine)
+            winner = _play_rest(hands, list(self.trick), self.results, status, leader)
+            if winner == team:
+                wins += 1
+            elif winner is not None:
+                losses += 1
+        return wins / ROLLOUTS, losses / ROLLOUTS, ROLLOUTS
+
     def candidates(self, seed, only: int | None = None) -> tuple[dict, int]:
         """{candidate index: (win, loss)} over ROLLOUTS deals shared by every candidate."""
-        rng = make_rng(seed)
         n = ROLLOUTS
-        order = np.argsort(rng.random((n, len(self.unseen))), axis=1)
-        pool = np.array(self.unseen)[order].tolist()
+        pool = self._deals(seed)
         status = _status_table()
         team = self.seat & 1
         mine = [self.strength[c] for c in self.hand]
@@ -417,12 +542,7 @@ class _Game:
             value = self.strength[card]
             wins = losses = 0
             for row in pool:
-                hands, k = {}, 0
-                for s, count in self.counts.items():
-                    hands[s] = row[k:k + count]
-                    k += count
-                if self.partner is not None:
-                    hands[(self.seat + 2) % 4] = list(self.partner)
+                hands = self._hands(row)
                 rest = list(mine)
                 rest.remove(value)
                 hands[self.seat] = rest
@@ -472,8 +592,9 @@ def _rule_card(mine, trick, results, seat, may_cover):
     return lowest, may_cover
 
 
-def _play_rest(hands, trick, results, status):
-    """Play the hand out under the rule policy; returns the winning team or None."""
+def _play_rest(hands, trick, results, status, leader=None):
+    """Play the hand out under the rule policy (`leader` leads when the trick is empty);
+    returns the winning team or None."""
     results = tuple(results)
     while True:
         while len(trick) < 4:

@@ -23,8 +23,8 @@ Decided rules:
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 import numpy as np
 
@@ -220,3 +220,43 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
     action = "draw" if draw > call + 1e-12 else "call"
     return Advice21(action, options, action, {"call": ("chips", call), "draw": ("chips", draw)},
                     time.perf_counter() - start)
+
+
+# -- from a seat's view ----------------------------------------------------------------------
+
+def _without(cards, taken) -> list:
+    """`cards` less one copy of each card of `taken` (a multiset difference)."""
+    rest = list(cards)
+    for c in taken:
+        if c in rest:
+            rest.remove(c)
+    return rest
+
+
+def advise_view(view) -> Advice21 | None:
+    """The advice for the decision a 21 `SeatView` (`state.view(seat)`) is at: hit or stand
+    for a player, draw or call for the banker; None at any other decision (a bet, the bank).
+
+    Read from the view only: the seat's own cards, the face-up cards of the others (face-down
+    ones are None), `seen` (every card the seat can see, the collected ones too), the bets and
+    the table's ace and decks. Only what the seat may see is used."""
+    kinds = {a.kind for a in view.legal_actions()}
+    seat = view.seat
+    mine = list(view.hands[seat])
+    if kinds & {"hit", "stand"}:
+        banker = view.hands[view.banker]
+        up = [c for c in banker if c is not None]
+        seen = _without(view.seen, mine + up)
+        return advise_player(mine, up, seen, hidden=sum(c is None for c in banker),
+                             bet=max(1, view.bets[seat]), ace=view.ace, decks=view.decks)
+    if kinds & {"draw", "call"}:
+        players, shown = [], []
+        for s in view.uncalled:
+            up = [c for c in view.hands[s] if c is not None]
+            players.append((up, sum(c is None for c in view.hands[s]), view.bets[s]))
+            shown += up
+        if not players:
+            return None
+        return advise_banker(mine, players, _without(view.seen, mine + shown), ace=view.ace,
+                             decks=view.decks)
+    return None

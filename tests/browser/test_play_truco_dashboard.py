@@ -28,3 +28,40 @@ def test_a_whole_hand_by_clicking(dashboard):
     # Hand 2 has no finished trick yet, so "Por quê?" explains how hand 1 ended: its last
     # trick, or who ran and what it paid.
     assert ("correu" in why and "ponto" in why) if "corre:" in log else "rodada" in why
+
+
+def _inside(box, width=1024, height=768):
+    return box is not None and box["x"] >= 0 and box["y"] >= 0 and \
+        box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
+
+
+def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768(dashboard):
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_selector(".cartas-status [data-turn='you']")
+    page.locator(".cartas-table").scroll_into_view_if_needed()
+    table = page.locator(".cartas-table").bounding_box()
+    hand = page.locator(".cartas-hand-cards").bounding_box()
+    assert _inside(hand), (table, hand)
+    assert hand["x"] >= table["x"] + 500  # beside the table, not under it
+    assert hand["y"] < table["y"] + table["height"]
+    buttons = [page.locator(f".{name}") for name in ("cartas-raise", "cartas-accept", "cartas-play-hand")]
+    shown = [b for b in buttons if b.is_visible()]
+    assert shown, "a betting button is offered on the learner's turn"
+    for button in shown:
+        assert _inside(button.bounding_box()), button.bounding_box()
+    assert _inside(page.locator(".cartas-hint-button").bounding_box())
+    # no sideways scrolling at 1024 px
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1024
+
+
+def test_the_hint_button_gives_the_advice_with_its_numbers(dashboard):
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en")
+    page.wait_for_selector(".cartas-status [data-turn='you']")
+    page.locator(".cartas-hint-button").click()
+    page.wait_for_selector(".cartas-hint-line")
+    hint = page.locator(".cartas-hint").text_content()
+    assert "Chance of taking the hand" in hint and "%" in hint
+    assert any(word in hint for word in ("Play ", "Accept", "Run", "Raise", "Call truco", "Do not call"))
+    page.locator(".cartas-review-button").click()
+    page.wait_for_selector(".cartas-review-text")

@@ -17,3 +17,22 @@ def test_a_whole_round_by_clicking(dashboard):
         wait_settled(page, step)
     log = page.locator(".cartas-log").text_content()
     assert "Rodada 2" in log and "Fim da rodada 1" in log and "O jogador 0 aposta" in log
+
+
+def test_bet_by_number_then_the_hint_at_1024x768(dashboard):
+    page = dashboard("jogar_21.ipynb", "?ritmo=0")
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.wait_for_selector(".cartas-status [data-turn='you']")
+    assert "ás vale" in page.locator(".cartas-rules").text_content()
+    assert page.locator(".cartas-act-bet").count() == 1  # one field and one button, not a row of them
+    page.locator(".cartas-amount-bet input").fill("2")
+    step = status_step(page)
+    page.locator(".cartas-act-bet").click()
+    wait_settled(page, step)
+    assert "aposta 2" in page.locator(".cartas-log").text_content()
+    if page.locator(".cartas-act-stand").count():
+        page.locator(".cartas-hint-button").click()
+        page.wait_for_selector(".cartas-hint-text[data-action='stand'], .cartas-hint-text[data-action='hit']")
+        assert "%" in page.locator(".cartas-hint").text_content()
+        box = page.locator(".cartas-act-stand").bounding_box()
+        assert box["x"] + box["width"] <= 1024
