@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8866
+HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
 .PHONY: serve test install browser bench clean
@@ -15,6 +16,9 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# An editable install leaves out data files: link Cartas' Voilà template into the venv.
+	mkdir -p $(VENV)/share/jupyter/voila/templates
+	ln -sfn $(CURDIR)/share/jupyter/voila/templates/cartas $(VENV)/share/jupyter/voila/templates/cartas
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -27,9 +31,10 @@ browser:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
+# Serves on exactly HOST:PORT or stops with a message (port taken); HOST=0.0.0.0 serves the
+# local network (see README: anyone on it can open and run the dashboards).
 serve: install
-	@echo "Cartas: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb"
-	$(BIN)/voila notebooks --no-browser --Voila.ip=127.0.0.1 --port=$(PORT)
+	@$(BIN)/python -m cartas_server.serve --host=$(HOST) --port=$(PORT)
 
 test: install browser
 	$(BIN)/python -m pytest -q tests
