@@ -16,9 +16,11 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	@# An editable install leaves out data files: link Cartas' Voilà template into the venv.
-	mkdir -p $(VENV)/share/jupyter/voila/templates
+	@# An editable install leaves out data files: link Cartas' Voilà template and server
+	@# configuration into the venv (pip install . copies them; see pyproject.toml).
+	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter
 	ln -sfn $(CURDIR)/share/jupyter/voila/templates/cartas $(VENV)/share/jupyter/voila/templates/cartas
+	ln -sfn $(CURDIR)/etc/jupyter/jupyter_server_config.json $(VENV)/etc/jupyter/jupyter_server_config.json
 	touch $(STAMP)
 
 install: $(STAMP)

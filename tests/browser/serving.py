@@ -6,6 +6,7 @@ Shared by the browser tests and the benchmarks (dashboard_startup.py, class_load
 """
 from __future__ import annotations
 
+import http.client
 import os
 import signal
 import socket
@@ -38,7 +39,7 @@ def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: f
         try:
             urllib.request.urlopen(url, timeout=2)
             return
-        except OSError:
+        except (OSError, http.client.HTTPException):  # not listening yet, or not HTTP yet
             time.sleep(0.3)
     stop(process)
     raise RuntimeError(f"{what} did not answer within {timeout:.0f} s; see {log_path}")
@@ -68,11 +69,11 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
 
 def start_jupyter_server(root: Path, log_path: Path, token: str = "",
                          python: str = sys.executable, extra_env: dict | None = None,
-                         extra_args: list[str] | tuple[str, ...] = ()):
-    """Start `jupyter server` from `root` (which it reads jupyter_config.json from), with the
-    Voilà extension, the way Binder and JupyterHub serve the dashboards: on a free loopback
-    port, with `token` ("" for none), `--allow-root` when running as root. Return
-    (process, base_url); stop it with `stop(process)`.
+                         extra_args: list[str] | tuple[str, ...] = (), cwd: Path | None = None):
+    """Start `jupyter server` (of the environment of `python`) serving `root`, with the Voilà
+    extension, the way Binder and JupyterHub serve the dashboards: on a free loopback port, with
+    `token` ("" for none), `--allow-root` when running as root. It runs in `cwd` (default
+    `root`). Return (process, base_url); stop it with `stop(process)`.
     """
     port = free_port()
     env = {**os.environ, **(extra_env or {})}
@@ -83,7 +84,7 @@ def start_jupyter_server(root: Path, log_path: Path, token: str = "",
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         command.append("--allow-root")
     log = open(log_path, "w")
-    process = subprocess.Popen(command, cwd=root, stdout=log, stderr=subprocess.STDOUT, env=env,
+    process = subprocess.Popen(command, cwd=cwd or root, stdout=log, stderr=subprocess.STDOUT, env=env,
                                start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     _wait_until_serving(process, f"{base}/static/favicon.ico", log_path, "jupyter server", 90)
