@@ -46,10 +46,11 @@ def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: f
 
 
 def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
-                extra_args: list[str] | tuple[str, ...] = ()):
+                extra_args: list[str] | tuple[str, ...] = (), cwd: Path = ROOT):
     """Serve `root` with standalone Voilà on a free loopback port; return (process, base_url).
 
-    Voilà runs from the repository root, so it reads the repository's voila.json; `extra_args`
+    Voilà runs from `cwd` (the repository root by default, so it reads the repository's
+    voila.json); `extra_args`
     (e.g. "--MappingKernelManager.cull_idle_timeout=10") override it. The process leads its own
     process group: stop it with `stop(process)`.
     """
@@ -60,7 +61,7 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
         [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
          "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True",
          *extra_args],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
     _wait_until_serving(process, f"{base}/voila/static/favicon.ico", log_path, "Voilà")
