@@ -121,14 +121,17 @@ def check_query_parameters(browser, base: str) -> None:
     from cartas import scenario
 
     page = browser.new_page()
-    page.set_default_timeout(300_000)
+    page.set_default_timeout(60_000)
     page.goto(f"{base}/voila/render/notebooks/manilhas.ipynb?lang=en")
-    assert "The vira is" in page.locator(".cartas-question").text_content(), "?lang=en lost"
+    page.wait_for_selector(".cartas-question")
+    english = "The vira is" in page.locator(".cartas-question").text_content()
     link = scenario.encode_link(scenario.truco_scenario("paulista", HANDS, "K♠", dealer=3))
     page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={link}")
-    page.wait_for_selector(".cartas-scenario-table svg[data-card='7♥']")
+    page.wait_for_selector(".cartas-view")
+    opened = page.locator(".cartas-scenario-table svg[data-card='7♥']").count() > 0
     page.close()
-    print("?lang=en and ?cenario= reach the kernel: yes")
+    print(f"?lang=en reaches a preheated kernel: {'yes' if english else 'NO'}; "
+          f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
 def server_config(lesson: str, pool: int, cull: int, n: int) -> dict:
