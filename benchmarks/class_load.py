@@ -177,7 +177,12 @@ def main() -> None:
                         time.sleep(1)
                     print(f"pools filled: {len(kernel_pids(process))} preheated kernels, executed "
                           f"up to the request, in {time.perf_counter() - t:.0f} s", flush=True)
-                    check_query_parameters(browser, base)
+                    try:
+                        check_query_parameters(browser, base)
+                    except Exception as error:  # playwright's TimeoutError among others
+                        raise SystemExit("preheated kernels: a lesson opened with ?lang=en or "
+                                         f"?cenario= never showed its widgets ({error.__class__.__name__}); "
+                                         f"see {tmp / 'voila.log'}") from None
                     wait_for_kernel_count(process, idle, timeout=300)  # refilled
                     time.sleep(5)
                 for name, path in (("lesson", args.lesson), ("bare", BARE)):
