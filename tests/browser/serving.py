@@ -32,17 +32,21 @@ def free_port() -> int:
 
 
 def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: float = 60):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"{what} exited early; see {log_path}")
-        try:
-            urllib.request.urlopen(url, timeout=2)
-            return
-        except (OSError, http.client.HTTPException):  # not listening yet, or not HTTP yet
-            time.sleep(0.3)
-    stop(process)
-    raise RuntimeError(f"{what} did not answer within {timeout:.0f} s; see {log_path}")
+    """Wait until `url` answers; on any failure, stop the process before raising."""
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"{what} exited early; see {log_path}")
+            try:
+                urllib.request.urlopen(url, timeout=2)
+                return
+            except (OSError, http.client.HTTPException):  # not listening yet, or not HTTP yet
+                time.sleep(0.3)
+        raise RuntimeError(f"{what} did not answer within {timeout:.0f} s; see {log_path}")
+    except BaseException:
+        stop(process)
+        raise
 
 
 def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
