@@ -5,6 +5,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8866
+HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
 .PHONY: serve test lint install browser postgres bench clean
@@ -15,6 +16,11 @@ $(BIN)/python:
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	@# An editable install leaves out data files: link Cartas' Voilà template and server
+	@# configuration into the venv (pip install . copies them; see pyproject.toml).
+	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter
+	ln -sfn $(CURDIR)/share/jupyter/voila/templates/cartas $(VENV)/share/jupyter/voila/templates/cartas
+	ln -sfn $(CURDIR)/etc/jupyter/jupyter_server_config.json $(VENV)/etc/jupyter/jupyter_server_config.json
 	touch $(STAMP)
 
 install: $(STAMP)
@@ -35,9 +41,10 @@ postgres:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
 	fi
 
+# Serves on exactly HOST:PORT or stops with a message (port taken); HOST=0.0.0.0 serves the
+# local network (see README: anyone on it can open and run the dashboards).
 serve: install
-	@echo "Cartas: open http://127.0.0.1:$(PORT)/voila/render/index.ipynb"
-	$(BIN)/voila notebooks --no-browser --Voila.ip=127.0.0.1 --port=$(PORT)
+	@$(BIN)/python -m cartas_server.serve --host=$(HOST) --port=$(PORT)
 
 # ruff and mypy as configured in pyproject.toml (mypy: the engine, the widgets, the class store).
 lint: install

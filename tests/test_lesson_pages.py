@@ -73,7 +73,7 @@ def test_engine_checks_are_hidden_from_the_dashboard(name):
     assert checked >= 1
 
 
-@pytest.mark.parametrize("config", ["voila.json", "jupyter_config.json"])
+@pytest.mark.parametrize("config", ["voila.json", "etc/jupyter/jupyter_server_config.json"])
 def test_voila_removes_cells_tagged_remove_cell(config):
     settings = json.loads((ROOT / config).read_text())["TagRemovePreprocessor"]
     assert settings["enabled"] is True and "remove-cell" in settings["remove_cell_tags"]

@@ -11,12 +11,22 @@ LANGUAGES = ("pt", "en")
 DEFAULT = "pt"
 
 
+_request_arrived = False
+
+
 def query_parameters() -> dict[str, str]:
-    """The dashboard URL's query parameters (Voilà passes them in QUERY_STRING)."""
-    if os.environ.get("VOILA_PREHEAT", "False") != "False":
+    """The dashboard URL's query parameters (Voilà passes them in QUERY_STRING).
+
+    In a pre-heated kernel (VOILA_PREHEAT), the first call waits for the learner's request and
+    Voilà puts its details into the environment; later calls read them from there. Voilà sends
+    the request's details once: waiting a second time would block until a timeout.
+    """
+    global _request_arrived
+    if not _request_arrived and os.environ.get("VOILA_PREHEAT", "False") != "False":
         from voila.utils import wait_for_request  # only under Voilà's pre-heated kernels
 
         wait_for_request()
+        _request_arrived = True
     query = parse_qs(os.environ.get("QUERY_STRING", ""))
     return {key: values[-1] for key, values in query.items() if values}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
 SCREENSHOTS = ROOT / "screenshots"
 
@@ -30,9 +30,10 @@ def voila_url(tmp_path_factory):
     process, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
                                 {"CARTAS_PROGRESS": str(tmp / "progress.json"),
                                  "CARTAS_DB": str(tmp / "cartas.db"), "CARTAS_DATABASE_URL": ""})
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+    try:
+        yield base
+    finally:
+        stop(process)
 
 
 @pytest.fixture(scope="session")

@@ -1,11 +1,14 @@
-"""Serve notebooks with Voilà on a free loopback port and find Debian's Chromium; wait for
-the bots of a "play" dashboard.
+"""Serve notebooks with Voilà (standalone, or as jupyter-server's extension) on a free loopback
+port, stop every process started, count kernels, and find Debian's Chromium; wait for the bots
+of a "play" dashboard.
 
-Shared by the browser tests and benchmarks/dashboard_startup.py.
+Shared by the browser tests and the benchmarks (dashboard_startup.py, class_load.py).
 """
 from __future__ import annotations
 
+import http.client
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -28,28 +31,119 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def start_voila(root: Path, log_path: Path, extra_env: dict | None = None):
-    """Serve `root` with Voilà on a free loopback port; return (process, base_url)."""
+def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: float = 60):
+    """Wait until `url` answers; on any failure, stop the process before raising."""
+    try:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise RuntimeError(f"{what} exited early; see {log_path}")
+            try:
+                urllib.request.urlopen(url, timeout=2)
+                return
+            except (OSError, http.client.HTTPException):  # not listening yet, or not HTTP yet
+                time.sleep(0.3)
+        raise RuntimeError(f"{what} did not answer within {timeout:.0f} s; see {log_path}")
+    except BaseException:
+        stop(process)
+        raise
+
+
+def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
+                extra_args: list[str] | tuple[str, ...] = (), cwd: Path = ROOT):
+    """Serve `root` with standalone Voilà on a free loopback port; return (process, base_url).
+
+    Voilà runs from `cwd` (the repository root by default, so it reads the repository's
+    voila.json); `extra_args`
+    (e.g. "--MappingKernelManager.cull_idle_timeout=10") override it. The process leads its own
+    process group: stop it with `stop(process)`.
+    """
     port = free_port()
     env = {**os.environ, **(extra_env or {})}
     log = open(log_path, "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--show_tracebacks=True"],
-        cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=env,
+         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True",
+         *extra_args],
+        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise RuntimeError(f"Voilà exited early; see {log_path}")
+    _wait_until_serving(process, f"{base}/voila/static/favicon.ico", log_path, "Voilà")
+    return process, base
+
+
+def start_jupyter_server(root: Path, log_path: Path, token: str = "",
+                         python: str = sys.executable, extra_env: dict | None = None,
+                         extra_args: list[str] | tuple[str, ...] = (), cwd: Path | None = None):
+    """Start `jupyter server` (of the environment of `python`) serving `root`, with the Voilà
+    extension, the way Binder and JupyterHub serve the dashboards: on a free loopback port, with
+    `token` ("" for none), `--allow-root` when running as root. It runs in `cwd` (default
+    `root`). Return (process, base_url); stop it with `stop(process)`.
+    """
+    port = free_port()
+    env = {**os.environ, **(extra_env or {})}
+    env.pop("JUPYTER_CONFIG_DIR", None)
+    command = [python, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
+               f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *extra_args]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        command.append("--allow-root")
+    log = open(log_path, "w")
+    process = subprocess.Popen(command, cwd=cwd or root, stdout=log, stderr=subprocess.STDOUT, env=env,
+                               start_new_session=True)
+    base = f"http://127.0.0.1:{port}"
+    _wait_until_serving(process, f"{base}/static/favicon.ico", log_path, "jupyter server", 90)
+    return process, base
+
+
+def stop(process, timeout: float = 20) -> None:
+    """Stop a server started here and everything it started (its process group): SIGTERM,
+    then SIGKILL if it is still there after `timeout` seconds."""
+    if process.poll() is None:
         try:
-            urllib.request.urlopen(f"{base}/voila/static/favicon.ico", timeout=2)
-            return process, base
-        except OSError:
-            time.sleep(0.3)
-    process.terminate()
-    raise RuntimeError(f"Voilà did not answer within 60 s; see {log_path}")
+            os.killpg(process.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            pass
+    try:  # kernels the server could not shut down, and the server if it hung
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    try:
+        process.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        pass
+
+
+def kernel_pids(process) -> list[int]:
+    """Process ids of the IPython kernels a server started (its descendants running ipykernel)."""
+    import psutil
+
+    found = []
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return found
+    for child in children:
+        try:
+            if any("ipykernel" in part for part in child.cmdline()):
+                found.append(child.pid)
+        except (psutil.NoSuchProcess, psutil.AccessDenied):
+            continue
+    return found
+
+
+def wait_for_kernel_count(process, expected: int, timeout: float) -> int:
+    """Poll until the server runs `expected` kernels or `timeout` passes; return the last count."""
+    deadline = time.monotonic() + timeout
+    while True:
+        count = len(kernel_pids(process))
+        if count == expected or time.monotonic() > deadline:
+            return count
+        time.sleep(0.5)
 
 
 # A play view's status carries data-turn (you/bot/over) and data-step (events so far).

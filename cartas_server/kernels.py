@@ -1,0 +1,56 @@
+"""A kernel manager with a cap on the number of kernels, for a class served from one machine.
+
+jupyter-server's kernel manager starts a kernel for every dashboard request, without limit:
+on a laptop, a class opening dashboards faster than the culler removes closed ones ends with
+the machine out of memory. With `CappedKernelManager.max_kernels = N` (N > 0):
+
+- at most N kernels run or are starting at any time;
+- a request that would start kernel N+1 is refused with HTTP 503 "Service Unavailable";
+  Voilà then shows the learner our `503.html` page (wait a minute and reload) instead of
+  starting a kernel; nothing already running is touched;
+- the count frees up as soon as a kernel is shut down or culled;
+- restarting an existing kernel is never refused;
+- `max_kernels = 0` (the default) means no cap, as in jupyter-server.
+
+The check and the reservation happen without an `await` in between, so concurrent requests
+on the event loop cannot overshoot the cap.
+"""
+from __future__ import annotations
+
+from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
+from traitlets import Integer
+
+FULL = ("The server is at its limit of {limit} running dashboards; "
+        "wait a minute and reload the page.")
+
+
+class CappedKernelManager(AsyncMappingKernelManager):
+    """AsyncMappingKernelManager that refuses (HTTP 503) to start more than `max_kernels`."""
+
+    max_kernels = Integer(
+        0, config=True,
+        help="Most kernels running or starting at once; a new one beyond it is refused with "
+             "HTTP 503. 0 means no cap.",
+    )
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        self._starting = 0
+
+    def kernels_in_use(self) -> int:
+        """Kernels running plus kernels being started right now."""
+        return len(self.list_kernel_ids()) + self._starting
+
+    async def start_kernel(self, *, kernel_id=None, path=None, **kwargs):
+        if kernel_id is not None and kernel_id in self:
+            return await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+        if self.max_kernels > 0 and self.kernels_in_use() >= self.max_kernels:
+            self.log.warning("Refusing a new kernel: %d in use, cap %d",
+                             self.kernels_in_use(), self.max_kernels)
+            raise web.HTTPError(503, FULL.format(limit=self.max_kernels))
+        self._starting += 1
+        try:
+            return await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+        finally:
+            self._starting -= 1

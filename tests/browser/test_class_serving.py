@@ -1,0 +1,114 @@
+"""Serving a class from one machine: kernels of closed pages are culled while open pages keep
+theirs, a full server refuses politely, and no dashboard fetches anything from outside it.
+
+These tests start their own standalone Voilà from the repository root (so the repository's
+voila.json applies), with only the culling times shortened on the command line.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from serving import ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count
+
+NOTEBOOKS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
+SHORT_CULL = ["--MappingKernelManager.cull_idle_timeout=10",
+              "--MappingKernelManager.cull_interval=5"]
+
+
+@pytest.fixture
+def class_server(tmp_path):
+    """A Voilà of our own over notebooks/, culling idle kernels of closed pages after 10 s."""
+    process, base = start_voila(ROOT / "notebooks", tmp_path / "voila.log",
+                                {"CARTAS_PROGRESS": str(tmp_path / "progress.json")}, SHORT_CULL)
+    try:
+        yield process, base
+    finally:
+        stop(process)
+
+
+def open_dashboard(browser, base: str, notebook: str, query: str = ""):
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(60_000)
+    page.goto(f"{base}/voila/render/{notebook}{query}")
+    page.wait_for_selector(".cartas-view", state="visible")
+    return page
+
+
+def pick_vira(page, label: str, first_manilha: str) -> None:
+    page.locator(".cartas-vira select").select_option(label=label)
+    page.wait_for_function(
+        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'")
+
+
+def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(browser, class_server):
+    process, base = class_server
+    before = len(kernel_pids(process))
+    kept = open_dashboard(browser, base, "manilhas.ipynb")
+    closed = [open_dashboard(browser, base, name)
+              for name in ("index.ipynb", "truco_rodadas.ipynb", "vinte_e_um_pontos.ipynb")]
+    assert len(kernel_pids(process)) == before + 4
+    for page in closed:
+        page.close()  # as a tab closed without any goodbye to the server
+    # Culled within cull_idle_timeout (10 s) plus one cull_interval (5 s), with margin.
+    assert wait_for_kernel_count(process, before + 1, timeout=45) == before + 1
+    # The page left open (and idle longer than the closed ones) keeps its kernel, round after round.
+    time.sleep(6)
+    assert len(kernel_pids(process)) == before + 1
+    pick_vira(kept, "7♦  (7 de ouros)", "Q♦")
+    kept.close()
+    assert wait_for_kernel_count(process, before, timeout=45) == before
+
+
+def test_a_full_server_refuses_a_new_page_politely_and_runs_the_ones_it_has(browser, tmp_path):
+    process, base = start_voila(ROOT / "notebooks", tmp_path / "voila.log",
+                                {"CARTAS_PROGRESS": str(tmp_path / "progress.json")},
+                                ["--CappedKernelManager.max_kernels=1"])
+    try:
+        first = open_dashboard(browser, base, "manilhas.ipynb")
+        refused = browser.new_page()
+        response = refused.goto(f"{base}/voila/render/index.ipynb")
+        assert response.status == 503
+        assert "O servidor está cheio" in refused.content()
+        assert "The server is full" in refused.content()
+        assert len(kernel_pids(process)) == 1
+        pick_vira(first, "3♣  (3 de paus)", "4♦")  # the page already served keeps working
+        refused.close()
+        first.close()
+    finally:
+        stop(process)
+
+
+def clickables(page):
+    """A couple of the dashboard's own controls to press: buttons first, then a select."""
+    return page.locator(".cartas-view button:visible").all()[:2]
+
+
+def test_no_dashboard_fetches_anything_from_outside_the_server(browser, voila_url):
+    own = urlsplit(voila_url).netloc
+    outside = []
+    pages = [(name, "") for name in NOTEBOOKS] + [("index.ipynb", "?lang=en")]
+    for name, query in pages:
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        page.on("request", lambda request, name=name: outside.append((name, request.url))
+                if urlsplit(request.url).scheme in ("http", "https", "ws", "wss")
+                and urlsplit(request.url).netloc != own else None)
+        page.goto(f"{voila_url}/voila/render/{name}{query}")
+        page.wait_for_selector(".cartas-view", state="visible")
+        for control in clickables(page):
+            if control.is_enabled():
+                control.click()
+        page.wait_for_load_state("networkidle")
+        page.close()
+    for extra in ("", "voila/render/no_such_lesson.ipynb"):  # the notebook list, an error page
+        page = browser.new_page()
+        page.on("request", lambda request: outside.append(("other", request.url))
+                if urlsplit(request.url).netloc not in ("", own) else None)
+        page.goto(f"{voila_url}/{extra}")
+        page.wait_for_load_state("networkidle")
+        page.close()
+    assert outside == []

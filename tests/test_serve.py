@@ -1,0 +1,67 @@
+"""`make serve` (python -m cartas_server.serve) serves on exactly the address it prints, or
+stops with a message naming the port when it is taken."""
+from __future__ import annotations
+
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent / "browser"))
+from serving import ROOT, free_port, stop  # noqa: E402
+
+from cartas_server.serve import port_problem, urls  # noqa: E402
+
+
+def serve(*args):
+    return subprocess.Popen([sys.executable, "-m", "cartas_server.serve", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+
+
+def test_a_taken_port_stops_serve_with_a_message_naming_it():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        process = serve(f"--port={port}")
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 1
+    assert f"port {port} on 127.0.0.1 is already in use" in err
+    assert f"PORT={port + 1}" in err
+    assert "open http" not in out
+
+
+def test_serve_answers_on_exactly_the_address_it_prints():
+    port = free_port()
+    process = serve(f"--port={port}")
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("Cartas: open http://")
+        url = line.split("open ", 1)[1].strip()
+        assert url == f"http://127.0.0.1:{port}/voila/render/index.ipynb"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(url, timeout=60) as reply:
+                    assert reply.status == 200
+                    assert "jupyter-config-data" in reply.read().decode()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"nothing served at {url}: {process.stderr.read()[-2000:]}")
+                time.sleep(0.5)
+    finally:
+        stop(process)
+
+
+def test_the_local_network_addresses_printed_are_this_machines_not_loopback():
+    for url in urls("0.0.0.0", 8866):
+        host = url.split("//")[1].split(":")[0]
+        assert url.endswith(":8866/voila/render/index.ipynb")
+        if host != "127.0.0.1":  # the fallback when the machine has no other address
+            assert port_problem(host, 0) is None  # an address of this machine: it can bind it
