@@ -22,8 +22,8 @@ Truco scenario (`game: "truco"`)::
 
 `deal` is optional for 21: without it the first round is shuffled from `seed`.
 
-Links: `encode_link(s)` gives compact URL-safe text ("1." + base64url(zlib(JSON)) + "." +
-digest); `decode_link(text)` checks the digest, so a changed character is refused as
+Links: `encode_link(s)` gives compact URL-safe text ("2." + base64url(deflate(JSON, preset
+dictionary)) + "." + digest; "1." links, zlib without a dictionary, are still read); `decode_link(text)` checks the digest, so a changed character is refused as
 tampered. Every refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and
 a message in Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a
 refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
@@ -42,7 +42,7 @@ from .cards import STANDARD_PACK, TRUCO_PACK, Card
 from .errors import RuleError
 
 FORMAT = "cartas.cenario/1"
-LINK_VERSION = "1"
+LINK_VERSION = "2"  # links written now; "1" links are still read
 GAMES = ("truco", "21")
 MAX_LINK = 4000
 MAX_DIGITS = 18  # a number in a scenario has at most this many digits
@@ -440,30 +440,67 @@ def _digest(payload: bytes) -> str:
     return hashlib.sha256(b"cartas-cenario:" + payload).hexdigest()[:10]
 
 
+# The links' preset dictionary (version 2): the keys and words every scenario repeats, and the
+# cards, so that deflate can point back into it. Changing it breaks every version-2 link:
+# a new dictionary needs a new LINK_VERSION.
+_ZDICT = ('{"ace":"flexible","banker":0,"chips":20,"deal":{"first_cards":[],"then":[],"upcard":null},'
+          '"decks":null,"max_bet":5,"min_bet":1,"players":4,"rotation":"rounds","rotation_rounds":3,'
+          '"rounds":10,"seed":null,"title":"","dealer":0,"game":"truco","hands":[["","",""]],'
+          '"score":[0,0],"tie_lead":"leader","variant":"paulista","vira":"","mineiro","first_tying",'
+          '"natural","auction","sale","permanent","21" '
+          + " ".join(f'"{c}"' for c in STANDARD_PACK)).encode("utf-8")
+
+
+def _deflate(raw: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _ZDICT)
+    return packer.compress(raw) + packer.flush()
+
+
 def encode_link(scenario: dict) -> str:
-    """Compact URL-safe text for `?cenario=...`: version, compressed JSON and a digest."""
-    raw = json.dumps(validate(scenario), ensure_ascii=False, separators=(",", ":"),
-                     sort_keys=True).encode("utf-8")
-    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+    """Compact URL-safe text for `?cenario=...`: version, compressed JSON and a digest.
+
+    Version 2 (written now): the validated scenario's JSON without what validation puts back
+    (`format`, and a truco deal's `manilhas`, which follow from the vira), deflated against a
+    preset dictionary (`_ZDICT`). A four-hand truco deal takes about 110 characters, so the
+    whole dashboard URL fits a QR code a projector shows well. Version 1 links (zlib without
+    a dictionary, every field) are still read."""
+    data = validate(scenario)
+    data = {k: v for k, v in data.items() if k not in ("format", "manilhas")}
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    body = base64.urlsafe_b64encode(_deflate(raw)).decode("ascii").rstrip("=")
     return f"{LINK_VERSION}.{body}.{_digest(raw)}"
 
 
 def decode_link(text) -> dict:
-    """Read a scenario back from `encode_link` text; an edited link is refused as tampered."""
+    """Read a scenario back from `encode_link` text (version 1 or 2); an edited link is refused
+    as tampered (its digest covers the JSON), a link of another version as not a link."""
     if not isinstance(text, str) or not text.strip():
         raise ScenarioError("malformed", why="link_empty")
     text = text.strip()
     if len(text) > MAX_LINK:
         raise ScenarioError("malformed", why="link_long")
     parts = text.split(".")
-    if len(parts) != 3 or parts[0] != LINK_VERSION:
+    if len(parts) != 3 or parts[0] not in ("1", "2"):
         raise ScenarioError("malformed", why="not_link")
-    _, body, digest = parts
+    version, body, digest = parts
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        raw = zlib.decompressobj().decompress(packed, 64_000)
+        if version == "1":
+            raw = zlib.decompressobj().decompress(packed, 64_000)
+        else:
+            raw = zlib.decompressobj(-15, zdict=_ZDICT).decompress(packed, 64_000)
     except (binascii.Error, ValueError, zlib.error):
         raise ScenarioError("tampered") from None
     if _digest(raw) != digest:
         raise ScenarioError("tampered")
-    return from_json(raw)
+    if version == "1":
+        return from_json(raw)
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float)
+    except ScenarioError:
+        raise
+    except (ValueError, RecursionError):
+        raise ScenarioError("malformed", why="not_json") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("malformed", why="not_object")
+    return validate({**data, "format": FORMAT})

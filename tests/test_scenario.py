@@ -168,7 +168,7 @@ def test_malformed_json_is_refused(text, code):
     assert err.value.code == code and "não pôde ser lido" in err.value.message("pt")
 
 
-@pytest.mark.parametrize("link", ["", "abc", "2.abc.def", "1.!!!.0123456789", "1." + "A" * 5000 + ".x"])
+@pytest.mark.parametrize("link", ["", "abc", "3.abc.def", "2.abc.def", "1.!!!.0123456789", "2.!!!.0123456789", "1." + "A" * 5000 + ".x"])
 def test_garbage_links_are_refused(link):
     with pytest.raises(ScenarioError) as err:
         decode_link(link)
@@ -216,3 +216,39 @@ def test_an_engine_refusal_is_wrapped_and_speaks_the_readers_language():
     assert err.value.code == "engine" and err.value.engine_code == "vira_in_hand"
     assert "cannot also be in a hand" in err.value.message("en")
     assert "não pode estar também numa mão" in err.value.message("pt")
+
+
+def _version_1_link(scenario: dict) -> str:
+    """A link as version 1 wrote it: zlib of the whole validated JSON, without a dictionary."""
+    import base64
+    import hashlib
+    import zlib
+    raw = json.dumps(validate(scenario), ensure_ascii=False, separators=(",", ":"),
+                     sort_keys=True).encode("utf-8")
+    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+    return f"1.{body}.{hashlib.sha256(b'cartas-cenario:' + raw).hexdigest()[:10]}"
+
+
+def test_links_written_by_version_1_still_open_the_same_scenario():
+    for scenario in (truco_scenario("paulista", HANDS, "K♠", 3, (11, 4), title="Aula 3"),
+                     vinte_e_um_scenario(4, 1, deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"],
+                                                     "upcard": "9♣", "then": ["3♦"]})):
+        old = _version_1_link(scenario)
+        assert old.startswith("1.") and decode_link(old) == scenario
+        assert encode_link(scenario).startswith("2.") and decode_link(encode_link(scenario)) == scenario
+
+
+def test_a_truco_link_is_short_enough_for_a_projected_qr_code():
+    link = encode_link(truco_scenario("paulista", HANDS, "K♠", 3, (11, 4)))
+    assert len(link) <= 120, link  # version 1 took 300 characters for the same deal
+    assert len(encode_link(truco_scenario("mineiro", HANDS, None, 1, (3, 4)))) <= 120
+
+
+def test_a_changed_character_in_a_version_2_link_is_refused_as_tampered():
+    link = encode_link(truco_scenario("paulista", HANDS, "K♠", 3, (11, 4)))
+    version, body, digest = link.split(".")
+    for i in range(0, len(body), 7):
+        changed = body[:i] + ("B" if body[i] != "B" else "C") + body[i + 1:]
+        with pytest.raises(ScenarioError) as err:
+            decode_link(f"{version}.{changed}.{digest}")
+        assert err.value.code in ("tampered", "malformed")
