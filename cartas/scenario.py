@@ -37,8 +37,8 @@ import json
 import zlib
 from collections import Counter
 
-from .catalogue import Catalogue, check_lang
 from .cards import STANDARD_PACK, TRUCO_PACK, Card
+from .catalogue import Catalogue, check_lang
 from .errors import RuleError
 
 FORMAT = "cartas.cenario/1"
@@ -53,8 +53,10 @@ class _ScenarioCatalogue(Catalogue):
 
     def say(self, key: str, lang: str = "pt", **fields: object) -> str:
         lang = check_lang(lang)
-        if isinstance(fields.get("error"), str):
-            fields = {**fields, "Error": fields["error"][:1].upper() + fields["error"][1:]}
+        error = fields.get("error")
+        if isinstance(error, str):
+            error = error.rstrip(".")  # the engine's sentence may end with its own stop
+            fields = {**fields, "Error": error[:1].upper() + error[1:]}
         if isinstance(fields.get("why"), str) and f"why_{fields['why']}" in self:
             detail = self.template(f"why_{fields['why']}", lang)
             fields = {**fields, "detail": detail.format(**fields)}
@@ -343,7 +345,8 @@ def build(scenario: dict):
         return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
                        scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
                        tie_lead=scenario["tie_lead"])
-    from .vinte_e_um import from_deal as deal21, new_game as new21
+    from .vinte_e_um import from_deal as deal21
+    from .vinte_e_um import new_game as new21
     options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
                                          "rotation", "rounds", "rotation_rounds")}
     deal = scenario["deal"]

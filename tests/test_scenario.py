@@ -7,9 +7,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cartas.cards import TRUCO_PACK
-from cartas.scenario import (FORMAT, ScenarioError, build, decode_link, encode_link, from_json,
-                             to_json, truco_from_state, truco_scenario, validate,
-                             vinte_e_um_scenario)
+from cartas.scenario import (
+    FORMAT,
+    ScenarioError,
+    build,
+    decode_link,
+    encode_link,
+    from_json,
+    to_json,
+    truco_from_state,
+    truco_scenario,
+    validate,
+    vinte_e_um_scenario,
+)
 from cartas.truco import new_game
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
