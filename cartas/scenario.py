@@ -49,10 +49,14 @@ MAX_DIGITS = 18  # a number in a scenario has at most this many digits
 
 
 class _ScenarioCatalogue(Catalogue):
-    """Scenario sentences; a `why` field names a `why_*` entry, rendered as `{detail}`."""
+    """Scenario sentences; a `why` field names a `why_*` entry, rendered as `{detail}`, and a
+    `field` with a `field_*` entry is named in the reader's language ("participantes")."""
 
     def say(self, key: str, lang: str = "pt", **fields: object) -> str:
         lang = check_lang(lang)
+        field = fields.get("field")
+        if isinstance(field, str) and f"field_{field}" in self:
+            fields = {**fields, "field": self.template(f"field_{field}", lang)}
         error = fields.get("error")
         if isinstance(error, str):
             error = error.rstrip(".")  # the engine's sentence may end with its own stop
@@ -109,7 +113,19 @@ CATALOGUE = _ScenarioCatalogue("scenario", {
     "why_first_cards": ("first_cards precisa de uma carta por assento ({players})",
                         "first_cards needs one entry per seat ({players})"),
     "why_then": ("then é uma lista de cartas", "then is a list of cards"),
-    "engine": ("{Error}.", "{Error}."),  # the game engine's own refusal, in the same language
+    "engine": ("{Error}.", "{Error}."),
+    # the fields a teacher fills in, named as the builder names them
+    "field_players": ("participantes", "participants"),
+    "field_banker": ("banca", "banker"),
+    "field_chips": ("fichas", "chips"),
+    "field_ace": ("valor do ás", "ace value"),
+    "field_rotation": ("rodízio da banca", "bank rotation"),
+    "field_rounds": ("rodadas", "rounds"),
+    "field_rotation_rounds": ("rodadas por banca", "rounds per banker"),
+    "field_min_bet": ("aposta mínima", "minimum bet"),
+    "field_max_bet": ("aposta máxima", "maximum bet"),
+    "field_decks": ("baralhos", "packs"),
+    "field_title": ("título", "title"),  # the game engine's own refusal, in the same language
 })
 
 

@@ -138,18 +138,18 @@ BAD_TRUCO = [
 ]
 
 BAD_21 = [
-    (table21(players=2), "number", "players"),
-    (table21(banker=4), "number", "banker"),
-    (table21(ace=5), "option", "ace"),
-    (table21(ace=11.0), "option", "ace"),
-    (table21(ace=True), "option", "ace"),
-    (table21(players=True), "number", "players"),
-    (table21(rotation="forever"), "option", "rotation"),
+    (table21(players=2), "number", "participantes"),
+    (table21(banker=4), "number", "banca"),
+    (table21(ace=5), "option", "valor do ás"),
+    (table21(ace=11.0), "option", "valor do ás"),
+    (table21(ace=True), "option", "valor do ás"),
+    (table21(players=True), "number", "participantes"),
+    (table21(rotation="forever"), "option", "rodízio da banca"),
     (table21(deal={"first_cards": ["5♥", "5♥", "2♦", "A♠"]}), "twice", "5♥ aparece duas vezes"),
     (table21(deal={"first_cards": ["5♥", "K♣"]}), "deal_shape", "first_cards precisa de uma carta por assento"),
     (table21(deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"], "upcard": "Z♣"}), "card", "não é uma carta"),
     (table21(deal={"first_cards": ["5♥", None, "2♦", "A♠"]}), "engine", ""),  # 21's own text
-    (table21(chips=[20, 20]), "option", "chips"),
+    (table21(chips=[20, 20]), "option", "fichas"),
     (table21(rotation="natural", ace=1), "engine", ""),
 ]
 
@@ -262,3 +262,10 @@ def test_a_changed_character_in_a_version_2_link_is_refused_as_tampered():
         with pytest.raises(ScenarioError) as err:
             decode_link(f"{version}.{changed}.{digest}")
         assert err.value.code in ("tampered", "malformed")
+
+
+def test_a_refused_field_is_named_in_the_readers_language():
+    with pytest.raises(ScenarioError) as err:
+        validate(table21(players=13))
+    assert err.value.message("pt") == "O campo participantes deve ser um número inteiro de 3 a 12, não 13."
+    assert str(err.value) == "The field participants must be a whole number from 3 to 12, not 13."
