@@ -22,8 +22,8 @@ Truco scenario (`game: "truco"`)::
 
 `deal` is optional for 21: without it the first round is shuffled from `seed`.
 
-Links: `encode_link(s)` gives compact URL-safe text ("1." + base64url(zlib(JSON)) + "." +
-digest); `decode_link(text)` checks the digest, so a changed character is refused as
+Links: `encode_link(s)` gives compact URL-safe text ("2." + base64url(deflate(JSON, preset
+dictionary)) + "." + digest; "1." links, zlib without a dictionary, are still read); `decode_link(text)` checks the digest, so a changed character is refused as
 tampered. Every refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and
 a message in Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a
 refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
@@ -37,24 +37,30 @@ import json
 import zlib
 from collections import Counter
 
-from .catalogue import Catalogue, check_lang
 from .cards import STANDARD_PACK, TRUCO_PACK, Card
+from .catalogue import Catalogue, check_lang
 from .errors import RuleError
 
 FORMAT = "cartas.cenario/1"
-LINK_VERSION = "1"
+LINK_VERSION = "2"  # links written now; "1" links are still read
 GAMES = ("truco", "21")
 MAX_LINK = 4000
 MAX_DIGITS = 18  # a number in a scenario has at most this many digits
 
 
 class _ScenarioCatalogue(Catalogue):
-    """Scenario sentences; a `why` field names a `why_*` entry, rendered as `{detail}`."""
+    """Scenario sentences; a `why` field names a `why_*` entry, rendered as `{detail}`, and a
+    `field` with a `field_*` entry is named in the reader's language ("participantes")."""
 
     def say(self, key: str, lang: str = "pt", **fields: object) -> str:
         lang = check_lang(lang)
-        if isinstance(fields.get("error"), str):
-            fields = {**fields, "Error": fields["error"][:1].upper() + fields["error"][1:]}
+        field = fields.get("field")
+        if isinstance(field, str) and f"field_{field}" in self:
+            fields = {**fields, "field": self.template(f"field_{field}", lang)}
+        error = fields.get("error")
+        if isinstance(error, str):
+            error = error.rstrip(".")  # the engine's sentence may end with its own stop
+            fields = {**fields, "Error": error[:1].upper() + error[1:]}
         if isinstance(fields.get("why"), str) and f"why_{fields['why']}" in self:
             detail = self.template(f"why_{fields['why']}", lang)
             fields = {**fields, "detail": detail.format(**fields)}
@@ -107,7 +113,19 @@ CATALOGUE = _ScenarioCatalogue("scenario", {
     "why_first_cards": ("first_cards precisa de uma carta por assento ({players})",
                         "first_cards needs one entry per seat ({players})"),
     "why_then": ("then é uma lista de cartas", "then is a list of cards"),
-    "engine": ("{Error}.", "{Error}."),  # the game engine's own refusal, in the same language
+    "engine": ("{Error}.", "{Error}."),
+    # the fields a teacher fills in, named as the builder names them
+    "field_players": ("participantes", "participants"),
+    "field_banker": ("banca", "banker"),
+    "field_chips": ("fichas", "chips"),
+    "field_ace": ("valor do ás", "ace value"),
+    "field_rotation": ("rodízio da banca", "bank rotation"),
+    "field_rounds": ("rodadas", "rounds"),
+    "field_rotation_rounds": ("rodadas por banca", "rounds per banker"),
+    "field_min_bet": ("aposta mínima", "minimum bet"),
+    "field_max_bet": ("aposta máxima", "maximum bet"),
+    "field_decks": ("baralhos", "packs"),
+    "field_title": ("título", "title"),  # the game engine's own refusal, in the same language
 })
 
 
@@ -343,7 +361,8 @@ def build(scenario: dict):
         return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
                        scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
                        tie_lead=scenario["tie_lead"])
-    from .vinte_e_um import from_deal as deal21, new_game as new21
+    from .vinte_e_um import from_deal as deal21
+    from .vinte_e_um import new_game as new21
     options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
                                          "rotation", "rounds", "rotation_rounds")}
     deal = scenario["deal"]
@@ -440,30 +459,67 @@ def _digest(payload: bytes) -> str:
     return hashlib.sha256(b"cartas-cenario:" + payload).hexdigest()[:10]
 
 
+# The links' preset dictionary (version 2): the keys and words every scenario repeats, and the
+# cards, so that deflate can point back into it. Changing it breaks every version-2 link:
+# a new dictionary needs a new LINK_VERSION.
+_ZDICT = ('{"ace":"flexible","banker":0,"chips":20,"deal":{"first_cards":[],"then":[],"upcard":null},'
+          '"decks":null,"max_bet":5,"min_bet":1,"players":4,"rotation":"rounds","rotation_rounds":3,'
+          '"rounds":10,"seed":null,"title":"","dealer":0,"game":"truco","hands":[["","",""]],'
+          '"score":[0,0],"tie_lead":"leader","variant":"paulista","vira":"","mineiro","first_tying",'
+          '"natural","auction","sale","permanent","21" '
+          + " ".join(f'"{c}"' for c in STANDARD_PACK)).encode("utf-8")
+
+
+def _deflate(raw: bytes) -> bytes:
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15, 9, zlib.Z_DEFAULT_STRATEGY, _ZDICT)
+    return packer.compress(raw) + packer.flush()
+
+
 def encode_link(scenario: dict) -> str:
-    """Compact URL-safe text for `?cenario=...`: version, compressed JSON and a digest."""
-    raw = json.dumps(validate(scenario), ensure_ascii=False, separators=(",", ":"),
-                     sort_keys=True).encode("utf-8")
-    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+    """Compact URL-safe text for `?cenario=...`: version, compressed JSON and a digest.
+
+    Version 2 (written now): the validated scenario's JSON without what validation puts back
+    (`format`, and a truco deal's `manilhas`, which follow from the vira), deflated against a
+    preset dictionary (`_ZDICT`). A four-hand truco deal takes about 110 characters, so the
+    whole dashboard URL fits a QR code a projector shows well. Version 1 links (zlib without
+    a dictionary, every field) are still read."""
+    data = validate(scenario)
+    data = {k: v for k, v in data.items() if k not in ("format", "manilhas")}
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode("utf-8")
+    body = base64.urlsafe_b64encode(_deflate(raw)).decode("ascii").rstrip("=")
     return f"{LINK_VERSION}.{body}.{_digest(raw)}"
 
 
 def decode_link(text) -> dict:
-    """Read a scenario back from `encode_link` text; an edited link is refused as tampered."""
+    """Read a scenario back from `encode_link` text (version 1 or 2); an edited link is refused
+    as tampered (its digest covers the JSON), a link of another version as not a link."""
     if not isinstance(text, str) or not text.strip():
         raise ScenarioError("malformed", why="link_empty")
     text = text.strip()
     if len(text) > MAX_LINK:
         raise ScenarioError("malformed", why="link_long")
     parts = text.split(".")
-    if len(parts) != 3 or parts[0] != LINK_VERSION:
+    if len(parts) != 3 or parts[0] not in ("1", "2"):
         raise ScenarioError("malformed", why="not_link")
-    _, body, digest = parts
+    version, body, digest = parts
     try:
         packed = base64.urlsafe_b64decode(body + "=" * (-len(body) % 4))
-        raw = zlib.decompressobj().decompress(packed, 64_000)
+        if version == "1":
+            raw = zlib.decompressobj().decompress(packed, 64_000)
+        else:
+            raw = zlib.decompressobj(-15, zdict=_ZDICT).decompress(packed, 64_000)
     except (binascii.Error, ValueError, zlib.error):
         raise ScenarioError("tampered") from None
     if _digest(raw) != digest:
         raise ScenarioError("tampered")
-    return from_json(raw)
+    if version == "1":
+        return from_json(raw)
+    try:
+        data = json.loads(raw.decode("utf-8"), parse_int=_parse_int, parse_float=_parse_float)
+    except ScenarioError:
+        raise
+    except (ValueError, RecursionError):
+        raise ScenarioError("malformed", why="not_json") from None
+    if not isinstance(data, dict):
+        raise ScenarioError("malformed", why="not_object")
+    return validate({**data, "format": FORMAT})

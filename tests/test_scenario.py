@@ -137,18 +137,18 @@ BAD_TRUCO = [
 ]
 
 BAD_21 = [
-    (table21(players=2), "number", "players"),
-    (table21(banker=4), "number", "banker"),
-    (table21(ace=5), "option", "ace"),
-    (table21(ace=11.0), "option", "ace"),
-    (table21(ace=True), "option", "ace"),
-    (table21(players=True), "number", "players"),
-    (table21(rotation="forever"), "option", "rotation"),
+    (table21(players=2), "number", "participantes"),
+    (table21(banker=4), "number", "banca"),
+    (table21(ace=5), "option", "valor do ás"),
+    (table21(ace=11.0), "option", "valor do ás"),
+    (table21(ace=True), "option", "valor do ás"),
+    (table21(players=True), "number", "participantes"),
+    (table21(rotation="forever"), "option", "rodízio da banca"),
     (table21(deal={"first_cards": ["5♥", "5♥", "2♦", "A♠"]}), "twice", "5♥ aparece duas vezes"),
     (table21(deal={"first_cards": ["5♥", "K♣"]}), "deal_shape", "first_cards precisa de uma carta por assento"),
     (table21(deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"], "upcard": "Z♣"}), "card", "não é uma carta"),
     (table21(deal={"first_cards": ["5♥", None, "2♦", "A♠"]}), "engine", ""),  # 21's own text
-    (table21(chips=[20, 20]), "option", "chips"),
+    (table21(chips=[20, 20]), "option", "fichas"),
     (table21(rotation="natural", ace=1), "engine", ""),
 ]
 
@@ -177,7 +177,7 @@ def test_malformed_json_is_refused(text, code):
     assert err.value.code == code and "não pôde ser lido" in err.value.message("pt")
 
 
-@pytest.mark.parametrize("link", ["", "abc", "2.abc.def", "1.!!!.0123456789", "1." + "A" * 5000 + ".x"])
+@pytest.mark.parametrize("link", ["", "abc", "3.abc.def", "2.abc.def", "1.!!!.0123456789", "2.!!!.0123456789", "1." + "A" * 5000 + ".x"])
 def test_garbage_links_are_refused(link):
     with pytest.raises(ScenarioError) as err:
         decode_link(link)
@@ -225,3 +225,46 @@ def test_an_engine_refusal_is_wrapped_and_speaks_the_readers_language():
     assert err.value.code == "engine" and err.value.engine_code == "vira_in_hand"
     assert "cannot also be in a hand" in err.value.message("en")
     assert "não pode estar também numa mão" in err.value.message("pt")
+
+
+def _version_1_link(scenario: dict) -> str:
+    """A link as version 1 wrote it: zlib of the whole validated JSON, without a dictionary."""
+    import base64
+    import hashlib
+    import zlib
+    raw = json.dumps(validate(scenario), ensure_ascii=False, separators=(",", ":"),
+                     sort_keys=True).encode("utf-8")
+    body = base64.urlsafe_b64encode(zlib.compress(raw, 9)).decode("ascii").rstrip("=")
+    return f"1.{body}.{hashlib.sha256(b'cartas-cenario:' + raw).hexdigest()[:10]}"
+
+
+def test_links_written_by_version_1_still_open_the_same_scenario():
+    for scenario in (truco_scenario("paulista", HANDS, "K♠", 3, (11, 4), title="Aula 3"),
+                     vinte_e_um_scenario(4, 1, deal={"first_cards": ["5♥", "K♣", "2♦", "A♠"],
+                                                     "upcard": "9♣", "then": ["3♦"]})):
+        old = _version_1_link(scenario)
+        assert old.startswith("1.") and decode_link(old) == scenario
+        assert encode_link(scenario).startswith("2.") and decode_link(encode_link(scenario)) == scenario
+
+
+def test_a_truco_link_is_short_enough_for_a_projected_qr_code():
+    link = encode_link(truco_scenario("paulista", HANDS, "K♠", 3, (11, 4)))
+    assert len(link) <= 120, link  # version 1 took 300 characters for the same deal
+    assert len(encode_link(truco_scenario("mineiro", HANDS, None, 1, (3, 4)))) <= 120
+
+
+def test_a_changed_character_in_a_version_2_link_is_refused_as_tampered():
+    link = encode_link(truco_scenario("paulista", HANDS, "K♠", 3, (11, 4)))
+    version, body, digest = link.split(".")
+    for i in range(0, len(body), 7):
+        changed = body[:i] + ("B" if body[i] != "B" else "C") + body[i + 1:]
+        with pytest.raises(ScenarioError) as err:
+            decode_link(f"{version}.{changed}.{digest}")
+        assert err.value.code in ("tampered", "malformed")
+
+
+def test_a_refused_field_is_named_in_the_readers_language():
+    with pytest.raises(ScenarioError) as err:
+        validate(table21(players=13))
+    assert err.value.message("pt") == "O campo participantes deve ser um número inteiro de 3 a 12, não 13."
+    assert str(err.value) == "The field participants must be a whole number from 3 to 12, not 13."

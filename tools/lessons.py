@@ -585,17 +585,26 @@ LESSONS["cenarios"] = [
 # Cenários
 
 Professor: monte uma situação de jogo (as mãos de cada assento, a vira, o placar e quem dá as
-cartas; ou uma mesa de 21), clique em **Criar cenário** e compartilhe o **link** ou o arquivo
-**JSON**. O link abre o mesmo cenário na tela de cada aluno, pronto para ver **passo a passo**
-ou para **jogar a partir dali**. Um cenário mal formado, impossível (uma carta repetida, manilhas
-que a vira contradiz) ou alterado é recusado com uma mensagem clara, e nada muda.
+cartas; ou uma mesa de 21), clique em **Criar cenário** e compartilhe o **link**: copie-o com o
+botão **Copiar link** ou projete o **código QR** para os alunos abrirem no celular. Também há o
+arquivo **JSON**. As cartas se escrevem separadas por espaço ou vírgula: `7♥ A♠ 3♦` ou
+`7♥, A♠, 3♦`.
+
+Quem abre o link vê o cenário, não o construtor, pronto para ver **passo a passo** ou para
+**jogar a partir daqui**, do passo que está na tela. O botão **Editar** mostra o construtor de
+novo. Um cenário mal formado, impossível (uma carta repetida, manilhas que a vira contradiz, um
+placar de 13) ou alterado é recusado com uma mensagem clara, e nada muda.
 """, """
 # Scenarios
 
 Teachers: set up a game position (each seat's hand, the vira, the score and the dealer; or a
-21 table), click **Make scenario** and share the **link** or the **JSON** file. The link opens
-the same scenario on every learner's screen, ready to step through or to **play from there**.
-A malformed, impossible (a card dealt twice, manilhas the vira contradicts) or tampered
+21 table), click **Make scenario** and share the **link**: copy it with **Copy link** or project
+the **QR code** for the learners to open on their phones. There is also the **JSON** file. Cards
+are written separated by spaces or commas: `7♥ A♠ 3♦` or `7♥, A♠, 3♦`.
+
+Whoever opens the link sees the scenario, not the builder, ready to step through or to **play
+from here**, from the step on screen. The **Edit** button shows the builder again. A malformed,
+impossible (a card dealt twice, manilhas the vira contradicts, a score of 13) or tampered
 scenario is refused with a clear message, and nothing changes.
 """),
     widget("scenario_builder", "ScenarioBuilder"),

@@ -1,25 +1,55 @@
 """The scenario builder: a teacher sets a truco deal or a 21 table, shares it as a JSON file
 or as a link (`cenarios.ipynb?cenario=...`), and every student opens the same position,
-ready to step through or to play from. Checking is done by `cartas.scenario`."""
+ready to step through or to play from. Checking is done by `cartas.scenario`.
+
+Decided rules:
+
+- The link is shown whole and absolute, with a copy button and a QR code (`widgets.share`).
+- A page opened with `?cenario=` is a learner's: the scenario (its table, "Próximo passo",
+  "Jogar a partir daqui") shows, and the builder's controls, the link and the JSON stay folded
+  away behind an "Editar" toggle. Without `?cenario=` the builder is open.
+- Cards are typed one way in every field: separated by spaces or commas ("7♥ A♠ 3♦" or
+  "7♥, A♠, 3♦"; spoken names such as "7 de copas" are separated by commas). In "1ª carta de
+  cada um" a "-" marks a seat dealt no card.
+- Option names (variant, dealer, tie rule, ace, bank rotation) are shown in the view's language,
+  from the games' catalogues where they have them.
+- Numbers (score, participants, banker, chips) are taken as typed, never clamped by the field:
+  a score of 13 reaches the engine, which refuses it, and the refusal is shown.
+- "Jogar a partir daqui" plays from the position on screen (after any "Próximo passo"), on an
+  independent copy: stepping the builder afterwards does not move the game.
+"""
 from __future__ import annotations
 
 import json
 from html import escape
+from typing import Any
 from urllib.parse import quote
 
 import ipywidgets as w
 
 from cartas import scenario as sc
-from cartas.cards import TRUCO_PACK, make_rng, parse_cards, shuffled
+from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
+from cartas.truco import CATALOGUE as TRUCO_CATALOGUE
 from cartas.truco import SEATS, TIE_LEADS, deal_hands, get_variant
-from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS
+from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 
 from .base import View, seed_field, variant_toggle
 from .i18n import query_parameters
+from .share import ShareLink
 
 NOTEBOOK = "cenarios.ipynb"
 TEXT = {
     "title": {"pt": "Construtor de cenários", "en": "Scenario builder"},
+    "learner_title": {"pt": "Cenário", "en": "Scenario"},
+    "edit": {"pt": "Editar", "en": "Edit"},
+    "name": {"pt": "Título", "en": "Title"},
+    "name_hint": {"pt": "opcional, p. ex. Aula 3: mão de onze", "en": "optional, e.g. Lesson 3: hand of eleven"},
+    "cards_hint": {"pt": "Cartas separadas por espaço ou vírgula: {example}",
+                   "en": "Cards separated by spaces or commas: {example}"},
+    "first_hint": {"pt": "uma por assento; - para quem não recebe", "en": "one per seat; - for none"},
+    "ace_1": {"pt": "1", "en": "1"},
+    "ace_11": {"pt": "11", "en": "11"},
+    "ace_flexible": {"pt": "1 ou 11 (flexível)", "en": "1 or 11 (flexible)"},
     "game": {"pt": "Jogo", "en": "Game"},
     "hand": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "vira": {"pt": "Vira", "en": "Vira"},
@@ -48,9 +78,6 @@ TEXT = {
     "refused": {"pt": "Cenário recusado: {reason}", "en": "Scenario refused: {reason}"},
     "over": {"pt": "O jogo acabou.", "en": "The game is over."},
     "tie_lead": {"pt": "Após empate abre", "en": "After a tie leads"},
-    "tie_lead_leader": {"pt": "quem abriu a rodada", "en": "the trick's leader"},
-    "tie_lead_first_tying": {"pt": "quem jogou a 1ª carta empatada",
-                             "en": "the first tying card's player"},
 }
 
 
@@ -64,43 +91,49 @@ class ScenarioBuilder(View):
         self.rng = make_rng(seed)
         self.delay = delay
         self.scenario: dict | None = None
-        self.state = None
+        self.state: Any = None  # a cartas.contract.GameState once a scenario is made
         self.game = w.ToggleButtons(options=[("Truco", "truco"), ("21", "21")],
                                     value="truco").add_class("cartas-game")
+        self.name = w.Text(layout=w.Layout(width="520px")).add_class("cartas-scenario-name")
+        self.cards_hint = w.HTML().add_class("cartas-cards-hint")
         # truco fields
         self.variant = variant_toggle()
-        self.hands = [w.Text(layout=w.Layout(width="260px")).add_class(f"cartas-hand-{s}")
+        self.hands = [w.Text(layout=w.Layout(width="300px")).add_class(f"cartas-hand-{s}")
                       for s in SEATS]
-        self.vira = w.Text(layout=w.Layout(width="160px")).add_class("cartas-vira")
+        self.vira = w.Text(layout=w.Layout(width="200px")).add_class("cartas-vira")
         self.dealer = w.Dropdown(options=list(SEATS), value=3,
-                                 layout=w.Layout(width="200px")).add_class("cartas-dealer")
+                                 layout=w.Layout(width="240px")).add_class("cartas-dealer")
         self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value="leader",
-                                   layout=w.Layout(width="360px")).add_class("cartas-tie-lead")
-        self.score = [w.BoundedIntText(min=0, max=11, layout=w.Layout(width="70px")) for _ in range(2)]
-        self.random_button = w.Button().add_class("cartas-random")
-        # 21 fields
-        self.players = w.BoundedIntText(value=4, min=3, max=12, layout=w.Layout(width="200px"))
-        self.banker = w.BoundedIntText(value=0, min=0, max=11, layout=w.Layout(width="200px"))
-        self.chips = w.BoundedIntText(value=20, min=1, max=1000, layout=w.Layout(width="200px"))
+                                   layout=w.Layout(width="480px")).add_class("cartas-tie-lead")
+        # not bounded: a score the rules forbid (13) must reach the engine and be refused aloud
+        self.score = [w.IntText(value=0, layout=w.Layout(width="70px")).add_class(f"cartas-score-{t}")
+                      for t in range(2)]
+        self.random_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-random")
+        # 21 fields (unbounded too: the scenario check names a number out of range)
+        self.players = w.IntText(value=4, layout=w.Layout(width="240px")).add_class("cartas-players")
+        self.banker = w.IntText(value=0, layout=w.Layout(width="240px")).add_class("cartas-banker")
+        self.chips = w.IntText(value=20, layout=w.Layout(width="240px")).add_class("cartas-chips")
         # the engine's own options: its table decides what each one means
-        self.ace = w.Dropdown(options=[("1/11" if a == "flexible" else str(a), a) for a in ACE_OPTIONS],
-                              value=1, layout=w.Layout(width="200px"))
+        self.ace = w.Dropdown(options=list(ACE_OPTIONS), value=1,
+                              layout=w.Layout(width="320px")).add_class("cartas-ace")
         self.rotation = w.Dropdown(options=list(ROTATIONS),
-                                   layout=w.Layout(width="260px")).add_class("cartas-rotation")
-        self.first = w.Text(layout=w.Layout(width="360px")).add_class("cartas-first")
-        self.upcard = w.Text(layout=w.Layout(width="160px")).add_class("cartas-upcard")
-        self.then = w.Text(layout=w.Layout(width="360px")).add_class("cartas-then")
-        self.seed = seed_field(self.rng, width="200px")
+                                   layout=w.Layout(width="420px")).add_class("cartas-rotation")
+        self.first = w.Text(layout=w.Layout(width="420px")).add_class("cartas-first")
+        self.upcard = w.Text(layout=w.Layout(width="240px")).add_class("cartas-upcard")
+        self.then = w.Text(layout=w.Layout(width="420px")).add_class("cartas-then")
+        self.seed = seed_field(self.rng, width="240px")
 
         self.make_button = w.Button(button_style="primary").add_class("cartas-make")
         self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px")).add_class("cartas-paste")
         self.load_button = w.Button().add_class("cartas-load")
+        self.share = ShareLink(lang=self.lang).add_class("cartas-share-widget")
         self.output = w.HTML().add_class("cartas-share")
         self.table = w.HTML().add_class("cartas-scenario-table")
         self.step_button = w.Button().add_class("cartas-step")
-        self.play_button = w.Button(button_style="success").add_class("cartas-play")
+        self.play_button = w.Button(button_style="success", layout=w.Layout(width="auto")).add_class("cartas-play")
         self.narration = w.HTML().add_class("cartas-narration")
         self.game_box = w.VBox().add_class("cartas-game-box")
+        self.edit = w.ToggleButton(value=True).add_class("cartas-edit")
 
         self.score_label = w.HTML()
         self.truco_box = w.VBox([self.variant, *self.hands, w.HBox([self.vira, self.dealer]),
@@ -108,24 +141,34 @@ class ScenarioBuilder(View):
                                  self.random_button])
         self.box21 = w.VBox([self.players, self.banker, self.chips, self.ace, self.rotation,
                              self.first, self.upcard, self.then, self.seed])
+        self.editor = w.VBox([self.game, self.name, self.cards_hint, self.truco_box, self.box21,
+                              self.make_button, w.HBox([self.paste, self.load_button]),
+                              self.share, self.output]).add_class("cartas-editor")
         self.game.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.rotation.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.edit.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.random_button.on_click(self.guarded(lambda _: self.random_deal()))
         self.make_button.on_click(self.guarded(lambda _: self.make()))
         self.load_button.on_click(self.guarded(lambda _: self.load(self.paste.value)))
         self.step_button.on_click(self.guarded(lambda _: self.step()))
         self.play_button.on_click(self.guarded(lambda _: self.play()))
         self.children = [
-            self.header(),
-            self.game, self.truco_box, self.box21, self.make_button,
-            w.HBox([self.paste, self.load_button]), self.message, self.output, self.table,
+            self.header(), self.edit, self.editor, self.message, self.table,
             w.HBox([self.step_button, self.play_button]), self.narration, self.game_box,
         ]
         self.random_deal(redraw=False)
-        self.redraw()
         link = query_parameters().get("cenario") if query else None
         if link:
+            self.edit.value = False  # a learner's page: the scenario, not the builder
+        self.redraw()
+        if link:
             self.guarded(self.load)(link)
+
+    @property
+    def learner_view(self) -> bool:
+        """True while the builder's controls are folded away (a page opened from a link)."""
+        return not self.edit.value
 
     # Building ------------------------------------------------------------------------------
     def random_deal(self, redraw: bool = True) -> None:
@@ -137,11 +180,33 @@ class ScenarioBuilder(View):
         if redraw:
             self.redraw()
 
-    def _cards(self, text: str) -> list[str]:
-        try:
-            return [str(c) for c in parse_cards(text)]
-        except ValueError:
-            return text.replace(",", " ").split()  # the scenario check names the bad card
+    @staticmethod
+    def _cards(text: str, gaps: bool = False) -> list:
+        """The cards typed in a field, separated by spaces or commas (commas only between
+        spoken names: "7 de copas, ás de espadas"), in "7♥" form; a text that is no card
+        is kept as typed, for the scenario check to name it. With `gaps`, "-" is None."""
+        folded = f" {text.lower()} "
+        spoken = " de " in folded or " of " in folded
+        parts = text.split(",") if spoken else text.replace(",", " ").split()
+        cards: list = []
+        for part in (p.strip() for p in parts):
+            if not part:
+                continue
+            if gaps and part == "-":
+                cards.append(None)
+                continue
+            try:
+                cards.append(str(Card.parse(part)))
+            except ValueError:
+                cards.append(part)
+        return cards
+
+    def _card(self, text: str):
+        """One card typed in a field (a stray comma or space around it is ignored); None if empty."""
+        cards = self._cards(text)
+        if not cards:
+            return None
+        return cards[0] if len(cards) == 1 else text.strip()
 
     def fields_scenario(self) -> dict:
         """The scenario the fields describe (not yet validated)."""
@@ -152,22 +217,24 @@ class ScenarioBuilder(View):
                         dealer=self.dealer.value, score=[s.value for s in self.score],
                         tie_lead=self.tie_lead.value)
             if variant.uses_vira:
-                data["vira"] = self.vira.value.strip() or None
-            return data
-        first = [c.strip() or None for c in self.first.value.split(",")] if self.first.value.strip() else None
-        data.update(players=self.players.value, banker=self.banker.value, chips=self.chips.value,
-                    ace=self.ace.value, rotation=self.rotation.value, seed=self.seed.value)
-        if first:
-            data["deal"] = {"first_cards": [None if c in (None, "-") else c for c in first],
-                            "upcard": self.upcard.value.strip() or None,
-                            "then": self._cards(self.then.value)}
+                data["vira"] = self._card(self.vira.value)
+        else:
+            first = self._cards(self.first.value, gaps=True)
+            data.update(players=self.players.value, banker=self.banker.value, chips=self.chips.value,
+                        ace=self.ace.value, rotation=self.rotation.value, seed=self.seed.value)
+            if first:
+                data["deal"] = {"first_cards": first, "upcard": self._card(self.upcard.value),
+                                "then": self._cards(self.then.value)}
+        if self.name.value.strip():
+            data["title"] = self.name.value.strip()
         return data
 
     def make(self) -> dict:
         """Validate the fields; on success show the table, the JSON and the link."""
-        self._use(sc.validate(self.fields_scenario()))
+        scenario = sc.validate(self.fields_scenario())
+        self._use(scenario)
         self.show_message(self.t("made"), "ok")
-        return self.scenario
+        return scenario
 
     def load(self, text: str) -> dict:
         """Open a scenario from JSON text or a link (the whole URL or just its parameter)."""
@@ -189,6 +256,7 @@ class ScenarioBuilder(View):
 
     def _fill(self, s: dict) -> None:
         self.game.value = s["game"]
+        self.name.value = s.get("title") or ""
         if s["game"] == "truco":
             self.variant.value = s["variant"]
             for field, hand in zip(self.hands, s["hands"]):
@@ -205,7 +273,7 @@ class ScenarioBuilder(View):
             self.ace.value, self.rotation.value = s["ace"], s["rotation"]
             self.seed.value = s["seed"] or 0
             deal = s["deal"] or {"first_cards": [], "upcard": None, "then": []}
-            self.first.value = ", ".join(c or "-" for c in deal["first_cards"])
+            self.first.value = " ".join(c or "-" for c in deal["first_cards"])
             self.upcard.value = deal["upcard"] or ""
             self.then.value = " ".join(deal["then"])
         self.redraw()
@@ -227,6 +295,7 @@ class ScenarioBuilder(View):
             return
         state = self.state  # only the contract (cartas.contract.GameState) from here on
         seat = state.current_seat
+        assert self.scenario is not None  # make() raised otherwise
         bot = sc.bot(self.scenario, seed=len(state.events))
         events = state.apply_action(bot.choose(state.view(seat)))
         lines = [state.narrate(e, self.lang) for e in events]
@@ -234,42 +303,71 @@ class ScenarioBuilder(View):
         self.redraw()
 
     def play(self) -> None:
-        """Play from the scenario: you at seat 0, bots elsewhere (a fresh copy of the deal)."""
+        """Play from the position on screen (the scenario after any steps): you at seat 0, bots
+        elsewhere, on a copy, so the builder's own steps no longer move it."""
         if self.scenario is None:
             self.make()
-        state = sc.build(self.scenario)
+        if self.state.is_terminal():
+            self.show_message(self.t("over"))
+            return
+        assert self.scenario is not None  # make() raised otherwise
+        state = self.state.clone()
+        seed = int(self.rng.integers(2**31))  # the bots' seeds, from the builder's seeded stream
         if self.scenario["game"] == "truco":
             from .play_truco import PlayTruco
-            game = PlayTruco(state=state, lang=self.lang, delay=self.delay)
+            game = PlayTruco(state=state, seed=seed, lang=self.lang, delay=self.delay)
         else:
             from .play_vinte_e_um import PlayVinteEUm
-            game = PlayVinteEUm(state=state, lang=self.lang, delay=self.delay)
+            game = PlayVinteEUm(state=state, seed=seed, lang=self.lang, delay=self.delay)
         self.game_box.children = [game]
 
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         is_truco = self.game.value == "truco"
+        lang = self.lang
         self.draw_title()
+        self.share.lang = lang
+        self.edit.description = self.t("edit")
+        self.edit.layout.display = None if self.scenario is not None or self.learner_view else "none"
+        self.editor.layout.display = "none" if self.learner_view else None
         self.truco_box.layout.display = None if is_truco else "none"
         self.box21.layout.display = "none" if is_truco else None
+        self.name.description = self.t("name")
+        self.name.placeholder = self.t("name_hint")
+        example = "7♥ A♠ 3♦" if is_truco else "5♥, K♣, 10♦"
+        self.cards_hint.value = f"<span style='color:#424242'>{escape(self.t('cards_hint', example=example))}</span>"
+        variant = self.variant.value
+        self.variant.options = [(get_variant(v).label[lang], v) for v in ("paulista", "mineiro")]
+        self.variant.value = variant
         for s, field in enumerate(self.hands):
             field.description = self.t("hand", seat=s)
+            field.placeholder = "7♥ A♠ 3♦"
         self.vira.description = self.t("vira")
         self.vira.layout.display = None if get_variant(self.variant.value).uses_vira else "none"
         self.dealer.description = self.t("dealer")
+        dealer = self.dealer.value
+        self.dealer.options = [(self.t("hand", seat=s), s) for s in SEATS]
+        self.dealer.value = dealer
         self.tie_lead.description = self.t("tie_lead")
         chosen = self.tie_lead.value
-        self.tie_lead.options = [(self.t(f"tie_lead_{rule}"), rule) for rule in TIE_LEADS]
+        self.tie_lead.options = [(TRUCO_CATALOGUE.template(f"tie_lead_{rule}", lang), rule)
+                                 for rule in TIE_LEADS]
         self.tie_lead.value = chosen
         self.tie_lead.style = {"description_width": "130px"}
-        top = get_variant(self.variant.value).target - 1
-        for field in self.score:
-            field.max = top
         self.score_label.value = self.t("score") + ":&nbsp;"
         self.random_button.description = self.t("random")
+        ace = self.ace.value
+        self.ace.options = [(self.t(f"ace_{a}"), a) for a in ACE_OPTIONS]
+        self.ace.value = ace
+        rotation = self.rotation.value
+        self.rotation.options = [(rotation_label(r, lang), r) for r in ROTATIONS]
+        self.rotation.value = rotation
+        self.first.placeholder = f"5♥ K♣ - A♠ ({self.t('first_hint')})"
+        self.then.placeholder = "2♦, 9♠, 4♣"
         for field, key in ((self.players, "players"), (self.banker, "banker"), (self.chips, "chips"),
                            (self.ace, "ace"), (self.rotation, "rotation"), (self.first, "first"),
-                           (self.upcard, "upcard"), (self.then, "then"), (self.seed, "seed")):
+                           (self.upcard, "upcard"), (self.then, "then"), (self.seed, "seed"),
+                           (self.name, "name")):
             field.description = self.t(key)
             field.style = {"description_width": "150px"}
         self.make_button.description = self.t("make")
@@ -282,30 +380,41 @@ class ScenarioBuilder(View):
         self._draw_share()
         self._draw_table()
 
+    def draw_title(self) -> None:
+        """The builder's title; a learner's page shows "Cenário" and the scenario's own title."""
+        if not self.learner_view:
+            return super().draw_title()
+        title = self.t("learner_title")
+        if self.scenario is not None and self.scenario.get("title"):
+            title += ": " + self.scenario["title"]
+        self.title.value = f"<h3 style='margin:4px 0'>{escape(title)}</h3>"
+
+    def link(self) -> str:
+        """The scenario's link relative to the dashboard ("" before a scenario is made)."""
+        return "" if self.scenario is None else f"{NOTEBOOK}?cenario={sc.encode_link(self.scenario)}"
+
     def _draw_share(self) -> None:
+        self.share.path = self.link()
         if self.scenario is None:
             self.output.value = ""
             return
         text = sc.to_json(self.scenario)
-        link = f"{NOTEBOOK}?cenario={sc.encode_link(self.scenario)}"
         data = "data:application/json;charset=utf-8," + quote(text)
         self.output.value = (
-            f"<div><b>{self.t('link')}</b>: <a class='cartas-link' href='{escape(link)}' target='_blank'>"
-            f"<code style='word-break:break-all'>{escape(link)}</code></a></div>"
             f"<div><a class='cartas-download' download='cenario.json' href='{escape(data)}'>"
             f"{self.t('download')}</a></div>"
             f"<details><summary>JSON</summary><pre class='cartas-json'>{escape(text)}</pre></details>")
 
     def _draw_table(self) -> None:
-        if self.state is None:
+        if self.state is None or self.scenario is None:
             self.table.value = ""
             return
         if self.scenario["game"] == "truco":
-            from .truco_table import table_html
-            self.table.value = table_html(self.state, self.lang)
+            from . import truco_table
+            self.table.value = truco_table.table_html(self.state, self.lang)
         else:
-            from .vinte_e_um_table import table_html
-            self.table.value = table_html(self.state, self.lang, viewer="all")
+            from . import vinte_e_um_table
+            self.table.value = vinte_e_um_table.table_html(self.state, self.lang, viewer="all")
 
 
 def scenario_json(scenario: dict) -> str:
