@@ -81,3 +81,16 @@ def test_an_illegal_move_becomes_a_friendly_message():
     view.seed.value = -1
     view.new_button.click()
     assert "Não é possível" in view.message.value
+
+
+def test_a_betting_question_never_states_the_value_it_asks_for():
+    view = BettingLab(seed=11)
+    ex = view.exercises
+    seen_accept = False
+    for _ in range(25):
+        prompt = ex.question.prompt["pt"]
+        assert "a mão vale" not in prompt and "passa a valer" not in prompt
+        assert "is worth" not in ex.question.prompt["en"].split("?")[0].replace("What is the hand worth now", "")
+        seen_accept |= "aceita." in prompt
+        ex.next_button.click()
+    assert seen_accept  # acceptances are still told, only without their value

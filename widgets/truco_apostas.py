@@ -4,6 +4,9 @@ Every button is an engine action (RAISE, ACCEPT, RUN, or playing a card); the vi
 what the state says: the hand's value, the pending raise, who acts, what running pays, and
 the engine's reason when a move is refused (a team may not raise twice in a row).
 Also: both ladders, Paulista 1-3-6-9-12 and Mineiro 2-4-6-10-12, read from the engine.
+
+Decided rule: an exercise's story tells the raises and acceptances by name only ("Assento 1
+pede truco. Assento 2 aceita."), never the value they set, since that is what it asks.
 """
 from __future__ import annotations
 
@@ -13,8 +16,9 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events, narrate,
-                          new_game, team_label)
+from cartas.truco import (ACCEPT, CATALOGUE, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events,
+                          narrate, new_game, seat_name, team_label)
+from cartas.truco.catalogue import cap
 
 from .base import View
 from .i18n import LANGUAGES, translate
@@ -59,6 +63,17 @@ TEXT = {
 
 # A deal with no manilha in any hand (kept for older callers; the ladder no longer needs it).
 LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
+
+
+def brief(event: dict, lang: str) -> str:
+    """An event told without the value it sets: a question about the hand's value must not
+    state it. Raises and acceptances say who and what word ("Assento 1 pede truco.",
+    "Assento 2 aceita."); every other event is narrated as usual."""
+    if event["type"] == "raise" and not event.get("forbidden"):
+        return CATALOGUE.say("n_raise_brief", lang, Seat=cap(seat_name(event["seat"], lang)), word=event["name"])
+    if event["type"] == "accept":
+        return CATALOGUE.say("n_accept_brief", lang, Seat=cap(seat_name(event["seat"], lang)))
+    return narrate(event, lang)
 
 
 @lru_cache(maxsize=None)
@@ -218,7 +233,8 @@ class BettingLab(View):
             state.apply_action(bets[int(rng.integers(len(bets)))])
             if any(e["type"] == "hand" for e in state.events):
                 return self._question(rng)
-        story = {lang: " ".join(narrate(e, lang) for e in state.events[1:]) for lang in LANGUAGES}
+        told = [e for e in state.events[1:] if e["type"] != "deal"]  # the deal states the value
+        story = {lang: " ".join(brief(e, lang) for e in told) for lang in LANGUAGES}
         values = sorted({r[1] for r in ladder_rows(variant.key)})
         options = [(v, str(v)) for v in values]
         label = variant.label["pt"]

@@ -73,6 +73,9 @@ _ENTRIES = {
     "n_raise_forbidden": ("{Seat} pede truco na {name}, o que é proibido.",
                           "{Seat} calls truco in the {name}, which is forbidden."),
     "n_accept": ("{Seat} aceita: a mão vale {value}.", "{Seat} accepts: the hand is worth {value}."),
+    # the same two events told without their values, for exercises that ask for them
+    "n_raise_brief": ("{Seat} pede {word}.", "{Seat} calls {word}."),
+    "n_accept_brief": ("{Seat} aceita.", "{Seat} accepts."),
     "n_run": ("{Seat} corre: {team} ganha {points} {unit}.",
               "{Seat} runs: {team} scores {points} {unit}."),
     "n_hand_all_tied": ("Todas as rodadas empataram: ninguém pontua ({score}).",
