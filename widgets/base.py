@@ -115,13 +115,32 @@ class View(w.VBox):
                       layout=w.Layout(justify_content="space-between", align_items="center"))
 
     def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
-                      width: str = "130px"):
+                      width: str = "130px", fresh: bool = False):
         """The variant switch, the seed box (drawn from `rng`) and a deal button; switching
-        the variant or clicking the button calls `on_deal()`. Returns (variant, seed, button)."""
-        toggle, seed = variant_toggle(variant), seed_field(rng)
+        the variant, clicking the button or pressing Enter in the seed box calls `on_deal()`.
+        With `fresh` (a "Nova mão" button) the button first draws a new seed from `rng`, so
+        it deals new cards; a seed typed in the box replays its deal. Returns (variant, seed,
+        button)."""
+        toggle, seed = variant_toggle(variant), seed_field(rng, continuous_update=False)
         button = w.Button(layout=w.Layout(width=width)).add_class(button_class)
         toggle.observe(self.guarded(lambda _: on_deal()), names="value")
-        button.on_click(self.guarded(lambda _: on_deal()))
+        drawing = []
+
+        def click(_):
+            if fresh:
+                drawing.append(True)
+                try:
+                    seed.value = int(rng.integers(1_000_000))
+                finally:
+                    drawing.pop()
+            on_deal()
+
+        def typed(_):
+            if not drawing:
+                on_deal()
+
+        button.on_click(self.guarded(click))
+        seed.observe(self.guarded(typed), names="value")
         return toggle, seed, button
 
     def draw_title(self) -> None:

@@ -93,7 +93,7 @@ class BettingLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
         self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
                                      ).add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")

@@ -93,7 +93,7 @@ class ThresholdLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands, fresh=True)
         self.onze_title, self.ferro_title = w.HTML(), w.HTML()
         self.onze_info = w.HTML().add_class("cartas-onze-info")
         self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")

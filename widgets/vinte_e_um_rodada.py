@@ -182,12 +182,15 @@ class RoundStepper(View):
                     return
 
     def answer(self, draw: bool) -> bool:
+        """The first answer scores and its verdict stays; later clicks change nothing."""
         state, banker = self.q_state, self.q_state.banker
         should = SensibleBot().choose(state.view(banker)) == DRAW
+        if self.answered:
+            return self.given == should
         correct = draw == should
-        if not self.answered:
-            self.score.add(correct)
-            self.answered = True
+        self.given = draw
+        self.score.add(correct)
+        self.answered = True
         risk = odds_for_view(state.view(banker))["bust"]
         why = self.t("explain_draw" if should else "explain_call", p=percent(risk))
         self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")
