@@ -55,7 +55,7 @@ def test_every_prose_cell_is_written_in_both_languages(name):
         assert "<details" not in source
         pt, en = source.split('<div class="lang-en"')
         # the same headings, level by level, in each language
-        levels = lambda text: re.findall(r"^(#+) ", text, re.M)  # noqa: E731
+        levels = lambda text: re.findall(r"^(#+) ", text, re.MULTILINE)
         assert levels(pt) == levels(en)
 
 

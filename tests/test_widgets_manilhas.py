@@ -1,7 +1,5 @@
 """The manilha explorer and the course index, driven as a learner would."""
-import json
 
-import pytest
 
 from cartas.cards import Card
 from cartas.truco import manilha_rank

@@ -110,7 +110,7 @@ def test_bots_stop_after_a_bounded_run_and_continue_on_request(monkeypatch):
 
 
 def test_paced_bots_pause_at_most_max_paced_seconds_per_click(monkeypatch):
-    import widgets.pacing as pacing
+    from widgets import pacing
     slept = []
     monkeypatch.setattr(pacing.time, "sleep", slept.append)
     monkeypatch.setattr(PlayVinteEUm, "max_paced_seconds", 3.0)

@@ -68,6 +68,7 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
 
 def test_exercise_is_seeded_varied_and_its_answer_comes_from_the_engine():
     import numpy as np
+
     from widgets.vinte_e_um_banca import rotation_question
     a, b = BankRotation(seed=5), BankRotation(seed=5)
     assert a.question.value == b.question.value and a.correct_answer() == b.correct_answer()

@@ -1,7 +1,7 @@
 """The 21 table picture, the round stepper, its odds panel and the banker's exercise."""
 import re
 
-from cartas.vinte_e_um import HIT, STAND, Action, SensibleBot, from_deal, odds_for_view
+from cartas.vinte_e_um import HIT, Action, SensibleBot, from_deal, odds_for_view
 from widgets.course import CourseIndex
 from widgets.vinte_e_um_odds import odds_html
 from widgets.vinte_e_um_rodada import RoundStepper, play_round

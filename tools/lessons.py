@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_notebook import make_notebook  # noqa: E402
+from make_notebook import make_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -22,8 +22,9 @@ CHECKS = ("## Conferindo com o motor\n\nVerificações para o nbval; o painel n�
 
 def widget(module: str, name: str, args: str = "") -> tuple:
     """The cell that shows one view, following the page's language."""
-    return ("code", f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
-                    f"follow({name}({args}))")
+    source = (f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
+              f"follow({name}({args}))")
+    return ("code", source)
 
 
 LESSONS: dict[str, list] = {}
@@ -138,8 +139,8 @@ hand. Then answer the exercises at the end.
     ("check", """
 from cartas.truco import new_game, narrate
 narrate(new_game("paulista", 7).events[0], "pt")
-""", "'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
-     "a mão vale 1.'"),
+""", ("'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
+      "a mão vale 1.'")),
 ]
 
 LESSONS["truco_rodadas"] = [
@@ -193,8 +194,8 @@ and see who wins and why. Then choose the results of a hand's tricks.
     ("check", """
 from cartas.truco import explain_hand
 explain_hand([0, 1, None])
-""", "'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla A (assentos 0 e 2) "
-     "leva a mão.'"),
+""", ("'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla A (assentos 0 e 2) "
+      "leva a mão.'")),
     ("check", """
 from cartas.truco import trick_winner
 trick_winner([(0, None), (1, "3♣"), (2, "K♦"), (3, "3♦")], "paulista", vira="6♣")

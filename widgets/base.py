@@ -14,6 +14,7 @@ import functools
 import sys
 import traceback
 from html import escape
+from typing import ClassVar
 
 import ipywidgets as w
 
@@ -84,12 +85,12 @@ class View(w.VBox):
     __init__, and draw everything from the engine in `redraw()`.
     """
 
-    TEXT: dict = {}
+    TEXT: ClassVar[dict] = {}
 
     def __init__(self, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        explicit = lang in LANGUAGES
-        self.lang = lang if explicit else page.current()
+        explicit = isinstance(lang, str) and lang in LANGUAGES
+        self.lang: str = lang if isinstance(lang, str) and explicit else page.current()
         self.last_error: BaseException | None = None
         self._error_slots: dict[int, w.HTML] = {}
         self.language = w.ToggleButtons(
@@ -199,7 +200,8 @@ class View(w.VBox):
         engine refusal is a `cartas.errors.RuleError`, which does); str(error) otherwise or
         if that fails."""
         try:
-            return error.message(self.lang)
+            say = getattr(error, "message", None)
+            return say(self.lang) if callable(say) else str(error)
         except Exception:  # noqa: BLE001 - no message(lang), or a broken one
             return str(error)
 

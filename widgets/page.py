@@ -61,7 +61,7 @@ html[data-cartas-lang="en"] .lang-pt { display: none !important; }
   document.documentElement.lang = lang === "en" ? "en" : "pt-BR";
   if (fromUrl) { try { window.localStorage.setItem("%(key)s", lang); } catch (e) {} }
 })();
-</script>""" % {"key": STORAGE_KEY}
+</script>""".replace("%(key)s", STORAGE_KEY)
 
 _ESM = """
 const KEY = "%(key)s";
@@ -105,7 +105,7 @@ function render({ model, el }) {
   draw();
 }
 export default { render };
-""" % {"key": STORAGE_KEY}
+""".replace("%(key)s", STORAGE_KEY)
 
 _CSS = """
 .cartas-page-language { display: flex; justify-content: flex-end; gap: 0; }

@@ -10,14 +10,26 @@ pede truco. Assento 2 aceita."), never the value they set, since that is what it
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from html import escape
 
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, CATALOGUE, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events,
-                          narrate, new_game, seat_name, team_label)
+from cartas.truco import (
+    ACCEPT,
+    CATALOGUE,
+    RAISE,
+    RUN,
+    TEAMS,
+    VARIANTS,
+    get_variant,
+    hand_events,
+    narrate,
+    new_game,
+    seat_name,
+    team_label,
+)
 from cartas.truco.catalogue import cap
 
 from .base import View
@@ -76,7 +88,7 @@ def brief(event: dict, lang: str) -> str:
     return narrate(event, lang)
 
 
-@lru_cache(maxsize=None)
+@cache
 def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
     """(call name or None for the start, value if accepted, what running from it pays), from
     the variant's ladder, raise names and `run_pays`."""
@@ -170,8 +182,8 @@ class BettingLab(View):
         self.table.value = table_html(shown, lang) if shown else ""
         lines = [narrate(e, lang) for e in hand_events(state.events, 1)[1:]]
         items = "".join(f"<li>{escape(x)}</li>" for x in lines)
-        self.story.value = (f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>"
-                          f"<ol>{items}</ol></div>")
+        self.story.value = f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>" \
+            f"<ol>{items}</ol></div>"
         self._draw_ladders()
         self.exercises.redraw()
 
@@ -183,8 +195,10 @@ class BettingLab(View):
                                  f"<b>{escape(narrate(hand, self.lang))}</b> {self.t('over')}</div>")
             return
         seat = state.current_seat
-        lines = [f"<span class='cartas-value' data-value='{state.hand_value}'>"
-                 f"{self.t('value', value=state.hand_value)}</span>"]
+        assert seat is not None  # a hand that is not over has a seat to act
+        value_line = (f"<span class='cartas-value' data-value='{state.hand_value}'>"
+                      f"{self.t('value', value=state.hand_value)}</span>")
+        lines = [value_line]
         pending = state.pending_raise
         if pending:
             lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
@@ -239,7 +253,9 @@ class BettingLab(View):
         options = [(v, str(v)) for v in values]
         label = variant.label["pt"]
         if state.phase == "answer":
-            team = state.team_of(state.current_seat)
+            seat = state.current_seat
+            assert seat is not None  # someone answers the raise
+            team = state.team_of(seat)
             return Question(
                 {lang: escape(translate(TEXT, "q_run", lang, variant=label, story=story[lang],
                                         team=team_label(team, lang))) for lang in LANGUAGES},

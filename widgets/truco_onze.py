@@ -12,8 +12,19 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, SEATS, Action, deal_hands, from_deal,
-                          get_variant, hand_events, narrate, team_label)
+from cartas.truco import (
+    PLAY_HAND,
+    RAISE,
+    RUN_HAND,
+    SEATS,
+    Action,
+    deal_hands,
+    from_deal,
+    get_variant,
+    hand_events,
+    narrate,
+    team_label,
+)
 from cartas.truco.bots import RuleBot
 
 from .base import View

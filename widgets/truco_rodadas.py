@@ -11,10 +11,25 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, CardError, shuffled
-from cartas.truco import (SEATS, TEAM_LETTERS, TIE_LEADS, TrucoError, explain_hand, explain_next_leader,
-                          explain_trick, finished_sequences, get_variant, hand_winner, play_order,
-                          seat_name, team_label, team_of, trick_next_leader, trick_winner,
-                          trick_winning_seat)
+from cartas.truco import (
+    SEATS,
+    TEAM_LETTERS,
+    TIE_LEADS,
+    TrucoError,
+    explain_hand,
+    explain_next_leader,
+    explain_trick,
+    finished_sequences,
+    get_variant,
+    hand_winner,
+    play_order,
+    seat_name,
+    team_label,
+    team_of,
+    trick_next_leader,
+    trick_winner,
+    trick_winning_seat,
+)
 
 from .base import View, variant_toggle
 from .i18n import LANGUAGES, every_language, translate
@@ -362,7 +377,7 @@ class TrickLab(View):
         pack = shuffled(TRUCO_PACK, rng)
         leader = int(rng.integers(4))
         vira = pack[4] if variant.uses_vira else None
-        plays = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
+        plays: list[tuple[int, Card | None]] = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
         if rng.random() < 0.25:
             k = int(rng.integers(1, 4))
             plays[k] = (plays[k][0], None)

@@ -96,6 +96,7 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
             if state.illegal(choice) is not None:
                 choice = PASS
         else:
+            assert seat is not None  # a game that is not over has a seat to act
             choice = bots[seat].choose(state.view(seat))
         state.apply_action(choice, seat)
     if not story:
@@ -146,6 +147,7 @@ class BankRotation(View):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
         self.score = Score("vinte_e_um_banca")
+        self.given: int | None = None
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
         self.explain = w.HTML().add_class("cartas-explain")

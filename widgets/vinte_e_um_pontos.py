@@ -18,8 +18,16 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, make_rng
-from cartas.vinte_e_um import (ACE_OPTIONS, VinteEUmError, explain_call, is_bust, is_two_card_21,
-                               judge_call, playable, points)
+from cartas.vinte_e_um import (
+    ACE_OPTIONS,
+    VinteEUmError,
+    explain_call,
+    is_bust,
+    is_two_card_21,
+    judge_call,
+    playable,
+    points,
+)
 
 from .base import View, score_html, verdict_html
 from .progress import Score

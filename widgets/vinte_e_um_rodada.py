@@ -66,6 +66,7 @@ def play_round(players: int, seed):
     snapshots = [state.clone()]
     while not state.is_terminal():
         seat = state.current_seat
+        assert seat is not None  # a round that is not over has a seat to act
         state.apply_action(bots[seat].choose(state.view(seat)), seat)
         snapshots.append(state.clone())
     return snapshots
@@ -82,7 +83,8 @@ class RoundStepper(View):
         self.score = Score("vinte_e_um_rodada")
         self.chart = chart
         self.position = 0
-        self.snapshots = []
+        self.snapshots: list = []
+        self.given: bool | None = None
 
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
                                 layout=w.Layout(width="220px"), style={"description_width": "initial"}).add_class("cartas-seats")
