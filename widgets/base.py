@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import sys
+import time
 import traceback
 from html import escape
 from typing import ClassVar
@@ -56,16 +57,18 @@ def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> s
 def stored_totals(score) -> tuple[int, int]:
     """(right, asked) of the learner at this browser for `score.lesson`: what the store holds
     plus her answers still waiting to be saved; this visit's counts when the store cannot be
-    read or the learner is not known yet."""
+    read, failed less than RETRY_SECONDS ago, or the learner is not known yet."""
     from . import identity, progress
     learner = identity.current()
-    if learner is None:
-        return score.right, score.asked
+    recorder = progress.recorder()
+    if learner is None or (recorder.failed_at is not None
+                           and time.monotonic() - recorder.failed_at < progress.RETRY_SECONDS):
+        return score.right, score.asked  # a store that just failed is not asked again at once
     stored = progress.load(learner)
     if stored is None:
         return score.right, score.asked
     totals = stored.get(score.lesson, {"right": 0, "asked": 0})
-    waiting = [correct for lesson, correct in list(progress.recorder().pending) if lesson == score.lesson]
+    waiting = [correct for lesson, correct in list(recorder.pending) if lesson == score.lesson]
     return totals["right"] + sum(waiting), totals["asked"] + len(waiting)
 
 
@@ -174,7 +177,10 @@ class View(w.VBox):
                 self.clear_message()
                 return callback(*args, **kwargs)
             except Exception as error:  # noqa: BLE001 - shown to the learner instead
-                self.show_error(error, near=near)
+                if near is None:
+                    self.show_error(error)  # views may override show_error(error)
+                else:
+                    self.show_error(error, near=near)
                 return None
         return run
 
