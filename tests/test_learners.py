@@ -19,9 +19,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def answer_right(view):
-    from cartas.truco import manilha_rank
-    right = manilha_rank(view.question_vira).value
-    next(b for b in view.answer_buttons if b.description == right).click()
+    ex = view.exercises
+    right = str(dict(ex.question.options)[ex.question.answer])
+    next(b for b in ex.buttons.children if b.description == right).click()
 
 
 def browser_reports(browser_id, name="", class_code=""):
@@ -113,7 +113,7 @@ def test_a_corrupt_store_file_is_left_untouched_and_the_lesson_goes_on(tmp_path,
     monkeypatch.setenv("CARTAS_DB", str(path))
     view = ManilhaExplorer(seed=3)
     answer_right(view)
-    assert "cartas-right" in view.feedback.value and view.score.right == 1
+    assert "cartas-right" in view.exercises.feedback.value and view.exercises.score.right == 1
     assert "não está sendo salvo" in identity.widget().notice
     index = CourseIndex(lang="pt")
     assert index.table.value.count("data-lesson=") > 5 and "não pode ser lido" in index.message.value
@@ -126,7 +126,7 @@ def test_an_unreachable_store_keeps_the_answers_until_it_answers(tmp_path, monke
     monkeypatch.setenv("CARTAS_DATABASE_URL", f"postgresql://cartas@127.0.0.1:{closed_port()}/x")
     view = ManilhaExplorer(seed=3)
     answer_right(view)
-    assert "cartas-right" in view.feedback.value
+    assert "cartas-right" in view.exercises.feedback.value
     assert "não está sendo salvo" in identity.widget().notice
     view.language.value = "en"
     assert "not being saved" in identity.widget().notice

@@ -55,7 +55,7 @@ def test_every_prose_cell_is_written_in_both_languages(name):
         assert "<details" not in source
         pt, en = source.split('<div class="lang-en"')
         # the same headings, level by level, in each language
-        levels = lambda text: re.findall(r"^(#+) ", text, re.M)  # noqa: E731
+        levels = lambda text: re.findall(r"^(#+) ", text, re.MULTILINE)
         assert levels(pt) == levels(en)
 
 
@@ -85,9 +85,9 @@ def test_voila_removes_cells_tagged_remove_cell(config):
 def page(monkeypatch):
     monkeypatch.delenv("QUERY_STRING", raising=False)
     from widgets import page as module
-    module.language.lang = "pt"
+    module.reset()
     yield module
-    module.language.lang = "pt"
+    module.reset()  # no later test meets a page switch it did not show
 
 
 def test_the_url_sets_the_page_language(page, monkeypatch):
@@ -122,6 +122,44 @@ def test_a_view_made_later_starts_in_the_page_language(page):
     page.language.lang = "en"
     view = page.follow(ManilhaExplorer(lang="pt"))
     assert view.lang == "en"
+
+
+def test_every_view_follows_the_page_without_follow(page):
+    from widgets.manilhas import ManilhaExplorer
+    from widgets.vinte_e_um_pontos import HandScorer
+    page.page_language()
+    one, two = ManilhaExplorer(), HandScorer()
+    page._switch.lang = "en"
+    assert one.lang == two.lang == "en" and "Manilha explorer" in one.title.value
+    two.language.value = "pt"  # a view's own switch moves the page and the other views
+    assert page.language.lang == "pt" and one.lang == "pt"
+
+
+def test_a_view_made_with_a_language_keeps_it_and_no_page_means_the_url(page, monkeypatch):
+    from widgets.manilhas import ManilhaExplorer
+    monkeypatch.setenv("QUERY_STRING", "lang=en")
+    assert ManilhaExplorer().lang == "en"  # no page switch shown: the URL decides
+    page.page_language()
+    view = ManilhaExplorer(lang="pt")
+    page._switch.lang = "en"
+    assert view.lang == "pt"
+
+
+def test_the_index_is_written_by_the_lessons_script_with_the_page_language_cell(tmp_path):
+    make_notebook.make_notebook(tmp_path / "x.ipynb", lessons.INDEX)
+    stored = json.loads((ROOT / "notebooks" / "index.ipynb").read_text())
+    assert json.loads((tmp_path / "x.ipynb").read_text()) == stored
+    first, prose = stored["cells"][0], stored["cells"][1]
+    assert "page_language()" in first["source"]
+    assert '<div class="lang-pt" lang="pt">' in prose["source"] and '<div class="lang-en" lang="en">' in prose["source"]
+    assert "# Cartas: learn truco and 21" in prose["source"] and "<details" not in prose["source"]
+
+
+def test_index_lesson_names_look_like_links():
+    from widgets.course import CourseIndex
+    table = CourseIndex(lang="pt").table.value
+    link = table.split("data-lesson='manilhas'")[1].split("</a>")[0]
+    assert "text-decoration:underline" in link and "cursor:pointer" in link and "color:#1565c0" in link
 
 
 def test_following_twice_links_once(page):

@@ -68,7 +68,11 @@ def test_seen_cards_and_the_partners_hand_change_the_odds():
 @pytest.mark.parametrize("kwargs,phrase", [
     (dict(hand=["3♣", "2♦"]), "3 cards"),
     (dict(hand=["3♣", "2♦", "9♥"]), "not in the truco pack"),
-    (dict(vira="3♣"), "twice"),
+    (dict(vira="3♣"), "3♣ is the vira"),
+    (dict(hand=["3♣", "2♦", "3♣"]), "3♣ appears twice in your hand"),
+    (dict(seen=["K♥"]), "K♥ is in your hand and also among the cards seen"),
+    (dict(seen=["7♠"]), "7♠ is the vira, so it cannot also be in the cards seen"),
+    (dict(seen=["4♦", "4♦"]), "4♦ appears twice in the cards seen"),
     (dict(vira=None), "needs a vira"),
     (dict(position=4), "position"),
 ])

@@ -158,10 +158,11 @@ def test_deal_trick_and_variant_errors_say_why_in_both_languages(call, code, eng
 
 
 @pytest.mark.parametrize("kwargs, code, portuguese", [
-    ({"hand": ["3♦", "K♦"]}, "odds_hand_size", "a sua mão tem 3 cartas, não 2"),
+    ({"hand": ["3♦", "K♦"]}, "odds_hand_size", "a sua mão precisa de 3 cartas; você deu 2"),
     ({"hand": ["3♦", "K♦", "9♦"]}, "card_not_in_pack", "9♦ na sua mão não está no baralho"),
     ({"hand": ["3♦", "K♦", "zz"]}, "unreadable_card", "“zz” na sua mão"),
-    ({"hand": ["3♦", "K♦", "4♦"], "vira": "3♦"}, "odds_twice", "aparece duas vezes"),
+    ({"hand": ["3♦", "K♦", "4♦"], "vira": "3♦"}, "odds_vira_held", "3♦ é a vira, então não pode estar na sua mão"),
+    ({"hand": ["3♦", "K♦", "3♦"]}, "odds_card_twice", "3♦ aparece duas vezes na sua mão"),
     ({"hand": ["3♦", "K♦", "4♦"], "vira": None}, "needs_vira", "precisa de uma vira"),
     ({"hand": ["3♦", "K♦", "4♦"], "position": 4}, "odds_position", "de 0 (mão) a 3 (pé), não 4"),
 ])

@@ -1,7 +1,5 @@
 """The manilha explorer and the course index, driven as a learner would."""
-import json
 
-import pytest
 
 from cartas.cards import Card
 from cartas.truco import manilha_rank
@@ -61,28 +59,74 @@ def test_language_switch_translates_everything():
     assert "after <b>7</b> comes <b>Q</b>" in view.step.value
     assert view.draw_button.description == "Draw a vira"
     assert view.vira.value == Card.parse("7♠")
-    assert "The vira is" in view.question.value
+    assert "The vira is" in view.exercises.prompt.value
 
 
-def test_question_answers_at_once_and_keeps_score():
+def click(ex, value):
+    label = dict(ex.question.options)[value]
+    next(b for b in ex.buttons.children if b.description == str(label)).click()
+
+
+def test_paulista_question_asks_the_manilha_of_a_vira_and_answers_at_once():
     view = ManilhaExplorer(seed=3)
-    right = manilha_rank(view.question_vira)
-    wrong = next(b for b in view.answer_buttons if b.description != right.value)
-    wrong.click()
-    assert "cartas-wrong" in view.feedback.value and f"a manilha é {right.value}" in view.feedback.value
-    next(b for b in view.answer_buttons if b.description == right.value).click()
-    assert "cartas-right" in view.feedback.value
-    assert view.score.right == 0 and view.score.asked == 1  # only the first answer counts
-    view.next_button.click()
-    assert view.feedback.value == ""
-    next(b for b in view.answer_buttons if b.description == manilha_rank(view.question_vira).value).click()
-    assert "Acertos: 1 de 2" in view.score_label.value
+    ex = view.exercises
+    assert "A vira é" in ex.prompt.value
+    wrong = next(v for v, _ in ex.question.options if v != ex.question.answer)
+    click(ex, wrong)
+    assert "cartas-wrong" in ex.feedback.value and f"a manilha é {ex.question.answer.value}" in ex.feedback.value
+    click(ex, ex.question.answer)  # a second click neither scores nor flips the verdict
+    assert "cartas-wrong" in ex.feedback.value and "cartas-right" not in ex.feedback.value
+    assert ex.score.right == 0 and ex.score.asked == 1
+    ex.next_button.click()
+    assert ex.feedback.value == ""
+    click(ex, ex.question.answer)
+    assert "Acertos: 1 de 2" in ex.score_label.value
+
+
+def test_the_quiz_alternates_the_manilha_and_the_stronger_card_questions():
+    view = ManilhaExplorer(seed=4)
+    ex = view.exercises
+    kinds = []
+    for _ in range(4):
+        kinds.append("mais forte" in ex.prompt.value)
+        ex.next_button.click()
+    assert kinds == [False, True, False, True]
+    from cartas.truco import strength_table
+    vira = Card.parse(ex.question.prompt["pt"].split("A vira é ")[1].split(".")[0]) \
+        if "A vira é" in ex.question.prompt["pt"] else None
+    assert vira is not None
+    ex.next_button.click()  # a "which is stronger" question: the answer is the engine's stronger card
+    a, b = (v for v, _ in ex.question.options)
+    vira = Card.parse(ex.question.prompt["pt"].split("A vira é ")[1].split(".")[0])
+    table = strength_table("paulista", vira)
+    assert ex.question.answer == (a if table[a] > table[b] else b) and table[a] != table[b]
+
+
+def test_mineiro_quiz_never_asks_about_a_vira():
+    view = ManilhaExplorer(seed=2)
+    view.variant.value = "mineiro"
+    ex = view.exercises
+    for _ in range(6):
+        assert "vira" not in ex.prompt.value.lower()
+        if "manilha?" in ex.prompt.value:
+            assert str(ex.question.answer) in ("4♣", "7♥", "A♠", "7♦")
+            assert sum(str(v) in ("4♣", "7♥", "A♠", "7♦") for v, _ in ex.question.options) == 1
+        ex.next_button.click()
+
+
+def test_a_score_adds_up_across_visits():
+    first = ManilhaExplorer(seed=3)
+    click(first.exercises, first.exercises.question.answer)
+    again = ManilhaExplorer(seed=9)  # a reload: a new view, the same learner
+    assert "Acertos: 1 de 1" in again.exercises.score_label.value
+    click(again.exercises, next(v for v, _ in again.exercises.question.options
+                                if v != again.exercises.question.answer))
+    assert "Acertos: 1 de 2" in again.exercises.score_label.value
 
 
 def test_progress_reaches_the_index(tmp_path):
     view = ManilhaExplorer(seed=3)
-    right = manilha_rank(view.question_vira).value
-    next(b for b in view.answer_buttons if b.description == right).click()
+    click(view.exercises, view.exercises.question.answer)
     index = CourseIndex(lang="pt")
     assert "1 de 1 certas" in index.table.value
     assert "manilhas.ipynb?lang=pt" in index.table.value

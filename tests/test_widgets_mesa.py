@@ -37,7 +37,7 @@ def page(tables, who: str, name: str, code=None, lang="en", class_code="", seed=
 def hand_cards(html: str) -> set[str]:
     """The face-up cards drawn in the seats' hands of a truco table picture."""
     cards = set()
-    for block in re.findall(r"class=\"cartas-hand\".*?</div>", html, flags=re.S):
+    for block in re.findall(r"class=\"cartas-hand\".*?</div>", html, flags=re.DOTALL):
         cards |= {c for c in re.findall(r'data-card="([^"]+)"', block) if c != "back"}
     return cards
 

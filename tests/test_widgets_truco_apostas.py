@@ -78,6 +78,31 @@ def test_an_illegal_move_becomes_a_friendly_message():
     view.run_button.click()                        # nothing to run from
     assert "Não é possível: não há pedido de truco para correr" in view.message.value
     assert "Traceback" not in view.message.value
-    view.seed.value = -1
-    view.new_button.click()
+    view.seed.value = -1  # Enter in the seed box deals that seed: refused
     assert "Não é possível" in view.message.value
+    view.new_button.click()  # Nova mão draws a good seed
+    assert view.message.value == "" and view.seed.value >= 0
+
+
+def test_a_betting_question_never_states_the_value_it_asks_for():
+    view = BettingLab(seed=11)
+    ex = view.exercises
+    seen_accept = False
+    for _ in range(25):
+        prompt = ex.question.prompt["pt"]
+        assert "a mão vale" not in prompt and "passa a valer" not in prompt
+        assert "is worth" not in ex.question.prompt["en"].split("?")[0].replace("What is the hand worth now", "")
+        seen_accept |= "aceita." in prompt
+        ex.next_button.click()
+    assert seen_accept  # acceptances are still told, only without their value
+
+
+def test_nova_mao_deals_new_cards_and_a_typed_seed_replays_its_deal():
+    view = BettingLab(seed=3)
+    first = [list(h) for h in view.state.hands]
+    view.new_button.click()
+    assert [list(h) for h in view.state.hands] != first
+    seed = view.seed.value
+    again = BettingLab(seed=8)
+    again.seed.value = seed  # Enter in the seed box deals that seed
+    assert [list(h) for h in again.state.hands] == [list(h) for h in view.state.hands]

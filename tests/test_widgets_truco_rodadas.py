@@ -44,7 +44,8 @@ def test_hand_results_show_the_deciding_rule():
     assert "data-team='B'" in view.hand_box.value
     assert explain_hand([None, 1], "pt") in view.hand_box.value
     view.results[1].value = "-"
-    assert "cartas-hand-pending" in view.hand_box.value and "ainda está indefinida" in view.hand_box.value
+    assert "cartas-hand-pending" in view.hand_box.value
+    assert "a mão ainda não acabou: falta jogar a 2ª rodada" in view.hand_box.value
     assert view.outcomes.value.count("class='cartas-outcome'") == len(finished_sequences()) == 15
 
 
@@ -74,12 +75,33 @@ def test_exercises_answer_at_once_with_the_engine_reason():
 def test_a_bad_card_becomes_a_friendly_message():
     view = TrickLab(seed=1)
     view.cards[1].value = "onze de nada"
-    assert "Não é possível" in view.message.value and "onze de nada" in view.message.value
-    assert "Traceback" not in view.message.value
+    beside = view._error_slots[id(view.cards[1])]
+    assert "Não é possível" in beside.value and "onze de nada" in beside.value
+    assert "Traceback" not in beside.value and "cannot" not in beside.value and "10♦" not in beside.value
     view.cards[1].value = "3♦"                       # the same card twice in one trick
-    assert "3♦ aparece duas vezes na mesma rodada" in view.message.value
+    assert "3♦ aparece duas vezes na rodada" in view._error_slots[id(view.cards[1])].value
     view.cards[1].value = "2♠"
-    assert view.message.value == ""
+    assert view.message.value == "" and beside.value == ""
+
+
+def test_the_vira_cannot_be_played_in_the_trick():
+    view = TrickLab(seed=1, vira="6♣")
+    view.cards[2].value = "6♣"
+    assert "6♣ é a vira" in view._error_slots[id(view.cards[2])].value
+
+
+def test_an_impossible_sequence_of_tricks_is_explained_in_plain_words():
+    view = TrickLab(seed=1)
+    view.results[0].value = "A"
+    view.results[1].value = "A"
+    view.results[2].value = "B"
+    text = view.hand_box.value
+    assert "Essa sequência não acontece: a mão já acabou na 2ª rodada" in text
+    assert "3ª rodada não é jogada" in text and "não jogada" in text
+    view.results[1].value = "-"
+    assert "não pode vir antes de uma jogada" in view.hand_box.value
+    view.language.value = "en"
+    assert "tricks are played in order" in view.hand_box.value
 
 
 def test_after_a_tied_trick_the_chosen_tie_lead_rule_says_who_leads():

@@ -68,6 +68,7 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
 
 def test_exercise_is_seeded_varied_and_its_answer_comes_from_the_engine():
     import numpy as np
+
     from widgets.vinte_e_um_banca import rotation_question
     a, b = BankRotation(seed=5), BankRotation(seed=5)
     assert a.question.value == b.question.value and a.correct_answer() == b.correct_answer()
@@ -114,3 +115,25 @@ def test_base_view_uses_message_lang_only_when_it_works():
     assert "em português" in view.message.value and "raw" not in view.message.value
     view.guarded(lambda: (_ for _ in ()).throw(Broken("plain text")))()
     assert "Não é possível: plain text" in view.message.value
+
+
+def test_a_bank_question_never_tells_who_took_the_bank():
+    from widgets.vinte_e_um_banca import BankRotation
+    view = BankRotation(seed=4)
+    modes = set()
+    for _ in range(20):
+        text = view.question.value
+        assert "aceita a oferta" not in text and "aceita a banca" not in text
+        assert "passa do jogador" not in text
+        modes.add(view.q_mode)
+        view.next_button.click()
+    assert {"rounds", "sale"} <= modes
+
+
+def test_a_second_click_keeps_the_first_verdict():
+    from widgets.vinte_e_um_banca import BankRotation
+    view = BankRotation(seed=4)
+    view.seat_buttons[(view.correct_answer() + 1) % 4].click()
+    assert "cartas-wrong" in view.feedback.value
+    view.seat_buttons[view.correct_answer()].click()
+    assert "cartas-wrong" in view.feedback.value and view.score.asked == 1 and view.score.right == 0

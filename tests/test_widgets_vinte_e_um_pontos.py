@@ -15,19 +15,41 @@ def winner(view):
     return view.result.value.split("data-winner='")[1].split("'")[0]
 
 
-def test_totals_under_each_ace_option_bust_and_two_card_21():
-    view = HandScorer(player=["A♠", "K♥"], banker=["10♦", "7♣"], seed=1)
+def test_totals_count_the_cards_played_and_a_two_card_21_says_what_it_earns():
+    view = HandScorer(player=["A♠", "K♥"], banker=["10♦", "7♣"], ace=11, seed=1)
     assert totals(view.player_box.value) == {"1": 11, "11": 21, "flexible": 21}
-    assert view.player_box.value.count("21 com duas cartas") == 2
-    view.add("player", "5♦")
-    assert totals(view.player_box.value) == {"1": 16, "11": 26, "flexible": 16}
-    assert "estourou" in view.player_box.value and "duas cartas" not in view.player_box.value
+    assert view.player_box.value.count("21 com duas cartas!") == 1  # for the table's ace only
+    assert "ganha a aposta como qualquer vitória (1 para 1)" in view.player_box.value
+    assert "toma a banca" in view.player_box.value
+    view.add("player", "5♦")  # a hand at 21 takes no more cards: the 5♦ is never dealt
+    assert totals(view.player_box.value) == {"1": 16, "11": 21, "flexible": 21}
+    assert "estourou" not in view.player_box.value
+
+
+def test_a_banker_two_card_21_takes_every_bet():
+    view = HandScorer(player=["9♦", "7♣"], banker=["A♦", "Q♣"], ace=11, seed=1)
+    assert "leva todas as apostas na hora" in view.banker_box.value
+
+
+def test_estourou_never_appears_beside_a_21():
+    view = HandScorer(player=["10♦", "7♣", "4♠", "5♥"], banker=["10♠", "J♣", "A♥"], ace=1, seed=1)
+    assert totals(view.player_box.value)["1"] == 21 and totals(view.banker_box.value)["1"] == 21
+    assert "estourou" not in view.player_box.value and "estourou" not in view.banker_box.value
+    view.ace.value = 11  # the banker's 10 J A is 31 with an ace of 11... but 10 J is 20, then A: 31
+    assert "estourou" in view.banker_box.value and totals(view.banker_box.value)["11"] == 31
+    assert "estourou" not in view.player_box.value
+
+
+def test_bust_is_said_for_the_table_ace():
+    view = HandScorer(player=["10♦", "7♣", "6♠"], banker=["10♠", "7♥"], ace=1, seed=1)
+    assert view.player_box.value.count("estourou") == 1 and totals(view.player_box.value)["1"] == 23
 
 
 def test_buttons_add_and_remove_cards():
     view = HandScorer(player=[], banker=[], seed=1)
     view.card.value = Card.parse("10♦")
     view.buttons["to_player"].click()
+    view.card.value = Card.parse("4♣")
     view.buttons["to_player"].click()
     assert view.player_box.value.count("data-card=") == 2
     view.buttons["undo_player"].click()
@@ -110,3 +132,22 @@ def test_cards_after_a_finished_hand_are_left_out():
     view = HandScorer(player=["10♠", "A♦", "5♣"], banker=["9♠", "8♠"], ace=11, seed=1)
     assert winner(view) == "player" and "21 contra 17" in view.result.value
     assert "As cartas a partir de 5♣ não entram" in view.result.value
+
+
+def test_a_card_already_on_the_table_is_refused_beside_the_card_picker():
+    view = HandScorer(player=["A♠", "7♥"], banker=["10♦", "7♣"], seed=1)
+    view.card.value = Card.parse("7♥")
+    view.buttons["to_banker"].click()
+    slot = view._error_slots[id(view.card)].value
+    assert "7♥ já está na mesa" in slot and view.banker_cards == [Card.parse("10♦"), Card.parse("7♣")]
+
+
+def test_enter_answers_and_a_second_answer_keeps_the_verdict():
+    view = HandScorer(seed=2)
+    assert view.kind == "worth"
+    right = view.correct_answer()
+    view.worth.value = right + 1  # what Enter does in the number field
+    assert "cartas-wrong" in view.feedback.value and view.score.asked == 1
+    view.worth.value = right
+    view.answer_button.click()
+    assert "cartas-wrong" in view.feedback.value and view.score.right == 0 and view.score.asked == 1

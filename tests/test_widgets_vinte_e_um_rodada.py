@@ -1,7 +1,7 @@
 """The 21 table picture, the round stepper, its odds panel and the banker's exercise."""
 import re
 
-from cartas.vinte_e_um import HIT, STAND, Action, SensibleBot, from_deal, odds_for_view
+from cartas.vinte_e_um import HIT, Action, SensibleBot, from_deal, odds_for_view
 from widgets.course import CourseIndex
 from widgets.vinte_e_um_odds import odds_html
 from widgets.vinte_e_um_rodada import RoundStepper, play_round
@@ -148,3 +148,12 @@ def test_table_draws_a_settled_hand_faded_with_its_outcome():
     assert "estourou" in seat and "24 pontos" in seat
     assert "cartas-shown" not in seat_html(game, 2, "pt")  # still playing
     assert table_html(game, "en").count("cartas-shown") == 1
+
+
+def test_a_second_answer_keeps_the_first_verdict():
+    from widgets.vinte_e_um_rodada import RoundStepper
+    view = RoundStepper(players=4, seed=2, chart=False)
+    view.draw_button.click()
+    first = view.feedback.value
+    view.call_button.click()
+    assert view.feedback.value == first and view.score.asked == 1

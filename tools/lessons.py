@@ -1,7 +1,7 @@
 """The lessons' notebooks, written from here: prose in Portuguese and English, one cell per widget.
 
 Run `python tools/lessons.py` from the repository root after editing; it rewrites every lesson
-notebook below (not the index). Each notebook starts with the page-language cell, and its
+notebook below and the course index (INDEX). Each notebook starts with the page-language cell, and its
 "Conferindo com o motor" checks are tagged `remove-cell`: nbval runs them, dashboards hide them.
 Numbers in the prose follow the language (50.000 and 67,6% in Portuguese; 50,000 and 67.6% in
 English).
@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from make_notebook import make_notebook  # noqa: E402
+from make_notebook import make_notebook
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
@@ -22,8 +22,9 @@ CHECKS = ("## Conferindo com o motor\n\nVerificações para o nbval; o painel n�
 
 def widget(module: str, name: str, args: str = "") -> tuple:
     """The cell that shows one view, following the page's language."""
-    return ("code", f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
-                    f"follow({name}({args}))")
+    source = (f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
+              f"follow({name}({args}))")
+    return ("code", source)
 
 
 LESSONS: dict[str, list] = {}
@@ -138,8 +139,8 @@ hand. Then answer the exercises at the end.
     ("check", """
 from cartas.truco import new_game, narrate
 narrate(new_game("paulista", 7).events[0], "pt")
-""", "'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
-     "a mão vale 1.'"),
+""", ("'Mão 1: assento 3 dá as cartas, a vira é 4♣ (manilhas: 5♦, 5♠, 5♥, 5♣) e assento 0 começa; "
+      "a mão vale 1.'")),
 ]
 
 LESSONS["truco_rodadas"] = [
@@ -193,8 +194,8 @@ and see who wins and why. Then choose the results of a hand's tricks.
     ("check", """
 from cartas.truco import explain_hand
 explain_hand([0, 1, None])
-""", "'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla A (assentos 0 e 2) "
-     "leva a mão.'"),
+""", ("'Cada dupla venceu uma rodada e a 3ª empatou, então vale a 1ª: a dupla A (assentos 0 e 2) "
+      "leva a mão.'")),
     ("check", """
 from cartas.truco import trick_winner
 trick_winner([(0, None), (1, "3♣"), (2, "K♦"), (3, "3♦")], "paulista", vira="6♣")
@@ -684,10 +685,46 @@ table_link(clean_code("ab-cde"))
 ]
 
 
+# The course index (notebooks/index.ipynb): not a lesson, but written here the same way.
+INDEX = [
+    ("page",),
+    ("text", """
+# Cartas: aprenda truco e 21
+
+Aprenda e ensine os jogos de cartas brasileiros, passo a passo:
+
+- **Truco Paulista**, com as manilhas que a vira decide;
+- **Truco Mineiro**, com manilhas fixas e mãos que valem 2;
+- **21** (vinte-e-um), o jogo de banca.
+
+Digite seu nome e, se o professor passou um, o código da turma: o navegador se lembra deles
+em todas as lições. Sem nome, o progresso fica guardado só neste navegador. Cada lição abre
+como um painel interativo, no idioma escolhido no alto da página; o seu progresso aparece na
+tabela (clique em *Atualizar progresso* depois de praticar).
+""", """
+# Cartas: learn truco and 21
+
+Learn and teach Brazilian card games, step by step:
+
+- **Truco Paulista**, with the manilhas the vira decides;
+- **Truco Mineiro**, with fixed manilhas and hands worth 2;
+- **21** (vinte-e-um), the banker game.
+
+Type your name and, if your teacher gave you one, the class code: the browser remembers them
+in every lesson. Without a name, progress is kept in this browser only. Each lesson opens as an
+interactive dashboard, in the language chosen at the top of the page; your progress shows in
+the table (click *Refresh progress* after practising).
+"""),
+    ("code", "from widgets.course import CourseIndex\n\nCourseIndex()"),
+]
+
+
 def main() -> None:
     for name, cells in LESSONS.items():
         make_notebook(NOTEBOOKS / f"{name}.ipynb", cells)
         print(f"wrote notebooks/{name}.ipynb")
+    make_notebook(NOTEBOOKS / "index.ipynb", INDEX)
+    print("wrote notebooks/index.ipynb")
 
 
 if __name__ == "__main__":

@@ -1,14 +1,26 @@
-"""What every Cartas view shares: a language switch and friendly error messages."""
+"""What every Cartas view shares: a language switch that follows the page, friendly error
+messages (beside the control that caused them), and a score line read from the store.
+
+Decided rules:
+- A view made without `lang` starts in the page's language and follows the page switch
+  (`widgets.page`); a view made with `lang` keeps its own (tests, embedded copies).
+- An exercise's score line shows the learner's stored totals for that lesson (every visit,
+  this one included), so it survives a reload; when the store cannot be read it shows this
+  visit's answers.
+"""
 from __future__ import annotations
 
 import functools
 import sys
+import time
 import traceback
 from html import escape
+from typing import ClassVar
 
 import ipywidgets as w
 
-from .i18n import LANGUAGES, initial_language, translate
+from . import page
+from .i18n import LANGUAGES, translate
 
 COMMON_TEXT = {
     "not_possible": {"pt": "Não é possível: {reason}", "en": "Not possible: {reason}"},
@@ -42,9 +54,30 @@ def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> s
             f'{text}</div>')
 
 
+def stored_totals(score) -> tuple[int, int]:
+    """(right, asked) of the learner at this browser for `score.lesson`: what the store holds
+    plus her answers still waiting to be saved; this visit's counts when the store cannot be
+    read, failed less than RETRY_SECONDS ago, or the learner is not known yet."""
+    from . import identity, progress
+    learner = identity.current()
+    recorder = progress.recorder()
+    if learner is None or (recorder.failed_at is not None
+                           and time.monotonic() - recorder.failed_at < progress.RETRY_SECONDS):
+        return score.right, score.asked  # a store that just failed is not asked again at once
+    stored = progress.load(learner)
+    if stored is None:
+        return score.right, score.asked
+    totals = stored.get(score.lesson, {"right": 0, "asked": 0})
+    waiting = [correct for lesson, correct in list(recorder.pending) if lesson == score.lesson]
+    return totals["right"] + sum(waiting), totals["asked"] + len(waiting)
+
+
 def score_html(t, score) -> str:
-    """The line under an exercise: the "score" text of translator `t` (right, asked) for `score`."""
-    return f"<span style='font-size:16px'>{t('score', right=score.right, asked=score.asked)}</span>"
+    """The line under an exercise: the "score" text of translator `t` (right, asked), with the
+    learner's stored totals for the lesson (see `stored_totals`)."""
+    right, asked = stored_totals(score)
+    return (f"<span style='font-size:16px' data-right='{right}' data-asked='{asked}'>"
+            f"{t('score', right=right, asked=asked)}</span>")
 
 
 class View(w.VBox):
@@ -55,12 +88,14 @@ class View(w.VBox):
     __init__, and draw everything from the engine in `redraw()`.
     """
 
-    TEXT: dict = {}
+    TEXT: ClassVar[dict] = {}
 
     def __init__(self, lang: str | None = None, **kwargs):
         super().__init__(**kwargs)
-        self.lang = lang if lang in LANGUAGES else initial_language()
+        explicit = isinstance(lang, str) and lang in LANGUAGES
+        self.lang: str = lang if isinstance(lang, str) and explicit else page.current()
         self.last_error: BaseException | None = None
+        self._error_slots: dict[int, w.HTML] = {}
         self.language = w.ToggleButtons(
             options=[("Português", "pt"), ("English", "en")], value=self.lang,
             style={"button_width": "90px"},
@@ -69,6 +104,8 @@ class View(w.VBox):
         self.title = w.HTML()  # drawn by draw_title(), shown by header()
         self.message = w.HTML().add_class("cartas-message")
         self.add_class("cartas-view")
+        if not explicit and page.active():
+            page.follow(self)
 
     def t(self, key: str, **fields) -> str:
         table = self.TEXT if key in self.TEXT else COMMON_TEXT
@@ -82,13 +119,32 @@ class View(w.VBox):
                       layout=w.Layout(justify_content="space-between", align_items="center"))
 
     def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
-                      width: str = "130px"):
+                      width: str = "130px", fresh: bool = False):
         """The variant switch, the seed box (drawn from `rng`) and a deal button; switching
-        the variant or clicking the button calls `on_deal()`. Returns (variant, seed, button)."""
-        toggle, seed = variant_toggle(variant), seed_field(rng)
+        the variant, clicking the button or pressing Enter in the seed box calls `on_deal()`.
+        With `fresh` (a "Nova mão" button) the button first draws a new seed from `rng`, so
+        it deals new cards; a seed typed in the box replays its deal. Returns (variant, seed,
+        button)."""
+        toggle, seed = variant_toggle(variant), seed_field(rng, continuous_update=False)
         button = w.Button(layout=w.Layout(width=width)).add_class(button_class)
         toggle.observe(self.guarded(lambda _: on_deal()), names="value")
-        button.on_click(self.guarded(lambda _: on_deal()))
+        drawing = []
+
+        def click(_):
+            if fresh:
+                drawing.append(True)
+                try:
+                    seed.value = int(rng.integers(1_000_000))
+                finally:
+                    drawing.pop()
+            on_deal()
+
+        def typed(_):
+            if not drawing:
+                on_deal()
+
+        button.on_click(self.guarded(click))
+        seed.observe(self.guarded(typed), names="value")
         return toggle, seed, button
 
     def draw_title(self) -> None:
@@ -102,8 +158,16 @@ class View(w.VBox):
         raise NotImplementedError
 
     # Errors ---------------------------------------------------------------------------
-    def guarded(self, callback):
-        """Wrap a widget callback: a refused move becomes a friendly message in the view.
+    def beside(self, control, width: str = "auto") -> w.HBox:
+        """`control` with a slot for its errors right after it (class cartas-field-error);
+        `guarded(callback, near=control)` and `show_error(error, near=control)` write there."""
+        slot = w.HTML(layout=w.Layout(width=width)).add_class("cartas-field-error")
+        self._error_slots[id(control)] = slot
+        return w.HBox([control, slot], layout=w.Layout(align_items="center"))
+
+    def guarded(self, callback, near=None):
+        """Wrap a widget callback: a refused move becomes a friendly message in the view,
+        beside `near` when that control has an error slot (`beside`).
 
         Inside Voilà an exception in a callback would vanish silently, so nothing may escape.
         """
@@ -113,25 +177,37 @@ class View(w.VBox):
                 self.clear_message()
                 return callback(*args, **kwargs)
             except Exception as error:  # noqa: BLE001 - shown to the learner instead
-                self.show_error(error)
+                if near is None:
+                    self.show_error(error)  # views may override show_error(error)
+                else:
+                    self.show_error(error, near=near)
                 return None
         return run
 
-    def show_error(self, error: BaseException) -> None:
+    def show_error(self, error: BaseException, near=None) -> None:
+        """Show `error` in the learner's language: beside `near` if it has a slot, else in
+        the view's message line. A ValueError gives its reason; anything else a calm notice
+        (the traceback goes to the server log)."""
         self.last_error = error
         if isinstance(error, ValueError):
             text = self.t("not_possible", reason=self._reason(error))
         else:
             traceback.print_exception(error, file=sys.stderr)  # for the server log, not the page
             text = self.t("unexpected")
-        self.show_message(text, kind="error")
+        slot = self._error_slots.get(id(near)) if near is not None else None
+        if slot is None:
+            self.show_message(text, kind="error")
+        else:
+            slot.value = (f'<div class="cartas-error" style="color:#b71c1c;font-size:15px;'
+                          f'margin-left:8px">{escape(text)}</div>')
 
     def _reason(self, error: ValueError) -> str:
         """The error's text, in the view's language when it offers `message(lang)` (every
         engine refusal is a `cartas.errors.RuleError`, which does); str(error) otherwise or
         if that fails."""
         try:
-            return error.message(self.lang)
+            say = getattr(error, "message", None)
+            return say(self.lang) if callable(say) else str(error)
         except Exception:  # noqa: BLE001 - no message(lang), or a broken one
             return str(error)
 
@@ -146,3 +222,5 @@ class View(w.VBox):
 
     def clear_message(self) -> None:
         self.message.value = ""
+        for slot in self._error_slots.values():
+            slot.value = ""

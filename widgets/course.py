@@ -3,7 +3,9 @@
 The index holds the identity form (widgets.identity): the learner types her name and class
 code there once; the table shows the progress recorded for the learner at this browser and
 redraws when she is known or changes. A store that cannot be read leaves the table without
-scores and shows the notice; the lessons stay listed.
+scores and shows the notice; the lessons stay listed. Each lesson's name is a link (blue,
+underlined, a hand cursor) that opens its dashboard in the page's language; the index follows
+the page-language switch of its notebook like every view.
 """
 from __future__ import annotations
 
@@ -109,6 +111,10 @@ TEXT = {
 }
 
 
+# A lesson's name reads as a link wherever the page's CSS puts it.
+LINK_STYLE = "color:#1565c0;text-decoration:underline;cursor:pointer"
+
+
 class CourseIndex(View):
     """The list of lessons, each with a link to its dashboard and the session's score."""
 
@@ -142,7 +148,8 @@ class CourseIndex(View):
                 done = self.t("done", **score) if score else self.t("none")
             link = f"{lesson.notebook}?lang={self.lang}"
             rows.append(
-                f"<tr data-lesson='{lesson.key}'><td><a href='{escape(link)}'><b>{escape(lesson.title[self.lang])}</b></a></td>"
+                f"<tr data-lesson='{lesson.key}'><td><a class='cartas-lesson-link' href='{escape(link)}' "
+                f"style='{LINK_STYLE}'><b>{escape(lesson.title[self.lang])}</b></a></td>"
                 f"<td>{escape(lesson.summary[self.lang])}</td><td class='cartas-progress'>{escape(done)}</td></tr>"
             )
         head = f"<tr><th>{self.t('lesson')}</th><th>{self.t('what')}</th><th>{self.t('progress')}</th></tr>"

@@ -49,3 +49,17 @@ def translate(table: dict, key: str, lang: str, **fields) -> str:
 def every_language(table: dict, key: str, **fields) -> dict[str, str]:
     """{"pt": ..., "en": ...}: `translate` in each language, for texts prepared up front."""
     return {lang: translate(table, key, lang, **fields) for lang in LANGUAGES}
+
+
+def number(value: float, lang: str, digits: int = 0) -> str:
+    """`value` written as a reader of `lang` writes it: 50.000 and 67,6 in Portuguese,
+    50,000 and 67.6 in English (thousands grouped, `digits` decimals)."""
+    text = f"{value:,.{digits}f}"
+    if lang == "pt":
+        text = text.replace(",", "\0").replace(".", ",").replace("\0", ".")
+    return text
+
+
+def percent(fraction: float, lang: str, digits: int = 1) -> str:
+    """A fraction as a percentage in `lang`: 0.676 -> "67,6%" (pt) or "67.6%" (en)."""
+    return number(fraction * 100, lang, digits) + "%"

@@ -1,5 +1,13 @@
 """The manilha explorer: pick or draw a vira, see the manilhas and the strength of all 40 cards,
-and practise with questions that answer at once."""
+and practise with questions that answer at once.
+
+Decided rules for the questions (seeded, alternating two kinds, for the chosen variant):
+- Paulista: "the vira is X: which rank is the manilha?"; Mineiro has no vira, so it asks
+  "which of these four cards is a manilha?" instead;
+- both: "which of these two cards is stronger?" (two cards of different strength; in
+  Paulista under a drawn vira that neither card is).
+Switching the variant replaces the question on screen.
+"""
 from __future__ import annotations
 
 from html import escape
@@ -7,11 +15,12 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, make_rng
-from cartas.truco import NATURAL_ORDER, get_variant, manilha_rank, manilhas, ranking
+from cartas.truco import NATURAL_ORDER, get_variant, manilha_rank, manilhas, ranking, strength_table
 
-from .base import View, score_html, variant_toggle, verdict_html
-from .progress import Score
+from .base import View, variant_toggle
+from .i18n import LANGUAGES, translate
 from .svg import card_svg, cards_row
+from .truco_quiz import Exercises, Question
 
 TEXT = {
     "title": {"pt": "Explorador de manilhas", "en": "Manilha explorer"},
@@ -39,13 +48,25 @@ TEXT = {
     "ranking": {"pt": "Força de todas as 40 cartas (da mais forte para a mais fraca)",
                 "en": "Strength of all 40 cards (strongest first)"},
     "ranking_note": {"pt": "Cartas na mesma linha empatam.", "en": "Cards on the same line are equal."},
-    "quiz": {"pt": "Pergunta", "en": "Question"},
     "question": {"pt": "A vira é {vira}. Qual é a manilha?", "en": "The vira is {vira}. Which rank is the manilha?"},
-    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
-    "right": {"pt": "Certo! Depois do {vira} vem o {next}.", "en": "Right! After {vira} comes {next}."},
-    "wrong": {"pt": "Não: depois do {vira} vem o {next}, então a manilha é {next}, não {answer}.",
-              "en": "No: after {vira} comes {next}, so the manilha is {next}, not {answer}."},
-    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
+    "why_rank": {"pt": "Depois do {vira} vem o {next}, então a manilha é {next}.",
+                 "en": "After {vira} comes {next}, so the manilha is {next}."},
+    "q_mineiro": {"pt": "Truco Mineiro. Qual destas cartas é manilha?",
+                  "en": "Truco Mineiro. Which of these cards is a manilha?"},
+    "why_mineiro": {"pt": "No Mineiro as manilhas são sempre {cards}.",
+                    "en": "In Mineiro the manilhas are always {cards}."},
+    "q_stronger": {"pt": "{where}Qual carta é mais forte: {a} ou {b}?",
+                   "en": "{where}Which card is stronger: {a} or {b}?"},
+    "where_vira": {"pt": "A vira é {vira}. ", "en": "The vira is {vira}. "},
+    "where_mineiro": {"pt": "Truco Mineiro. ", "en": "Truco Mineiro. "},
+    "why_manilha": {"pt": "{card} é manilha e vence qualquer carta comum.",
+                    "en": "{card} is a manilha and beats every ordinary card."},
+    "why_suit": {"pt": "As duas são manilhas; entre manilhas vale o naipe: ouros ♦ &lt; espadas ♠ &lt; copas ♥ "
+                       "&lt; paus ♣.",
+                 "en": "Both are manilhas; among manilhas the suit decides: ouros ♦ &lt; espadas ♠ &lt; "
+                       "copas ♥ &lt; paus ♣."},
+    "why_order": {"pt": "Nenhuma é manilha, e na ordem natural {a} vem depois de {b}.",
+                  "en": "Neither is a manilha, and in the natural order {a} comes after {b}."},
 }
 
 
@@ -64,8 +85,6 @@ class ManilhaExplorer(View):
     def __init__(self, variant="paulista", vira="K♠", seed=None, lang=None):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
-        self.score = Score("manilhas")
-        self.question_vira: Card | None = None
         self._relabelling = False
 
         self.variant = variant_toggle(variant)
@@ -77,33 +96,19 @@ class ManilhaExplorer(View):
         self.manilhas_box = w.HTML().add_class("cartas-manilhas")
         self.ranking_box = w.HTML().add_class("cartas-ranking")
 
-        self.quiz_title = w.HTML()
-        self.question = w.HTML().add_class("cartas-question")
-        self.answer_buttons = [
-            w.Button(description=rank.value, layout=w.Layout(width="48px")).add_class("cartas-answer")
-            for rank in NATURAL_ORDER
-        ]
-        self.feedback = w.HTML().add_class("cartas-feedback")
-        self.score_label = w.HTML().add_class("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
-
-        self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
+        self.variant.observe(self.guarded(self._on_variant), names="value")
         self.vira.observe(self.guarded(self._on_vira), names="value")
         self.draw_button.on_click(self.guarded(lambda _: self.draw_vira()))
-        for rank, button in zip(NATURAL_ORDER, self.answer_buttons):
-            button.on_click(self.guarded(lambda _, rank=rank: self.answer(rank)))
-        self.next_button.on_click(self.guarded(lambda _: self.new_question()))
+        self._kind = 0
+        self.exercises = Exercises(self, "manilhas", self._question, seed=self.rng)
 
         self.vira_controls = w.HBox([self.vira, self.draw_button])
         self.children = [
             self.header(),
             self.variant, self.vira_controls, self.message,
             w.HBox([self.vira_box, w.VBox([self.step, self.manilhas_box])]),
-            self.ranking_box,
-            self.quiz_title, self.question, w.HBox(self.answer_buttons), self.feedback,
-            w.HBox([self.score_label, self.next_button]),
+            self.ranking_box, self.exercises,
         ]
-        self.new_question(redraw=False)
         self.redraw()
 
     def _vira_options(self):
@@ -131,24 +136,66 @@ class ManilhaExplorer(View):
         self.vira.value = card
         return card
 
-    def new_question(self, redraw: bool = True) -> None:
-        self.question_vira = TRUCO_PACK[int(self.rng.integers(len(TRUCO_PACK)))]
-        self.answered = False
-        self.feedback.value = ""
-        if redraw:
-            self.redraw()
+    def _on_variant(self, _change) -> None:
+        self.exercises.new_question()  # a Mineiro learner is never asked about a vira
+        self.redraw()
 
-    def answer(self, rank) -> bool:
-        vira = self.question_vira
-        correct_rank = manilha_rank(vira)
-        correct = rank == correct_rank
-        if not self.answered:
-            self.score.add(correct)
-            self.answered = True
-        fields = {"vira": vira.rank.value, "next": correct_rank.value, "answer": rank.value}
-        self.feedback.value = verdict_html(correct, self.t("right" if correct else "wrong", **fields))
-        self._draw_score()
-        return correct
+    # Questions -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        """Alternate the variant's manilha question and a "which is stronger" question."""
+        variant = get_variant(self.variant.value)
+        self._kind += 1
+        if self._kind % 2:
+            return self._manilha_question(rng, variant)
+        return self._stronger_question(rng, variant)
+
+    @staticmethod
+    def _manilha_question(rng, variant) -> Question:
+        if variant.uses_vira:
+            vira = TRUCO_PACK[int(rng.integers(len(TRUCO_PACK)))]
+            following = manilha_rank(vira)
+            fields = {"vira": vira.rank.value, "next": following.value}
+            return Question({lang: translate(TEXT, "question", lang, vira=vira) for lang in LANGUAGES},
+                            [(rank, rank.value) for rank in NATURAL_ORDER], following,
+                            {lang: translate(TEXT, "why_rank", lang, **fields) for lang in LANGUAGES})
+        fixed = manilhas(variant)
+        others = [c for c in TRUCO_PACK if c not in fixed]
+        picks = [others[i] for i in rng.choice(len(others), size=3, replace=False)]
+        answer = fixed[int(rng.integers(len(fixed)))]
+        cards = picks + [answer]
+        order = rng.permutation(len(cards))
+        cards = [cards[i] for i in order]
+        names = " ".join(str(c) for c in fixed)
+        return Question({lang: translate(TEXT, "q_mineiro", lang) for lang in LANGUAGES},
+                        [(c, str(c)) for c in cards], answer,
+                        {lang: translate(TEXT, "why_mineiro", lang, cards=names) for lang in LANGUAGES})
+
+    @staticmethod
+    def _stronger_question(rng, variant) -> Question:
+        vira = TRUCO_PACK[int(rng.integers(len(TRUCO_PACK)))] if variant.uses_vira else None
+        table = strength_table(variant, vira)
+        pool = [c for c in TRUCO_PACK if c != vira]
+        while True:
+            a, b = (pool[i] for i in rng.choice(len(pool), size=2, replace=False))
+            if table[a] != table[b]:
+                break
+        strong, weak = (a, b) if table[a] > table[b] else (b, a)
+        fixed = manilhas(variant, vira)
+        if strong in fixed and weak in fixed:
+            key, fields = "why_suit", {}
+        elif strong in fixed:
+            key, fields = "why_manilha", {"card": strong}
+        else:
+            key, fields = "why_order", {"a": strong.rank.value, "b": weak.rank.value}
+
+        def where(lang):
+            return (translate(TEXT, "where_vira", lang, vira=vira) if vira
+                    else translate(TEXT, "where_mineiro", lang))
+
+        return Question({lang: translate(TEXT, "q_stronger", lang, where=where(lang), a=a, b=b)
+                         for lang in LANGUAGES},
+                        [(a, str(a)), (b, str(b))], strong,
+                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES})
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -163,10 +210,7 @@ class ManilhaExplorer(View):
         self._draw_vira_and_step(variant, vira)
         self._draw_manilhas(variant, vira)
         self._draw_ranking(variant, vira)
-        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
-        self.question.value = (f"<div style='font-size:18px'>{self.t('question', vira=self.question_vira)}</div>")
-        self.next_button.description = self.t("next_question")
-        self._draw_score()
+        self.exercises.redraw()
 
     def _draw_vira_and_step(self, variant, vira) -> None:
         if vira is None:
@@ -204,5 +248,3 @@ class ManilhaExplorer(View):
         self.ranking_box.value = (f"<b>{self.t('ranking')}</b> <i>{self.t('ranking_note')}</i>"
                                   f"<table>{''.join(rows)}</table>")
 
-    def _draw_score(self) -> None:
-        self.score_label.value = score_html(self.t, self.score)

@@ -25,13 +25,18 @@ Decided rules:
 For the kernel, `language` (a module-level `PageLanguageState`) holds the page's language in
 its `lang` trait. Views follow it:
 
-- `follow(view)` links a view's language switch (`view.language`, a ToggleButtons with values
-  "pt"/"en", as every `widgets.base.View` has) to the page both ways, and returns the view;
-  following twice is harmless.
+- Every `widgets.base.View` created without an explicit `lang` on a page that showed
+  `page_language()` follows the page by itself (its switch and the page's move together);
+  `follow(view)` does the same for any object with a `language` ToggleButtons and is
+  harmless on a view that already follows.
+- The page keeps only a weak reference to a view: a view nobody shows any more is not kept
+  alive by the page.
 - or observe it directly: `language.observe(callback, names="lang")`, and set
   `language.lang = "en"` to switch the whole page from Python.
 """
 from __future__ import annotations
+
+import weakref
 
 import anywidget
 import traitlets
@@ -56,7 +61,7 @@ html[data-cartas-lang="en"] .lang-pt { display: none !important; }
   document.documentElement.lang = lang === "en" ? "en" : "pt-BR";
   if (fromUrl) { try { window.localStorage.setItem("%(key)s", lang); } catch (e) {} }
 })();
-</script>""" % {"key": STORAGE_KEY}
+</script>""".replace("%(key)s", STORAGE_KEY)
 
 _ESM = """
 const KEY = "%(key)s";
@@ -100,7 +105,7 @@ function render({ model, el }) {
   draw();
 }
 export default { render };
-""" % {"key": STORAGE_KEY}
+""".replace("%(key)s", STORAGE_KEY)
 
 _CSS = """
 .cartas-page-language { display: flex; justify-content: flex-end; gap: 0; }
@@ -161,6 +166,43 @@ def page_language() -> None:
     display(HTML(BOOTSTRAP), _switch)
 
 
+def active() -> bool:
+    """True once this kernel's page showed its language switch (`page_language()`)."""
+    return _switch is not None
+
+
+def current() -> str:
+    """The language a new view starts in: the page's, else the URL's `?lang=` (default pt)."""
+    return language.lang if active() else initial_language()
+
+
+def reset() -> None:
+    """Forget the page switch (tests: a fresh page)."""
+    global _switch
+    _switch = None
+    language.lang = "pt"
+
+
+class _Follower:
+    """Keeps one view's switch and the page's language in step, holding the view weakly."""
+
+    def __init__(self, view):
+        self.switch = weakref.ref(view.language)
+        view.language.observe(self.to_page, names="value")
+        language.observe(self.to_view, names="lang")
+
+    def to_view(self, change) -> None:
+        switch = self.switch()
+        if switch is None:
+            language.unobserve(self.to_view, names="lang")
+        elif switch.value != change["new"]:
+            switch.value = change["new"]
+
+    def to_page(self, change) -> None:
+        if change["new"] in LANGUAGES and language.lang != change["new"]:
+            language.lang = change["new"]
+
+
 def follow(view):
     """Make `view` follow the page's language and switch the page when its own switch moves.
 
@@ -171,6 +213,5 @@ def follow(view):
     switch = view.language
     if switch.value != language.lang:
         switch.value = language.lang
-    traitlets.link((language, "lang"), (switch, "value"))
-    view._cartas_follows_page = True
+    view._cartas_follows_page = _Follower(view)
     return view

@@ -4,17 +4,33 @@ Every button is an engine action (RAISE, ACCEPT, RUN, or playing a card); the vi
 what the state says: the hand's value, the pending raise, who acts, what running pays, and
 the engine's reason when a move is refused (a team may not raise twice in a row).
 Also: both ladders, Paulista 1-3-6-9-12 and Mineiro 2-4-6-10-12, read from the engine.
+
+Decided rule: an exercise's story tells the raises and acceptances by name only ("Assento 1
+pede truco. Assento 2 aceita."), never the value they set, since that is what it asks.
 """
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from html import escape
 
 import ipywidgets as w
 
 from cartas.cards import make_rng
-from cartas.truco import (ACCEPT, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events, narrate,
-                          new_game, team_label)
+from cartas.truco import (
+    ACCEPT,
+    CATALOGUE,
+    RAISE,
+    RUN,
+    TEAMS,
+    VARIANTS,
+    get_variant,
+    hand_events,
+    narrate,
+    new_game,
+    seat_name,
+    team_label,
+)
+from cartas.truco.catalogue import cap
 
 from .base import View
 from .i18n import LANGUAGES, translate
@@ -61,7 +77,18 @@ TEXT = {
 LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
 
 
-@lru_cache(maxsize=None)
+def brief(event: dict, lang: str) -> str:
+    """An event told without the value it sets: a question about the hand's value must not
+    state it. Raises and acceptances say who and what word ("Assento 1 pede truco.",
+    "Assento 2 aceita."); every other event is narrated as usual."""
+    if event["type"] == "raise" and not event.get("forbidden"):
+        return CATALOGUE.say("n_raise_brief", lang, Seat=cap(seat_name(event["seat"], lang)), word=event["name"])
+    if event["type"] == "accept":
+        return CATALOGUE.say("n_accept_brief", lang, Seat=cap(seat_name(event["seat"], lang)))
+    return narrate(event, lang)
+
+
+@cache
 def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
     """(call name or None for the start, value if accepted, what running from it pays), from
     the variant's ladder, raise names and `run_pays`."""
@@ -78,7 +105,7 @@ class BettingLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
         self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
                                      ).add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")
@@ -155,8 +182,8 @@ class BettingLab(View):
         self.table.value = table_html(shown, lang) if shown else ""
         lines = [narrate(e, lang) for e in hand_events(state.events, 1)[1:]]
         items = "".join(f"<li>{escape(x)}</li>" for x in lines)
-        self.story.value = (f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>"
-                          f"<ol>{items}</ol></div>")
+        self.story.value = f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>" \
+            f"<ol>{items}</ol></div>"
         self._draw_ladders()
         self.exercises.redraw()
 
@@ -168,8 +195,10 @@ class BettingLab(View):
                                  f"<b>{escape(narrate(hand, self.lang))}</b> {self.t('over')}</div>")
             return
         seat = state.current_seat
-        lines = [f"<span class='cartas-value' data-value='{state.hand_value}'>"
-                 f"{self.t('value', value=state.hand_value)}</span>"]
+        assert seat is not None  # a hand that is not over has a seat to act
+        value_line = (f"<span class='cartas-value' data-value='{state.hand_value}'>"
+                      f"{self.t('value', value=state.hand_value)}</span>")
+        lines = [value_line]
         pending = state.pending_raise
         if pending:
             lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
@@ -218,12 +247,15 @@ class BettingLab(View):
             state.apply_action(bets[int(rng.integers(len(bets)))])
             if any(e["type"] == "hand" for e in state.events):
                 return self._question(rng)
-        story = {lang: " ".join(narrate(e, lang) for e in state.events[1:]) for lang in LANGUAGES}
+        told = [e for e in state.events[1:] if e["type"] != "deal"]  # the deal states the value
+        story = {lang: " ".join(brief(e, lang) for e in told) for lang in LANGUAGES}
         values = sorted({r[1] for r in ladder_rows(variant.key)})
         options = [(v, str(v)) for v in values]
         label = variant.label["pt"]
         if state.phase == "answer":
-            team = state.team_of(state.current_seat)
+            seat = state.current_seat
+            assert seat is not None  # someone answers the raise
+            team = state.team_of(seat)
             return Question(
                 {lang: escape(translate(TEXT, "q_run", lang, variant=label, story=story[lang],
                                         team=team_label(team, lang))) for lang in LANGUAGES},

@@ -10,8 +10,20 @@ from __future__ import annotations
 import ipywidgets as w
 
 from cartas.cards import Card, make_rng
-from cartas.truco import (SEATS, deal_order, explain_trick, get_variant, hand_events, is_manilha,
-                          narrate, new_game, ordinal, pack_left, seat_name, trick_winning_seat)
+from cartas.truco import (
+    SEATS,
+    deal_order,
+    explain_trick,
+    get_variant,
+    hand_events,
+    is_manilha,
+    narrate,
+    new_game,
+    ordinal,
+    pack_left,
+    seat_name,
+    trick_winning_seat,
+)
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -59,6 +71,7 @@ def play_first_hand(variant, seed: int):
     bots = [RuleBot(seed=seed * 4 + s) for s in SEATS]
     while state.last_hand is None:  # the engine keeps the finished hand, then deals on
         seat = state.current_seat
+        assert seat is not None  # a hand that is not over has a seat to act
         state.apply_action(bots[seat].choose(state.view(seat)))
     return hand_events(state.events, 1)
 

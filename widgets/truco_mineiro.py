@@ -11,8 +11,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, shuffled
-from cartas.truco import (MINEIRO, PAULISTA, TEAM_LETTERS, explain_trick, manilhas, team_label,
-                          team_of, trick_winner)
+from cartas.truco import MINEIRO, PAULISTA, TEAM_LETTERS, explain_trick, manilhas, team_label, team_of, trick_winner
 
 from .base import View
 from .i18n import LANGUAGES, every_language, translate
@@ -93,7 +92,6 @@ class VariantComparison(View):
         self.compare.value = self._draw_compare(vira)
 
     def _variant_column(self, variant, vira) -> list[str]:
-        lang = self.lang
         uses = variant.uses_vira
         cards = manilhas(variant, vira if uses else None)
         row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=list(variant.manilha_names))
@@ -143,7 +141,9 @@ class VariantComparison(View):
         pack = shuffled(TRUCO_PACK, rng)
         variant = MINEIRO if rng.random() < 0.6 else PAULISTA
         if variant is MINEIRO and rng.random() < 0.6:  # make the duel about a fixed manilha
-            pack[0] = MINEIRO.fixed_manilhas[int(rng.integers(4))]
+            fixed = MINEIRO.fixed_manilhas
+            assert fixed is not None  # Mineiro's manilhas are fixed
+            pack[0] = fixed[int(rng.integers(4))]
             if pack[1] == pack[0]:
                 pack[1] = pack[2]
         a, b, vira = pack[0], pack[1], (pack[2] if variant.uses_vira else None)

@@ -12,8 +12,19 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, make_rng, shuffled
-from cartas.truco import (PLAY_HAND, RAISE, RUN_HAND, SEATS, Action, deal_hands, from_deal,
-                          get_variant, hand_events, narrate, team_label)
+from cartas.truco import (
+    PLAY_HAND,
+    RAISE,
+    RUN_HAND,
+    SEATS,
+    Action,
+    deal_hands,
+    from_deal,
+    get_variant,
+    hand_events,
+    narrate,
+    team_label,
+)
 from cartas.truco.bots import RuleBot
 
 from .base import View
@@ -93,7 +104,7 @@ class ThresholdLab(View):
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
         rng = make_rng(seed)
-        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands, fresh=True)
         self.onze_title, self.ferro_title = w.HTML(), w.HTML()
         self.onze_info = w.HTML().add_class("cartas-onze-info")
         self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")

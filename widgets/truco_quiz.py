@@ -1,5 +1,8 @@
 """Exercises shared by the truco lessons: seeded questions that answer at once and keep score.
 
+Decided rules: only the first answer to a question counts and its verdict stays on screen
+(a second click changes nothing); the score line shows the learner's stored totals.
+
 A lesson gives `Exercises` a `make_question(rng) -> Question` function; the answer and the
 "why" in each Question come from the engine. Both languages are prepared up front, so the
 language switch only redraws.
@@ -72,11 +75,13 @@ class Exercises(w.VBox):
         return self.question
 
     def answer(self, value) -> bool:
-        """Answer the current question (the buttons call this); only the first answer scores."""
+        """Answer the current question (the buttons call this). The first answer is the one:
+        it scores, and later clicks neither score nor change the verdict shown."""
+        if self.answered:
+            return self.chosen == self.question.answer
         correct = value == self.question.answer
-        if not self.answered:
-            self.score.add(correct)
-            self.answered = True
+        self.score.add(correct)
+        self.answered = True
         self.chosen = value
         self._draw_feedback()
         self._draw_score()

@@ -10,11 +10,26 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, shuffled
-from cartas.truco import (SEATS, TEAM_LETTERS, TIE_LEADS, explain_hand, explain_next_leader,
-                          explain_trick, finished_sequences, get_variant, hand_winner, play_order,
-                          seat_name, team_label, team_of, trick_next_leader, trick_winner,
-                          trick_winning_seat)
+from cartas.cards import TRUCO_PACK, Card, CardError, shuffled
+from cartas.truco import (
+    SEATS,
+    TEAM_LETTERS,
+    TIE_LEADS,
+    TrucoError,
+    explain_hand,
+    explain_next_leader,
+    explain_trick,
+    finished_sequences,
+    get_variant,
+    hand_winner,
+    play_order,
+    seat_name,
+    team_label,
+    team_of,
+    trick_next_leader,
+    trick_winner,
+    trick_winning_seat,
+)
 
 from .base import View, variant_toggle
 from .i18n import LANGUAGES, every_language, translate
@@ -51,6 +66,20 @@ TEXT = {
     "tie_lead_leader": {"pt": "quem abriu a rodada", "en": "the trick's leader"},
     "tie_lead_first_tying": {"pt": "quem jogou a 1ª carta empatada",
                              "en": "the first tying card's player"},
+    "twice": {"pt": "{card} aparece duas vezes na rodada: cada carta existe uma vez só no baralho",
+              "en": "{card} appears twice in the trick: every card is in the pack once only"},
+    "is_vira": {"pt": "{card} é a vira: ela fica na mesa e ninguém a joga",
+                "en": "{card} is the vira: it stays on the table and nobody plays it"},
+    "past_decided": {
+        "pt": "Essa sequência não acontece: a mão já acabou na {k}ª rodada ({why}) e a {next}ª rodada "
+              "não é jogada. Marque “não jogada” nela.",
+        "en": "That cannot happen: the hand was already over after trick {k} ({why}) and trick {next} "
+              "is not played. Mark it “not played”."},
+    "undecided": {
+        "pt": "Com esses resultados a mão ainda não acabou: falta jogar a {next}ª rodada.",
+        "en": "With these results the hand is not over yet: trick {next} is still to be played."},
+    "gap": {"pt": "Uma rodada não jogada não pode vir antes de uma jogada: as rodadas são jogadas em ordem.",
+            "en": "A trick not played cannot come before a played one: tricks are played in order."},
 }
 
 _RESULT_KEYS = {**{letter: t for t, letter in enumerate(TEAM_LETTERS)}, "tie": None}
@@ -77,8 +106,25 @@ def _team_options(tie_key: str) -> list:
             + [("-", every_language(TEXT, tie_key))])
 
 
+def _decided(results) -> bool:
+    """True if these trick results already end a hand."""
+    try:
+        hand_winner(results)
+    except ValueError:
+        return False
+    return True
+
+
 def _answer(team) -> str:
     return "-" if team is None else TEAM_LETTERS[team]
+
+
+class _Beside(Exception):
+    """A refusal to show beside `control`."""
+
+    def __init__(self, control, error):
+        super().__init__(str(error))
+        self.control, self.error = control, error
 
 
 class TrickLab(View):
@@ -90,12 +136,13 @@ class TrickLab(View):
                  tie_lead: str = "leader"):
         super().__init__(lang=lang)
         self.variant = variant_toggle(variant)
-        self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value=tie_lead,
-                                   layout=w.Layout(width="330px")).add_class("cartas-tie-lead")
-        self.vira = w.Text(value=str(vira), layout=w.Layout(width="150px"),
+        wide = {"description_width": "initial"}
+        self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value=tie_lead, style=wide,
+                                   layout=w.Layout(width="440px")).add_class("cartas-tie-lead")
+        self.vira = w.Text(value=str(vira), layout=w.Layout(width="150px"), style=wide,
                            continuous_update=False).add_class("cartas-vira")
-        self.leader = w.Dropdown(options=[(str(s), s) for s in SEATS], value=0,
-                                 layout=w.Layout(width="150px")).add_class("cartas-leader")
+        self.leader = w.Dropdown(options=[(str(s), s) for s in SEATS], value=0, style=wide,
+                                 layout=w.Layout(width="180px")).add_class("cartas-leader")
         self.cards = [w.Text(value=c, layout=w.Layout(width="150px"), continuous_update=False
                              ).add_class(f"cartas-card-{s}") for s, c in enumerate(DEFAULT_TRICK)]
         self.covers = [w.Checkbox(value=False, indent=False, layout=w.Layout(width="150px")
@@ -103,7 +150,7 @@ class TrickLab(View):
         self.show_button = w.Button(button_style="primary", layout=w.Layout(width="160px")
                                     ).add_class("cartas-show")
         self.trick_box = w.HTML().add_class("cartas-trick-result")
-        self.results = [w.Dropdown(layout=w.Layout(width="160px")).add_class(f"cartas-result-{n}")
+        self.results = [w.Dropdown(layout=w.Layout(width="230px"), style=wide).add_class(f"cartas-result-{n}")
                         for n in range(3)]
         self.hand_box = w.HTML().add_class("cartas-hand-result")
         self.outcomes = w.HTML().add_class("cartas-outcomes")
@@ -120,12 +167,13 @@ class TrickLab(View):
             dropdown.observe(self.guarded(self._on_result), names="value")
 
         self.exercises = Exercises(self, "truco_rodadas", self._question, seed=seed)
-        columns = [w.VBox([w.HTML(), card, cover]) for card, cover in zip(self.cards, self.covers)]
+        columns = [w.VBox([w.HTML(), card, cover, self._slot(card)]) for card, cover in zip(self.cards, self.covers)]
         self._seat_labels = [c.children[0] for c in columns]
         self.trick_title, self.hand_title = w.HTML(), w.HTML()
         self.children = [
             self.header(),
-            self.variant, self.trick_title, w.HBox([self.vira, self.leader, self.tie_lead]),
+            self.variant, self.trick_title,
+            w.HBox([self.beside(self.vira), self.leader]), self.tie_lead,
             w.HBox(columns),
             self.show_button, self.message, self.trick_box,
             self.hand_title, w.HBox(self.results), self.hand_box, self.outcomes, self.exercises,
@@ -134,17 +182,46 @@ class TrickLab(View):
         self._relabel_results(("A", "tie", "-"))
         self.redraw()
 
+    def _slot(self, control) -> w.HTML:
+        """The error line under a card field (the column's last row)."""
+        return self.beside(control).children[1]
+
     # Reading the controls -----------------------------------------------------------------
+    def _card(self, seat: int) -> Card:
+        """The card typed for `seat`; an unreadable one is refused in truco's words."""
+        try:
+            return Card.parse(self.cards[seat].value)
+        except CardError:
+            raise TrucoError("unreadable_card", text=self.cards[seat].value.strip()[:40],
+                             place="trick", seat=seat) from None
+
     def plays(self) -> list[tuple[int, Card | None]]:
         """The trick in play order from the leader: (seat, card or None if face down)."""
         out = []
         for seat in play_order(self.leader.value):
-            card = Card.parse(self.cards[seat].value)
+            card = self._card(seat)
             out.append((seat, None if self.covers[seat].value else card))
         return out
 
     def _vira(self):
-        return Card.parse(self.vira.value) if get_variant(self.variant.value).uses_vira else None
+        if not get_variant(self.variant.value).uses_vira:
+            return None
+        try:
+            return Card.parse(self.vira.value)
+        except CardError:
+            raise TrucoError("unreadable_card", text=self.vira.value.strip()[:40], place="vira") from None
+
+    def _check_cards(self, vira) -> None:
+        """A card typed twice, or the vira played, is refused beside its field."""
+        seen: list[Card] = []
+        for seat in SEATS:
+            card = self._card(seat)
+            if card == vira:
+                raise _Beside(self.cards[seat], ValueError(self.t("is_vira", card=card)))
+            if card in seen:  # said beside both fields that hold it
+                raise _Beside([self.cards[seen.index(card)], self.cards[seat]],
+                              ValueError(self.t("twice", card=card)))
+            seen.append(card)
 
     def chosen_results(self) -> list:
         values = [d.value for d in self.results]
@@ -155,7 +232,22 @@ class TrickLab(View):
     def update_trick(self) -> None:
         self.trick_box.value = ""
         variant = get_variant(self.variant.value)
-        vira = self._vira()
+        try:
+            try:
+                vira = self._vira()
+            except ValueError as error:
+                raise _Beside(self.vira, error) from None
+            for seat in SEATS:
+                try:
+                    self._card(seat)
+                except ValueError as error:
+                    raise _Beside(self.cards[seat], error) from None
+            self._check_cards(vira)
+        except _Beside as refused:
+            controls = refused.control if isinstance(refused.control, list) else [refused.control]
+            for control in controls:
+                self.show_error(refused.error, near=control)
+            return
         plays = self.plays()
         faces = {seat: Card.parse(self.cards[seat].value) for seat, _ in plays}
         team = trick_winner(plays, variant, vira)
@@ -181,14 +273,28 @@ class TrickLab(View):
             f"<div class='cartas-trick-winner' data-team='{_answer(team)}' "
             f"style='font-size:18px;margin-top:6px'><b>{escape(winner)}</b> · {escape(sentence)}</div>")
 
+    def impossible(self, results) -> str | None:
+        """Why these trick results cannot end a hand, in plain words (None if they can)."""
+        values = [d.value for d in self.results]
+        if "-" in values and any(v != "-" for v in values[values.index("-"):]):
+            return self.t("gap")
+        try:
+            hand_winner(results)
+        except ValueError as error:
+            if getattr(error, "code", None) == "past_decided":
+                k = next(k for k in range(1, len(results)) if _decided(results[:k]))
+                return self.t("past_decided", k=k, next=k + 1, why=explain_hand(results[:k], self.lang))
+            return self.t("undecided", next=len(results) + 1)
+        return None
+
     def update_hand(self) -> None:
         results = self.chosen_results()
-        try:
-            team = hand_winner(results)
-        except ValueError as error:  # an unfinished or over-long sequence: the engine says why
+        problem = self.impossible(results)
+        if problem is not None:
             self.hand_box.value = (f"<div class='cartas-hand-pending' style='font-size:16px;color:#8d6e63'>"
-                                   f"{escape(self._reason(error))}</div>")
+                                   f"{escape(problem)}</div>")
         else:
+            team = hand_winner(results)
             name = _winner_name(team, self.lang, "nobody")
             self.hand_box.value = (
                 f"<div class='cartas-hand-winner' data-team='{_answer(team)}' "
@@ -271,7 +377,7 @@ class TrickLab(View):
         pack = shuffled(TRUCO_PACK, rng)
         leader = int(rng.integers(4))
         vira = pack[4] if variant.uses_vira else None
-        plays = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
+        plays: list[tuple[int, Card | None]] = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
         if rng.random() < 0.25:
             k = int(rng.integers(1, 4))
             plays[k] = (plays[k][0], None)

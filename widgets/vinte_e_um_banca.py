@@ -42,8 +42,12 @@ TEXT = {
                "en": "The bank passed from seat {src} to seat {dst}."},
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
     "quiz": {"pt": "Exercício", "en": "Exercise"},
-    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}. Neste modo, quem fica com a banca agora?",
-                 "en": "Mode: {mode}. Seat {banker} held the bank. In this mode, who holds the bank now?"},
+    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Neste modo, quem fica com a banca agora?",
+                 "en": "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"},
+    "hint_take": {"pt": "O próximo jogador a quem a banca é oferecida aceita.",
+                  "en": "The next player the bank is offered to takes it."},
+    "hint_accept": {"pt": "A banca aceita a última oferta feita.",
+                    "en": "The banker accepts the last offer made."},
     "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não.", "en": "No."},
@@ -51,6 +55,8 @@ TEXT = {
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 SEATS = 4
+# The decisive event a question leaves out of its story, and how the question says it instead.
+HINTS = {"take_bank": "hint_take", "accept_offer": "hint_accept"}
 MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
 # Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
 SCRIPTS = {
@@ -90,6 +96,7 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
             if state.illegal(choice) is not None:
                 choice = PASS
         else:
+            assert seat is not None  # a game that is not over has a seat to act
             choice = bots[seat].choose(state.view(seat))
         state.apply_action(choice, seat)
     if not story:
@@ -100,7 +107,9 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
 def rotation_question(rng):
     """A seeded variation of one mode's example: (mode, state, story events, bank_change).
 
-    The story stops before the bank changes hands; the engine's bank_change is the answer.
+    The story stops before the bank changes hands, and before the decision that gives it away
+    (a player taking the offered bank, the banker accepting an offer): the question then says
+    that decision without naming the seat (HINTS). The engine's bank_change is the answer.
     """
     mode = MODES[int(rng.integers(len(MODES)))]
     seed, script, seat = int(rng.integers(10_000)), None, 1
@@ -121,7 +130,12 @@ def rotation_question(rng):
     else:
         seat = int(rng.integers(1, SEATS))
     state, events = rotation_example(mode, seed, script, seat)
-    return mode, state, events[:-1], events[-1]
+    cut = len(events) - 1
+    for k in range(cut - 1, -1, -1):
+        if events[k]["type"] in HINTS:
+            cut = k
+            break
+    return mode, state, events[:cut], events[-1]
 
 
 class BankRotation(View):
@@ -133,6 +147,7 @@ class BankRotation(View):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
         self.score = Score("vinte_e_um_banca")
+        self.given: int | None = None
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
         self.explain = w.HTML().add_class("cartas-explain")
@@ -172,10 +187,11 @@ class BankRotation(View):
         return self.q_change["to"]
 
     def answer(self, seat: int) -> bool:
-        """Answer at once; only the first answer to a question counts in the score."""
+        """Answer at once; only the first answer counts, and later clicks leave its verdict."""
+        if self.given is not None:
+            return self.given == self.correct_answer()
         correct = seat == self.correct_answer()
-        if self.given is None:
-            self.score.add(correct)
+        self.score.add(correct)
         self.given = seat
         self._draw_question()
         return correct
@@ -205,8 +221,11 @@ class BankRotation(View):
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
         lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
                         for e in self.q_story if e["type"] not in ("round_start", "deal"))
+        hint = ""
+        if self.q_mode in ("rounds", "sale"):
+            hint = " " + self.t("hint_take" if self.q_mode == "rounds" else "hint_accept")
         text = self.t("question", mode=rotation_label(self.q_mode, self.lang),
-                      banker=self.q_change["from"])
+                      banker=self.q_change["from"], hint=hint)
         self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}'>{escape(text)}</div>"
                                f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
                                f"border-radius:6px'>{lines}</div>")

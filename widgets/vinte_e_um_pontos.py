@@ -4,6 +4,12 @@ then compare a player with the banker and see who takes the bet. Questions answe
 Every number comes from `cartas.vinte_e_um`; the comparison is the engine's `judge_call`
 (the cards each hand really plays, then `call_winner`, the function its rounds settle every
 call with) and `explain_call` says why.
+
+Decided rules for what is shown: a hand's total under each ace option counts only the cards
+it really plays (`playable`: none after 21 or a bust), so a total never disagrees with the
+comparison; "estourou!" and "21 com duas cartas!" are said for the table's ace only, and the
+two-card 21 says what it earns (a player: the bet at even money, and the bank in the "21 com
+duas cartas" mode; the banker: every bet at once).
 """
 from __future__ import annotations
 
@@ -12,8 +18,16 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, make_rng
-from cartas.vinte_e_um import (ACE_OPTIONS, VinteEUmError, explain_call, is_bust, is_two_card_21,
-                               judge_call, points)
+from cartas.vinte_e_um import (
+    ACE_OPTIONS,
+    VinteEUmError,
+    explain_call,
+    is_bust,
+    is_two_card_21,
+    judge_call,
+    playable,
+    points,
+)
 
 from .base import View, score_html, verdict_html
 from .progress import Score
@@ -36,6 +50,17 @@ TEXT = {
     "total": {"pt": "Total", "en": "Total"},
     "bust": {"pt": "estourou!", "en": "bust!"},
     "natural": {"pt": "21 com duas cartas!", "en": "two-card 21!"},
+    "natural_player": {
+        "pt": "21 com duas cartas: ganha a aposta como qualquer vitória (1 para 1) e, na mesa que passa "
+              "a banca pelo 21 com duas cartas, toma a banca no fim da rodada.",
+        "en": "Two-card 21: it wins the bet like any win (even money) and, at a table that passes "
+              "the bank on a two-card 21, takes the bank after the round."},
+    "natural_banker": {
+        "pt": "21 com duas cartas na banca: ela mostra as cartas e leva todas as apostas na hora.",
+        "en": "Two-card 21 for the banker: the bank shows its cards and takes every bet at once."},
+    "other_aces": {"pt": "se o ás valesse", "en": "if the ace counted"},
+    "twice": {"pt": "{card} já está na mesa: num baralho cada carta existe uma vez só",
+              "en": "{card} is already on the table: a pack holds each card once only"},
     "compare": {"pt": "Quem ganha a aposta?", "en": "Who wins the bet?"},
     "need_two": {"pt": "Para comparar, o jogador e a banca precisam de pelo menos duas cartas.",
                  "en": "To compare, the player and the banker need two cards at least."},
@@ -103,9 +128,11 @@ class HandScorer(View):
                    "undo_player": lambda: self.remove("player"), "undo_banker": lambda: self.remove("banker"),
                    "clear": self.clear}
         for key, action in actions.items():
-            self.buttons[key].on_click(self.guarded(lambda _, action=action: action()))
+            self.buttons[key].on_click(self.guarded(lambda _, action=action: action(), near=self.card))
         self.ace.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.answer_button.on_click(self.guarded(lambda _: self.answer(self.worth.value)))
+        self.worth.continuous_update = False  # Enter answers (the value changes on Enter)
+        self.worth.observe(self.guarded(self._on_worth), names="value")
         self.who_player.on_click(self.guarded(lambda _: self.answer("player")))
         self.who_banker.on_click(self.guarded(lambda _: self.answer("banker")))
         self.next_button.on_click(self.guarded(lambda _: self.new_question()))
@@ -113,7 +140,7 @@ class HandScorer(View):
         b = self.buttons
         self.children = [
             self.header(),
-            w.HBox([self.card, b["to_player"], b["to_banker"]]),
+            w.HBox([self.beside(self.card), b["to_player"], b["to_banker"]]),
             w.HBox([b["undo_player"], b["undo_banker"], b["clear"]]),
             self.message,
             w.HBox([self.player_box, self.banker_box]),
@@ -129,7 +156,12 @@ class HandScorer(View):
         return self.player_cards if who == "player" else self.banker_cards
 
     def add(self, who: str, card=None) -> None:
-        self._hand(who).append(Card.parse(card if card is not None else self.card.value))
+        """Deal `card` (default: the one picked) to `who`; one pack, so a card already on the
+        table is refused with the reason."""
+        card = Card.parse(card if card is not None else self.card.value)
+        if card in self.player_cards or card in self.banker_cards:
+            raise ValueError(self.t("twice", card=card))
+        self._hand(who).append(card)
         self.redraw()
 
     def remove(self, who: str) -> None:
@@ -158,6 +190,12 @@ class HandScorer(View):
             self.q_hand = self._draw(2)
             self.q_banker = self._draw(int(self.rng.integers(2, 4)), avoid=self.q_hand)
         self.answered = False
+        self.given = None
+        self._resetting = True
+        try:
+            self.worth.value = 0
+        finally:
+            self._resetting = False
         self.feedback.value = ""
         if redraw:
             self.redraw()
@@ -168,11 +206,14 @@ class HandScorer(View):
         return judge_call(self.q_hand, self.q_banker, self.q_ace)[2]
 
     def answer(self, given) -> bool:
+        """The first answer scores and its verdict stays; later clicks change nothing."""
         right = self.correct_answer()
+        if self.answered:
+            return self.given == right
         correct = given == right
-        if not self.answered:
-            self.score.add(correct)
-            self.answered = True
+        self.given = given
+        self.score.add(correct)
+        self.answered = True
         if self.kind == "worth":
             detail = self.t("worth_is", points=right)
         else:
@@ -181,6 +222,10 @@ class HandScorer(View):
         self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(detail)}")
         self._draw_score()
         return correct
+
+    def _on_worth(self, _change) -> None:
+        if self.kind == "worth" and not self.answered and not self._resetting:
+            self.answer(self.worth.value)
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -200,21 +245,27 @@ class HandScorer(View):
         self._draw_question()
 
     def _hand_html(self, who: str, cards) -> str:
-        """The hand, and a line per ace option: total, bust, two-card 21 (all from the engine)."""
-        rows = []
+        """The hand, and a line per ace option with the total of the cards it really plays;
+        bust and two-card 21 are said for the table's ace only (all from the engine)."""
+        rows, earns = [], ""
         for ace in ACE_OPTIONS:
+            used = playable(cards, ace)
             notes = []
-            if is_bust(cards, ace):
-                notes.append(f"<span style='color:#b71c1c'>{self.t('bust')}</span>")
-            if is_two_card_21(cards, ace):
-                notes.append(f"<span style='color:#2e7d32'>{self.t('natural')}</span>")
-            chosen = "font-weight:bold;background:#fff3c4" if ace == self.ace.value else ""
-            rows.append(f"<tr data-ace='{ace}' style='{chosen}'><td>{self.t('ace_option')} "
+            chosen = ace == self.ace.value
+            if chosen and is_bust(used, ace):
+                notes.append(f"<span class='cartas-bust' style='color:#b71c1c'>{self.t('bust')}</span>")
+            if chosen and is_two_card_21(used, ace):
+                notes.append(f"<span class='cartas-natural' style='color:#2e7d32'>{self.t('natural')}</span>")
+                earns = self.t("natural_" + who)
+            style = "font-weight:bold;background:#fff3c4" if chosen else "color:#757575"
+            label = self.t("ace_option") if chosen else self.t("other_aces")
+            rows.append(f"<tr data-ace='{ace}' style='{style}'><td>{label} "
                         f"{escape(ace_label(ace, self.lang))}</td><td class='cartas-total'>"
-                        f"{points(cards, ace)}</td><td>{' '.join(notes)}</td></tr>")
+                        f"{points(used, ace)}</td><td>{' '.join(notes)}</td></tr>")
         shown = cards_row(cards, width=64) if cards else f"<i>{self.t('no_cards')}</i>"
-        return (f"<div style='margin:6px 18px 6px 0;min-width:330px'><b>{self.t(who)}</b>{shown}"
-                f"<table style='font-size:15px;border-spacing:8px 2px'>{''.join(rows)}</table></div>")
+        note = f"<div class='cartas-earns' style='font-size:14px;color:#2e7d32'>{earns}</div>" if earns else ""
+        return (f"<div style='margin:6px 18px 6px 0;min-width:330px;max-width:420px'><b>{self.t(who)}</b>{shown}"
+                f"<table style='font-size:15px;border-spacing:8px 2px'>{''.join(rows)}</table>{note}</div>")
 
     def _draw_comparison(self) -> None:
         head = f"<h4 style='margin:8px 0 2px'>{self.t('compare')}</h4>"

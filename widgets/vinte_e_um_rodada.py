@@ -66,6 +66,7 @@ def play_round(players: int, seed):
     snapshots = [state.clone()]
     while not state.is_terminal():
         seat = state.current_seat
+        assert seat is not None  # a round that is not over has a seat to act
         state.apply_action(bots[seat].choose(state.view(seat)), seat)
         snapshots.append(state.clone())
     return snapshots
@@ -82,7 +83,8 @@ class RoundStepper(View):
         self.score = Score("vinte_e_um_rodada")
         self.chart = chart
         self.position = 0
-        self.snapshots = []
+        self.snapshots: list = []
+        self.given: bool | None = None
 
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
                                 layout=w.Layout(width="220px"), style={"description_width": "initial"}).add_class("cartas-seats")
@@ -182,12 +184,15 @@ class RoundStepper(View):
                     return
 
     def answer(self, draw: bool) -> bool:
+        """The first answer scores and its verdict stays; later clicks change nothing."""
         state, banker = self.q_state, self.q_state.banker
         should = SensibleBot().choose(state.view(banker)) == DRAW
+        if self.answered:
+            return self.given == should
         correct = draw == should
-        if not self.answered:
-            self.score.add(correct)
-            self.answered = True
+        self.given = draw
+        self.score.add(correct)
+        self.answered = True
         risk = odds_for_view(state.view(banker))["bust"]
         why = self.t("explain_draw" if should else "explain_call", p=percent(risk))
         self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")

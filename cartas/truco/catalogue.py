@@ -73,6 +73,9 @@ _ENTRIES = {
     "n_raise_forbidden": ("{Seat} pede truco na {name}, o que é proibido.",
                           "{Seat} calls truco in the {name}, which is forbidden."),
     "n_accept": ("{Seat} aceita: a mão vale {value}.", "{Seat} accepts: the hand is worth {value}."),
+    # the same two events told without their values, for exercises that ask for them
+    "n_raise_brief": ("{Seat} pede {word}.", "{Seat} calls {word}."),
+    "n_accept_brief": ("{Seat} aceita.", "{Seat} accepts."),
     "n_run": ("{Seat} corre: {team} ganha {points} {unit}.",
               "{Seat} runs: {team} scores {points} {unit}."),
     "n_hand_all_tied": ("Todas as rodadas empataram: ninguém pontua ({score}).",
@@ -196,7 +199,7 @@ _ENTRIES = {
                     "seat {seat} must hold 3 cards, not {n}"),
     "unreadable_card": ("não é possível ler uma carta em “{text}”{where}: escreva como “7♥”, "
                         "“Q♠” ou “7 de copas”",
-                        "cannot read a card from '{text}'{where}: write it as '7♥', '10♦' or "
+                        "cannot read a card from '{text}'{where}: write it as '7♥', 'Q♠' or "
                         "'7 de copas'"),
     "card_not_in_pack": ("{card}{where} não está no baralho do truco (sem 8, 9 e 10)",
                          "{card}{where} is not in the truco pack (no 8s, 9s or 10s)"),
@@ -247,11 +250,18 @@ _ENTRIES = {
                        "{rank} is not a truco rank: 8s, 9s and 10s are not in the pack"),
     "unknown_event": ("tipo de evento desconhecido {kind}", "unknown event type {kind}"),
     # -- refusals: odds ----------------------------------------------------------------------
-    "odds_hand_size": ("a sua mão tem 3 cartas, não {n}", "your hand has 3 cards, not {n}"),
-    "odds_partner_size": ("a mão do parceiro tem 3 cartas, não {n}",
-                          "your partner's hand has 3 cards, not {n}"),
-    "odds_twice": ("uma carta aparece duas vezes entre a sua mão, a do parceiro e a vira",
-                   "a card appears twice among your hand, your partner's and the vira"),
+    "odds_hand_size": ("a sua mão precisa de 3 cartas; você deu {n}",
+                       "your hand needs 3 cards; you gave {n}"),
+    "odds_partner_size": ("a mão do parceiro precisa de 3 cartas; você deu {n}",
+                          "your partner's hand needs 3 cards; you gave {n}"),
+    "odds_card_twice": ("{card} aparece duas vezes{where}: cada carta existe uma vez só no baralho",
+                        "{card} appears twice{where}: every card is in the pack once only"),
+    "odds_vira_held": ("{card} é a vira, então não pode estar{where}",
+                       "{card} is the vira, so it cannot also be{where}"),
+    "odds_held_and_seen": ("{card} está{where} e também nas cartas já vistas: uma carta não pode "
+                           "estar nos dois lugares",
+                           "{card} is{where} and also among the cards seen: a card cannot be in "
+                           "both places"),
     "odds_unseen": ("só restam {left} cartas não vistas: são precisas {need}",
                     "only {left} unseen cards are left: {need} are needed"),
     "odds_position": ("a posição vai de 0 (mão) a 3 (pé), não {position}",

@@ -122,15 +122,33 @@ def _setup(variant, hand, vira, seen, partner):
     mate = _indexes([] if partner is None else partner, "partner")
     if partner is not None and len(mate) != 3:
         raise TrucoError("odds_partner_size", n=len(mate))
-    known = mine + mate + ([vira_idx] if vira_idx is not None else [])
-    if len(set(known)) != len(known):
-        raise TrucoError("odds_twice")
     others = _indexes([] if seen is None else seen, "seen")
+    _refuse_repeats(mine, mate, vira_idx, others)
+    known = mine + mate + ([vira_idx] if vira_idx is not None else [])
     unseen = sorted(set(range(40)) - set(known) - set(others))
     need = 6 if partner is not None else 9
     if len(unseen) < need:
         raise TrucoError("odds_unseen", left=len(unseen), need=need)
     return variant, mine, mate, vira_idx, unseen
+
+
+def _refuse_repeats(mine, mate, vira_idx, others) -> None:
+    """Every card is in the pack once: a card twice in one place, the vira in a hand or
+    among the cards seen, or a card both held and seen is refused, naming the card and where."""
+    places = [("mine", mine), ("partner", mate), ("seen", others)]
+    for place, cards in places:
+        for k, card in enumerate(cards):
+            if card in cards[:k]:
+                raise TrucoError("odds_card_twice", card=str(TRUCO_PACK[card]), place=place)
+            if card == vira_idx:
+                raise TrucoError("odds_vira_held", card=str(TRUCO_PACK[card]), place=place)
+    for place, cards in places[:2]:
+        for card in cards:
+            if card in others:
+                raise TrucoError("odds_held_and_seen", card=str(TRUCO_PACK[card]), place=place)
+    for card in mate:
+        if card in mine:
+            raise TrucoError("odds_card_twice", card=str(TRUCO_PACK[card]), place="partner")
 
 
 def _check_position(position) -> int:

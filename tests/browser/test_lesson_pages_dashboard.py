@@ -21,13 +21,13 @@ import widgets
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from lessons import LESSONS  # noqa: E402
+from lessons import LESSONS
 
 DASHBOARDS = sorted(LESSONS) + ["index"]
 
 # A whole output that reads like a Python value.
 PYTHON_REPR = re.compile(r"""^(True|False|None|-?\d+(\.\d+)?(e[-+]?\d+)?|\(.*\)|\[.*\]|\{.*\}|'.*'|".*"|\w+\(.*\))$""",
-                         re.S)
+                         re.DOTALL)
 
 OUTPUTS = """() => Array.from(document.querySelectorAll('.jp-OutputArea-output'))
   .filter(e => !(e.dataset.mimeType || '').includes('widget-view'))
@@ -92,8 +92,6 @@ def test_dashboard_in_english_shows_no_portuguese_heading_and_no_python_output(
     try:
         page = open_page(context, voila_url, f"{name}.ipynb", "?lang=en")
         assert not python_reprs(page.evaluate(OUTPUTS))
-        if name == "index":
-            return  # the index's prose belongs to the course index, not to the lessons
         page_language_ready(page, "en")
         headings = page.evaluate(HEADINGS)
         assert headings, "a lesson has visible headings"
@@ -135,5 +133,25 @@ def test_the_language_choice_is_remembered_across_dashboards_and_reloads(browser
         third = open_page(context, voila_url, "vinte_e_um_pontos.ipynb")
         page_language_ready(third, "en")
         assert third.locator(".lang-en h1").inner_text().startswith("21: what is the hand worth?")
+    finally:
+        context.close()
+
+
+def test_the_index_switches_its_headings_and_table_with_the_page(browser, voila_url):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    try:
+        page = open_page(context, voila_url, "index.ipynb", "?lang=en")
+        page_language_ready(page, "en")
+        assert page.locator(".lang-en h1").is_visible() and not page.locator(".lang-pt h1").is_visible()
+        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('What you learn')")
+        page.locator(".cartas-page-language button[data-lang='pt']").click()
+        page_language_ready(page, "pt")
+        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('O que se aprende')")
+        assert page.locator(".lang-pt h1").is_visible()
+        link = page.locator(".cartas-index a.cartas-lesson-link").first
+        style = link.evaluate("(a) => { const s = getComputedStyle(a); "
+                              "return [s.textDecorationLine, s.cursor]; }")
+        assert style == ["underline", "pointer"]
+        assert "lang=pt" in link.get_attribute("href")
     finally:
         context.close()
