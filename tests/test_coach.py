@@ -6,7 +6,7 @@ import pytest
 
 from cartas.coach.truco import TrucoSpot, advise, advise_answer, advise_threshold, advise_truco, chance, spot_from_view
 from cartas.coach.vinte_e_um import advise_banker, advise_player
-from cartas.truco import RuleBot, hand_odds, new_game, strength_table
+from cartas.truco import RuleBot, TrucoError, hand_odds, new_game, strength_table
 from cartas.vinte_e_um.bots import SensibleBot
 from cartas.vinte_e_um.odds import bust_probability
 
@@ -133,6 +133,23 @@ def test_a_card_given_twice_is_refused():
                          table=[(0, "3♦")]))
 
 
+def test_a_card_given_twice_is_refused_in_both_languages_naming_the_card():
+    with pytest.raises(TrucoError) as caught:
+        advise(TrucoSpot("paulista", ["A♣", "2♥", "7♦"], vira="A♣", seat=1,
+                         table=[(0, "3♦")]))
+    assert caught.value.code == "coach_card_twice"
+    assert "A♣" in caught.value.message("pt") and "duas vezes" in caught.value.message("pt")
+    assert "A♣" in caught.value.message("en") and "twice" in caught.value.message("en")
+
+
+def test_answering_when_nobody_raised_is_refused_in_both_languages():
+    with pytest.raises(TrucoError) as caught:
+        advise_answer(ZAP_AND_TWO)
+    assert caught.value.code == "coach_no_pending"
+    assert "ninguém pediu truco" in caught.value.message("pt")
+    assert "nobody has called truco" in caught.value.message("en")
+
+
 def test_the_reason_writes_numbers_the_way_each_language_does():
     advice = advise_truco(WEAK)
     percent = f"{100 * advice.win:.1f}"
@@ -210,6 +227,15 @@ def test_a_banker_on_twenty_calls():
     advice = advise_banker(["10♠", "K♥"], [(["4♦"], 1, 2), (["7♣"], 1, 1)])
     assert advice.action == "call" and advice.options["call"]["expected"] > 0
     assert "saldo médio" in advice.text("pt") and "average balance" in advice.text("en")
+
+
+def test_a_banker_with_nobody_left_to_call_is_refused_in_both_languages():
+    from cartas.vinte_e_um.errors import VinteEUmError
+    with pytest.raises(VinteEUmError) as caught:
+        advise_banker(["10♠", "K♥"], [])
+    assert caught.value.code == "coach_nobody_to_call"
+    assert caught.value.message("pt").startswith("A banca não tem")
+    assert caught.value.message("en").startswith("The banker has nobody")
 
 
 def test_21_advice_texts_follow_the_language():

@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng
+from ..truco.catalogue import CATALOGUE
+from ..truco.errors import TrucoError
 from ..truco.odds import hand_odds
 from ..truco.rules import finished_sequences, hand_winner
 from ..truco.variants import get_variant, strength_table
@@ -56,78 +58,6 @@ ASK_AT = 0.6         # ask or raise truco from this chance of taking the hand
 MARGIN = 0.03        # how much better another card must be than the rule bot's
 MANILHA, THREE = 10, 9
 COVERED = -1
-
-TEXT = {
-    "play_card": {
-        "pt": "Jogue {card}: com ela sua dupla leva a mão {win} das vezes.",
-        "en": "Play {card}: with it your team takes the hand {win} of the time.",
-    },
-    "play_card_rules": {
-        "pt": "Jogue {card}: é a jogada da regra aqui, e nenhuma outra carta leva a mão mais vezes ({win}).",
-        "en": "Play {card}: it is the rule's move here, and no other card takes the hand more often ({win}).",
-    },
-    "cover_card": {
-        "pt": "Jogue {card} coberta: ela não decide a rodada e assim os adversários não a veem ({win}).",
-        "en": "Play {card} face down: it cannot decide the trick, so keep it from the opponents ({win}).",
-    },
-    "ask": {
-        "pt": "Peça truco: sua dupla leva a mão {win} das vezes, então a mão vale mais para vocês, aceitem ou corram.",
-        "en": "Call truco: your team takes the hand {win} of the time, so a dearer hand favours you whether they accept or run.",
-    },
-    "no_ask": {
-        "pt": "Não peça truco: sua dupla leva a mão só {win} das vezes; se aceitarem, vocês arriscam mais do que ganham.",
-        "en": "Do not call truco: your team takes the hand only {win} of the time; if they accept, you risk more than you gain.",
-    },
-    "no_ask_threshold": {
-        "pt": "Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
-        "en": "Do not call truco: in the hand of eleven (or ten) the team that asks loses the game.",
-    },
-    "no_ask_not_allowed": {
-        "pt": "Pedir truco não é permitido agora; jogue a sua carta.",
-        "en": "Calling truco is not allowed now; play your card.",
-    },
-    "accept": {
-        "pt": "Aceite: sua dupla leva a mão {win} das vezes; aceitar vale {accept} pontos em média, correr {run}.",
-        "en": "Accept: your team takes the hand {win} of the time; accepting is worth {accept} points on average, running {run}.",
-    },
-    "accept_forced": {
-        "pt": "Aceite: correr daria aos adversários os pontos que faltam para vencer o jogo.",
-        "en": "Accept: running would give the opponents the points they need to win the game.",
-    },
-    "run": {
-        "pt": "Corra: sua dupla leva a mão só {win} das vezes; aceitar custa {accept} pontos em média, correr {run}.",
-        "en": "Run: your team takes the hand only {win} of the time; accepting costs {accept} points on average, running {run}.",
-    },
-    "reraise": {
-        "pt": "Peça mais: sua dupla leva a mão {win} das vezes, então vale a pena a mão valer {value}.",
-        "en": "Raise again: your team takes the hand {win} of the time, so the hand is worth making {value}.",
-    },
-    "play_hand": {
-        "pt": "Jogue a mão: com as suas cartas e as do parceiro vocês levam a mão {win} das vezes ({play} pontos em média contra {run} correndo).",
-        "en": "Play the hand: with your cards and your partner's you take it {win} of the time ({play} points on average against {run} for running).",
-    },
-    "run_hand": {
-        "pt": "Corra da mão: vocês a levariam só {win} das vezes ({play} pontos em média jogando, {run} correndo).",
-        "en": "Run from the hand: you would take it only {win} of the time ({play} points on average playing, {run} running).",
-    },
-    "miss": {
-        "pt": "Mão {hand}: você {did} ({yours}). Dica: {advice}",
-        "en": "Hand {hand}: you {did} ({yours}). Hint: {advice}",
-    },
-    "did_play": {"pt": "jogou {card}", "en": "played {card}"},
-    "did_cover": {"pt": "jogou {card} coberta", "en": "played {card} face down"},
-    "did_truco": {"pt": "pediu truco", "en": "called truco"},
-    "did_no_truco": {"pt": "não pediu truco", "en": "did not call truco"},
-    "did_accept": {"pt": "aceitou", "en": "accepted"},
-    "did_run": {"pt": "correu", "en": "ran"},
-    "did_raise": {"pt": "aumentou", "en": "raised"},
-    "did_play_hand": {"pt": "jogou a mão", "en": "played the hand"},
-    "did_run_hand": {"pt": "correu da mão", "en": "ran from the hand"},
-    "yours_card": {"pt": "assim a dupla leva a mão {win} das vezes",
-                   "en": "then your team takes the hand {win} of the time"},
-    "yours_points": {"pt": "{expected} pontos em média", "en": "{expected} points on average"},
-}
-
 
 # -- the position --------------------------------------------------------------------------
 
@@ -179,8 +109,9 @@ class Advice:
     action: "play", "cover", "truco", "no_truco", "accept", "run", "raise", "play_hand" or
     "run_hand"; card: the card to play (for "play"/"cover"); win, loss: the chances of taking
     and of losing the hand under the advice; options: {answer: {"win", "loss", "expected"}}
-    for every answer weighed (expected = average points for the team); reason: a TEXT key
-    and its fields; simulations: hands played out per answer; seconds: time taken.
+    for every answer weighed (expected = average points for the team); reason: the key of
+    the sentence saying why in `cartas.truco.catalogue.CATALOGUE` less its "coach_" prefix,
+    and fields its values; simulations: hands played out per answer; seconds: time taken.
     """
 
     action: str
@@ -195,9 +126,13 @@ class Advice:
 
     def text(self, lang: str = "pt") -> str:
         """The reason in one sentence, numbers written the way `lang` writes them."""
-        entry = TEXT[self.reason]
-        fields = {k: _fmt(v, lang) for k, v in self.fields.items()}
-        return (entry.get(lang) or entry["pt"]).format(**fields)
+        return say(self.reason, lang, self.fields)
+
+
+def say(key: str, lang: str, fields: dict) -> str:
+    """The coach's sentence `key` (its catalogue key less "coach_") in `lang`, its fields
+    written the way `lang` writes them (`_fmt`)."""
+    return CATALOGUE.say(f"coach_{key}", lang, **{k: _fmt(v, lang) for k, v in fields.items()})
 
 
 def _fmt(value, lang):
@@ -244,8 +179,10 @@ def advise_card(spot: TrucoSpot, seed=0) -> Advice:
         chosen = best
     card, covered = game.candidate_cards[chosen]
     win, loss = outcomes[chosen]
-    options = {_label(c, cov): {"win": w, "loss": l, "expected": float(spot.hand_value * (w - l))}
-               for (c, cov), (w, l) in ((game.candidate_cards[i], outcomes[i]) for i in outcomes)}
+    options = {_label(c, cov): {"win": w, "loss": lose,
+                                "expected": float(spot.hand_value * (w - lose))}
+               for (c, cov), (w, lose) in ((game.candidate_cards[i], outcomes[i])
+                                           for i in outcomes)}
     reason = "cover_card" if covered else ("play_card_rules" if chosen == rule_index else "play_card")
     return Advice("cover" if covered else "play", card, win, loss, options, reason,
                   {"card": card, "win": Percent(win)}, n, time.perf_counter() - start)
@@ -275,7 +212,7 @@ def advise_truco(spot: TrucoSpot, seed=0) -> Advice:
 def advise_answer(spot: TrucoSpot, seed=0) -> Advice:
     """Accept, run or raise again when the other team has asked for `spot.pending`."""
     if spot.pending is None:
-        raise ValueError("nothing to answer: the spot has no pending raise")
+        raise TrucoError("coach_no_pending")
     start = time.perf_counter()
     variant = get_variant(spot.variant)
     win, loss, n = chance(spot, seed)
@@ -357,8 +294,8 @@ def spot_from_view(view, legal=None) -> TrucoSpot:
 
 @dataclass
 class Miss:
-    """A decision that went against the advice: what was done (`did`: a TEXT key and its
-    fields), what it was worth (`yours`: a TEXT key and its fields) and the advice."""
+    """A decision that went against the advice: what was done (`did`: a catalogue key less
+    "coach_", and its fields), what it was worth (`yours`: likewise) and the advice."""
 
     did: str
     did_fields: dict
@@ -367,12 +304,10 @@ class Miss:
     advice: Advice
 
     def text(self, lang: str = "pt", hand: int | str = "") -> str:
-        def say(key, fields):
-            entry = TEXT[key]
-            return (entry.get(lang) or entry["pt"]).format(**{k: _fmt(v, lang) for k, v in fields.items()})
-        text = say("miss", {"hand": hand, "did": say(self.did, self.did_fields),
-                            "yours": say(self.yours, self.yours_fields) if self.yours else "",
-                            "advice": self.advice.text(lang)})
+        text = say("miss", lang, {"hand": hand, "did": say(self.did, lang, self.did_fields),
+                                  "yours": (say(self.yours, lang, self.yours_fields)
+                                            if self.yours else ""),
+                                  "advice": self.advice.text(lang)})
         return text.replace(" ()", "")
 
 
@@ -459,14 +394,15 @@ class _Game:
         self.seat = spot.seat
         hand = [Card.parse(c) for c in spot.hand]
         if not hand:
-            raise ValueError("the coached seat holds no card")
+            raise TrucoError("coach_no_card")
         on_table = [(s, None if c is None else Card.parse(c)) for s, c in spot.table]
         known = hand + [c for _, c in on_table if c is not None] + [Card.parse(c) for c in spot.seen]
         known += [vira] if vira is not None else []
         partner = None if spot.partner is None else [Card.parse(c) for c in spot.partner]
         known += partner or []
-        if len(set(known)) != len(known):
-            raise ValueError("a card appears twice in the spot")
+        twice = next((c for i, c in enumerate(known) if c in known[:i]), None)
+        if twice is not None:
+            raise TrucoError("coach_card_twice", card=str(twice))
         self.unseen = [table[c] for c in TRUCO_PACK if c not in set(known)]
         self.hand = hand
         self.trick = [(s, COVERED if c is None else table[c]) for s, c in on_table]
@@ -479,7 +415,7 @@ class _Game:
             self.counts.pop((self.seat + 2) % 4)
         need = sum(self.counts.values())
         if need > len(self.unseen):
-            raise ValueError(f"only {len(self.unseen)} unseen cards for {need} hidden ones")
+            raise TrucoError("coach_too_few_unseen", unseen=len(self.unseen), need=need)
         may_cover = done > 0
         mine = sorted(hand, key=lambda c: table[c])
         self.candidate_cards = [(c, False) for c in _distinct(mine, table)]

@@ -10,8 +10,9 @@ Decided rules:
   is worth the average, over the next card, of the better of standing and hitting again,
   card after card (a bust loses). For the cards after standing now, the banker's final
   totals are taken as the player sees them now: the player's own later cards change the
-  unseen cards the banker draws from only slightly, and following them would cost seconds. Expected chips = bet x (2 x chance of winning - 1),
-  since a bet is won or lost even money. Advice: hit when hitting wins more often.
+  unseen cards the banker draws from only slightly, and following them would cost seconds.
+  Expected chips = bet x (2 x chance of winning - 1), since a bet is won or lost even money.
+  Advice: hit when hitting wins more often.
 - Banker. Calling now wins each uncalled player's bet when the player's total is not above
   his (ties go to the bank); the player's face-down card(s) are the unseen cards, and a player
   still in the round has not gone over 21. Each player is weighed on his own (his hidden card
@@ -29,36 +30,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..cards import Card
+from ..vinte_e_um.catalogue import CATALOGUE
+from ..vinte_e_um.errors import VinteEUmError
 from ..vinte_e_um.odds import BUST, banker_distribution_array, unknown_counts, win_probability
 from ..vinte_e_um.scoring import HARD_VALUES, VALUE_CLASSES, check_ace, points, total, value_class
 
 BANKER_DEPTH = 3  # further cards the banker weighs after the first draw
 
-TEXT = {
-    "stand": {
-        "pt": "Pare: parando você ganha {stand} das vezes; pedindo, {hit}.",
-        "en": "Stand: standing wins {stand} of the time; hitting, {hit}.",
-    },
-    "hit": {
-        "pt": "Peça: pedindo (e parando na hora certa) você ganha {hit} das vezes; parando agora, {stand}.",
-        "en": "Hit: hitting (and stopping at the right time) wins {hit} of the time; standing now, {stand}.",
-    },
-    "call": {
-        "pt": "Chame: chamando agora, o saldo médio da banca é {call} fichas; comprando, {draw}.",
-        "en": "Call: calling now, the bank's average balance is {call} chips; drawing, {draw}.",
-    },
-    "draw": {
-        "pt": "Compre: comprando, o saldo médio da banca é {draw} fichas; chamando agora, {call}.",
-        "en": "Draw: drawing, the bank's average balance is {draw} chips; calling now, {call}.",
-    },
-}
-
-
 @dataclass
 class Advice21:
     """action: "hit", "stand", "draw" or "call"; options: {answer: {"win"?, "expected"}}
     (win: the chance of winning the bet, for a player; expected: average chips won);
-    reason and fields: the TEXT entry; seconds: time taken."""
+    reason: the catalogue key of the sentence saying why, less its "coach_" prefix, and fields
+    its values (("%", p) or ("chips", x), written per language); seconds: time taken."""
 
     action: str
     options: dict
@@ -67,9 +51,8 @@ class Advice21:
     seconds: float = 0.0
 
     def text(self, lang: str = "pt") -> str:
-        entry = TEXT[self.reason]
-        return (entry.get(lang) or entry["pt"]).format(
-            **{k: _fmt(v, lang) for k, v in self.fields.items()})
+        return CATALOGUE.say(f"coach_{self.reason}", lang,
+                             **{k: _fmt(v, lang) for k, v in self.fields.items()})
 
 
 def _fmt(value, lang):
@@ -146,7 +129,7 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
     players = [([Card.parse(c) if isinstance(c, str) else c for c in up], hidden, bet)
                for up, hidden, bet in players]
     if not players:
-        raise ValueError("the banker has nobody left to call")
+        raise VinteEUmError("coach_nobody_to_call")
     visible = [c for up, _, _ in players for c in up]
     base = unknown_counts(hand + visible + [Card.parse(c) if isinstance(c, str) else c
                                             for c in seen], decks)

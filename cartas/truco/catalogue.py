@@ -291,6 +291,80 @@ _ENTRIES = {
     "saved_rng": ("o gerador aleatório do jogo salvo é inválido (só {allowed})",
                   "the saved game's random generator is invalid (only {allowed})"),
     "saved_event": ("o evento {index} do jogo salvo é inválido", "event {index} of the saved game is invalid"),
+    # -- the coach (`cartas.coach.truco`): advice, misses and refusals -------------------
+    # An advice's `reason` (and a miss's `did`/`yours`) is its key less "coach_". Numbers
+    # arrive already written the way the language writes them ("67,6%" / "67.6%").
+    "coach_play_card": ("Jogue {card}: com ela sua dupla leva a mão {win} das vezes.",
+                        "Play {card}: with it your team takes the hand {win} of the time."),
+    "coach_play_card_rules": ("Jogue {card}: é a jogada da regra aqui, e nenhuma outra carta "
+                              "leva a mão mais vezes ({win}).",
+                              "Play {card}: it is the rule's move here, and no other card takes "
+                              "the hand more often ({win})."),
+    "coach_cover_card": ("Jogue {card} coberta: ela não decide a rodada e assim os adversários "
+                         "não a veem ({win}).",
+                         "Play {card} face down: it cannot decide the trick, so keep it from the "
+                         "opponents ({win})."),
+    "coach_ask": ("Peça truco: sua dupla leva a mão {win} das vezes, então a mão vale mais para "
+                  "vocês, aceitem ou corram.",
+                  "Call truco: your team takes the hand {win} of the time, so a dearer hand "
+                  "favours you whether they accept or run."),
+    "coach_no_ask": ("Não peça truco: sua dupla leva a mão só {win} das vezes; se aceitarem, "
+                     "vocês arriscam mais do que ganham.",
+                     "Do not call truco: your team takes the hand only {win} of the time; if "
+                     "they accept, you risk more than you gain."),
+    "coach_no_ask_threshold": ("Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
+                               "Do not call truco: in the hand of eleven (or ten) the team that "
+                               "asks loses the game."),
+    "coach_no_ask_not_allowed": ("Pedir truco não é permitido agora; jogue a sua carta.",
+                                 "Calling truco is not allowed now; play your card."),
+    "coach_accept": ("Aceite: sua dupla leva a mão {win} das vezes; aceitar vale {accept} pontos "
+                     "em média, correr {run}.",
+                     "Accept: your team takes the hand {win} of the time; accepting is worth "
+                     "{accept} points on average, running {run}."),
+    "coach_accept_forced": ("Aceite: correr daria aos adversários os pontos que faltam para "
+                            "vencer o jogo.",
+                            "Accept: running would give the opponents the points they need to "
+                            "win the game."),
+    "coach_run": ("Corra: sua dupla leva a mão só {win} das vezes; aceitar custa {accept} pontos "
+                  "em média, correr {run}.",
+                  "Run: your team takes the hand only {win} of the time; accepting costs "
+                  "{accept} points on average, running {run}."),
+    "coach_reraise": ("Peça mais: sua dupla leva a mão {win} das vezes, então vale a pena a mão "
+                      "valer {value}.",
+                      "Raise again: your team takes the hand {win} of the time, so the hand is "
+                      "worth making {value}."),
+    "coach_play_hand": ("Jogue a mão: com as suas cartas e as do parceiro vocês levam a mão {win} "
+                        "das vezes ({play} pontos em média contra {run} correndo).",
+                        "Play the hand: with your cards and your partner's you take it {win} of "
+                        "the time ({play} points on average against {run} for running)."),
+    "coach_run_hand": ("Corra da mão: vocês a levariam só {win} das vezes ({play} pontos em média "
+                       "jogando, {run} correndo).",
+                       "Run from the hand: you would take it only {win} of the time ({play} "
+                       "points on average playing, {run} running)."),
+    "coach_miss": ("Mão {hand}: você {did} ({yours}). Dica: {advice}",
+                   "Hand {hand}: you {did} ({yours}). Hint: {advice}"),
+    "coach_did_play": ("jogou {card}", "played {card}"),
+    "coach_did_cover": ("jogou {card} coberta", "played {card} face down"),
+    "coach_did_truco": ("pediu truco", "called truco"),
+    "coach_did_no_truco": ("não pediu truco", "did not call truco"),
+    "coach_did_accept": ("aceitou", "accepted"),
+    "coach_did_run": ("correu", "ran"),
+    "coach_did_raise": ("aumentou", "raised"),
+    "coach_did_play_hand": ("jogou a mão", "played the hand"),
+    "coach_did_run_hand": ("correu da mão", "ran from the hand"),
+    "coach_yours_card": ("assim a dupla leva a mão {win} das vezes",
+                         "then your team takes the hand {win} of the time"),
+    "coach_yours_points": ("{expected} pontos em média", "{expected} points on average"),
+    "coach_no_pending": ("não há o que responder: ninguém pediu truco nesta posição",
+                         "nothing to answer: nobody has called truco in this spot"),
+    "coach_no_card": ("o assento aconselhado não tem nenhuma carta na mão",
+                      "the coached seat holds no card"),
+    "coach_card_twice": ("a carta {card} aparece duas vezes na posição",
+                         "the card {card} appears twice in the spot"),
+    "coach_too_few_unseen": ("a posição é impossível: há menos cartas não vistas ({unseen}) do "
+                             "que cartas ainda nas mãos dos outros assentos ({need})",
+                             "the spot is impossible: there are fewer unseen cards ({unseen}) "
+                             "than cards still in the other seats' hands ({need})"),
 }
 
 _KIND_TEXT = {"accept": ("aceitar", "accept"), "run": ("correr", "run")}

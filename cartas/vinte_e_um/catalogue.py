@@ -296,7 +296,29 @@ _STATE_RULES = {
     "rule.config": ("configuração da mesa recusada: {reason}", "table set-up refused: {reason}"),
 }
 
+# The coach (`cartas.coach.vinte_e_um`): an advice's `reason` is its key less "coach_".
+# Numbers arrive already written the way the language writes them ("67,6%" / "67.6%").
+_COACH = {
+    "coach_stand": ("Pare: parando você ganha {stand} das vezes; pedindo, {hit}.",
+                    "Stand: standing wins {stand} of the time; hitting, {hit}."),
+    "coach_hit": ("Peça: pedindo (e parando na hora certa) você ganha {hit} das vezes; parando "
+                  "agora, {stand}.",
+                  "Hit: hitting (and stopping at the right time) wins {hit} of the time; "
+                  "standing now, {stand}."),
+    "coach_call": ("Chame: chamando agora, o saldo médio da banca é {call} fichas; comprando, "
+                   "{draw}.",
+                   "Call: calling now, the bank's average balance is {call} chips; drawing, "
+                   "{draw}."),
+    "coach_draw": ("Compre: comprando, o saldo médio da banca é {draw} fichas; chamando agora, "
+                   "{call}.",
+                   "Draw: drawing, the bank's average balance is {draw} chips; calling now, "
+                   "{call}."),
+    "coach_nobody_to_call": ("A banca não tem mais nenhum jogador para chamar.",
+                             "The banker has nobody left to call."),
+}
+
 CATALOGUE = Catalogue("vinte_e_um", {
     **_ACTIONS, **_KINDS, **_PHASES, **_EVENTS, **_REASONS, **_ROTATIONS, **_CALLS, **_WORDS,
     **_REFUSALS, **_SETUP, **_STATE_RULES,
+    **_COACH,
 })
