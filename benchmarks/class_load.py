@@ -31,8 +31,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from serving import (CHROMIUM, CHROMIUM_ARGS, ROOT, kernel_pids, start_voila,  # noqa: E402
-                     stop, wait_for_kernel_count)
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
 
 BARE = "benchmarks/bare_button.ipynb"
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]

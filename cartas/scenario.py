@@ -23,10 +23,10 @@ Truco scenario (`game: "truco"`)::
 `deal` is optional for 21: without it the first round is shuffled from `seed`.
 
 Links: `encode_link(s)` gives compact URL-safe text ("2." + base64url(deflate(JSON, preset
-dictionary)) + "." + digest; "1." links, zlib without a dictionary, are still read); `decode_link(text)` checks the digest, so a changed character is refused as
-tampered. Every refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and
-a message in Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a
-refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
+dictionary)) + "." + digest; "1." links, zlib without a dictionary, are still read);
+`decode_link(text)` checks the digest, so a changed character is refused as tampered. Every
+refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and a message in
+Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
 """
 from __future__ import annotations
 
@@ -361,8 +361,7 @@ def build(scenario: dict):
         return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
                        scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
                        tie_lead=scenario["tie_lead"])
-    from .vinte_e_um import from_deal as deal21
-    from .vinte_e_um import new_game as new21
+    from .vinte_e_um import from_deal as deal21, new_game as new21
     options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
                                          "rotation", "rounds", "rotation_rounds")}
     deal = scenario["deal"]

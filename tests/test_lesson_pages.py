@@ -22,6 +22,10 @@ make_notebook = importlib.import_module("make_notebook")
 LESSON_NAMES = sorted(lessons.LESSONS)
 
 
+def _heading_levels(text):
+    return re.findall(r"^(#+) ", text, re.MULTILINE)
+
+
 def cells(name):
     return json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())["cells"]
 
@@ -55,8 +59,7 @@ def test_every_prose_cell_is_written_in_both_languages(name):
         assert "<details" not in source
         pt, en = source.split('<div class="lang-en"')
         # the same headings, level by level, in each language
-        levels = lambda text: re.findall(r"^(#+) ", text, re.MULTILINE)
-        assert levels(pt) == levels(en)
+        assert _heading_levels(pt) == _heading_levels(en)
 
 
 @pytest.mark.parametrize("name", LESSON_NAMES)

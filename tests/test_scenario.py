@@ -177,7 +177,8 @@ def test_malformed_json_is_refused(text, code):
     assert err.value.code == code and "não pôde ser lido" in err.value.message("pt")
 
 
-@pytest.mark.parametrize("link", ["", "abc", "3.abc.def", "2.abc.def", "1.!!!.0123456789", "2.!!!.0123456789", "1." + "A" * 5000 + ".x"])
+@pytest.mark.parametrize("link", ["", "abc", "3.abc.def", "2.abc.def", "1.!!!.0123456789",
+                                  "2.!!!.0123456789", "1." + "A" * 5000 + ".x"])
 def test_garbage_links_are_refused(link):
     with pytest.raises(ScenarioError) as err:
         decode_link(link)

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
-from serving import ROOT, free_port, stop  # noqa: E402
-
 from cartas_server.serve import port_problem, urls  # noqa: E402
+
+from serving import ROOT, free_port, stop  # noqa: E402
 
 
 def serve(*args):

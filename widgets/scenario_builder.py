@@ -29,8 +29,7 @@ import ipywidgets as w
 
 from cartas import scenario as sc
 from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
-from cartas.truco import CATALOGUE as TRUCO_CATALOGUE
-from cartas.truco import SEATS, TIE_LEADS, deal_hands, get_variant
+from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, deal_hands, get_variant
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 
 from .base import View, seed_field, variant_toggle
@@ -278,12 +277,12 @@ class ScenarioBuilder(View):
             self.then.value = " ".join(deal["then"])
         self.redraw()
 
-    def show_error(self, error: BaseException) -> None:
+    def show_error(self, error: BaseException, near=None) -> None:
         if isinstance(error, sc.ScenarioError):  # a RuleError: its message in the view's language
             self.last_error = error
             self.show_message(self.t("refused", reason=self._reason(error)), "error")
         else:
-            super().show_error(error)
+            super().show_error(error, near)
 
     # Stepping and playing ------------------------------------------------------------------
     def step(self) -> None:

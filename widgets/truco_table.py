@@ -155,8 +155,9 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
     width = 44 if compact else 50
     cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks)}</span>'
                     for c in table.hands[seat])
+    seat_text = escape(translate(TEXT, "seat", lang, seat=seat))
     head = (f'<div style="font-weight:bold;color:{colour};font-size:14px">'
-            f'{escape(translate(TEXT, "seat", lang, seat=seat))} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
+            f'{seat_text} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
     return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
             f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
@@ -168,8 +169,9 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
 def _trick_area(table: Table, lang: str, marks, note, compact: bool = False) -> str:
     spots = []
     for seat, card in table.trick:
-        svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks,
-                    title=None if card is not None else translate(TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat)))
+        covered = None if card is not None else translate(
+            TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat))
+        svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks, title=covered)
         spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" '
                      f'style="grid-area:{_TRICK_SPOTS[seat]};justify-self:center;align-self:center">{svg}</div>')
     if table.pack:
@@ -201,7 +203,8 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
         row = "".join(f"<span title='{escape(n)}' style='margin-right:2px'>"
                       f"{card_svg(c, width=34, highlight='manilha')}</span>"
                       for c, n in zip(table.manilhas, names))
-        parts.append(f"<div class='cartas-table-manilhas'><div>{translate(TEXT, 'manilhas', lang)} (↑)</div>{row}</div>")
+        label = translate(TEXT, "manilhas", lang)
+        parts.append(f"<div class='cartas-table-manilhas'><div>{label} (↑)</div>{row}</div>")
     score = " ".join(
         f"<span style='color:{TEAM_COLOURS[t]};font-weight:bold'>{escape(team_label(t, lang))}: "
         f"{table.score[t]}</span>" for t in TEAMS)
@@ -211,13 +214,15 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
         if table.pending_raise:
             pending = " · " + escape(translate(TEXT, "pending", lang, name=table.pending_raise["name"],
                                         value=table.pending_raise["value"]))
+        label = translate(TEXT, "value", lang)
         parts.append(f"<div class='cartas-table-value' data-value='{table.hand_value}'>"
-                     f"{translate(TEXT, 'value', lang)}: <b style='font-size:20px'>{table.hand_value}</b>{pending}</div>")
+                     f"{label}: <b style='font-size:20px'>{table.hand_value}</b>{pending}</div>")
     if table.trick_results:
         pills = "".join(
             f"<span style='display:inline-block;margin:1px;padding:1px 6px;border-radius:8px;color:white;"
             f"background:{'#757575' if r is None else TEAM_COLOURS[r]}'>"
-            f"{translate(TEXT, 'nth', lang, n=i)}: {escape(translate(TEXT, 'tie', lang) if r is None else team_label(r, lang))}</span>"
+            f"{translate(TEXT, 'nth', lang, n=i)}: "
+            f"{escape(translate(TEXT, 'tie', lang) if r is None else team_label(r, lang))}</span>"
             for i, r in enumerate(table.trick_results, start=1))
         parts.append(f"<div class='cartas-table-tricks'>{translate(TEXT, 'tricks', lang)}: {pills}</div>")
     if compact:  # one row under the table

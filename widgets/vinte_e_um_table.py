@@ -92,8 +92,9 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
     if turn:
         badges.append(f'<span class="cartas-turn" style="color:#e65100">● {translate(TEXT, "turn", lang)}</span>')
     if outcome:
+        word = translate(TEXT, outcome, lang)
         badges.append(f'<span class="cartas-outcome" data-outcome="{outcome}" '
-                      f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{translate(TEXT, outcome, lang)}</span>')
+                      f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{word}</span>')
     if seat in view.sitting_out:
         badges.append(f'<span style="color:#777">{translate(TEXT, "out", lang)}</span>')
     card_row = "".join(
@@ -101,11 +102,13 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
         f'{card_svg(None if c is None else Card.parse(c), face_up=c is not None, width=card_width)}</span>'
         for c in view.cards[seat])
     if settled:
-        card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" title="{translate(TEXT, outcome, lang)}" '
+        card_row = (f'<span class="cartas-shown" data-outcome="{outcome or ""}" '
+                    f'title="{translate(TEXT, outcome, lang)}" '
                     f'style="display:flex;opacity:0.45;filter:grayscale(60%)">{card_row}</span>')
     bet, chips = view.bets[seat], view.chips[seat]
     bet_html = (f'<div class="cartas-bet" data-bet="{bet}" title="{translate(TEXT, "bet", lang)}">'
-                f'{translate(TEXT, "bet", lang)}: {chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'
+                f'{translate(TEXT, "bet", lang)}: '
+                f'{chips_svg(bet, per_column=5, max_columns=1, scale=0.8, kind="bet")}</div>'
                 if bet else "")
     return (
         f'<div class="cartas-seat{" cartas-banker" if is_banker else ""}" data-seat="{seat}" '

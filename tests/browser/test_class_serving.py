@@ -7,7 +7,6 @@ voila.json applies), with only the culling times shortened on the command line.
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest

@@ -21,7 +21,7 @@ import widgets
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
-from lessons import LESSONS
+LESSONS = importlib.import_module("lessons").LESSONS
 
 DASHBOARDS = sorted(LESSONS) + ["index"]
 
