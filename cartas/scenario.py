@@ -26,7 +26,8 @@ Links: `encode_link(s)` gives compact URL-safe text ("2." + base64url(deflate(JS
 dictionary)) + "." + digest; "1." links, zlib without a dictionary, are still read);
 `decode_link(text)` checks the digest, so a changed character is refused as tampered. Every
 refusal raises `ScenarioError` (a `cartas.errors.RuleError`) with a `code` and a message in
-Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a refusal by a game engine is wrapped, not rewritten (code "engine", see `_engine`).
+Portuguese (`message("pt")`) or English (`str(error)`, `message("en")`); a refusal by a
+game engine is wrapped, not rewritten (code "engine", see `_engine`).
 """
 from __future__ import annotations
 
