@@ -202,7 +202,7 @@ def main() -> None:
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                idle = used = 0
+                idle = 0
                 if args.pool:
                     idle = 2 * args.pool + 1
                     took = wait_until_quiet(process, idle)
@@ -233,8 +233,9 @@ def main() -> None:
                           f"in Chromium with {alive} kernels alive: visible after {shown:.1f} s, "
                           f"click round trip {click * 1000:.0f} ms", flush=True)
                     if args.pool:  # let the pool refill before the next burst, as between lessons
-                        used += args.n  # the pages' kernels stay alive until the culler
-                        wait_until_quiet(process, idle + used)
+                        # Voilà refills after fill_delay; the pages' kernels may be culled meanwhile
+                        time.sleep((args.fill_delay if args.fill_delay is not None else 1) + 5)
+                        wait_until_quiet(process, idle)
                 browser.close()
             print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
             t = time.perf_counter()
