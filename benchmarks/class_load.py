@@ -70,12 +70,15 @@ def burst(base: str, path: str, n: int) -> list[float]:
     return times
 
 
-def kernel_rss_mb(process, folder: Path) -> list[float]:
-    """RSS (MB) of the server's kernels that run in `folder` (a kernel starts in its notebook's)."""
+def kernel_rss_mb(process, folder: Path, only=None) -> list[float]:
+    """RSS (MB) of the server's kernels that run in `folder` (a kernel starts in its notebook's),
+    among the process ids `only` when given."""
     import psutil
 
     sizes = []
     for pid in kernel_pids(process):
+        if only is not None and pid not in only:
+            continue
         try:
             kernel = psutil.Process(pid)
             if Path(kernel.cwd()) == folder:
@@ -115,6 +118,35 @@ def click_round_trip(browser, base: str, path: str) -> tuple[float, float]:
     return shown, statistics.median(clicks)
 
 
+def wait_until_quiet(process, expected: int, timeout: float = 1200) -> float:
+    """Wait until the server runs `expected` kernels and they are all idle: a preheated kernel
+    counts as ready once it has run its notebook up to the request (Voilà's "pool is filled"
+    message only means started). Idle: the kernels and the server (which sends the cells to
+    run) used under 5% of one core over 2 s."""
+    import psutil
+
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        pids = kernel_pids(process)
+        if len(pids) >= expected:
+            def cpu():
+                total = 0.0
+                for pid in [process.pid, *pids]:
+                    try:
+                        times = psutil.Process(pid).cpu_times()
+                        total += times.user + times.system
+                    except psutil.Error:
+                        pass
+                return total
+            before = cpu()
+            time.sleep(2)
+            if cpu() - before < 0.1:
+                return time.perf_counter() - started
+        else:
+            time.sleep(1)
+    raise RuntimeError(f"the preheated kernels were not idle within {timeout:.0f} s")
+
+
 def check_query_parameters(browser, base: str) -> None:
     """?lang= and ?cenario= reach the kernel (with a pool, a preheated one)."""
     from cartas import scenario
@@ -133,17 +165,20 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
-def server_config(lesson: str, pool: int, cull: int, n: int) -> dict:
+def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float | None) -> dict:
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
         cull_idle_timeout=cull, cull_interval=max(5, cull // 4))
     config["CappedKernelManager"] = {"max_kernels": 0}  # measure the machine, not the cap
     if pool:
         config["VoilaConfiguration"].update(preheat_kernel=True, default_pool_size=0)
-        config["VoilaKernelManager"] = {"kernel_pools_config": {
+        manager = config["VoilaKernelManager"] = dict(config.get("VoilaKernelManager", {}))
+        if fill_delay is not None:
+            manager["fill_delay"] = fill_delay
+        manager["kernel_pools_config"] = {
             "default": {"pool_size": 0},
             lesson: {"pool_size": pool}, BARE: {"pool_size": pool},
-            "notebooks/cenarios.ipynb": {"pool_size": 1}}}
+            "notebooks/cenarios.ipynb": {"pool_size": 1}}
     return config
 
 
@@ -151,6 +186,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=30, help="pages opened at once (default 30)")
     parser.add_argument("--pool", type=int, default=0, help="preheated kernels per notebook")
+    parser.add_argument("--fill-delay", type=float, default=None,
+                        help="seconds before Voilà refills a pool (default: voila.json's, else Voilà's 1 s)")
     parser.add_argument("--cull", type=int, default=60, help="cull_idle_timeout in s (default 60)")
     parser.add_argument("--lesson", default="notebooks/manilhas.ipynb")
     args = parser.parse_args()
@@ -158,7 +195,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "voila.json").write_text(json.dumps(server_config(args.lesson, args.pool, args.cull, args.n)))
+        (tmp / "voila.json").write_text(json.dumps(server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay)))
         process, base = start_voila(ROOT, tmp / "voila.log",
                                     {"CARTAS_PROGRESS": str(tmp / "progress.json")}, cwd=tmp)
         results = {}
@@ -168,26 +205,23 @@ def main() -> None:
                 idle = 0
                 if args.pool:
                     idle = 2 * args.pool + 1
-                    t = time.perf_counter()
-                    log = tmp / "voila.log"
-                    while log.read_text().count("is filled with") < 3:  # Voilà logs each full pool
-                        if time.perf_counter() - t > 1200:
-                            raise RuntimeError("the kernel pools did not fill within 20 minutes")
-                        time.sleep(1)
+                    took = wait_until_quiet(process, idle)
                     print(f"pools filled: {len(kernel_pids(process))} preheated kernels, executed "
-                          f"up to the request, in {time.perf_counter() - t:.0f} s", flush=True)
+                          f"up to the request, in {took:.0f} s", flush=True)
                     try:
                         check_query_parameters(browser, base)
                     except Exception as error:  # playwright's TimeoutError among others
                         raise SystemExit("preheated kernels: a lesson opened with ?lang=en or "
                                          f"?cenario= never showed its widgets ({error.__class__.__name__}); "
                                          f"see {tmp / 'voila.log'}") from None
-                    wait_for_kernel_count(process, idle, timeout=300)  # refilled
-                    time.sleep(5)
+                    wait_until_quiet(process, idle)  # refilled and executed
                 for name, path in (("lesson", args.lesson), ("bare", BARE)):
+                    # With a pool, the pages get the kernels preheated before the burst; the
+                    # refills started during it are not what a learner's page runs on.
+                    pooled = set(kernel_pids(process)) if args.pool else None
                     times = burst(base, path, args.n)
                     folder = (ROOT / path).parent
-                    rss = kernel_rss_mb(process, folder)
+                    rss = kernel_rss_mb(process, folder, only=pooled)
                     alive = len(kernel_pids(process))
                     shown, click = click_round_trip(browser, base, path)
                     results[name] = {"p50": percentile(times, 0.5), "p95": percentile(times, 0.95),
@@ -199,7 +233,9 @@ def main() -> None:
                           f"in Chromium with {alive} kernels alive: visible after {shown:.1f} s, "
                           f"click round trip {click * 1000:.0f} ms", flush=True)
                     if args.pool:  # let the pool refill before the next burst, as between lessons
-                        wait_for_kernel_count(process, idle + len(rss) - args.pool, timeout=600)
+                        # Voilà refills after fill_delay; the pages' kernels may be culled meanwhile
+                        time.sleep((args.fill_delay if args.fill_delay is not None else 1) + 5)
+                        wait_until_quiet(process, idle)
                 browser.close()
             print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
             t = time.perf_counter()

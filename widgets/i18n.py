@@ -12,20 +12,28 @@ DEFAULT = "pt"
 
 
 _request_arrived = False
+WAIT_ATTEMPTS = 5
 
 
 def query_parameters() -> dict[str, str]:
     """The dashboard URL's query parameters (Voilà passes them in QUERY_STRING).
 
-    In a pre-heated kernel (VOILA_PREHEAT), the first call waits for the learner's request and
-    Voilà puts its details into the environment; later calls read them from there. Voilà sends
-    the request's details once: waiting a second time would block until a timeout.
+    In a pre-heated kernel (VOILA_PREHEAT), the notebook runs before any learner asks for it;
+    the first call waits for the learner's request, and Voilà puts its details (QUERY_STRING
+    among them) into the environment; later calls read them from there. Voilà sends the
+    request's details once: waiting a second time would block until a timeout. Voilà's wait
+    gives up silently when it cannot connect within 5 s (a busy server, many kernels starting
+    at once); then QUERY_STRING is still missing and the wait is tried again, up to
+    `WAIT_ATTEMPTS` times, rather than opening the page without its `?lang=` or `?cenario=`.
     """
     global _request_arrived
     if not _request_arrived and os.environ.get("VOILA_PREHEAT", "False") != "False":
         from voila.utils import wait_for_request  # only under Voilà's pre-heated kernels
 
-        wait_for_request()
+        for _ in range(WAIT_ATTEMPTS):
+            wait_for_request()
+            if "QUERY_STRING" in os.environ:
+                break
         _request_arrived = True
     query = parse_qs(os.environ.get("QUERY_STRING", ""))
     return {key: values[-1] for key, values in query.items() if values}
