@@ -107,7 +107,7 @@ class PlayVinteEUm(BotPacing, View):
                                     value=role).add_class("cartas-role")
         self.rotation = w.Dropdown(options=self._rotation_options(), value=rotation,
                                    layout=w.Layout(width="360px")).add_class("cartas-rotation")
-        self.players = w.BoundedIntText(value=players, min=3, max=12,
+        self.players = w.BoundedIntText(value=players, min=3, max=12, style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
