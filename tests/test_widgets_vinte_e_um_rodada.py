@@ -190,3 +190,11 @@ def test_exercise_is_seeded_and_its_percentages_follow_the_language():
     assert re.search(r"\d+\.\d%", a.feedback.value)
     assert re.search(r"<td style='[^']*'>\d+,\d%</td>", odds_html(dealt(), "pt", chart=False)[0])
     assert re.search(r"<td style='[^']*'>\d+\.\d%</td>", odds_html(dealt(), "en", chart=False)[0])
+
+
+def test_a_bad_seed_is_refused_beside_the_seed_box_and_the_round_stays():
+    view = RoundStepper(players=4, seed=2, chart=False)
+    events = view.snapshots[-1].events
+    view.seed.value = -5
+    slot = view._error_slots[id(view.seed)].value
+    assert "Não é possível" in slot and view.message.value == "" and view.snapshots[-1].events == events

@@ -133,7 +133,7 @@ class RoundStepper(View):
         for key, action in moves.items():
             self.buttons[key].on_click(self.guarded(lambda _, action=action: action()))
         self.seats.observe(self.guarded(lambda _: self.restart()), names="value")
-        self.seed.observe(self.guarded(lambda _: self.restart()), names="value")
+        self.seed.observe(self.guarded(lambda _: self.restart(), near=self.seed), names="value")
         self.viewer.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.draw_button.on_click(self.guarded(lambda _: self.answer(True)))
         self.call_button.on_click(self.guarded(lambda _: self.answer(False)))
@@ -142,7 +142,7 @@ class RoundStepper(View):
         b = self.buttons
         self.children = [
             self.header(),
-            w.HBox([self.seats, self.seed, b["new_seed"]]),
+            w.HBox([self.seats, self.beside(self.seed), b["new_seed"]]),
             w.HBox([b["restart"], b["back"], b["forward"], self.step_label]),
             self.viewer, self.message, self.narration, self.moves, self.table, self.odds,
             self.quiz_title, self.question, self.quiz_table,
