@@ -46,9 +46,9 @@ def test_the_banker_draws_and_calls_through_buttons():
 def test_play_again_and_language():
     view = PlayVinteEUm(seed=2, delay=0, lang="en")
     assert "Round 1: your turn" in view.status.value
-    assert any(b.description == "Bet" for b in view.actions.children)
+    assert any(getattr(b, "description", "") == "Bet" for b in view.actions.children)
     view.language.value = "pt"
-    assert any(b.description == "Apostar" for b in view.actions.children)
+    assert any(getattr(b, "description", "") == "Apostar" for b in view.actions.children)
     view.role.value = "banker"
     view.again.click()
     assert view.state.banker == 0 and view.state.round_number == 1
@@ -137,9 +137,9 @@ def test_the_table_states_its_ace_rule_and_the_rounds_left():
 
 def test_bets_are_typed_in_one_number_field_not_a_button_each():
     view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, max_bet=25, chips=30), delay=0, seed=1)
-    fields = [c for c in view.actions.children if isinstance(c, w.BoundedIntText)]
-    assert len(fields) == 1 and (fields[0].min, fields[0].max) == (1, 25)
-    assert len(view.actions.children) == 2  # the field and its button
+    fields = [c.children[0] for c in view.actions.children if isinstance(c, w.HBox)]
+    assert len(fields) == 1 and isinstance(fields[0], w.BoundedIntText) and (fields[0].min, fields[0].max) == (1, 25)
+    assert len(view.actions.children) == 2  # the field (with its error slot) and its button
     fields[0].value = 7
     click(view, "bet")
     assert view.last_error is None
@@ -148,10 +148,14 @@ def test_bets_are_typed_in_one_number_field_not_a_button_each():
 
 def test_an_amount_outside_the_legal_ones_is_refused_and_nothing_moves():
     view = PlayVinteEUm(state=new_game(4, seed=1, banker=1, max_bet=5), delay=0, seed=1)
-    field = next(c for c in view.actions.children if isinstance(c, w.BoundedIntText))
+    box = next(c for c in view.actions.children if isinstance(c, w.HBox))
+    field, slot = box.children
     before = view.state.to_json()
     with pytest.raises(ValueError):
         view.act_amount("bid", field)  # no bid is legal now
+    assert view.state.to_json() == before
+    view.guarded(lambda: view.act_amount("bid", field), near=field)()  # as its button does
+    assert "Não é possível" in slot.value and view.message.value == ""
     assert view.state.to_json() == before
 
 

@@ -78,8 +78,8 @@ def test_an_illegal_move_becomes_a_friendly_message():
     view.run_button.click()                        # nothing to run from
     assert "Não é possível: não há pedido de truco para correr" in view.message.value
     assert "Traceback" not in view.message.value
-    view.seed.value = -1  # Enter in the seed box deals that seed: refused
-    assert "Não é possível" in view.message.value
+    view.seed.value = -1  # Enter in the seed box deals that seed: refused beside the box
+    assert "Não é possível" in view._error_slots[id(view.seed)].value and view.message.value == ""
     view.new_button.click()  # Nova mão draws a good seed
     assert view.message.value == "" and view.seed.value >= 0
 

@@ -119,11 +119,12 @@ def test_exercises_answer_at_once_and_keep_score():
     assert ex.score.right == 1
 
 
-def test_a_bad_seed_becomes_a_friendly_message():
+def test_a_bad_seed_is_refused_beside_the_seed_box():
     view = DealStepper(seed=1)
     view.seed.value = -5
     view.deal_button.click()
-    assert "Não é possível" in view.message.value and "Traceback" not in view.message.value
+    slot = view._error_slots[id(view.seed)].value
+    assert "Não é possível" in slot and "Traceback" not in slot and view.message.value == ""
     assert view.steps  # the previous hand is still there
 
 

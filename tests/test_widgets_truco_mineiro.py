@@ -41,9 +41,49 @@ def test_language_and_exercises():
     assert "Score: 5 of 5" in ex.score_label.value
 
 
-def test_a_bad_card_becomes_a_friendly_message():
+def beside(view, control):
+    return view._error_slots[id(control)].value
+
+
+def test_a_bad_card_is_refused_beside_its_field():
     view = VariantComparison(seed=1)
     view.cards[2].value = "doze de copas"
-    assert "Não é possível" in view.message.value and "Traceback" not in view.message.value
+    assert "doze de copas" in beside(view, view.cards[2]) and "Traceback" not in beside(view, view.cards[2])
+    assert view.message.value == "" and beside(view, view.cards[1]) == ""
     view.cards[2].value = "5♥"
-    assert view.message.value == "" and verdicts(view)["mineiro"] == "A"
+    assert beside(view, view.cards[2]) == "" and verdicts(view)["mineiro"] == "A"
+    view.cards[1].value = "8♣"
+    assert "não está no baralho do truco" in beside(view, view.cards[1])
+
+
+def test_a_card_played_twice_or_the_vira_in_the_trick_is_refused_beside_the_field():
+    view = VariantComparison(seed=1)
+    shown = view.compare.value
+    view.cards[3].value = "4♣"  # seat 0 plays 4♣ already
+    assert "4♣ aparece duas vezes" in beside(view, view.cards[3]) and view.compare.value == shown
+    view.cards[3].value = "3♣"
+    view.language.value = "en"
+    view.cards[2].value = "K♠"  # the vira
+    assert "the vira K♠ cannot also be in a hand" in beside(view, view.cards[2])
+    view.cards[2].value = "5♥"
+    view.vira.value = "5♥"
+    assert "the vira 5♥" in beside(view, view.cards[2])
+    view.vira.value = "7 ouros"
+    assert "in the vira" in beside(view, view.vira) and beside(view, view.cards[2]) == ""
+
+
+def test_exercises_alternate_duels_and_what_running_pays():
+    from widgets.truco_apostas import ladder_rows
+    view = VariantComparison(seed=3)
+    ex = view.exercises
+    runs = 0
+    for _ in range(6):
+        q = ex.question
+        if "corre" in q.prompt["pt"]:
+            runs += 1
+            key = "mineiro" if "Mineiro" in q.prompt["pt"] else "paulista"
+            pays = {name: p for name, _, p in ladder_rows(key) if name}
+            call = next(n for n in pays if f"pede {n} " in q.prompt["pt"])
+            assert q.answer == pays[call] and str(pays[call]) not in q.prompt["pt"]
+        ex.next_button.click()
+    assert runs == 3

@@ -60,8 +60,8 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
     view.seat_buttons[(right + 1) % 4].click()  # a second try does not count
     assert "Acertos: 1 de 1" in view.score_label.value
     view.next_button.click()
-    assert view.feedback.value == ""
-    view.seat_buttons[(view.correct_answer() + 1) % 4].click()
+    assert view.feedback.value == "" and view.q_kind == "price"
+    view.price_buttons[view.correct_answer() + 1].click()
     assert "cartas-wrong" in view.feedback.value and "Acertos: 1 de 2" in view.score_label.value
     assert "1 de 2 certas" in CourseIndex(lang="pt").table.value
 
@@ -137,3 +137,27 @@ def test_a_second_click_keeps_the_first_verdict():
     assert "cartas-wrong" in view.feedback.value
     view.seat_buttons[view.correct_answer()].click()
     assert "cartas-wrong" in view.feedback.value and view.score.asked == 1 and view.score.right == 0
+
+
+def test_exercise_alternates_who_takes_the_bank_and_what_it_costs():
+    view = BankRotation(seed=4)
+    kinds, prices = [], {}
+    for _ in range(12):
+        kinds.append(view.q_kind)
+        assert f"data-kind='{view.q_kind}'" in view.question.value
+        if view.q_kind == "price":
+            assert list(view.answers.children) == view.price_buttons
+            assert "Quantas fichas o novo banqueiro paga" in view.question.value
+            assert view.price_buttons[1].description == "1 ficha"
+            price = view.q_change["price"]
+            prices.setdefault(view.q_mode, set()).add(price)
+            assert view.correct_answer() == price
+            view.price_buttons[price].click()
+        else:
+            assert list(view.answers.children) == view.seat_buttons
+            view.seat_buttons[view.correct_answer()].click()
+        assert "cartas-right" in view.feedback.value
+        view.next_button.click()
+    assert kinds == ["seat", "price"] * 6
+    assert prices.get("rounds", {0}) == {0} and prices.get("natural", {0}) == {0}
+    assert any(p > 0 for mode in ("auction", "sale") for p in prices.get(mode, ()))

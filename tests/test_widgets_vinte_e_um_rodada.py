@@ -157,3 +157,44 @@ def test_a_second_answer_keeps_the_first_verdict():
     first = view.feedback.value
     view.call_button.click()
     assert view.feedback.value == first and view.score.asked == 1
+
+
+def test_exercise_alternates_banker_and_player_questions_answered_by_the_careful_bot():
+    from cartas.vinte_e_um import DRAW, HIT
+    view = RoundStepper(players=4, seed=3, chart=False)
+    kinds = []
+    for _ in range(4):
+        state, seat = view.q_state, view.q_seat()
+        kinds.append(view.q_kind)
+        assert state.phase == ("banker" if view.q_kind == "banker" else "players")
+        assert state.current_seat == seat
+        assert f"data-kind='{view.q_kind}'" in view.question.value
+        take = SensibleBot().choose(state.view(seat)) in (DRAW, HIT)
+        assert HIT in state.legal_actions() or DRAW in state.legal_actions()
+        (view.draw_button if take else view.call_button).click()
+        assert "cartas-right" in view.feedback.value
+        view.next_button.click()
+    assert kinds == ["banker", "player", "banker", "player"]
+    assert view.draw_button.description == "Comprar"
+    view.next_button.click()
+    assert view.draw_button.description == "Pedir carta" and view.call_button.description == "Parar"
+    assert "pedir mais uma carta" in view.question.value
+
+
+def test_exercise_is_seeded_and_its_percentages_follow_the_language():
+    a, b = RoundStepper(players=4, seed=9, chart=False), RoundStepper(players=4, seed=9, chart=False)
+    assert a.question.value == b.question.value
+    a.call_button.click()
+    assert re.search(r"\d+,\d%", a.feedback.value)
+    a.language.value = "en"
+    assert re.search(r"\d+\.\d%", a.feedback.value)
+    assert re.search(r"<td style='[^']*'>\d+,\d%</td>", odds_html(dealt(), "pt", chart=False)[0])
+    assert re.search(r"<td style='[^']*'>\d+\.\d%</td>", odds_html(dealt(), "en", chart=False)[0])
+
+
+def test_a_bad_seed_is_refused_beside_the_seed_box_and_the_round_stays():
+    view = RoundStepper(players=4, seed=2, chart=False)
+    events = view.snapshots[-1].events
+    view.seed.value = -5
+    slot = view._error_slots[id(view.seed)].value
+    assert "Não é possível" in slot and view.message.value == "" and view.snapshots[-1].events == events

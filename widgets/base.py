@@ -123,11 +123,12 @@ class View(w.VBox):
         """The variant switch, the seed box (drawn from `rng`) and a deal button; switching
         the variant, clicking the button or pressing Enter in the seed box calls `on_deal()`.
         With `fresh` (a "Nova mão" button) the button first draws a new seed from `rng`, so
-        it deals new cards; a seed typed in the box replays its deal. Returns (variant, seed,
-        button)."""
+        it deals new cards; a seed typed in the box replays its deal. A refused seed shows
+        beside the seed box when the view places it with `beside(seed)`. Returns (variant,
+        seed, button)."""
         toggle, seed = variant_toggle(variant), seed_field(rng, continuous_update=False)
         button = w.Button(layout=w.Layout(width=width)).add_class(button_class)
-        toggle.observe(self.guarded(lambda _: on_deal()), names="value")
+        toggle.observe(self.guarded(lambda _: on_deal(), near=seed), names="value")
         drawing = []
 
         def click(_):
@@ -143,8 +144,8 @@ class View(w.VBox):
             if not drawing:
                 on_deal()
 
-        button.on_click(self.guarded(click))
-        seed.observe(self.guarded(typed), names="value")
+        button.on_click(self.guarded(click, near=seed))
+        seed.observe(self.guarded(typed, near=seed), names="value")
         return toggle, seed, button
 
     def draw_title(self) -> None:

@@ -163,7 +163,8 @@ class Mesa(View):
         self.rounds = w.BoundedIntText(value=5, min=1, max=50,
                                        layout=w.Layout(width="150px")).add_class("cartas-mesa-rounds")
         self.timeout = w.BoundedIntText(value=int(DEFAULT_TIMEOUT), min=10, max=600,
-                                        layout=w.Layout(width="170px")).add_class("cartas-mesa-timeout")
+                                        style={"description_width": "initial"},
+                                        layout=w.Layout(width="200px")).add_class("cartas-mesa-timeout")
         self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs]),
                                    w.HBox([self.min_bet, self.max_bet, self.rounds]),
                                    self.rotation])

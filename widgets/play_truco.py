@@ -32,6 +32,7 @@ from cartas.truco.bots import RuleBot
 
 from .base import View, variant_toggle
 from .clickable import CardPicker
+from .i18n import percent
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
 from .truco_table import table_html
@@ -327,8 +328,7 @@ class PlayTruco(BotPacing, View):
         return f"{self.t('opt_' + name)}: {self._points(option['expected'])} {self.t('average')}"
 
     def _percent(self, p: float) -> str:
-        text = f"{100 * p:.1f}%"
-        return text.replace(".", ",") if self.lang == "pt" else text
+        return percent(p, self.lang)
 
     def _points(self, x: float) -> str:
         text = f"{x:+.2f}"

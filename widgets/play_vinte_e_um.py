@@ -107,7 +107,7 @@ class PlayVinteEUm(BotPacing, View):
                                     value=role).add_class("cartas-role")
         self.rotation = w.Dropdown(options=self._rotation_options(), value=rotation,
                                    layout=w.Layout(width="360px")).add_class("cartas-rotation")
-        self.players = w.BoundedIntText(value=players, min=3, max=12,
+        self.players = w.BoundedIntText(value=players, min=3, max=12, style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
@@ -303,6 +303,9 @@ class PlayVinteEUm(BotPacing, View):
 
     def _draw_actions(self) -> None:
         widgets = []
+        for old in getattr(self, "_amount_fields", []):  # their error slots go with them
+            self._error_slots.pop(id(old), None)
+        self._amount_fields: list = []
         legal = [] if self._busy else self.legal()
         for kind in AMOUNT_KINDS:
             amounts = [a.amount for a in legal if a.kind == kind]
@@ -315,8 +318,9 @@ class PlayVinteEUm(BotPacing, View):
             submit = w.Button(description=self.t("amount_" + kind), button_style="primary",
                               layout=w.Layout(width="auto")).add_class("cartas-act")
             submit.add_class(f"cartas-act-{kind}")
-            submit.on_click(self.guarded(lambda _, k=kind, f=field: self.act_amount(k, f)))
-            widgets += [field, submit]
+            submit.on_click(self.guarded(lambda _, k=kind, f=field: self.act_amount(k, f), near=field))
+            self._amount_fields.append(field)
+            widgets += [self.beside(field), submit]
         for action in legal:
             if action.kind in AMOUNT_KINDS:
                 continue

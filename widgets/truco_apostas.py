@@ -125,7 +125,7 @@ class BettingLab(View):
         self.exercises = Exercises(self, "truco_apostas", self._question, seed=rng)
         self.children = [
             self.header(),
-            w.HBox([self.variant, self.seed, self.new_button]),
+            w.HBox([self.variant, self.beside(self.seed), self.new_button]),
             w.HBox([self.raise_button, self.accept_button, self.run_button]), self.play_buttons,
             self.message, self.status, w.HBox([self.table, self.story]), self.ladders, self.exercises,
         ]

@@ -201,7 +201,7 @@ class DealStepper(View):
         self.exercises = Exercises(self, "truco_mao", self._question, seed=rng)
         self.children = [
             self.header(),
-            w.HBox([self.variant, self.seed, self.deal_button]),
+            w.HBox([self.variant, self.beside(self.seed), self.deal_button]),
             w.HBox([self.restart_button, self.back_button, self.forward_button, self.counter]),
             self.message, self.narration, self.table, self.history, self.exercises,
         ]

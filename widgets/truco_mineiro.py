@@ -3,6 +3,12 @@
 Every fact in the comparison is read from the engine's `Variant` objects and states
 (`ladder_rows` reads the ladder and `Variant.run_pays`); the trick comparison asks
 `trick_winner`/`explain_trick` of each variant.
+
+Decided rules: the vira and the four played cards are truco cards, each used once; a card
+that cannot be read, is not in the truco pack, is played twice or is the vira is refused
+beside its field with the engine catalogue's message, and the comparison shown stays.
+The exercises alternate two kinds: "who wins this duel?" (Mineiro or Paulista) and "a team
+asks for this raise and the other runs: how many points does it win?" (the ladders differ).
 """
 from __future__ import annotations
 
@@ -11,7 +17,17 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, shuffled
-from cartas.truco import MINEIRO, PAULISTA, TEAM_LETTERS, explain_trick, manilhas, team_label, team_of, trick_winner
+from cartas.truco import (
+    MINEIRO,
+    PAULISTA,
+    TEAM_LETTERS,
+    TrucoError,
+    explain_trick,
+    manilhas,
+    team_label,
+    team_of,
+    trick_winner,
+)
 
 from .base import View
 from .i18n import LANGUAGES, every_language, translate
@@ -45,6 +61,13 @@ TEXT = {
                      "{b}. Quem vence?",
                "en": "{variant}{vira}: seat 0 ({team0}) plays {a} and seat 1 ({team1}) plays {b}. "
                      "Who wins?"},
+    "q_runs": {"pt": "{variant}: uma dupla pede {call} e a outra corre. Quantos pontos ganha a dupla que pediu?",
+               "en": "{variant}: a team asks for {call} and the other team runs. How many points does the "
+                     "team that asked win?"},
+    "a_runs": {"pt": "No {variant}, correr de {call} dá {pays} ponto(s) a quem pediu: o valor da mão antes do "
+                     "pedido.",
+               "en": "In {variant}, running from {call} gives {pays} point(s) to the team that asked: what the "
+                     "hand was worth before the call."},
 }
 
 DEFAULT_TRICK = ("4♣", "A♦", "5♥", "3♣")
@@ -57,7 +80,7 @@ class VariantComparison(View):
 
     def __init__(self, vira="K♠", seed=None, lang=None):
         super().__init__(lang=lang)
-        self.vira = w.Text(value=str(vira), layout=w.Layout(width="220px"),
+        self.vira = w.Text(value=str(vira), layout=w.Layout(width="220px"), style={"description_width": "initial"},
                            continuous_update=False).add_class("cartas-vira")
         self.facts = w.HTML().add_class("cartas-facts")
         self.trick_title = w.HTML()
@@ -68,16 +91,46 @@ class VariantComparison(View):
         self.vira.observe(update, names="value")
         for box in self.cards:
             box.observe(update, names="value")
+        self._kind = 0
         self.exercises = Exercises(self, "truco_mineiro", self._question, seed=seed)
         self.children = [
             self.header(),
-            self.vira, self.message, self.facts, self.trick_title, w.HBox(self.cards), self.compare,
-            self.exercises,
+            self.beside(self.vira), self.message, self.facts, self.trick_title,
+            w.HBox([self.beside(box) for box in self.cards], layout=w.Layout(flex_flow="row wrap")),
+            self.compare, self.exercises,
         ]
         self.redraw()
 
     def plays(self):
-        return [(seat, Card.parse(box.value)) for seat, box in enumerate(self.cards)]
+        return self.read()[1]
+
+    def read(self) -> tuple[Card, list[tuple[int, Card]]]:
+        """(vira, [(seat, card)]) from the fields. A refusal (a TrucoError from the catalogue)
+        carries the field it is about as `error.near`."""
+        vira = self._card(self.vira, place="vira")
+        plays: list[tuple[int, Card]] = []
+        for seat, box in enumerate(self.cards):
+            card = self._card(box, place="trick", seat=seat)
+            if card == vira:
+                raise _near(TrucoError("vira_in_hand", card=str(card)), box)
+            if any(card == other for _, other in plays):
+                raise _near(TrucoError("card_twice", card=str(card)), box)
+            plays.append((seat, card))
+        return vira, plays
+
+    @staticmethod
+    def _card(box, **where) -> Card:
+        try:
+            card = Card.parse(box.value)
+        except ValueError:
+            raise _near(TrucoError("unreadable_card", text=box.value.strip()[:40], **where), box) from None
+        if card not in TRUCO_PACK:
+            raise _near(TrucoError("card_not_in_pack", card=str(card), **where), box)
+        return card
+
+    def show_error(self, error: BaseException, near=None) -> None:
+        """A refused field shows its error beside it (`read` names the field)."""
+        super().show_error(error, near=getattr(error, "near", near))
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -87,7 +140,7 @@ class VariantComparison(View):
         for seat, box in enumerate(self.cards):
             box.description = f"{seat}"
         self.exercises.redraw()
-        vira = Card.parse(self.vira.value)  # a bad text stops here, with a friendly message
+        vira, _ = self.read()  # a refused field stops here, with its message beside it
         self.facts.value = self._facts(vira)
         self.compare.value = self._draw_compare(vira)
 
@@ -98,7 +151,8 @@ class VariantComparison(View):
         steps = " · ".join(f"{name} {worth}/{pays}" for name, worth, pays in ladder_rows(variant.key) if name)
         name = variant.threshold_name
         return [
-            (f"{card_svg(vira, width=40, highlight='vira')} " if uses else "") + self.t("vira_yes" if uses else "vira_no"),
+            (f"{card_svg(vira, width=40, highlight='vira')} " if uses else "")
+            + self.t("vira_yes" if uses else "vira_no"),
             f"<div class='cartas-manilhas' data-variant='{variant.key}'>{row}</div>",
             f"<b class='cartas-base' data-variant='{variant.key}'>{variant.base_value}</b>",
             escape(steps),
@@ -138,6 +192,25 @@ class VariantComparison(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
+        """Kinds in turn: a duel, then what running from a raise pays."""
+        self._kind += 1
+        if self._kind % 2 == 0:
+            return self._runs_question(rng)
+        return self._duel_question(rng)
+
+    @staticmethod
+    def _runs_question(rng) -> Question:
+        variant = (PAULISTA, MINEIRO)[int(rng.integers(2))]
+        calls = [(name, pays) for name, _, pays in ladder_rows(variant.key) if name and pays is not None]
+        call, pays = calls[int(rng.integers(len(calls)))]
+        options = sorted({p for v in (PAULISTA, MINEIRO) for n, _, p in ladder_rows(v.key) if n and p is not None})
+        fields = {"variant": variant.label["pt"], "call": call}
+        return Question({lang: escape(translate(TEXT, "q_runs", lang, **fields)) for lang in LANGUAGES},
+                        [(p, str(p)) for p in options], pays,
+                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, **fields)) for lang in LANGUAGES})
+
+    @staticmethod
+    def _duel_question(rng) -> Question:
         pack = shuffled(TRUCO_PACK, rng)
         variant = MINEIRO if rng.random() < 0.6 else PAULISTA
         if variant is MINEIRO and rng.random() < 0.6:  # make the duel about a fixed manilha
@@ -158,3 +231,9 @@ class VariantComparison(View):
              for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
             "-" if team is None else TEAM_LETTERS[team],
             {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES})
+
+
+def _near(error: TrucoError, control) -> TrucoError:
+    """`error`, marked as being about `control` (shown beside it)."""
+    error.near = control  # type: ignore[attr-defined]
+    return error

@@ -54,8 +54,8 @@ def _cards(text: str, place: str) -> list[Card]:
         raise
 
 
-def _bar(parts) -> str:
-    return "".join(f"<span title='{escape(label)} {p:.0%}' style='display:inline-block;height:18px;"
+def _bar(parts, lang: str) -> str:
+    return "".join(f"<span title='{escape(label)} {percent(p, lang, 0)}' style='display:inline-block;height:18px;"
                    f"width:{p * 300:.0f}px;background:{colour}'></span>" for label, p, colour in parts)
 
 
@@ -144,18 +144,21 @@ class TrucoOddsExplorer(View):
         except ValueError:
             self.cards.value = ""
         rows = []
+        lang = self.lang
         for k in range(3):
             parts = [(self.t("win"), o.trick_win[k], "#2e7d32"), (self.t("tie"), o.trick_tie[k], "#9e9e9e"),
                      (self.t("loss"), o.trick_loss[k], "#c62828"),
                      (self.t("unplayed"), 1 - o.trick_played[k], "#eeeeee")]
-            rows.append(f"<tr class='cartas-odds-trick' data-win='{o.trick_win[k]:.4f}'><td>{self.t('trick', n=k + 1)}</td>"
-                        f"<td>{_bar(parts)}</td><td>{self.t('win')} {percent(o.trick_win[k], self.lang, 0)} · "
-                        f"{self.t('tie')} {percent(o.trick_tie[k], self.lang, 0)} · "
-                        f"{self.t('loss')} {percent(o.trick_loss[k], self.lang, 0)}</td></tr>")
+            rows.append(f"<tr class='cartas-odds-trick' data-win='{o.trick_win[k]:.4f}'>"
+                        f"<td>{self.t('trick', n=k + 1)}</td><td>{_bar(parts, lang)}</td>"
+                        f"<td>{self.t('win')} {percent(o.trick_win[k], lang, 0)} · "
+                        f"{self.t('tie')} {percent(o.trick_tie[k], lang, 0)} · "
+                        f"{self.t('loss')} {percent(o.trick_loss[k], lang, 0)}</td></tr>")
         hand_parts = [(self.t("win"), o.hand_win, "#2e7d32"), (self.t("tie"), o.hand_none, "#9e9e9e"),
                       (self.t("loss"), o.hand_loss, "#c62828")]
         rows.append(f"<tr class='cartas-odds-hand' data-win='{o.hand_win:.4f}'><td><b>{self.t('hand_result')}</b></td>"
-                    f"<td>{_bar(hand_parts)}</td><td><b>{self.t('win')} {percent(o.hand_win, self.lang, 0)}</b></td></tr>")
+                    f"<td>{_bar(hand_parts, lang)}</td>"
+                    f"<td><b>{self.t('win')} {percent(o.hand_win, lang, 0)}</b></td></tr>")
         summary = self.t("summary", p=percent(o.hand_win, self.lang), n=number(o.simulations, self.lang),
                          ms=number(self.elapsed * 1000, self.lang))
         self.result.value = (f"<table style='font-size:15px;border-spacing:8px 4px'>{''.join(rows)}</table>"

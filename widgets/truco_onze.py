@@ -131,7 +131,7 @@ class ThresholdLab(View):
         self.exercises = Exercises(self, "truco_mao_de_onze", self._question, seed=rng)
         self.children = [
             self.header(),
-            w.HBox([self.variant, self.seed, self.new_button]), self.message,
+            w.HBox([self.variant, self.beside(self.seed), self.new_button]), self.message,
             self.onze_title, self.onze_info,
             w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
             w.HBox([self.onze_table, self.onze_story]),

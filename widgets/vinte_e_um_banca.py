@@ -2,8 +2,13 @@
 
 Bots play the rounds; the choices about the bank are scripted so each example shows the
 mode at work (a refusal before an acceptance, a bid raised, an offer refused then accepted).
-The engine decides who may act and who ends up with the bank. An exercise plays seeded
-variations of the examples and asks who holds the bank now; it answers at once.
+The engine decides who may act and who ends up with the bank.
+
+Decided rules for the exercise: it plays seeded variations of the examples and asks, kinds
+in turn, "who holds the bank now?" and "how many chips does the new banker pay for it?"
+(nothing in the rounds and natural modes, the highest bid at auction, the accepted offer in
+a sale). The engine's bank_change event is the answer; the story shown stops before it and
+before the decision that would give it away. Only the first answer scores.
 """
 from __future__ import annotations
 
@@ -48,13 +53,21 @@ TEXT = {
                   "en": "The next player the bank is offered to takes it."},
     "hint_accept": {"pt": "A banca aceita a última oferta feita.",
                     "en": "The banker accepts the last offer made."},
+    "question_price": {
+        "pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Quantas fichas o novo banqueiro paga "
+              "pela banca?",
+        "en": "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
+              "for the bank?"},
     "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "chips": {"pt": "{n} fichas", "en": "{n} chips"},
+    "one_chip": {"pt": "1 ficha", "en": "1 chip"},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não.", "en": "No."},
     "next_question": {"pt": "Outra pergunta", "en": "Another question"},
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 SEATS = 4
+PRICES = 7  # the price question offers 0..6 chips (more if the price is higher)
 # The decisive event a question leaves out of its story, and how the question says it instead.
 HINTS = {"take_bank": "hint_take", "accept_offer": "hint_accept"}
 MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
@@ -148,6 +161,7 @@ class BankRotation(View):
         self.rng = make_rng(seed)
         self.score = Score("vinte_e_um_banca")
         self.given: int | None = None
+        self.q_kind = "price"  # the first question asks for the seat (kinds alternate)
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
         self.explain = w.HTML().add_class("cartas-explain")
@@ -164,12 +178,14 @@ class BankRotation(View):
         self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
         for seat, button in enumerate(self.seat_buttons):
             button.on_click(self.guarded(lambda _, seat=seat: self.answer(seat)))
+        self.price_buttons: list[w.Button] = []
+        self.answers = w.HBox(self.seat_buttons, layout=w.Layout(flex_flow="row wrap"))
         self.next_button.on_click(self.guarded(lambda _: self.new_question()))
 
         self.children = [
             self.header(),
             self.mode, self.message, self.explain, self.story, self.table,
-            self.quiz_title, self.question, w.HBox(self.seat_buttons), self.feedback,
+            self.quiz_title, self.question, self.answers, self.feedback,
             w.HBox([self.score_label, self.next_button]),
         ]
         self.new_question(redraw=False)
@@ -177,14 +193,26 @@ class BankRotation(View):
 
     # The exercise ------------------------------------------------------------------------
     def new_question(self, redraw: bool = True) -> None:
-        """Another seeded variation: a mode, a story up to the change of bank."""
+        """Another seeded variation: a mode, a story up to the change of bank, and the other
+        kind of question than the last one."""
+        self.q_kind = "price" if self.q_kind == "seat" else "seat"
         self.q_mode, self.q_state, self.q_story, self.q_change = rotation_question(self.rng)
         self.given = None
+        if self.q_kind == "price":
+            top = max(PRICES - 1, self.q_change["price"])
+            self.price_buttons = [w.Button(layout=w.Layout(width="90px")).add_class(f"cartas-price-{n}")
+                                  for n in range(top + 1)]
+            for n, button in enumerate(self.price_buttons):
+                button.on_click(self.guarded(lambda _, n=n: self.answer(n)))
+            self.answers.children = self.price_buttons
+        else:
+            self.answers.children = self.seat_buttons
         if redraw:
             self._draw_question()
 
     def correct_answer(self) -> int:
-        return self.q_change["to"]
+        """The seat that takes the bank, or the chips it pays (the engine's bank_change)."""
+        return self.q_change["to"] if self.q_kind == "seat" else self.q_change["price"]
 
     def answer(self, seat: int) -> bool:
         """Answer at once; only the first answer counts, and later clicks leave its verdict."""
@@ -224,13 +252,16 @@ class BankRotation(View):
         hint = ""
         if self.q_mode in ("rounds", "sale"):
             hint = " " + self.t("hint_take" if self.q_mode == "rounds" else "hint_accept")
-        text = self.t("question", mode=rotation_label(self.q_mode, self.lang),
-                      banker=self.q_change["from"], hint=hint)
-        self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}'>{escape(text)}</div>"
+        text = self.t("question" if self.q_kind == "seat" else "question_price",
+                      mode=rotation_label(self.q_mode, self.lang), banker=self.q_change["from"], hint=hint)
+        self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}' data-kind='{self.q_kind}'>"
+                               f"{escape(text)}</div>"
                                f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
                                f"border-radius:6px'>{lines}</div>")
         for seat, button in enumerate(self.seat_buttons):
             button.description = self.t("seat", seat=seat)
+        for n, button in enumerate(self.price_buttons):
+            button.description = self.t("one_chip") if n == 1 else self.t("chips", n=n)
         self.next_button.description = self.t("next_question")
         self.feedback.value = ""
         if self.given is not None:

@@ -12,7 +12,7 @@ from html import escape
 
 from cartas.vinte_e_um import beats, odds_for_view
 
-from .i18n import translate
+from .i18n import number, percent, translate
 
 TEXT = {
     "title": {"pt": "Chances de quem decide", "en": "Odds for the seat deciding"},
@@ -34,10 +34,6 @@ TEXT = {
 }
 
 
-def percent(p: float) -> str:
-    return f"{100 * p:.1f}%"
-
-
 def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = None) -> str:
     """A bar chart of {total: p, ..., "bust": p} as an inline <svg> string; the totals that
     `mine` points beat (the engine's `beats`) are green."""
@@ -55,7 +51,7 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
         try:
             ax.bar(labels, values, color=colours)
             for x, v in enumerate(values):
-                ax.text(x, v, f"{100 * v:.0f}%", ha="center", va="bottom", fontsize=9)
+                ax.text(x, v, percent(v, lang, 0), ha="center", va="bottom", fontsize=9)
             ax.set_title(translate(TEXT, "chart", lang), fontsize=11)
             ax.set_ylabel(translate(TEXT, "probability", lang), fontsize=9)
             ax.set_ylim(0, max(values + [0.01]) * 1.2)
@@ -84,11 +80,13 @@ def odds_html(state, lang: str = "pt", chart: bool = True) -> tuple[str, float]:
     role = "banker" if seat == view.banker else "player"
     rows = [("bust", odds["bust"])] + ([("win", odds["win"])] if "win" in odds else [])
     cells = "".join(f"<tr class='cartas-odds-{key}' data-p='{p:.6f}'><td>{translate(TEXT, key, lang)}</td>"
-                    f"<td style='font-weight:bold;font-size:18px'>{percent(p)}</td></tr>" for key, p in rows)
+                    f"<td style='font-weight:bold;font-size:18px'>{percent(p, lang)}</td></tr>" for key, p in rows)
+    deciding = escape(translate(TEXT, role, lang, seat=seat, points=view.points))
+    seen = translate(TEXT, 'seen', lang, ms=number(ms, lang, 1), n=len(view.seen))
     html = (f"<div class='cartas-odds-panel' data-seat='{seat}' data-ms='{ms:.2f}'>"
-            f"<b>{translate(TEXT, 'title', lang)}</b><p>{escape(translate(TEXT, role, lang, seat=seat, points=view.points))}</p>"
+            f"<b>{translate(TEXT, 'title', lang)}</b><p>{deciding}</p>"
             f"<table style='font-size:15px;border-spacing:10px 2px'>{cells}</table>"
-            f"<p style='font-size:13px;color:#555'>{translate(TEXT, 'seen', lang, ms=f'{ms:.1f}', n=len(view.seen))}</p>")
+            f"<p style='font-size:13px;color:#555'>{seen}</p>")
     if chart and "banker" in odds:
         html += f"<div class='cartas-chart'>{banker_chart_svg(odds['banker'], lang, view.points)}</div>"
     return html + "</div>", ms

@@ -103,7 +103,8 @@ class HandScorer(View):
         self.banker_cards = [Card.parse(c) for c in banker]
         self._labels_lang = None
 
-        self.card = w.Dropdown(layout=w.Layout(width="230px")).add_class("cartas-card-pick")
+        self.card = w.Dropdown(layout=w.Layout(width="300px"),
+                               style={"description_width": "initial"}).add_class("cartas-card-pick")
         self.buttons = {key: w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-{key.replace('_', '-')}")
                         for key in ("to_player", "to_banker", "undo_player", "undo_banker", "clear")}
         self.ace = w.ToggleButtons(options=[("1", 1), ("11", 11), ("flex", "flexible")], value=ace,
@@ -276,7 +277,8 @@ class HandScorer(View):
             player, banker, winner = judge_call(self.player_cards, self.banker_cards, self.ace.value)
         except VinteEUmError as error:
             reason = error.message(self.lang)
-            self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{escape(self.t('not_possible', reason=reason))}</p>"
+            refused = escape(self.t("not_possible", reason=reason))
+            self.result.value = head + f"<p class='cartas-error' style='color:#b71c1c'>{refused}</p>"
             return
         lines = [escape(explain_call(player, banker, self.ace.value, self.lang))]
         for cards, used in ((self.player_cards, len(player)), (self.banker_cards, len(banker))):
@@ -284,7 +286,8 @@ class HandScorer(View):
                 lines.append(self.t("unused", cards=escape(str(cards[used]))))
         colour = "#2e7d32" if winner == "player" else "#6d4c41"
         self.result.value = (head + f"<div class='cartas-winner' data-winner='{winner}' "
-                             f"style='font-size:17px;color:{colour};font-weight:bold'>{self.t('winner_' + winner)}</div>"
+                             f"style='font-size:17px;color:{colour};font-weight:bold'>"
+                             f"{self.t('winner_' + winner)}</div>"
                              + "".join(f"<div style='font-size:15px'>{line}</div>" for line in lines))
 
     def _draw_question(self) -> None:
@@ -294,7 +297,8 @@ class HandScorer(View):
             text, cards = self.t("q_worth", ace=ace), cards_row(self.q_hand, width=56)
         else:
             text = self.t("q_call", ace=ace)
-            cards = (f"<div style='display:flex;gap:24px'><div>{self.t('player')}{cards_row(self.q_hand, width=56)}</div>"
+            cards = (f"<div style='display:flex;gap:24px'>"
+                     f"<div>{self.t('player')}{cards_row(self.q_hand, width=56)}</div>"
                      f"<div>{self.t('banker')}{cards_row(self.q_banker, width=56)}</div></div>")
         self.question.value = f"<div style='font-size:17px' data-kind='{self.kind}'>{text}</div>{cards}"
         self.worth_row.layout.display = None if self.kind == "worth" else "none"

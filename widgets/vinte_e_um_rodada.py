@@ -1,6 +1,11 @@
 """A round of 21 step by step: bots play a seeded round; forward, back and restart walk
 through it with the engine's narration, the table picture, the chips that move and the
-odds of whoever is deciding. An exercise asks whether the banker should draw.
+odds of whoever is deciding.
+
+Decided rules for the exercise: seeded questions of two kinds, taken in turn from rounds
+played by bots: "should the banker draw or call?" and "should this player hit or stand?".
+The answer is what the careful bot (`SensibleBot`) does there; only the first answer scores
+and its verdict stays; the prompt never says what the bot chose.
 """
 from __future__ import annotations
 
@@ -10,11 +15,12 @@ import ipywidgets as w
 import numpy as np
 
 from cartas.cards import make_rng
-from cartas.vinte_e_um import ALL, DRAW, SensibleBot, narrate, new_game, odds_for_view
+from cartas.vinte_e_um import ALL, DRAW, HIT, SensibleBot, narrate, new_game, odds_for_view
 
 from .base import View, score_html, seed_field, verdict_html
+from .i18n import percent
 from .progress import Score
-from .vinte_e_um_odds import odds_html, percent
+from .vinte_e_um_odds import odds_html
 from .vinte_e_um_table import chips_svg, table_html
 
 TEXT = {
@@ -32,14 +38,20 @@ TEXT = {
     "view_all": {"pt": "todas as cartas", "en": "every card"},
     "moves": {"pt": "Fichas que mudaram de lugar", "en": "Chips that moved"},
     "move": {"pt": "jogador {src} → jogador {dst}", "en": "seat {src} → seat {dst}"},
-    "quiz": {"pt": "Exercício: a banca deve comprar?", "en": "Exercise: should the banker draw?"},
+    "quiz": {"pt": "Exercício: comprar ou parar?", "en": "Exercise: one more card or not?"},
     "question": {
         "pt": "A banca (jogador {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
               "Ela deve comprar mais uma carta ou chamar?",
         "en": "The banker (seat {banker}) has {points} points. Still waiting to be called: {waiting}. "
               "Should the banker draw another card or call?"},
+    "question_player": {
+        "pt": "O jogador {seat} tem {points} pontos; a banca mostra {upcard}. Ele deve pedir mais uma carta "
+              "ou parar?",
+        "en": "Seat {seat} has {points} points; the banker shows {upcard}. Should the player hit or stand?"},
     "draw": {"pt": "Comprar", "en": "Draw"},
     "call": {"pt": "Chamar", "en": "Call"},
+    "hit": {"pt": "Pedir carta", "en": "Hit"},
+    "stand": {"pt": "Parar", "en": "Stand"},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não.", "en": "No."},
     "explain_draw": {
@@ -48,6 +60,12 @@ TEXT = {
     "explain_call": {
         "pt": "Um banqueiro cuidadoso chama: já não está atrás ou comprar estoura com chance {p}.",
         "en": "A careful banker calls: he is not behind, or a card busts him with chance {p}."},
+    "explain_hit": {
+        "pt": "Um jogador cuidadoso pede carta enquanto a chance de estourar fica abaixo de 50%: aqui é {p}.",
+        "en": "A careful player hits while the chance to bust stays below 50%: here it is {p}."},
+    "explain_stand": {
+        "pt": "Um jogador cuidadoso para quando a chance de estourar chega a 50%: aqui é {p}.",
+        "en": "A careful player stands once the chance to bust reaches 50%: here it is {p}."},
     "next_question": {"pt": "Outra pergunta", "en": "Another question"},
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
@@ -85,9 +103,11 @@ class RoundStepper(View):
         self.position = 0
         self.snapshots: list = []
         self.given: bool | None = None
+        self.q_kind = "player"  # the first question is the banker's (kinds alternate)
 
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
-                                layout=w.Layout(width="220px"), style={"description_width": "initial"}).add_class("cartas-seats")
+                                layout=w.Layout(width="220px"),
+                                style={"description_width": "initial"}).add_class("cartas-seats")
         self.seed = seed_field(self.rng, seed, width="200px", style={"description_width": "initial"})
         self.buttons = {key: w.Button(layout=w.Layout(width="130px")).add_class(f"cartas-{key.replace('_', '-')}")
                         for key in ("restart", "back", "forward", "new_seed")}
@@ -113,7 +133,7 @@ class RoundStepper(View):
         for key, action in moves.items():
             self.buttons[key].on_click(self.guarded(lambda _, action=action: action()))
         self.seats.observe(self.guarded(lambda _: self.restart()), names="value")
-        self.seed.observe(self.guarded(lambda _: self.restart()), names="value")
+        self.seed.observe(self.guarded(lambda _: self.restart(), near=self.seed), names="value")
         self.viewer.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.draw_button.on_click(self.guarded(lambda _: self.answer(True)))
         self.call_button.on_click(self.guarded(lambda _: self.answer(False)))
@@ -122,7 +142,7 @@ class RoundStepper(View):
         b = self.buttons
         self.children = [
             self.header(),
-            w.HBox([self.seats, self.seed, b["new_seed"]]),
+            w.HBox([self.seats, self.beside(self.seed), b["new_seed"]]),
             w.HBox([b["restart"], b["back"], b["forward"], self.step_label]),
             self.viewer, self.message, self.narration, self.moves, self.table, self.odds,
             self.quiz_title, self.question, self.quiz_table,
@@ -170,34 +190,59 @@ class RoundStepper(View):
             return seat
         return None
 
-    # The banker's exercise ---------------------------------------------------------------
+    # The exercise ------------------------------------------------------------------------
     def new_question(self, redraw: bool = True) -> None:
-        """A banker deciding, taken from a seeded round of 4 bots, where drawing is allowed."""
+        """The next question, kinds in turn: a banker choosing between draw and call, then a
+        player choosing between hit and stand, each taken from a seeded round of 4 bots."""
+        self.q_kind = "player" if self.q_kind == "banker" else "banker"
+        phase, choice = ("banker", DRAW) if self.q_kind == "banker" else ("players", HIT)
         while True:
             for state in play_round(4, int(self.rng.integers(1_000_000))):
-                if state.phase == "banker" and DRAW in state.legal_actions():
+                if state.phase == phase and choice in state.legal_actions():
                     self.q_state = state
                     self.answered = False
+                    self.given = None
                     self.feedback.value = ""
                     if redraw:
                         self.redraw()
                     return
 
-    def answer(self, draw: bool) -> bool:
-        """The first answer scores and its verdict stays; later clicks change nothing."""
-        state, banker = self.q_state, self.q_state.banker
-        should = SensibleBot().choose(state.view(banker)) == DRAW
+    def q_seat(self) -> int:
+        """The seat the question is about: the banker, or the player whose turn it is."""
+        seat = self.q_state.banker if self.q_kind == "banker" else self.q_state.current_seat
+        assert seat is not None  # a question is taken where a seat decides
+        return seat
+
+    def should_take(self) -> bool:
+        """True if the careful bot takes one more card (draws, hits) at the question."""
+        chosen = SensibleBot().choose(self.q_state.view(self.q_seat()))
+        return chosen in (DRAW, HIT)
+
+    def answer(self, take: bool) -> bool:
+        """Answer `take` (draw/hit) or not (call/stand): the first answer scores and its
+        verdict stays; later clicks change nothing."""
+        should = self.should_take()
         if self.answered:
             return self.given == should
-        correct = draw == should
-        self.given = draw
+        correct = take == should
+        self.given = take
         self.score.add(correct)
         self.answered = True
-        risk = odds_for_view(state.view(banker))["bust"]
-        why = self.t("explain_draw" if should else "explain_call", p=percent(risk))
-        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")
+        self._draw_feedback()
         self._draw_score()
         return correct
+
+    def _draw_feedback(self) -> None:
+        if not self.answered:
+            self.feedback.value = ""
+            return
+        should = self.should_take()
+        correct = self.given == should
+        risk = odds_for_view(self.q_state.view(self.q_seat()))["bust"]
+        key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
+               ("player", True): "explain_hit", ("player", False): "explain_stand"}[self.q_kind, should]
+        why = self.t(key, p=percent(risk, self.lang))
+        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -232,15 +277,21 @@ class RoundStepper(View):
                             f"{''.join(items)}</div>") if items else ""
 
     def _draw_question(self) -> None:
-        state = self.q_state
+        state, seat = self.q_state, self.q_seat()
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
-        waiting = ", ".join(str(s) for s in state.uncalled)
-        self.question.value = (f"<div style='font-size:17px'>"
-                               f"{self.t('question', banker=state.banker, points=state.points(state.banker), waiting=waiting)}</div>")
-        self.quiz_table.value = table_html(state, self.lang, viewer=state.banker, card_width=38)
-        self.draw_button.description = self.t("draw")
-        self.call_button.description = self.t("call")
+        if self.q_kind == "banker":
+            waiting = ", ".join(str(s) for s in state.uncalled)
+            text = self.t("question", banker=seat, points=state.points(seat), waiting=waiting)
+            labels = ("draw", "call")
+        else:
+            text = self.t("question_player", seat=seat, points=state.points(seat),
+                          upcard=state.hands[state.banker][1])
+            labels = ("hit", "stand")
+        self.question.value = f"<div style='font-size:17px' data-kind='{self.q_kind}'>{escape(text)}</div>"
+        self.quiz_table.value = table_html(state, self.lang, viewer=seat, card_width=38)
+        self.draw_button.description, self.call_button.description = (self.t(k) for k in labels)
         self.next_button.description = self.t("next_question")
+        self._draw_feedback()
         self._draw_score()
 
     def _draw_score(self) -> None:

@@ -8,3 +8,30 @@ def test_calling_truco_shows_the_run_value(dashboard):
     page.wait_for_selector(".cartas-run-value[data-points='1']")
     assert "pediu truco" in page.locator(".cartas-status").text_content()
     assert page.locator(".cartas-ladder[data-variant='mineiro']").get_attribute("data-values") == "2-4-6-10-12"
+
+
+CARDS = "() => Array.from(document.querySelectorAll('.cartas-table-box [data-card]'), e => e.dataset.card).join(' ')"
+
+
+def test_a_second_answer_does_not_flip_the_verdict(dashboard):
+    page = dashboard("truco_apostas.ipynb")
+    answers = page.locator(".cartas-exercises .cartas-answer")
+    assert answers.count() >= 2
+    answers.nth(0).click()
+    page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
+    verdict = page.locator(".cartas-feedback").inner_text()
+    asked = page.locator(".cartas-score span").get_attribute("data-asked")
+    answers.nth(1).click()
+    page.wait_for_timeout(1500)  # the kernel answers a click well within this
+    assert page.locator(".cartas-feedback").inner_text() == verdict
+    assert page.locator(".cartas-score span").get_attribute("data-asked") == asked
+
+
+def test_nova_mao_deals_new_cards(dashboard):
+    page = dashboard("truco_apostas.ipynb")
+    before = page.evaluate(CARDS)
+    seed = page.locator(".cartas-seed input").input_value()
+    assert len(before.split()) >= 4
+    page.get_by_role("button", name="Nova mão").click()
+    page.wait_for_function(f"(before) => ({CARDS})() !== before", arg=before)
+    assert page.locator(".cartas-seed input").input_value() != seed
