@@ -129,7 +129,7 @@ def wait_until_quiet(process, expected: int, timeout: float = 1200) -> float:
     while time.perf_counter() - started < timeout:
         pids = kernel_pids(process)
         if len(pids) >= expected:
-            def cpu():
+            def cpu(pids=pids):
                 total = 0.0
                 for pid in [process.pid, *pids]:
                     try:
@@ -195,7 +195,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        (tmp / "voila.json").write_text(json.dumps(server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay)))
+        config = server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay)
+        (tmp / "voila.json").write_text(json.dumps(config))
         process, base = start_voila(ROOT, tmp / "voila.log",
                                     {"CARTAS_PROGRESS": str(tmp / "progress.json")}, cwd=tmp)
         results = {}

@@ -1,8 +1,8 @@
 """Tricks and tie-breaking: who takes a trick, who takes a hand, and the rule that decides.
 
 The learner sets the four cards of a trick (any of them face down) and the rule for who
-leads after a tie (`tie_lead`), or the results of up to three tricks; the engine's `trick_winner`/`explain_trick` and `hand_winner`/
-`explain_hand` answer, and `finished_sequences` gives the full table of hand outcomes.
+leads after a tie (`tie_lead`), or the results of up to three tricks; the engine's
+`trick_winner`/`explain_trick` and `hand_winner`/`explain_hand` answer, and `finished_sequences` gives the full table of hand outcomes.
 """
 from __future__ import annotations
 
