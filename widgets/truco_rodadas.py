@@ -2,7 +2,8 @@
 
 The learner sets the four cards of a trick (any of them face down) and the rule for who
 leads after a tie (`tie_lead`), or the results of up to three tricks; the engine's
-`trick_winner`/`explain_trick` and `hand_winner`/`explain_hand` answer, and `finished_sequences` gives the full table of hand outcomes.
+`trick_winner`/`explain_trick` and `hand_winner`/`explain_hand` answer, and
+`finished_sequences` gives the full table of hand outcomes.
 """
 from __future__ import annotations
 
