@@ -16,7 +16,7 @@ from .catalogue import Catalogue
 from .errors import RuleError
 
 CATALOGUE = Catalogue("cards", {
-    "unreadable_card": ("não é possível ler uma carta em “{text}”: escreva como “7♥”, “10♦” ou "
+    "unreadable_card": ("“{text}” não se lê como carta: escreva como “7♥”, “10♦” ou "
                         "“7 de copas”",
                         "cannot read a card from '{text}': write it as '7♥', '10♦' or "
                         "'7 de copas'"),

@@ -105,7 +105,7 @@ def test_raised_last_names_the_dupla_in_portuguese():
     (lambda: from_deal(PAULISTA, [["9♦", "K♦", "4♦"]] + PLAIN[1:], "7♣"), "card_not_in_pack",
      "in seat 0's hand is not in the truco pack", "9♦ na mão do assento 0 não está"),
     (lambda: from_deal(PAULISTA, [["xx", "K♦", "4♦"]] + PLAIN[1:], "7♣"), "unreadable_card",
-     "cannot read a card from 'xx'", "não é possível ler uma carta em “xx” na mão do assento 0"),
+     "cannot read a card from 'xx'", "“xx” na mão do assento 0 não se lê como carta"),
     (lambda: from_deal(PAULISTA, [PLAIN[1]] + PLAIN[1:], "7♣"), "dealt_twice",
      "is dealt twice", "foi distribuída duas vezes"),
     (lambda: from_deal(PAULISTA, PLAIN), "needs_vira", "needs a vira", "precisa de uma vira"),

@@ -47,7 +47,7 @@ def test_an_unreadable_card_is_explained_wholly_in_portuguese_with_truco_example
     view = TrucoOddsExplorer(seed=1, simulations=2000)
     view.hand.value = "7 ouros 3♣ 2♦"
     text = slot(view, view.hand)
-    assert "não é possível ler uma carta" in text and "na sua mão" in text
+    assert "não se lê como carta" in text and "na sua mão" in text
     assert "cannot" not in text and "10♦" not in text
     view.language.value = "en"
     view.hand.value = "7 golds 3♣ 2♦"

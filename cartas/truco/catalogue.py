@@ -181,7 +181,7 @@ _ENTRIES = {
     "not_an_action": ("{text} não é uma jogada: {hint}", "{text} is not an action: {hint}"),
     "empty_action": ("um texto vazio não é uma jogada: {hint}",
                      "an empty text is not an action: {hint}"),
-    "unreadable_action": ("não é possível ler uma jogada em “{text}”: {hint}",
+    "unreadable_action": ("“{text}” não se lê como jogada: {hint}",
                           "cannot read an action from '{text}': {hint}"),
     "hint": ("escreva por exemplo “joga 7♥”, “cobre 7♥”, “truco”, “aceito” ou “corro”",
              "write e.g. 'play 7♥', 'cover 7♥', 'blind 0', 'raise 3', 'accept', 'run', "
@@ -197,7 +197,7 @@ _ENTRIES = {
                    "a deal has four hands (one per seat), not {n}"),
     "three_cards": ("o assento {seat} deve ter 3 cartas, não {n}",
                     "seat {seat} must hold 3 cards, not {n}"),
-    "unreadable_card": ("não é possível ler uma carta em “{text}”{where}: escreva como “7♥”, "
+    "unreadable_card": ("“{text}”{where} não se lê como carta: escreva como “7♥”, "
                         "“Q♠” ou “7 de copas”",
                         "cannot read a card from '{text}'{where}: write it as '7♥', 'Q♠' or "
                         "'7 de copas'"),

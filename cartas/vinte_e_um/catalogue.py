@@ -196,7 +196,7 @@ _REFUSALS = {
     "needs_field": ("a ação “{kind}” precisa de um número inteiro ({field})",
                     "the action '{kind}' needs a whole-number {field}"),
     "takes_no_field": ("a ação “{kind}” não leva {field}", "the action '{kind}' takes no {field}"),
-    "not_readable": ("não é possível ler uma ação em {text}", "cannot read an action from {text}"),
+    "not_readable": ("{text} não se lê como ação", "cannot read an action from {text}"),
     "takes_no_number": ("a ação “{kind}” não leva número: {text}",
                         "the action '{kind}' takes no number: {text}"),
     "needs_number": ("a ação “{kind}” precisa de um número, como em “{kind} 2”",

@@ -1,16 +1,27 @@
 """Two learners in two browsers, each with her own name, and the teacher's class view."""
 import re
 
+from cartas.cards import Card
+from cartas.truco import get_variant, strength_table
+
 from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
 
 ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
 
 
 def answer_manilha(page, right: bool) -> None:
+    """Answer the quiz on screen (Paulista): the manilha's rank, or the stronger of two cards."""
     question = page.locator(".cartas-question").text_content()
-    vira = re.search(r"The vira is (\w+)", question).group(1)
-    after = (ORDER.index(vira) + 1) % 10
-    choice = ORDER[after] if right else ORDER[(after + 1) % 10]
+    stronger = re.search(r"Which card is stronger: (\S+) or (\S+)\?", question)
+    if stronger:
+        vira = re.search(r"The vira is (\S+?)\.", question)
+        table = strength_table(get_variant("paulista"), Card.parse(vira.group(1)) if vira else None)
+        strong, weak = sorted(stronger.groups(), key=lambda c: table[Card.parse(c)], reverse=True)
+        choice = strong if right else weak
+    else:
+        vira = re.search(r"The vira is (\w+)", question).group(1)
+        after = (ORDER.index(vira) + 1) % 10
+        choice = ORDER[after] if right else ORDER[(after + 1) % 10]
     page.get_by_role("button", name=choice, exact=True).click()
     page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
 
