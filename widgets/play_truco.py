@@ -32,6 +32,7 @@ from cartas.truco.bots import RuleBot
 
 from .base import View, variant_toggle
 from .clickable import CardPicker
+from .coaching import REVIEW_TEXT, note_html, review_html
 from .i18n import percent
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
@@ -81,14 +82,8 @@ TEXT = {
     "team_answers": {"pt": "Pediram {name}: sua dupla responde. Aceite, corra ou aumente.",
                      "en": "They called {name}: your team answers. Accept, run or raise."},
     "hint": {"pt": "Dica", "en": "Hint"},
-    "review": {"pt": "Revisão", "en": "Review"},
-    "review_title": {"pt": "Suas decisões contra a dica", "en": "Your decisions against the hint"},
-    "review_none": {"pt": "Nenhuma das suas {n} decisões foi contra a dica.",
-                    "en": "None of your {n} decisions went against the hint."},
     "review_empty": {"pt": "Você ainda não decidiu nada nesta partida.",
                      "en": "You have not decided anything in this game yet."},
-    "review_count": {"pt": "{k} de {n} decisões foram contra a dica:",
-                     "en": "{k} of {n} decisions went against the hint:"},
     "hint_wait": {"pt": "A dica vem na sua próxima decisão.", "en": "The hint comes at your next decision."},
     "hint_blind": {"pt": "Mão de ferro: ninguém vê as cartas, então não há dica.",
                    "en": "Mão de ferro: nobody sees the cards, so there is no hint."},
@@ -121,7 +116,7 @@ MAX_DECISIONS = 400  # decisions kept for the review (a whole game has far fewer
 class PlayTruco(BotPacing, View):
     """A whole game to 12 against bots; `state` may start it from a scenario."""
 
-    TEXT = TEXT
+    TEXT = {**TEXT, **REVIEW_TEXT}
 
     def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None):
         super().__init__(lang=lang)
@@ -302,12 +297,12 @@ class PlayTruco(BotPacing, View):
         """Show the advice for the decision in front of the learner; returns its text."""
         if self.acting_seat() is None:
             text = self.t("hint_wait")
-            self.hint_box.value = self._note(text, "cartas-hint-text")
+            self.hint_box.value = note_html(escape(text))
             return text
         advice = self.advice()
         if not advice:
             text = self.t("hint_blind")
-            self.hint_box.value = self._note(text, "cartas-hint-text")
+            self.hint_box.value = note_html(escape(text))
             return text
         lines = []
         for item in advice:
@@ -316,8 +311,7 @@ class PlayTruco(BotPacing, View):
             lines.append(f"<div class='cartas-hint-line' data-action='{item.action}'>"
                          f"<b>{escape(item.text(self.lang))}</b>"
                          f"<div style='font-size:13px;color:#333'>{escape(chance)} · {escape(options)}</div></div>")
-        self.hint_box.value = (f"<div class='cartas-hint-text' style='font-size:15px;background:#e8f5e9;"
-                               f"padding:6px 10px;border-radius:6px'>{''.join(lines)}</div>")
+        self.hint_box.value = note_html("".join(lines))
         return " ".join(item.text(self.lang) for item in advice)
 
     def _option(self, name: str, option: dict) -> str:
@@ -348,26 +342,9 @@ class PlayTruco(BotPacing, View):
 
     def review(self) -> str:
         """Show the learner's decisions of this game that went against the advice."""
-        misses = self.misses()
-        n = len(self.decisions)
-        items: list[str] = []
-        if not n:
-            head = self.t("review_empty")
-        elif not misses:
-            head = self.t("review_none", n=n)
-        else:
-            head = self.t("review_count", k=len(misses), n=n)
-            items = [m.text(self.lang, hand=h) for h, m in misses]
-        body = "".join(f"<li class='cartas-review-item'>{escape(x)}</li>" for x in items)
-        self.review_box.value = (f"<div class='cartas-review-text' style='font-size:14px;background:#fff8e1;"
-                                 f"padding:6px 10px;border-radius:6px'><b>{escape(self.t('review_title'))}</b>"
-                                 f"<div>{escape(head)}</div><ul style='margin:4px 0'>{body}</ul></div>")
-        return " ".join([head] + items)
-
-    @staticmethod
-    def _note(text: str, css: str) -> str:
-        return (f"<div class='{css}' style='font-size:15px;background:#e8f5e9;padding:6px 10px;"
-                f"border-radius:6px'>{escape(text)}</div>")
+        items = [m.text(self.lang, hand=h) for h, m in self.misses()]
+        self.review_box.value, text = review_html(self.t, len(self.decisions), items)
+        return text
 
     # Why? ----------------------------------------------------------------------------------
     def explain(self) -> str:

@@ -31,6 +31,7 @@ from cartas.coach.vinte_e_um import advise_view
 from cartas.vinte_e_um import ROTATIONS, Action, SensibleBot, describe_action, new_game, rotation_label
 
 from .base import View
+from .coaching import REVIEW_TEXT, note_html, review_html
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .vinte_e_um_table import table_html
 
@@ -73,14 +74,8 @@ TEXT = {
     "hint": {"pt": "Dica", "en": "Hint"},
     "hint_wait": {"pt": "A dica é para pedir ou parar, e para a banca comprar ou chamar: ela vem nessa hora.",
                   "en": "The hint is for hitting or standing, and for the banker's draw or call: it comes then."},
-    "review": {"pt": "Revisão", "en": "Review"},
-    "review_title": {"pt": "Suas decisões contra a dica", "en": "Your decisions against the hint"},
     "review_empty": {"pt": "Você ainda não pediu, parou, comprou nem chamou nesta partida.",
                      "en": "You have not hit, stood, drawn or called in this game yet."},
-    "review_none": {"pt": "Nenhuma das suas {n} decisões foi contra a dica.",
-                    "en": "None of your {n} decisions went against the hint."},
-    "review_count": {"pt": "{k} de {n} decisões foram contra a dica:",
-                     "en": "{k} of {n} decisions went against the hint:"},
     "miss": {"pt": "Rodada {round}: você {did} com {points}. Dica: {advice}",
              "en": "Round {round}: you {did} on {points}. Hint: {advice}"},
     "did_hit": {"pt": "pediu", "en": "hit"},
@@ -95,7 +90,7 @@ MAX_DECISIONS = 400
 class PlayVinteEUm(BotPacing, View):
     """Whole rounds of 21 against SensibleBots; `state` may start it from a scenario."""
 
-    TEXT = TEXT
+    TEXT = {**TEXT, **REVIEW_TEXT}
 
     def __init__(self, players: int = 4, role: str = "player", rotation: str = "rounds",
                  seed=None, lang=None, delay=None, state=None, rounds: int = 10):
@@ -187,9 +182,9 @@ class PlayVinteEUm(BotPacing, View):
         self.hint_box.value = self._note(text, advice.action)
         return text
 
-    def _note(self, text: str, action: str) -> str:
-        return (f"<div class='cartas-hint-text' data-action='{action}' style='font-size:15px;"
-                f"background:#e8f5e9;padding:6px 10px;border-radius:6px'>{escape(text)}</div>")
+    @staticmethod
+    def _note(text: str, action: str) -> str:
+        return note_html(escape(text), action)
 
     def misses(self) -> list[dict]:
         """The kept decisions that went against the advice (judged now if not yet)."""
@@ -205,23 +200,11 @@ class PlayVinteEUm(BotPacing, View):
 
     def review(self) -> str:
         """Show your hit/stand/draw/call decisions of this game that went against the advice."""
-        misses = self.misses()
-        n = len(self.decisions)
-        items: list[str] = []
-        if not n:
-            head = self.t("review_empty")
-        elif not misses:
-            head = self.t("review_none", n=n)
-        else:
-            head = self.t("review_count", k=len(misses), n=n)
-            items = [self.t("miss", round=d["view"].round_number, did=self.t("did_" + d["kind"]),
-                            points=self._points(d["view"].points), advice=d["miss"].text(self.lang))
-                     for d in misses]
-        body = "".join(f"<li class='cartas-review-item'>{escape(x)}</li>" for x in items)
-        self.review_box.value = (f"<div class='cartas-review-text' style='font-size:14px;background:#fff8e1;"
-                                 f"padding:6px 10px;border-radius:6px'><b>{escape(self.t('review_title'))}</b>"
-                                 f"<div>{escape(head)}</div><ul style='margin:4px 0'>{body}</ul></div>")
-        return " ".join([head] + items)
+        items = [self.t("miss", round=d["view"].round_number, did=self.t("did_" + d["kind"]),
+                        points=self._points(d["view"].points), advice=d["miss"].text(self.lang))
+                 for d in self.misses()]
+        self.review_box.value, text = review_html(self.t, len(self.decisions), items)
+        return text
 
     def _points(self, n) -> str:
         from .vinte_e_um_table import points_text
