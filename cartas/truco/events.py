@@ -102,7 +102,10 @@ def game_event(variant, winner, score) -> dict:
 
 def last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason, value,
                    score, seat, refused) -> dict:
-    """`TrucoState.last_hand` from the record the state keeps when a hand ends."""
+    """`TrucoState.last_hand` from the record the state keeps when a hand ends (`deal` is
+    the hand's deal event, or its record: builder, then arguments)."""
+    if deal.__class__ is tuple:
+        deal = deal[0](*deal[1:])
     text = CARD_TEXT
     strength = strength_list(variant, None if deal["vira"] is None else _IDX[deal["vira"]])
     unfinished = trick if trick and not (tricks and trick is tricks[-1]) else []
@@ -122,6 +125,68 @@ def last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason
         "value": value, "winner_team": winner, "points": points, "reason": reason,
         "score": list(score), "seat": seat, "refused_value": refused,
     }
+
+
+class EventList(list):
+    """The events one `TrucoState.apply_action` caused: a list of event dicts, built on
+    first use.
+
+    Random play (benchmarks, bots, odds) applies many thousands of actions and never reads
+    what `apply_action` returns, so the state logs events as records (see
+    `TrucoState.events`) and this list starts out holding the action's records plus
+    `_source`, (the state, where its first event will sit in `state.events`). The first
+    read through any list method replaces the records, in place, by the very dicts of
+    `state.events` (the same objects, built once); from then on it is a plain list. `len`
+    and truth need no build: there is one record per event. Copying or pickling it gives a
+    plain list of the dicts."""
+
+    __slots__ = ("_source",)
+    _source: tuple | None  # (state, index of the first event in state.events); None once built
+
+    def _build(self) -> None:
+        source = getattr(self, "_source", None)
+        if source is not None:
+            self._source = None
+            state, start = source
+            list.__setitem__(self, slice(None),
+                             state.events[start:start + list.__len__(self)])
+
+    def __reduce_ex__(self, protocol):
+        return (list, (list(self),))
+
+    def __radd__(self, other):
+        # `[...] + events`: list's own concatenation would read the records directly
+        if not isinstance(other, list):
+            return NotImplemented
+        return other + list(self)
+
+
+def _building(name: str):
+    """`list.<name>`, once the EventList's dicts are built (the argument's too, when it is
+    an EventList: list's comparisons and concatenation read another list's items
+    directly)."""
+    base = getattr(list, name)
+
+    def method(self, *args, **kwargs):
+        self._build()
+        for arg in args:
+            if arg.__class__ is EventList:
+                arg._build()
+        return base(self, *args, **kwargs)
+
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = base.__doc__
+    return method
+
+
+# Every list method that reads or changes the items (all but len and truth).
+for _name in ("__getitem__", "__iter__", "__reversed__", "__contains__", "__eq__", "__ne__",
+              "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
+              "__iadd__", "__imul__", "__setitem__", "__delitem__", "__repr__", "append",
+              "extend", "insert", "pop", "remove", "clear", "copy", "count", "index",
+              "reverse", "sort"):
+    setattr(EventList, _name, _building(_name))
+del _name
 
 
 def sees_hand(mode: str, phase_decide: bool, threshold_team, seat, owner: int) -> bool:

@@ -52,7 +52,12 @@ _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
 _DEAL_STARTS = ev.DEAL_STARTS
-_play_event = ev.play_event  # the most frequent event, bound here for the hot path
+# The event builders, bound here for the hot path: it logs each event as a record
+# (builder, its arguments...) that `TrucoState.events` builds into a dict when read.
+_deal_event, _play_event, _trick_event = ev.deal_event, ev.play_event, ev.trick_event
+_raise_event, _accept_event, _run_event = ev.raise_event, ev.accept_event, ev.run_event
+_decide_event, _hand_event, _game_event = ev.decide_event, ev.hand_event, ev.game_event
+_EventList = ev.EventList
 # (finished, winning team or None) for every sequence of trick results (see `hand_status`)
 _HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
                 for results in itertools.product((0, 1, None), repeat=n)}
@@ -147,7 +152,7 @@ class TrucoState:
 
     # The slots' types (annotations only: a slot cannot also be a class attribute).
     _legal: list[Action] | tuple[Action, ...] | None
-    _deal: dict | None
+    _deal: tuple | dict | None
     _last_hand: tuple | dict | None
     _hands: list[list[int]]
     _vira: int | None
@@ -166,7 +171,7 @@ class TrucoState:
     # `clone`, which copies them by name.
     __slots__ = (
         "variant", "tie_lead", "winner", "hand_number", "dealer", "threshold_team", "mode",
-        "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_legal",
+        "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
         "_deal", "_last_hand", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
     )
@@ -180,11 +185,12 @@ class TrucoState:
         self._rng = rng
         self._score = [int(score[0]), int(score[1])]
         self.winner: int | None = None
-        self._events: list[dict] = []
+        self._events: list[dict] = []  # the events built as dicts so far
+        self._log: list[tuple] = []     # the newer ones, still records (see `events`)
         self.hand_number = 0
         self.dealer = 0
         self._legal = None  # cached legal actions (see `_legal_list`), None when stale
-        self._deal = None       # this hand's deal event, for `last_hand`
+        self._deal = None       # this hand's deal record (or event), for `last_hand`
         self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
 
     def _deal_random(self, dealer: int) -> None:
@@ -224,16 +230,26 @@ class TrucoState:
         else:
             self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
         self._legal = None
-        self._deal = deal = ev.deal_event(self._key, self.hand_number, dealer, mao, order, vira,
-                                          manilha_texts, score, self.mode, self.threshold_team,
-                                          self.hand_value)
-        self._events.append(deal)
+        self._deal = deal = (_deal_event, self._key, self.hand_number, dealer, mao, order, vira,
+                             manilha_texts, (score[0], score[1]), self.mode,
+                             self.threshold_team, self.hand_value)
+        self._log.append(deal)
 
     # -- events ---------------------------------------------------------------------------
     @property
     def events(self) -> list[dict]:
-        """Everything that happened, as plain dicts (see `cartas.truco.events`). The list
-        itself: read it, never change it."""
+        """Everything that happened, as plain dicts (see `cartas.truco.events`). Always the
+        same list object, which grows as the game goes on: read it, never change it.
+
+        The hot path logs each event as a record (a tuple: its builder in `events`, then the
+        builder's arguments), so random play builds no dicts; reading this property builds
+        the records logged since the last read. A record's values never change once logged
+        (the dealt order, a finished trick and a hand's results are lists the engine no
+        longer mutates; scores are copied)."""
+        log = self._log
+        if log:
+            self._events += [record[0](*record[1:]) for record in log]
+            log.clear()
         return self._events
 
     def narrate(self, event: dict, lang: str = "pt") -> str:
@@ -419,7 +435,9 @@ class TrucoState:
     # -- acting -----------------------------------------------------------------------------
     def apply_action(self, action: Action | str, seat: int | None = None) -> list[dict]:
         """Apply a legal action (an Action or its str() form) for the current seat and
-        return the events it caused (a new list; the same dicts end `state.events`).
+        return the events it caused: a new list, whose dicts are the very ones that end
+        `state.events`. It is an `events.EventList`, which builds them when first read, so
+        a caller that ignores it (random play, bots, odds) pays for no dict.
 
         Pass `seat` to check that it is that seat's turn. An illegal action raises
         IllegalActionError (a TrucoError) saying why, and leaves the state unchanged.
@@ -440,8 +458,8 @@ class TrucoState:
         else:
             act = legal[k]  # the very object passed in
         self._legal = None
-        events = self._events
-        n = len(events)
+        log = self._log
+        n = len(log)
         kind = act.kind
         if kind == "play":
             self._play(k, False, False)
@@ -457,7 +475,9 @@ class TrucoState:
             self._play(k, False, True)
         else:
             self._decide(kind == "play_hand")
-        return events[n:]
+        new = _EventList(log[n:])
+        new._source = (self, len(self._events) + n)  # where its dicts will sit in `events`
+        return new
 
     def _check(self, action, seat: int | None, legal) -> tuple[Action, int]:
         """The slow path of `apply_action`: read text, check the seat, resolve raises and
@@ -484,8 +504,8 @@ class TrucoState:
         card = self._hands[seat].pop(pos)
         trick = self._trick
         trick.append((seat, card, covered))
-        self._events.append(_play_event(self._key, seat, card, covered, blind, pos,
-                                        self._mnames, len(self._results) + 1))
+        self._log.append((_play_event, self._key, seat, card, covered, blind, pos, self._mnames,
+                          len(self._results) + 1))
         if len(trick) == 4:
             self._finish_trick()
         else:
@@ -507,8 +527,8 @@ class TrucoState:
         results = self._results
         results.append(team)
         self._tricks.append(trick)
-        self._events.append(ev.trick_event(self._key, len(results), team, seat, card,
-                                           self._mnames, trick, leader))
+        self._log.append((_trick_event, self._key, len(results), team, seat, card, self._mnames,
+                          trick, leader))
         finished, winner = _HAND_STATUS[tuple(results)]
         if finished:
             if winner is None:
@@ -525,7 +545,7 @@ class TrucoState:
         forbidden = self.mode == "threshold"
         pending = self._pending
         if forbidden:  # a call for truco in a mão de onze/dez, whatever the value: it loses
-            self._events.append(ev.raise_event(self._key, seat, value, "truco", False, True,
+            self._log.append((_raise_event, self._key, seat, value, "truco", False, True,
                                                self.hand_value))
             self._end_hand(1 - team, 0, "forbidden_raise", seat, value)
             return
@@ -533,7 +553,7 @@ class TrucoState:
             self.hand_value = pending[0]  # raising again accepts the raise on the table
         else:
             self._play_turn = seat
-        self._events.append(ev.raise_event(self._key, seat, value, self._tables.raise_name[value],
+        self._log.append((_raise_event, self._key, seat, value, self._tables.raise_name[value],
                                            pending is not None, False, self.hand_value))
         self._pending = (value, team, seat)
         self._last_raise_team = team
@@ -544,7 +564,7 @@ class TrucoState:
         # only in the answer phase: a raise is pending and the seat that raised first is known
         assert self._pending is not None and self._play_turn is not None
         value = self._pending[0]
-        self._events.append(ev.accept_event(self._key, self._turn, value))
+        self._log.append((_accept_event, self._key, self._turn, value))
         self.hand_value = value
         self._pending = None
         self.phase = "play"
@@ -553,14 +573,14 @@ class TrucoState:
     def _run(self) -> None:
         assert self._pending is not None  # only in the answer phase
         refused, winner = self._pending[0], self._pending[1]
-        self._events.append(ev.run_event(self._key, self._turn, self.hand_value))
+        self._log.append((_run_event, self._key, self._turn, self.hand_value))
         self._pending = None
         self._end_hand(winner, self.hand_value, "run", self._turn, refused)
 
     def _decide(self, play: bool) -> None:
         team = self.threshold_team
         assert team is not None  # only in a mão de onze/dez, which has a threshold team
-        self._events.append(ev.decide_event(self._key, self._turn, team, play))
+        self._log.append((_decide_event, self._key, self._turn, team, play))
         if play:
             self.phase = "play"
             self._turn = self._leader
@@ -578,7 +598,7 @@ class TrucoState:
         # mutated again: the next hand starts fresh ones.
         self._last_hand = (self.variant, self._deal, self._tricks, self._trick, self._results,
                            winner, points, reason, self.hand_value, final, seat, refused)
-        self._events.append(ev.hand_event(self._key, self.hand_number, winner, points, reason,
+        self._log.append((_hand_event, self._key, self.hand_number, winner, points, reason,
                                           self._results, final))
         target = self.variant.target
         if reason == "forbidden_raise" or final[0] >= target or final[1] >= target:
@@ -587,7 +607,7 @@ class TrucoState:
             self.phase = "game_over"
             self._pending = None
             self._legal = None
-            self._events.append(ev.game_event(self._key, self.winner, final))
+            self._log.append((_game_event, self._key, self.winner, final))
         else:
             self._deal_random((self.dealer + 1) & 3)
 
@@ -612,6 +632,7 @@ class TrucoState:
             setattr(new, name, getattr(self, name))
         new._score = list(self._score)
         new._events = list(self._events)
+        new._log = list(self._log)
         new._hands = [list(h) for h in self._hands]
         new._trick = list(self._trick)
         new._tricks = list(self._tricks)
