@@ -133,38 +133,39 @@ class EventList(list):
 
     Random play (benchmarks, bots, odds) applies many thousands of actions and never reads
     what `apply_action` returns, so the state logs events as records (see
-    `TrucoState.events`) and this list starts out holding the action's records plus
-    `_source`, (the state, where its first event will sit in `state.events`). The first
-    read through any list method replaces the records, in place, by the very dicts of
-    `state.events` (the same objects, built once); from then on it is a plain list. `len`
-    and truth need no build: there is one record per event. Copying or pickling it gives a
-    plain list of the dicts."""
+    `TrucoState.events`) and this list starts out empty, knowing only `_source`: (the
+    state, index of its first and past its last event in `state.events`). The first use
+    through any list method fills it with the very dicts of `state.events` (the same
+    objects, built once); from then on it is a plain list, which the caller may change
+    without touching the state. Copying or pickling it gives a plain list of the dicts."""
 
     __slots__ = ("_source",)
-    _source: tuple | None  # (state, index of the first event in state.events); None once built
+    _source: tuple | None  # (state, start, stop) until built, then None
 
     def _build(self) -> None:
         source = getattr(self, "_source", None)
         if source is not None:
             self._source = None
-            state, start = source
-            list.__setitem__(self, slice(None),
-                             state.events[start:start + list.__len__(self)])
+            state, start, stop = source
+            list.extend(self, state.events[start:stop])
+
+    def __len__(self) -> int:
+        source = getattr(self, "_source", None)
+        return list.__len__(self) if source is None else source[2] - source[1]
 
     def __reduce_ex__(self, protocol):
         return (list, (list(self),))
 
     def __radd__(self, other):
-        # `[...] + events`: list's own concatenation would read the records directly
+        # `[...] + events`: list's own concatenation would read the (empty) items directly
         if not isinstance(other, list):
             return NotImplemented
         return other + list(self)
 
 
 def _building(name: str):
-    """`list.<name>`, once the EventList's dicts are built (the argument's too, when it is
-    an EventList: list's comparisons and concatenation read another list's items
-    directly)."""
+    """`list.<name>`, once the EventList's dicts are in (the argument's too, when it is an
+    EventList: list's comparisons and concatenation read another list's items directly)."""
     base = getattr(list, name)
 
     def method(self, *args, **kwargs):
@@ -179,7 +180,7 @@ def _building(name: str):
     return method
 
 
-# Every list method that reads or changes the items (all but len and truth).
+# Every list method that reads or changes the items (`len` is above; truth uses it).
 for _name in ("__getitem__", "__iter__", "__reversed__", "__contains__", "__eq__", "__ne__",
               "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
               "__iadd__", "__imul__", "__setitem__", "__delitem__", "__repr__", "append",

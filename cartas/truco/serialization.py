@@ -388,7 +388,7 @@ def restore(cls, tables, text):
         s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
     s._results = list(d["results"])
     s._events = list(events)
-    s._log = []
+    s._log = list(events)  # a loaded event is its own record (see `TrucoState.events`)
     s._legal = None
     s._last_hand = last
     s._deal = deal

@@ -186,7 +186,7 @@ class TrucoState:
         self._score = [int(score[0]), int(score[1])]
         self.winner: int | None = None
         self._events: list[dict] = []  # the events built as dicts so far
-        self._log: list[tuple] = []     # the newer ones, still records (see `events`)
+        self._log: list = []  # every event's record, in order (see `events`)
         self.hand_number = 0
         self.dealer = 0
         self._legal = None  # cached legal actions (see `_legal_list`), None when stale
@@ -242,15 +242,16 @@ class TrucoState:
         same list object, which grows as the game goes on: read it, never change it.
 
         The hot path logs each event as a record (a tuple: its builder in `events`, then the
-        builder's arguments), so random play builds no dicts; reading this property builds
-        the records logged since the last read. A record's values never change once logged
+        builder's arguments) in `_log`, so random play builds no dicts; reading this
+        property builds the records logged since the last read into `_events`, which is
+        always as long as `_log` or shorter (a game loaded from JSON logs its event dicts as
+        their own records). A record's values never change once logged
         (the dealt order, a finished trick and a hand's results are lists the engine no
         longer mutates; scores are copied)."""
-        log = self._log
-        if log:
-            self._events += [record[0](*record[1:]) for record in log]
-            log.clear()
-        return self._events
+        events, log = self._events, self._log
+        if len(log) > len(events):
+            events += [record[0](*record[1:]) for record in log[len(events):]]
+        return events
 
     def narrate(self, event: dict, lang: str = "pt") -> str:
         """One sentence for one event (see `cartas.truco.narrate`)."""
@@ -475,8 +476,8 @@ class TrucoState:
             self._play(k, False, True)
         else:
             self._decide(kind == "play_hand")
-        new = _EventList(log[n:])
-        new._source = (self, len(self._events) + n)  # where its dicts will sit in `events`
+        new = _EventList()
+        new._source = (self, n, len(log))  # where its dicts are (or will be) in `events`
         return new
 
     def _check(self, action, seat: int | None, legal) -> tuple[Action, int]:
