@@ -62,6 +62,11 @@ _EventList = ev.EventList
 _HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
                 for results in itertools.product((0, 1, None), repeat=n)}
 PHASES = ("decide", "play", "answer", "game_over")
+# `legal_actions` offers carta coberta once a trick is finished, which is the rule
+# (`rules.may_cover`) as long as it allows it from the second trick on: checked here.
+_COVER_FROM_SECOND = COVER_FROM_TRICK == 2
+if not _COVER_FROM_SECOND:
+    raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
 MODES = ("normal", "threshold", "mao_de_ferro")
 
 _RAISES: dict[int, Action] = {}
@@ -404,7 +409,7 @@ class TrucoState:
                     legal = _BLIND_LEGAL[len(hand)]
                 else:
                     plays = [PLAY_ACTIONS[c] for c in hand]
-                    if len(self._results) + 1 >= COVER_FROM_TRICK:  # see rules.may_cover
+                    if self._results:  # a trick is finished: see _COVER_FROM_SECOND
                         plays += [COVER_ACTIONS[c] for c in hand]
                     if mode == "threshold":  # offered, but it loses the game
                         plays.append(self._tables.truco)
