@@ -31,7 +31,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
 
 BARE = "benchmarks/bare_button.ipynb"
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
@@ -123,24 +123,14 @@ def wait_until_quiet(process, expected: int, timeout: float = 1200) -> float:
     counts as ready once it has run its notebook up to the request (Voilà's "pool is filled"
     message only means started). Idle: the kernels and the server (which sends the cells to
     run) used under 5% of one core over 2 s."""
-    import psutil
-
     started = time.perf_counter()
     while time.perf_counter() - started < timeout:
         pids = kernel_pids(process)
         if len(pids) >= expected:
-            def cpu(pids=pids):
-                total = 0.0
-                for pid in [process.pid, *pids]:
-                    try:
-                        times = psutil.Process(pid).cpu_times()
-                        total += times.user + times.system
-                    except psutil.Error:
-                        pass
-                return total
-            before = cpu()
+            watched = [process.pid, *pids]
+            before = cpu_seconds(watched)
             time.sleep(2)
-            if cpu() - before < 0.1:
+            if cpu_seconds(watched) - before < 0.1:
                 return time.perf_counter() - started
         else:
             time.sleep(1)

@@ -136,6 +136,20 @@ def kernel_pids(process) -> list[int]:
     return found
 
 
+def cpu_seconds(pids) -> float:
+    """User plus system CPU seconds used so far by these processes (gone ones count 0)."""
+    import psutil
+
+    total = 0.0
+    for pid in pids:
+        try:
+            times = psutil.Process(pid).cpu_times()
+            total += times.user + times.system
+        except psutil.Error:
+            continue
+    return total
+
+
 def wait_for_kernel_count(process, expected: int, timeout: float) -> int:
     """Poll until the server runs `expected` kernels or `timeout` passes; return the last count."""
     deadline = time.monotonic() + timeout

@@ -9,25 +9,12 @@ from __future__ import annotations
 
 import time
 
-import psutil
-
 from cartas.scenario import encode_link, vinte_e_um_scenario
 
-from serving import ROOT, kernel_pids, start_voila, stop
+from serving import ROOT, cpu_seconds, kernel_pids, start_voila, stop
 
 IDLE_SECONDS = 4
 IDLE_CPU_SHARE = 0.10  # of one core, over IDLE_SECONDS: an idle kernel uses far less
-
-
-def kernels_cpu_seconds(pids: list[int]) -> float:
-    total = 0.0
-    for pid in pids:
-        try:
-            times = psutil.Process(pid).cpu_times()
-            total += times.user + times.system
-        except psutil.NoSuchProcess:
-            continue
-    return total
 
 
 def test_a_table_where_only_bots_could_play_ends_for_the_learner_and_the_kernel_goes_idle(
@@ -46,9 +33,9 @@ def test_a_table_where_only_bots_could_play_ends_for_the_learner_and_the_kernel_
         assert "o jogo acabou para você" in page.locator(".cartas-game-box .cartas-status").text_content()
         pids = kernel_pids(process)
         assert len(pids) == 1  # this page's kernel
-        before = kernels_cpu_seconds(pids)
+        before = cpu_seconds(pids)
         time.sleep(IDLE_SECONDS)
-        used = kernels_cpu_seconds(pids) - before
+        used = cpu_seconds(pids) - before
         assert used < IDLE_CPU_SHARE * IDLE_SECONDS, f"the kernel used {used:.2f} s of CPU while idle"
         # and the page still answers a click: the builder's own step button
         page.locator("button.cartas-step, .cartas-step").first.click()
