@@ -33,7 +33,7 @@ from cartas.truco.bots import RuleBot
 from .base import View, variant_toggle
 from .clickable import CardPicker
 from .coaching import REVIEW_TEXT, note_html, review_html
-from .i18n import percent
+from .i18n import number, percent
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
 from .truco_table import table_html
@@ -325,8 +325,8 @@ class PlayTruco(BotPacing, View):
         return percent(p, self.lang)
 
     def _points(self, x: float) -> str:
-        text = f"{x:+.2f}"
-        return text.replace(".", ",") if self.lang == "pt" else text
+        """Average points, signed: "+1,25" in Portuguese, "+1.25" in English."""
+        return ("+" if x >= 0 else "") + number(x, self.lang, 2)
 
     def misses(self) -> list[tuple[int, Miss]]:
         """(hand number, Miss) for each kept decision that went against the advice, judged
