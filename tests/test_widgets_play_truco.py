@@ -168,7 +168,7 @@ def test_dica_with_the_zap_and_two_manilhas_says_call_truco():
     hint = view.hint_box.value
     assert "data-action='truco'" in hint and "Peça truco" in hint
     assert "Chance de levar a mão: 100,0%" in hint or "Chance de levar a mão: 99," in hint
-    assert "pedir truco: +" in hint and "não pedir: +" in hint  # what each answer wins on average
+    assert "pedir truco, se aceitarem: +" in hint and "não pedir: +" in hint  # what each answer wins on average
     assert hint.index("data-action='truco'") < hint.index("data-action='play'")  # then the card
     view.language.value = "en"
     view.hint_button.click()

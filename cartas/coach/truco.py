@@ -28,7 +28,9 @@ How the advice is decided:
   partner already holds the trick, no card can win it...) the bot's card is the advice.
 - Truco: ask when the chance of taking the hand is at least `ASK_AT` (then the hand is worth
   more whether they accept or run). Never in a mão de onze/dez (asking loses the game) or
-  when asking is not allowed.
+  when asking is not allowed. The expected points shown for asking assume the other team
+  accepts; below `ASK_AT` they would not be earned, because the other team accepts (or raises
+  again) mostly when its cards are good, which is what the sentence tells the learner.
 - Answering a raise: never run when running hands the other team the game; raise again when
   the chance is at least `ASK_AT` and raising is allowed; otherwise accept when accepting
   loses less on average than running (value x (win - loss) > -run value), else run.
@@ -205,8 +207,8 @@ def advise_truco(spot: TrucoSpot, seed=0) -> Advice:
         action, reason = "truco", "ask"
     else:
         action, reason = "no_truco", "no_ask"
-    return Advice(action, None, win, loss, options, reason, {"win": Percent(win)}, n,
-                  time.perf_counter() - start)
+    return Advice(action, None, win, loss, options, reason, {"win": Percent(win), "at": Percent(ASK_AT)},
+                  n, time.perf_counter() - start)
 
 
 def advise_answer(spot: TrucoSpot, seed=0) -> Advice:

@@ -308,10 +308,11 @@ _ENTRIES = {
                   "vocês, aceitem ou corram.",
                   "Call truco: your team takes the hand {win} of the time, so a dearer hand "
                   "favours you whether they accept or run."),
-    "coach_no_ask": ("Não peça truco: sua dupla leva a mão só {win} das vezes; se aceitarem, "
-                     "vocês arriscam mais do que ganham.",
-                     "Do not call truco: your team takes the hand only {win} of the time; if "
-                     "they accept, you risk more than you gain."),
+    "coach_no_ask": ("Não peça truco: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
+                     "o pedido compensa; a outra dupla só aceita quando tem jogo, e pode pedir seis.",
+                     "Do not call truco: your team takes the hand {win} of the time, under the {at} "
+                     "at which a call pays; the other team accepts only with good cards, and may "
+                     "raise again."),
     "coach_no_ask_threshold": ("Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
                                "Do not call truco: in the hand of eleven (or ten) the team that "
                                "asks loses the game."),
