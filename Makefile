@@ -54,7 +54,9 @@ lint: install
 test: install browser postgres lint
 	$(BIN)/python -m pytest -q tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
-	$(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
+	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas
+	CARTAS_DB=$(CURDIR)/build/nbval/cartas.db CARTAS_DATABASE_URL= CARTAS_PROGRESS=$(CURDIR)/build/nbval/progress.json \
+	  $(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
 
 bench: install browser
 	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional

@@ -49,6 +49,15 @@ def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: f
         raise
 
 
+def server_env(log_path: Path, extra_env: dict | None) -> dict:
+    """The environment of a server a test starts: this one, plus `extra_env`, and a store of
+    its own beside its log (a fresh SQLite file, no PostgreSQL URL) unless `extra_env` names
+    one: a test never writes to the learner's real store (~/.cartas)."""
+    store = {"CARTAS_DB": str(Path(log_path).parent / f"{Path(log_path).stem}-cartas.db"),
+             "CARTAS_DATABASE_URL": ""}
+    return {**os.environ, **store, **(extra_env or {})}
+
+
 def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
                 extra_args: list[str] | tuple[str, ...] = (), cwd: Path = ROOT):
     """Serve `root` with standalone Voilà on a free loopback port; return (process, base_url).
@@ -59,7 +68,7 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
     process group: stop it with `stop(process)`.
     """
     port = free_port()
-    env = {**os.environ, **(extra_env or {})}
+    env = server_env(log_path, extra_env)
     log = open(log_path, "w")
     process = subprocess.Popen(
         [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
@@ -81,7 +90,7 @@ def start_jupyter_server(root: Path, log_path: Path, token: str = "",
     `root`). Return (process, base_url); stop it with `stop(process)`.
     """
     port = free_port()
-    env = {**os.environ, **(extra_env or {})}
+    env = server_env(log_path, extra_env)
     env.pop("JUPYTER_CONFIG_DIR", None)
     command = [python, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
                f"--ServerApp.port={port}", "--ServerApp.port_retries=0",

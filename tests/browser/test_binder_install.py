@@ -51,7 +51,9 @@ def test_binder_folder_alone_installs_an_environment_that_serves_the_index(brows
     process, base = start_jupyter_server(repo, tmp_path / "server.log", token=token,
                                          python=python, cwd=home,
                                          extra_env={"PATH": env["PATH"], "VIRTUAL_ENV": str(venv),
-                                                    "CARTAS_PROGRESS": str(tmp_path / "p.json")})
+                                                    "CARTAS_PROGRESS": str(tmp_path / "p.json"),
+                                                    "CARTAS_DB": str(tmp_path / "cartas.db"),
+                                                    "CARTAS_DATABASE_URL": ""})
     try:
         outside = []
         page = browser.new_page()
@@ -61,6 +63,7 @@ def test_binder_folder_alone_installs_an_environment_that_serves_the_index(brows
         page.goto(f"{base}/voila/render/notebooks/index.ipynb?token={token}&lang=en")
         rows = page.locator(".cartas-index tr[data-lesson]")
         rows.first.wait_for()
+        page.wait_for_selector(".cartas-whose[data-state='ready']")  # the browser said who is there
         assert "not started yet" in rows.first.text_content()
         page.close()
         assert outside == []
