@@ -54,6 +54,12 @@ def translate(table: dict, key: str, lang: str, **fields) -> str:
     return text.format(**fields) if fields else text
 
 
+def every_key(table: dict, lang: str) -> dict[str, str]:
+    """{key: text}: every entry of a translation table in `lang`, for a view drawn in the
+    browser (its templates keep their {fields})."""
+    return {key: translate(table, key, lang) for key in table}
+
+
 def every_language(table: dict, key: str, **fields) -> dict[str, str]:
     """{"pt": ..., "en": ...}: `translate` in each language, for texts prepared up front."""
     return {lang: translate(table, key, lang, **fields) for lang in LANGUAGES}

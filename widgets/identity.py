@@ -22,19 +22,24 @@ import traitlets
 
 from classroom.identity import Learner, clean_code, clean_name
 
+from .i18n import LANGUAGES, every_key, translate
+
 TEXT = {
-    "pt": {"you_are": "Você é", "not_me": "não sou eu", "anonymous": "Sem nome",
-           "set_name": "diga seu nome no índice", "name": "Seu nome", "code": "Código da turma (opcional)",
-           "save": "Entrar", "change": "trocar", "class": "na turma",
-           "unknown_class": "Não há turma com o código {code}. Confira com o professor.",
-           "bad_code": "O código da turma tem 6 letras e números.",
-           "anonymous_help": "Sem nome, o progresso fica guardado só neste navegador."},
-    "en": {"you_are": "You are", "not_me": "not me", "anonymous": "No name",
-           "set_name": "give your name on the index", "name": "Your name", "code": "Class code (optional)",
-           "save": "Enter", "change": "change", "class": "in class",
-           "unknown_class": "There is no class with code {code}. Check with your teacher.",
-           "bad_code": "A class code has 6 letters and digits.",
-           "anonymous_help": "Without a name, progress is kept in this browser only."},
+    "you_are": {"pt": "Você é", "en": "You are"},
+    "not_me": {"pt": "não sou eu", "en": "not me"},
+    "anonymous": {"pt": "Sem nome", "en": "No name"},
+    "set_name": {"pt": "diga seu nome no índice", "en": "give your name on the index"},
+    "name": {"pt": "Seu nome", "en": "Your name"},
+    "code": {"pt": "Código da turma (opcional)", "en": "Class code (optional)"},
+    "save": {"pt": "Entrar", "en": "Enter"},
+    "change": {"pt": "trocar", "en": "change"},
+    "class": {"pt": "na turma", "en": "in class"},
+    "unknown_class": {"pt": "Não há turma com o código {code}. Confira com o professor.",
+                      "en": "There is no class with code {code}. Check with your teacher."},
+    "bad_code": {"pt": "O código da turma tem 6 letras e números.",
+                 "en": "A class code has 6 letters and digits."},
+    "anonymous_help": {"pt": "Sem nome, o progresso fica guardado só neste navegador.",
+                       "en": "Without a name, progress is kept in this browser only."},
 }
 
 _ESM = r"""
@@ -166,8 +171,8 @@ class Identity(anywidget.AnyWidget):
 
     def __init__(self, lang: str = "pt", **kwargs):
         super().__init__(**kwargs)
-        self.lang = lang if lang in TEXT else "pt"
-        self.labels = TEXT[self.lang]
+        self.lang = lang if lang in LANGUAGES else "pt"
+        self.labels = every_key(TEXT, self.lang)
         self._listeners: list = []
         self._notice_texts: dict | None = None
         self.current: Learner | None = None
@@ -176,9 +181,9 @@ class Identity(anywidget.AnyWidget):
 
     # Language ---------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
-        if lang in TEXT:
+        if lang in LANGUAGES:
             self.lang = lang
-            self.labels = TEXT[lang]
+            self.labels = every_key(TEXT, lang)
             if self._notice_texts:
                 self.notice = self._notice_texts.get(lang, "")
 
@@ -188,7 +193,7 @@ class Identity(anywidget.AnyWidget):
         self.notice = texts.get(self.lang, "") if texts else ""
 
     def t(self, key: str, **fields) -> str:
-        return TEXT[self.lang][key].format(**fields)
+        return translate(TEXT, key, self.lang, **fields)
 
     # Who ------------------------------------------------------------------------------
     def on_change(self, callback) -> None:

@@ -30,18 +30,20 @@ import anywidget
 import segno
 import traitlets
 
+from .i18n import every_key
+
 MAX_PAGE = 2000
 MAX_QR = 1200
 
 TEXT = {
-    "pt": {"link": "Link para os alunos", "copy": "Copiar link", "copied": "Link copiado.",
-           "select": "Link selecionado: tecle Ctrl+C para copiar.",
-           "qr": "Aponte a câmera do celular para o código (clique para ampliar).",
-           "too_long": "O link é longo demais para um código QR; compartilhe-o copiando."},
-    "en": {"link": "Link for the students", "copy": "Copy link", "copied": "Link copied.",
-           "select": "Link selected: press Ctrl+C to copy.",
-           "qr": "Point a phone's camera at the code (click to enlarge).",
-           "too_long": "The link is too long for a QR code; share it by copying."},
+    "link": {"pt": "Link para os alunos", "en": "Link for the students"},
+    "copy": {"pt": "Copiar link", "en": "Copy link"},
+    "copied": {"pt": "Link copiado.", "en": "Link copied."},
+    "select": {"pt": "Link selecionado: tecle Ctrl+C para copiar.", "en": "Link selected: press Ctrl+C to copy."},
+    "qr": {"pt": "Aponte a câmera do celular para o código (clique para ampliar).",
+           "en": "Point a phone's camera at the code (click to enlarge)."},
+    "too_long": {"pt": "O link é longo demais para um código QR; compartilhe-o copiando.",
+                 "en": "The link is too long for a QR code; share it by copying."},
 }
 
 
@@ -170,7 +172,7 @@ class ShareLink(anywidget.AnyWidget):
     lang = traitlets.Unicode("pt")
 
     def __init__(self, path: str = "", lang: str = "pt", **kwargs):
-        super().__init__(path=path, lang=lang, labels=TEXT.get(lang, TEXT["pt"]), **kwargs)
+        super().__init__(path=path, lang=lang, labels=every_key(TEXT, lang), **kwargs)
         self._compose()
 
     @traitlets.observe("path", "page")
@@ -179,7 +181,7 @@ class ShareLink(anywidget.AnyWidget):
 
     @traitlets.observe("lang")
     def _on_lang(self, change) -> None:
-        self.labels = TEXT.get(change["new"], TEXT["pt"])
+        self.labels = every_key(TEXT, change["new"])
 
     def _compose(self) -> None:
         url = full_link(self.page, self.path)
