@@ -6,9 +6,11 @@ voila.json applies), with only the culling times shortened on the command line.
 """
 from __future__ import annotations
 
+import os
 import time
 from urllib.parse import urlsplit
 
+import psutil
 import pytest
 
 from serving import ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count
@@ -50,6 +52,9 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(bro
     closed = [open_dashboard(browser, base, name)
               for name in ("index.ipynb", "truco_rodadas.ipynb", "vinte_e_um_pontos.ipynb")]
     assert len(kernel_pids(process)) == before + 4
+    # voila.json's kernel_env reaches every kernel (the server's own environment would win)
+    expected = os.environ.get("OPENBLAS_NUM_THREADS", "1")
+    assert {psutil.Process(pid).environ().get("OPENBLAS_NUM_THREADS") for pid in kernel_pids(process)} == {expected}
     for page in closed:
         page.close()  # as a tab closed without any goodbye to the server
     # Culled within cull_idle_timeout (10 s) plus one cull_interval (5 s), with margin.
