@@ -2,18 +2,24 @@
 
 A `Card` is a small immutable value: `Card.parse("7♥")`, `Card.parse("ás de espadas")`,
 and `str(card)` gives the symbol form, which parses back.
+
+numpy is imported by the first `make_rng` call, not with this module: a dashboard that shows
+cards without drawing any (the manilha explorer before its first draw) never loads it.
 """
 from __future__ import annotations
 
 import enum
+import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .catalogue import Catalogue
 from .errors import RuleError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 CATALOGUE = Catalogue("cards", {
     "unreadable_card": ("“{text}” não se lê como carta: escreva como “7♥”, “10♦” ou "
@@ -221,18 +227,42 @@ def standard_pack(packs: int = 1) -> list[Card]:
     return list(STANDARD_PACK) * packs
 
 
+def _checked_seed(seed: object) -> None:
+    """Raise CardError unless `seed` is None, a whole number in range or a numpy Generator."""
+    numpy = sys.modules.get("numpy")  # a Generator or a numpy integer means numpy is loaded
+    if numpy is not None and isinstance(seed, numpy.random.Generator):
+        return
+    whole = isinstance(seed, int) or (numpy is not None and isinstance(seed, numpy.integer))
+    if seed is not None and (isinstance(seed, bool) or not whole or not 0 <= int(seed) < SEED_LIMIT):  # type: ignore[call-overload]
+        raise CardError("bad_seed", value=_shown(seed))
+
+
 def make_rng(seed: int | np.random.Generator | None = None) -> np.random.Generator:
     """A numpy Generator: pass a seed to replay, or a Generator to share one stream.
 
     The rule: a seed is None (fresh entropy), a whole number from 0 to 2^128 - 1 (a bool is
     not a number here) or a numpy Generator, which is used as it is. Anything else ("7",
     7.5, True, a list...) raises CardError naming it, before numpy sees it."""
+    _checked_seed(seed)
+    import numpy as np  # here, not at the top: see the module's docstring
+
     if isinstance(seed, np.random.Generator):
         return seed
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (int, np.integer))
-                             or not 0 <= int(seed) < SEED_LIMIT):
-        raise CardError("bad_seed", value=_shown(seed))
     return np.random.default_rng(None if seed is None else int(seed))
+
+
+def lazy_rng(seed: int | np.random.Generator | None = None) -> Callable[[], np.random.Generator]:
+    """`make_rng(seed)` when first needed: the seed is checked now (same rule, same error),
+    the Generator is made (and numpy loaded) by the first call, and every call returns it."""
+    _checked_seed(seed)
+    made: list[np.random.Generator] = []
+
+    def rng() -> np.random.Generator:
+        if not made:
+            made.append(make_rng(seed))
+        return made[0]
+
+    return rng
 
 
 def shuffled(cards: Sequence[Card], rng: int | np.random.Generator | None = None) -> list[Card]:

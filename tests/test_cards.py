@@ -1,4 +1,8 @@
 """Cards, parsing and packs."""
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, strategies as st
@@ -7,14 +11,18 @@ from cartas.cards import (
     STANDARD_PACK,
     TRUCO_PACK,
     Card,
+    CardError,
     Rank,
     Suit,
+    lazy_rng,
     make_rng,
     parse_cards,
     shuffled,
     standard_pack,
     truco_pack,
 )
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.mark.parametrize("text, rank, suit", [
@@ -97,3 +105,31 @@ def test_seeded_shuffle_replays_and_differs_between_seeds():
 def test_make_rng_accepts_a_generator():
     rng = np.random.default_rng(3)
     assert make_rng(rng) is rng
+
+
+def test_lazy_rng_checks_the_seed_at_once_with_make_rngs_rule():
+    for bad in ("7", 7.5, True, -1, 2 ** 128):
+        with pytest.raises(CardError, match="seed|semente"):
+            lazy_rng(bad)
+
+
+def test_lazy_rng_makes_one_generator_on_first_use_and_replays_make_rng():
+    rng = lazy_rng(7)
+    first = rng()
+    assert rng() is first
+    assert list(first.integers(1000, size=5)) == list(make_rng(7).integers(1000, size=5))
+    shared = np.random.default_rng(1)
+    assert lazy_rng(shared)() is shared
+
+
+def test_cards_rules_and_a_lazy_rng_load_no_numpy_until_a_draw():
+    code = ("import sys\n"
+            "from cartas.cards import Card, lazy_rng\n"
+            "from cartas.truco import manilhas, ranking, strength_table\n"
+            "rng = lazy_rng(3)\n"
+            "manilhas('paulista', vira=Card.parse('K♠')); ranking('mineiro')\n"
+            "assert 'numpy' not in sys.modules, 'numpy loaded before any draw'\n"
+            "rng().integers(40)\n"
+            "assert 'numpy' in sys.modules\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stderr

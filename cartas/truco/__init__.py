@@ -4,15 +4,21 @@ Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `variants`, `rules` (each rule once), `actions`, `state` (the fast path), `events`,
 `views` (SeatView), `serialization` (to/from JSON), `refusals`, `narration`, `explain`,
 `odds`, `bots`. The state follows `cartas.contract.GameState`.
+
+The modules that need numpy (`state`, `serialization`, `odds`, `bots`) load on first use of
+one of their names (`new_game`, `RuleBot`...): a lesson about manilhas or tricks imports the
+rules without numpy.
 """
-from . import bots
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .actions import ACCEPT, PLAY_HAND, RAISE, RUN, RUN_HAND, Action
-from .bots import RandomBot, RuleBot, play_game
 from .catalogue import CATALOGUE, TEAM_LETTERS, ordinal, seat_name, team_label, team_phrase
 from .errors import IllegalActionError, TrucoError
 from .explain import explain_hand, explain_last_hand, explain_next_leader, explain_trick
 from .narration import narrate
-from .odds import TrucoOdds, hand_odds
 from .rules import (
     COVER_FROM_TRICK,
     SEATS,
@@ -34,7 +40,6 @@ from .rules import (
     trick_winner,
     trick_winning_seat,
 )
-from .state import TrucoState, from_deal, from_json, new_game
 from .variants import (
     MINEIRO,
     NATURAL_ORDER,
@@ -50,6 +55,27 @@ from .variants import (
     strength_table,
 )
 from .views import SeatView
+
+if TYPE_CHECKING:
+    from . import bots
+    from .bots import RandomBot, RuleBot, play_game
+    from .odds import TrucoOdds, hand_odds
+    from .state import TrucoState, from_deal, from_json, new_game
+
+# name -> the module that defines it, loaded when the name is first asked for
+_LAZY = {"bots": "bots", "RandomBot": "bots", "RuleBot": "bots", "play_game": "bots",
+         "TrucoOdds": "odds", "hand_odds": "odds",
+         "TrucoState": "state", "from_deal": "state", "from_json": "state", "new_game": "state"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        value = module if name == _LAZY[name] else getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CATALOGUE", "TEAM_LETTERS", "ordinal", "seat_name", "team_label", "team_phrase",
