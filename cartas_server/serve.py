@@ -11,11 +11,16 @@ Decided behaviour:
 - `--host 0.0.0.0` (or a LAN address) serves the local network; the addresses printed are then
   this machine's own addresses, and a warning says that anyone who can reach them can open and
   run the dashboards (standalone Voilà asks for no login or token);
-- anything after the options is passed to Voilà unchanged.
+- anything after the options is passed to Voilà unchanged;
+- the project's own packages are byte-compiled first (only what changed since the last time).
+  Each dashboard's kernel imports them; without bytecode on disk (a checkout whose environment
+  sets PYTHONDONTWRITEBYTECODE, as CI machines and containers often do) every kernel would
+  compile them from source again, about 0.04 s of CPU per page opened.
 """
 from __future__ import annotations
 
 import argparse
+import compileall
 import errno
 import os
 import socket
@@ -24,6 +29,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 INDEX = "voila/render/index.ipynb"
+PACKAGES = ("cartas", "widgets", "classroom", "cartas_server")
+
+
+def compile_packages(root: Path = ROOT) -> bool:
+    """Byte-compile the project's packages into their __pycache__ folders; True when all compiled."""
+    return all(compileall.compile_dir(root / name, quiet=1) for name in PACKAGES)
 
 
 def port_problem(host: str, port: int) -> str | None:
@@ -85,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     command = [sys.executable, "-m", "voila", "notebooks", "--no-browser",
                f"--Voila.ip={args.host}", f"--port={args.port}", "--Voila.port_retries=0",
                *voila_args]
+    compile_packages()
     os.chdir(ROOT)  # voila.json is read from the working directory
     os.execv(sys.executable, command)
     return 0  # not reached

@@ -2,6 +2,8 @@
 stops with a message naming the port when it is taken."""
 from __future__ import annotations
 
+import importlib.util
+import shutil
 import socket
 import subprocess
 import sys
@@ -12,7 +14,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
-from cartas_server.serve import port_problem, urls  # noqa: E402
+from cartas_server.serve import PACKAGES, compile_packages, port_problem, urls  # noqa: E402
 
 from serving import ROOT, free_port, stop  # noqa: E402
 
@@ -65,3 +67,15 @@ def test_the_local_network_addresses_printed_are_this_machines_not_loopback():
         assert url.endswith(":8866/voila/render/index.ipynb")
         if host != "127.0.0.1":  # the fallback when the machine has no other address
             assert port_problem(host, 0) is None  # an address of this machine: it can bind it
+
+
+def test_serve_byte_compiles_every_module_of_the_project_and_reports_one_that_does_not_compile(tmp_path):
+    for name in PACKAGES:
+        shutil.copytree(ROOT / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
+    assert compile_packages(tmp_path)
+    sources = [path for name in PACKAGES for path in (tmp_path / name).rglob("*.py")]
+    assert len(sources) > 40
+    missing = [path for path in sources if not Path(importlib.util.cache_from_source(str(path))).exists()]
+    assert missing == []
+    (tmp_path / "widgets" / "broken.py").write_text("def (:\n")
+    assert not compile_packages(tmp_path)
