@@ -1,6 +1,7 @@
 """A class opening the same dashboard at once: a lesson beside a bare one-button notebook.
 
-One Voilà (the repository's voila.json: template, culling, no cap for the run) serves both the
+One Voilà (the repository's voila.json: template, culling, kernel environment, no cap for the
+run), started after the same byte-compilation as `make serve`, serves both the
 lesson (default notebooks/manilhas.ipynb) and benchmarks/bare_button.ipynb. For each, in the
 same run, N page requests are sent at once (default 30), and the script prints:
 
@@ -31,6 +32,8 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from cartas_server.serve import compile_packages  # noqa: E402
+
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
 
 BARE = "benchmarks/bare_button.ipynb"
@@ -144,7 +147,9 @@ def check_query_parameters(browser, base: str) -> None:
     page = browser.new_page()
     page.set_default_timeout(300_000)
     page.goto(f"{base}/voila/render/notebooks/manilhas.ipynb?lang=en")
-    page.wait_for_selector(".cartas-question")
+    page.wait_for_selector(".cartas-exercises .cartas-next")
+    page.locator(".cartas-exercises .cartas-next").click()  # "Start": the first question
+    page.wait_for_selector(".cartas-exercises .cartas-answer")
     english = "The vira is" in page.locator(".cartas-question").text_content()
     link = scenario.encode_link(scenario.truco_scenario("paulista", HANDS, "K♠", dealer=3))
     page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={link}")
@@ -159,7 +164,7 @@ def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float |
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
         cull_idle_timeout=cull, cull_interval=max(5, cull // 4))
-    config["CappedKernelManager"] = {"max_kernels": 0}  # measure the machine, not the cap
+    config.setdefault("CappedKernelManager", {})["max_kernels"] = 0  # measure the machine, not the cap
     if pool:
         config["VoilaConfiguration"].update(preheat_kernel=True, default_pool_size=0)
         manager = config["VoilaKernelManager"] = dict(config.get("VoilaKernelManager", {}))
@@ -180,7 +185,10 @@ def main() -> None:
                         help="seconds before Voilà refills a pool (default: voila.json's, else Voilà's 1 s)")
     parser.add_argument("--cull", type=int, default=60, help="cull_idle_timeout in s (default 60)")
     parser.add_argument("--lesson", default="notebooks/manilhas.ipynb")
+    parser.add_argument("--skip-cull", action="store_true",
+                        help="stop once the bursts are measured, without waiting for the culler")
     args = parser.parse_args()
+    compile_packages()  # as make serve does
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -228,6 +236,8 @@ def main() -> None:
                         time.sleep((args.fill_delay if args.fill_delay is not None else 1) + 5)
                         wait_until_quiet(process, idle)
                 browser.close()
+            if args.skip_cull:
+                return report(results, args.pool)
             print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
             t = time.perf_counter()
             left = wait_for_kernel_count(process, 2 * args.pool + (1 if args.pool else 0),
@@ -236,8 +246,12 @@ def main() -> None:
                   f"(preheated pool: {2 * args.pool + (1 if args.pool else 0)})")
         finally:
             stop(process)
+    report(results, args.pool)
+
+
+def report(results: dict, pool: int) -> None:
     lesson, bare = results["lesson"], results["bare"]
-    print(f"ratios lesson/bare (pool {args.pool}): p50 {lesson['p50'] / bare['p50']:.2f}, "
+    print(f"ratios lesson/bare (pool {pool}): p50 {lesson['p50'] / bare['p50']:.2f}, "
           f"p95 {lesson['p95'] / bare['p95']:.2f}, max {lesson['max'] / bare['max']:.2f} "
           f"(target <= 1.2); memory per kernel {lesson['rss'] / bare['rss']:.2f} (target <= 1.3); "
           f"click {lesson['click'] / bare['click']:.2f}")

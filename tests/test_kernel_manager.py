@@ -12,6 +12,7 @@ import pytest
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 
 from cartas_server.kernels import CappedKernelManager
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def answer_right(view):
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     right = str(dict(ex.question.options)[ex.question.answer])
     next(b for b in ex.buttons.children if b.description == right).click()
 

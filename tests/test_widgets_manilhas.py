@@ -1,10 +1,18 @@
 """The manilha explorer and the course index, driven as a learner would."""
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
+import pytest
 
 from cartas.cards import Card
 from cartas.truco import manilha_rank
 from widgets.course import CourseIndex
 from widgets.manilhas import ManilhaExplorer
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def shown(explorer):
@@ -59,7 +67,57 @@ def test_language_switch_translates_everything():
     assert "after <b>7</b> comes <b>Q</b>" in view.step.value
     assert view.draw_button.description == "Draw a vira"
     assert view.vira.value == Card.parse("7♠")
+    assert "only your first answer counts" in view.exercises.prompt.value
+    assert view.exercises.next_button.description == "Start"
+    view.exercises.next_button.click()
     assert "The vira is" in view.exercises.prompt.value
+    assert view.exercises.next_button.description == "Another question"
+    view.language.value = "pt"
+    assert "A vira é" in view.exercises.prompt.value
+    assert view.exercises.next_button.description == "Outra pergunta"
+
+
+def test_the_exercises_ask_nothing_until_the_learner_starts_them():
+    view = ManilhaExplorer(seed=3)
+    ex = view.exercises
+    assert ex.question is None and ex.buttons.children == ()
+    assert "só a primeira resposta conta" in ex.prompt.value and ex.next_button.description == "Começar"
+    view.variant.value = "mineiro"  # a change of set-up before the start asks nothing either
+    assert ex.question is None
+    with pytest.raises(ValueError, match="not started"):
+        ex.answer("anything")
+    assert ex.score.asked == 0
+    ex.next_button.click()
+    assert ex.question is not None and len(ex.buttons.children) == len(ex.question.options)
+    view.variant.value = "paulista"  # now a change of set-up replaces the question on screen
+    assert "A vira é" in ex.prompt.value
+
+
+def test_new_questions_and_language_switches_leave_no_widgets_behind():
+    from ipywidgets.widgets.widget import _instances
+    view = ManilhaExplorer(seed=3)
+    view.exercises.next_button.click()
+    alive = len(_instances)
+    for _ in range(4):
+        view.language.value = "en" if view.language.value == "pt" else "pt"
+        view.exercises.next_button.click()
+    answers = len(view.exercises.buttons.children)
+    # the questions alternate between 10 ranks and 2 cards: only the buttons on screen live
+    assert len(_instances) - alive in {0, answers - 10, answers - 2}
+    assert all(b.comm is not None for b in view.exercises.buttons.children)
+
+
+def test_the_explorer_opens_without_numpy_and_loads_it_at_the_first_draw():
+    code = ("import sys\n"
+            "from widgets.manilhas import ManilhaExplorer\n"
+            "view = ManilhaExplorer(lang='pt')\n"
+            "view.language.value = 'en'; view.variant.value = 'mineiro'; view.variant.value = 'paulista'\n"
+            "assert 'numpy' not in sys.modules, 'numpy loaded with the page'\n"
+            "view.draw_button.click()\n"
+            "assert 'numpy' in sys.modules\n")
+    env = {**os.environ, "CARTAS_DB": str(Path(tempfile.mkdtemp()) / "cartas.db")}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    assert result.returncode == 0, result.stderr
 
 
 def click(ex, value):
@@ -70,6 +128,7 @@ def click(ex, value):
 def test_paulista_question_asks_the_manilha_of_a_vira_and_answers_at_once():
     view = ManilhaExplorer(seed=3)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     assert "A vira é" in ex.prompt.value
     wrong = next(v for v, _ in ex.question.options if v != ex.question.answer)
     click(ex, wrong)
@@ -86,6 +145,7 @@ def test_paulista_question_asks_the_manilha_of_a_vira_and_answers_at_once():
 def test_the_quiz_alternates_the_manilha_and_the_stronger_card_questions():
     view = ManilhaExplorer(seed=4)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     kinds = []
     for _ in range(4):
         kinds.append("mais forte" in ex.prompt.value)
@@ -106,6 +166,7 @@ def test_mineiro_quiz_never_asks_about_a_vira():
     view = ManilhaExplorer(seed=2)
     view.variant.value = "mineiro"
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     for _ in range(6):
         assert "vira" not in ex.prompt.value.lower()
         if "manilha?" in ex.prompt.value:
@@ -116,9 +177,11 @@ def test_mineiro_quiz_never_asks_about_a_vira():
 
 def test_a_score_adds_up_across_visits():
     first = ManilhaExplorer(seed=3)
+    first.exercises.new_question()
     click(first.exercises, first.exercises.question.answer)
     again = ManilhaExplorer(seed=9)  # a reload: a new view, the same learner
     assert "Acertos: 1 de 1" in again.exercises.score_label.value
+    again.exercises.new_question()
     click(again.exercises, next(v for v, _ in again.exercises.question.options
                                 if v != again.exercises.question.answer))
     assert "Acertos: 1 de 2" in again.exercises.score_label.value
@@ -126,6 +189,7 @@ def test_a_score_adds_up_across_visits():
 
 def test_progress_reaches_the_index(tmp_path):
     view = ManilhaExplorer(seed=3)
+    view.exercises.new_question()
     click(view.exercises, view.exercises.question.answer)
     index = CourseIndex(lang="pt")
     assert "1 de 1 certas" in index.table.value

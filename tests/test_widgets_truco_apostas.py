@@ -67,6 +67,7 @@ def test_language_and_exercises():
     view.language.value = "en"
     assert view.accept_button.description == "Accept" and "The hand is worth" in view.status.value
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     for _ in range(4):
         ex.answer(ex.question.answer)
         ex.next_button.click()
@@ -87,6 +88,7 @@ def test_an_illegal_move_becomes_a_friendly_message():
 def test_a_betting_question_never_states_the_value_it_asks_for():
     view = BettingLab(seed=11)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     seen_accept = False
     for _ in range(25):
         prompt = ex.question.prompt["pt"]

@@ -102,6 +102,7 @@ def test_mineiro_has_no_vira_and_language_switches():
 def test_exercises_answer_at_once_and_keep_score():
     view = DealStepper(seed=5)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     for _ in range(4):
         q = ex.question
         wrong = next(v for v, _ in q.options if v != q.answer)
@@ -134,6 +135,7 @@ def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
     for key in ("truco_mao", "truco_rodadas", "truco_apostas", "truco_mao_de_onze", "truco_mineiro"):
         assert keys[key] == f"{key}.ipynb"
     view = DealStepper(seed=5)
+    view.exercises.new_question()
     view.exercises.answer(view.exercises.question.answer)
     index = CourseIndex(lang="pt")
     row = index.table.value.split("data-lesson='truco_mao'")[1].split("</tr>")[0]

@@ -34,6 +34,7 @@ def test_language_and_exercises():
     view.language.value = "en"
     assert "Winner:" in view.compare.value and "Hand at the threshold" in view.facts.value
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     for _ in range(5):
         ex.answer(ex.question.answer)
         assert ex.question.why["en"] in ex.feedback.value
@@ -76,6 +77,7 @@ def test_exercises_alternate_duels_and_what_running_pays():
     from widgets.truco_apostas import ladder_rows
     view = VariantComparison(seed=3)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     runs = 0
     for _ in range(6):
         q = ex.question

@@ -57,6 +57,7 @@ def test_language_and_exercises():
     view.language.value = "en"
     assert view.play_hand_button.description == "Play the hand" and "It is a mão de onze" in view.onze_info.value
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     seen = set()
     for _ in range(6):
         seen.add(ex.question.answer)

@@ -62,6 +62,7 @@ def test_language_switch_keeps_choices():
 def test_exercises_answer_at_once_with_the_engine_reason():
     view = TrickLab(seed=4)
     ex = view.exercises
+    ex.next_button.click()  # the learner presses "Começar"
     for _ in range(5):
         q = ex.question
         ex.answer(q.answer)

@@ -18,6 +18,7 @@ from html import escape
 from typing import ClassVar
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from . import page
 from .i18n import LANGUAGES, translate
@@ -32,19 +33,43 @@ COMMON_TEXT = {
 }
 
 
+# One default layout and one default style shared by every text box made with `html()`.
+_SHARED: dict[str, w.Widget] = {}
+
+
+def _shared(kind: str) -> w.Widget:
+    widget = _SHARED.get(kind)
+    if widget is None or widget.comm is None:  # none yet, or closed (Widget.close_all)
+        widget = _SHARED[kind] = w.Layout() if kind == "layout" else HTMLStyle()
+    return widget
+
+
+def html(*classes: str, value: str = "", **kwargs) -> w.HTML:
+    """A text box a view draws into, with CSS `classes`.
+
+    Every widget is a model the kernel opens in the browser, one message each, and each class
+    added later is one more message; a class of learners opening a lesson at once pays for
+    them all on one server. So the classes come with the box, and, unless `layout` or `style`
+    is given, the box shares one default layout and style with the others: never set
+    `.layout` attributes on such a box (give it a layout of its own instead)."""
+    kwargs.setdefault("layout", _shared("layout"))
+    kwargs.setdefault("style", _shared("style"))
+    return w.HTML(value=value, _dom_classes=classes, **kwargs)
+
+
 def variant_toggle(value="paulista") -> w.ToggleButtons:
     """The Paulista/Mineiro switch (class cartas-variant); `value` is a variant or its key."""
     from cartas.truco import MINEIRO, PAULISTA, get_variant  # only truco views pay for it
     return w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
                                     (MINEIRO.label["pt"], "mineiro")],
-                           value=get_variant(value).key).add_class("cartas-variant")
+                           value=get_variant(value).key, _dom_classes=("cartas-variant",))
 
 
 def seed_field(rng, value: int | None = None, width: str = "190px", **kwargs) -> w.IntText:
     """The seed box (class cartas-seed): `value`, or else a draw from the seeded `rng`."""
     if value is None:
         value = int(rng.integers(1000))
-    return w.IntText(value=value, layout=w.Layout(width=width), **kwargs).add_class("cartas-seed")
+    return w.IntText(value=value, layout=w.Layout(width=width), _dom_classes=("cartas-seed",), **kwargs)
 
 
 def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> str:
@@ -91,19 +116,17 @@ class View(w.VBox):
     TEXT: ClassVar[dict] = {}
 
     def __init__(self, lang: str | None = None, **kwargs):
-        super().__init__(**kwargs)
+        super().__init__(_dom_classes=("cartas-view",), **kwargs)
         explicit = isinstance(lang, str) and lang in LANGUAGES
         self.lang: str = lang if isinstance(lang, str) and explicit else page.current()
         self.last_error: BaseException | None = None
         self._error_slots: dict[int, w.HTML] = {}
         self.language = w.ToggleButtons(
             options=[("Português", "pt"), ("English", "en")], value=self.lang,
-            style={"button_width": "90px"},
-        ).add_class("cartas-language")
+            style={"button_width": "90px"}, _dom_classes=("cartas-language",))
         self.language.observe(self.guarded(self._on_language), names="value")
-        self.title = w.HTML()  # drawn by draw_title(), shown by header()
-        self.message = w.HTML().add_class("cartas-message")
-        self.add_class("cartas-view")
+        self.title = html()  # drawn by draw_title(), shown by header()
+        self.message = html("cartas-message")
         if not explicit and page.active():
             page.follow(self)
 
@@ -127,7 +150,7 @@ class View(w.VBox):
         beside the seed box when the view places it with `beside(seed)`. Returns (variant,
         seed, button)."""
         toggle, seed = variant_toggle(variant), seed_field(rng, continuous_update=False)
-        button = w.Button(layout=w.Layout(width=width)).add_class(button_class)
+        button = w.Button(layout=w.Layout(width=width), _dom_classes=(button_class,))
         toggle.observe(self.guarded(lambda _: on_deal(), near=seed), names="value")
         drawing = []
 
@@ -162,7 +185,7 @@ class View(w.VBox):
     def beside(self, control, width: str = "auto") -> w.HBox:
         """`control` with a slot for its errors right after it (class cartas-field-error);
         `guarded(callback, near=control)` and `show_error(error, near=control)` write there."""
-        slot = w.HTML(layout=w.Layout(width=width)).add_class("cartas-field-error")
+        slot = html("cartas-field-error", layout=w.Layout(width=width))
         self._error_slots[id(control)] = slot
         return w.HBox([control, slot], layout=w.Layout(align_items="center"))
 

@@ -14,10 +14,10 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, make_rng
+from cartas.cards import TRUCO_PACK, Card, lazy_rng
 from cartas.truco import NATURAL_ORDER, get_variant, manilha_rank, manilhas, ranking, strength_table
 
-from .base import View, variant_toggle
+from .base import View, html, variant_toggle
 from .i18n import LANGUAGES, translate
 from .svg import card_svg, cards_row
 from .truco_quiz import Exercises, Question
@@ -84,23 +84,23 @@ class ManilhaExplorer(View):
 
     def __init__(self, variant="paulista", vira="K♠", seed=None, lang=None):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads at the first draw, not with the page
         self._relabelling = False
 
         self.variant = variant_toggle(variant)
         self.vira = w.Dropdown(options=self._vira_options(), value=Card.parse(vira),
-                               layout=w.Layout(width="270px")).add_class("cartas-vira")
-        self.draw_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-draw")
-        self.vira_box = w.HTML().add_class("cartas-vira-card")
-        self.step = w.HTML().add_class("cartas-step")
-        self.manilhas_box = w.HTML().add_class("cartas-manilhas")
-        self.ranking_box = w.HTML().add_class("cartas-ranking")
+                               layout=w.Layout(width="270px"), _dom_classes=("cartas-vira",))
+        self.draw_button = w.Button(layout=w.Layout(width="150px"), _dom_classes=("cartas-draw",))
+        self.vira_box = html("cartas-vira-card")
+        self.step = html("cartas-step")
+        self.manilhas_box = html("cartas-manilhas")
+        self.ranking_box = html("cartas-ranking")
 
         self.variant.observe(self.guarded(self._on_variant), names="value")
         self.vira.observe(self.guarded(self._on_vira), names="value")
         self.draw_button.on_click(self.guarded(lambda _: self.draw_vira()))
         self._kind = 0
-        self.exercises = Exercises(self, "manilhas", self._question, seed=self.rng)
+        self.exercises = Exercises(self, "manilhas", self._question, seed=self._rng)
 
         self.vira_controls = w.HBox([self.vira, self.draw_button])
         self.children = [
@@ -110,6 +110,11 @@ class ManilhaExplorer(View):
             self.ranking_box, self.exercises,
         ]
         self.redraw()
+
+    @property
+    def rng(self):
+        """The seeded Generator of the vira draws and the questions (one stream)."""
+        return self._rng()
 
     def _vira_options(self):
         self._vira_labels = self.lang
@@ -137,7 +142,7 @@ class ManilhaExplorer(View):
         return card
 
     def _on_variant(self, _change) -> None:
-        self.exercises.new_question()  # a Mineiro learner is never asked about a vira
+        self.exercises.replace_question()  # a Mineiro learner is never asked about a vira
         self.redraw()
 
     # Questions -------------------------------------------------------------------------

@@ -3,6 +3,12 @@
 Decided rules: only the first answer to a question counts and its verdict stays on screen
 (a second click changes nothing); the score line shows the learner's stored totals.
 
+The block opens with its title, the score line and a "Começar" (start) button; the first
+question comes when the learner asks for it. So the seeded generator, and numpy with it, is
+made only then: a lesson whose own view draws nothing at random (the manilha explorer) opens
+without loading numpy, which is most of a lesson kernel's start-up cost when a class opens it
+at once. After the first question, the same button asks for another.
+
 A lesson gives `Exercises` a `make_question(rng) -> Question` function; the answer and the
 "why" in each Question come from the engine. Both languages are prepared up front, so the
 language switch only redraws.
@@ -14,15 +20,18 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import make_rng
+from cartas.cards import lazy_rng
 
-from .base import score_html, verdict_html
+from .base import html, score_html, verdict_html
 from .i18n import translate
 from .progress import Score
 
 TEXT = {
     "title": {"pt": "Exercícios", "en": "Exercises"},
     "next": {"pt": "Outra pergunta", "en": "Another question"},
+    "start": {"pt": "Começar", "en": "Start"},
+    "invite": {"pt": "Pratique o que viu: uma pergunta de cada vez, e só a primeira resposta conta.",
+               "en": "Practise what you saw: one question at a time, and only your first answer counts."},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não. A resposta é: {answer}.", "en": "No. The answer is: {answer}."},
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
@@ -42,41 +51,66 @@ class Question:
 class Exercises(w.VBox):
     """The exercise block at the end of a lesson view.
 
-    `view` is the owning View (for its language and `guarded`); `lesson` the progress key.
+    `view` is the owning View (for its language and `guarded`); `lesson` the progress key;
+    `make_question(rng) -> Question`; `seed` an int, None, a numpy Generator, or a function
+    returning the Generator to share with the view (`cartas.cards.lazy_rng`), called at the
+    first question. `question` is None until the learner starts.
     """
 
     def __init__(self, view, lesson: str, make_question, seed=None):
-        super().__init__()
+        super().__init__(_dom_classes=("cartas-exercises",))
         self.view = view
         self.make_question = make_question
-        self.rng = make_rng(seed)
+        self._rng = seed if callable(seed) else lazy_rng(seed)
+        self.question: Question | None = None
+        self.answered = False
+        self.chosen = None
         self.score = Score(lesson)
-        self.title = w.HTML()
-        self.prompt = w.HTML().add_class("cartas-question")
-        self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-answers")
-        self.feedback = w.HTML().add_class("cartas-feedback")
-        self.score_label = w.HTML().add_class("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        self.title = html()
+        self.prompt = html("cartas-question")
+        self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"), _dom_classes=("cartas-answers",))
+        # one layout and one style for every answer button of every question
+        self._answer_layout = w.Layout(width="auto", min_width="60px")
+        self._answer_style = w.ButtonStyle()
+        self.feedback = html("cartas-feedback")
+        self.score_label = html("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px"), _dom_classes=("cartas-next",))
         self.next_button.on_click(view.guarded(lambda _: self.new_question()))
         self.children = [self.title, self.prompt, self.buttons, self.feedback,
                          w.HBox([self.score_label, self.next_button])]
-        self.add_class("cartas-exercises")
-        self.new_question()
+        self.redraw()
+
+    @property
+    def rng(self):
+        """The seeded Generator the questions are drawn from (made at the first question)."""
+        return self._rng()
+
+    @property
+    def started(self) -> bool:
+        return self.question is not None
 
     def t(self, key, **fields):
         return translate(TEXT, key, self.view.lang, **fields)
 
     def new_question(self) -> Question:
+        """Ask a new question (the first one starts the exercises)."""
         self.question = self.make_question(self.rng)
         self.answered = False
         self.chosen = None
-        self.feedback.value = ""
+        self._make_buttons(self.question)
         self.redraw()
         return self.question
+
+    def replace_question(self) -> None:
+        """A new question if one is on screen (the lesson's set-up changed); none before the start."""
+        if self.started:
+            self.new_question()
 
     def answer(self, value) -> bool:
         """Answer the current question (the buttons call this). The first answer is the one:
         it scores, and later clicks neither score nor change the verdict shown."""
+        if self.question is None:
+            raise ValueError("no question yet: the exercises have not started")
         if self.answered:
             return self.chosen == self.question.answer
         correct = value == self.question.answer
@@ -87,33 +121,43 @@ class Exercises(w.VBox):
         self._draw_score()
         return correct
 
+    def _make_buttons(self, question: Question) -> None:
+        """One button per option of the new question; the previous question's are closed."""
+        old = self.buttons.children
+        buttons = []
+        for value, _label in question.options:
+            b = w.Button(layout=self._answer_layout, style=self._answer_style, _dom_classes=("cartas-answer",))
+            b.on_click(self.view.guarded(lambda _, v=value: self.answer(v)))
+            buttons.append(b)
+        self.buttons.children = buttons
+        for b in old:
+            b.close()
+
     def redraw(self) -> None:
         lang = self.view.lang
         q = self.question
         self.title.value = f"<h4 style='margin:14px 0 2px'>{self.t('title')}</h4>"
-        self.prompt.value = f"<div style='font-size:17px'>{q.prompt[lang]}</div>"
-        buttons = []
-        for value, label in q.options:
-            b = w.Button(description=label[lang] if isinstance(label, dict) else str(label),
-                         layout=w.Layout(width="auto", min_width="60px")).add_class("cartas-answer")
-            b.on_click(self.view.guarded(lambda _, v=value: self.answer(v)))
-            buttons.append(b)
-        self.buttons.children = buttons
-        self.next_button.description = self.t("next")
+        if q is None:
+            self.prompt.value = f"<div style='font-size:16px'>{self.t('invite')}</div>"
+        else:
+            self.prompt.value = f"<div style='font-size:17px'>{q.prompt[lang]}</div>"
+            for b, (_value, label) in zip(self.buttons.children, q.options):
+                b.description = label[lang] if isinstance(label, dict) else str(label)
+        self.next_button.description = self.t("next" if self.started else "start")
         self._draw_feedback()
         self._draw_score()
 
-    def _label(self, value) -> str:
-        label = dict(self.question.options)[value]
+    def _label(self, question: Question, value) -> str:
+        label = dict(question.options)[value]
         return label[self.view.lang] if isinstance(label, dict) else str(label)
 
     def _draw_feedback(self) -> None:
-        if self.chosen is None and not self.answered:
+        if self.question is None or (self.chosen is None and not self.answered):
             self.feedback.value = ""
             return
         lang = self.view.lang
         correct = self.chosen == self.question.answer
-        head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(self.question.answer)))
+        head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(self.question, self.question.answer)))
         self.feedback.value = verdict_html(correct, f"<b>{head}</b> {self.question.why[lang]}", size=16)
 
     def _draw_score(self) -> None:

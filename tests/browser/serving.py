@@ -184,3 +184,9 @@ def status_step(page) -> int:
 def wait_settled(page, step: int) -> None:
     """Wait until the bots have moved past `step` and it is the learner's turn (or the end)."""
     page.wait_for_function(SETTLED, arg=step)
+
+
+def start_exercises(page) -> None:
+    """Press the exercise block's "Começar"/"Start" and wait for the first question's answers."""
+    page.locator(".cartas-exercises .cartas-next").click()
+    page.wait_for_selector(".cartas-exercises .cartas-answer", state="visible")

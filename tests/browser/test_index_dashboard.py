@@ -2,6 +2,7 @@
 from widgets.course import LESSONS
 
 from conftest import SCREENSHOTS
+from serving import start_exercises
 
 
 def test_index_lists_every_lesson_and_links_open_them(dashboard):
@@ -15,4 +16,6 @@ def test_index_lists_every_lesson_and_links_open_them(dashboard):
     page.locator(".cartas-index tr[data-lesson='manilhas'] a").click()
     page.wait_for_selector(".cartas-manilhas svg[data-card]")
     assert "lang=en" in page.url
+    assert "only your first answer counts" in page.locator(".cartas-question").text_content()
+    start_exercises(page)
     assert "The vira is" in page.locator(".cartas-question").text_content()

@@ -5,6 +5,7 @@ from cartas.cards import Card
 from cartas.truco import get_variant, strength_table
 
 from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
+from serving import start_exercises
 
 ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
 
@@ -63,6 +64,7 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         page.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
         assert page.locator(".cartas-identity-name").text_content() == name  # shown as text
         assert page.locator(".cartas-not-me").is_visible()
+        start_exercises(page)
         for _ in range(right_answers):
             answer_manilha(page, right=True)
             page.locator(".cartas-next").click()

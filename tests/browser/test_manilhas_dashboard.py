@@ -1,6 +1,8 @@
 """The manilha lesson as a learner meets it: served by Voilà, shown in Chromium."""
 import re
 
+from serving import start_exercises
+
 
 def shown_manilhas(page):
     cards = page.locator(".cartas-manilhas svg[data-card]")
@@ -30,6 +32,9 @@ def test_vira_three_wraps_around_to_the_fours(dashboard):
 
 def test_question_answers_at_once_in_english(dashboard):
     page = dashboard("manilhas.ipynb", "?lang=en")
+    assert page.locator(".cartas-next").text_content() == "Start"
+    start_exercises(page)
+    assert page.locator(".cartas-next").text_content() == "Another question"
     question = page.locator(".cartas-question").text_content()
     vira_rank = re.search(r"The vira is (\w+)", question).group(1)
     order = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]

@@ -1,4 +1,5 @@
 """The betting lab served by Voilà: a truco call shows what running would pay."""
+from serving import start_exercises
 
 
 def test_calling_truco_shows_the_run_value(dashboard):
@@ -15,6 +16,7 @@ CARDS = "() => Array.from(document.querySelectorAll('.cartas-table-box [data-car
 
 def test_a_second_answer_does_not_flip_the_verdict(dashboard):
     page = dashboard("truco_apostas.ipynb")
+    start_exercises(page)
     answers = page.locator(".cartas-exercises .cartas-answer")
     assert answers.count() >= 2
     answers.nth(0).click()
