@@ -6,8 +6,10 @@ voila.json applies), with only the culling times shortened on the command line.
 """
 from __future__ import annotations
 
+import json
 import os
 import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import psutil
@@ -55,6 +57,11 @@ def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(bro
     # voila.json's kernel_env reaches every kernel (the server's own environment would win)
     expected = os.environ.get("OPENBLAS_NUM_THREADS", "1")
     assert {psutil.Process(pid).environ().get("OPENBLAS_NUM_THREADS") for pid in kernel_pids(process)} == {expected}
+    # and they talk to the server over IPC sockets: no TCP port to race for when a class starts
+    # 30 kernels at once (voila.json: KernelManager.transport)
+    for pid in kernel_pids(process):
+        connection_file = next(a for a in psutil.Process(pid).cmdline() if a.endswith(".json"))
+        assert json.loads(Path(connection_file).read_text())["transport"] == "ipc"
     for page in closed:
         page.close()  # as a tab closed without any goodbye to the server
     # Culled within cull_idle_timeout (10 s) plus one cull_interval (5 s), with margin.
