@@ -91,10 +91,10 @@ class ManilhaExplorer(View):
         self.vira = w.Dropdown(options=self._vira_options(), value=Card.parse(vira),
                                layout=w.Layout(width="270px"), _dom_classes=("cartas-vira",))
         self.draw_button = w.Button(layout=w.Layout(width="150px"), _dom_classes=("cartas-draw",))
-        self.vira_box = html("cartas-vira-card")
-        self.step = html("cartas-step")
-        self.manilhas_box = html("cartas-manilhas")
-        self.ranking_box = html("cartas-ranking")
+        # The vira, the step, the manilhas and the ranking are drawn together into one box (one
+        # widget for the page to open); each part keeps its class inside it.
+        self.board = html("cartas-board")
+        self.vira_html = self.step_html = self.manilhas_html = self.ranking_html = ""
 
         self.variant.observe(self.guarded(self._on_variant), names="value")
         self.vira.observe(self.guarded(self._on_vira), names="value")
@@ -106,8 +106,7 @@ class ManilhaExplorer(View):
         self.children = [
             self.header(),
             self.variant, self.vira_controls, self.message,
-            w.HBox([self.vira_box, w.VBox([self.step, self.manilhas_box])]),
-            self.ranking_box, self.exercises,
+            self.board, self.exercises,
         ]
         self.redraw()
 
@@ -215,14 +214,20 @@ class ManilhaExplorer(View):
         self._draw_vira_and_step(variant, vira)
         self._draw_manilhas(variant, vira)
         self._draw_ranking(variant, vira)
+        self.board.value = (
+            "<div style='display:flex;gap:16px;align-items:flex-start'>"
+            f"<div class='cartas-vira-card'>{self.vira_html}</div>"
+            f"<div><div class='cartas-step'>{self.step_html}</div>"
+            f"<div class='cartas-manilhas'>{self.manilhas_html}</div></div></div>"
+            f"<div class='cartas-ranking'>{self.ranking_html}</div>")
         self.exercises.redraw()
 
     def _draw_vira_and_step(self, variant, vira) -> None:
         if vira is None:
-            self.vira_box.value = ""
-            self.step.value = f"<p style='font-size:17px'>{self.t('mineiro_fixed')}</p>"
+            self.vira_html = ""
+            self.step_html = f"<p style='font-size:17px'>{self.t('mineiro_fixed')}</p>"
             return
-        self.vira_box.value = card_svg(vira, width=96, highlight="vira", label=self.t("vira_caption"))
+        self.vira_html = card_svg(vira, width=96, highlight="vira", label=self.t("vira_caption"))
         following = manilha_rank(vira)
         strip = "".join(
             _rank_box(rank, "#1565c0" if rank == vira.rank else "#f9a825" if rank == following else None)
@@ -232,12 +237,12 @@ class ManilhaExplorer(View):
         wraps = NATURAL_ORDER.index(following) < NATURAL_ORDER.index(vira.rank)
         if wraps:
             text += " " + self.t("wrap")
-        self.step.value = f"<div>{strip} ↻</div><p style='font-size:17px'>{text}</p>"
+        self.step_html = f"<div>{strip} ↻</div><p style='font-size:17px'>{text}</p>"
 
     def _draw_manilhas(self, variant, vira) -> None:
         cards = manilhas(variant, vira)
         labels = list(variant.manilha_names)
-        self.manilhas_box.value = (
+        self.manilhas_html = (
             f"<b>{self.t('manilhas')}</b>"
             + cards_row(cards, width=80, highlights=["manilha"] * 4, labels=labels)
             + f"<p>{self.t('suit_order') if variant.uses_vira else ''}</p>"
@@ -250,6 +255,6 @@ class ManilhaExplorer(View):
             names = escape(" ".join(str(c) for c in group))
             rows.append(f"<tr data-cards='{names}'><td style='font-size:16px;padding-right:8px'>{place}º</td>"
                         f"<td>{cards}</td></tr>")
-        self.ranking_box.value = (f"<b>{self.t('ranking')}</b> <i>{self.t('ranking_note')}</i>"
+        self.ranking_html = (f"<b>{self.t('ranking')}</b> <i>{self.t('ranking_note')}</i>"
                                   f"<table>{''.join(rows)}</table>")
 

@@ -66,19 +66,24 @@ class Exercises(w.VBox):
         self.answered = False
         self.chosen = None
         self.score = Score(lesson)
-        self.title = html()
-        self.prompt = html("cartas-question")
-        self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"), _dom_classes=("cartas-answers",))
-        # one layout and one style for every answer button of every question
-        self._answer_layout = w.Layout(width="auto", min_width="60px")
-        self._answer_style = w.ButtonStyle()
-        self.feedback = html("cartas-feedback")
+        self.prompt = html("cartas-exercise-text")  # the block's title, then the invitation or question
         self.score_label = html("cartas-score")
         self.next_button = w.Button(layout=w.Layout(width="170px"), _dom_classes=("cartas-next",))
         self.next_button.on_click(view.guarded(lambda _: self.new_question()))
-        self.children = [self.title, self.prompt, self.buttons, self.feedback,
-                         w.HBox([self.score_label, self.next_button])]
+        self.bottom = w.HBox([self.score_label, self.next_button])
+        # The answer row and the verdict come with the first question (fewer widgets to open
+        # while a class loads the page); their buttons share one layout and one style.
+        self.buttons: w.HBox | None = None
+        self.feedback: w.HTML | None = None
+        self.children = [self.prompt, self.bottom]
         self.redraw()
+
+    def _start(self) -> None:
+        self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"), _dom_classes=("cartas-answers",))
+        self._answer_layout = w.Layout(width="auto", min_width="60px")
+        self._answer_style = w.ButtonStyle()
+        self.feedback = html("cartas-feedback")
+        self.children = [self.prompt, self.buttons, self.feedback, self.bottom]
 
     @property
     def rng(self):
@@ -94,7 +99,10 @@ class Exercises(w.VBox):
 
     def new_question(self) -> Question:
         """Ask a new question (the first one starts the exercises)."""
-        self.question = self.make_question(self.rng)
+        question = self.make_question(self.rng)
+        if self.buttons is None:
+            self._start()
+        self.question = question
         self.answered = False
         self.chosen = None
         self._make_buttons(self.question)
@@ -123,6 +131,7 @@ class Exercises(w.VBox):
 
     def _make_buttons(self, question: Question) -> None:
         """One button per option of the new question; the previous question's are closed."""
+        assert self.buttons is not None
         old = self.buttons.children
         buttons = []
         for value, _label in question.options:
@@ -136,13 +145,14 @@ class Exercises(w.VBox):
     def redraw(self) -> None:
         lang = self.view.lang
         q = self.question
-        self.title.value = f"<h4 style='margin:14px 0 2px'>{self.t('title')}</h4>"
-        if q is None:
-            self.prompt.value = f"<div style='font-size:16px'>{self.t('invite')}</div>"
+        title = f"<h4 style='margin:14px 0 2px'>{self.t('title')}</h4>"
+        if q is None or self.buttons is None:
+            text = f"<div class='cartas-question' style='font-size:16px'>{self.t('invite')}</div>"
         else:
-            self.prompt.value = f"<div style='font-size:17px'>{q.prompt[lang]}</div>"
+            text = f"<div class='cartas-question' style='font-size:17px'>{q.prompt[lang]}</div>"
             for b, (_value, label) in zip(self.buttons.children, q.options):
                 b.description = label[lang] if isinstance(label, dict) else str(label)
+        self.prompt.value = title + text
         self.next_button.description = self.t("next" if self.started else "start")
         self._draw_feedback()
         self._draw_score()
@@ -152,13 +162,15 @@ class Exercises(w.VBox):
         return label[self.view.lang] if isinstance(label, dict) else str(label)
 
     def _draw_feedback(self) -> None:
+        if self.feedback is None:
+            return
         if self.question is None or (self.chosen is None and not self.answered):
             self.feedback.value = ""
             return
-        lang = self.view.lang
-        correct = self.chosen == self.question.answer
-        head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(self.question, self.question.answer)))
-        self.feedback.value = verdict_html(correct, f"<b>{head}</b> {self.question.why[lang]}", size=16)
+        lang, q = self.view.lang, self.question
+        correct = self.chosen == q.answer
+        head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(q, q.answer)))
+        self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.why[lang]}", size=16)
 
     def _draw_score(self) -> None:
         self.score_label.value = score_html(self.t, self.score)
