@@ -1,7 +1,14 @@
-"""Query parameters in Voilà's pre-heated kernels (widgets.i18n.query_parameters)."""
-import voila.utils
+"""Query parameters in Voilà's pre-heated kernels (widgets.i18n.query_parameters), and the
+wait for the request itself (widgets.preheat) against a websocket server that speaks Voilà's
+side of the protocol."""
+import json
+import os
+import threading
 
-from widgets import i18n
+import pytest
+from websockets.sync.server import serve
+
+from widgets import i18n, preheat
 
 
 def _preheated(monkeypatch, replies):
@@ -17,8 +24,9 @@ def _preheated(monkeypatch, replies):
         calls.append(reply)
         if reply is not None:
             monkeypatch.setenv("QUERY_STRING", reply)
+        return reply is not None
 
-    monkeypatch.setattr(voila.utils, "wait_for_request", wait_for_request)
+    monkeypatch.setattr(preheat, "wait_for_request", wait_for_request)
     return calls
 
 
@@ -48,3 +56,65 @@ def test_without_preheating_the_query_comes_from_the_environment_without_waiting
     monkeypatch.setenv("QUERY_STRING", "lang=en")
     assert i18n.initial_language() == "en"
     assert calls == []
+
+
+@pytest.fixture
+def voila_query_server(monkeypatch):
+    """A websocket server playing Voilà's /voila/query/<kernel id> endpoint: it answers the
+    kernel named in the path with the message queued for it, as Voilà does when the request
+    comes. Yields (queue {kernel id: message}, paths seen)."""
+    queue, seen = {}, []
+
+    def handler(socket):
+        seen.append(socket.request.path)
+        message = queue.get(socket.request.path.rsplit("/", 1)[-1])
+        if message is not None:
+            socket.send(message)
+
+    with serve(handler, "127.0.0.1", 0) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        port = server.socket.getsockname()[1]
+        for name, value in {"VOILA_APP_IP": "127.0.0.1", "VOILA_APP_PORT": str(port),
+                            "VOILA_SERVER_URL": "/base/", "VOILA_KERNEL_ID": "k-1"}.items():
+            monkeypatch.setenv(name, value)
+        monkeypatch.delenv("VOILA_WS_BASE_URL", raising=False)
+        monkeypatch.delenv("QUERY_STRING", raising=False)
+        yield queue, seen
+        server.shutdown()
+        thread.join(timeout=5)
+
+
+def test_the_wait_reads_the_request_voila_sends_to_this_kernel(voila_query_server):
+    queue, seen = voila_query_server
+    queue["k-1"] = json.dumps({"QUERY_STRING": "lang=en&cenario=x", "SERVER_NAME": "127.0.0.1"})
+    assert preheat.wait_for_request() is True
+    assert seen == ["/base/voila/query/k-1"]
+    assert os.environ["QUERY_STRING"] == "lang=en&cenario=x" and os.environ["SERVER_NAME"] == "127.0.0.1"
+
+
+def test_a_reply_that_is_not_an_object_of_strings_changes_nothing(voila_query_server):
+    queue, _ = voila_query_server
+    for bad in ("not json", json.dumps(["QUERY_STRING"]), json.dumps({"QUERY_STRING": 7})):
+        queue["k-1"] = bad
+        assert preheat.wait_for_request() is False
+        assert "QUERY_STRING" not in os.environ
+
+
+def test_a_server_that_is_not_there_makes_the_wait_return_false(monkeypatch):
+    from serving_ports import closed_port
+
+    monkeypatch.setenv("VOILA_APP_PORT", str(closed_port()))
+    monkeypatch.delenv("QUERY_STRING", raising=False)
+    assert preheat.wait_for_request() is False
+    assert "QUERY_STRING" not in os.environ
+
+
+def test_the_wait_does_not_load_voilas_server_into_the_kernel():
+    import subprocess
+    import sys
+    code = ("import sys, widgets.i18n, widgets.preheat\n"
+            "assert widgets.preheat.wait_for_request('ws://127.0.0.1:1/voila/query/k') is False\n"
+            "assert not [m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')]\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr

@@ -19,8 +19,9 @@ def query_parameters() -> dict[str, str]:
     """The dashboard URL's query parameters (Voilà passes them in QUERY_STRING).
 
     In a pre-heated kernel (VOILA_PREHEAT), the notebook runs before any learner asks for it;
-    the first call waits for the learner's request, and Voilà puts its details (QUERY_STRING
-    among them) into the environment; later calls read them from there. Voilà sends the
+    the first call waits for the learner's request (`widgets.preheat`), whose details
+    (QUERY_STRING among them) Voilà sends and the wait puts into the environment; later calls
+    read them from there. Voilà sends the
     request's details once: waiting a second time would block until a timeout. Voilà's wait
     gives up silently when it cannot connect within 5 s (a busy server, many kernels starting
     at once); then QUERY_STRING is still missing and the wait is tried again, up to
@@ -28,7 +29,7 @@ def query_parameters() -> dict[str, str]:
     """
     global _request_arrived
     if not _request_arrived and os.environ.get("VOILA_PREHEAT", "False") != "False":
-        from voila.utils import wait_for_request  # only under Voilà's pre-heated kernels
+        from .preheat import wait_for_request  # only under Voilà's pre-heated kernels
 
         for _ in range(WAIT_ATTEMPTS):
             wait_for_request()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -123,3 +124,37 @@ def test_no_dashboard_fetches_anything_from_outside_the_server(browser, voila_ur
         page.wait_for_load_state("networkidle")
         page.close()
     assert outside == []
+
+
+def test_preheated_kernels_wait_for_the_learners_link_and_follow_its_language_and_scenario(browser, tmp_path):
+    """Voilà's warm pool (off by default, README): a kernel that ran the lesson before anyone
+    asked still opens it in the link's language, and a scenario link reaches its kernel."""
+    from cartas import scenario
+
+    config = json.loads((ROOT / "voila.json").read_text())
+    config["VoilaConfiguration"].update(preheat_kernel=True, default_pool_size=0)
+    config["VoilaKernelManager"] = {"fill_delay": 1, "kernel_pools_config": {
+        "default": {"pool_size": 0},
+        "notebooks/manilhas.ipynb": {"pool_size": 1}, "notebooks/cenarios.ipynb": {"pool_size": 1}}}
+    (tmp_path / "voila.json").write_text(json.dumps(config))
+    process, base = start_voila(ROOT, tmp_path / "voila.log",
+                                {"CARTAS_PROGRESS": str(tmp_path / "progress.json")}, cwd=tmp_path)
+    try:
+        assert wait_for_kernel_count(process, 2, timeout=60) == 2
+        page = browser.new_page()
+        page.set_default_timeout(60_000)
+        page.goto(f"{base}/voila/render/notebooks/manilhas.ipynb?lang=en")
+        page.wait_for_selector(".cartas-exercises .cartas-next")
+        assert page.locator(".cartas-next").text_content() == "Start"
+        assert "In the natural order" in page.locator(".cartas-step").text_content()
+        link = scenario.encode_link(scenario.truco_scenario(
+            "paulista", [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]],
+            "K♠", dealer=3))
+        page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={link}")
+        page.wait_for_selector(".cartas-scenario-table svg[data-card='7♥']")
+        page.close()
+        log = (tmp_path / "voila.log").read_text()
+        for notebook in ("manilhas", "cenarios"):  # both pages ran on kernels from the pools
+            assert re.search(rf"Using pre-heated kernel: \S+ for notebooks/{notebook}\.ipynb", log), notebook
+    finally:
+        stop(process)
