@@ -160,7 +160,8 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
-def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float | None) -> dict:
+def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float | None,
+                  preheat_interval: float | None = None) -> dict:
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
         cull_idle_timeout=cull, cull_interval=max(5, cull // 4))
@@ -170,6 +171,8 @@ def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float |
         manager = config["VoilaKernelManager"] = dict(config.get("VoilaKernelManager", {}))
         if fill_delay is not None:
             manager["fill_delay"] = fill_delay
+        if preheat_interval is not None:
+            config["CappedKernelManager"]["preheat_interval"] = preheat_interval
         manager["kernel_pools_config"] = {
             "default": {"pool_size": 0},
             lesson: {"pool_size": pool}, BARE: {"pool_size": pool},
@@ -183,6 +186,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=0, help="preheated kernels per notebook")
     parser.add_argument("--fill-delay", type=float, default=None,
                         help="seconds before Voilà refills a pool (default: voila.json's, else Voilà's 1 s)")
+    parser.add_argument("--preheat-interval", type=float, default=None,
+                        help="seconds between two pool kernel starts (default: voila.json's)")
     parser.add_argument("--cull", type=int, default=60, help="cull_idle_timeout in s (default 60)")
     parser.add_argument("--lesson", default="notebooks/manilhas.ipynb")
     parser.add_argument("--skip-cull", action="store_true",
@@ -193,7 +198,8 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        config = server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay)
+        config = server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay,
+                               args.preheat_interval)
         (tmp / "voila.json").write_text(json.dumps(config))
         process, base = start_voila(ROOT, tmp / "voila.log",
                                     {"CARTAS_PROGRESS": str(tmp / "progress.json")}, cwd=tmp)

@@ -62,3 +62,32 @@ def test_no_kernel_env_leaves_the_arguments_untouched(launched):
 def test_the_repositorys_voila_config_runs_numpy_on_one_thread_per_kernel():
     config = json.loads((ROOT / "voila.json").read_text())
     assert config["CappedKernelManager"]["kernel_env"] == {"OPENBLAS_NUM_THREADS": "1"}
+
+
+def test_preheated_kernel_starts_are_spaced_and_ordinary_ones_are_not(monkeypatch):
+    started = []
+
+    async def start_kernel(self, *, kernel_id=None, path=None, **kwargs):
+        started.append((asyncio.get_running_loop().time(), kwargs["env"].get("VOILA_PREHEAT")))
+        return "k"
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    manager = CappedKernelManager(preheat_interval=0.2)
+
+    async def class_arrives():
+        pool = [manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "True"}) for _ in range(3)]
+        page = manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "False"})
+        await asyncio.gather(*pool, page)
+
+    asyncio.run(class_arrives())
+    first = min(t for t, _ in started)
+    pooled = sorted(t - first for t, kind in started if kind == "True")
+    ordinary = [t - first for t, kind in started if kind == "False"]
+    assert ordinary[0] < 0.1  # a learner's own kernel never waits for the pool
+    assert pooled[0] < 0.1 and all(b - a >= 0.19 for a, b in zip(pooled, pooled[1:]))
+    assert pooled[-1] < 0.6
+
+
+def test_the_repositorys_voila_config_spaces_pool_refills():
+    config = json.loads((ROOT / "voila.json").read_text())
+    assert config["CappedKernelManager"]["preheat_interval"] == 0.5
