@@ -102,6 +102,7 @@ class Store:
     def __init__(self):
         self._lock = threading.RLock()
         self._migrated: set[tuple[str, int]] = set()
+        self.closed = False  # set by close(); `shared()` then opens a new connection
 
     # What each back end provides.
     def _begin(self, write: bool) -> AbstractContextManager[Transaction]:
@@ -236,6 +237,7 @@ class SQLiteStore(Store):
         tx.execute(_MIGRATIONS_TABLE)  # BEGIN IMMEDIATE already holds the write lock
 
     def close(self) -> None:
+        self.closed = True
         self._conn.close()
 
 
@@ -296,6 +298,7 @@ class PostgresStore(Store):
         tx.execute(_MIGRATIONS_TABLE)
 
     def close(self) -> None:
+        self.closed = True
         self._drop()
 
 
@@ -346,12 +349,13 @@ _shared_lock = threading.Lock()
 
 def shared(location: str | None = None) -> Store:
     """This process's connection to `location` (default: the configured store), opened once.
-    A failure is not cached: the next call tries again."""
+    A failure is not cached: the next call tries again; nor is a store somebody closed: the
+    next call opens a new one."""
     location = configured_location() if location is None else location
     key = (os.getpid(), location)
     with _shared_lock:
         store = _shared.get(key)
-        if store is None:
+        if store is None or store.closed:
             store = _shared[key] = connect(location)
         return store
 

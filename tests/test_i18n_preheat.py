@@ -64,6 +64,7 @@ def voila_query_server(monkeypatch):
     kernel named in the path with the message queued for it, as Voilà does when the request
     comes. Yields (queue {kernel id: message}, paths seen)."""
     queue, seen = {}, []
+    saved = dict(os.environ)  # the wait writes os.environ itself: put it back afterwards
 
     def handler(socket):
         seen.append(socket.request.path)
@@ -80,9 +81,13 @@ def voila_query_server(monkeypatch):
             monkeypatch.setenv(name, value)
         monkeypatch.delenv("VOILA_WS_BASE_URL", raising=False)
         monkeypatch.delenv("QUERY_STRING", raising=False)
-        yield queue, seen
-        server.shutdown()
-        thread.join(timeout=5)
+        try:
+            yield queue, seen
+        finally:
+            server.shutdown()
+            thread.join(timeout=5)
+            os.environ.clear()
+            os.environ.update(saved)
 
 
 def test_the_wait_reads_the_request_voila_sends_to_this_kernel(voila_query_server):

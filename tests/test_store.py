@@ -156,3 +156,13 @@ def test_a_teacher_sees_her_class_and_can_remove_a_learner(store_location):
     assert progress.remove_learner(store, turma.code, ana.key)
     assert [r["name"] for r in progress.class_learners(store, turma.code)] == ["Bia"]
     assert learner_progress(store, ana.key) == {}
+
+
+def test_a_shared_store_that_was_closed_is_opened_again_and_keeps_the_records(store_location):
+    first = open_store(store_location)
+    record(first, SHARED, "manilhas", [True])
+    first.close()  # e.g. a worker that finished one batch, in a process that gets another
+    again = open_store(store_location)
+    assert again is not first and not again.closed
+    record(again, SHARED, "manilhas", [False])
+    assert learner_progress(again, SHARED.key)["manilhas"]["asked"] == 2
