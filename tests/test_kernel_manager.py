@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -29,8 +30,15 @@ def launched(monkeypatch):
     return seen
 
 
+def run(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in the main thread for the whole session."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
+
+
 def start(manager, **kwargs):
-    return asyncio.run(manager.start_kernel(path="notebooks", **kwargs))
+    return run(manager.start_kernel(path="notebooks", **kwargs))
 
 
 def test_kernel_env_is_added_to_the_environment_voila_passes(launched):
@@ -79,7 +87,7 @@ def test_preheated_kernel_starts_are_spaced_and_ordinary_ones_are_not(monkeypatc
         page = manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "False"})
         await asyncio.gather(*pool, page)
 
-    asyncio.run(class_arrives())
+    run(class_arrives())
     first = min(t for t, _ in started)
     pooled = sorted(t - first for t, kind in started if kind == "True")
     ordinary = [t - first for t, kind in started if kind == "False"]

@@ -74,6 +74,7 @@ class Exercises(w.VBox):
         # The answer row and the verdict come with the first question (fewer widgets to open
         # while a class loads the page); their buttons share one layout and one style.
         self.buttons: w.HBox | None = None
+        self._buttons_for: Question | None = None
         self.feedback: w.HTML | None = None
         self.children = [self.prompt, self.bottom]
         self.redraw()
@@ -106,7 +107,6 @@ class Exercises(w.VBox):
         self.answered = False
         self.chosen = None
         self._make_buttons(self.question)
-        self.redraw()
         return self.question
 
     def replace_question(self) -> None:
@@ -130,36 +130,44 @@ class Exercises(w.VBox):
         return correct
 
     def _make_buttons(self, question: Question) -> None:
-        """One button per option of the new question; the previous question's are closed."""
+        """One labelled button per option of the new question, shown once the prompt is drawn
+        (so a browser never shows new answers under the old prompt); the previous question's
+        buttons are closed."""
         assert self.buttons is not None
         old = self.buttons.children
         buttons = []
-        for value, _label in question.options:
-            b = w.Button(layout=self._answer_layout, style=self._answer_style, _dom_classes=("cartas-answer",))
+        for value, label in question.options:
+            b = w.Button(description=self._text(label), layout=self._answer_layout,
+                         style=self._answer_style, _dom_classes=("cartas-answer",))
             b.on_click(self.view.guarded(lambda _, v=value: self.answer(v)))
             buttons.append(b)
+        self.redraw()
         self.buttons.children = buttons
+        self._buttons_for = question
         for b in old:
             b.close()
+
+    def _text(self, label) -> str:
+        return label[self.view.lang] if isinstance(label, dict) else str(label)
 
     def redraw(self) -> None:
         lang = self.view.lang
         q = self.question
         title = f"<h4 style='margin:14px 0 2px'>{self.t('title')}</h4>"
         if q is None or self.buttons is None:
-            text = f"<div class='cartas-question' style='font-size:16px'>{self.t('invite')}</div>"
+            text = f"<div class='cartas-question cartas-invite' style='font-size:16px'>{self.t('invite')}</div>"
         else:
             text = f"<div class='cartas-question' style='font-size:17px'>{q.prompt[lang]}</div>"
-            for b, (_value, label) in zip(self.buttons.children, q.options):
-                b.description = label[lang] if isinstance(label, dict) else str(label)
+            if self._buttons_for is q:  # this question's buttons, not the last one's
+                for b, (_value, label) in zip(self.buttons.children, q.options):
+                    b.description = self._text(label)
         self.prompt.value = title + text
         self.next_button.description = self.t("next" if self.started else "start")
         self._draw_feedback()
         self._draw_score()
 
     def _label(self, question: Question, value) -> str:
-        label = dict(question.options)[value]
-        return label[self.view.lang] if isinstance(label, dict) else str(label)
+        return self._text(dict(question.options)[value])
 
     def _draw_feedback(self) -> None:
         if self.feedback is None:

@@ -189,4 +189,5 @@ def wait_settled(page, step: int) -> None:
 def start_exercises(page) -> None:
     """Press the exercise block's "Começar"/"Start" and wait for the first question's answers."""
     page.locator(".cartas-exercises .cartas-next").click()
+    page.wait_for_selector(".cartas-exercises .cartas-invite", state="detached")
     page.wait_for_selector(".cartas-exercises .cartas-answer", state="visible")
