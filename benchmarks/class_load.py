@@ -160,7 +160,7 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
-def server_config(lesson: str, pool: int, cull: int, n: int, fill_delay: float | None,
+def server_config(lesson: str, pool: int, cull: int, fill_delay: float | None,
                   preheat_interval: float | None = None) -> dict:
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
@@ -198,7 +198,7 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        config = server_config(args.lesson, args.pool, args.cull, args.n, args.fill_delay,
+        config = server_config(args.lesson, args.pool, args.cull, args.fill_delay,
                                args.preheat_interval)
         (tmp / "voila.json").write_text(json.dumps(config))
         process, base = start_voila(ROOT, tmp / "voila.log",

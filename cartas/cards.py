@@ -9,6 +9,7 @@ cards without drawing any (the manilha explorer before its first draw) never loa
 from __future__ import annotations
 
 import enum
+import functools
 import sys
 import unicodedata
 from collections.abc import Callable, Iterable, Sequence
@@ -255,14 +256,7 @@ def lazy_rng(seed: int | np.random.Generator | None = None) -> Callable[[], np.r
     """`make_rng(seed)` when first needed: the seed is checked now (same rule, same error),
     the Generator is made (and numpy loaded) by the first call, and every call returns it."""
     _checked_seed(seed)
-    made: list[np.random.Generator] = []
-
-    def rng() -> np.random.Generator:
-        if not made:
-            made.append(make_rng(seed))
-        return made[0]
-
-    return rng
+    return functools.cache(lambda: make_rng(seed))
 
 
 def shuffled(cards: Sequence[Card], rng: int | np.random.Generator | None = None) -> list[Card]:

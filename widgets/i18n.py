@@ -20,20 +20,17 @@ def query_parameters() -> dict[str, str]:
 
     In a pre-heated kernel (VOILA_PREHEAT), the notebook runs before any learner asks for it;
     the first call waits for the learner's request (`widgets.preheat`), whose details
-    (QUERY_STRING among them) Voilà sends and the wait puts into the environment; later calls
-    read them from there. Voilà sends the
-    request's details once: waiting a second time would block until a timeout. Voilà's wait
-    gives up silently when it cannot connect within 5 s (a busy server, many kernels starting
-    at once); then QUERY_STRING is still missing and the wait is tried again, up to
-    `WAIT_ATTEMPTS` times, rather than opening the page without its `?lang=` or `?cenario=`.
+    (QUERY_STRING among them) Voilà sends once and the wait puts into the environment; later
+    calls read them from there. A wait that could not reach the server within its time (a busy
+    server, many kernels starting at once) is tried again, up to `WAIT_ATTEMPTS` times, rather
+    than opening the page without its `?lang=` or `?cenario=`.
     """
     global _request_arrived
     if not _request_arrived and os.environ.get("VOILA_PREHEAT", "False") != "False":
         from .preheat import wait_for_request  # only under Voilà's pre-heated kernels
 
         for _ in range(WAIT_ATTEMPTS):
-            wait_for_request()
-            if "QUERY_STRING" in os.environ:
+            if wait_for_request():  # Voilà sends the request once: never wait twice
                 break
         _request_arrived = True
     query = parse_qs(os.environ.get("QUERY_STRING", ""))
