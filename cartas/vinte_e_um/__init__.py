@@ -52,22 +52,22 @@ Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settle
   `winner` is None on a shared top and `winners` lists the tied seats. A seat with no
   chips and no stake that is not the banker can never act again (`state.seat_is_out`);
   the play view ends the game for a learner whose seat is out.
+
+The modules that need numpy (`bots`, `odds`, `serialization`) load on first use of one of
+their names (`SensibleBot`, `bust_probability`, `from_json`...); the state, the scoring and
+the narration do not load numpy until a game deals (its seeded Generator).
 """
-from . import bots, odds
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
 from .actions import ACCEPT_OFFER, DRAW, HIT, KINDS, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
-from .bots import RandomBot, SensibleBot, play_game
 from .catalogue import CATALOGUE
 from .config import MAX_BET, MAX_CHIPS, MAX_PACKS, MAX_ROUNDS, UNTIL_ONE_CAP, check_seed
 from .errors import IllegalAction, VinteEUmError
 from .narration import ROTATION_LABELS, describe_action, explain_call, narrate, rotation_label
-from .odds import (
-                      banker_distribution_array,
-                      banker_final_distribution,
-                      bust_probability,
-                      odds_for_view,
-                      unknown_counts,
-                      win_probability,
-)
 from .scoring import (
                       ACE_OPTIONS,
                       beats,
@@ -80,9 +80,37 @@ from .scoring import (
                       playable,
                       points,
 )
-from .serialization import from_json
 from .state import ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, default_packs, from_deal, new_game
 from .views import SeatView
+
+if TYPE_CHECKING:
+    from . import bots, odds
+    from .bots import RandomBot, SensibleBot, play_game
+    from .odds import (
+        banker_distribution_array,
+        banker_final_distribution,
+        bust_probability,
+        odds_for_view,
+        unknown_counts,
+        win_probability,
+    )
+    from .serialization import from_json
+
+# name -> the module that needs numpy and defines it, loaded when the name is first asked for
+_LAZY = {"bots": "bots", "RandomBot": "bots", "SensibleBot": "bots", "play_game": "bots",
+         "odds": "odds", "banker_distribution_array": "odds", "banker_final_distribution": "odds",
+         "bust_probability": "odds", "odds_for_view": "odds", "unknown_counts": "odds",
+         "win_probability": "odds", "from_json": "serialization"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        module = importlib.import_module(f".{_LAZY[name]}", __name__)
+        value = module if name == _LAZY[name] else getattr(module, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ACCEPT_OFFER", "ACE_OPTIONS", "ALL", "CATALOGUE", "DEFAULT_ROTATION", "DRAW", "HIT",

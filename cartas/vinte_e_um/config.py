@@ -6,14 +6,21 @@ bets 1..MAX_BET, 1..MAX_ROUNDS rounds (or None: until one participant holds ever
 but never more than UNTIL_ONE_CAP rounds), 1..MAX_ROUNDS rounds per bank in the "rounds"
 rotation. A seed is None, a whole number 0..2**63-1 or a numpy Generator. Every refusal is
 a `VinteEUmError` naming the option.
+
+numpy is not imported here (a lesson that only scores hands never loads it): a numpy integer
+or Generator can only exist once numpy is loaded, so the checks look for it in `sys.modules`.
 """
 from __future__ import annotations
 
-import numpy as np
+import sys
+from typing import TYPE_CHECKING
 
 from ..cards import make_rng
 from .errors import VinteEUmError, shown
 from .scoring import check_ace
+
+if TYPE_CHECKING:
+    import numpy as np
 
 ROTATIONS: tuple[str, ...] = ("rounds", "natural", "auction", "sale", "permanent")
 DEFAULT_ROTATION = "rounds"
@@ -29,7 +36,12 @@ CONFIG_KEYS = ("players", "ace", "decks", "min_bet", "max_bet", "chips", "rotati
 
 def is_int(value) -> bool:
     """A whole number: an int or numpy integer, never a bool."""
-    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+    if isinstance(value, bool):
+        return False
+    numpy = sys.modules.get("numpy")
+    if numpy is None:
+        return isinstance(value, int)
+    return isinstance(value, (int, numpy.integer)) and not isinstance(value, numpy.bool_)
 
 
 def whole(value, name: str, low: int, high: int) -> int:
@@ -53,7 +65,8 @@ def default_packs(players: int) -> int:
 def check_seed(seed) -> np.random.Generator:
     """A numpy Generator from a seed: None (fresh entropy), a whole number 0..2**63-1, or a
     Generator (shared). A bool, a float or a string is refused ("bad_seed")."""
-    if seed is None or isinstance(seed, np.random.Generator):
+    numpy = sys.modules.get("numpy")
+    if seed is None or (numpy is not None and isinstance(seed, numpy.random.Generator)):
         return make_rng(seed)
     if not is_int(seed) or not 0 <= seed < 2 ** 63:
         raise VinteEUmError("bad_seed", value=shown(seed))

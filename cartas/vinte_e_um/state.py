@@ -9,8 +9,7 @@ for the points the sources leave open and how they are settled here.
 from __future__ import annotations
 
 from collections import Counter
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from ..cards import STANDARD_PACK, Card, shuffled, standard_pack
 from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action, IllegalAction
@@ -28,6 +27,9 @@ from .config import (
 from .errors import VinteEUmError, shown
 from .scoring import call_winner, card_of, points
 from .views import ALL, SeatView, hide_events
+
+if TYPE_CHECKING:
+    import numpy as np  # the Generator comes from config.check_seed, which loads numpy
 
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
 _TEXTS = {id(card): str(card) for card in STANDARD_PACK}  # the engine deals these objects
