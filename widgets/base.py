@@ -66,9 +66,11 @@ def variant_toggle(value="paulista") -> w.ToggleButtons:
 
 
 def seed_field(rng, value: int | None = None, width: str = "190px", **kwargs) -> w.IntText:
-    """The seed box (class cartas-seed): `value`, or else a draw from the seeded `rng`."""
+    """The seed box (class cartas-seed): `value`, or else a draw from the seeded `rng`. With a
+    lazy `rng` (`cartas.cards.lazy_rng`) nothing is drawn: the box starts at 0 and the view
+    draws its value with its first deal (`widgets.later.deal_from_seed`)."""
     if value is None:
-        value = int(rng.integers(1000))
+        value = 0 if callable(rng) else int(rng.integers(1000))
     return w.IntText(value=value, layout=w.Layout(width=width), _dom_classes=("cartas-seed",), **kwargs)
 
 
@@ -145,6 +147,7 @@ class View(w.VBox):
                       width: str = "130px", fresh: bool = False):
         """The variant switch, the seed box (drawn from `rng`) and a deal button; switching
         the variant, clicking the button or pressing Enter in the seed box calls `on_deal()`.
+        `rng` is a Generator or a lazy one (`lazy_rng`, see `seed_field`).
         With `fresh` (a "Nova mão" button) the button first draws a new seed from `rng`, so
         it deals new cards; a seed typed in the box replays its deal. A refused seed shows
         beside the seed box when the view places it with `beside(seed)`. Returns (variant,
@@ -158,7 +161,7 @@ class View(w.VBox):
             if fresh:
                 drawing.append(True)
                 try:
-                    seed.value = int(rng.integers(1_000_000))
+                    seed.value = int((rng() if callable(rng) else rng).integers(1_000_000))
                 finally:
                     drawing.pop()
             on_deal()

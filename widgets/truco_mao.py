@@ -4,12 +4,15 @@ The engine deals and four seeded RuleBots play the first hand of `new_game(varia
 the stepper turns the engine's events into steps (the deal card by card, the vira and the
 manilhas, every play, raise and trick) and narrates each with the engine's `narrate` and
 `explain_trick`. Forward, back and restart only move an index; a seed replays the same deal.
+
+The page opens without numpy: the view is drawn in the cell, and the first hand is dealt right
+after it (`widgets.later.after_paint`), before the learner's browser shows the widgets.
 """
 from __future__ import annotations
 
 import ipywidgets as w
 
-from cartas.cards import Card, make_rng
+from cartas.cards import Card, lazy_rng
 from cartas.truco import (
     SEATS,
     deal_order,
@@ -18,16 +21,15 @@ from cartas.truco import (
     hand_events,
     is_manilha,
     narrate,
-    new_game,
     ordinal,
     pack_left,
     seat_name,
     trick_winning_seat,
 )
-from cartas.truco.bots import RuleBot
 
 from .base import View
 from .i18n import LANGUAGES, every_language, translate
+from .later import after_paint, deal_from_seed
 from .truco_quiz import Exercises, Question
 from .truco_table import Table, table_html
 
@@ -67,6 +69,9 @@ def _seats(seat: int) -> dict:
 
 def play_first_hand(variant, seed: int):
     """A new game whose first hand RuleBots have played to the end; returns its events."""
+    from cartas.truco import new_game  # numpy: with the first deal, not with the page
+    from cartas.truco.bots import RuleBot
+
     state = new_game(variant, seed)
     bots = [RuleBot(seed=seed * 4 + s) for s in SEATS]
     while state.last_hand is None:  # the engine keeps the finished hand, then deals on
@@ -182,7 +187,7 @@ class DealStepper(View):
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
-        rng = make_rng(seed)
+        rng = self._rng = lazy_rng(seed)
         self.variant, self.seed, self.deal_button = self.deal_controls(
             variant, rng, self.deal, button_class="cartas-deal", width="140px")
         self.restart_button = w.Button(layout=w.Layout(width="130px")).add_class("cartas-restart")
@@ -207,7 +212,8 @@ class DealStepper(View):
         ]
         self.steps: list[dict] = []
         self.index = 0
-        self.deal()
+        self.redraw()  # the page: labels now, the hand right after (see the module's docstring)
+        after_paint(self.guarded(lambda: deal_from_seed(self.seed, rng, self.deal), near=self.seed))
 
     # Actions ---------------------------------------------------------------------------
     def deal(self) -> None:
@@ -221,6 +227,8 @@ class DealStepper(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
+        from cartas.truco import new_game
+
         variant = get_variant(self.variant.value)
         state = new_game(variant, int(rng.integers(1_000_000)))
         deal = state.events[0]

@@ -1,0 +1,72 @@
+"""Every dashboard opens light: what its page runs at open does not import numpy (issue 18,
+item 8). A lesson that deals at open shows its first hand right after the page is sent
+(`widgets.later.after_paint`); the play, odds and scenario pages load the engine's numpy
+modules on the first move.
+
+Each case runs the dashboard's own visible cells (read from `notebooks/NAME.ipynb`, as Voilà
+runs them; `remove-cell` cells are not served) in a fresh interpreter, inside a running event
+loop as in a kernel. It asserts that numpy (and the coach, the odds, the bots) are not imported
+when the cells are done, then lets the loop run and checks what the learner sees next.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# Run in the child: the cells, then `after` (the check once the loop had its turn).
+CHILD = r'''
+import ast, asyncio, json, sys
+cells, forbidden, after = json.loads(sys.argv[1])
+
+async def main():
+    scope = {"sys": sys}
+    for source in cells:
+        tree = ast.parse(source)
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, "<cell>", "exec"), scope)
+        if last is not None:
+            scope["view"] = eval(compile(ast.Expression(last.value), "<cell>", "eval"), scope)
+    loaded = sorted(name for name in forbidden if name in sys.modules)
+    assert not loaded, f"loaded with the page: {loaded}"
+    await asyncio.sleep(0.2)  # the kernel goes on: the deferred first deal runs
+    exec(after, scope)
+
+asyncio.run(main())
+'''
+
+# What a page must not import at open, beyond numpy.
+ENGINE = ["numpy", "cartas.truco.state", "cartas.truco.bots", "cartas.truco.odds",
+          "cartas.vinte_e_um.bots", "cartas.vinte_e_um.odds", "cartas.coach.truco",
+          "cartas.coach.vinte_e_um"]
+
+
+def visible_cells(name: str) -> list[str]:
+    notebook = json.loads((ROOT / "notebooks" / f"{name}.ipynb").read_text())
+    return ["".join(cell["source"]) for cell in notebook["cells"]
+            if cell["cell_type"] == "code" and "remove-cell" not in cell["metadata"].get("tags", [])]
+
+
+def open_page(name: str, after: str, tmp_path, forbidden=ENGINE) -> None:
+    env = {**os.environ, "CARTAS_DB": str(tmp_path / "cartas.db"), "CARTAS_DATABASE_URL": "",
+           "CARTAS_PROGRESS": str(tmp_path / "progress.json"), "QUERY_STRING": "",
+           "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", CHILD, json.dumps([visible_cells(name), forbidden, after])],
+                            capture_output=True, text=True, cwd=ROOT / "notebooks", env=env, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def test_the_deal_stepper_opens_without_numpy_and_deals_the_first_hand_right_after(tmp_path):
+    open_page("truco_mao", "assert view.steps and 'numpy' in sys.modules\n"
+                           "assert 'data-card' in view.table.value\n", tmp_path)
+
+
+@pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas"])
+def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
+    open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)
