@@ -67,6 +67,16 @@ def test_the_deal_stepper_opens_without_numpy_and_deals_the_first_hand_right_aft
                            "assert 'data-card' in view.table.value\n", tmp_path)
 
 
-@pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas"])
+def test_the_betting_lab_opens_without_numpy_and_deals_its_hand_right_after(tmp_path):
+    open_page("truco_apostas", "assert view.state is not None and 'numpy' in sys.modules\n"
+                               "assert view.play_buttons.children and 'data-card' in view.table.value\n", tmp_path)
+
+
+def test_the_threshold_lab_opens_without_numpy_and_deals_both_hands_right_after(tmp_path):
+    open_page("truco_mao_de_onze", "assert view.onze is not None and view.ferro is not None\n"
+                                   "assert 'numpy' in sys.modules and 'data-card' in view.onze_table.value\n", tmp_path)
+
+
+@pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

@@ -7,6 +7,9 @@ Also: both ladders, Paulista 1-3-6-9-12 and Mineiro 2-4-6-10-12, read from the e
 
 Decided rule: an exercise's story tells the raises and acceptances by name only ("Assento 1
 pede truco. Assento 2 aceita."), never the value they set, since that is what it asks.
+
+The page opens without numpy: the view is drawn in the cell, and its hand is dealt right after
+it (`widgets.later.after_paint`), before the learner's browser shows the widgets.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import make_rng
+from cartas.cards import lazy_rng
 from cartas.truco import (
     ACCEPT,
     CATALOGUE,
@@ -26,7 +29,6 @@ from cartas.truco import (
     get_variant,
     hand_events,
     narrate,
-    new_game,
     seat_name,
     team_label,
 )
@@ -34,6 +36,7 @@ from cartas.truco.catalogue import cap
 
 from .base import View
 from .i18n import LANGUAGES, translate
+from .later import after_paint, deal_from_seed
 from .truco_quiz import Exercises, Question
 from .truco_table import table_html
 
@@ -104,8 +107,9 @@ class BettingLab(View):
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
-        rng = make_rng(seed)
+        rng = lazy_rng(seed)
         self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
+        self.state = None  # the engine's state, from the first deal on
         self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
                                      ).add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")
@@ -129,10 +133,13 @@ class BettingLab(View):
             w.HBox([self.raise_button, self.accept_button, self.run_button]), self.play_buttons,
             self.message, self.status, w.HBox([self.table, self.story]), self.ladders, self.exercises,
         ]
-        self.new_hand()
+        self.redraw()  # the page: labels now, the hand right after (see the module's docstring)
+        after_paint(self.guarded(lambda: deal_from_seed(self.seed, rng, self.new_hand), near=self.seed))
 
     # Actions ---------------------------------------------------------------------------
     def new_hand(self) -> None:
+        from cartas.truco import new_game  # numpy: with the first deal, not with the page
+
         self.state = new_game(self.variant.value, self.seed.value)
         self.redraw()
 
@@ -160,6 +167,8 @@ class BettingLab(View):
         self.new_button.description = self.t("new")
         self.accept_button.description = self.t("accept")
         self.run_button.description = self.t("run")
+        if state is None:  # not dealt yet
+            return
         over = self.hand_over
         legal = [] if over else state.legal_actions()
         kinds = {a.kind for a in legal}
@@ -237,6 +246,8 @@ class BettingLab(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
+        from cartas.truco import new_game
+
         variant = get_variant(self.variant.value)
         state = new_game(variant, int(rng.integers(1_000_000)))
         for _ in range(int(rng.integers(1, 5))):

@@ -4,14 +4,18 @@ Mão de onze (Paulista, 11 points) / mão de dez (Mineiro, 10): the team at the 
 both partners' cards and decides to play or run; the engine says what each choice scores,
 and a raise there loses the game. Mão de ferro (both teams at the threshold): every card is
 played blind, by position. Everything shown is read from the state or its events.
+
+The page opens without numpy: the view is drawn in the cell, and its two hands are dealt right
+after it (`widgets.later.after_paint`), before the learner's browser shows the widgets.
 """
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, make_rng, shuffled
+from cartas.cards import TRUCO_PACK, lazy_rng, make_rng, shuffled
 from cartas.truco import (
     PLAY_HAND,
     RAISE,
@@ -19,16 +23,15 @@ from cartas.truco import (
     SEATS,
     Action,
     deal_hands,
-    from_deal,
     get_variant,
     hand_events,
     narrate,
     team_label,
 )
-from cartas.truco.bots import RuleBot
 
 from .base import View
 from .i18n import LANGUAGES, translate
+from .later import after_paint, deal_from_seed
 from .truco_quiz import Exercises, Question
 from .truco_table import table_html
 
@@ -78,6 +81,8 @@ def threshold_state(variant, rng):
     score = (variant.threshold, other) if team == 0 else (other, variant.threshold)
     dealer = int(rng.integers(len(SEATS)))
     hands, vira = deal_hands(pack, dealer, variant.uses_vira)
+    from cartas.truco import from_deal  # numpy: with the first deal, not with the page
+
     return from_deal(variant, hands, vira, dealer=dealer, score=score,
                      seed=int(rng.integers(1_000_000)))
 
@@ -88,6 +93,8 @@ def ferro_state(variant, rng):
     dealer = int(rng.integers(len(SEATS)))
     hands, vira = deal_hands(pack, dealer, variant.uses_vira)
     t = variant.threshold
+    from cartas.truco import from_deal
+
     return from_deal(variant, hands, vira, dealer=dealer, score=(t, t),
                      seed=int(rng.integers(1_000_000)))
 
@@ -103,8 +110,10 @@ class ThresholdLab(View):
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
-        rng = make_rng(seed)
+        rng = lazy_rng(seed)
         self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands, fresh=True)
+        self.onze: Any = None  # the engine's states, from the first deal on
+        self.ferro: Any = None
         self.onze_title, self.ferro_title = w.HTML(), w.HTML()
         self.onze_info = w.HTML().add_class("cartas-onze-info")
         self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")
@@ -138,7 +147,8 @@ class ThresholdLab(View):
             self.ferro_title, self.ferro_info, w.HBox(self.blind_buttons + [self.ferro_call]),
             w.HBox([self.ferro_table, self.ferro_story]), self.exercises,
         ]
-        self.new_hands()
+        self.redraw()  # the page: labels now, the hands right after (see the module's docstring)
+        after_paint(self.guarded(lambda: deal_from_seed(self.seed, rng, self.new_hands), near=self.seed))
 
     # Actions ---------------------------------------------------------------------------
     def new_hands(self) -> None:
@@ -165,6 +175,8 @@ class ThresholdLab(View):
 
     def finish(self) -> None:
         """Seeded RuleBots play the rest of the mão de onze/dez."""
+        from cartas.truco import RuleBot
+
         bots = [RuleBot(seed=self.seed.value * 4 + s) for s in SEATS]
         while not _over(self.onze):
             seat = self.onze.current_seat
@@ -185,6 +197,8 @@ class ThresholdLab(View):
         self.new_button.description = self.t("new")
         for key in ("play_hand", "run_hand", "call", "finish"):
             getattr(self, f"{key}_button").description = self.t(key)
+        if self.onze is None:  # not dealt yet
+            return
         self._draw_onze(name)
         self._draw_ferro(variant)
         self.exercises.redraw()
