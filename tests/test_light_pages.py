@@ -77,6 +77,11 @@ def test_the_threshold_lab_opens_without_numpy_and_deals_both_hands_right_after(
                                    "assert 'numpy' in sys.modules and 'data-card' in view.onze_table.value\n", tmp_path)
 
 
+def test_the_odds_explorer_opens_without_numpy_and_shows_the_odds_right_after(tmp_path):
+    open_page("chances_truco", "assert view.odds is not None and 'numpy' in sys.modules\n"
+                               "assert 'cartas-odds-hand' in view.result.value\n", tmp_path)
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

@@ -6,6 +6,10 @@ read, a card used twice, the vira in the hand or a card both held and seen is re
 engine, and its reason is shown beside the field that holds the card, in the page's
 language; the odds shown stay those of the last good question. Numbers are written as the
 language writes them (50.000 simulações, 67,6%).
+
+The page opens without numpy: the view is drawn in the cell, and the odds of the position it
+opens with are computed right after it (`widgets.later.after_paint`), before the learner's
+browser shows the widgets.
 """
 from __future__ import annotations
 
@@ -14,10 +18,11 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import Card, CardError, parse_cards
-from cartas.truco import TrucoError, get_variant, hand_odds
+from cartas.truco import TrucoError, get_variant
 
 from .base import View, variant_toggle
 from .i18n import number, percent
+from .later import after_paint
 from .svg import cards_row
 
 TEXT = {
@@ -91,13 +96,17 @@ class TrucoOddsExplorer(View):
             self.variant, self.beside(self.hand), self.beside(self.vira), self.beside(self.seen),
             self.position, self.compute_button, self.message, self.cards, self.result,
         ]
-        self.compute()
+        self.redraw()  # the page: fields and labels now, the odds right after
+        after_paint(self.guarded(self.compute))
 
     def compute(self, again: bool = True):
         """Ask the engine for the odds of the position in the fields. A refusal is shown
         beside the field it names (the odds shown stay); `again=False` skips a question
         already answered (a field left without a change)."""
         import time
+
+        from cartas.truco import hand_odds  # numpy: with the first odds, not with the page
+
         variant = get_variant(self.variant.value)
         asked = (variant.key, self.hand.value, self.vira.value if variant.uses_vira else "",
                  self.seen.value, self.position.value)
