@@ -82,6 +82,11 @@ def test_the_odds_explorer_opens_without_numpy_and_shows_the_odds_right_after(tm
                                "assert 'cartas-odds-hand' in view.result.value\n", tmp_path)
 
 
+def test_the_hand_scorer_opens_without_numpy_and_draws_its_first_question_right_after(tmp_path):
+    open_page("vinte_e_um_pontos", "assert view.q_hand and 'numpy' in sys.modules\n"
+                                   "assert 'data-card' in view.question.value\n", tmp_path)
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

@@ -10,6 +10,10 @@ it really plays (`playable`: none after 21 or a bust), so a total never disagree
 comparison; "estourou!" and "21 com duas cartas!" are said for the table's ace only, and the
 two-card 21 says what it earns (a player: the bet at even money, and the bank in the "21 com
 duas cartas" mode; the banker: every bet at once).
+
+The page opens without numpy: the view is drawn in the cell, and the first question's seeded
+cards are drawn right after it (`widgets.later.after_paint`), before the learner's browser
+shows the widgets.
 """
 from __future__ import annotations
 
@@ -17,7 +21,7 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import STANDARD_PACK, Card, make_rng
+from cartas.cards import STANDARD_PACK, Card, lazy_rng
 from cartas.vinte_e_um import (
     ACE_OPTIONS,
     VinteEUmError,
@@ -30,6 +34,7 @@ from cartas.vinte_e_um import (
 )
 
 from .base import View, score_html, verdict_html
+from .later import after_paint
 from .progress import Score
 from .svg import cards_row
 
@@ -97,7 +102,8 @@ class HandScorer(View):
 
     def __init__(self, player=("A♠", "7♥"), banker=("10♦", "7♣"), ace=1, seed=None, lang=None):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the first question, right after the page
+        self.q_hand: list | None = None  # the question's cards, from the first question on
         self.score = Score("vinte_e_um_pontos")
         self.player_cards = [Card.parse(c) for c in player]
         self.banker_cards = [Card.parse(c) for c in banker]
@@ -149,8 +155,13 @@ class HandScorer(View):
             self.quiz_title, self.question, self.worth_row, self.who_row, self.feedback,
             w.HBox([self.score_label, self.next_button]),
         ]
-        self.new_question(redraw=False)
         self.redraw()
+        after_paint(self.guarded(self.new_question))
+
+    @property
+    def rng(self):
+        """The seeded Generator of the questions."""
+        return self._rng()
 
     # Actions ---------------------------------------------------------------------------
     def _hand(self, who: str) -> list:
@@ -292,6 +303,8 @@ class HandScorer(View):
 
     def _draw_question(self) -> None:
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        if self.q_hand is None:  # the first question comes right after the page
+            return
         ace = ace_label(self.q_ace, self.lang)
         if self.kind == "worth":
             text, cards = self.t("q_worth", ace=ace), cards_row(self.q_hand, width=56)
