@@ -87,6 +87,11 @@ def test_the_hand_scorer_opens_without_numpy_and_draws_its_first_question_right_
                                    "assert 'data-card' in view.question.value\n", tmp_path)
 
 
+def test_the_round_stepper_opens_without_numpy_and_plays_its_round_right_after(tmp_path):
+    open_page("vinte_e_um_rodada", "assert view.snapshots and view.q_state is not None\n"
+                                   "assert 'numpy' in sys.modules and 'data-card' in view.table.value\n", tmp_path)
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

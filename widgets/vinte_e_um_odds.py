@@ -10,7 +10,7 @@ import io
 import time
 from html import escape
 
-from cartas.vinte_e_um import beats, odds_for_view
+from cartas.vinte_e_um import beats
 
 from .i18n import number, percent, translate
 
@@ -73,6 +73,8 @@ def odds_html(state, lang: str = "pt", chart: bool = True) -> tuple[str, float]:
     seat = state.current_seat
     if state.phase not in ("players", "banker") or seat is None:
         return f"<p class='cartas-no-odds'>{translate(TEXT, 'none', lang)}</p>", 0.0
+    from cartas.vinte_e_um import odds_for_view  # numpy: with the first odds, not with the page
+
     view = state.view(seat)
     start = time.perf_counter()
     odds = odds_for_view(view)

@@ -103,7 +103,7 @@ class HandScorer(View):
     def __init__(self, player=("A♠", "7♥"), banker=("10♦", "7♣"), ace=1, seed=None, lang=None):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the first question, right after the page
-        self.q_hand: list | None = None  # the question's cards, from the first question on
+        self.q_hand: list = []  # the question's cards, from the first question on
         self.score = Score("vinte_e_um_pontos")
         self.player_cards = [Card.parse(c) for c in player]
         self.banker_cards = [Card.parse(c) for c in banker]
@@ -303,7 +303,7 @@ class HandScorer(View):
 
     def _draw_question(self) -> None:
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
-        if self.q_hand is None:  # the first question comes right after the page
+        if not self.q_hand:  # the first question comes right after the page
             return
         ace = ace_label(self.q_ace, self.lang)
         if self.kind == "worth":

@@ -6,19 +6,23 @@ Decided rules for the exercise: seeded questions of two kinds, taken in turn fro
 played by bots: "should the banker draw or call?" and "should this player hit or stand?".
 The answer is what the careful bot (`SensibleBot`) does there; only the first answer scores
 and its verdict stays; the prompt never says what the bot chose.
+
+The page opens without numpy: the view is drawn in the cell, and the round and the first
+question are played right after it (`widgets.later.after_paint`), before the learner's browser
+shows the widgets.
 """
 from __future__ import annotations
 
 from html import escape
 
 import ipywidgets as w
-import numpy as np
 
-from cartas.cards import make_rng
-from cartas.vinte_e_um import ALL, DRAW, HIT, SensibleBot, narrate, new_game, odds_for_view
+from cartas.cards import lazy_rng
+from cartas.vinte_e_um import ALL, DRAW, HIT, narrate, new_game
 
 from .base import View, score_html, seed_field, verdict_html
 from .i18n import percent
+from .later import after_paint, deal_from_seed
 from .progress import Score
 from .vinte_e_um_odds import odds_html
 from .vinte_e_um_table import chips_svg, table_html
@@ -74,6 +78,10 @@ SKIPPED = ("game_start", "game_over")  # a lesson round is one round, not a game
 
 def bots_for(players: int, seed) -> list:
     """One SensibleBot per seat, seeded from the round's seed."""
+    import numpy as np  # with the first round, not with the page
+
+    from cartas.vinte_e_um import SensibleBot
+
     return [SensibleBot(np.random.default_rng(s)) for s in np.random.SeedSequence(seed).spawn(players)]
 
 
@@ -97,18 +105,19 @@ class RoundStepper(View):
 
     def __init__(self, players: int = 5, seed: int | None = 1, lang=None, chart: bool = True):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the first round, right after the page
         self.score = Score("vinte_e_um_rodada")
         self.chart = chart
         self.position = 0
         self.snapshots: list = []
         self.given: bool | None = None
         self.q_kind = "player"  # the first question is the banker's (kinds alternate)
+        self.q_state = None  # the question's state, from the first question on
 
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
                                 layout=w.Layout(width="220px"),
                                 style={"description_width": "initial"}).add_class("cartas-seats")
-        self.seed = seed_field(self.rng, seed, width="200px", style={"description_width": "initial"})
+        self.seed = seed_field(self._rng, seed, width="200px", style={"description_width": "initial"})
         self.buttons = {key: w.Button(layout=w.Layout(width="130px")).add_class(f"cartas-{key.replace('_', '-')}")
                         for key in ("restart", "back", "forward", "new_seed")}
         self.step_label = w.HTML().add_class("cartas-step-count")
@@ -149,7 +158,21 @@ class RoundStepper(View):
             w.HBox([self.draw_button, self.call_button]), self.feedback,
             w.HBox([self.score_label, self.next_button]),
         ]
-        self.restart(redraw=False)
+        self.redraw()  # the page: labels now, the round and the question right after
+        after_paint(self.guarded(lambda: self._first_round(drawn_seed=seed is None), near=self.seed))
+
+    @property
+    def rng(self):
+        """The seeded Generator of new seeds and questions."""
+        return self._rng()
+
+    def _first_round(self, drawn_seed: bool) -> None:
+        """The round of the seed given, or of one drawn from the seeded rng (as `seed_field`
+        would have), then the first question."""
+        if drawn_seed:
+            deal_from_seed(self.seed, self._rng, lambda: self.restart(redraw=False))
+        else:
+            self.restart(redraw=False)
         self.new_question(redraw=False)
         self.redraw()
 
@@ -215,6 +238,8 @@ class RoundStepper(View):
 
     def should_take(self) -> bool:
         """True if the careful bot takes one more card (draws, hits) at the question."""
+        from cartas.vinte_e_um import SensibleBot
+
         chosen = SensibleBot().choose(self.q_state.view(self.q_seat()))
         return chosen in (DRAW, HIT)
 
@@ -238,6 +263,8 @@ class RoundStepper(View):
             return
         should = self.should_take()
         correct = self.given == should
+        from cartas.vinte_e_um import odds_for_view
+
         risk = odds_for_view(self.q_state.view(self.q_seat()))["bust"]
         key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
                ("player", True): "explain_hit", ("player", False): "explain_stand"}[self.q_kind, should]
@@ -253,6 +280,8 @@ class RoundStepper(View):
             button.description = self.t(key)
         self.viewer.options = [(self.t("view_" + key), key) for key in ("turn", "none", "all")]
         self.viewer.description = self.t("viewer")
+        if not self.snapshots:  # not dealt yet
+            return
         self.step_label.value = (f"<span style='font-size:16px;margin-left:10px'>"
                                  f"{self.t('step', step=self.position + 1, steps=len(self.snapshots))}</span>")
         self.buttons["back"].disabled = self.position == 0
@@ -277,6 +306,8 @@ class RoundStepper(View):
                             f"{''.join(items)}</div>") if items else ""
 
     def _draw_question(self) -> None:
+        if self.q_state is None:  # the first question comes with the first round
+            return
         state, seat = self.q_state, self.q_seat()
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
         if self.q_kind == "banker":
