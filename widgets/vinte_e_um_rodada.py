@@ -14,6 +14,7 @@ shows the widgets.
 from __future__ import annotations
 
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
@@ -112,7 +113,7 @@ class RoundStepper(View):
         self.snapshots: list = []
         self.given: bool | None = None
         self.q_kind = "player"  # the first question is the banker's (kinds alternate)
-        self.q_state = None  # the question's state, from the first question on
+        self.q_state: Any = None  # the question's state (a GameState), from the first question on
 
         self.seats = w.Dropdown(options=list(range(3, 13)), value=players,
                                 layout=w.Layout(width="220px"),
