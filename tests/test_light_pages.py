@@ -92,6 +92,11 @@ def test_the_round_stepper_opens_without_numpy_and_plays_its_round_right_after(t
                                    "assert 'numpy' in sys.modules and 'data-card' in view.table.value\n", tmp_path)
 
 
+def test_the_bank_rotation_opens_without_numpy_and_plays_its_example_right_after(tmp_path):
+    open_page("vinte_e_um_banca", "assert view.played and 'numpy' in sys.modules\n"
+                                  "assert 'cartas-change' in view.story.value and view.question.value\n", tmp_path)
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

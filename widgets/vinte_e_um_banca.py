@@ -9,6 +9,10 @@ in turn, "who holds the bank now?" and "how many chips does the new banker pay f
 (nothing in the rounds and natural modes, the highest bid at auction, the accepted offer in
 a sale). The engine's bank_change event is the answer; the story shown stops before it and
 before the decision that would give it away. Only the first answer scores.
+
+The page opens without numpy: the view is drawn in the cell, and the example and the first
+question are played right after it (`widgets.later.after_paint`), before the learner's browser
+shows the widgets.
 """
 from __future__ import annotations
 
@@ -16,10 +20,11 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import make_rng
+from cartas.cards import lazy_rng
 from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
 
 from .base import View, score_html, verdict_html
+from .later import after_paint
 from .progress import Score
 from .vinte_e_um_rodada import bots_for
 from .vinte_e_um_table import table_html
@@ -158,7 +163,8 @@ class BankRotation(View):
 
     def __init__(self, mode: str = "rounds", lang=None, seed=None):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the first example, right after the page
+        self.played = False  # the example and the first question are there
         self.score = Score("vinte_e_um_banca")
         self.given: int | None = None
         self.q_kind = "price"  # the first question asks for the seat (kinds alternate)
@@ -188,7 +194,17 @@ class BankRotation(View):
             self.quiz_title, self.question, self.answers, self.feedback,
             w.HBox([self.score_label, self.next_button]),
         ]
+        self.redraw()  # the page: labels now, the example and the question right after
+        after_paint(self.guarded(self._first_example))
+
+    @property
+    def rng(self):
+        """The seeded Generator of the questions."""
+        return self._rng()
+
+    def _first_example(self) -> None:
         self.new_question(redraw=False)
+        self.played = True
         self.redraw()
 
     # The exercise ------------------------------------------------------------------------
@@ -232,6 +248,8 @@ class BankRotation(View):
             self.mode.options = labels
             self.mode.value = chosen
         self.mode.description = self.t("mode")
+        if not self.played:  # not played yet
+            return
         state, events = rotation_example(chosen)
         self.explain.value = f"<p style='font-size:17px'>{self.t('explain_' + chosen, n=state.rotation_rounds)}</p>"
         change = events[-1]
