@@ -97,6 +97,13 @@ def test_the_bank_rotation_opens_without_numpy_and_plays_its_example_right_after
                                   "assert 'cartas-change' in view.story.value and view.question.value\n", tmp_path)
 
 
+def test_the_truco_game_opens_without_numpy_or_the_coach_and_deals_right_after(tmp_path):
+    open_page("jogar_truco", "assert view.state is not None and 'numpy' in sys.modules\n"
+                             "assert 'cartas.coach.truco' in sys.modules\n"  # the play view imports it, numpy-free
+                             "assert view.hand_cards.cards and 'data-card' in view.table.value\n",
+              tmp_path, forbidden=[m for m in ENGINE if m != "cartas.coach.truco"])
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

@@ -25,15 +25,15 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import Card, make_rng
+from cartas.cards import Card, lazy_rng
 from cartas.coach.truco import Miss, advise_answer, advise_card, advise_threshold, advise_truco, judge, spot_from_view
-from cartas.truco import explain_last_hand, explain_trick, new_game, seat_name, team_of
-from cartas.truco.bots import RuleBot
+from cartas.truco import explain_last_hand, explain_trick, seat_name, team_of
 
 from .base import View, variant_toggle
 from .clickable import CardPicker
 from .coaching import REVIEW_TEXT, note_html, review_html
 from .i18n import number, percent
+from .later import after_paint
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .svg import card_svg, cards_row
 from .truco_table import table_html
@@ -120,7 +120,8 @@ class PlayTruco(BotPacing, View):
 
     def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.later)
+        self.state = None
         self.delay = pace_from_query() if delay is None else delay
         self.variant = variant_toggle(variant if state is None else state.variant)
         self.again = w.Button(button_style="primary").add_class("cartas-again")
@@ -177,16 +178,25 @@ class PlayTruco(BotPacing, View):
             self.hint_box, self.explanation, self.review_box, self.log_box,
         ]
         if state is not None:
-            self.start(state)
+            self.start(state)  # a scenario's state: the engine is loaded already
         else:
-            self.new_game()
+            after_paint(self.guarded(self.new_game))
+
+    @property
+    def rng(self):
+        """The seeded Generator of the deals and the bots' seeds."""
+        return self._rng()
 
     # Game flow ---------------------------------------------------------------------------
     def new_game(self) -> None:
+        from cartas.truco import new_game
+
         self.start(new_game(self.variant.value, self.rng))
 
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
+        from cartas.truco import RuleBot
+
         self.state = state
         self.bots = {s: RuleBot(seed=int(self.rng.integers(2**31)))
                      for s in range(state.players) if s != HUMAN}
@@ -366,6 +376,8 @@ class PlayTruco(BotPacing, View):
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         state = self.state
+        if state is None:  # not dealt yet (see widgets.later)
+            return
         view = state.view(HUMAN)
         variant = state.variant
         legal = [] if self._busy else self.legal()

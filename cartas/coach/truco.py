@@ -45,12 +45,9 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from ..cards import TRUCO_PACK, Card, make_rng
 from ..truco.catalogue import CATALOGUE
 from ..truco.errors import TrucoError
-from ..truco.odds import hand_odds
 from ..truco.rules import finished_sequences, hand_winner
 from ..truco.variants import get_variant, strength_table
 
@@ -260,6 +257,8 @@ def chance(spot: TrucoSpot, seed=0) -> tuple[float, float, int]:
     """(win, loss, simulations): the chance that the seat's team takes / loses the hand, every
     seat (the coached one too) playing the rest of the hand under the rule policy."""
     if not spot.table and not spot.results and len(spot.hand) == 3:
+        from ..truco.odds import hand_odds  # numpy: with the first advice, not with the page
+
         odds = hand_odds(spot.variant, list(spot.hand), spot.vira, (spot.seat - spot.mao) % 4,
                          START_SIMULATIONS, seed, tuple(spot.seen),
                          None if spot.partner is None else list(spot.partner))
@@ -435,6 +434,8 @@ class _Game:
         raise AssertionError("the rule's card is among the candidates")
 
     def _deals(self, seed) -> list:
+        import numpy as np  # not at the top: a play page opens without numpy
+
         rng = make_rng(seed)
         order = np.argsort(rng.random((ROLLOUTS, len(self.unseen))), axis=1)
         return np.array(self.unseen)[order].tolist()
