@@ -104,6 +104,12 @@ def test_the_truco_game_opens_without_numpy_or_the_coach_and_deals_right_after(t
               tmp_path, forbidden=[m for m in ENGINE if m != "cartas.coach.truco"])
 
 
+def test_the_21_game_opens_without_numpy_or_the_coach_and_deals_right_after(tmp_path):
+    open_page("jogar_21", "assert view.state is not None and 'numpy' in sys.modules\n"
+                          "assert 'cartas.coach.vinte_e_um' not in sys.modules\n"  # it comes with the first hint
+                          "assert 'data-card' in view.table.value\n", tmp_path)
+
+
 @pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)

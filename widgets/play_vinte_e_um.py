@@ -26,12 +26,12 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import make_rng
-from cartas.coach.vinte_e_um import advise_view
-from cartas.vinte_e_um import ROTATIONS, Action, SensibleBot, describe_action, new_game, rotation_label
+from cartas.cards import lazy_rng
+from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rotation_label
 
 from .base import View
 from .coaching import REVIEW_TEXT, note_html, review_html
+from .later import after_paint
 from .pacing import HUMAN, BotPacing, pace_from_query
 from .vinte_e_um_table import table_html
 
@@ -95,7 +95,8 @@ class PlayVinteEUm(BotPacing, View):
     def __init__(self, players: int = 4, role: str = "player", rotation: str = "rounds",
                  seed=None, lang=None, delay=None, state=None, rounds: int = 10):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.later)
+        self.state = None
         self.delay = pace_from_query() if delay is None else delay
         self.rounds = rounds
         self.role = w.ToggleButtons(options=[("Jogador", "player"), ("Banca", "banker")],
@@ -129,9 +130,14 @@ class PlayVinteEUm(BotPacing, View):
             self.go_on, self.review_box, self.log_box,
         ]
         if state is not None:
-            self.start(state)
+            self.start(state)  # a scenario's state: the engine is loaded already
         else:
-            self.new_game()
+            after_paint(self.guarded(self.new_game))
+
+    @property
+    def rng(self):
+        """The seeded Generator of the deals and the bots' seeds."""
+        return self._rng()
 
     def _rotation_options(self):
         return [(rotation_label(r, self.lang), r) for r in ROTATIONS]
@@ -145,6 +151,8 @@ class PlayVinteEUm(BotPacing, View):
                             rounds=self.rounds))  # the engine picks the table's ace for the rotation
 
     def start(self, state) -> None:
+        from cartas.vinte_e_um import SensibleBot
+
         self.state = state
         self.bots = {s: SensibleBot(seed=int(self.rng.integers(2**31))) for s in range(state.players)}
         self.decisions = []
@@ -173,6 +181,8 @@ class PlayVinteEUm(BotPacing, View):
     # The coach -----------------------------------------------------------------------------
     def hint(self) -> str:
         """Show the advice for the decision in front of you (hit/stand, draw/call)."""
+        from cartas.coach.vinte_e_um import advise_view  # numpy and the odds: with the first hint
+
         advice = advise_view(self.state.view(HUMAN)) if self.legal() and not self._busy else None
         if advice is None:
             text = self.t("hint_wait")
@@ -191,6 +201,8 @@ class PlayVinteEUm(BotPacing, View):
         out = []
         for d in self.decisions:
             if not d["judged"]:
+                from cartas.coach.vinte_e_um import advise_view
+
                 advice = advise_view(d["view"])
                 d["miss"] = None if advice is None or advice.action == d["kind"] else advice
                 d["judged"] = True
@@ -224,6 +236,8 @@ class PlayVinteEUm(BotPacing, View):
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
         state = self.state
+        if state is None:  # not dealt yet (see widgets.later)
+            return
         self.draw_title()
         self.role.description = self.t("role")
         self.players.description = self.t("players")
