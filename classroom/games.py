@@ -27,8 +27,6 @@ import cartas.truco as truco
 import cartas.vinte_e_um as vinte_e_um
 from cartas.contract import Event, GameState
 from cartas.errors import RuleError
-from cartas.truco.bots import RuleBot
-from cartas.vinte_e_um.bots import SensibleBot
 
 TRUCO_GAMES = ("paulista", "mineiro")
 GAMES = TRUCO_GAMES + ("21",)
@@ -234,9 +232,9 @@ def bot_action(state: GameState, seat: int, seed: int) -> Any:
     step count."""
     bot_seed = (int(seed) * 1_000_003 + step_count(state) * 7919 + seat) % (2**31)
     if isinstance(state, truco.TrucoState):
-        return RuleBot(seed=bot_seed).choose(state.view(seat))
+        return truco.RuleBot(seed=bot_seed).choose(state.view(seat))  # the bots load with the first bot move
     if isinstance(state, vinte_e_um.GameState):
-        return SensibleBot(seed=bot_seed).choose(state.view(seat))
+        return vinte_e_um.SensibleBot(seed=bot_seed).choose(state.view(seat))
     raise TypeError(f"not a game of the tables: {type(state).__name__}")
 
 

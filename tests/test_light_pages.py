@@ -110,6 +110,6 @@ def test_the_21_game_opens_without_numpy_or_the_coach_and_deals_right_after(tmp_
                           "assert 'data-card' in view.table.value\n", tmp_path)
 
 
-@pytest.mark.parametrize("name", ["index", "turma", "manilhas", "truco_rodadas", "truco_mineiro"])
+@pytest.mark.parametrize("name", ["index", "turma", "mesa", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)
