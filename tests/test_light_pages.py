@@ -53,9 +53,9 @@ def visible_cells(name: str) -> list[str]:
             if cell["cell_type"] == "code" and "remove-cell" not in cell["metadata"].get("tags", [])]
 
 
-def open_page(name: str, after: str, tmp_path, forbidden=ENGINE) -> None:
+def open_page(name: str, after: str, tmp_path, forbidden=ENGINE, query: str = "") -> None:
     env = {**os.environ, "CARTAS_DB": str(tmp_path / "cartas.db"), "CARTAS_DATABASE_URL": "",
-           "CARTAS_PROGRESS": str(tmp_path / "progress.json"), "QUERY_STRING": "",
+           "CARTAS_PROGRESS": str(tmp_path / "progress.json"), "QUERY_STRING": query,
            "PYTHONPATH": str(ROOT)}
     result = subprocess.run([sys.executable, "-c", CHILD, json.dumps([visible_cells(name), forbidden, after])],
                             capture_output=True, text=True, cwd=ROOT / "notebooks", env=env, timeout=120)
@@ -108,6 +108,19 @@ def test_the_21_game_opens_without_numpy_or_the_coach_and_deals_right_after(tmp_
     open_page("jogar_21", "assert view.state is not None and 'numpy' in sys.modules\n"
                           "assert 'cartas.coach.vinte_e_um' not in sys.modules\n"  # it comes with the first hint
                           "assert 'data-card' in view.table.value\n", tmp_path)
+
+
+def test_the_scenario_builder_opens_without_numpy_and_fills_a_random_deal_right_after(tmp_path):
+    open_page("cenarios", "assert all(len(hand.value.split()) == 3 for hand in view.hands)\n"
+                          "assert view.vira.value and 'numpy' in sys.modules\n", tmp_path)
+
+
+def test_a_scenario_link_opens_without_numpy_and_its_table_arrives_right_after(tmp_path):
+    from cartas import scenario
+    hands = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
+    link = scenario.encode_link(scenario.truco_scenario("paulista", hands, "K♠", dealer=3))
+    open_page("cenarios", "assert view.learner_view and view.state is not None\n"
+                          "assert 'data-card=\"7♥\"' in view.table.value\n", tmp_path, query=f"cenario={link}")
 
 
 @pytest.mark.parametrize("name", ["index", "turma", "mesa", "manilhas", "truco_rodadas", "truco_mineiro"])

@@ -28,12 +28,13 @@ from urllib.parse import quote
 import ipywidgets as w
 
 from cartas import scenario as sc
-from cartas.cards import TRUCO_PACK, Card, make_rng, shuffled
+from cartas.cards import TRUCO_PACK, Card, lazy_rng, shuffled
 from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, deal_hands, get_variant
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 
 from .base import View, seed_field, variant_toggle
 from .i18n import query_parameters
+from .later import after_paint
 from .share import ShareLink
 
 NOTEBOOK = "cenarios.ipynb"
@@ -87,7 +88,7 @@ class ScenarioBuilder(View):
 
     def __init__(self, seed=None, lang=None, delay=None, query: bool = True):
         super().__init__(lang=lang)
-        self.rng = make_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy loads with the first deal, right after the page
         self.delay = delay
         self.scenario: dict | None = None
         self.state: Any = None  # a cartas.contract.GameState once a scenario is made
@@ -120,7 +121,7 @@ class ScenarioBuilder(View):
         self.first = w.Text(layout=w.Layout(width="420px")).add_class("cartas-first")
         self.upcard = w.Text(layout=w.Layout(width="240px")).add_class("cartas-upcard")
         self.then = w.Text(layout=w.Layout(width="420px")).add_class("cartas-then")
-        self.seed = seed_field(self.rng, width="240px")
+        self.seed = seed_field(self._rng, width="240px")
 
         self.make_button = w.Button(button_style="primary").add_class("cartas-make")
         self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px")).add_class("cartas-paste")
@@ -156,11 +157,22 @@ class ScenarioBuilder(View):
             self.header(), self.edit, self.editor, self.message, self.table,
             w.HBox([self.step_button, self.play_button]), self.narration, self.game_box,
         ]
-        self.random_deal(redraw=False)
         link = query_parameters().get("cenario") if query else None
         if link:
             self.edit.value = False  # a learner's page: the scenario, not the builder
-        self.redraw()
+        self.redraw()  # the page now; its deal (and the scenario of a link) right after it
+        after_paint(self.guarded(lambda: self._first_deal(link)))
+
+    @property
+    def rng(self):
+        """The builder's seeded Generator: the 21 seed box, random deals, the bots' seeds."""
+        return self._rng()
+
+    def _first_deal(self, link: str | None) -> None:
+        """What the page shows once it is sent (`widgets.later`): the seed box's draw and a
+        random deal, in the order of the seeded stream, then the scenario of the link."""
+        self.seed.value = int(self.rng.integers(1000))
+        self.random_deal()
         if link:
             self.guarded(self.load)(link)
 
