@@ -1,28 +1,40 @@
-"""A class opening the same dashboard at once: a lesson beside a bare one-button notebook.
+"""A class opening the same dashboard at once: any dashboards beside a bare one-button notebook.
 
 One Voilà (the repository's voila.json: template, culling, kernel environment, no cap for the
-run), started after the same byte-compilation as `make serve`, serves both the
-lesson (default notebooks/manilhas.ipynb) and benchmarks/bare_button.ipynb. For each, in the
-same run, N page requests are sent at once (default 30), and the script prints:
+run), started after the same byte-compilation as `make serve`, serves the dashboards asked for
+(`--notebook NAME`, repeatable; `--all`: every notebook in notebooks/; default the manilha
+lesson) and benchmarks/bare_button.ipynb. For each, in the same run, N page requests are sent
+at once (default 30), one notebook after the other, and the script prints:
 
 - p50 / p95 / max seconds until each page is back, executed (Voilà renders without
   progressive rendering here: the HTTP response ends after the notebook's last cell ran);
-- memory per kernel: median RSS of that notebook's kernel processes right after the burst;
-- one click round trip in Chromium, measured while the N kernels are alive (median of 5);
-- the kernel count once the pages are gone, after the culler has had its turn
-  (`--cull` seconds of idleness, default 60, checked every cull/4 s);
-- the lesson's figures as ratios to the bare notebook's (targets: time <= 1.2, memory <= 1.3).
+- memory per kernel: median RSS of that burst's kernel processes once they are quiet (a
+  lesson's deal right after its page, `widgets.later`, loads numpy before that);
+- CPU per kernel: median CPU seconds of each kernel when its own page came back, and again
+  once the kernels are quiet (the deal right after the page counts there); the server's CPU
+  per page;
+- in Chromium, with the burst's kernels alive: seconds until the view is visible, and for the
+  bare notebook and the manilha lesson one click round trip (median of 5);
+- with one notebook, the kernel count once the pages are gone, after the culler has had its
+  turn (`--cull` seconds of idleness, default 60, checked every cull/4 s); with several, each
+  burst's kernels are shut down (Voilà's shutdown API) once measured, so memory stays bounded;
+- one table, each notebook's figures as ratios to the bare notebook's (targets: time <= 1.2,
+  memory <= 1.3). The bare notebook is measured first and last; its mean is the reference, and
+  the two runs' spread says how noisy the machine was.
 
-`--pool K` turns on Voilà's preheated kernels, K per notebook for the two notebooks measured
-(0 for every other notebook), and waits for the pools to fill before the bursts; it also
-checks that `?lang=en` and `?cenario=` still reach a preheated kernel.
+`--pool K` turns on Voilà's preheated kernels, K per notebook measured (0 for every other
+notebook), and waits for the pools to fill before the bursts; it also checks that `?lang=en`
+and `?cenario=` still reach a preheated kernel. Use it with one or two notebooks.
 
     .venv/bin/python benchmarks/class_load.py [--n 30] [--pool 0] [--cull 60]
+    .venv/bin/python benchmarks/class_load.py --all --skip-cull
+    .venv/bin/python benchmarks/class_load.py --notebook truco_mao --notebook jogar_21
 """
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 import sys
 import tempfile
@@ -37,6 +49,7 @@ from cartas_server.serve import compile_packages  # noqa: E402
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
 
 BARE = "benchmarks/bare_button.ipynb"
+MANILHAS = "notebooks/manilhas.ipynb"
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
 
 
@@ -45,8 +58,30 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
-def burst(base: str, path: str, n: int) -> list[float]:
-    """Send n requests for the dashboard at once; seconds until each full (executed) page."""
+def kernel_cpu(process, kernel_id: str) -> float | None:
+    """CPU seconds used so far by the server's kernel `kernel_id` (its command line names its
+    connection file, kernel-ID.json); None if it is not found."""
+    import psutil
+
+    try:
+        children = psutil.Process(process.pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return None
+    for child in children:
+        try:
+            if any(kernel_id in part for part in child.cmdline()):
+                times = child.cpu_times()
+                return times.user + times.system
+        except psutil.Error:
+            continue
+    return None
+
+
+def burst(base: str, path: str, n: int, kernels: list[str] | None = None, process=None,
+          cpu_at_page: list[float] | None = None) -> list[float]:
+    """Send n requests for the dashboard at once; seconds until each full (executed) page.
+    The pages' kernel ids are appended to `kernels` when given, and, with `process` (the
+    server), each kernel's CPU seconds when its page came back to `cpu_at_page`."""
     times, errors = [None] * n, []
     start_gate = threading.Event()
 
@@ -58,6 +93,13 @@ def burst(base: str, path: str, n: int) -> list[float]:
                 body = reply.read().decode()
             if "jupyter-config-data" not in body or "voila_finish" not in body:
                 errors.append(f"page {i}: incomplete page")
+            found = re.search(r'"kernelId": "([0-9a-f-]+)"', body)
+            if found and process is not None and cpu_at_page is not None:
+                used = kernel_cpu(process, found.group(1))
+                if used is not None:
+                    cpu_at_page.append(used)
+            if kernels is not None and found:
+                kernels.append(found.group(1))
             times[i] = time.perf_counter() - started
         except Exception as error:  # reported, never hidden
             errors.append(f"page {i}: {error}")
@@ -91,8 +133,9 @@ def kernel_rss_mb(process, folder: Path, only=None) -> list[float]:
     return sizes
 
 
-def click_round_trip(browser, base: str, path: str) -> tuple[float, float]:
-    """Open the dashboard in Chromium: (seconds to a visible widget, median click round trip)."""
+def click_round_trip(browser, base: str, path: str) -> tuple[float, float | None]:
+    """Open the dashboard in Chromium: (seconds to a visible widget, median click round trip;
+    None for a dashboard other than the bare notebook and the manilha lesson)."""
     page = browser.new_page()
     page.set_default_timeout(300_000)
     started = time.perf_counter()
@@ -106,7 +149,12 @@ def click_round_trip(browser, base: str, path: str) -> tuple[float, float]:
             page.locator(".bare-button").click()
             page.wait_for_function(f"() => document.querySelector('.bare-button').textContent.includes('Olá {i}')")
             clicks.append(time.perf_counter() - t)
-    else:  # a lesson: the manilha explorer, pick viras in turn
+    elif path != MANILHAS:  # any other dashboard: its view, drawn
+        page.wait_for_selector(".cartas-view", state="visible")
+        shown = time.perf_counter() - started
+        page.close()
+        return shown, None
+    else:  # the manilha explorer: pick viras in turn
         page.wait_for_selector(".cartas-vira select", state="visible")
         shown = time.perf_counter() - started
         for label, first in [("7♦  (7 de ouros)", "Q♦"), ("3♣  (3 de paus)", "4♦")] * 3:
@@ -160,7 +208,7 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
-def server_config(lesson: str, pool: int, cull: int, fill_delay: float | None,
+def server_config(notebooks: list[str], pool: int, cull: int, fill_delay: float | None,
                   preheat_interval: float | None = None) -> dict:
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
@@ -173,43 +221,114 @@ def server_config(lesson: str, pool: int, cull: int, fill_delay: float | None,
             manager["fill_delay"] = fill_delay
         if preheat_interval is not None:
             config["CappedKernelManager"]["preheat_interval"] = preheat_interval
-        manager["kernel_pools_config"] = {
-            "default": {"pool_size": 0},
-            lesson: {"pool_size": pool}, BARE: {"pool_size": pool},
-            "notebooks/cenarios.ipynb": {"pool_size": 1}}
+        pools = {"default": {"pool_size": 0}, "notebooks/cenarios.ipynb": {"pool_size": 1}}
+        pools.update({path: {"pool_size": pool} for path in [*notebooks, BARE]})
+        manager["kernel_pools_config"] = pools
     return config
+
+
+def notebook_paths(names: list[str], every: bool) -> list[str]:
+    """The dashboards to measure, as paths from the repository's root: NAME, NAME.ipynb or a
+    path; every notebook in notebooks/ with `every`; the manilha lesson by default."""
+    if every:
+        return sorted(str(path.relative_to(ROOT)) for path in (ROOT / "notebooks").glob("*.ipynb"))
+    paths = []
+    for name in names or [MANILHAS]:
+        path = name if "/" in name else f"notebooks/{name}"
+        path = path if path.endswith(".ipynb") else f"{path}.ipynb"
+        if not (ROOT / path).is_file():
+            raise SystemExit(f"no notebook {path} (from {name!r}); see notebooks/")
+        if path not in paths:
+            paths.append(path)
+    return paths
+
+
+def shut_down(base: str, kernels: list[str]) -> None:
+    """Ask Voilà to shut the pages' kernels down, as a closing tab does."""
+    for kernel in kernels:
+        request = urllib.request.Request(f"{base}/voila/api/shutdown/{kernel}", data=b"", method="POST")
+        try:
+            urllib.request.urlopen(request, timeout=60).read()
+        except OSError as error:
+            print(f"could not shut kernel {kernel} down: {error}", flush=True)
+
+
+def wait_until_idle(pids, timeout: float = 120) -> float:
+    """Wait until these kernels used under 5% of one core over 1 s; seconds waited."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout:
+        before = cpu_seconds(pids)
+        time.sleep(1)
+        if cpu_seconds(pids) - before < 0.05:
+            break
+    return time.perf_counter() - started
+
+
+def measure(process, base: str, browser, path: str, n: int, pool: int) -> dict:
+    """One burst of `n` pages of `path`, and its figures (see the module's docstring)."""
+    before = set(kernel_pids(process))
+    # With a pool, the pages get the kernels preheated before the burst; the refills started
+    # during it are not what a learner's page runs on.
+    pooled = before if pool else None
+    kernels: list[str] = []
+    server_cpu = cpu_seconds([process.pid])
+    cpu_at_page: list[float] = []
+    times = burst(base, path, n, kernels, process, cpu_at_page)
+    server_cpu = cpu_seconds([process.pid]) - server_cpu
+    ours = pooled if pool else set(kernel_pids(process)) - before
+    folder = (ROOT / path).parent
+    wait_until_idle(list(ours))
+    rss = kernel_rss_mb(process, folder, only=ours)
+    cpu_quiet = [cpu_seconds([pid]) for pid in ours]
+    alive = len(kernel_pids(process))
+    shown, click = click_round_trip(browser, base, path)
+    result = {"path": path, "p50": percentile(times, 0.5), "p95": percentile(times, 0.95),
+              "max": max(times), "rss": statistics.median(rss) if rss else float("nan"),
+              "cpu": statistics.median(cpu_at_page) if cpu_at_page else float("nan"),
+              "cpu_quiet": statistics.median(cpu_quiet) if cpu_quiet else float("nan"),
+              "server_cpu": server_cpu / n, "shown": shown, "click": click, "kernels": kernels}
+    click_text = "" if click is None else f", click round trip {click * 1000:.0f} ms"
+    print(f"{path}: {n} pages at once: p50 {result['p50']:.1f} s, p95 {result['p95']:.1f} s, "
+          f"max {result['max']:.1f} s; per kernel RSS {result['rss']:.0f} MB (median of {len(rss)}), "
+          f"CPU {result['cpu']:.2f} s at the page, {result['cpu_quiet']:.2f} s once quiet; "
+          f"server CPU {result['server_cpu'] * 1000:.0f} ms per page; in Chromium with {alive} "
+          f"kernels alive: visible after {shown:.1f} s{click_text}", flush=True)
+    return result
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=30, help="pages opened at once (default 30)")
+    parser.add_argument("--notebook", action="append", default=[], metavar="NAME",
+                        help="a dashboard to measure (notebooks/NAME.ipynb, or a path); repeatable")
+    parser.add_argument("--all", action="store_true", help="every notebook in notebooks/")
+    parser.add_argument("--lesson", help="same as --notebook (kept for older commands)")
     parser.add_argument("--pool", type=int, default=0, help="preheated kernels per notebook")
     parser.add_argument("--fill-delay", type=float, default=None,
                         help="seconds before Voilà refills a pool (default: voila.json's, else Voilà's 1 s)")
     parser.add_argument("--preheat-interval", type=float, default=None,
                         help="seconds between two pool kernel starts (default: voila.json's)")
     parser.add_argument("--cull", type=int, default=60, help="cull_idle_timeout in s (default 60)")
-    parser.add_argument("--lesson", default="notebooks/manilhas.ipynb")
     parser.add_argument("--skip-cull", action="store_true",
                         help="stop once the bursts are measured, without waiting for the culler")
     args = parser.parse_args()
+    notebooks = notebook_paths(args.notebook + ([args.lesson] if args.lesson else []), args.all)
+    several = len(notebooks) > 1
     compile_packages()  # as make serve does
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        config = server_config(args.lesson, args.pool, args.cull, args.fill_delay,
-                               args.preheat_interval)
+        config = server_config(notebooks, args.pool, args.cull, args.fill_delay, args.preheat_interval)
         (tmp / "voila.json").write_text(json.dumps(config))
         process, base = start_voila(ROOT, tmp / "voila.log",
                                     {"CARTAS_PROGRESS": str(tmp / "progress.json")}, cwd=tmp)
-        results = {}
+        results: list[dict] = []
+        idle = args.pool * (len(notebooks) + 1) + (1 if args.pool else 0)
         try:
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                idle = 0
                 if args.pool:
-                    idle = 2 * args.pool + 1
                     took = wait_until_quiet(process, idle)
                     print(f"pools filled: {len(kernel_pids(process))} preheated kernels, executed "
                           f"up to the request, in {took:.0f} s", flush=True)
@@ -220,47 +339,57 @@ def main() -> None:
                                          f"?cenario= never showed its widgets ({error.__class__.__name__}); "
                                          f"see {tmp / 'voila.log'}") from None
                     wait_until_quiet(process, idle)  # refilled and executed
-                for name, path in (("lesson", args.lesson), ("bare", BARE)):
-                    # With a pool, the pages get the kernels preheated before the burst; the
-                    # refills started during it are not what a learner's page runs on.
-                    pooled = set(kernel_pids(process)) if args.pool else None
-                    times = burst(base, path, args.n)
-                    folder = (ROOT / path).parent
-                    rss = kernel_rss_mb(process, folder, only=pooled)
-                    alive = len(kernel_pids(process))
-                    shown, click = click_round_trip(browser, base, path)
-                    results[name] = {"p50": percentile(times, 0.5), "p95": percentile(times, 0.95),
-                                     "max": max(times), "rss": statistics.median(rss),
-                                     "shown": shown, "click": click}
-                    print(f"{name:6s} {path}: {args.n} pages at once: p50 {results[name]['p50']:.1f} s, "
-                          f"p95 {results[name]['p95']:.1f} s, max {results[name]['max']:.1f} s; "
-                          f"RSS per kernel {results[name]['rss']:.0f} MB (median of {len(rss)}); "
-                          f"in Chromium with {alive} kernels alive: visible after {shown:.1f} s, "
-                          f"click round trip {click * 1000:.0f} ms", flush=True)
+                for path in [BARE, *notebooks]:  # warm up: the server's first renders are slower
+                    warm: list[str] = []
+                    burst(base, path, 1, warm)
+                    shut_down(base, warm)
+                # the bare notebook first and last (with several notebooks): its mean is the reference
+                for path in [BARE, *notebooks, *([BARE] if several else [])]:
+                    results.append(measure(process, base, browser, path, args.n, args.pool))
+                    if several:
+                        shut_down(base, results[-1]["kernels"])
                     if args.pool:  # let the pool refill before the next burst, as between lessons
                         # Voilà refills after fill_delay; the pages' kernels may be culled meanwhile
                         time.sleep((args.fill_delay if args.fill_delay is not None else 1) + 5)
                         wait_until_quiet(process, idle)
                 browser.close()
-            if args.skip_cull:
-                return report(results, args.pool)
-            print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
-            t = time.perf_counter()
-            left = wait_for_kernel_count(process, 2 * args.pool + (1 if args.pool else 0),
-                                         timeout=args.cull * 3 + 60)
-            print(f"kernels left after {time.perf_counter() - t:.0f} s: {left} "
-                  f"(preheated pool: {2 * args.pool + (1 if args.pool else 0)})")
+            if not (args.skip_cull or several):
+                print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
+                t = time.perf_counter()
+                pool_left = idle
+                left = wait_for_kernel_count(process, pool_left, timeout=args.cull * 3 + 60)
+                print(f"kernels left after {time.perf_counter() - t:.0f} s: {left} "
+                      f"(preheated pool: {pool_left})")
         finally:
             stop(process)
-    report(results, args.pool)
+    report(results, args.pool, args.n)
 
 
-def report(results: dict, pool: int) -> None:
-    lesson, bare = results["lesson"], results["bare"]
-    print(f"ratios lesson/bare (pool {pool}): p50 {lesson['p50'] / bare['p50']:.2f}, "
-          f"p95 {lesson['p95'] / bare['p95']:.2f}, max {lesson['max'] / bare['max']:.2f} "
-          f"(target <= 1.2); memory per kernel {lesson['rss'] / bare['rss']:.2f} (target <= 1.3); "
-          f"click {lesson['click'] / bare['click']:.2f}")
+def report(results: list[dict], pool: int, n: int) -> None:
+    """One table: each dashboard's figures and their ratios to the bare notebook's mean."""
+    bares = [r for r in results if r["path"] == BARE]
+    ref = {key: statistics.mean(r[key] for r in bares) for key in ("p50", "p95", "max", "rss", "cpu", "cpu_quiet")}
+    if len(bares) > 1:
+        print(f"bare notebook, first and last burst: p50 {bares[0]['p50']:.1f} s and {bares[-1]['p50']:.1f} s, "
+              f"max {bares[0]['max']:.1f} s and {bares[-1]['max']:.1f} s (their mean is the reference)")
+    print(f"\n{n} pages at once (pool {pool}); ratios to the bare notebook (targets: time <= 1.2, "
+          f"memory <= 1.3)")
+    head = (f"{'notebook':24s} {'p50 s':>6s} {'p95 s':>6s} {'max s':>6s} {'x p50':>6s} {'x p95':>6s} "
+            f"{'x max':>6s} {'RSS MB':>7s} {'x RSS':>6s} {'CPU s':>6s} {'x CPU':>6s} {'quiet':>6s} {'ok':>3s}")
+    print(head)
+    print("-" * len(head))
+    for r in results[1:-1] if len(bares) > 1 else [r for r in results if r["path"] != BARE]:
+        ratios = {key: r[key] / ref[key] for key in ref}
+        ok = max(ratios["p50"], ratios["p95"], ratios["max"]) <= 1.2 and ratios["rss"] <= 1.3
+        print(f"{Path(r['path']).stem:24s} {r['p50']:6.1f} {r['p95']:6.1f} {r['max']:6.1f} "
+              f"{ratios['p50']:6.2f} {ratios['p95']:6.2f} {ratios['max']:6.2f} {r['rss']:7.0f} "
+              f"{ratios['rss']:6.2f} {r['cpu']:6.2f} {ratios['cpu']:6.2f} {r['cpu_quiet']:6.2f} "
+              f"{'yes' if ok else 'NO':>3s}")
+    print(f"{'bare (reference)':24s} {ref['p50']:6.1f} {ref['p95']:6.1f} {ref['max']:6.1f} "
+          f"{1:6.2f} {1:6.2f} {1:6.2f} {ref['rss']:7.0f} {1:6.2f} {ref['cpu']:6.2f} {1:6.2f} "
+          f"{ref['cpu_quiet']:6.2f}")
+    print("CPU s: median CPU of a kernel when its page came back; quiet: once the kernels were "
+          "idle (a lesson's deal right after its page counts there); RSS once quiet.")
 
 
 if __name__ == "__main__":
