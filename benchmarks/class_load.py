@@ -202,7 +202,11 @@ def check_query_parameters(browser, base: str) -> None:
     link = scenario.encode_link(scenario.truco_scenario("paulista", HANDS, "K♠", dealer=3))
     page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={link}")
     page.wait_for_selector(".cartas-view")
-    opened = page.locator(".cartas-scenario-table svg[data-card='7♥']").count() > 0
+    try:  # the scenario's table comes right after the page (widgets.later)
+        page.wait_for_selector(".cartas-scenario-table svg[data-card='7♥']", timeout=30_000)
+        opened = True
+    except Exception:  # playwright's TimeoutError
+        opened = False
     page.close()
     print(f"?lang=en reaches a preheated kernel: {'yes' if english else 'NO'}; "
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)

@@ -35,7 +35,12 @@ async def main():
             scope["view"] = eval(compile(ast.Expression(last.value), "<cell>", "eval"), scope)
     loaded = sorted(name for name in forbidden if name in sys.modules)
     assert not loaded, f"loaded with the page: {loaded}"
-    await asyncio.sleep(0.2)  # the kernel goes on: the deferred first deal runs
+    from widgets.later import PAINT_DELAY
+    assert 0.5 <= PAINT_DELAY <= 1.5, PAINT_DELAY  # before the browser asks (about 2 s), after the class's pages
+    await asyncio.sleep(0.6 * PAINT_DELAY)
+    early = "numpy" in sys.modules
+    await asyncio.sleep(0.4 * PAINT_DELAY + 0.3)  # the kernel goes on: the deferred first deal runs
+    assert not early, "numpy loaded before the first deal was due"
     exec(after, scope)
 
 asyncio.run(main())
@@ -126,3 +131,33 @@ def test_a_scenario_link_opens_without_numpy_and_its_table_arrives_right_after(t
 @pytest.mark.parametrize("name", ["index", "turma", "mesa", "manilhas", "truco_rodadas", "truco_mineiro"])
 def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)
+
+
+def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
+    """The deal waits at most until the browser asks for the widgets' state: it is made then,
+    before the state is sent (ipywidgets' "request_states" on its control comm)."""
+    import asyncio
+
+    from ipywidgets import Widget
+
+    from widgets.truco_mao import DealStepper
+
+    sent = []
+
+    class ControlComm:  # the kernel's end of the browser's "jupyter.widget.control" comm
+        def send(self, data, buffers=None):
+            sent.append(data)
+
+    async def open_and_ask():
+        view = DealStepper(lang="pt")
+        assert not view.steps  # the deal is waiting (a kernel: a loop runs)
+        saved, Widget._control_comm = Widget._control_comm, ControlComm()
+        try:
+            Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
+        finally:
+            Widget._control_comm = saved
+        assert view.steps
+        state = sent[0]["states"][view.table.model_id]["state"]
+        assert "data-card" in state["value"]
+
+    asyncio.run(open_and_ask())
