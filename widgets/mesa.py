@@ -40,8 +40,8 @@ from classroom.tables import (
     table_link,
 )
 
+from . import params
 from .base import View
-from .i18n import query_parameters
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
@@ -130,7 +130,6 @@ class Mesa(View):
     def __init__(self, lang=None, code: str | None = None, tables: Tables | None = None,
                  identity=None, autopoll: bool = True):
         super().__init__(lang=lang)
-        params = query_parameters()
         self._tables_obj = tables
         self.autopoll = autopoll
         self.client: TableClient | None = None
@@ -138,9 +137,8 @@ class Mesa(View):
         self._last_beat = 0.0
         self._store_ok = True
         self._drawn_version: int | None = None
-        self.pace = self._number(params.get("ritmo"), DEFAULT_PACE, 0.0, 5.0)
-        seed = params.get("semente")
-        self.seed = int(seed) if seed is not None and seed.isdigit() else None
+        self.pace = self.from_url(params.pace(DEFAULT_PACE))
+        self.seed = self.from_url(params.seed())
         # who
         from .identity import attach
         from .turma import Ticker
@@ -205,18 +203,11 @@ class Mesa(View):
         self.beat.observe(self.guarded(lambda _: self.browser_beat()), names="tick")
         self.children = [self.header(), w.HBox([self.name]), self.message, self.lobby,
                          self.table_area, self.beat]
-        self._pending_code = code if code is not None else params.get("mesa")
+        self._pending_code = code if code is not None else self.from_url(params.table())
         if self._pending_code:
             self.code.value = self._pending_code
         self._on_identity()
         self.redraw()
-
-    @staticmethod
-    def _number(text, default, low, high) -> float:
-        try:
-            return max(low, min(high, float(text)))
-        except (TypeError, ValueError):
-            return default
 
     # Who -----------------------------------------------------------------------------------
     @property

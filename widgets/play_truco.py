@@ -121,7 +121,7 @@ class PlayTruco(BotPacing, View):
     def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
-        self.delay = pace_from_query() if delay is None else delay
+        self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.variant = variant_toggle(variant if state is None else state.variant)
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.status = w.HTML().add_class("cartas-status")

@@ -96,7 +96,7 @@ class PlayVinteEUm(BotPacing, View):
                  seed=None, lang=None, delay=None, state=None, rounds: int = 10):
         super().__init__(lang=lang)
         self.rng = make_rng(seed)
-        self.delay = pace_from_query() if delay is None else delay
+        self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.rounds = rounds
         self.role = w.ToggleButtons(options=[("Jogador", "player"), ("Banca", "banker")],
                                     value=role).add_class("cartas-role")
