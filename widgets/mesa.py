@@ -363,9 +363,16 @@ class Mesa(View):
         self.cover.value = False
         self._act(lambda c: c.move(action))
 
-    def play_card(self, index: int) -> None:
+    def play_card(self, index: int | None) -> None:
+        """Play this seat's `index`-th card at a truco table. The pick comes from the browser
+        and is checked here: no card there (None, see `CardPicker.on_pick`), a 21 table (no
+        hand of cards to pick from) or no such move now is refused aloud."""
         client = self._open()
         snap = client.snap
+        if index is None:
+            raise ValueError(self.t("no_card"))
+        if not games.is_truco(snap.game):
+            raise ValueError(self.t("not_now"))
         seat = client.seat
         legal = games.legal_actions(snap.state, seat)
         view = games.view(snap.state, seat)

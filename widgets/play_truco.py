@@ -222,7 +222,7 @@ class PlayTruco(BotPacing, View):
         if self.state.is_mao_de_ferro:
             chosen = next((a for a in legal if a.kind == "blind" and a.position == index), None)
         else:
-            if index >= len(view.hand):
+            if index is None or index >= len(view.hand):  # None: no card there (CardPicker.on_pick)
                 raise ValueError(self.t("no_card"))
             card = view.hand[index]
             kind = "cover" if self.cover.value else "play"
