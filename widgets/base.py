@@ -64,9 +64,10 @@ def _in_kernel() -> bool:
 def error_log() -> logging.Logger:
     """The logger "cartas", writing to `error_log_path()` only (never to stderr).
 
-    Inside a kernel the same file also takes every other logger's records (ipykernel's comm
-    manager logs a widget message it could not apply, with its traceback, to the root logger,
-    whose last resort is stderr) and Python's warnings."""
+    Inside a kernel the same file also takes every other logger's records (the comm manager
+    logs to the root logger, whose last resort is stderr), Python's warnings, threads'
+    uncaught exceptions, and the tracebacks ipywidgets would show for a widget message it
+    could not apply (`_quiet_widget_tracebacks`)."""
     global _log_handler
     logger = logging.getLogger("cartas")
     path = error_log_path()
@@ -87,7 +88,41 @@ def error_log() -> logging.Logger:
         logging.getLogger().addHandler(_log_handler)
         logging.captureWarnings(True)
         threading.excepthook = _thread_failed
+        _quiet_widget_tracebacks()
     return logger
+
+
+WIDGET_MESSAGES = ("comm_open", "comm_msg", "comm_close")
+
+
+def _quiet_widget_tracebacks() -> None:
+    """ipywidgets shows an exception raised while a widget message is applied (a value the
+    page sent that its trait refuses, a callback outside `View.guarded`) with IPython's
+    `showtraceback`, which sends the traceback to every page of the kernel. While the
+    kernel handles a widget message, this shell's `showtraceback` writes to the error log
+    instead; a cell's error (Voilà shows "There was an error" for it) is shown as before."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    kernel = getattr(shell, "kernel", None)
+    if shell is None or kernel is None or getattr(shell, "_cartas_quiet", False):
+        return
+    shown = shell.showtraceback
+
+    def showtraceback(exc_tuple=None, *args, **kwargs):
+        try:
+            parent = kernel.get_parent("shell") or {}
+            in_widget_message = parent.get("header", {}).get("msg_type") in WIDGET_MESSAGES
+        except Exception:  # noqa: BLE001 - no parent known: keep IPython's behaviour
+            in_widget_message = False
+        if not in_widget_message:
+            return shown(exc_tuple, *args, **kwargs)
+        error = exc_tuple or sys.exc_info()
+        logging.getLogger("cartas").error("error while applying a widget message", exc_info=error)
+        return None
+
+    shell.showtraceback = showtraceback
+    shell._cartas_quiet = True
 
 
 def _thread_failed(args) -> None:
