@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +16,8 @@ from classroom.tables import MemoryRepository, Tables
 from widgets import base
 from widgets.manilhas import ManilhaExplorer
 from widgets.mesa import Mesa
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
@@ -139,3 +142,77 @@ def test_a_real_card_pick_still_plays_the_card():
     view.hand_cards.pick(index)
     assert view.last_error is None
     assert len(games.view(tables.snapshot(view.client.code).state, 0).hand) == before - 1
+
+
+# In a real kernel -------------------------------------------------------------------------
+KERNEL_CODE = """
+from widgets.manilhas import ManilhaExplorer
+from widgets.clickable import CardPicker
+import comm
+view, picker = ManilhaExplorer(lang="en"), CardPicker()
+kernel = get_ipython().kernel
+cell = kernel.get_parent("shell")
+message = {"header": {"msg_type": "comm_msg", "msg_id": "m-1", "session": "s", "username": "u",
+                      "date": "", "version": "5.3"},
+           "parent_header": {}, "metadata": {}, "buffers": [],
+           "content": {"comm_id": picker.comm.comm_id,
+                       "data": {"method": "update", "state": {"picked": ["crafted-marker"]}, "buffer_paths": []}}}
+kernel.set_parent([], message, channel="shell")  # as the kernel does while it handles a widget message
+comm.get_comm_manager().comm_msg(None, None, message)
+kernel.set_parent([], cell, channel="shell")
+print("applied")
+"""
+
+
+def run_in_kernel(code: str, env: dict) -> list[dict]:
+    """Run `code` in a fresh ipykernel (stopped afterwards); every iopub message it sent.
+    Runs in a thread of its own: jupyter_client wants an event loop of its own."""
+    import os
+
+    from jupyter_client.manager import KernelManager
+
+    messages: list[dict] = []
+    failure: list[BaseException] = []
+
+    def run():
+        manager = KernelManager()
+        try:
+            manager.start_kernel(env={**os.environ, **env}, cwd=str(ROOT))
+            client = manager.client()
+            client.start_channels()
+            try:
+                client.wait_for_ready(timeout=60)
+                client.execute(code)
+                while True:
+                    message = client.get_iopub_msg(timeout=60)
+                    messages.append(message)
+                    if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle" \
+                            and any(m["msg_type"] == "execute_input" for m in messages):
+                        break
+            finally:
+                client.stop_channels()
+        except BaseException as error:  # noqa: BLE001 - raised again in the test's thread
+            failure.append(error)
+        finally:
+            manager.shutdown_kernel(now=True)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(timeout=180)
+    if failure:
+        raise failure[0]
+    return messages
+
+
+def test_in_a_kernel_a_widget_message_it_cannot_apply_sends_no_traceback_to_the_page(error_log):
+    messages = run_in_kernel(KERNEL_CODE, {"CARTAS_ERROR_LOG": str(error_log), "PYTHONPATH": str(ROOT)})
+    sent = [m for m in messages if m["msg_type"] in ("stream", "error")]
+    assert [m["content"].get("text") for m in sent] == ["applied\n"]  # no traceback, no error message
+    logged = error_log.read_text()
+    assert "error while applying a widget message" in logged and "crafted-marker" in logged
+
+
+def test_in_a_kernel_a_cell_error_is_still_reported():
+    messages = run_in_kernel("from widgets.manilhas import ManilhaExplorer\nManilhaExplorer(lang='en')\n1 / 0",
+                             {"PYTHONPATH": str(ROOT)})
+    assert [m["content"]["ename"] for m in messages if m["msg_type"] == "error"] == ["ZeroDivisionError"]
