@@ -7,14 +7,27 @@ Decided rules:
 - An exercise's score line shows the learner's stored totals for that lesson (every visit,
   this one included), so it survives a reload; when the store cannot be read it shows this
   visit's answers.
+- A URL parameter a view uses is read through `widgets.params` and `View.from_url`: a refused
+  one is replaced by its default, and the view's notice (under its title) says so in the
+  view's language. A view that follows the page also reports a refused `?lang=`.
+- No traceback leaves the kernel: the kernel forwards its stdout and stderr to every page
+  it serves, so an unexpected error is written to the kernel error log (`error_log()`, a
+  file in the temp folder, `CARTAS_ERROR_LOG` to choose another), never printed. Inside a
+  kernel every logger (a library's too, warnings and threads' uncaught errors included)
+  writes there and not to stderr.
 """
 from __future__ import annotations
 
 import functools
+import logging
+import logging.handlers
+import os
 import sys
+import tempfile
+import threading
 import time
-import traceback
 from html import escape
+from pathlib import Path
 from typing import ClassVar
 
 import ipywidgets as w
@@ -22,6 +35,101 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from . import page
 from .i18n import LANGUAGES, translate
+
+ERROR_LOG_NAME = "cartas-kernel-errors.log"
+ERROR_LOG_BYTES = 2_000_000  # per file; one older file is kept beside it
+
+
+class _QuietFileHandler(logging.handlers.RotatingFileHandler):
+    """A rotating log file that, when it cannot be written, drops the record: logging's
+    default would print the failure, with a traceback, to stderr, that is, to the page."""
+
+    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+        pass
+
+
+_log_handler: _QuietFileHandler | None = None
+
+
+def error_log_path() -> Path:
+    """Where the kernels' errors go: `CARTAS_ERROR_LOG`, else ERROR_LOG_NAME in the temp folder."""
+    return Path(os.environ.get("CARTAS_ERROR_LOG") or Path(tempfile.gettempdir()) / ERROR_LOG_NAME)
+
+
+def _in_kernel() -> bool:
+    kernelapp = sys.modules.get("ipykernel.kernelapp")
+    return bool(kernelapp is not None and kernelapp.IPKernelApp.initialized())
+
+
+def error_log() -> logging.Logger:
+    """The logger "cartas", writing to `error_log_path()` only (never to stderr).
+
+    Inside a kernel the same file also takes every other logger's records (the comm manager
+    logs to the root logger, whose last resort is stderr), Python's warnings, threads'
+    uncaught exceptions, and the tracebacks ipywidgets would show for a widget message it
+    could not apply (`_quiet_widget_tracebacks`)."""
+    global _log_handler
+    logger = logging.getLogger("cartas")
+    path = error_log_path()
+    if _log_handler is None or Path(_log_handler.baseFilename) != path.absolute():
+        old, _log_handler = _log_handler, _QuietFileHandler(
+            path, maxBytes=ERROR_LOG_BYTES, backupCount=1, encoding="utf-8", delay=True)
+        _log_handler.setFormatter(logging.Formatter(
+            f"%(asctime)s pid {os.getpid()} %(name)s %(levelname)s: %(message)s"))
+        for each in (logger, logging.getLogger()):
+            if old is not None:
+                each.removeHandler(old)
+        if old is not None:
+            old.close()
+        logger.addHandler(_log_handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+    if _in_kernel() and _log_handler not in logging.getLogger().handlers:
+        logging.getLogger().addHandler(_log_handler)
+        logging.captureWarnings(True)
+        threading.excepthook = _thread_failed
+        _quiet_widget_tracebacks()
+    return logger
+
+
+WIDGET_MESSAGES = ("comm_open", "comm_msg", "comm_close")
+
+
+def _quiet_widget_tracebacks() -> None:
+    """ipywidgets shows an exception raised while a widget message is applied (a value the
+    page sent that its trait refuses, a callback outside `View.guarded`) with IPython's
+    `showtraceback`, which sends the traceback to every page of the kernel. While the
+    kernel handles a widget message, this shell's `showtraceback` writes to the error log
+    instead; a cell's error (Voilà shows "There was an error" for it) is shown as before."""
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    kernel = getattr(shell, "kernel", None)
+    if shell is None or kernel is None or getattr(shell, "_cartas_quiet", False):
+        return
+    shown = shell.showtraceback
+
+    def showtraceback(exc_tuple=None, *args, **kwargs):
+        try:
+            parent = kernel.get_parent("shell") or {}
+            in_widget_message = parent.get("header", {}).get("msg_type") in WIDGET_MESSAGES
+        except Exception:  # noqa: BLE001 - no parent known: keep IPython's behaviour
+            in_widget_message = False
+        if not in_widget_message:
+            return shown(exc_tuple, *args, **kwargs)
+        error = exc_tuple or sys.exc_info()
+        logging.getLogger("cartas").error("error while applying a widget message", exc_info=error)
+        return None
+
+    shell.showtraceback = showtraceback
+    shell._cartas_quiet = True
+
+
+def _thread_failed(args) -> None:
+    """A thread's uncaught exception goes to the error log (Python's default prints it)."""
+    if args.exc_type is not SystemExit:
+        logging.getLogger("cartas").error("uncaught exception in thread %s", getattr(args.thread, "name", "?"),
+                                          exc_info=(args.exc_type, args.exc_value, args.exc_traceback))
 
 COMMON_TEXT = {
     "not_possible": {"pt": "Não é possível: {reason}", "en": "Not possible: {reason}"},
@@ -129,6 +237,11 @@ class View(w.VBox):
         self.language.observe(self.guarded(self._on_language), names="value")
         self.title = html()  # drawn by draw_title(), shown by header()
         self.message = html("cartas-message")
+        error_log()  # from the first view on, nothing this kernel logs reaches its stderr
+        self._url_problems: list = []
+        if not explicit:
+            from .params import language
+            self.from_url(language())
         if not explicit and page.active():
             page.follow(self)
 
@@ -175,7 +288,26 @@ class View(w.VBox):
         return toggle, seed, button
 
     def draw_title(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>{self.url_notice()}"
+
+    # URL parameters ---------------------------------------------------------------------
+    def from_url(self, reading):
+        """The value of a `widgets.params.Reading`; a refused parameter's problem joins the
+        view's notice (`url_notice`, drawn under the title by `draw_title`)."""
+        problem = reading.problem
+        if problem is not None and all(p.fields.get("name") != problem.fields.get("name")
+                                       for p in self._url_problems):
+            self._url_problems.append(problem)
+        return reading.value
+
+    def url_notice(self) -> str:
+        """The refused URL parameters, one line each in the view's language (class
+        cartas-url-notice), or "" when there are none."""
+        if not self._url_problems:
+            return ""
+        lines = "".join(f"<div>{escape(problem.message(self.lang))}</div>" for problem in self._url_problems)
+        return (f'<div class="cartas-url-notice" role="status" style="background:#fff8e1;color:#5d4037;'
+                f'padding:4px 10px;border-radius:6px;font-size:14px;margin:2px 0">{lines}</div>')
 
     def _on_language(self, change) -> None:
         self.lang = change["new"]
@@ -213,13 +345,15 @@ class View(w.VBox):
 
     def show_error(self, error: BaseException, near=None) -> None:
         """Show `error` in the learner's language: beside `near` if it has a slot, else in
-        the view's message line. A ValueError gives its reason; anything else a calm notice
-        (the traceback goes to the server log)."""
+        the view's message line. A ValueError gives its reason; anything else a calm notice,
+        and its traceback goes to the kernel error log (`error_log`), never to stderr, which
+        the kernel would forward to the page."""
         self.last_error = error
         if isinstance(error, ValueError):
             text = self.t("not_possible", reason=self._reason(error))
         else:
-            traceback.print_exception(error, file=sys.stderr)  # for the server log, not the page
+            error_log().error("unexpected error in %s", type(self).__name__,
+                              exc_info=(type(error), error, error.__traceback__))
             text = self.t("unexpected")
         slot = self._error_slots.get(id(near)) if near is not None else None
         if slot is None:

@@ -57,6 +57,9 @@ class CardPicker(anywidget.AnyWidget):
     A click on an enabled card sets `picked` to {"index": i, "count": n} (the count changes on
     every click, so picking the same card twice still notifies). `on_pick(callback)` calls
     `callback(index)`; `pick(index)` does from Python what a click does (tests, keyboard-free use).
+    `picked` comes from the browser, so it is never trusted: the callback gets the index only
+    when it is a whole number naming one of the cards drawn, and None otherwise (the view
+    refuses it aloud); whether that card may be played now is the view's (the engine's) call.
     """
 
     _esm = _ESM
@@ -65,7 +68,14 @@ class CardPicker(anywidget.AnyWidget):
     picked: traitlets.Dict[str, int] = traitlets.Dict().tag(sync=True)
 
     def on_pick(self, callback) -> None:
-        self.observe(lambda change: callback(change["new"]["index"]), names="picked")
+        def picked(change) -> None:
+            new = change["new"]
+            index = new.get("index") if isinstance(new, dict) else None
+            if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(self.cards):
+                index = None
+            callback(index)
+
+        self.observe(picked, names="picked")
 
     def pick(self, index: int) -> None:
         if not 0 <= index < len(self.cards) or not self.cards[index]["enabled"]:

@@ -158,7 +158,7 @@ class CourseIndex(View):
         else:
             whose = (self.t("whose", name=learner.name) if learner.name else self.t("whose_anonymous"))
             state = "unreadable" if scores is None else "ready"
-        self.table.value = (f"<h3>{self.t('title')}</h3>"
+        self.table.value = (f"<h3>{self.t('title')}</h3>{self.url_notice()}"
                             f"<div class='cartas-whose' data-state='{state}'>{escape(whose)}</div>"
                             f"<table style='font-size:16px;border-spacing:10px 6px'>"
                             f"{head}{''.join(rows)}</table>")

@@ -13,6 +13,7 @@ DEFAULT = "pt"
 
 _request_arrived = False
 WAIT_ATTEMPTS = 5
+MAX_FIELDS = 50  # query fields read, at most (a dashboard uses a handful)
 
 
 def query_parameters() -> dict[str, str]:
@@ -24,6 +25,9 @@ def query_parameters() -> dict[str, str]:
     calls read them from there. A wait that could not reach the server within its time (a busy
     server, many kernels starting at once) is tried again, up to `WAIT_ATTEMPTS` times, rather
     than opening the page without its `?lang=` or `?cenario=`.
+
+    Only the first `MAX_FIELDS` fields are read; a field given twice keeps its last value.
+    Nothing here checks a value: `widgets.params` does, for each parameter.
     """
     global _request_arrived
     if not _request_arrived and os.environ.get("VOILA_PREHEAT", "False") != "False":
@@ -33,13 +37,16 @@ def query_parameters() -> dict[str, str]:
             if wait_for_request():  # Voilà sends the request once: never wait twice
                 break
         _request_arrived = True
-    query = parse_qs(os.environ.get("QUERY_STRING", ""))
+    fields = os.environ.get("QUERY_STRING", "").split("&", MAX_FIELDS)[:MAX_FIELDS]
+    query = parse_qs("&".join(fields))
     return {key: values[-1] for key, values in query.items() if values}
 
 
 def initial_language() -> str:
-    lang = query_parameters().get("lang", DEFAULT).lower()[:2]
-    return lang if lang in LANGUAGES else DEFAULT
+    """The page's starting language from `?lang=` (checked by `widgets.params.language`)."""
+    from .params import language  # params imports this module
+
+    return language().value
 
 
 def translate(table: dict, key: str, lang: str, **fields) -> str:

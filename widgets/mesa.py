@@ -40,8 +40,8 @@ from classroom.tables import (
     table_link,
 )
 
+from . import params
 from .base import View
-from .i18n import query_parameters
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
@@ -130,7 +130,6 @@ class Mesa(View):
     def __init__(self, lang=None, code: str | None = None, tables: Tables | None = None,
                  identity=None, autopoll: bool = True):
         super().__init__(lang=lang)
-        params = query_parameters()
         self._tables_obj = tables
         self.autopoll = autopoll
         self.client: TableClient | None = None
@@ -138,9 +137,8 @@ class Mesa(View):
         self._last_beat = 0.0
         self._store_ok = True
         self._drawn_version: int | None = None
-        self.pace = self._number(params.get("ritmo"), DEFAULT_PACE, 0.0, 5.0)
-        seed = params.get("semente")
-        self.seed = int(seed) if seed is not None and seed.isdigit() else None
+        self.pace = self.from_url(params.pace(DEFAULT_PACE))
+        self.seed = self.from_url(params.seed())
         # who
         from .identity import attach
         from .turma import Ticker
@@ -205,18 +203,11 @@ class Mesa(View):
         self.beat.observe(self.guarded(lambda _: self.browser_beat()), names="tick")
         self.children = [self.header(), w.HBox([self.name]), self.message, self.lobby,
                          self.table_area, self.beat]
-        self._pending_code = code if code is not None else params.get("mesa")
+        self._pending_code = code if code is not None else self.from_url(params.table())
         if self._pending_code:
             self.code.value = self._pending_code
         self._on_identity()
         self.redraw()
-
-    @staticmethod
-    def _number(text, default, low, high) -> float:
-        try:
-            return max(low, min(high, float(text)))
-        except (TypeError, ValueError):
-            return default
 
     # Who -----------------------------------------------------------------------------------
     @property
@@ -372,9 +363,16 @@ class Mesa(View):
         self.cover.value = False
         self._act(lambda c: c.move(action))
 
-    def play_card(self, index: int) -> None:
+    def play_card(self, index: int | None) -> None:
+        """Play this seat's `index`-th card at a truco table. The pick comes from the browser
+        and is checked here: no card there (None, see `CardPicker.on_pick`), a 21 table (no
+        hand of cards to pick from) or no such move now is refused aloud."""
         client = self._open()
         snap = client.snap
+        if index is None:
+            raise ValueError(self.t("no_card"))
+        if not games.is_truco(snap.game):
+            raise ValueError(self.t("not_now"))
         seat = client.seat
         legal = games.legal_actions(snap.state, seat)
         view = games.view(snap.state, seat)

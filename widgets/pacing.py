@@ -14,19 +14,16 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .i18n import query_parameters
-
 HUMAN = 0  # the learner's seat in every play view
 MAX_BOT_STEPS = 400        # bot moves per learner input, at most
 MAX_PACED_SECONDS = 20.0   # pauses per learner input, at most, in seconds
 
 
-def pace_from_query(default: float = 0.8) -> float:
-    """Seconds between bot moves: `?ritmo=0.3` in the dashboard URL (0 for tests)."""
-    try:
-        return max(0.0, min(5.0, float(query_parameters().get("ritmo", default))))
-    except ValueError:
-        return default
+def pace_from_query(default: float = 0.8):
+    """Seconds between bot moves: `?ritmo=0.3` in the dashboard URL (0 for tests), as a
+    `widgets.params.Reading` (a refused value gives `default`, see `View.from_url`)."""
+    from .params import pace
+    return pace(default)
 
 
 class BotPacing:

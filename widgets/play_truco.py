@@ -122,7 +122,7 @@ class PlayTruco(BotPacing, View):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.later)
         self.state = None
-        self.delay = pace_from_query() if delay is None else delay
+        self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.variant = variant_toggle(variant if state is None else state.variant)
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.status = w.HTML().add_class("cartas-status")
@@ -232,7 +232,7 @@ class PlayTruco(BotPacing, View):
         if self.state.is_mao_de_ferro:
             chosen = next((a for a in legal if a.kind == "blind" and a.position == index), None)
         else:
-            if index >= len(view.hand):
+            if index is None or index >= len(view.hand):  # None: no card there (CardPicker.on_pick)
                 raise ValueError(self.t("no_card"))
             card = view.hand[index]
             kind = "cover" if self.cover.value else "play"

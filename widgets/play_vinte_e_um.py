@@ -97,7 +97,7 @@ class PlayVinteEUm(BotPacing, View):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.later)
         self.state = None
-        self.delay = pace_from_query() if delay is None else delay
+        self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.rounds = rounds
         self.role = w.ToggleButtons(options=[("Jogador", "player"), ("Banca", "banker")],
                                     value=role).add_class("cartas-role")

@@ -13,7 +13,6 @@ Decided rules:
 """
 from __future__ import annotations
 
-import sys
 import threading
 import time
 
@@ -91,7 +90,8 @@ class Recorder:
     def _failed(self, error: BaseException) -> None:
         self.failed_at = time.monotonic()
         self.error = str(error)
-        print(f"cartas: progress not saved: {error}", file=sys.stderr)  # the server log
+        from .base import error_log  # the kernel error log: stderr would reach the page
+        error_log().warning("progress not saved: %s", error)
         self._identity().show_notice(NOTICE)
 
     def _saved(self) -> None:

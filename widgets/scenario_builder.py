@@ -32,8 +32,8 @@ from cartas.cards import TRUCO_PACK, Card, lazy_rng, shuffled
 from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, deal_hands, get_variant
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 
+from . import params
 from .base import View, seed_field, variant_toggle
-from .i18n import query_parameters
 from .later import after_paint
 from .share import ShareLink
 
@@ -157,7 +157,7 @@ class ScenarioBuilder(View):
             self.header(), self.edit, self.editor, self.message, self.table,
             w.HBox([self.step_button, self.play_button]), self.narration, self.game_box,
         ]
-        link = query_parameters().get("cenario") if query else None
+        link = self.from_url(params.scenario()) if query else None
         if link:
             self.edit.value = False  # a learner's page: the scenario, not the builder
         self.redraw()  # the page now; its deal (and the scenario of a link) right after it
@@ -398,7 +398,7 @@ class ScenarioBuilder(View):
         title = self.t("learner_title")
         if self.scenario is not None and self.scenario.get("title"):
             title += ": " + self.scenario["title"]
-        self.title.value = f"<h3 style='margin:4px 0'>{escape(title)}</h3>"
+        self.title.value = f"<h3 style='margin:4px 0'>{escape(title)}</h3>{self.url_notice()}"
 
     def link(self) -> str:
         """The scenario's link relative to the dashboard ("" before a scenario is made)."""

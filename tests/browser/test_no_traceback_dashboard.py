@@ -1,0 +1,161 @@
+"""No traceback leaves the kernel: every websocket frame a page receives is recorded while the
+test sends the kernel crafted widget messages (a card pick the page could not send, a value of
+the wrong type), and no frame carries "Traceback" or a file path. The crafted pick is refused
+aloud on the page; the error the kernel could not apply is in the kernel error log."""
+from __future__ import annotations
+
+import json
+import re
+import time
+import uuid
+
+import pytest
+
+from widgets.base import error_log_path
+
+from serving import ROOT
+
+pytestmark = pytest.mark.browser
+
+# Kept before the page's scripts run: every websocket the page opens (the kernel's among them).
+KEEP_SOCKETS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__cartasSockets = [];
+  window.WebSocket = class extends Native {
+    constructor(...args) { super(...args); window.__cartasSockets.push(this); }
+  };
+})();
+"""
+
+# A comm_msg "update" for one widget, sent on the kernel's shell channel as the page's own
+# widget manager would send it (Jupyter's v1 websocket protocol, or JSON without it).
+SEND_UPDATE = """
+([commId, state]) => {
+  const ws = window.__cartasSockets.find(s => s.url.includes("/channels") && s.readyState === 1);
+  const header = {msg_id: crypto.randomUUID(), msg_type: "comm_msg", username: "learner",
+                  session: crypto.randomUUID(), date: new Date().toISOString(), version: "5.3"};
+  const content = {comm_id: commId, data: {method: "update", state, buffer_paths: []}};
+  if (!ws.protocol.startsWith("v1")) {
+    ws.send(JSON.stringify({header, parent_header: {}, metadata: {}, content, channel: "shell", buffers: []}));
+    return;
+  }
+  const enc = new TextEncoder();
+  const parts = [enc.encode("shell"), ...[header, {}, {}, content].map(p => enc.encode(JSON.stringify(p)))];
+  const offsets = [8 * (parts.length + 2)];
+  for (const part of parts) offsets.push(offsets[offsets.length - 1] + part.length);
+  const frame = new Uint8Array(offsets[offsets.length - 1]);
+  const view = new DataView(frame.buffer);
+  view.setBigUint64(0, BigInt(offsets.length), true);
+  offsets.forEach((offset, i) => view.setBigUint64(8 * (i + 1), BigInt(offset), true));
+  let at = offsets[0];
+  for (const part of parts) { frame.set(part, at); at += part.length; }
+  ws.send(frame);
+}
+"""
+
+LEAKS = re.compile(r'Traceback|File "[^"]*"|\.py", line|site-packages|' + re.escape(str(ROOT)))
+
+
+class Frames(list):
+    """Every frame a page receives, as text (binary frames decoded leniently); `messages`
+    holds the Jupyter messages among them, parsed."""
+
+    def __init__(self):
+        super().__init__()
+        self.messages: list[dict] = []
+
+    def add(self, payload) -> None:
+        if isinstance(payload, str):
+            self.append(payload)
+            try:
+                self.messages.append(json.loads(payload))
+            except ValueError:
+                pass
+            return
+        data = bytes(payload)
+        self.append(data.decode("utf-8", "replace"))
+        try:  # Jupyter's v1 protocol: a count, offsets, the channel, then the message's parts
+            count = int.from_bytes(data[:8], "little")
+            offsets = [int.from_bytes(data[8 * (i + 1):8 * (i + 2)], "little") for i in range(count)]
+            parts = [data[offsets[i]:offsets[i + 1]] for i in range(1, min(count - 1, 5))]
+            header, _parent, _metadata, content = (json.loads(part) for part in parts[:4])
+            self.messages.append({"header": header, "content": content})
+        except (ValueError, IndexError):
+            pass
+
+
+def recorded(page) -> Frames:
+    """Every frame `page` receives from now on (see `Frames`)."""
+    frames = Frames()
+    page.on("websocket", lambda socket: socket.on("framereceived", frames.add))
+    return frames
+
+
+def widget_id(frames: Frames, dom_class: str) -> str:
+    """The model id of the widget with `dom_class`, from the states the kernel sent the page."""
+    for message in frames.messages:
+        data = message.get("content", {}).get("data") or {}
+        states = {key: value.get("state", {}) for key, value in (data.get("states") or {}).items()}
+        if "state" in data:
+            states[message["content"].get("comm_id")] = data["state"]
+        for model, state in states.items():
+            if dom_class in (state.get("_dom_classes") or []):
+                return model
+    raise AssertionError(f"no widget with class {dom_class} reached the page")
+
+
+def open_recorded(browser, url: str):
+    page = browser.new_page(viewport={"width": 1280, "height": 1000})
+    page.set_default_timeout(60_000)
+    page.add_init_script(KEEP_SOCKETS)
+    frames = recorded(page)
+    page.goto(url)
+    page.wait_for_selector(".cartas-view", state="visible")
+    return page, frames
+
+
+def assert_no_leak(frames: Frames) -> None:
+    leaks = [LEAKS.search(frame).group(0) for frame in frames if LEAKS.search(frame)]
+    assert not leaks, f"{len(leaks)} frames carry {sorted(set(leaks))}"
+
+
+def test_crafted_widget_messages_in_the_truco_game_leave_no_traceback_in_any_frame(browser, voila_url):
+    page, frames = open_recorded(browser, f"{voila_url}/voila/render/jogar_truco.ipynb?ritmo=0&lang=en")
+    try:
+        page.locator(".cartas-hand-cards .cartas-pick-on").first.wait_for()
+        picker = widget_id(frames, "cartas-hand-cards")
+        marker = f"crafted-{uuid.uuid4().hex}"
+        page.evaluate(SEND_UPDATE, [picker, {"picked": {"index": "x", "count": 99}}])
+        page.locator(".cartas-message", has_text="no card there").wait_for()  # refused aloud
+        page.evaluate(SEND_UPDATE, [picker, {"picked": [marker]}])  # not a dict: the kernel cannot apply it
+        deadline = time.monotonic() + 10
+        while marker not in error_log_path().read_text(errors="replace") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert marker in error_log_path().read_text(errors="replace")  # the server's log has it
+        time.sleep(0.5)  # any frame the kernel would send about it has arrived by now
+        assert frames and not any(marker in frame for frame in frames)
+        assert_no_leak(frames)
+    finally:
+        page.close()
+
+
+def test_a_crafted_card_pick_at_a_21_table_is_refused_without_a_traceback(browser, voila_url):
+    page, frames = open_recorded(browser, f"{voila_url}/voila/render/mesa.ipynb?lang=en&ritmo=0&semente=7")
+    try:
+        box = page.locator(".cartas-mesa-name input")
+        box.fill("Ana")
+        box.press("Enter")
+        page.locator(".cartas-mesa-game select").select_option(label="21 (vinte-e-um)")
+        page.locator(".cartas-mesa-create").click()
+        page.locator(".cartas-mesa-code").wait_for()
+        page.locator(".cartas-mesa-start").click()
+        page.locator(".cartas-status [data-status='playing']").wait_for()
+        picker = widget_id(frames, "cartas-hand-cards")
+        page.evaluate(SEND_UPDATE, [picker, {"picked": {"index": 0, "count": 7}}])
+        page.locator(".cartas-message", has_text="there is no card there").wait_for()
+        time.sleep(0.5)
+        assert_no_leak(frames)
+        assert "Something went wrong" not in page.content()
+    finally:
+        page.close()
