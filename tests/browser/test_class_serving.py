@@ -161,6 +161,14 @@ def test_preheated_kernels_wait_for_the_learners_link_and_follow_its_language_an
         stop(process)
 
 
+def kernel_env(kernel_id: str) -> dict:
+    """The environment a kernel process was started with, found by its connection file."""
+    for process in psutil.process_iter(["cmdline"]):
+        if any(kernel_id in part for part in process.info["cmdline"] or ()):
+            return process.environ()
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
 KERNEL_ID = re.compile(r"kernel[_-]?[iI]d[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})")
 
 
@@ -178,11 +186,18 @@ def test_one_browser_gets_at_most_six_dashboards_at_once_and_a_classmate_still_g
         cookie = next(c for c in mine.cookies() if c["name"] == "cartas_browser")
         assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
         answers = []
-        for _ in range(6):  # as a page's fetch() would: same browser, same cookie
-            answer = mine.request.get(f"{voila_url}/voila/render/index.ipynb", timeout=60_000)
+        for n in range(6):  # as a page's fetch() would: same browser, same cookie
+            forged = {"X-Cartas-Browser": "f" * 32} if n == 0 else {}  # a header the page made up
+            answer = mine.request.get(f"{voila_url}/voila/render/index.ipynb", headers=forged,
+                                      timeout=60_000)
             answers.append(answer.status)
             kernels += KERNEL_ID.findall(answer.text())
         assert answers == [200] * 5 + [503]
+        # each kernel was told its browser by the server: one id for the five, not the forged one
+        told = {kernel_env(kernel_id).get("HTTP_X_CARTAS_BROWSER") for kernel_id in kernels}
+        assert len(kernels) == 5 and len(told) == 1
+        browser_id = told.pop()
+        assert re.fullmatch("[0-9a-f]{32}", browser_id) and browser_id != "f" * 32
         refused = mine.request.get(f"{voila_url}/voila/render/manilhas.ipynb").text()
         assert "Este navegador já tem muitas lições abertas" in refused
         assert "This browser already has too many lessons open" in refused
