@@ -128,6 +128,9 @@ class CappedKernelManager(AsyncMappingKernelManager):
             result = await starting
         finally:
             self._reserved.subtract(keys)
+            for key in keys:
+                if self._reserved[key] <= 0:
+                    del self._reserved[key]
         kernel_id = result[-1] if preheated else result
         self._owners[kernel_id] = keys
         return result

@@ -243,3 +243,26 @@ def test_the_repositorys_voila_config_caps_each_browser_and_names_it_to_its_kern
     assert config["CappedKernelManager"]["max_kernels_per_browser"] == 6
     assert config["Voila"]["identity_provider_class"] == "cartas_server.browsers.BrowserIdentityProvider"
     assert config["VoilaConfiguration"]["http_header_envs"] == [browsers.HEADER]
+
+
+def test_pages_of_one_browser_asked_for_at_once_cannot_overshoot_its_cap(kernels, monkeypatch):
+    slow_start = AsyncMappingKernelManager.start_kernel
+
+    async def start_kernel(self, **kwargs):
+        await asyncio.sleep(0.05)  # a kernel takes a while to start: the others arrive meanwhile
+        return await slow_start(self, **kwargs)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    manager = CappedKernelManager(max_kernels_per_browser=2)
+    jar = {}
+    browsers.browser_of(Handler(jar))  # the browser has its cookie already
+
+    async def one_page():
+        CallContext.set(CallContext.JUPYTER_HANDLER, Handler(jar))
+        return await manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "False"})
+
+    async def five_at_once():
+        return await asyncio.gather(*(one_page() for _ in range(5)), return_exceptions=True)
+
+    outcomes = run(five_at_once())
+    assert sum(isinstance(o, web.HTTPError) for o in outcomes) == 3 and len(kernels) == 2
