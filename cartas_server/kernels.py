@@ -97,7 +97,7 @@ class CappedKernelManager(AsyncMappingKernelManager):
                 return await self._for_this_browser(take(self, *args, **kw), preheated=True)
 
             get_rendered_notebook.__doc__ = take.__doc__
-            cls.get_rendered_notebook = get_rendered_notebook  # type: ignore[attr-defined]
+            cls.get_rendered_notebook = get_rendered_notebook
 
     def browser_kernels(self, key: str) -> int:
         """Kernels alive (or being started) that count under `key`: an address counts only
