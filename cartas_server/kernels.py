@@ -15,6 +15,15 @@ the machine out of memory. With `CappedKernelManager.max_kernels = N` (N > 0):
 The check and the reservation happen without an `await` in between, so concurrent requests
 on the event loop cannot overshoot the cap.
 
+With `max_kernels_per_browser = M` (M > 0; voila.json sets 6), one browser (named as
+`cartas_server.browsers` decides: the server's cookie, else the client address) has at most M
+kernels of its pages at once, whether they are started for it or taken from Voilà's warm
+pool; one more is refused with the same 503 page, and nobody else's kernels are touched. A
+kernel stops counting once it is shut down or culled. The manager sees the request through
+jupyter-server's `CallContext` (the handler that is serving it). Pool kernels being started
+count for no browser; a kernel started outside any request (the REST API of jupyter-server)
+counts for none either.
+
 With Voilà's preheated kernels (its pools, off by default), `preheat_interval` seconds pass
 between the starts of two pool kernels, so a pool emptied by a class refills a kernel at a
 time instead of all at once, while the class's pages are still being served.
@@ -29,13 +38,19 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections import Counter
 
+from jupyter_server.base.call_context import CallContext
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
 from tornado import web
 from traitlets import Dict, Float, Integer, Unicode
 
+from . import browsers
+
 FULL = ("The server is at its limit of {limit} running dashboards; "
         "wait a minute and reload the page.")
+BROWSER_FULL = ("This browser already has {limit} dashboards running; close a tab, "
+                "wait a minute and reload the page.")
 
 
 class CappedKernelManager(AsyncMappingKernelManager):
@@ -53,6 +68,12 @@ class CappedKernelManager(AsyncMappingKernelManager):
              "0 starts them all at once.",
     )
 
+    max_kernels_per_browser = Integer(
+        0, config=True,
+        help="Most kernels one browser (cookie, else client address) has at once; one more "
+             "is refused with HTTP 503. 0 means no per-browser cap.",
+    )
+
     kernel_env = Dict(
         value_trait=Unicode(), config=True,
         help="Environment defaults for every kernel started; the server's environment wins.",
@@ -62,6 +83,57 @@ class CappedKernelManager(AsyncMappingKernelManager):
         super().__init__(**kwargs)
         self._starting = 0
         self._next_preheat = 0.0
+        self._owners: dict[str, tuple[str, ...]] = {}  # kernel id -> the keys it counts under
+        self._reserved: Counter[str] = Counter()  # keys of kernels being started or taken
+
+    def __init_subclass__(cls, **kwargs):
+        """Voilà's warm pool is a subclass Voilà makes of this class at start-up
+        (`voila_kernel_manager_factory`); a page served from it takes a running kernel
+        through `get_rendered_notebook`, which is given the per-browser cap here."""
+        super().__init_subclass__(**kwargs)
+        take = cls.__dict__.get("get_rendered_notebook")
+        if take is not None:
+            async def get_rendered_notebook(self, *args, **kw):
+                return await self._for_this_browser(take(self, *args, **kw), preheated=True)
+
+            get_rendered_notebook.__doc__ = take.__doc__
+            cls.get_rendered_notebook = get_rendered_notebook
+
+    def browser_kernels(self, key: str) -> int:
+        """Kernels alive (or being started) that count under `key`: an address counts only
+        the kernels whose browser has not sent its cookie back since (cartas_server.browsers)."""
+        alive = set(self.list_kernel_ids())
+        for kernel_id in [k for k in self._owners if k not in alive]:
+            del self._owners[kernel_id]
+        count = self._reserved[key]
+        for keys in self._owners.values():
+            if key in keys and not (key.startswith("a:") and any(browsers.sent_back(k) for k in keys)):
+                count += 1
+        return count
+
+    async def _for_this_browser(self, starting, preheated: bool = False):
+        """Await `starting` (which gives a kernel id, or a tuple ending with one) unless the
+        browser of the request being served is at its cap; the kernel then counts for it."""
+        handler = CallContext.get(CallContext.JUPYTER_HANDLER)
+        if self.max_kernels_per_browser <= 0 or handler is None:
+            return await starting
+        keys = browsers.browser_of(handler).keys
+        if any(self.browser_kernels(k) >= self.max_kernels_per_browser for k in keys):
+            starting.close()
+            self.log.warning("Refusing a kernel to browser %s: at its cap of %d",
+                             browsers.browser_of(handler).browser_id()[:8], self.max_kernels_per_browser)
+            raise web.HTTPError(503, BROWSER_FULL.format(limit=self.max_kernels_per_browser))
+        self._reserved.update(keys)
+        try:
+            result = await starting
+        finally:
+            self._reserved.subtract(keys)
+            for key in keys:
+                if self._reserved[key] <= 0:
+                    del self._reserved[key]
+        kernel_id = result[-1] if preheated else result
+        self._owners[kernel_id] = keys
+        return result
 
     async def _wait_for_preheat_slot(self) -> None:
         """Space the starts of preheated kernels `preheat_interval` seconds apart: a pool that
@@ -84,12 +156,20 @@ class CappedKernelManager(AsyncMappingKernelManager):
             self.log.warning("Refusing a new kernel: %d in use, cap %d",
                              self.kernels_in_use(), self.max_kernels)
             raise web.HTTPError(503, FULL.format(limit=self.max_kernels))
+        preheat = (kwargs.get("env") or {}).get("VOILA_PREHEAT") == "True"
+        handler = None if preheat else CallContext.get(CallContext.JUPYTER_HANDLER)
         if self.kernel_env:
             # Voilà passes the whole environment it wants; jupyter-server may pass none.
             given = kwargs.get("env")
             kwargs["env"] = {**self.kernel_env, **(os.environ if given is None else given)}
+        if handler is not None and kwargs.get("env") is not None:
+            # the browser as the server named it, whatever the request's own header said
+            kwargs["env"] = {**kwargs["env"], browsers.ENV: browsers.browser_of(handler).browser_id()}
         self._starting += 1
         try:
-            return await super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+            starting = super().start_kernel(kernel_id=kernel_id, path=path, **kwargs)
+            if preheat:
+                return await starting  # a pool kernel is nobody's until a page takes it
+            return await self._for_this_browser(starting)
         finally:
             self._starting -= 1

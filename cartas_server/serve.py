@@ -57,10 +57,10 @@ def port_problem(host: str, port: int) -> str | None:
 
 def lan_addresses() -> list[str]:
     """This machine's IPv4 addresses other than loopback (best effort, no network traffic)."""
-    found = set()
+    found: set[str] = set()
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            found.add(info[4][0])
+            found.add(str(info[4][0]))
     except OSError:
         pass
     try:  # the address of the interface a LAN packet would leave by (UDP connect sends nothing)

@@ -8,6 +8,9 @@ Decided rules:
   ITERATIONS rounds), never the key.
 - Opening the class view needs the code and the key. A wrong key and an unknown code are
   refused with the same message, so the refusal tells nothing about which classes exist.
+- Guessing is limited (classroom.attempts): ten wrong tries in a minute from one browser, or
+  for one class, start a growing wait, during which every try is refused (TooManyTries)
+  before any key is hashed.
 """
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ import secrets
 import time
 from dataclasses import dataclass
 
+from . import attempts
+from .attempts import Attempts
 from .identity import CODE_ALPHABET, CODE_LENGTH, clean_code, clean_name
 from .store import Store
 
@@ -85,12 +90,24 @@ def class_title(store: Store, code: str) -> str | None:
     return row[0] if row else None
 
 
-def open_class(store: Store, code: str, key: str) -> NewClass:
-    """The class, if `key` is its teacher key; NotAllowed otherwise."""
+def open_class(store: Store, code: str, key: str, limiter: Attempts | None = None) -> NewClass:
+    """The class, if `key` is its teacher key; NotAllowed otherwise, TooManyTries while this
+    browser or this class waits (`limiter`: default, the lessons' own, on `store`)."""
     try:
         code = clean_code(code)
     except ValueError:
         code = ""
+    limiter = attempts.limiter(store) if limiter is None else limiter
+    where = attempts.scopes(code)
+    limiter.check(attempts.TEACHER_KEY, where)
+    try:
+        return _open_class(store, code, key)
+    except NotAllowed:
+        limiter.failed(attempts.TEACHER_KEY, where)
+        raise
+
+
+def _open_class(store: Store, code: str, key: str) -> NewClass:
     row = None
     if code:
         with store.transaction(write=False) as tx:

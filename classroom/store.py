@@ -11,7 +11,10 @@ Decided rules:
 - One transaction per record: `with store.transaction() as tx:` commits on success and rolls
   back on any error. SQL is written once with `?` placeholders; on PostgreSQL they become `%s`.
 - A store that cannot be opened or read raises `StoreUnavailable`. Nothing here ever deletes,
-  replaces or rewrites a file it could not read: a garbage SQLite file is left byte for byte.
+  replaces or rewrites a file it could not read: a garbage, truncated or empty (0-byte) SQLite
+  file, or a folder where the file should be, is left byte for byte. Only a path where nothing
+  exists yet gets a new store, made whole under a temporary name and linked into place, so a
+  store file is never empty and an empty one is damage.
 - Schemas are versioned per component in `schema_migrations(component, version)`. A component
   (this package's progress tables, or another module's own tables) declares its ordered steps
   in a `Migrations`; `store.migrate(m)` applies the missing ones, each step in its own
@@ -22,7 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import sqlite3
+import stat
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -191,6 +196,14 @@ class SQLiteStore(Store):
         self.describe = str(self.path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            if not os.path.lexists(self.path):
+                _create_sqlite(self.path)
+        except (OSError, sqlite3.Error) as error:
+            raise StoreUnavailable(f"cannot open {self.path}: {error}") from error
+        problem = _unreadable_file(self.path)
+        if problem:
+            raise StoreUnavailable(f"cannot read {self.path}: {problem}; the file is left as it is")
+        try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves.
             self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
                                          isolation_level=None, check_same_thread=False)
@@ -239,6 +252,48 @@ class SQLiteStore(Store):
     def close(self) -> None:
         self.closed = True
         self._conn.close()
+
+
+def _unreadable_file(path: Path) -> str | None:
+    """Why the existing `path` cannot be a store before SQLite even opens it, or None.
+    SQLite takes an empty file for an empty database and writes a new one over it: a store
+    file is never empty (see `_create_sqlite`), so an empty one is damage, and refused."""
+    try:
+        info = path.stat()
+    except OSError as error:
+        return error.strerror or str(error)
+    if not stat.S_ISREG(info.st_mode):
+        return "it is not a file"
+    if info.st_size == 0:
+        return "the file is empty (0 bytes)"
+    return None
+
+
+def _create_sqlite(path: Path) -> None:
+    """Make a new, empty store at `path`, which does not exist, all at once: it is written
+    under a temporary name beside it and linked into place only if `path` is still free, so
+    no other process ever sees a half-made (empty) file there, and a file another process
+    made meanwhile is kept, never replaced."""
+    temporary = path.with_name(f".{path.name}.new-{os.getpid()}-{secrets.token_hex(4)}")
+    try:
+        conn = sqlite3.connect(str(temporary), isolation_level=None)
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")  # writes the database header
+        finally:
+            conn.close()
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            pass  # another kernel made it first: use theirs
+        except OSError:  # a file system without hard links: the next best thing
+            if not os.path.lexists(path):
+                os.replace(temporary, path)
+    finally:
+        for leftover in (temporary, Path(f"{temporary}-wal"), Path(f"{temporary}-shm")):
+            try:
+                leftover.unlink()
+            except FileNotFoundError:
+                pass
 
 
 class PostgresStore(Store):

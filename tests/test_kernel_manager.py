@@ -1,4 +1,5 @@
-"""The class server's kernel manager: environment defaults for every kernel it starts.
+"""The class server's kernel manager: environment defaults for every kernel it starts, and
+at most a few kernels for each browser.
 
 (The cap itself is tested through a real server in tests/browser/test_class_serving.py.)
 """
@@ -10,8 +11,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+from jupyter_server.base.call_context import CallContext
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
+from tornado import web
 
+from cartas_server import browsers
 from cartas_server.kernels import CappedKernelManager
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -99,3 +103,166 @@ def test_preheated_kernel_starts_are_spaced_and_ordinary_ones_are_not(monkeypatc
 def test_the_repositorys_voila_config_spaces_pool_refills():
     config = json.loads((ROOT / "voila.json").read_text())
     assert config["CappedKernelManager"]["preheat_interval"] == 0.5
+
+
+# One browser's kernels -------------------------------------------------------------------
+class Request:
+    def __init__(self, remote_ip):
+        self.remote_ip = remote_ip
+        self.headers = {}
+
+
+class Handler:
+    """What the manager reads of a jupyter-server handler: the request and its cookies (a
+    browser's jar, shared by the handlers of its requests; signing as tornado does it is
+    tested against the real server)."""
+
+    def __init__(self, jar, remote_ip="10.0.0.7", header=None):
+        self.jar = jar
+        self.request = Request(remote_ip)
+        if header:
+            self.request.headers[browsers.HEADER] = header
+
+    def get_signed_cookie(self, name, max_age_days=31):
+        return self.jar.get(name)
+
+    def set_signed_cookie(self, name, value, **options):
+        assert options["httponly"] and options["samesite"] == "Lax"
+        self.jar[name] = value.encode()
+
+
+@pytest.fixture
+def kernels(monkeypatch):
+    """jupyter-server's side of starting kernels, without processes: the ids alive."""
+    alive: dict[str, dict] = {}
+
+    async def start_kernel(self, *, kernel_id=None, path=None, **kwargs):
+        kernel_id = f"k{len(alive)}-{id(kwargs)}"
+        alive[kernel_id] = kwargs
+        return kernel_id
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    monkeypatch.setattr(AsyncMappingKernelManager, "list_kernel_ids", lambda self: list(alive))
+    return alive
+
+
+def open_page(manager, handler, preheat=False):
+    async def serve():
+        CallContext.set(CallContext.JUPYTER_HANDLER, handler)
+        env = {"VOILA_PREHEAT": "True" if preheat else "False"}
+        return await manager.start_kernel(path="notebooks", env=env)
+    return run(serve())
+
+
+def test_a_browser_gets_at_most_its_cap_of_kernels_and_another_browser_still_gets_one(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=3)
+    ana, bia = {}, {}
+    for _ in range(3):
+        open_page(manager, Handler(ana))
+    with pytest.raises(web.HTTPError) as refused:
+        open_page(manager, Handler(ana))
+    assert refused.value.status_code == 503 and "3" in refused.value.log_message
+    assert len(kernels) == 3  # nothing started for the refused page
+    open_page(manager, Handler(bia))  # a classmate at the same address is not touched
+    assert len(kernels) == 4
+
+
+def test_a_browser_that_never_sends_its_cookie_back_is_bounded_by_its_address(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=2)
+    for _ in range(2):
+        open_page(manager, Handler({}))  # a new jar each time: a script that drops cookies
+    with pytest.raises(web.HTTPError):
+        open_page(manager, Handler({}))
+    open_page(manager, Handler({}, remote_ip="10.0.0.8"))  # another address
+
+
+def test_a_browser_that_sends_its_cookie_back_frees_its_addresss_share(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=1)
+    first = {}
+    open_page(manager, Handler(first))  # counted under the address and the new cookie
+    browsers.browser_of(Handler(first))  # the page's websocket, with the cookie
+    open_page(manager, Handler({}))  # a classmate behind the same school address
+
+
+def test_a_kernel_stops_counting_once_it_is_shut_down_or_culled(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=1)
+    jar = {}
+    open_page(manager, Handler(jar))
+    kernels.clear()  # shut down (culled)
+    open_page(manager, Handler(jar))
+    assert len(kernels) == 1
+
+
+def test_pool_kernels_count_for_nobody_and_the_kernel_is_told_its_browser_by_the_server(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=1)
+    jar = {}
+    handler = Handler(jar, header="forged-by-the-client")
+    open_page(manager, handler, preheat=True)
+    open_page(manager, handler, preheat=True)  # a refill started while serving this request
+    kernel_id = open_page(manager, handler)
+    told = kernels[kernel_id]["env"][browsers.ENV]
+    assert told == browsers.browser_of(handler).browser_id() != "forged-by-the-client"
+    assert handler.request.headers[browsers.HEADER] == told  # what Voilà hands a pool kernel
+    assert told == browsers.browser_of(Handler({}, header="forged")).browser_id()  # no cookie: the address
+    again = Handler(jar)  # the same browser's next page, with its cookie
+    kernels.clear()
+    assert kernels[open_page(manager, again)]["env"][browsers.ENV] == browsers.browser_of(again).browser_id() != told
+    assert jar[browsers.COOKIE].decode() not in browsers.browser_of(again).browser_id()
+
+
+def test_a_page_taken_from_the_warm_pool_counts_for_its_browser(kernels):
+    from voila.voila_kernel_manager import voila_kernel_manager_factory
+    pooled = voila_kernel_manager_factory(CappedKernelManager, True, 0)
+    assert pooled.get_rendered_notebook is not CappedKernelManager.__dict__.get("get_rendered_notebook")
+    taken = []
+
+    async def take(self, notebook_name, **kwargs):
+        kernel_id = f"pool-{len(taken)}"
+        taken.append(kernel_id)
+        kernels[kernel_id] = {}
+        return "task", [], kernel_id
+
+    class Pool(CappedKernelManager):  # what Voilà's factory makes, without its start-up work
+        get_rendered_notebook = take
+
+    manager = Pool(max_kernels_per_browser=1)
+    jar = {}
+
+    async def serve():
+        CallContext.set(CallContext.JUPYTER_HANDLER, Handler(jar))
+        return await manager.get_rendered_notebook("notebooks/manilhas.ipynb")
+
+    assert run(serve())[-1] == "pool-0"
+    with pytest.raises(web.HTTPError):
+        run(serve())
+    assert taken == ["pool-0"]  # the refused page took no kernel from the pool
+
+
+def test_the_repositorys_voila_config_caps_each_browser_and_names_it_to_its_kernels():
+    config = json.loads((ROOT / "voila.json").read_text())
+    assert config["CappedKernelManager"]["max_kernels_per_browser"] == 6
+    assert config["Voila"]["identity_provider_class"] == "cartas_server.browsers.BrowserIdentityProvider"
+    assert config["VoilaConfiguration"]["http_header_envs"] == [browsers.HEADER]
+
+
+def test_pages_of_one_browser_asked_for_at_once_cannot_overshoot_its_cap(kernels, monkeypatch):
+    slow_start = AsyncMappingKernelManager.start_kernel
+
+    async def start_kernel(self, **kwargs):
+        await asyncio.sleep(0.05)  # a kernel takes a while to start: the others arrive meanwhile
+        return await slow_start(self, **kwargs)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    manager = CappedKernelManager(max_kernels_per_browser=2)
+    jar = {}
+    browsers.browser_of(Handler(jar))  # the browser has its cookie already
+
+    async def one_page():
+        CallContext.set(CallContext.JUPYTER_HANDLER, Handler(jar))
+        return await manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "False"})
+
+    async def five_at_once():
+        return await asyncio.gather(*(one_page() for _ in range(5)), return_exceptions=True)
+
+    outcomes = run(five_at_once())
+    assert sum(isinstance(o, web.HTTPError) for o in outcomes) == 3 and len(kernels) == 2

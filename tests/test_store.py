@@ -166,3 +166,91 @@ def test_a_shared_store_that_was_closed_is_opened_again_and_keeps_the_records(st
     assert again is not first and not again.closed
     record(again, SHARED, "manilhas", [False])
     assert learner_progress(again, SHARED.key)["manilhas"]["asked"] == 2
+
+
+# A store file that cannot be read is never replaced ---------------------------------------
+def _made_store(path) -> bytes:
+    """A real store holding Ana's "2 of 3" in manilhas, closed; its bytes."""
+    store = open_store(str(path))
+    record(store, ANA, "manilhas", [True, False, True])
+    store.close()
+    return path.read_bytes()
+
+
+def _damage(kind: str, path) -> None:
+    whole = _made_store(path)
+    if kind == "empty":
+        path.write_bytes(b"")
+    elif kind == "truncated":
+        path.write_bytes(whole[:len(whole) // 2])
+    elif kind == "garbage header":
+        path.write_bytes(b"NOT SQLITE AT ALL" + whole[17:])
+    elif kind == "folder":
+        path.unlink()
+        path.mkdir()
+        (path / "inside.txt").write_text("someone's file")
+
+
+def _fingerprint(path):
+    info = path.stat()
+    content = (sorted(p.name for p in path.iterdir()) if path.is_dir()
+               else hashlib.sha256(path.read_bytes()).hexdigest())
+    return content, info.st_mtime_ns, info.st_size
+
+
+DAMAGE = ["empty", "truncated", "garbage header", "folder"]
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_an_unreadable_store_file_is_refused_and_left_as_it_was_on_read_and_write(tmp_path, kind):
+    path = tmp_path / "cartas.db"
+    _damage(kind, path)
+    before = _fingerprint(path)
+    time.sleep(0.01)  # a rewrite would show in the modification time
+    with pytest.raises(StoreUnavailable, match="cannot read"):
+        learner_progress(open_store(str(path)), ANA.key)  # read
+    with pytest.raises(StoreUnavailable, match="cannot read"):
+        record(connect(str(path)), ANA, "manilhas", [True])  # write
+    assert _fingerprint(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cartas.db"]  # no -wal, no replacement
+
+
+def test_a_store_path_where_nothing_exists_yet_gets_a_new_store_that_is_never_empty(tmp_path):
+    path = tmp_path / "deeper" / "cartas.db"
+    store = connect(str(path))
+    assert path.stat().st_size > 0  # a header from the start: an empty file is always damage
+    store.close()
+    again = open_store(str(path))
+    record(again, ANA, "manilhas", [True])
+    assert learner_progress(again, ANA.key)["manilhas"]["asked"] == 1
+    assert sorted(p.name for p in path.parent.iterdir() if not p.name.startswith("cartas.db-")) == ["cartas.db"]
+
+
+def test_kernels_creating_one_new_store_at_once_all_keep_the_same_file(tmp_path):
+    path = tmp_path / "cartas.db"
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(4) as pool:
+        done = pool.starmap(record_many, [(str(path), w, 20) for w in range(4)])
+    assert done == [20] * 4
+    assert learner_progress(connect(str(path)), SHARED.key)["shared"]["asked"] == 80
+
+
+@pytest.mark.parametrize("kind", DAMAGE)
+def test_a_lesson_on_an_unreadable_store_file_says_progress_is_not_saved_in_both_languages(
+        tmp_path, monkeypatch, kind):
+    from widgets import identity
+    from widgets.manilhas import ManilhaExplorer
+    path = tmp_path / "cartas.db"
+    _damage(kind, path)
+    before = _fingerprint(path)
+    monkeypatch.setenv("CARTAS_DB", str(path))
+    view = ManilhaExplorer(seed=3)
+    ex = view.exercises
+    ex.next_button.click()
+    right = str(dict(ex.question.options)[ex.question.answer])
+    next(b for b in ex.buttons.children if b.description == right).click()
+    assert "cartas-right" in ex.feedback.value and ex.score.right == 1  # the lesson goes on
+    assert "não está sendo salvo" in identity.widget().notice
+    view.language.value = "en"
+    assert "not being saved" in identity.widget().notice
+    assert _fingerprint(path) == before

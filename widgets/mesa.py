@@ -13,6 +13,8 @@ Decided here:
 - Who you are comes from the identity widget (name and class code kept in the browser, see
   widgets.identity): a reload finds the same seat. A learner with no name types one here to
   sit down; the table's class is the learner's class code.
+- Opening a table by its code is limited like a teacher key (classroom.attempts): ten codes
+  with no table in a minute, from this browser or this learner's class, start a wait.
 - Updates: the kernel polls the table's version every POLL_EVERY (0.2 s) on the kernel's own
   asyncio loop (no thread, no busy loop) and redraws when it moved; bots are moved from
   here when this kernel's learner is the table's bot mover. The browser beats every 5 s (a
@@ -28,7 +30,7 @@ from html import escape
 
 import ipywidgets as w
 
-from classroom import games
+from classroom import attempts, games
 from classroom.tables import (
     DEFAULT_PACE,
     DEFAULT_TIMEOUT,
@@ -267,9 +269,18 @@ class Mesa(View):
         """Open the table `code` (sitting where this learner sits, if anywhere)."""
         code = clean_code(code)
         me = self.me()
-        self.client = self._store_call(lambda: TableClient(self.tables, code,
-                                                           me[0] if me else None,
-                                                           beat_in_tick=False))
+        # guessing codes is limited (classroom.attempts): per browser and the learner's class
+        limiter = self._store_call(attempts.limiter)
+        where = attempts.scopes(getattr(self.identity.current, "class_code", "") or "")
+        self._store_call(lambda: limiter.check(attempts.TABLE_CODE, where))
+        try:
+            self.client = self._store_call(lambda: TableClient(self.tables, code,
+                                                               me[0] if me else None,
+                                                               beat_in_tick=False))
+        except TableError as error:
+            if error.code == "no_table":
+                self._store_call(lambda: limiter.failed(attempts.TABLE_CODE, where))
+            raise
         self.code.value = code
         self._last_beat = time.time()
         self.beat.active = True

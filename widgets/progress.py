@@ -8,6 +8,8 @@ Decided rules:
 - One transaction per record. When the store cannot be reached or read, the lesson goes on:
   the answers wait in this kernel (at most MAX_PENDING), a notice says progress is not being
   saved, and the store is tried again at most every RETRY_SECONDS; nothing is overwritten.
+  A store file that cannot be read (empty, truncated, not a database, a folder) is such a
+  store: classroom.store leaves it byte for byte, and the notice says so on the page.
 - The first anonymous learner of a store takes over the scores imported from the old
   progress.json (see classroom.progress).
 """
@@ -24,10 +26,10 @@ MAX_PENDING = 5000
 RETRY_SECONDS = 20
 
 NOTICE = {
-    "pt": "Seu progresso não está sendo salvo agora (o armazenamento não responde). "
-          "A lição continua funcionando.",
-    "en": "Your progress is not being saved right now (the store does not answer). "
-          "The lesson still works.",
+    "pt": "Seu progresso não está sendo salvo agora (o armazenamento não responde ou não pode "
+          "ser lido). A lição continua funcionando.",
+    "en": "Your progress is not being saved right now (the store does not answer or cannot be "
+          "read). The lesson still works.",
 }
 
 

@@ -1,5 +1,6 @@
 """Serving a class from one machine: kernels of closed pages are culled while open pages keep
-theirs, a full server refuses politely, and no dashboard fetches anything from outside it.
+theirs, a full server (or a browser at its own cap) refuses politely, and no dashboard fetches
+anything from outside it.
 
 These tests start their own standalone Voilà from the repository root (so the repository's
 voila.json applies), with only the culling times shortened on the command line.
@@ -158,3 +159,59 @@ def test_preheated_kernels_wait_for_the_learners_link_and_follow_its_language_an
             assert re.search(rf"Using pre-heated kernel: \S+ for notebooks/{notebook}\.ipynb", log), notebook
     finally:
         stop(process)
+
+
+def kernel_env(kernel_id: str) -> dict:
+    """The environment a kernel process was started with, found by its connection file."""
+    for process in psutil.process_iter(["cmdline"]):
+        if any(kernel_id in part for part in process.info["cmdline"] or ()):
+            return process.environ()
+    raise AssertionError(f"no process for kernel {kernel_id}")
+
+
+KERNEL_ID = re.compile(r"kernel[_-]?[iI]d[\"']?\s*[:=]\s*[\"']([0-9a-f-]{36})")
+
+
+def test_one_browser_gets_at_most_six_dashboards_at_once_and_a_classmate_still_gets_hers(browser, voila_url):
+    """voila.json: CappedKernelManager.max_kernels_per_browser = 6, the browser named by the
+    server's cookie (cartas_server.browsers)."""
+    mine = browser.new_context()
+    other = browser.new_context()
+    kernels = []
+    try:
+        first = mine.new_page()
+        first.set_default_timeout(60_000)
+        first.goto(f"{voila_url}/voila/render/manilhas.ipynb")
+        first.wait_for_selector(".cartas-view", state="visible")
+        cookie = next(c for c in mine.cookies() if c["name"] == "cartas_browser")
+        assert cookie["httpOnly"] and cookie["sameSite"] == "Lax"
+        answers = []
+        for n in range(6):  # as a page's fetch() would: same browser, same cookie
+            forged = {"X-Cartas-Browser": "f" * 32} if n == 0 else {}  # a header the page made up
+            answer = mine.request.get(f"{voila_url}/voila/render/index.ipynb", headers=forged,
+                                      timeout=60_000)
+            answers.append(answer.status)
+            kernels += KERNEL_ID.findall(answer.text())
+        assert answers == [200] * 5 + [503]
+        # each kernel was told its browser by the server: one id for the five, not the forged one
+        told = {kernel_env(kernel_id).get("HTTP_X_CARTAS_BROWSER") for kernel_id in kernels}
+        assert len(kernels) == 5 and len(told) == 1
+        browser_id = told.pop()
+        assert re.fullmatch("[0-9a-f]{32}", browser_id) and browser_id != "f" * 32
+        refused = mine.request.get(f"{voila_url}/voila/render/manilhas.ipynb").text()
+        assert "Este navegador já tem muitas lições abertas" in refused
+        assert "This browser already has too many lessons open" in refused
+        classmate = other.new_page()
+        classmate.set_default_timeout(60_000)
+        classmate.goto(f"{voila_url}/voila/render/manilhas.ipynb")  # same address, own cookie
+        classmate.wait_for_selector(".cartas-view", state="visible")
+        pick_vira(first, "3♣  (3 de paus)", "4♦")  # the capped browser's own pages still work
+        assert mine.request.post(f"{voila_url}/voila/api/shutdown/{kernels.pop()}").ok
+        again = mine.request.get(f"{voila_url}/voila/render/index.ipynb", timeout=60_000)
+        assert again.status == 200  # a shut-down kernel stops counting
+        kernels += KERNEL_ID.findall(again.text())
+    finally:
+        for kernel_id in kernels:  # leave the shared server as it was
+            mine.request.post(f"{voila_url}/voila/api/shutdown/{kernel_id}")
+        mine.close()
+        other.close()
