@@ -1,5 +1,6 @@
-"""What `apply_action` returns: the new events, a list of the very dicts that end
-`state.events`, built only when read (`cartas.truco.events.EventList`)."""
+"""What `apply_action` returns: the new events, a list of copies of the dicts that end
+`state.events`, built only when read (`cartas.truco.events.EventList`); changing them never
+changes the history."""
 import copy
 import json
 import pickle
@@ -20,12 +21,24 @@ def _first_trick_end(variant=MINEIRO, seed=3):
             return state, events
 
 
-def test_the_events_returned_are_the_very_dicts_that_end_state_events():
+def test_the_events_returned_are_copies_of_the_dicts_that_end_state_events():
     state, events = _first_trick_end()
     assert isinstance(events, EventList) and isinstance(events, list) and len(events) >= 2
     tail = state.events[-len(events):]
-    assert all(a is b for a, b in zip(events, tail))
+    assert events == tail and all(a is not b for a, b in zip(events, tail))
     assert [e["type"] for e in events][:2] == ["play", "trick"]
+
+
+def test_changing_a_returned_event_never_changes_the_history():
+    state, events = _first_trick_end()
+    saved = json.dumps(state.events)
+    trick = events[1]
+    trick["winner_team"] = "changed"
+    trick["plays"].append(["x"])
+    trick["plays"][0][1] = "changed"
+    events[0]["card"] = None
+    assert json.dumps(state.events) == saved
+    assert state.apply_action(state.legal_actions()[0]) is not None  # the state plays on
 
 
 def test_events_read_after_more_actions_are_still_this_actions_events():
@@ -35,7 +48,6 @@ def test_events_read_after_more_actions_are_still_this_actions_events():
         if not state.is_terminal():
             state.apply_action(state.legal_actions()[0])
     assert list(events) == state.events[at:at + len(events)]
-    assert events[0] is state.events[at]
 
 
 def test_unread_events_compare_equal_to_plain_lists_both_ways():
@@ -67,7 +79,7 @@ def test_unread_events_behave_as_a_list_everywhere():
 def test_a_read_builds_the_dicts_once():
     state, events = _first_trick_end(PAULISTA, 5)
     first = events[0]
-    assert events[0] is first and state.events[-len(events)] is first
+    assert events[0] is first and state.events[-len(events)] == first
 
 
 def test_changing_the_returned_list_leaves_state_events_alone():
@@ -88,6 +100,6 @@ def test_a_clone_returns_the_same_events_as_the_original_and_its_own_dicts():
             break
         mine, theirs = state.apply_action(state.legal_actions()[-1]), \
             clone.apply_action(clone.legal_actions()[-1])
-        assert mine == theirs and mine[0] is state.events[-len(mine)]
-        assert theirs[0] is clone.events[-len(theirs)]
+        assert mine == theirs and mine == state.events[-len(mine):]
+        assert theirs == clone.events[-len(theirs):]
     assert clone.events == state.events

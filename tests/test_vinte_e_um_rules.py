@@ -270,6 +270,25 @@ def test_rule_rotation_sale_banker_accepts_or_refuses_an_offer():
     assert game.banker == 2 and game.chips[2] == chips[2] - 6 and game.chips[0] == chips[0] + 6
 
 
+def test_the_banker_answers_an_offer_only_while_one_is_pending():
+    """The banker's answer needs a pending offer: without one it is an IllegalAction in both
+    languages (the handler checks it itself, it does not unpack a missing offer)."""
+    game = three(["10♥", "9♠", "5♦"], "6♣", ["9♦", "8♣"], rotation="sale")
+    play(game, "bet 1", "bet 1", STAND, STAND, Action.call(1), Action.call(2))
+    assert game.phase == "rotation" and game.pending_offer is None
+    saved = game.to_json()
+    for answer in ("accept_offer", "refuse_offer"):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply_action(answer)
+        assert refused.value.code == "wrong_kind"
+        handler = getattr(game, "_do_" + answer)
+        with pytest.raises(IllegalAction) as refused:
+            handler(game.banker, Action(answer))
+        assert refused.value.code == "no_offer"
+        assert refused.value.message("pt") != refused.value.message("en")
+    assert game.to_json() == saved
+
+
 def test_rule_rotation_permanent_bank_never_moves():
     game = play_game(5, seed=3, rotation="permanent", rounds=6, banker=2)
     assert not any(e["type"] == "bank_change" and e["reason"] != "broke" for e in game.events)

@@ -23,6 +23,7 @@ indexes (see `rules.CARD_TEXT`) and are called by the state as each event happen
 """
 from __future__ import annotations
 
+from ..contract import copy_event
 from .rules import CARD_TEXT, deal_order, resolve_trick, strength_list
 
 _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
@@ -135,9 +136,10 @@ class EventList(list):
     what `apply_action` returns, so the state logs events as records (see
     `TrucoState.events`) and this list starts out empty, knowing only `_source`: (the
     state, index of its first and past its last event in `state.events`). The first use
-    through any list method fills it with the very dicts of `state.events` (the same
-    objects, built once); from then on it is a plain list, which the caller may change
-    without touching the state. Copying or pickling it gives a plain list of the dicts."""
+    through any list method fills it with copies of those dicts of `state.events`
+    (`cartas.contract.copy_event`: they share no list with the history); from then on it is
+    a plain list, which the caller may change without touching the state. Copying or
+    pickling it gives a plain list of the dicts."""
 
     __slots__ = ("_source",)
     _source: tuple | None  # (state, start, stop) until built, then None
@@ -147,7 +149,7 @@ class EventList(list):
         if source is not None:
             self._source = None
             state, start, stop = source
-            list.extend(self, state.events[start:stop])
+            list.extend(self, [copy_event(e) for e in state.events[start:stop]])
 
     def __len__(self) -> int:
         source = getattr(self, "_source", None)

@@ -25,6 +25,7 @@ from functools import cache
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
+from ..contract import Outcome
 from . import events as ev, serialization
 from .actions import ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
@@ -262,6 +263,17 @@ class TrucoState:
         """One sentence for one event (see `cartas.truco.narrate`)."""
         return narrate(event, lang)
 
+    def describe(self, action: object, lang: str = "pt") -> str:
+        """The action's name in `lang`, a raise named by this variant's shout ("pedir
+        seis"); see `Action.describe`."""
+        return coerce(action).describe(lang, self.variant)
+
+    def outcome(self) -> Outcome:
+        """Each team's score, and the team that won once the game is over."""
+        over = self.phase == "game_over"
+        winners = () if self.winner is None else (self.winner,)
+        return Outcome("team", (self._score[0], self._score[1]), self.winner, winners, over)
+
     @property
     def last_hand(self) -> dict | None:
         """The last finished hand (None until a hand ends), as a JSON-friendly dict:
@@ -282,6 +294,11 @@ class TrucoState:
         return None if found is None else json.loads(json.dumps(found))
 
     # -- reading ----------------------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        """The game's key in `cartas.games`: the variant's, "paulista" or "mineiro"."""
+        return self._key
+
     @property
     def score(self) -> tuple[int, int]:
         return (self._score[0], self._score[1])
@@ -441,9 +458,10 @@ class TrucoState:
     # -- acting -----------------------------------------------------------------------------
     def apply_action(self, action: Action | str, seat: int | None = None) -> list[dict]:
         """Apply a legal action (an Action or its str() form) for the current seat and
-        return the events it caused: a new list, whose dicts are the very ones that end
-        `state.events`. It is an `events.EventList`, which builds them when first read, so
-        a caller that ignores it (random play, bots, odds) pays for no dict.
+        return the events it caused: a new list of copies of the dicts that end
+        `state.events` (changing them never changes the history). It is an
+        `events.EventList`, which builds them when first read, so a caller that ignores it
+        (random play, bots, odds) pays for no dict.
 
         Pass `seat` to check that it is that seat's turn. An illegal action raises
         IllegalActionError (a TrucoError) saying why, and leaves the state unchanged.

@@ -13,7 +13,7 @@ from .config import check_seed
 from .errors import VinteEUmError, shown
 from .odds import _others, bust_probability, unknown_counts
 from .scoring import HARD_VALUES, card_value, check_ace, points
-from .state import GameState, new_game
+from .state import VinteEUmState, new_game
 from .views import SeatView
 
 
@@ -109,7 +109,7 @@ class SensibleBot:
         return PASS
 
 
-def play_game(players: int = 4, bots=None, seed=None, **options) -> GameState:
+def play_game(players: int = 4, bots=None, seed=None, **options) -> VinteEUmState:
     """Play a whole game with bots and return the final state.
 
     bots: one bot per seat, or a bot class (built once per seat with a seed derived from

@@ -47,7 +47,7 @@ def _cards(texts, lang: str) -> str:
 def narrate(event: dict, lang: str = "pt") -> str:
     """One sentence telling what the event means, in Portuguese (default) or English.
 
-    Events are the dicts `GameState.apply_action` returns (and `state.events`); a
+    Events are the dicts `VinteEUmState.apply_action` returns (and `state.events`); a
     face-down deal whose card the viewer may not see has card None. Anything that is not
     a 21 event raises VinteEUmError "bad_event".
     """

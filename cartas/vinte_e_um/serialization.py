@@ -90,7 +90,7 @@ def state_to_dict(state) -> dict:
         "phase": state.phase,
         "hands": [[str(c) for c in h] for h in state.hands], "covered": list(state.covered),
         "bets": list(state.bets), "in_round": list(state.in_round),
-        "outcome": list(state.outcome), "called": list(state.called),
+        "outcome": list(state.seat_results), "called": list(state.called),
         "queue": list(state.queue),
         "stock": [str(c) for c in state.stock], "collected": [str(c) for c in state.collected],
         "shown": [[str(c) for c in cards] for cards in state.shown],
@@ -206,7 +206,7 @@ class _Reader:
 def from_json(text):
     """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
     the original would. Anything else raises VinteEUmError (see the module docstring)."""
-    from .state import GameState
+    from .state import VinteEUmState
     if isinstance(text, (str, bytes, bytearray)):
         if len(text) > MAX_TEXT:
             raise VinteEUmError("bad_state", where="$", rule="length")
@@ -234,7 +234,7 @@ def from_json(text):
         raise r.fail("config", "inconsistent")
     players, decks = checked["players"], checked["decks"]
     total = sum(checked["chips"])
-    state = GameState(checked, _rng_from_json(data["rng"]))
+    state = VinteEUmState(checked, _rng_from_json(data["rng"]))
 
     chips = r.list("chips", players)
     for i, c in enumerate(chips):
@@ -267,7 +267,7 @@ def from_json(text):
         raise r.fail("outcome", "type")
     if any(isinstance(o, (list, dict)) for o in outcome):
         raise r.fail("outcome", "type")
-    state.outcome = list(outcome)
+    state.seat_results = list(outcome)
     state.called = r.seats("called", players)
     state.queue = r.seats("queue", players, distinct=False)
     state.stock = r.cards(data["stock"], "stock")
@@ -348,7 +348,7 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
             raise r.fail(f"shown[{seat}]", "card_count")
     in_round = state.in_round
     if any(s not in in_round for s in state.called) or any(
-            state.outcome[s] is None for s in state.called):
+            state.seat_results[s] is None for s in state.called):
         raise r.fail("called", "inconsistent")
     if state.natural_seat is not None and state.natural_seat not in in_round:
         raise r.fail("natural_seat", "inconsistent")
@@ -362,7 +362,7 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
             raise r.fail("in_round", "inconsistent")
         for seat in range(players):
             if seat != banker and seat not in in_round and (
-                    state.hands[seat] or state.bets[seat] or state.outcome[seat]):
+                    state.hands[seat] or state.bets[seat] or state.seat_results[seat]):
                 raise r.fail(f"hands[{seat}]", "hand")  # sitting out: no cards, no bet
         _check_round(state, r)
     else:
@@ -397,10 +397,10 @@ def _check_round(state, r: _Reader) -> None:
     phase, banker, in_round = state.phase, state.banker, state.in_round
     queue, min_bet = state.queue, state.min_bet
     banker_cards = len(state.hands[banker])
-    if state.bets[banker] or state.outcome[banker] is not None:
+    if state.bets[banker] or state.seat_results[banker] is not None:
         raise r.fail("bets", "inconsistent")
     for seat in in_round:
-        hand, bet, outcome = state.hands[seat], state.bets[seat], state.outcome[seat]
+        hand, bet, outcome = state.hands[seat], state.bets[seat], state.seat_results[seat]
         if outcome is not None:  # settled: paid, and its cards collected
             if hand or bet or phase == "bet":
                 raise r.fail(f"hands[{seat}]", "hand")
@@ -422,7 +422,7 @@ def _check_round(state, r: _Reader) -> None:
         if banker_cards < 2:
             raise r.fail(f"hands[{banker}]", "hand")
     if phase == "players":
-        if not queue or any(s not in in_round or state.outcome[s] is not None for s in queue) \
+        if not queue or any(s not in in_round or state.seat_results[s] is not None for s in queue) \
                 or queue != [s for s in in_round if s in queue] or len(set(queue)) != len(queue):
             raise r.fail("queue", "inconsistent")
         if state.points(queue[0]) > 21 or (len(state.hands[queue[0]]) >= 2
