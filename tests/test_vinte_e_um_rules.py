@@ -112,7 +112,7 @@ def test_rule_round_player_over_21_says_estourei_and_pays_at_once():
     bust = next(e for e in game.events if e["type"] == "bust")
     assert bust == {"type": "bust", "seat": 1, "cards": ["10♥", "4♠", "8♣"], "points": 22}
     assert game.chips[0] == 24 and game.bets[1] == 0 and game.current_seat == 2
-    assert game.phase == "players" and game.outcome[1] == "bust"
+    assert game.phase == "players" and game.seat_results[1] == "bust"
 
 
 def test_rule_round_banker_draws_then_calls_turning_his_card_player_with_more_wins():

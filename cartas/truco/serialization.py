@@ -16,7 +16,6 @@ import json
 import numpy as np
 
 from .errors import TrucoError
-from .events import last_hand_dict  # noqa: F401  (the record `last_hand` is built from)
 from .narration import EVENT_TYPES
 from .rules import CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status, resolve_trick, strength_list
 from .variants import VARIANTS
@@ -214,7 +213,7 @@ def _need(ok: bool, field: str, code: str = "saved_field") -> None:
         raise TrucoError(code, field=field)
 
 
-def restore(cls, tables, text):
+def restore(cls, tables, text):  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """Check a saved game (text, bytes or dict) and build the `cls` state it describes;
     `tables(variant)` gives the variant's precomputed tables."""
     d = _load(text)

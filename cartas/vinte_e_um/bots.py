@@ -27,7 +27,7 @@ def _legal(view: SeatView) -> list[Action]:
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: object = None) -> None:
         self.rng = check_seed(seed)
 
     def choose(self, view: SeatView) -> Action:
@@ -45,7 +45,7 @@ class SensibleBot:
     would bust more often than not. Bank: takes or buys it only with chips to back it.
     """
 
-    def __init__(self, seed=None, risk: float = 0.5):
+    def __init__(self, seed: object = None, risk: float = 0.5) -> None:
         self.rng = check_seed(seed)
         self.risk = risk
 

@@ -203,10 +203,8 @@ class _Reader:
         return out
 
 
-def from_json(text):
-    """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
-    the original would. Anything else raises VinteEUmError (see the module docstring)."""
-    from .state import VinteEUmState
+def _saved_object(text) -> dict:
+    """The saved game's top-level object, with the keys `to_json` writes (bounded in size)."""
     if isinstance(text, (str, bytes, bytearray)):
         if len(text) > MAX_TEXT:
             raise VinteEUmError("bad_state", where="$", rule="length")
@@ -221,6 +219,14 @@ def from_json(text):
     keys = set(data)
     if keys != set(_KEYS) and keys != set(_KEYS) - {"shown"}:  # "shown" came later
         raise VinteEUmError("bad_state", where="$", rule="keys", expected=", ".join(_KEYS))
+    return data
+
+
+def from_json(text):
+    """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
+    the original would. Anything else raises VinteEUmError (see the module docstring)."""
+    from .state import VinteEUmState
+    data = _saved_object(text)
     r = _Reader(data)
     if data["format"] != FORMAT:
         raise r.fail("format", "format")
@@ -335,7 +341,7 @@ def _check_event(event, players: int) -> bool:
     return all(_is_value(event[k], fields[k], players) for k in keys)
 
 
-def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
+def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """What only the whole state can tell: chips, cards and who acts, phase by phase."""
     players, banker, phase = state.players, state.banker, state.phase
     if sum(state.chips) + sum(state.bets) != total:
@@ -392,7 +398,7 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
         raise r.fail("winner", "inconsistent")
 
 
-def _check_round(state, r: _Reader) -> None:
+def _check_round(state, r: _Reader) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """A round in play: hands, bets and the queue of whoever must act."""
     phase, banker, in_round = state.phase, state.banker, state.in_round
     queue, min_bet = state.queue, state.min_bet

@@ -272,28 +272,32 @@ class VinteEUmState:
         if kind not in expected:
             return no("wrong_kind", kind=kind, current=current, expected=list(expected),
                       phase=self.phase)
-        chips = self.chips[current]
-        if kind == "bet":
-            if not self.min_bet <= n <= self.max_bet:
-                return no("bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
-        elif kind in ("hit", "draw") and not self._may_take_card(current):
-            if self.points(current) >= 21:
-                return no("hand_full", seat=current, points=self.points(current))
-            return no("no_cards_left")
-        elif kind == "call" and action.seat not in self.uncalled:
-            return no("not_waiting", seat=action.seat, waiting=list(self.uncalled))
-        elif kind == "bid":
-            if n <= self.high_bid:
-                return no("bid_too_low", n=n, high_bid=self.high_bid)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
-        elif kind == "offer":
-            if n < 1:
-                return no("offer_too_low", n=n)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
+        return self._refused_amount(current, kind, n) or self._refused_move(current, action)
+
+    def _refused_amount(self, seat: int, kind: str, n: int | None) -> IllegalAction | None:
+        """A bet, bid or offer of `n` chips the table's limits or the seat's chips refuse."""
+        if n is None:
+            return None
+        no, chips = IllegalAction, self.chips[seat]
+        if kind == "bet" and not self.min_bet <= n <= self.max_bet:
+            return no("bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
+        if kind == "bid" and n <= self.high_bid:
+            return no("bid_too_low", n=n, high_bid=self.high_bid)
+        if kind == "offer" and n < 1:
+            return no("offer_too_low", n=n)
+        if n > chips:
+            return no("too_few_chips", seat=seat, chips=chips)
+        return None
+
+    def _refused_move(self, seat: int, action: Action) -> IllegalAction | None:
+        """A card asked for when none may be taken, or a call of a seat not waiting."""
+        kind = action.kind
+        if kind in ("hit", "draw") and not self._may_take_card(seat):
+            if self.points(seat) >= 21:
+                return IllegalAction("hand_full", seat=seat, points=self.points(seat))
+            return IllegalAction("no_cards_left")
+        if kind == "call" and action.seat not in self.uncalled:
+            return IllegalAction("not_waiting", seat=action.seat, waiting=list(self.uncalled))
         return None
 
     def _expected_kinds(self) -> tuple[str, ...]:
