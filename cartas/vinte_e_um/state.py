@@ -169,15 +169,6 @@ class VinteEUmState:
         """Whether `viewer` sees the face-down card of `other` (if it has one)."""
         return viewer == ALL or viewer == other or not self.covered[other]
 
-    def seen_by(self, seat) -> list[Card]:
-        """Every card `seat` can see: its own hand, others' face-up cards, cards shown this round.
-        seat None: a spectator (face-up and shown cards only); "all": every card dealt."""
-        seat = self._viewer(seat)
-        seen = list(self.collected)
-        for other, hand in enumerate(self.hands):
-            seen.extend(hand if self._sees(seat, other) else hand[1:])
-        return seen
-
     def view(self, seat) -> SeatView:
         """What `seat` can see now, as an immutable `SeatView` (see `cartas.vinte_e_um.views`).
 
