@@ -138,9 +138,10 @@ class GameState(Protocol):
 
     def legal_actions(self) -> Sequence[Action]: ...
 
-    def apply_action(self, action: Any, seat: int | None = None) -> list[Event]:
+    def apply_action(self, action: Any, seat: int | None = None) -> Sequence[Event]:
         """Apply the current seat's action (an `Action`, or its text) and return the events
-        it caused, as copies the caller owns; `seat`, when given, must be the current seat.
+        it caused, as copies the caller owns (a sequence: `list(events)` for a list); `seat`,
+        when given, must be the current seat.
         A refused action raises the game's RuleError and leaves the state as it was."""
         ...
 

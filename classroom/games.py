@@ -20,6 +20,7 @@ Decided here:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import cartas.truco as truco
@@ -160,7 +161,7 @@ def step_count(state) -> int:
     return len(state.events)
 
 
-def apply(state: GameState, action: Any, seat: int) -> list[Event]:
+def apply(state: GameState, action: Any, seat: int) -> Sequence[Event]:
     """Apply `seat`'s action through the engine; returns the events it caused."""
     return state.apply_action(action, seat=seat)
 

@@ -15,6 +15,7 @@ import json
 
 import numpy as np
 
+from . import events as ev
 from .errors import TrucoError
 from .narration import EVENT_TYPES
 from .rules import CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status, resolve_trick, strength_list
@@ -387,8 +388,9 @@ def restore(cls, tables, text):  # noqa: C901 - goes when a save is its setup pl
         s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
     s._results = list(d["results"])
     s._events = list(events)
-    s._log = list(events)  # a loaded event is its own record (see `TrucoState.events`)
+    s._log = [(ev.given, e) for e in events]  # a loaded event's record (see `TrucoState.events`)
     s._legal = None
-    s._last_hand = last
-    s._deal = deal
+    s._last_hand = None  # no record: the hand is known as the dict itself
+    s._last_hand_built = last
+    s._deal = (ev.given, deal)  # the deal event, as a record like the engine's own
     return s
