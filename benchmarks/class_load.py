@@ -44,9 +44,9 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from cartas_server.serve import compile_packages  # noqa: E402
+from cartas_server.serve import compile_packages
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count
 
 BARE = "benchmarks/bare_button.ipynb"
 MANILHAS = "notebooks/manilhas.ipynb"

@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-from playwright.sync_api import sync_playwright  # noqa: E402
+from playwright.sync_api import sync_playwright
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila  # noqa: E402
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila
 
 PAGES = {
     "manilhas": ("notebooks/manilhas.ipynb", ".cartas-manilhas svg"),

@@ -1,4 +1,4 @@
-"""Truco engine speed, compared with OpenSpiel's euchre, plus the rule bot's win rate.
+"""Truco engine speed, compared with main's engine and OpenSpiel's euchre, plus the rule bot's win rate.
 
 Run:  .venv/bin/python benchmarks/truco_speed.py [--games 2000] [--bot-games 1000] [--repeat 3]
 
@@ -11,22 +11,34 @@ figure does the same (one seeded numpy Generator passed to `new_game` for every 
 figure with a new seed per game (`new_game(variant, seed)`, which builds a Generator each
 time, about 10-20 µs) is printed too.
 
+Main's engine: `benchmarks/truco_main/` is a frozen copy of the truco engine as it was on main
+at 09cbd7e; the same loop times it in the same rounds, and the ratio today / main is printed
+(the engine must stay within 10% of main's actions per second).
+
 The machine may be shared, so each measurement is repeated (`--repeat`, in interleaved
-rounds: euchre, paulista, mineiro, euchre, ...) and the best rate of each is printed.
+rounds: euchre, paulista, main's paulista, mineiro, main's mineiro, euchre, ...) and the best
+rate of each is printed.
 """
 from __future__ import annotations
 
 import argparse
 import random
+import sys
 import time
+from pathlib import Path
 
 from cartas.cards import make_rng
 from cartas.truco import MINEIRO, PAULISTA, new_game
 from cartas.truco.bots import RandomBot, RuleBot, play_game
 
+sys.path.insert(0, str(Path(__file__).parent))
+import truco_main  # main's engine, frozen (see the module docstring)
 
-def truco_rate(variant, games: int, seed: int = 0, shared_stream: bool = True) -> tuple[float, float]:
-    """(games/s, actions/s) of uniformly random play.
+
+def truco_rate(variant, games: int, seed: int = 0, shared_stream: bool = True,
+               new_game=new_game) -> tuple[float, float]:
+    """(games/s, actions/s) of uniformly random play, with `new_game` (today's engine, or
+    main's: `truco_main.new_game`).
 
     shared_stream: every deal comes from one seeded Generator (as euchre's deals come from
     one random.Random); otherwise each game gets its own seed."""
@@ -93,7 +105,7 @@ def main() -> None:
                         help="rounds of the speed measurements; the best round of each is shown")
     args = parser.parse_args()
 
-    euchre, truco, seeded = None, {}, {}
+    euchre, truco, seeded, main_engine = None, {}, {}, {}
     for _ in range(max(args.repeat, 1)):  # keep each engine's best round
         e = euchre_rate(max(args.games // 2, 1))
         if e is not None and (euchre is None or e[1] > euchre[1]):
@@ -102,6 +114,9 @@ def main() -> None:
             t = truco_rate(variant, args.games)
             if variant not in truco or t[1] > truco[variant][1]:
                 truco[variant] = t
+            t = truco_rate(variant.key, args.games, new_game=truco_main.new_game)
+            if variant not in main_engine or t[1] > main_engine[variant][1]:
+                main_engine[variant] = t
             t = truco_rate(variant, args.games, shared_stream=False)
             if variant not in seeded or t[1] > seeded[variant][1]:
                 seeded[variant] = t
@@ -119,6 +134,11 @@ def main() -> None:
                 line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"
                 line += f" ({actions_s / euchre[2]:.2f} counting its chance moves)"
             print(line)
+    print("today's engine against main's (09cbd7e, benchmarks/truco_main), one deal stream:")
+    for variant in (PAULISTA, MINEIRO):
+        now, then = truco[variant][1], main_engine[variant][1]
+        print(f"  {variant.key:9s}: today {now:12,.0f} actions/s   main {then:12,.0f} actions/s"
+              f"   today / main {now / then:.2f}")
     for variant in (PAULISTA, MINEIRO):
         if args.bot_games > 0:
             rate = bot_win_rate(variant, args.bot_games)

@@ -1,22 +1,81 @@
 """The one contract every game of Cartas follows (truco and 21 alike).
 
-Widgets, scenarios, benchmarks and the generic tests (`tests/test_contract.py`) rely only on
-these protocols wherever they need no game's specifics. A game module provides:
+Widgets, scenarios, the class tables, benchmarks and the generic tests
+(`tests/test_contract.py`) rely only on these protocols wherever they need no game's
+specifics, and find games in one registry, `cartas.games` (`find_game(key)` gives a
+`GameSpec`: how to start, load and play a game, and its rule bot). A game provides:
 
-- a state class satisfying `GameState`, built by the module's `new_game(...)`;
+- a state class satisfying `GameState`, built by its spec's `new_game(seed, **options)`;
 - `from_json(text)` rebuilding a state from `state.to_json()` (and refusing any text that
   is not a state the rules allow, with the game's `RuleError`);
-- `narrate(event, lang)` turning one event into a sentence;
+- `state.narrate(event, lang)` turning one event into a sentence, and
+  `state.describe(action, lang)` naming one action (a button's label);
+- `state.outcome()`: what each team or seat has won so far, and who won the game;
 - bots satisfying `Bot`.
 
-Seats are ints `0..n-1`. An action is the game's own immutable `Action` value. An event is a
-plain JSON-friendly dict with at least a "type" key. Refusals are `cartas.errors.RuleError`.
+Seats are ints `0..n-1`. An action is the game's own immutable `Action` value, with a `kind`
+and a `str()` form its game's `parse_action` reads back. An event is a plain JSON-friendly
+dict with at least a "type" key; the events `apply_action` returns are the caller's own
+copies: changing them never changes `state.events`. Refusals are `cartas.errors.RuleError`.
+Views hold `cartas.cards.Card` values (None for a card the viewer may not see).
+
+What comes back is typed (`Action`, `Event`, `Outcome`, `int | None`); what goes in may be
+anything, as it may come from a browser: a method taking an action (`apply_action`,
+`describe`) or a view (`Bot.choose`) takes any value and refuses, with the game's
+`RuleError`, one that is not its game's.
 """
 from __future__ import annotations
 
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol, runtime_checkable
 
 Event = dict[str, Any]
+
+
+def copy_event(event: Event) -> Event:
+    """A copy of a JSON-friendly event sharing no list or dict with it (cheaper than
+    `copy.deepcopy`, which an event never needs: it holds only str, int, bool, None,
+    lists and dicts)."""
+    return {key: _copy_value(value) for key, value in event.items()}
+
+
+def _copy_value(value: Any) -> Any:
+    if value.__class__ is list:
+        return [_copy_value(v) for v in value]
+    if value.__class__ is dict:
+        return {k: _copy_value(v) for k, v in value.items()}
+    return value
+
+
+@runtime_checkable
+class Action(Hashable, Protocol):
+    """A move: immutable and hashable; `str(action)` is text the game's `parse_action`
+    reads back."""
+
+    @property
+    def kind(self) -> str: ...
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a game has given each side so far, and who won (`state.outcome()`).
+
+    `by` says what the sides are: "team" (truco: `scores` per team, `winner` a team) or
+    "seat" (21: `scores` are each seat's chips, `winner` a seat). `winner` is None until the
+    end, and on a shared top; `winners` lists every side at the top once the game is over
+    (one, or the tied seats), and is empty before."""
+
+    by: Literal["team", "seat"]
+    scores: tuple[int, ...]
+    winner: int | None
+    winners: tuple[int, ...]
+    over: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-friendly: {"by", "scores", "winner", "winners", "over"}."""
+        return {"by": self.by, "scores": list(self.scores), "winner": self.winner,
+                "winners": list(self.winners), "over": self.over}
 
 
 @runtime_checkable
@@ -38,7 +97,7 @@ class SeatView(Protocol):
     @property
     def is_my_turn(self) -> bool: ...
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> Sequence[Action]:
         """The legal actions when it is this seat's turn, else []."""
         ...
 
@@ -53,12 +112,17 @@ class GameState(Protocol):
     """A game in progress."""
 
     @property
+    def game(self) -> str:
+        """The game's key in the registry (`cartas.games.find_game(state.game)`)."""
+        ...
+
+    @property
     def current_seat(self) -> int | None:
         """The seat to act, None when the game is over."""
         ...
 
     @property
-    def winner(self) -> Any:
+    def winner(self) -> int | None:
         """Who won (a team in truco, a seat in 21), None until the end or on a tie."""
         ...
 
@@ -67,12 +131,18 @@ class GameState(Protocol):
         """How many seats the table has."""
         ...
 
-    def legal_actions(self) -> list[Any]: ...
+    @property
+    def events(self) -> list[Event]:
+        """Everything that happened so far, in order (read it, never change it)."""
+        ...
 
-    def apply_action(self, action: Any, seat: int | None = None) -> list[Event]:
-        """Apply the current seat's action and return the events it caused; `seat`, when
-        given, must be the current seat. A refused action raises the game's RuleError and
-        leaves the state as it was."""
+    def legal_actions(self) -> Sequence[Action]: ...
+
+    def apply_action(self, action: Any, seat: int | None = None) -> Sequence[Event]:
+        """Apply the current seat's action (an `Action`, or its text) and return the events
+        it caused, as copies the caller owns (a sequence: `list(events)` for a list); `seat`,
+        when given, must be the current seat.
+        A refused action raises the game's RuleError and leaves the state as it was."""
         ...
 
     def is_terminal(self) -> bool: ...
@@ -83,6 +153,13 @@ class GameState(Protocol):
 
     def narrate(self, event: Event, lang: str = "pt") -> str: ...
 
+    def describe(self, action: Any, lang: str = "pt") -> str:
+        """The action's name in `lang` as this game says it now (a button's label); `action`
+        is the game's `Action` or its text."""
+        ...
+
+    def outcome(self) -> Outcome: ...
+
     def clone(self) -> GameState: ...
 
 
@@ -90,4 +167,7 @@ class GameState(Protocol):
 class Bot(Protocol):
     """A player: given what its seat sees, it chooses one of the legal actions."""
 
-    def choose(self, view: SeatView) -> Any: ...
+    def choose(self, view: Any) -> Action:
+        """One of `view.legal_actions()`; `view` is its own game's SeatView (another game's
+        view is refused with the game's RuleError)."""
+        ...

@@ -8,6 +8,7 @@ points `catalogue` at its own `Catalogue`.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from .catalogue import Catalogue
@@ -39,9 +40,9 @@ class RuleError(ValueError):
                   for k, v in self.fields.items()}
         return self.catalogue.say(self.code, lang, **fields)
 
-    def __reduce__(self):  # picklable, e.g. across processes
+    def __reduce__(self) -> tuple[Callable[..., RuleError], tuple[object, ...]]:  # picklable
         return (_rebuild, (type(self), self.code, self.fields))
 
 
-def _rebuild(cls: type[RuleError], code: str, fields: dict) -> RuleError:
+def _rebuild(cls: type[RuleError], code: str, fields: dict[str, object]) -> RuleError:
     return cls(code, **fields)

@@ -37,14 +37,17 @@ import hashlib
 import json
 import zlib
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from .cards import STANDARD_PACK, TRUCO_PACK, Card
 from .catalogue import Catalogue, check_lang
+from .contract import Bot, GameState
 from .errors import RuleError
+from .games import GameSpec, find_game
 
 FORMAT = "cartas.cenario/1"
 LINK_VERSION = "2"  # links written now; "1" links are still read
-GAMES = ("truco", "21")
 MAX_LINK = 4000
 MAX_DIGITS = 18  # a number in a scenario has at most this many digits
 
@@ -236,11 +239,10 @@ def validate(data) -> dict:
     if data.get("format") != FORMAT:
         raise ScenarioError("format", value=_shown(data.get("format")), expected=repr(FORMAT))
     game = data.get("game")
-    if game == "truco":
-        return _validate_truco(data)
-    if game == "21":
-        return _validate_21(data)
-    raise ScenarioError("game", value=_shown(game))
+    kind = _KINDS.get(game) if isinstance(game, str) else None
+    if kind is None:
+        raise ScenarioError("game", value=_shown(game))
+    return kind.validate(data)
 
 
 def _validate_truco(data: dict) -> dict:
@@ -293,7 +295,7 @@ def _validate_21(data: dict) -> dict:
     from .vinte_e_um import ACE_OPTIONS, ROTATIONS, default_ace
 
     _fields(data, _21_REQUIRED, _21_OPTIONAL)
-    players = _int(data["players"], "players", 3, 12)
+    players = _int(data["players"], "players", *find_game("21").seats)
     banker = _int(data["banker"], "banker", 0, players - 1)
     chips = data.get("chips", 20)
     if isinstance(chips, list):
@@ -355,13 +357,29 @@ def _validate_21_deal(deal, players: int, data: dict):
 
 # -- building games ------------------------------------------------------------------------
 
-def build(scenario: dict):
+def build(scenario: dict) -> GameState:
     """The engine state a validated scenario describes (a `cartas.contract.GameState`)."""
-    if scenario["game"] == "truco":
-        from .truco import from_deal
-        return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
-                       scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
-                       tie_lead=scenario["tie_lead"])
+    return _KINDS[scenario["game"]].build(scenario)
+
+
+def game_of(scenario: dict) -> GameSpec:
+    """The registry's game (`cartas.games`) a validated scenario plays."""
+    return find_game(_KINDS[scenario["game"]].game_key(scenario))
+
+
+def bot(scenario: dict, seed: int) -> Bot:
+    """A seeded rule-following bot (`cartas.contract.Bot`) for the scenario's game."""
+    return game_of(scenario).bot(seed)
+
+
+def _build_truco(scenario: dict) -> GameState:
+    from .truco import from_deal
+    return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
+                   scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
+                   tie_lead=scenario["tie_lead"])
+
+
+def _build_21(scenario: dict) -> GameState:
     from .vinte_e_um import from_deal as deal21, new_game as new21
     options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
                                          "rotation", "rounds", "rotation_rounds")}
@@ -373,13 +391,23 @@ def build(scenario: dict):
                    deal["then"], banker=scenario["banker"], seed=scenario["seed"], **options)
 
 
-def bot(scenario: dict, seed: int):
-    """A seeded rule-following bot (`cartas.contract.Bot`) for the scenario's game."""
-    if scenario["game"] == "truco":
-        from .truco.bots import RuleBot
-        return RuleBot(seed=seed)
-    from .vinte_e_um import SensibleBot
-    return SensibleBot(seed=seed)
+@dataclass(frozen=True)
+class _Kind:
+    """One kind of scenario (its "game" field): how to check it, build its state, and which
+    game of the registry it plays."""
+
+    validate: Callable[[dict], dict]
+    build: Callable[[dict], GameState]
+    game_key: Callable[[dict], str]
+
+
+# "game" field -> its kind. Scenario texts name truco "truco" (the variant is a field of
+# its own) and 21 "21"; the registry's keys are the variants and "21".
+_KINDS: dict[str, _Kind] = {
+    "truco": _Kind(_validate_truco, _build_truco, lambda scenario: scenario["variant"]),
+    "21": _Kind(_validate_21, _build_21, lambda scenario: "21"),
+}
+GAMES = tuple(_KINDS)
 
 
 def truco_scenario(variant, hands, vira=None, dealer: int = 0, score=(0, 0), seed=None,

@@ -1,5 +1,5 @@
 """The only place where the tables speak to a particular game: a thin adapter over the engine
-contract (`cartas/contract.py`).
+contract (`cartas/contract.py`) and its registry of games (`cartas/games.py`).
 
 Everything else in `classroom.tables` and `widgets.mesa` goes through these functions. They
 use the contract (apply_action returning the events, `view(seat)` with `view(None)` for a
@@ -20,22 +20,19 @@ Decided here:
 """
 from __future__ import annotations
 
-from types import ModuleType
+from collections.abc import Sequence
 from typing import Any
 
 import cartas.truco as truco
 import cartas.vinte_e_um as vinte_e_um
-from cartas.contract import Event, GameState
+from cartas.contract import Action, Event, GameState
 from cartas.errors import RuleError
+from cartas.games import GAME_KEYS, GameSpec, all_games, find_game
 
-TRUCO_GAMES = ("paulista", "mineiro")
-GAMES = TRUCO_GAMES + ("21",)
-GAME_LABELS = {
-    "paulista": {"pt": "Truco Paulista", "en": "Truco Paulista"},
-    "mineiro": {"pt": "Truco Mineiro", "en": "Truco Mineiro"},
-    "21": {"pt": "21 (vinte e um)", "en": "21 (vinte-e-um)"},
-}
-MIN_SEATS_21, MAX_SEATS_21 = 3, 12
+GAMES = GAME_KEYS
+TRUCO_GAMES = tuple(spec.key for spec in all_games() if spec.teams)
+GAME_LABELS = {spec.key: {"pt": spec.title("pt"), "en": spec.title("en")} for spec in all_games()}
+MIN_SEATS_21, MAX_SEATS_21 = find_game("21").seats
 OPTION_KEYS_21 = ("ace", "packs", "min_bet", "max_bet", "rotation", "rounds")
 
 
@@ -90,12 +87,10 @@ TABLE_TEXT = {
 }
 
 
-def _module(game: str) -> ModuleType:
-    if game in TRUCO_GAMES:
-        return truco
-    if game == "21":
-        return vinte_e_um
-    raise TableError("bad_game", game=repr(game))
+def _spec(game: str) -> GameSpec:
+    if game not in GAMES:
+        raise TableError("bad_game", game=repr(game))
+    return find_game(game)
 
 
 def is_truco(game: str) -> bool:
@@ -104,7 +99,7 @@ def is_truco(game: str) -> bool:
 
 def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int, dict]:
     """Validate a table's game, seat count and options; returns (seats, clean options)."""
-    _module(game)
+    _spec(game)
     options = dict(options or {})
     if is_truco(game):
         if seats not in (None, 4):
@@ -145,22 +140,20 @@ def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int
 
 
 def new_state(game: str, seats: int, options: dict, seed: int) -> GameState:
-    """A fresh game for a table (the first deal is made, from `seed`)."""
-    if is_truco(game):
-        return truco.new_game(game, seed=seed)
-    _module(game)
-    o = dict(options)
-    return vinte_e_um.new_game(seats, seed=seed, ace=o.get("ace"), decks=o.get("packs"),
-                               min_bet=o.get("min_bet", 1), max_bet=o.get("max_bet", 5),
-                               rotation=o.get("rotation", "rounds"), rounds=o.get("rounds", 10))
+    """A fresh game for a table (the first deal is made, from `seed`); a table's "packs" is
+    the engine's "decks"."""
+    spec = _spec(game)
+    engine = {("decks" if key == "packs" else key): value for key, value in options.items()
+              if value is not None}
+    return spec.new_game(seed, seats=seats, **engine)
 
 
 def load_state(game: str, text: str) -> GameState:
-    return _module(game).from_json(text)
+    return _spec(game).from_json(text)
 
 
-def parse_action(game: str, text: str) -> Any:
-    return _module(game).Action.parse(text)
+def parse_action(game: str, text: str) -> Action:
+    return _spec(game).parse_action(text)
 
 
 def step_count(state) -> int:
@@ -168,7 +161,7 @@ def step_count(state) -> int:
     return len(state.events)
 
 
-def apply(state: GameState, action: Any, seat: int) -> list[Event]:
+def apply(state: GameState, action: Any, seat: int) -> Sequence[Event]:
     """Apply `seat`'s action through the engine; returns the events it caused."""
     return state.apply_action(action, seat=seat)
 
@@ -180,7 +173,7 @@ def view(state: GameState, seat: int | None) -> Any:
     return state.view(seat)
 
 
-def seat_hands(seat_view) -> list:
+def seat_hands(seat_view: Any) -> list:
     """Per seat, the cards a view shows (None for a card it may not see)."""
     return [list(h) for h in seat_view.hands]
 
@@ -206,11 +199,10 @@ def narrate(state: GameState, event: Event, lang: str) -> str:
     return state.narrate(event, lang)
 
 
-def describe(state, action, lang: str) -> str:
-    """A move's button label (truco names a raise after its variant's ladder of values)."""
-    if _is_truco_state(state):
-        return action.describe(lang, state.variant)
-    return action.describe(lang)
+def describe(state: GameState, action: Action, lang: str) -> str:
+    """A move's button label, as the game names it now (truco names a raise after its
+    variant's ladder of values)."""
+    return state.describe(action, lang)
 
 
 def why(state, lang: str) -> str | None:
@@ -227,15 +219,11 @@ def why(state, lang: str) -> str | None:
     return None if call is None else narrate(state, call, lang)
 
 
-def bot_action(state: GameState, seat: int, seed: int) -> Any:
+def bot_action(state: GameState, seat: int, seed: int) -> Action:
     """The rule-based bot's move for `seat`, the same in every kernel for a given seed and
     step count."""
     bot_seed = (int(seed) * 1_000_003 + step_count(state) * 7919 + seat) % (2**31)
-    if isinstance(state, truco.TrucoState):
-        return truco.RuleBot(seed=bot_seed).choose(state.view(seat))  # the bots load with the first bot move
-    if isinstance(state, vinte_e_um.GameState):
-        return vinte_e_um.SensibleBot(seed=bot_seed).choose(state.view(seat))
-    raise TypeError(f"not a game of the tables: {type(state).__name__}")
+    return find_game(state.game).bot(bot_seed).choose(state.view(seat))
 
 
 def hand_number(state) -> int:
@@ -249,8 +237,8 @@ def team_of(game: str, seat: int) -> int | None:
     return truco.team_of(seat) if is_truco(game) else None
 
 
-def outcome(state) -> dict:
-    """Who won, JSON-friendly: {"winner": team or seat or None, "score"/"chips": ...}."""
-    if _is_truco_state(state):
-        return {"winner": state.winner, "score": list(state.score)}
-    return {"winner": state.winner, "chips": list(state.chips)}
+def outcome(state: GameState) -> dict:
+    """Who won, JSON-friendly: {"winner": team or seat or None, "score"/"chips": ...}
+    (the scores of teams, or the chips of seats: `state.outcome()`)."""
+    result = state.outcome()
+    return {"winner": result.winner, ("score" if result.by == "team" else "chips"): list(result.scores)}

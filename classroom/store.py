@@ -34,6 +34,7 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 DEFAULT_SQLITE = Path.home() / ".cartas" / "cartas.db"
 BUSY_TIMEOUT_MS = 15_000
@@ -303,7 +304,7 @@ class PostgresStore(Store):
         super().__init__()
         self.url = url
         self.describe = _hide_password(url)
-        self._conn = None
+        self._conn: Any = None
         self._connect()
 
     def _connect(self):
@@ -332,7 +333,7 @@ class PostgresStore(Store):
         if self._conn is not None:
             try:
                 self._conn.close()
-            except Exception:  # noqa: BLE001 - already broken
+            except Exception:  # already broken
                 pass
         self._conn = None
 
@@ -422,6 +423,6 @@ def forget_shared() -> None:
             if pid == os.getpid():
                 try:
                     store.close()
-                except Exception:  # noqa: BLE001
+                except Exception:
                     pass
         _shared.clear()

@@ -1,35 +1,62 @@
-"""The games the generic contract test (`tests/test_contract.py`) plays, one entry each.
+"""The games the generic contract test (`tests/test_contract.py`) plays, taken from the
+registry (`cartas.games`), and the one random-play loop every test of random play uses.
 
-To add a game, add one `ContractGame` to `GAMES`: how to start it from a seed, how to load
-its saved text (the module's `from_json`) and a bot for it. Nothing else in the contract
-test knows which game it plays.
+To add a game to the contract test, add it to `cartas.games`; `GAMES` below lists each
+registered game once with its defaults, plus a few option sets worth playing too. Nothing
+in the contract test knows which game it plays.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
-import cartas.truco as truco
-import cartas.vinte_e_um as vinte_e_um
+from cartas.contract import Bot, Event, GameState
+from cartas.games import GameSpec, all_games, find_game
 
 
 @dataclass(frozen=True)
 class ContractGame:
-    new: Callable[[int], Any]          # seed -> a new GameState
-    load: Callable[[str], Any]         # the game module's from_json
-    bot: Callable[[int], Any]          # seed -> a Bot
+    spec: GameSpec
+    options: dict[str, Any] = field(default_factory=dict)
+    seats: int | None = None
+    random_bots: bool = False   # the contract's bot test plays the random bot, else the rule bot
+
+    def new(self, seed: int) -> GameState:
+        return self.spec.new_game(seed, seats=self.seats, **self.options)
+
+    def load(self, text: str) -> GameState:
+        return self.spec.from_json(text)
+
+    def bot(self, seed: int) -> Bot:
+        return (self.spec.random_bot if self.random_bots else self.spec.bot)(seed)
 
 
-GAMES: dict[str, ContractGame] = {
-    "truco_paulista": ContractGame(lambda seed: truco.new_game("paulista", seed),
-                                   truco.from_json, lambda seed: truco.RandomBot(seed)),
-    "truco_mineiro": ContractGame(lambda seed: truco.new_game("mineiro", seed,
-                                                              tie_lead="first_tying"),
-                                  truco.from_json, lambda seed: truco.RuleBot(seed)),
-    "vinte_e_um": ContractGame(lambda seed: vinte_e_um.new_game(4, seed, rounds=3),
-                               vinte_e_um.from_json, lambda seed: vinte_e_um.RandomBot(seed)),
-    "vinte_e_um_auction": ContractGame(
-        lambda seed: vinte_e_um.new_game(5, seed, rounds=4, rotation="auction", ace="flexible"),
-        vinte_e_um.from_json, lambda seed: vinte_e_um.SensibleBot(seed)),
-}
+GAMES: dict[str, ContractGame] = {spec.key: ContractGame(spec) for spec in all_games()}
+GAMES.update({
+    "paulista_random_bots": ContractGame(find_game("paulista"), random_bots=True),
+    "mineiro_first_tying": ContractGame(find_game("mineiro"), {"tie_lead": "first_tying"}),
+    "21_short": ContractGame(find_game("21"), {"rounds": 3}, random_bots=True),
+    "21_auction": ContractGame(find_game("21"), {"rounds": 4, "rotation": "auction", "ace": "flexible"},
+                               seats=5),
+})
+
+
+def play_randomly(state: GameState, rng: random.Random, steps: int | None = None,
+                  check: Callable[[GameState, list[Event]], None] | None = None) -> Iterator[list[Event]]:
+    """Random legal actions through the contract alone, until the end (or `steps` actions);
+    yields the events of each action, after `check(state, events)` when given."""
+    n = 0
+    while not state.is_terminal() and (steps is None or n < steps):
+        legal = state.legal_actions()
+        events = state.apply_action(legal[rng.randrange(len(legal))])
+        n += 1
+        if check is not None:
+            check(state, events)
+        yield events
+
+
+def play_out(state: GameState, rng: random.Random, steps: int | None = None) -> int:
+    """`play_randomly` to the end (or `steps` actions), ignoring the events; the count."""
+    return sum(1 for _ in play_randomly(state, rng, steps))

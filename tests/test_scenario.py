@@ -269,3 +269,30 @@ def test_a_refused_field_is_named_in_the_readers_language():
         validate(table21(players=13))
     assert err.value.message("pt") == "O campo participantes deve ser um número inteiro de 3 a 12, não 13."
     assert str(err.value) == "The field participants must be a whole number from 3 to 12, not 13."
+
+
+def test_a_scenario_plays_the_registrys_game_with_its_rule_bot():
+    from cartas.games import find_game
+    from cartas.scenario import bot, game_of
+    from cartas.truco.bots import RuleBot
+    from cartas.vinte_e_um import SensibleBot
+
+    mineiro = truco_scenario("mineiro", [["4♣", "7♥", "A♠"], ["7♦", "3♦", "2♠"], ["K♥", "Q♣", "J♦"],
+                                         ["5♠", "6♥", "4♦"]], dealer=1)
+    table = vinte_e_um_scenario(6, 2, seed=4)
+    assert game_of(mineiro) is find_game("mineiro") and game_of(table) is find_game("21")
+    assert build(mineiro).game == "mineiro" and build(table).game == "21"
+    assert isinstance(bot(mineiro, 1), RuleBot) and isinstance(bot(table, 1), SensibleBot)
+    state = build(table)
+    assert bot(table, 3).choose(state.view(state.current_seat)) in state.legal_actions()
+
+
+def test_a_21_scenario_seats_the_registrys_range_of_players():
+    from cartas.games import find_game
+
+    low, high = find_game("21").seats
+    assert vinte_e_um_scenario(high, 0)["players"] == high
+    for players in (low - 1, high + 1):
+        with pytest.raises(ScenarioError) as info:
+            vinte_e_um_scenario(players, 0)
+        assert info.value.code == "number" and f"{low} a {high}" in info.value.message("pt")

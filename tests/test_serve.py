@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
-from cartas_server.serve import PACKAGES, compile_packages, port_problem, urls  # noqa: E402
+from cartas_server.serve import PACKAGES, compile_packages, port_problem, urls
 
-from serving import ROOT, free_port, stop  # noqa: E402
+from serving import ROOT, free_port, stop
 
 
 def serve(*args):

@@ -1,10 +1,13 @@
-"""Thousands of seeded random games per variant, checking the invariants of every game."""
+"""Thousands of seeded random games per variant (the tests' one random-play loop,
+`contract_games.play_randomly`), checking the invariants of every game."""
 import random
 
 import pytest
 
 from cartas.cards import TRUCO_PACK
 from cartas.truco import MINEIRO, PAULISTA, from_json, new_game
+
+from contract_games import play_out
 
 GAMES = 2000
 PACK = {str(c) for c in TRUCO_PACK}
@@ -66,23 +69,14 @@ def test_random_play_keeps_every_invariant(variant):
         state = new_game(variant, seed=game,
                          tie_lead="first_tying" if game % 2 else "leader")
         check_at = 1 + pick.randrange(40) if game % 10 == 0 else -1
-        steps = 0
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            state.apply_action(legal[pick.randrange(len(legal))])
-            steps += 1
-            if steps == check_at:
-                copy = from_json(state.to_json())
-                assert copy.to_json() == state.to_json()
-                for original in (state, copy):
-                    follow = random.Random(game)
-                    for _ in range(30):
-                        if original.is_terminal():
-                            break
-                        moves = original.legal_actions()
-                        original.apply_action(moves[follow.randrange(len(moves))])
-                assert copy.to_json() == state.to_json()
-                round_trips += 1
+        if play_out(state, pick, check_at) == check_at:
+            copy = from_json(state.to_json())
+            assert copy.to_json() == state.to_json()
+            for original in (state, copy):
+                play_out(original, random.Random(game), 30)
+            assert copy.to_json() == state.to_json()
+            round_trips += 1
+        play_out(state, pick)
         check_game(state, variant)
         ending = [e for e in state.events if e["type"] == "hand"][-1]["reason"]
         endings["forbidden_raise" if ending == "forbidden_raise" else "target"] += 1

@@ -25,7 +25,7 @@ from cartas.vinte_e_um import (
 )
 from cartas.vinte_e_um.bots import RandomBot
 
-from vinte_e_um_helpers import random_game_after
+from vinte_e_um_helpers import as_lists, random_game_after
 
 
 def three(first, upcard, then=(), **options):
@@ -99,7 +99,7 @@ def test_the_game_settles_every_call_with_call_winner(monkeypatch):
     game.apply_action("bet 2"), game.apply_action("bet 2")
     game.apply_action(STAND), game.apply_action(STAND)
     game.apply_action(Action.call(1))
-    assert game.outcome[1] == "lost"  # the tie goes to the bank
+    assert game.seat_results[1] == "lost"  # the tie goes to the bank
     seen = []
     monkeypatch.setattr(vinte_e_um.state, "call_winner",
                         lambda p, b, ace, decks: seen.append((len(p), len(b))) or "banker")
@@ -121,7 +121,7 @@ def test_settled_hands_stay_shown_until_the_next_round():
     game.apply_action("bet 2"), game.apply_action("bet 2")
     game.apply_action(HIT)  # seat 1: 10, 9, 5 = 24
     assert game.hands[1] == [] and [str(c) for c in game.shown[1]] == ["10♥", "9♣", "5♠"]
-    assert game.outcome[1] == "bust" and game.view(2).shown[1] == ("10♥", "9♣", "5♠")
+    assert game.seat_results[1] == "bust" and as_lists(game.view(2).shown[1]) == ["10♥", "9♣", "5♠"]
     assert from_json(game.to_json()).shown == game.shown
     game.apply_action(STAND)  # seat 2 on 18
     assert game.shown[2] == [] and game.phase == "banker"
@@ -136,7 +136,7 @@ def test_a_called_hand_is_shown_while_others_wait():
     for action in ("bet 2", "bet 2", STAND, STAND, Action.call(1)):
         game.apply_action(action)
     assert game.hands[1] == [] and [str(c) for c in game.shown[1]] == ["10♥", "7♦"]
-    assert game.outcome[1] == "lost" and game.uncalled == [2]
+    assert game.seat_results[1] == "lost" and game.uncalled == [2]
 
 
 def test_shown_is_cleared_when_the_next_round_starts():
@@ -150,7 +150,7 @@ def test_shown_is_cleared_when_the_next_round_starts():
             assert game.shown == [[] for _ in range(4)]
         seen_settled |= any(game.shown)
         for seat, cards in enumerate(game.shown):
-            assert not cards or (game.outcome[seat] in ("bust", "won", "lost") and not game.hands[seat])
+            assert not cards or (game.seat_results[seat] in ("bust", "won", "lost") and not game.hands[seat])
     assert seen_settled
 
 

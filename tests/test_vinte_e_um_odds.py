@@ -120,7 +120,7 @@ def test_odds_for_view_uses_only_what_the_seat_sees():
     view = game.view(seat)
     figures = odds_for_view(view)
     mine = [str(c) for c in game.hands[seat]]
-    others = [c for c in view.seen if c not in mine and c != str(game.hands[0][1])]
+    others = [str(c) for c in view.seen if str(c) not in mine and c != game.hands[0][1]]
     assert figures["bust"] == bust_probability(mine, others + [str(game.hands[0][1])])
     assert figures["win"] == win_probability(mine, [str(game.hands[0][1])], others)
     # the banker's hidden card is not used: any hidden card gives the same figures

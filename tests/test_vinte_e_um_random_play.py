@@ -1,14 +1,19 @@
 """Thousands of seeded random games of 21, driven only through the game contract
-(`cartas.contract`): legal actions, the events apply_action returns, each seat's view,
-narration of every event in both languages, and the JSON round trip mid-game. A second
-test checks the engine's own invariants (chips and cards) after every action."""
+(`cartas.contract`) by the tests' one random-play loop (`contract_games.play_randomly`):
+legal actions, the events apply_action returns, each seat's view, narration of every event
+in both languages, and the JSON round trip mid-game. A second test checks the engine's own
+invariants (chips and cards) after every action."""
+
+import random
 
 import pytest
 
 from cartas.cards import make_rng, standard_pack
-from cartas.contract import Bot, GameState, SeatView
+from cartas.contract import GameState, SeatView
 from cartas.vinte_e_um import ROTATIONS, from_json, narrate, new_game
 from cartas.vinte_e_um.bots import RandomBot, SensibleBot
+
+from contract_games import play_randomly
 
 GAMES = 2000
 
@@ -25,38 +30,40 @@ def config(i):
                 rotation_rounds=1 + i % 2, max_bet=1 + i % 5)
 
 
-def play_through_the_contract(game, bots, snapshot_at):
-    """Play to the end with Protocol methods only; returns (steps, copy from JSON or None)."""
+def play_through_the_contract(game, snapshot_at, seed):
+    """Play to the end with Protocol methods only (`contract_games.play_randomly`), checking
+    each seat's view and the events of every action; returns (steps, copy from JSON or None)."""
     assert isinstance(game, GameState)
-    steps, copy = 0, None
-    while not game.is_terminal():
-        seat = game.current_seat
-        legal = game.legal_actions()
-        view = game.view(seat)
-        if steps == 0:
-            assert isinstance(view, SeatView)  # the Protocol (a slow check: once a game)
-        assert view.seat == seat and view.is_my_turn
-        assert view.legal_actions() == legal
-        if steps % 4 == 0:  # a seat waiting its turn
-            other = game.view((seat + 1 + steps % (game.players - 1)) % game.players)
-            assert not other.is_my_turn and other.legal_actions() == []
-        action = bots[seat].choose(view)
-        assert action in legal
-        before = len(game.events)
-        events = game.apply_action(action)
+    assert isinstance(game.view(game.current_seat), SeatView)  # the Protocol (a slow check: once)
+    found = {"steps": 0, "copy": None}
+
+    def check(game, events):
+        steps = found["steps"]
+        before = len(game.events) - len(events)
         assert events and game.events[before:] == events
+        seat = game.current_seat
+        if seat is not None:
+            view = game.view(seat)
+            assert view.seat == seat and view.is_my_turn
+            assert view.legal_actions() == game.legal_actions()
+            if steps % 4 == 0:  # a seat waiting its turn
+                other = game.view((seat + 1 + steps % (game.players - 1)) % game.players)
+                assert not other.is_my_turn and other.legal_actions() == []
         if steps % 32 == 0:  # what a spectator is told of them (the whole log: now and then)
             assert game.view(None).events[before:] == [
                 e if e["type"] != "deal" or e["face_up"] else dict(e, card=None) for e in events]
         for event in events:
             assert narrate(event, "pt") != game.narrate(event, "en")
-        steps += 1
+        found["steps"] = steps = steps + 1
         if steps == snapshot_at:
-            copy = from_json(game.to_json())
+            found["copy"] = copy = from_json(game.to_json())
             assert copy.to_json() == game.to_json()
         assert steps < 20_000
+
+    for _ in play_randomly(game, random.Random(seed), check=check):
+        pass
     assert game.current_seat is None and game.legal_actions() == []
-    return steps, copy
+    return found["steps"], found["copy"]
 
 
 @pytest.mark.parametrize("part", range(4))
@@ -65,13 +72,10 @@ def test_random_play_through_the_contract(part):
     for i in range(part, GAMES, 4):
         options = config(i)
         game = new_game(**options)
-        bots = [RandomBot(i * 100 + s) for s in range(game.players)]
-        assert all(isinstance(b, Bot) for b in bots)
         snapshot_at = int(make_rng(i).integers(1, 40))
-        steps, copy = play_through_the_contract(game, bots, snapshot_at)
-        if copy is not None:  # a copy from JSON, with fresh bots, plays on to a legal end
-            copy_bots = [RandomBot(s) for s in range(copy.players)]
-            play_through_the_contract(copy, copy_bots, 0)
+        steps, copy = play_through_the_contract(game, snapshot_at, i)
+        if copy is not None:  # a copy from JSON plays on to a legal end
+            play_through_the_contract(copy, 0, i + 1)
         text = game.to_json()
         assert from_json(text).to_json() == text
         winners = game.winners

@@ -112,7 +112,7 @@ def test_rule_round_player_over_21_says_estourei_and_pays_at_once():
     bust = next(e for e in game.events if e["type"] == "bust")
     assert bust == {"type": "bust", "seat": 1, "cards": ["10♥", "4♠", "8♣"], "points": 22}
     assert game.chips[0] == 24 and game.bets[1] == 0 and game.current_seat == 2
-    assert game.phase == "players" and game.outcome[1] == "bust"
+    assert game.phase == "players" and game.seat_results[1] == "bust"
 
 
 def test_rule_round_banker_draws_then_calls_turning_his_card_player_with_more_wins():
@@ -268,6 +268,25 @@ def test_rule_rotation_sale_banker_accepts_or_refuses_an_offer():
     chips = list(game.chips)
     play(game, Action.offer(6), "accept_offer")
     assert game.banker == 2 and game.chips[2] == chips[2] - 6 and game.chips[0] == chips[0] + 6
+
+
+def test_the_banker_answers_an_offer_only_while_one_is_pending():
+    """The banker's answer needs a pending offer: without one it is an IllegalAction in both
+    languages (the handler checks it itself, it does not unpack a missing offer)."""
+    game = three(["10♥", "9♠", "5♦"], "6♣", ["9♦", "8♣"], rotation="sale")
+    play(game, "bet 1", "bet 1", STAND, STAND, Action.call(1), Action.call(2))
+    assert game.phase == "rotation" and game.pending_offer is None
+    saved = game.to_json()
+    for answer in ("accept_offer", "refuse_offer"):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply_action(answer)
+        assert refused.value.code == "wrong_kind"
+        handler = getattr(game, "_do_" + answer)
+        with pytest.raises(IllegalAction) as refused:
+            handler(game.banker, Action(answer))
+        assert refused.value.code == "no_offer"
+        assert refused.value.message("pt") != refused.value.message("en")
+    assert game.to_json() == saved
 
 
 def test_rule_rotation_permanent_bank_never_moves():

@@ -15,6 +15,8 @@ from cartas.vinte_e_um import (
     play_game,
 )
 
+from vinte_e_um_helpers import as_lists
+
 
 def refused(code, call, *args, **kwargs):
     """Run call, expect a VinteEUmError with `code`, in both languages; return it."""
@@ -120,9 +122,9 @@ def test_rule_banker_two_aces_players_play_first_and_his_bust_shows_at_his_turn(
     events = game.apply_action("bet 3")
     assert game.phase == "players" and game.current_seat == 1  # the round goes on
     assert not any(e["type"] == "banker_bust" for e in events)
-    assert game.view(1).hands[0] == (None, "A♦")  # his bust is not shown yet
+    assert as_lists(game.view(1).hands[0]) == [None, "A♦"]  # his bust is not shown yet
     game.apply_action(HIT)  # 10 + 6 + K = 26: seat 1 busts and pays the banker at once
-    assert game.outcome[1] == "bust" and game.chips[0] == 22
+    assert game.seat_results[1] == "bust" and game.chips[0] == 22
     events = game.apply_action(STAND)  # seat 2 on 17; now the banker's turn: his bust shows
     kinds = [e["type"] for e in events]
     assert kinds.index("stand") < kinds.index("banker_bust")

@@ -1,4 +1,5 @@
 """Shared set-up for the 21 tests."""
+from cartas.cards import Card
 from cartas.vinte_e_um import new_game
 from cartas.vinte_e_um.bots import RandomBot
 
@@ -16,7 +17,9 @@ def random_game_after(seed: int, steps: int, players: int = 4):
 
 
 def as_lists(value):
-    """A view's tuples (nested) as lists, to compare with list literals."""
+    """A view's tuples (nested) as lists and its cards as text, to compare with literals."""
     if isinstance(value, tuple):
         return [as_lists(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
     return value

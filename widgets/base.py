@@ -335,7 +335,7 @@ class View(w.VBox):
             try:
                 self.clear_message()
                 return callback(*args, **kwargs)
-            except Exception as error:  # noqa: BLE001 - shown to the learner instead
+            except Exception as error:  # shown to the learner instead
                 if near is None:
                     self.show_error(error)  # views may override show_error(error)
                 else:
@@ -369,7 +369,7 @@ class View(w.VBox):
         try:
             say = getattr(error, "message", None)
             return say(self.lang) if callable(say) else str(error)
-        except Exception:  # noqa: BLE001 - no message(lang), or a broken one
+        except Exception:  # no message(lang), or a broken one
             return str(error)
 
     def show_message(self, text: str, kind: str = "info") -> None:

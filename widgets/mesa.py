@@ -321,7 +321,7 @@ class Mesa(View):
             return False
         try:
             changed = self.client.tick()
-        except Exception as error:  # noqa: BLE001 - the store went away: say so, keep trying
+        except Exception as error:  # the store went away: say so, keep trying
             from classroom.store import StoreError
             if not isinstance(error, (StoreError, OSError)):
                 raise

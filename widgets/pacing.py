@@ -87,7 +87,7 @@ class BotPacing:
     def _still_to_move(self) -> bool:
         try:
             return self.bots_to_move()
-        except Exception:  # noqa: BLE001 - a broken state: nothing more to run
+        except Exception:  # a broken state: nothing more to run
             return False
 
     def continue_bots(self) -> int:

@@ -184,6 +184,7 @@ class DealStepper(View):
     """Step through the deal and the tricks of one hand, narrated by the engine."""
 
     TEXT = TEXT
+    index: int  # the step shown (set in __init__, read by the buttons' callbacks)
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)

@@ -126,7 +126,7 @@ class TrucoOddsExplorer(View):
             code = getattr(error, "code", None)
             place = {"odds_hand_size": "mine", "needs_vira": "vira", "odds_held_and_seen": "seen",
                      "odds_unseen": "seen"}.get(str(code), place)
-            self.show_error(error, near=self._fields.get(place))
+            self.show_error(error, near=self._fields.get(place) if isinstance(place, str) else None)
             return None
         self.odds, self.elapsed, self._asked = odds, time.perf_counter() - start, asked
         self.redraw()

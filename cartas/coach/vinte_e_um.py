@@ -117,6 +117,28 @@ def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence 
 
 # -- banker -----------------------------------------------------------------------------------
 
+def _player_totals(counts, up_hard: int, up_aces: int, hidden: int, ace) -> dict[int, float]:
+    """Distribution {total: p} of a player's final total, given he is not over 21."""
+    dist = {(up_hard, up_aces): 1.0}
+    left = counts.astype(float)
+    for _ in range(hidden):
+        n = left.sum()
+        nxt: dict[tuple[int, int], float] = {}
+        for (h, a), p in dist.items():
+            for cls in range(VALUE_CLASSES):
+                if left[cls]:
+                    key = (h + HARD_VALUES[cls], a + (cls == 0))
+                    nxt[key] = nxt.get(key, 0.0) + p * left[cls] / n
+        dist = nxt
+    out: dict[int, float] = {}
+    for (h, a), p in dist.items():
+        t = total(h, a, ace)
+        if t <= 21:
+            out[t] = out.get(t, 0.0) + p
+    mass = sum(out.values())
+    return {t: p / mass for t, p in out.items()} if mass else {}
+
+
 def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
                   decks: int = 1) -> Advice21:
     """Draw or call for the banker holding `hand`.
@@ -139,31 +161,10 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
     shown = [(sum(HARD_VALUES[value_class(c)] for c in up), sum(value_class(c) == 0 for c in up),
               hidden, bet) for up, hidden, bet in players]
 
-    def player_totals(counts, up_hard, up_aces, hidden):
-        """Distribution {total: p} of a player's final total, given he is not over 21."""
-        dist = {(up_hard, up_aces): 1.0}
-        left = counts.astype(float)
-        for _ in range(hidden):
-            n = left.sum()
-            nxt = {}
-            for (h, a), p in dist.items():
-                for cls in range(VALUE_CLASSES):
-                    if left[cls]:
-                        key = (h + HARD_VALUES[cls], a + (cls == 0))
-                        nxt[key] = nxt.get(key, 0.0) + p * left[cls] / n
-            dist = nxt
-        out = {}
-        for (h, a), p in dist.items():
-            t = total(h, a, ace)
-            if t <= 21:
-                out[t] = out.get(t, 0.0) + p
-        mass = sum(out.values())
-        return {t: p / mass for t, p in out.items()} if mass else {}
-
     def call_value(counts, mine):
         value = 0.0
         for up_hard, up_aces, hidden, bet in shown:
-            dist = player_totals(counts, up_hard, up_aces, hidden)
+            dist = _player_totals(counts, up_hard, up_aces, hidden, ace)
             beat = sum(p for t, p in dist.items() if t <= mine)
             value += bet * (2 * beat - 1)
         return value

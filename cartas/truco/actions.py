@@ -80,32 +80,12 @@ class Action:
             raise IllegalActionError("empty_action")
         head, rest = words[0], (words[1].strip() if len(words) > 1 else "")
         try:
-            if head in ("play", "joga", "jogo") and rest in ("hand", "mao", "mão", ""):
-                if rest:
-                    return PLAY_HAND
-            elif head in ("run", "corre", "corro", "fujo") and rest in ("hand", "mao", "mão"):
-                return RUN_HAND
-            if head in ("play", "joga", "jogo") and rest:
-                return cls.play(rest)
-            if head in ("cover", "cobre", "cubro", "coberta") and rest:
-                return cls.cover(rest)
-            if head in ("blind", "cega") and rest:
-                return cls.blind(int(rest))
-            if head in ("raise", "pede", "peço") and not rest:
-                return RAISE
-            if head in ("raise", "pede", "peço"):
-                head, rest = rest, ""
-            if head.isdigit() and len(head) <= 3 and not rest:
-                return cls.raise_to(int(head))
-            if head in _RAISE_WORDS and not rest:
-                return cls.raise_to(_RAISE_WORDS[head])
-            if head in ("accept", "aceito", "aceita", "desce") and not rest:
-                return ACCEPT
-            if head in ("run", "corre", "corro", "fujo") and not rest:
-                return RUN
+            action = _decision(head, rest) or _card_move(head, rest) or _call(head, rest)
         except ValueError:
-            raise IllegalActionError("unreadable_action", text=text[:40]) from None
-        raise IllegalActionError("unreadable_action", text=text[:40])
+            action = None
+        if action is None:
+            raise IllegalActionError("unreadable_action", text=text[:40])
+        return action
 
     # -- text ----------------------------------------------------------------------------
     def __str__(self) -> str:
@@ -134,6 +114,54 @@ class Action:
         """The neutral fields a refusal needs to name this action in either language."""
         return {"action_kind": self.kind, "card": None if self.card is None else str(self.card),
                 "position": self.position, "value": self.value}
+
+
+_PLAY_WORDS = ("play", "joga", "jogo")
+_RUN_WORDS = ("run", "corre", "corro", "fujo")
+_HAND_WORDS = ("hand", "mao", "mão")
+_ASK_WORDS = ("raise", "pede", "peço")
+
+
+def _decision(head: str, rest: str) -> Action | None:
+    """A mão de onze/dez decision: "play hand" / "joga mão", "run hand" / "corre mão"."""
+    if rest in _HAND_WORDS:
+        if head in _PLAY_WORDS:
+            return PLAY_HAND
+        if head in _RUN_WORDS:
+            return RUN_HAND
+    return None
+
+
+def _card_move(head: str, rest: str) -> Action | None:
+    """A card played face up, covered, or blind: "play 7♥", "cobre 7♥", "blind 0"."""
+    if not rest:
+        return None
+    if head in _PLAY_WORDS:
+        return Action.play(rest)
+    if head in ("cover", "cobre", "cubro", "coberta"):
+        return Action.cover(rest)
+    if head in ("blind", "cega"):
+        return Action.blind(int(rest))
+    return None
+
+
+def _call(head: str, rest: str) -> Action | None:
+    """A raise ("raise", "raise 6", "seis", "pede nove"), an acceptance or a run."""
+    if head in _ASK_WORDS:
+        if not rest:
+            return RAISE
+        head, rest = rest, ""
+    if rest:
+        return None
+    if head.isdigit() and len(head) <= 3:
+        return Action.raise_to(int(head))
+    if head in _RAISE_WORDS:
+        return Action.raise_to(_RAISE_WORDS[head])
+    if head in ("accept", "aceito", "aceita", "desce"):
+        return ACCEPT
+    if head in _RUN_WORDS:
+        return RUN
+    return None
 
 
 def _cached(table: dict, card) -> Action | None:

@@ -30,7 +30,7 @@ def _as_view(obj) -> SeatView:
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
     def choose(self, view) -> Action:
@@ -43,7 +43,7 @@ class RuleBot:
     accepts by the strength of its hand, and decides a mão de onze/dez from both partners'
     cards. `bluff` is the chance of raising on a weak hand."""
 
-    def __init__(self, seed=None, bluff: float = 0.05):
+    def __init__(self, seed: int | None = None, bluff: float = 0.05) -> None:
         self.rng = random.Random(seed)
         self.bluff = bluff
 

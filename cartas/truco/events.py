@@ -23,6 +23,9 @@ indexes (see `rules.CARD_TEXT`) and are called by the state as each event happen
 """
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
+from ..contract import copy_event
 from .rules import CARD_TEXT, deal_order, resolve_trick, strength_list
 
 _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
@@ -100,24 +103,36 @@ def game_event(variant, winner, score) -> dict:
             "score": [score[0], score[1]]}
 
 
-def last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason, value,
-                   score, seat, refused) -> dict:
-    """`TrucoState.last_hand` from the record the state keeps when a hand ends (`deal` is
-    the hand's deal event, or its record: builder, then arguments)."""
-    if deal.__class__ is tuple:
-        deal = deal[0](*deal[1:])
+def given(event: dict) -> dict:
+    """The record of an event known as a dict already (one loaded from a saved game):
+    `(given, event)` builds as the event itself, like every other record `(builder, *args)`."""
+    return event
+
+
+def build(record: tuple) -> dict:
+    """The event a record `(builder, *args)` stands for."""
+    return record[0](*record[1:])
+
+
+def last_hand_dict(variant, deal: tuple, tricks, unfinished, results, winner, points, reason,
+                   value, score, seat, refused) -> dict:
+    """`TrucoState.last_hand` from the record the state keeps when a hand ends: `deal` is the
+    record of the hand's deal event, `tricks` its finished tricks, `unfinished` the cards of
+    a trick the hand ended before finishing ([] when none)."""
+    deal_event = build(deal)
     text = CARD_TEXT
-    strength = strength_list(variant, None if deal["vira"] is None else _IDX[deal["vira"]])
-    unfinished = trick if trick and not (tricks and trick is tricks[-1]) else []
+    vira = deal_event["vira"]
+    strength = strength_list(variant, None if vira is None else _IDX[vira])
     winning = []
     for t in tricks:
         pos = resolve_trick(t, strength)[1]
         winning.append(None if pos is None else t[pos][0])
     return {
-        "hand_number": deal["hand_number"], "dealer": deal["dealer"], "mao": deal["mao"],
-        "mode": deal["mode"], "threshold_team": deal["threshold_team"], "vira": deal["vira"],
-        "manilhas": list(deal["manilhas"]), "score_before": list(deal["score"]),
-        "hands": [list(h) for h in deal["hands"]],
+        "hand_number": deal_event["hand_number"], "dealer": deal_event["dealer"],
+        "mao": deal_event["mao"], "mode": deal_event["mode"],
+        "threshold_team": deal_event["threshold_team"], "vira": vira,
+        "manilhas": list(deal_event["manilhas"]), "score_before": list(deal_event["score"]),
+        "hands": [list(h) for h in deal_event["hands"]],
         "tricks": [[[s, None if cov else text[c]] for s, c, cov in t] for t in tricks],
         "trick_results": list(results),
         "winning_seats": winning,
@@ -127,67 +142,53 @@ def last_hand_dict(variant, deal, tricks, trick, results, winner, points, reason
     }
 
 
-class EventList(list):
-    """The events one `TrucoState.apply_action` caused: a list of event dicts, built on
-    first use.
+class NewEvents(Sequence[dict]):
+    """The events one `TrucoState.apply_action` caused: a read-only sequence of event dicts,
+    built on first use.
 
     Random play (benchmarks, bots, odds) applies many thousands of actions and never reads
     what `apply_action` returns, so the state logs events as records (see
-    `TrucoState.events`) and this list starts out empty, knowing only `_source`: (the
-    state, index of its first and past its last event in `state.events`). The first use
-    through any list method fills it with the very dicts of `state.events` (the same
-    objects, built once); from then on it is a plain list, which the caller may change
-    without touching the state. Copying or pickling it gives a plain list of the dicts."""
+    `TrucoState.events`) and this sequence starts out knowing only where its events are:
+    the state, and the index of its first and past its last event in `state.events`. The
+    first read builds copies of those dicts (`cartas.contract.copy_event`: they share no list
+    with the history), which are the caller's to change. `list(events)` gives a plain list
+    (for `json.dumps`, or to append to); equal to any sequence of the same dicts."""
 
-    __slots__ = ("_source",)
-    _source: tuple | None  # (state, start, stop) until built, then None
+    __slots__ = ("_state", "_start", "_stop", "_built")
 
-    def _build(self) -> None:
-        source = getattr(self, "_source", None)
-        if source is not None:
-            self._source = None
-            state, start, stop = source
-            list.extend(self, state.events[start:stop])
+    def __init__(self, state, start: int, stop: int):
+        self._state, self._start, self._stop = state, start, stop
+        self._built: list[dict] | None = None
+
+    def _events(self) -> list[dict]:
+        built = self._built
+        if built is None:
+            built = self._built = [copy_event(e) for e in self._state.events[self._start:self._stop]]
+            self._state = None  # the copies are made: the state may go
+        return built
 
     def __len__(self) -> int:
-        source = getattr(self, "_source", None)
-        return list.__len__(self) if source is None else source[2] - source[1]
+        return self._stop - self._start
 
-    def __reduce_ex__(self, protocol):
-        return (list, (list(self),))
+    def __getitem__(self, index):  # an int gives one event, a slice a list of them
+        return self._events()[index]
 
-    def __radd__(self, other):
-        # `[...] + events`: list's own concatenation would read the (empty) items directly
-        if not isinstance(other, list):
-            return NotImplemented
-        return other + list(self)
+    def __iter__(self) -> Iterator[dict]:
+        return iter(self._events())
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NewEvents):
+            other = other._events()
+        return isinstance(other, Sequence) and not isinstance(other, str) and \
+            self._events() == list(other)
 
-def _building(name: str):
-    """`list.<name>`, once the EventList's dicts are in (the argument's too, when it is an
-    EventList: list's comparisons and concatenation read another list's items directly)."""
-    base = getattr(list, name)
+    __hash__ = None  # type: ignore[assignment]  # compared by value, like a list
 
-    def method(self, *args, **kwargs):
-        self._build()
-        for arg in args:
-            if arg.__class__ is EventList:
-                arg._build()
-        return base(self, *args, **kwargs)
+    def __repr__(self) -> str:
+        return repr(self._events())
 
-    method.__name__ = method.__qualname__ = name
-    method.__doc__ = base.__doc__
-    return method
-
-
-# Every list method that reads or changes the items (`len` is above; truth uses it).
-for _name in ("__getitem__", "__iter__", "__reversed__", "__contains__", "__eq__", "__ne__",
-              "__lt__", "__le__", "__gt__", "__ge__", "__add__", "__mul__", "__rmul__",
-              "__iadd__", "__imul__", "__setitem__", "__delitem__", "__repr__", "append",
-              "extend", "insert", "pop", "remove", "clear", "copy", "count", "index",
-              "reverse", "sort"):
-    setattr(EventList, _name, _building(_name))
-del _name
+    def __reduce__(self):  # copies and pickles are plain lists
+        return (list, (self._events(),))
 
 
 def sees_hand(mode: str, phase_decide: bool, threshold_team, seat, owner: int) -> bool:

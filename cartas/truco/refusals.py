@@ -31,34 +31,48 @@ def turn_error(state, seat) -> IllegalActionError:
 
 def why_illegal(state, action: Action) -> IllegalActionError:
     """The reason `action` is not legal for the current seat of `state`."""
-    kind, seat = action.kind, state.current_seat
-    phase = state.phase
+    kind, seat, phase = action.kind, state.current_seat, state.phase
     err = IllegalActionError
-    variant = state.variant
     if phase == "game_over":
         return over_error(state)
-    team = seat & 1
-    name = variant.threshold_name
+    name = state.variant.threshold_name
     if phase == "decide":
         return err("must_decide", team=state.threshold_team, name=name, seat=seat)
     if kind in ("play_hand", "run_hand"):
         return err("no_decision", name=name)
     if phase == "answer":
-        value = state.pending_raise["value"]
-        if kind in ("play", "cover", "blind"):
-            return err("must_answer", seat=seat, value=value, raise_name=variant.raise_name(value))
-        if kind == "raise":
-            return _bad_raise_value(variant, action.value, value)
-        return _not_legal(action)
-    # phase == "play"
-    if kind in ("accept", "run"):
+        return _why_not_an_answer(state, action)
+    if kind in ("accept", "run"):  # phase == "play" from here on
         return err("nothing_to_answer", kind=kind)
     if kind == "raise":
-        if state.mode == "mao_de_ferro":
-            return err("ferro_no_raise")
-        if team == state.last_raise_team:
-            return err("raised_last", team=team)
-        return _bad_raise_value(variant, action.value, state.hand_value)
+        return _why_no_raise(state, action)
+    return _why_not_a_play(state, action)
+
+
+def _why_not_an_answer(state, action: Action) -> IllegalActionError:
+    """A seat answering a raise tried something else."""
+    value = state.pending_raise["value"]
+    if action.kind in ("play", "cover", "blind"):
+        return IllegalActionError("must_answer", seat=state.current_seat, value=value,
+                                  raise_name=state.variant.raise_name(value))
+    if action.kind == "raise":
+        return _bad_raise_value(state.variant, action.value, value)
+    return _not_legal(action)
+
+
+def _why_no_raise(state, action: Action) -> IllegalActionError:
+    """A raise in the play phase the rules refuse."""
+    team = state.current_seat & 1
+    if state.mode == "mao_de_ferro":
+        return IllegalActionError("ferro_no_raise")
+    if team == state.last_raise_team:
+        return IllegalActionError("raised_last", team=team)
+    return _bad_raise_value(state.variant, action.value, state.hand_value)
+
+
+def _why_not_a_play(state, action: Action) -> IllegalActionError:
+    """A card played (face up, covered or blind) that the rules refuse."""
+    err, kind, seat = IllegalActionError, action.kind, state.current_seat
     hand = state.hand_of(seat)
     if state.mode == "mao_de_ferro":
         if kind != "blind":

@@ -15,8 +15,8 @@ import json
 
 import numpy as np
 
+from . import events as ev
 from .errors import TrucoError
-from .events import last_hand_dict  # noqa: F401  (the record `last_hand` is built from)
 from .narration import EVENT_TYPES
 from .rules import CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status, resolve_trick, strength_list
 from .variants import VARIANTS
@@ -214,7 +214,7 @@ def _need(ok: bool, field: str, code: str = "saved_field") -> None:
         raise TrucoError(code, field=field)
 
 
-def restore(cls, tables, text):
+def restore(cls, tables, text):  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """Check a saved game (text, bytes or dict) and build the `cls` state it describes;
     `tables(variant)` gives the variant's precomputed tables."""
     d = _load(text)
@@ -388,8 +388,9 @@ def restore(cls, tables, text):
         s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
     s._results = list(d["results"])
     s._events = list(events)
-    s._log = list(events)  # a loaded event is its own record (see `TrucoState.events`)
+    s._log = [(ev.given, e) for e in events]  # a loaded event's record (see `TrucoState.events`)
     s._legal = None
-    s._last_hand = last
-    s._deal = deal
+    s._last_hand = None  # no record: the hand is known as the dict itself
+    s._last_hand_built = last
+    s._deal = (ev.given, deal)  # the deal event, as a record like the engine's own
     return s

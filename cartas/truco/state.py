@@ -14,7 +14,13 @@ strengths and manilha names for every vira, raise steps, the answer phase's acti
 precomputed once per variant in `_Tables`, and the outcome of every sequence of trick
 results in `_HAND_STATUS`, so `legal_actions` and `apply_action` never hash a Card, call an
 lru_cache or copy the state. Legal actions are shared objects, so `apply_action` finds the
-chosen one by identity.
+chosen one by identity, and a shared play or cover action knows its card's pack index
+(`_CARD_OF`), which `apply_action` finds in the seat's hand.
+
+Events are logged as records, `(builder, *args)` with the builders of `events` (a loaded
+event is `(events.given, event)`), and built into dicts only when read: `state.events`
+builds the history, and `apply_action` returns an `events.NewEvents`, a sequence that builds
+copies of its own events when first read.
 """
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ from functools import cache
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
+from ..contract import Outcome
 from . import events as ev, serialization
 from .actions import ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
@@ -57,7 +64,11 @@ _DEAL_STARTS = ev.DEAL_STARTS
 _deal_event, _play_event, _trick_event = ev.deal_event, ev.play_event, ev.trick_event
 _raise_event, _accept_event, _run_event = ev.raise_event, ev.accept_event, ev.run_event
 _decide_event, _hand_event, _game_event = ev.decide_event, ev.hand_event, ev.game_event
-_EventList = ev.EventList
+_NewEvents = ev.NewEvents
+# a shared play or cover action -> the pack index of its card (looked up by identity: the
+# hot path never hashes a Card)
+_CARD_OF: dict[int, int] = {id(a): c for actions in (PLAY_ACTIONS, COVER_ACTIONS)
+                            for c, a in enumerate(actions)}
 # (finished, winning team or None) for every sequence of trick results (see `hand_status`)
 _HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
                 for results in itertools.product((0, 1, None), repeat=n)}
@@ -157,8 +168,9 @@ class TrucoState:
 
     # The slots' types (annotations only: a slot cannot also be a class attribute).
     _legal: list[Action] | tuple[Action, ...] | None
-    _deal: tuple | dict | None
-    _last_hand: tuple | dict | None
+    _deal: tuple | None
+    _last_hand: tuple | None
+    _last_hand_built: dict | None
     _hands: list[list[int]]
     _vira: int | None
     _leader: int
@@ -177,7 +189,7 @@ class TrucoState:
     __slots__ = (
         "variant", "tie_lead", "winner", "hand_number", "dealer", "threshold_team", "mode",
         "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
-        "_deal", "_last_hand", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
+        "_deal", "_last_hand", "_last_hand_built", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
     )
 
@@ -195,8 +207,9 @@ class TrucoState:
         self.hand_number = 0
         self.dealer = 0
         self._legal = None  # cached legal actions (see `_legal_list`), None when stale
-        self._deal = None       # this hand's deal record (or event), for `last_hand`
-        self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
+        self._deal = None       # this hand's deal record, for `last_hand`
+        self._last_hand = None  # the last finished hand's record (see `last_hand`)
+        self._last_hand_built = None  # ... and its dict, once read
 
     def _deal_random(self, dealer: int) -> None:
         """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira."""
@@ -249,18 +262,29 @@ class TrucoState:
         The hot path logs each event as a record (a tuple: its builder in `events`, then the
         builder's arguments) in `_log`, so random play builds no dicts; reading this
         property builds the records logged since the last read into `_events`, which is
-        always as long as `_log` or shorter (a game loaded from JSON logs its event dicts as
-        their own records). A record's values never change once logged
+        always as long as `_log` or shorter (a game loaded from JSON logs each event dict as
+        the record `(events.given, event)`). A record's values never change once logged
         (the dealt order, a finished trick and a hand's results are lists the engine no
         longer mutates; scores are copied)."""
         events, log = self._events, self._log
         if len(log) > len(events):
-            events += [record[0](*record[1:]) for record in log[len(events):]]
+            events += [ev.build(record) for record in log[len(events):]]
         return events
 
     def narrate(self, event: dict, lang: str = "pt") -> str:
         """One sentence for one event (see `cartas.truco.narrate`)."""
         return narrate(event, lang)
+
+    def describe(self, action: object, lang: str = "pt") -> str:
+        """The action's name in `lang`, a raise named by this variant's shout ("pedir
+        seis"); see `Action.describe`."""
+        return coerce(action).describe(lang, self.variant)
+
+    def outcome(self) -> Outcome:
+        """Each team's score, and the team that won once the game is over."""
+        over = self.phase == "game_over"
+        winners = () if self.winner is None else (self.winner,)
+        return Outcome("team", (self._score[0], self._score[1]), self.winner, winners, over)
 
     @property
     def last_hand(self) -> dict | None:
@@ -276,12 +300,17 @@ class TrucoState:
         forbidden; None otherwise), refused_value (the raise run from, or the forbidden one).
 
         The engine deals the next hand at once; this keeps the finished one. A fresh copy."""
-        found = self._last_hand
-        if found.__class__ is tuple:
-            found = self._last_hand = ev.last_hand_dict(*found)
-        return None if found is None else json.loads(json.dumps(found))
+        built = self._last_hand_built
+        if built is None and self._last_hand is not None:
+            built = self._last_hand_built = ev.last_hand_dict(*self._last_hand)
+        return None if built is None else json.loads(json.dumps(built))
 
     # -- reading ----------------------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        """The game's key in `cartas.games`: the variant's, "paulista" or "mineiro"."""
+        return self._key
+
     @property
     def score(self) -> tuple[int, int]:
         return (self._score[0], self._score[1])
@@ -428,9 +457,8 @@ class TrucoState:
         return list(legal)
 
     def _legal_list(self) -> list[Action] | tuple[Action, ...]:
-        """The legal actions as cached by `legal_actions` (shared: never mutate it). In the
-        play phase they come in hand order, so `apply_action` reads a card's position from
-        the action's index: the plays (or the blind plays) first, then the covers, then the
+        """The legal actions as cached by `legal_actions` (shared: never mutate it): in the
+        play phase the plays (or the blind plays) in hand order, then the covers, then the
         raise if there is one."""
         legal = self._legal
         if legal is None:
@@ -439,11 +467,12 @@ class TrucoState:
         return () if legal is None else legal
 
     # -- acting -----------------------------------------------------------------------------
-    def apply_action(self, action: Action | str, seat: int | None = None) -> list[dict]:
+    def apply_action(self, action: Action | str, seat: int | None = None) -> ev.NewEvents:
         """Apply a legal action (an Action or its str() form) for the current seat and
-        return the events it caused: a new list, whose dicts are the very ones that end
-        `state.events`. It is an `events.EventList`, which builds them when first read, so
-        a caller that ignores it (random play, bots, odds) pays for no dict.
+        return the events it caused: a sequence of copies of the dicts that end
+        `state.events` (changing them never changes the history). It is an
+        `events.NewEvents`, which builds them when first read, so a caller that ignores it
+        (random play, bots, odds) pays for no dict; `list(events)` is a plain list.
 
         Pass `seat` to check that it is that seat's turn. An illegal action raises
         IllegalActionError (a TrucoError) saying why, and leaves the state unchanged.
@@ -452,43 +481,34 @@ class TrucoState:
         if legal is None:
             legal = self._legal_list()
         # Fast path: one of the shared legal action objects, found by identity.
-        k = 0
         for candidate in legal:
             if candidate is action:
                 break
-            k += 1
         else:
-            k = -1
-        if k < 0 or seat is not None:
-            act, k = self._check(action, seat, legal)
-        else:
-            act = legal[k]  # the very object passed in
+            candidate = None
+        act = candidate if candidate is not None and seat is None else self._check(action, seat, legal)
         self._legal = None
         log = self._log
         n = len(log)
         kind = act.kind
-        if kind == "play":
-            self._play(k, False, False)
+        if kind == "play" or kind == "cover":
+            self._play(self._hands[self._turn].index(_CARD_OF[id(act)]), kind == "cover", False)
         elif kind == "raise":
             self._raise(act.value)  # type: ignore[arg-type]  # a legal raise always has a value
         elif kind == "run":
             self._run()
         elif kind == "accept":
             self._accept()
-        elif kind == "cover":  # after the seat's plays
-            self._play(k - len(self._hands[self._turn]), True, False)
         elif kind == "blind":
-            self._play(k, False, True)
+            self._play(act.position, False, True)  # type: ignore[arg-type]  # a blind play has one
         else:
             self._decide(kind == "play_hand")
-        new = _EventList()
-        new._source = (self, n, len(log))  # where its dicts are (or will be) in `events`
-        return new
+        return _NewEvents(self, n, len(log))
 
-    def _check(self, action, seat: int | None, legal) -> tuple[Action, int]:
+    def _check(self, action, seat: int | None, legal) -> Action:
         """The slow path of `apply_action`: read text, check the seat, resolve raises and
-        equal copies of legal actions; returns (the legal action, its index) or raises."""
-        if action.__class__ is not Action:
+        equal copies of legal actions; returns the shared legal action meant, or raises."""
+        if not isinstance(action, Action):
             action = coerce(action)
         if seat is not None and seat != self.current_seat:
             raise turn_error(self, seat)
@@ -497,13 +517,13 @@ class TrucoState:
             # RAISE = the next step; in a mão de onze/dez any raise, by any value, is truco
             if offered is not None and (action.value is None or self.mode == "threshold"):
                 action = offered
-        for k, candidate in enumerate(legal):  # identity first: legal actions are shared
+        for candidate in legal:  # identity first: legal actions are shared
             if candidate is action:
-                return action, k
-        try:
-            return action, legal.index(action)
-        except ValueError:
-            raise why_illegal(self, action) from None
+                return candidate
+        for candidate in legal:
+            if candidate == action:
+                return candidate
+        raise why_illegal(self, action)
 
     def _play(self, pos: int, covered: bool, blind: bool) -> None:
         seat = self._turn
@@ -601,9 +621,13 @@ class TrucoState:
             score[winner] += points
         final = (score[0], score[1])
         # Kept as a record; `last_hand` builds the dict when read. These lists are never
-        # mutated again: the next hand starts fresh ones.
-        self._last_hand = (self.variant, self._deal, self._tricks, self._trick, self._results,
-                           winner, points, reason, self.hand_value, final, seat, refused)
+        # mutated again: the next hand starts fresh ones. A trick of fewer than four cards is
+        # one the hand ended before finishing.
+        trick = self._trick
+        self._last_hand = (self.variant, self._deal, self._tricks, trick if len(trick) < 4 else [],
+                           self._results, winner, points, reason, self.hand_value, final, seat,
+                           refused)
+        self._last_hand_built = None
         self._log.append((_hand_event, self._key, self.hand_number, winner, points, reason,
                                           self._results, final))
         target = self.variant.target

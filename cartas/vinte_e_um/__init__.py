@@ -69,18 +69,18 @@ from .config import MAX_BET, MAX_CHIPS, MAX_PACKS, MAX_ROUNDS, UNTIL_ONE_CAP, ch
 from .errors import IllegalAction, VinteEUmError
 from .narration import ROTATION_LABELS, describe_action, explain_call, narrate, rotation_label
 from .scoring import (
-                      ACE_OPTIONS,
-                      beats,
-                      call_reason,
-                      call_winner,
-                      card_value,
-                      is_bust,
-                      is_two_card_21,
-                      judge_call,
-                      playable,
-                      points,
+    ACE_OPTIONS,
+    beats,
+    call_reason,
+    call_winner,
+    card_value,
+    is_bust,
+    is_two_card_21,
+    judge_call,
+    playable,
+    points,
 )
-from .state import ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, GameState, default_ace, default_packs, from_deal, new_game
+from .state import ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, VinteEUmState, default_ace, default_packs, from_deal, new_game
 from .views import SeatView
 
 if TYPE_CHECKING:
@@ -109,6 +109,10 @@ def __getattr__(name: str):
         value = module if name == _LAZY[name] else getattr(module, name)
         globals()[name] = value
         return value
+    if name == "GameState":  # 21's state class's old name (the protocol's own): renamed VinteEUmState
+        import warnings
+        warnings.warn("cartas.vinte_e_um.GameState is now VinteEUmState", DeprecationWarning, stacklevel=2)
+        return VinteEUmState
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -116,11 +120,21 @@ __all__ = [
     "ACCEPT_OFFER", "ACE_OPTIONS", "ALL", "CATALOGUE", "DEFAULT_ROTATION", "DRAW", "HIT",
     "KINDS", "MAX_BET", "MAX_CHIPS", "MAX_PACKS", "MAX_ROUNDS", "PASS", "PHASES",
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
-    "UNTIL_ONE_CAP", "Action", "GameState", "IllegalAction", "RandomBot", "SeatView",
-    "SensibleBot", "VinteEUmError",
+    "UNTIL_ONE_CAP", "Action", "IllegalAction", "RandomBot", "SeatView",
+    "SensibleBot", "VinteEUmError", "VinteEUmState",
     "banker_distribution_array", "banker_final_distribution", "beats", "bots",
     "bust_probability", "call_reason", "call_winner", "card_value", "check_seed", "default_ace",
     "default_packs", "describe_action", "explain_call", "from_deal", "from_json", "is_bust",
     "is_two_card_21", "judge_call", "narrate", "new_game", "odds", "odds_for_view",
     "play_game", "playable", "points", "rotation_label", "unknown_counts", "win_probability",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """`GameState`, 21's state class's old name (the protocol's own name, so it was renamed
+    `VinteEUmState`): still importable, with a DeprecationWarning."""
+    if name == "GameState":
+        import warnings
+        warnings.warn("cartas.vinte_e_um.GameState is now VinteEUmState", DeprecationWarning, stacklevel=2)
+        return VinteEUmState
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

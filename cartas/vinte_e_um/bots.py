@@ -13,7 +13,7 @@ from .config import check_seed
 from .errors import VinteEUmError, shown
 from .odds import _others, bust_probability, unknown_counts
 from .scoring import HARD_VALUES, card_value, check_ace, points
-from .state import GameState, new_game
+from .state import VinteEUmState, new_game
 from .views import SeatView
 
 
@@ -27,7 +27,7 @@ def _legal(view: SeatView) -> list[Action]:
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    def __init__(self, seed=None):
+    def __init__(self, seed: object = None) -> None:
         self.rng = check_seed(seed)
 
     def choose(self, view: SeatView) -> Action:
@@ -45,7 +45,7 @@ class SensibleBot:
     would bust more often than not. Bank: takes or buys it only with chips to back it.
     """
 
-    def __init__(self, seed=None, risk: float = 0.5):
+    def __init__(self, seed: object = None, risk: float = 0.5) -> None:
         self.rng = check_seed(seed)
         self.risk = risk
 
@@ -109,7 +109,7 @@ class SensibleBot:
         return PASS
 
 
-def play_game(players: int = 4, bots=None, seed=None, **options) -> GameState:
+def play_game(players: int = 4, bots=None, seed=None, **options) -> VinteEUmState:
     """Play a whole game with bots and return the final state.
 
     bots: one bot per seat, or a bot class (built once per seat with a seed derived from

@@ -170,6 +170,8 @@ _WORDS = {
 # Refusals of actions (IllegalAction). Their keys are the errors' codes.
 _REFUSALS = {
     "game_over": ("o jogo acabou", "the game is over"),
+    "no_offer": ("não há oferta pela banca para aceitar ou recusar",
+                 "there is no offer for the bank to accept or refuse"),
     "not_your_turn": ("é a vez do jogador {current}, não do jogador {seat}",
                       "it is seat {current}'s turn, not seat {seat}'s"),
     "wrong_kind": ("“{kind}” não vale agora: o jogador {current} deve escolher {expected} "

@@ -20,7 +20,7 @@ def shown(value: object, limit: int = 40) -> str:
     """A value as a learner may read it in a refusal: its repr, cut short when long."""
     try:
         text = repr(value)
-    except Exception:  # noqa: BLE001 - a value whose repr fails still gets named
+    except Exception:  # a value whose repr fails still gets named
         text = f"<{type(value).__name__}>"
     return text if len(text) <= limit else text[:limit - 1] + "…"
 

@@ -47,7 +47,7 @@ def _cards(texts, lang: str) -> str:
 def narrate(event: dict, lang: str = "pt") -> str:
     """One sentence telling what the event means, in Portuguese (default) or English.
 
-    Events are the dicts `GameState.apply_action` returns (and `state.events`); a
+    Events are the dicts `VinteEUmState.apply_action` returns (and `state.events`); a
     face-down deal whose card the viewer may not see has card None. Anything that is not
     a 21 event raises VinteEUmError "bad_event".
     """
@@ -58,6 +58,21 @@ def narrate(event: dict, lang: str = "pt") -> str:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise VinteEUmError("bad_event", value=shown(event)) from None
+
+
+def _plain(event: dict) -> str:
+    return event["type"]
+
+
+# event type -> the catalogue entry ("event.<entry>") its sentence is, where it depends on
+# more than the type
+_VARIANT = {
+    "stand": lambda e: "stand_21" if e["points"] == 21 and e.get("auto") else "stand",
+    "pay": lambda e: "pay" if e["amount"] >= e["owed"] else ("pay_short" if e["amount"] else "pay_none"),
+    "call": lambda e: "call_" + e["winner"],
+    "banker_bust": lambda e: "banker_bust" if e["pays"] else "banker_bust_none",
+    "rotation": lambda e: "rotation_" + e["mode"],
+}
 
 
 def _narrate(event: dict, lang: str) -> str:
@@ -71,21 +86,11 @@ def _narrate(event: dict, lang: str) -> str:
             return say("event.deal_down_known", lang, seat=event["seat"],
                        card=_card_name(event["card"], lang))
         return say("event.deal_down", lang, seat=event["seat"])
-    key = "event." + kind
+    key = "event." + _VARIANT.get(kind, _plain)(event)
     if kind == "banker_21":
         data["cards"] = _cards(event["cards"], lang)
     elif kind == "reveal":
         data["card"] = _card_name(event["card"], lang)
-    elif kind == "stand" and event["points"] == 21 and event.get("auto"):
-        key = "event.stand_21"
-    elif kind == "pay" and event["amount"] < event["owed"]:
-        key = "event.pay_short" if event["amount"] else "event.pay_none"
-    elif kind == "call":
-        key = "event.call_" + event["winner"]
-    elif kind == "banker_bust" and not event["pays"]:
-        key = "event.banker_bust_none"
-    elif kind == "rotation":
-        key = "event.rotation_" + event["mode"]
     elif kind == "bank_change":
         reason = event["reason"]
         data["reason"] = say("reason." + reason, lang,

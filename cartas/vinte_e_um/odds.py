@@ -110,6 +110,19 @@ def _ace_total(ace):
 _SHIFTS = tuple(8 * k for k in range(VALUE_CLASSES))   # a composition packed in one int
 
 
+def _end_of(t: int, check_21: bool, stopping: bool, last: bool, stop_at: int) -> int | None:
+    """Where a banker's hand totalling `t` after a card ends: -1 when it is a two-card 21
+    the round would have ended on (left out), BUST over 21, `t` when he stops (the pack's
+    last card, or no card forced and `t` reaches `stop_at`), None while he draws on."""
+    if check_21 and t == 21:
+        return -1
+    if t > 21:
+        return BUST
+    if last or (stopping and t >= stop_at):
+        return t
+    return None
+
+
 @lru_cache(maxsize=4096)
 def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_under_21: bool,
            ace, draw_below: int) -> tuple:
@@ -157,15 +170,7 @@ def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_
                 rows = rows_for[(hard, aces)] = []
                 for k in range(VALUE_CLASSES):
                     h, a = hard + _VALUES[k], aces + (k == 0)
-                    t = tot(h, a)
-                    if check_21 and t == 21:
-                        end = -1           # he would have shown a two-card 21: left out
-                    elif t > 21:
-                        end = BUST
-                    elif last or (stopping and t >= stop_at):
-                        end = t
-                    else:
-                        end = None
+                    end = _end_of(tot(h, a), check_21, stopping, last, stop_at)
                     rows.append((_SHIFTS[k], end, 1 << _SHIFTS[k], h, a))
             m = mass / n
             for shift, end, one, h, a in rows:

@@ -172,7 +172,7 @@ def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: in
     A player who busts loses (he busts before the banker plays); a banker who busts pays
     (with the ace worth 11 a banker whose first two cards are aces busts too, when his turn
     comes, after the players); otherwise more points win and a tie goes to the bank. A
-    two-card 21 of the banker takes the bet before anyone plays. `GameState` settles every call with this function.
+    two-card 21 of the banker takes the bet before anyone plays. `VinteEUmState` settles every call with this function.
     """
     reason = call_reason(player_cards, banker_cards, ace, decks)
     return "player" if reason in ("banker_two_aces", "banker_bust", "more") else "banker"

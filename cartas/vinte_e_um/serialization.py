@@ -90,7 +90,7 @@ def state_to_dict(state) -> dict:
         "phase": state.phase,
         "hands": [[str(c) for c in h] for h in state.hands], "covered": list(state.covered),
         "bets": list(state.bets), "in_round": list(state.in_round),
-        "outcome": list(state.outcome), "called": list(state.called),
+        "outcome": list(state.seat_results), "called": list(state.called),
         "queue": list(state.queue),
         "stock": [str(c) for c in state.stock], "collected": [str(c) for c in state.collected],
         "shown": [[str(c) for c in cards] for cards in state.shown],
@@ -203,10 +203,8 @@ class _Reader:
         return out
 
 
-def from_json(text):
-    """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
-    the original would. Anything else raises VinteEUmError (see the module docstring)."""
-    from .state import GameState
+def _saved_object(text) -> dict:
+    """The saved game's top-level object, with the keys `to_json` writes (bounded in size)."""
     if isinstance(text, (str, bytes, bytearray)):
         if len(text) > MAX_TEXT:
             raise VinteEUmError("bad_state", where="$", rule="length")
@@ -221,6 +219,14 @@ def from_json(text):
     keys = set(data)
     if keys != set(_KEYS) and keys != set(_KEYS) - {"shown"}:  # "shown" came later
         raise VinteEUmError("bad_state", where="$", rule="keys", expected=", ".join(_KEYS))
+    return data
+
+
+def from_json(text):
+    """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
+    the original would. Anything else raises VinteEUmError (see the module docstring)."""
+    from .state import VinteEUmState
+    data = _saved_object(text)
     r = _Reader(data)
     if data["format"] != FORMAT:
         raise r.fail("format", "format")
@@ -234,7 +240,7 @@ def from_json(text):
         raise r.fail("config", "inconsistent")
     players, decks = checked["players"], checked["decks"]
     total = sum(checked["chips"])
-    state = GameState(checked, _rng_from_json(data["rng"]))
+    state = VinteEUmState(checked, _rng_from_json(data["rng"]))
 
     chips = r.list("chips", players)
     for i, c in enumerate(chips):
@@ -267,7 +273,7 @@ def from_json(text):
         raise r.fail("outcome", "type")
     if any(isinstance(o, (list, dict)) for o in outcome):
         raise r.fail("outcome", "type")
-    state.outcome = list(outcome)
+    state.seat_results = list(outcome)
     state.called = r.seats("called", players)
     state.queue = r.seats("queue", players, distinct=False)
     state.stock = r.cards(data["stock"], "stock")
@@ -335,7 +341,7 @@ def _check_event(event, players: int) -> bool:
     return all(_is_value(event[k], fields[k], players) for k in keys)
 
 
-def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
+def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """What only the whole state can tell: chips, cards and who acts, phase by phase."""
     players, banker, phase = state.players, state.banker, state.phase
     if sum(state.chips) + sum(state.bets) != total:
@@ -348,7 +354,7 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
             raise r.fail(f"shown[{seat}]", "card_count")
     in_round = state.in_round
     if any(s not in in_round for s in state.called) or any(
-            state.outcome[s] is None for s in state.called):
+            state.seat_results[s] is None for s in state.called):
         raise r.fail("called", "inconsistent")
     if state.natural_seat is not None and state.natural_seat not in in_round:
         raise r.fail("natural_seat", "inconsistent")
@@ -362,7 +368,7 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
             raise r.fail("in_round", "inconsistent")
         for seat in range(players):
             if seat != banker and seat not in in_round and (
-                    state.hands[seat] or state.bets[seat] or state.outcome[seat]):
+                    state.hands[seat] or state.bets[seat] or state.seat_results[seat]):
                 raise r.fail(f"hands[{seat}]", "hand")  # sitting out: no cards, no bet
         _check_round(state, r)
     else:
@@ -392,15 +398,15 @@ def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:
         raise r.fail("winner", "inconsistent")
 
 
-def _check_round(state, r: _Reader) -> None:
+def _check_round(state, r: _Reader) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
     """A round in play: hands, bets and the queue of whoever must act."""
     phase, banker, in_round = state.phase, state.banker, state.in_round
     queue, min_bet = state.queue, state.min_bet
     banker_cards = len(state.hands[banker])
-    if state.bets[banker] or state.outcome[banker] is not None:
+    if state.bets[banker] or state.seat_results[banker] is not None:
         raise r.fail("bets", "inconsistent")
     for seat in in_round:
-        hand, bet, outcome = state.hands[seat], state.bets[seat], state.outcome[seat]
+        hand, bet, outcome = state.hands[seat], state.bets[seat], state.seat_results[seat]
         if outcome is not None:  # settled: paid, and its cards collected
             if hand or bet or phase == "bet":
                 raise r.fail(f"hands[{seat}]", "hand")
@@ -422,7 +428,7 @@ def _check_round(state, r: _Reader) -> None:
         if banker_cards < 2:
             raise r.fail(f"hands[{banker}]", "hand")
     if phase == "players":
-        if not queue or any(s not in in_round or state.outcome[s] is not None for s in queue) \
+        if not queue or any(s not in in_round or state.seat_results[s] is not None for s in queue) \
                 or queue != [s for s in in_round if s in queue] or len(set(queue)) != len(queue):
             raise r.fail("queue", "inconsistent")
         if state.points(queue[0]) > 21 or (len(state.hands[queue[0]]) >= 2

@@ -1,4 +1,4 @@
-"""The 21 banker game: one mutable `GameState` driven by `apply_action`.
+"""The 21 banker game: one mutable `VinteEUmState` driven by `apply_action`.
 
 Seats are 0..players-1 in play order; "the banker's left" is the next seat up (wrapping).
 Every round: first cards face down, bets, the banker's face-up second card (two cards
@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from ..cards import STANDARD_PACK, Card, shuffled, standard_pack
+from ..cards import Card, shuffled, standard_pack
+from ..contract import Outcome, copy_event
 from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action, IllegalAction
 from .config import (
     DEFAULT_ROTATION,
@@ -32,16 +33,11 @@ if TYPE_CHECKING:
     import numpy as np  # the Generator comes from config.check_seed, which loads numpy
 
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
-_TEXTS = {id(card): str(card) for card in STANDARD_PACK}  # the engine deals these objects
-
-
-def _text(card: Card) -> str:
-    return _TEXTS.get(id(card)) or str(card)
-__all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "GameState", "default_ace",
+__all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "VinteEUmState", "default_ace",
            "default_packs", "from_deal", "from_json", "new_game"]
 
 
-class GameState:
+class VinteEUmState:
     """A whole game of 21. Build it with `new_game`, `from_deal` or `from_json`."""
 
     def __init__(self, config: dict, rng: np.random.Generator):
@@ -65,7 +61,7 @@ class GameState:
         self.covered: list[bool] = [False] * self.players   # first card still face down
         self.bets: list[int] = [0] * self.players
         self.in_round: list[int] = []                       # players dealt in, play order
-        self.outcome: list[str | None] = [None] * self.players  # "bust", "won", "lost"
+        self.seat_results: list[str | None] = [None] * self.players  # "bust", "won", "lost" (the view's `outcome`)
         self.called: list[int] = []                         # in calling order
         self.queue: list[int] = []                          # seats still to act this phase
         self.stock: list[Card] = []                         # top card first
@@ -83,6 +79,8 @@ class GameState:
         self.winners: list[int] = []
 
     # ------------------------------------------------------------------ reading the state
+    game = "21"  # the game's key in `cartas.games`
+
     @property
     def current_seat(self) -> int | None:
         """Who must act now; None when the game is over."""
@@ -143,7 +141,7 @@ class GameState:
     def uncalled(self) -> list[int]:
         """Players still in the round and not yet settled, in play order (the banker may call
         them once every player is done)."""
-        return [s for s in self.in_round if self.outcome[s] is None]
+        return [s for s in self.in_round if self.seat_results[s] is None]
 
     @property
     def face_down(self) -> list[list[Card]]:
@@ -173,15 +171,6 @@ class GameState:
         """Whether `viewer` sees the face-down card of `other` (if it has one)."""
         return viewer == ALL or viewer == other or not self.covered[other]
 
-    def seen_by(self, seat) -> list[Card]:
-        """Every card `seat` can see: its own hand, others' face-up cards, cards shown this round.
-        seat None: a spectator (face-up and shown cards only); "all": every card dealt."""
-        seat = self._viewer(seat)
-        seen = list(self.collected)
-        for other, hand in enumerate(self.hands):
-            seen.extend(hand if self._sees(seat, other) else hand[1:])
-        return seen
-
     def view(self, seat) -> SeatView:
         """What `seat` can see now, as an immutable `SeatView` (see `cartas.vinte_e_um.views`).
 
@@ -191,16 +180,16 @@ class GameState:
         """
         seat = self._viewer(seat)
         sees = [self._sees(seat, other) for other in range(self.players)]
-        hands: list[list[str | None]] = [[_text(c) for c in hand] for hand in self.hands]
+        hands: list[list[Card | None]] = [list(hand) for hand in self.hands]
         for other in range(self.players):
             if hands[other] and not sees[other]:
                 hands[other][0] = None
         settled = [not hand and bool(shown) for hand, shown in zip(self.hands, self.shown)]
-        cards = [[_text(c) for c in self.shown[s]] if settled[s] else hands[s]
+        cards = [self.shown[s] if settled[s] else hands[s]
                  for s in range(self.players)]
         visible = [self.shown[s] if settled[s] else self.hands[s][0 if sees[s] else 1:]
                    for s in range(self.players)]
-        seen = [_text(c) for c in self.collected]
+        seen: list[Card] = list(self.collected)
         for hand in hands:
             seen.extend(c for c in hand if c is not None)
         current = self.current_seat
@@ -213,10 +202,10 @@ class GameState:
             points=self.points(seat) if isinstance(seat, int) else None,
             in_round=tuple(self.in_round), sitting_out=tuple(self.sitting_out),
             left_of_banker=tuple(self._left_of(self.banker)), called=tuple(self.called),
-            uncalled=tuple(self.uncalled), outcome=tuple(self.outcome),
+            uncalled=tuple(self.uncalled), outcome=tuple(self.seat_results),
             seen=tuple(seen), stock=len(self.stock),
-            collected=tuple(_text(c) for c in self.collected),
-            shown=tuple(tuple(_text(c) for c in cs) for cs in self.shown),
+            collected=tuple(self.collected),
+            shown=tuple(tuple(cs) for cs in self.shown),
             cards=tuple(tuple(c) for c in cards), settled=tuple(settled),
             visible_points=tuple(points(v, self.ace) if v else None for v in visible),
             ace=self.ace, decks=self.decks, min_bet=self.min_bet, max_bet=self.max_bet,
@@ -276,28 +265,32 @@ class GameState:
         if kind not in expected:
             return no("wrong_kind", kind=kind, current=current, expected=list(expected),
                       phase=self.phase)
-        chips = self.chips[current]
-        if kind == "bet":
-            if not self.min_bet <= n <= self.max_bet:
-                return no("bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
-        elif kind in ("hit", "draw") and not self._may_take_card(current):
-            if self.points(current) >= 21:
-                return no("hand_full", seat=current, points=self.points(current))
-            return no("no_cards_left")
-        elif kind == "call" and action.seat not in self.uncalled:
-            return no("not_waiting", seat=action.seat, waiting=list(self.uncalled))
-        elif kind == "bid":
-            if n <= self.high_bid:
-                return no("bid_too_low", n=n, high_bid=self.high_bid)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
-        elif kind == "offer":
-            if n < 1:
-                return no("offer_too_low", n=n)
-            if n > chips:
-                return no("too_few_chips", seat=current, chips=chips)
+        return self._refused_amount(current, kind, n) or self._refused_move(current, action)
+
+    def _refused_amount(self, seat: int, kind: str, n: int | None) -> IllegalAction | None:
+        """A bet, bid or offer of `n` chips the table's limits or the seat's chips refuse."""
+        if n is None:
+            return None
+        no, chips = IllegalAction, self.chips[seat]
+        if kind == "bet" and not self.min_bet <= n <= self.max_bet:
+            return no("bet_limits", n=n, min_bet=self.min_bet, max_bet=self.max_bet)
+        if kind == "bid" and n <= self.high_bid:
+            return no("bid_too_low", n=n, high_bid=self.high_bid)
+        if kind == "offer" and n < 1:
+            return no("offer_too_low", n=n)
+        if n > chips:
+            return no("too_few_chips", seat=seat, chips=chips)
+        return None
+
+    def _refused_move(self, seat: int, action: Action) -> IllegalAction | None:
+        """A card asked for when none may be taken, or a call of a seat not waiting."""
+        kind = action.kind
+        if kind in ("hit", "draw") and not self._may_take_card(seat):
+            if self.points(seat) >= 21:
+                return IllegalAction("hand_full", seat=seat, points=self.points(seat))
+            return IllegalAction("no_cards_left")
+        if kind == "call" and action.seat not in self.uncalled:
+            return IllegalAction("not_waiting", seat=action.seat, waiting=list(self.uncalled))
         return None
 
     def _expected_kinds(self) -> tuple[str, ...]:
@@ -315,7 +308,8 @@ class GameState:
         """Play `action` (an Action or its str form) for the current seat; `seat`, when
         given, must be the current seat.
 
-        Returns the events it produced. Raises IllegalAction, leaving the state untouched.
+        Returns the events it produced, as copies the caller owns (changing them never
+        changes `events`). Raises IllegalAction, leaving the state untouched.
         """
         error = self.illegal(action, seat)
         if error is not None:
@@ -323,7 +317,17 @@ class GameState:
         action = Action.parse(action)
         start = len(self.events)
         getattr(self, "_do_" + action.kind)(self.current_seat, action)
-        return [dict(e) for e in self.events[start:]]
+        return [copy_event(e) for e in self.events[start:]]
+
+    def describe(self, action: object, lang: str = "pt") -> str:
+        """The action's name in `lang` ("apostar 3 fichas"); see `Action.describe`."""
+        return Action.parse(action).describe(lang)
+
+    def outcome(self) -> Outcome:
+        """Each seat's chips, and the seat with the most once the game is over (`winner`
+        None and `winners` the tied seats on a shared top)."""
+        over = self.phase == "game_over"
+        return Outcome("seat", tuple(self.chips), self.winner, tuple(self.winners) if over else (), over)
 
     def _do_bet(self, seat, action):
         self.chips[seat] -= action.amount
@@ -397,14 +401,20 @@ class GameState:
         self._log("offer", seat=seat, amount=action.amount)
         self.pending_offer = (seat, action.amount)
 
+    def _offer(self) -> tuple[int, int]:
+        """The offer the banker answers; IllegalAction "no_offer" when none is pending."""
+        if self.pending_offer is None:
+            raise IllegalAction("no_offer")
+        return self.pending_offer
+
     def _do_accept_offer(self, seat, action):
-        buyer, price = self.pending_offer
+        buyer, price = self._offer()
         self._log("accept_offer", seat=seat, buyer=buyer, amount=price)
         self.pending_offer = None
         self._sell_bank(buyer, price, "sale")
 
     def _do_refuse_offer(self, seat, action):
-        buyer, price = self.pending_offer
+        buyer, price = self._offer()
         self._log("refuse_offer", seat=seat, buyer=buyer, amount=price)
         self.pending_offer = None
         self.queue.pop(0)
@@ -438,7 +448,7 @@ class GameState:
         self.hands = [[] for _ in range(self.players)]
         self.covered = [False] * self.players
         self.bets = [0] * self.players
-        self.outcome = [None] * self.players
+        self.seat_results = [None] * self.players
         self.called, self.collected = [], []
         self.shown = [[] for _ in range(self.players)]
         self.natural_seat = None
@@ -546,7 +556,7 @@ class GameState:
         else:
             self.chips[banker] += bet
             self._log("pay", **{"from": player, "to": banker, "amount": bet, "owed": bet})
-        self.outcome[player] = outcome or ("won" if won else "lost")
+        self.seat_results[player] = outcome or ("won" if won else "lost")
 
     def _end_round(self) -> None:
         self.covered = [False] * self.players
@@ -620,7 +630,7 @@ class GameState:
                   chips=list(self.chips), **extra)
 
     # ------------------------------------------------------------------ copies and JSON
-    def clone(self) -> GameState:
+    def clone(self) -> VinteEUmState:
         from .serialization import from_json
         return from_json(self.to_json())
 
@@ -633,7 +643,7 @@ class GameState:
         return to_json(self)
 
     @classmethod
-    def from_json(cls, text: str) -> GameState:
+    def from_json(cls, text: str) -> VinteEUmState:
         from .serialization import from_json
         return from_json(text)
 
@@ -642,14 +652,14 @@ class GameState:
                 f"phase {self.phase}, chips {self.chips}>")
 
 
-def from_json(text) -> GameState:
+def from_json(text) -> VinteEUmState:
     """Rebuild a state from `to_json()` (see `cartas.vinte_e_um.serialization.from_json`)."""
     from .serialization import from_json as load
     return load(text)
 
 
 def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5, chips=20,
-             rotation=DEFAULT_ROTATION, rounds=10, rotation_rounds=3, banker=None) -> GameState:
+             rotation=DEFAULT_ROTATION, rounds=10, rotation_rounds=3, banker=None) -> VinteEUmState:
     """A new game, dealt up to the first bet.
 
     players: everyone at the table, banker included (3..12). ace: 1, 11 or "flexible";
@@ -671,7 +681,7 @@ def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5
 
 def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed=None, ace=None,
               decks=None, min_bet=1, max_bet=5, chips=20, rotation=DEFAULT_ROTATION, rounds=10,
-              rotation_rounds=3) -> GameState:
+              rotation_rounds=3) -> VinteEUmState:
     """A game whose first round deals chosen cards, for lessons and tests.
 
     first_cards: each seat's face-down card, a list indexed by seat (None for a seat sitting
@@ -707,11 +717,11 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
 
 
 def _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds, rotation_rounds,
-           banker) -> GameState:
+           banker) -> VinteEUmState:
     config = check_config(players, ace, decks, min_bet, max_bet, chips, rotation,
                           rotation_rounds, rounds)
     rng = check_seed(seed)
-    state = GameState(config, rng)
+    state = VinteEUmState(config, rng)
     state.banker = check_banker(banker, config, rng)
     state._log("game_start", players=config["players"], banker=state.banker,
                chips=list(state.chips), ace=config["ace"], decks=config["decks"],

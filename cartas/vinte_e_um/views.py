@@ -1,7 +1,8 @@
 """What one seat of a 21 table may see: `SeatView`, a small immutable snapshot.
 
-`GameState.view(seat)` builds one; it satisfies `cartas.contract.SeatView` and carries
-everything a bot or a widget needs, as plain values (cards as text, hidden cards None):
+`VinteEUmState.view(seat)` builds one; it satisfies `cartas.contract.SeatView` and carries
+everything a bot or a widget needs, as plain values (cards as `Card` values, hidden
+cards None; `to_dict()` writes them as text):
 
 - `seat`: the viewer: a seat number, None (a spectator: face-up and shown cards only) or
   `ALL` ("all", the teacher: every card face up);
@@ -25,6 +26,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
 from typing import Any
+
+from ..cards import Card
 
 ALL = "all"   # the viewer who sees every card (the teacher); None is a spectator
 
@@ -50,7 +53,7 @@ class SeatView:
     current_seat: int | None
     chips: tuple[int, ...]
     bets: tuple[int, ...]
-    hands: tuple[tuple[str | None, ...], ...]
+    hands: tuple[tuple[Card | None, ...], ...]
     face_down: tuple[bool, ...]
     points: int | None
     in_round: tuple[int, ...]
@@ -59,11 +62,11 @@ class SeatView:
     called: tuple[int, ...]
     uncalled: tuple[int, ...]
     outcome: tuple[str | None, ...]
-    seen: tuple[str, ...]
+    seen: tuple[Card, ...]
     stock: int
-    collected: tuple[str, ...]
-    shown: tuple[tuple[str, ...], ...]
-    cards: tuple[tuple[str | None, ...], ...]
+    collected: tuple[Card, ...]
+    shown: tuple[tuple[Card, ...], ...]
+    cards: tuple[tuple[Card | None, ...], ...]
     settled: tuple[bool, ...]
     visible_points: tuple[int | None, ...]
     ace: int | str
@@ -96,7 +99,7 @@ class SeatView:
         return hide_events(self._log[:self._log_length], self.seat)
 
     def to_dict(self) -> dict:
-        """The view as JSON-friendly data (legal actions as their str form)."""
+        """The view as JSON-friendly data (cards and legal actions as their str form)."""
         out = {}
         for f in fields(self):
             if f.name.startswith("_"):
@@ -110,4 +113,6 @@ class SeatView:
 def _plain(value):
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
     return value

@@ -1,0 +1,173 @@
+"""Truco bots: `RandomBot` and the rule-based `RuleBot`, plus `play_game`.
+
+A bot's `choose(view)` gets `state.view(seat)` and returns one of the view's legal actions
+(`cartas.contract.Bot`). Bots see only what their seat may see, and a bot is deterministic
+given its seed.
+"""
+from __future__ import annotations
+
+import random
+
+from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
+from .errors import TrucoError
+from .state import TrucoState, new_game
+from .variants import strength_table
+from .views import SeatView
+
+MANILHA = 10   # strengths 10..13 are the manilhas (see variants.strength_table)
+THREE = 9      # a 3, the best ordinary card
+ACE = 7
+
+
+def _as_view(obj) -> SeatView:
+    if not isinstance(obj, SeatView):
+        raise TrucoError("bot_input", value=type(obj).__name__)
+    if not obj.legal:
+        raise TrucoError("no_legal_action")
+    return obj
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    def __init__(self, seed=None):
+        self.rng = random.Random(seed)
+
+    def choose(self, view) -> Action:
+        legal = _as_view(view).legal
+        return legal[self.rng.randrange(len(legal))]
+
+
+class RuleBot:
+    """Plays sensibly: wins a trick as cheaply as it can, saves its manilhas, raises and
+    accepts by the strength of its hand, and decides a mão de onze/dez from both partners'
+    cards. `bluff` is the chance of raising on a weak hand."""
+
+    def __init__(self, seed=None, bluff: float = 0.05):
+        self.rng = random.Random(seed)
+        self.bluff = bluff
+
+    # -- entry point ----------------------------------------------------------------------
+    def choose(self, view) -> Action:
+        v = _as_view(view)
+        legal = v.legal
+        table = strength_table(v.variant, v.vira)
+        if v.phase == "decide":
+            return self._decide(v, table)
+        if v.phase == "answer":
+            return self._answer(v, table, legal)
+        if v.is_mao_de_ferro:  # nothing to see: any position is as good as another
+            return legal[self.rng.randrange(len(legal))]
+        raise_action = next((a for a in legal if a.kind == "raise"), None)
+        if raise_action is not None and v.mode == "normal" and self._wants_raise(v, table):
+            return raise_action
+        return self._play_card(v, table, legal)
+
+    # -- judging the hand ---------------------------------------------------------------
+    @staticmethod
+    def _power(cards, table) -> int:
+        """Rough worth of some cards: only an ace or better counts; manilhas count most."""
+        return sum(max(0, table[c] - 6) for c in cards if c is not None)
+
+    def _tricks(self, v: SeatView) -> tuple[int, int]:
+        won = sum(1 for r in v.trick_results if r == v.team)
+        lost = sum(1 for r in v.trick_results if r is not None and r != v.team)
+        return won, lost
+
+    def _confidence(self, v: SeatView, table) -> int:
+        """A score of how likely this team takes the hand, from own cards and tricks so far."""
+        mine = [c for c in v.hand if c is not None]
+        strengths = sorted((table[c] for c in mine), reverse=True)
+        won, lost = self._tricks(v)
+        score = self._power(mine, table) + 5 * (won - lost)
+        if v.trick_results and v.trick_results[0] is None and strengths:
+            score += 3 if strengths[0] >= THREE else 0  # after a tie the best card decides
+        # The card already on the table for this trick counts too.
+        for seat, card in v.current_trick:
+            if card is not None and v.team_of(seat) == v.team and seat != v.seat:
+                score += max(0, table[card] - 7)
+        return score
+
+    def _wants_raise(self, v: SeatView, table) -> bool:
+        need = 9 + 2 * v.variant.ladder.index(v.variant.next_value(v.hand_value))
+        if self._confidence(v, table) >= need:
+            return True
+        return self.rng.random() < self.bluff
+
+    def _answer(self, v: SeatView, table, legal) -> Action:
+        pending = v.pending_raise
+        # answering: this seat's team has a raise to answer
+        assert pending is not None and v.team is not None
+        opponents = 1 - v.team
+        # Running would hand them the game anyway: accept.
+        if v.score[opponents] + v.hand_value >= v.variant.target:
+            return ACCEPT
+        step = v.variant.ladder.index(pending["value"])
+        confidence = self._confidence(v, table)
+        reraise = next((a for a in legal if a.kind == "raise"), None)
+        if reraise is not None and confidence >= 13 + 2 * step:
+            return reraise
+        if confidence >= 5 + 2 * step:
+            return ACCEPT
+        return RUN
+
+    def _decide(self, v: SeatView, table) -> Action:
+        assert v.team is not None and v.partner is not None  # a bot sits at a seat
+        cards = [c for c in v.hand + v.hands[v.partner] if c is not None]
+        manilhas = sum(1 for c in cards if table[c] >= MANILHA)
+        strong = sum(1 for c in cards if table[c] >= ACE)
+        # Running gives them little; play with two strong cards per trick to win.
+        behind = v.score[1 - v.team]
+        if manilhas >= 2 or strong >= 4 or (manilhas and strong >= 3) or behind <= 3 and strong >= 3:
+            return PLAY_HAND
+        return RUN_HAND
+
+    # -- playing a card -----------------------------------------------------------------
+    def _play_card(self, v: SeatView, table, legal) -> Action:
+        plays = {a.card: a for a in legal if a.kind == "play"}
+        covers = {a.card: a for a in legal if a.kind == "cover"}
+        mine = sorted(plays, key=lambda c: table[c])
+        lowest, highest = mine[0], mine[-1]
+        trick = v.current_trick
+        if not trick:
+            if not v.trick_results:
+                ordinary = [c for c in mine if table[c] < MANILHA]
+                return plays[ordinary[-1] if ordinary else lowest]
+            return plays[highest]
+        opp_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) != v.team),
+                       default=-1)
+        mate_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) == v.team),
+                        default=-1)
+        last = len(trick) == 3
+        if mate_best > opp_best and (last or mate_best >= THREE):
+            return covers.get(lowest) or plays[lowest]  # partner holds it: hide a throwaway
+        winners = [c for c in mine if table[c] > opp_best]
+        partner_to_play = len(trick) == 1
+        if winners:
+            cheapest = winners[0]
+            if (table[cheapest] >= MANILHA and partner_to_play and not v.trick_results
+                    and mate_best < 0 and len(winners) < len(mine)):
+                return plays[lowest]  # save the manilha: the partner may still take it
+            return plays[cheapest]
+        won, _ = self._tricks(v)
+        tying = [c for c in mine if table[c] == opp_best]
+        if tying and (won or not v.trick_results):
+            return plays[tying[0]]  # a tie after winning a trick takes the hand
+        return covers.get(lowest) or plays[lowest]
+
+
+def play_game(variant, bots_by_seat, seed=None, **options) -> TrucoState:
+    """Play a whole game with one bot per seat (a list of four, or a dict seat -> bot);
+    returns the final state. `options` go to `new_game` (e.g. tie_lead)."""
+    state = new_game(variant, seed, **options)
+    return play_out(state, bots_by_seat)
+
+
+def play_out(state: TrucoState, bots_by_seat) -> TrucoState:
+    """Let the bots play `state` to the end (in place) and return it."""
+    bots = [bots_by_seat[s] for s in range(state.players)]
+    while not state.is_terminal():
+        seat = state.current_seat
+        assert seat is not None  # a game not over has a seat to act
+        state.apply_action(bots[seat].choose(state.view(seat)))
+    return state

@@ -1,0 +1,116 @@
+"""`narrate(event, lang)`: one sentence for one event of `state.events`, from the catalogue.
+
+Every event names its variant (`event["variant"]`), so narration needs nothing else; the
+state's own `state.narrate(event, lang)` is the same function.
+"""
+from __future__ import annotations
+
+from cartas.catalogue import check_lang
+from .catalogue import CATALOGUE, cap, card_phrase, ordinal, seat_name, team_phrase, unit
+from .errors import TrucoError
+from .variants import get_variant
+
+
+def narrate(event: dict, lang: str = "pt") -> str:
+    """One sentence for one event, in Portuguese ("pt", the default) or English ("en")."""
+    lang = check_lang(lang)
+    kind = event.get("type") if isinstance(event, dict) else None
+    handler = _NARRATORS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise TrucoError("unknown_event", kind=repr(kind)[:40])
+    return handler(event, lang)
+
+
+def _t(key: str, lang: str, **fields) -> str:
+    return CATALOGUE.template(key, lang).format(**fields)
+
+
+def _seat(seat: int, lang: str) -> str:
+    return cap(seat_name(seat, lang))
+
+
+def _score(score) -> str:
+    return f"{score[0]} x {score[1]}"
+
+
+def _n_deal(e, lang):
+    variant = get_variant(e["variant"])
+    fields = {"hand_number": e["hand_number"], "dealer": seat_name(e["dealer"], lang),
+              "mao": seat_name(e["mao"], lang), "value": e["value"]}
+    if e.get("vira"):
+        s = _t("n_deal_vira", lang, vira=e["vira"], manilhas=", ".join(e["manilhas"]), **fields)
+    else:
+        s = _t("n_deal", lang, **fields)
+    if e["mode"] == "mao_de_ferro":
+        s += _t("n_deal_ferro", lang)
+    elif e["mode"] == "threshold":
+        s += _t("n_deal_threshold", lang, name=variant.threshold_name,
+                team=team_phrase(e["threshold_team"], lang))
+    return s
+
+
+def _n_decide(e, lang):
+    name = get_variant(e["variant"]).threshold_name
+    return _t("n_decide_play" if e["play"] else "n_decide_run", lang,
+              Team=cap(team_phrase(e["team"], lang)), name=name)
+
+
+def _n_play(e, lang):
+    who = _seat(e["seat"], lang)
+    if e.get("covered"):
+        return _t("n_play_covered", lang, Seat=who)
+    card = card_phrase(e["card"], e.get("manilha"), lang)
+    if e.get("blind"):
+        return _t("n_play_blind", lang, Seat=who, nth=ordinal(e["position"] + 1, lang), card=card)
+    return _t("n_play", lang, Seat=who, card=card)
+
+
+def _n_trick(e, lang):
+    nth = ordinal(e["number"], lang)
+    if e["winner_team"] is None:
+        return _t("n_trick_tie", lang, nth=nth)
+    return _t("n_trick", lang, Seat=_seat(e["winning_seat"], lang), nth=nth,
+              card=card_phrase(e["card"], e.get("manilha"), lang))
+
+
+def _n_raise(e, lang):
+    who = _seat(e["seat"], lang)
+    if e.get("forbidden"):  # in a mão de onze/dez any raise is a call for truco; the hand
+        name = get_variant(e["variant"]).threshold_name  # event says the rest
+        return _t("n_raise_forbidden", lang, Seat=who, name=name)
+    return _t("n_raise", lang, Seat=who, word=e["name"], value=e["value"])
+
+
+def _n_accept(e, lang):
+    return _t("n_accept", lang, Seat=_seat(e["seat"], lang), value=e["value"])
+
+
+def _n_run(e, lang):
+    pts = e["points"]
+    return _t("n_run", lang, Seat=_seat(e["seat"], lang), team=team_phrase(1 - e["team"], lang),
+              points=pts, unit=unit(pts, lang))
+
+
+def _n_hand(e, lang):
+    score = _score(e["score"])
+    if e["winner_team"] is None:
+        return _t("n_hand_all_tied", lang, score=score)
+    if e["reason"] == "forbidden_raise":  # the game event gives the result and the score
+        name = get_variant(e["variant"]).threshold_name
+        return _t("n_hand_forbidden", lang, Raiser=cap(team_phrase(1 - e["winner_team"], lang)),
+                  name=name)
+    pts = e["points"]
+    return _t("n_hand", lang, Team=cap(team_phrase(e["winner_team"], lang)), points=pts,
+              unit=unit(pts, lang), score=score)
+
+
+def _n_game(e, lang):
+    return _t("n_game", lang, Team=cap(team_phrase(e["winner_team"], lang)),
+              score=_score(e["score"]))
+
+
+_NARRATORS = {
+    "deal": _n_deal, "decide": _n_decide, "play": _n_play, "trick": _n_trick,
+    "raise": _n_raise, "accept": _n_accept, "run": _n_run, "hand": _n_hand, "game": _n_game,
+}
+EVENT_TYPES = tuple(_NARRATORS)

@@ -1,0 +1,753 @@
+"""The truco game state: deal, bet, play tricks, score hands, until a team has 12.
+
+Start a game with `new_game(variant, seed)` or from a chosen deal with `from_deal(...)`;
+drive it with `state.legal_actions()` and `events = state.apply_action(action)`. Hands are
+dealt automatically until the game ends. Everything that happened is in `state.events`.
+The state follows `cartas.contract.GameState`.
+
+This module is the fast path only. Events are built by `events`, JSON by `serialization`,
+refusals by `refusals`, views by `views`, sentences by `narration`/`explain`; the rules
+(trick, deal, teams, carta coberta) live in `rules`.
+
+Inside, cards are indexes into `TRUCO_PACK`, and everything the hot path looks up (card
+strengths and manilha names for every vira, raise steps, the answer phase's actions) is
+precomputed once per variant in `_Tables`, and the outcome of every sequence of trick
+results in `_HAND_STATUS`, so `legal_actions` and `apply_action` never hash a Card, call an
+lru_cache or copy the state. Legal actions are shared objects, so `apply_action` finds the
+chosen one by identity.
+"""
+from __future__ import annotations
+
+import itertools
+import json
+from functools import cache
+
+import numpy as np
+
+from cartas.cards import TRUCO_PACK, Card, make_rng, parse_cards
+from . import events as ev, serialization
+from .actions import ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action
+from .errors import TrucoError
+from .narration import narrate
+from .refusals import coerce, turn_error, why_illegal
+from .rules import (
+    CARD_INDEX,
+    CARD_TEXT,
+    COVER_FROM_TRICK,
+    SEATS,
+    TIE_LEADS,
+    VIRA_CARD,
+    deal_order,
+    hand_status,
+    next_leader,
+    partner_of,
+    resolve_trick,
+    strength_list,
+    team_of,
+)
+from .variants import Variant, get_variant, manilhas
+from .views import SeatView
+
+_BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
+_DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
+_PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
+_DEAL_STARTS = ev.DEAL_STARTS
+# The event builders, bound here for the hot path: it logs each event as a record
+# (builder, its arguments...) that `TrucoState.events` builds into a dict when read.
+_deal_event, _play_event, _trick_event = ev.deal_event, ev.play_event, ev.trick_event
+_raise_event, _accept_event, _run_event = ev.raise_event, ev.accept_event, ev.run_event
+_decide_event, _hand_event, _game_event = ev.decide_event, ev.hand_event, ev.game_event
+_EventList = ev.EventList
+# (finished, winning team or None) for every sequence of trick results (see `hand_status`)
+_HAND_STATUS = {results: hand_status(results) for n in (1, 2, 3)
+                for results in itertools.product((0, 1, None), repeat=n)}
+PHASES = ("decide", "play", "answer", "game_over")
+# `legal_actions` offers carta coberta once a trick is finished, which is the rule
+# (`rules.may_cover`) as long as it allows it from the second trick on: checked here.
+_COVER_FROM_SECOND = COVER_FROM_TRICK == 2
+if not _COVER_FROM_SECOND:
+    raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
+MODES = ("normal", "threshold", "mao_de_ferro")
+
+_RAISES: dict[int, Action] = {}
+
+
+def _raise_action(value: int) -> Action:
+    """One shared raise action per value."""
+    action = _RAISES.get(value)
+    if action is None:
+        action = _RAISES[value] = Action("raise", value=value)
+    return action
+
+
+class _Tables:
+    """What the hot path looks up for one variant, computed once (see `_tables`)."""
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+        values = set(variant.values) | {variant.threshold_value}
+        steps = {v: n for v in values if (n := variant.next_value(v)) is not None}
+        # hand value (or pending raise) -> the shared action raising it one step
+        self.next_raise: dict[int, Action] = {v: _raise_action(n) for v, n in steps.items()}
+        # in a mão de onze/dez the only raise is a call for truco (and it loses the game)
+        self.truco = _raise_action(variant.ladder[0])
+        self.raise_name: dict[int, str] = {v: variant.raise_name(v) for v in variant.ladder}
+        # pending raise value -> the answers: accept, run, and re-raise if there is a step left
+        self.answers: dict[int, tuple[Action, ...]] = {
+            v: (ACCEPT, RUN) + ((self.next_raise[v],) if v in steps else ()) for v in values}
+        # vira (a pack index, None in Mineiro) -> what the hand needs from it, see `_for_vira`
+        viras = range(len(TRUCO_PACK)) if variant.uses_vira else (None,)
+        self.by_vira: dict[int | None, tuple] = {vira: self._for_vira(vira) for vira in viras}
+
+    def _for_vira(self, vira: int | None) -> tuple[tuple[int, ...], tuple, tuple[str, ...]]:
+        """(strength of each pack index, manilha nickname or None per pack index,
+        manilha texts weakest first) for a hand with this vira."""
+        v = self.variant
+        cards = manilhas(v, None if vira is None else TRUCO_PACK[vira])
+        names = dict(zip(cards, v.manilha_names))
+        return (strength_list(v, vira), tuple(names.get(c) for c in TRUCO_PACK),
+                tuple(str(c) for c in cards))
+
+
+@cache
+def _tables(variant: Variant) -> _Tables:
+    return _Tables(variant)
+
+
+def check_tie_lead(tie_lead) -> str:
+    """`tie_lead` itself if it is "leader" or "first_tying"; a TrucoError otherwise."""
+    if not isinstance(tie_lead, str) or tie_lead not in TIE_LEADS:
+        raise TrucoError("bad_tie_lead", value=repr(tie_lead)[:40])
+    return tie_lead
+
+
+class TrucoState:
+    """A truco game in progress. Build it with `new_game`, `from_deal` or `from_json`.
+
+    Reading the state (all read-only; lists returned are copies):
+
+    - `variant`: PAULISTA or MINEIRO; `tie_lead`: "leader" or "first_tying"; `players`: 4.
+    - `score`: (team 0, team 1); team 0 = seats 0 and 2, team 1 = seats 1 and 3
+      (`team_of(seat)`, `partner_of(seat)`).
+    - `winner`: team that won the game, None until the end.
+    - `phase`: "decide" (the team at 11/10 chooses to play or run the mão de onze/dez),
+      "play" (the current seat plays a card or raises), "answer" (the current seat answers a
+      raise), "game_over".
+    - `current_seat`: the seat to act (None when the game is over).
+    - `hand_number` (1 for the first hand), `dealer`, `mao` (the seat after the dealer, who
+      leads the first trick), `vira` (Card or None), `manilhas` (weakest first).
+    - `mode`: "normal", "threshold" (mão de onze / mão de dez) or "mao_de_ferro";
+      `is_mao_de_ferro`, `is_threshold_hand`, `threshold_team`.
+    - `hands`: the cards each seat still holds, in dealt order (mão de ferro positions).
+    - `hand_value`: what the hand is worth now (accepted value).
+    - `pending_raise`: None, or {"value", "name", "team", "seat", "answer_seat"}.
+    - `run_value`: what running would give the other team now, or None if nobody may run.
+    - `last_raise_team`: the team that raised last this hand (it may not raise again until
+      the other team raises); `raise_options`: values the current seat may raise to
+      (at most one); `raise_forbidden`: True in a mão de onze/dez, where any raise, by any
+      name or value, is a call for truco and loses the game at once.
+    - `trick_number` (1..3), `trick_results` (0, 1 or None per finished trick),
+      `current_trick` [(seat, Card or None if covered)], `tricks` (finished tricks of this
+      hand, same shape), `trick_leader`.
+    - `events`: list of plain dicts (see `cartas.truco.events`); `narrate(event, lang)`.
+    - `last_hand`: the last finished hand as a dict (None before the first ends).
+    """
+
+    players = 4
+
+    # The slots' types (annotations only: a slot cannot also be a class attribute).
+    _legal: list[Action] | tuple[Action, ...] | None
+    _deal: tuple | dict | None
+    _last_hand: tuple | dict | None
+    _hands: list[list[int]]
+    _vira: int | None
+    _leader: int
+    _turn: int
+    _play_turn: int | None
+    _trick: list[tuple[int, int, bool]]
+    _tricks: list[list[tuple[int, int, bool]]]
+    _results: list[int | None]
+    _pending: tuple[int, int, int] | None
+    _last_raise_team: int | None
+    threshold_team: int | None
+
+    # -- construction ---------------------------------------------------------------------
+    # Every attribute is a slot: compact, quick to read on the hot path, and listed here for
+    # `clone`, which copies them by name.
+    __slots__ = (
+        "variant", "tie_lead", "winner", "hand_number", "dealer", "threshold_team", "mode",
+        "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
+        "_deal", "_last_hand", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
+        "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
+    )
+
+    def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
+                 score=(0, 0)):
+        self.variant: Variant = get_variant(variant)
+        self._key = self.variant.key
+        self._tables = _tables(self.variant)
+        self.tie_lead = check_tie_lead(tie_lead)
+        self._rng = rng
+        self._score = [int(score[0]), int(score[1])]
+        self.winner: int | None = None
+        self._events: list[dict] = []  # the events built as dicts so far
+        self._log: list = []  # every event's record, in order (see `events`)
+        self.hand_number = 0
+        self.dealer = 0
+        self._legal = None  # cached legal actions (see `_legal_list`), None when stale
+        self._deal = None       # this hand's deal record (or event), for `last_hand`
+        self._last_hand = None  # the last finished hand: a record until read (see `last_hand`)
+
+    def _deal_random(self, dealer: int) -> None:
+        """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira."""
+        order = _PACK_ORDER[:]
+        self._rng.shuffle(order)  # the same draws and order as rng.permutation(40)
+        self._start_hand(dealer, order, order[VIRA_CARD] if self.variant.uses_vira else None)
+
+    def _start_hand(self, dealer: int, order: list[int], vira: int | None) -> None:
+        """Start a hand whose first 12 cards in `order` go to the seats as `deal_order`
+        says."""
+        v = self.variant
+        self.hand_number += 1
+        self.dealer = dealer
+        mao = (dealer + 1) & 3
+        a, b, c, d = _DEAL_STARTS[dealer]  # where each seat's three cards start
+        self._hands = [order[a:a + 3], order[b:b + 3], order[c:c + 3], order[d:d + 3]]
+        self._vira = vira
+        self._strength, self._mnames, manilha_texts = self._tables.by_vira[vira]
+        self._leader = self._turn = mao
+        self._play_turn = None
+        self._trick = []   # (seat, card, covered)
+        self._tricks = []  # finished `_trick`s
+        self._results = []
+        self._pending = None            # (value, team, seat) of the raise awaiting an answer
+        self._last_raise_team = None
+        score = self._score
+        at0, at1 = score[0] >= v.threshold, score[1] >= v.threshold
+        self.threshold_team = None
+        if at0 and at1:
+            self.mode, self.hand_value, self.phase = "mao_de_ferro", v.base_value, "play"
+        elif at0 or at1:
+            self.threshold_team = 0 if at0 else 1
+            self.mode, self.hand_value, self.phase = "threshold", v.threshold_value, "decide"
+            # The team's first seat in play order decides for it (seeing both hands).
+            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) & 3
+        else:
+            self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
+        self._legal = None
+        self._deal = deal = (_deal_event, self._key, self.hand_number, dealer, mao, order, vira,
+                             manilha_texts, (score[0], score[1]), self.mode,
+                             self.threshold_team, self.hand_value)
+        self._log.append(deal)
+
+    # -- events ---------------------------------------------------------------------------
+    @property
+    def events(self) -> list[dict]:
+        """Everything that happened, as plain dicts (see `cartas.truco.events`). Always the
+        same list object, which grows as the game goes on: read it, never change it.
+
+        The hot path logs each event as a record (a tuple: its builder in `events`, then the
+        builder's arguments) in `_log`, so random play builds no dicts; reading this
+        property builds the records logged since the last read into `_events`, which is
+        always as long as `_log` or shorter (a game loaded from JSON logs its event dicts as
+        their own records). A record's values never change once logged
+        (the dealt order, a finished trick and a hand's results are lists the engine no
+        longer mutates; scores are copied)."""
+        events, log = self._events, self._log
+        if len(log) > len(events):
+            events += [record[0](*record[1:]) for record in log[len(events):]]
+        return events
+
+    def narrate(self, event: dict, lang: str = "pt") -> str:
+        """One sentence for one event (see `cartas.truco.narrate`)."""
+        return narrate(event, lang)
+
+    @property
+    def last_hand(self) -> dict | None:
+        """The last finished hand (None until a hand ends), as a JSON-friendly dict:
+
+        hand_number, dealer, mao, mode, threshold_team, vira (text or None), manilhas,
+        score_before, hands (the 3 cards each seat was dealt, in seat order), tricks (each
+        finished trick as [seat, card or None if face down] pairs in play order),
+        trick_results, winning_seats (None for a tie), unfinished_trick (cards played in a
+        trick the hand ended before finishing), value (accepted value at the end),
+        winner_team, points, reason ("tricks", "all_tied", "run", "ran_hand",
+        "forbidden_raise"), score (after the hand), seat (who ran, or raised when it was
+        forbidden; None otherwise), refused_value (the raise run from, or the forbidden one).
+
+        The engine deals the next hand at once; this keeps the finished one. A fresh copy."""
+        found = self._last_hand
+        if found.__class__ is tuple:
+            found = self._last_hand = ev.last_hand_dict(*found)
+        return None if found is None else json.loads(json.dumps(found))
+
+    # -- reading ----------------------------------------------------------------------------
+    @property
+    def score(self) -> tuple[int, int]:
+        return (self._score[0], self._score[1])
+
+    @property
+    def current_seat(self) -> int | None:
+        return None if self.phase == "game_over" else self._turn
+
+    @property
+    def mao(self) -> int:
+        return (self.dealer + 1) & 3
+
+    @property
+    def vira(self) -> Card | None:
+        return None if self._vira is None else TRUCO_PACK[self._vira]
+
+    @property
+    def manilhas(self) -> tuple[Card, ...]:
+        return manilhas(self.variant, self.vira)
+
+    @property
+    def is_mao_de_ferro(self) -> bool:
+        return self.mode == "mao_de_ferro"
+
+    @property
+    def is_threshold_hand(self) -> bool:
+        """True in a mão de onze (Paulista) / mão de dez (Mineiro)."""
+        return self.mode == "threshold"
+
+    @property
+    def raise_forbidden(self) -> bool:
+        """True when a raise would lose the game (mão de onze / mão de dez)."""
+        return self.mode == "threshold"
+
+    @property
+    def hands(self) -> list[list[Card]]:
+        return [[TRUCO_PACK[c] for c in h] for h in self._hands]
+
+    def hands_indexes(self) -> list[list[int]]:
+        """The hands as pack indexes (the engine's own lists: read, never change them)."""
+        return self._hands
+
+    def hand_of(self, seat: int) -> list[Card]:
+        return [TRUCO_PACK[c] for c in self._hands[seat]]
+
+    @staticmethod
+    def team_of(seat: int) -> int:
+        """The team of `seat` (see `rules.team_of`)."""
+        return team_of(seat)
+
+    @staticmethod
+    def partner_of(seat: int) -> int:
+        """The partner of `seat` (see `rules.partner_of`)."""
+        return partner_of(seat)
+
+    @property
+    def pending_raise(self) -> dict | None:
+        if self._pending is None:
+            return None
+        value, team, seat = self._pending
+        return {"value": value, "name": self.variant.raise_name(value), "team": team,
+                "seat": seat, "answer_seat": self._turn}
+
+    @property
+    def run_value(self) -> int | None:
+        if self.phase == "answer":
+            return self.hand_value
+        if self.phase == "decide":
+            return self.variant.threshold_run_value
+        return None
+
+    @property
+    def last_raise_team(self) -> int | None:
+        return self._last_raise_team
+
+    @property
+    def raise_options(self) -> tuple[int, ...]:
+        return tuple(a.value for a in self._legal_list() if a.kind == "raise" and a.value is not None)
+
+    def may_raise(self, team: int) -> bool:
+        """Whether `team` could raise when it next acts in this hand (ignoring whose turn)."""
+        if self.phase == "game_over" or self.mode != "normal" or team == self._last_raise_team:
+            return False
+        top = self._pending[0] if self._pending else self.hand_value
+        return self.variant.next_value(top) is not None
+
+    @property
+    def trick_number(self) -> int:
+        return len(self._results) + 1
+
+    @property
+    def trick_results(self) -> list[int | None]:
+        return list(self._results)
+
+    @property
+    def trick_leader(self) -> int:
+        return self._leader
+
+    @property
+    def current_trick(self) -> list[tuple[int, Card | None]]:
+        return [(s, None if cov else TRUCO_PACK[c]) for s, c, cov in self._trick]
+
+    @property
+    def tricks(self) -> list[list[tuple[int, Card | None]]]:
+        return [[(s, None if cov else TRUCO_PACK[c]) for s, c, cov in t] for t in self._tricks]
+
+    def is_terminal(self) -> bool:
+        return self.phase == "game_over"
+
+    def __repr__(self) -> str:
+        return (f"<TrucoState {self.variant.key} hand {self.hand_number} score "
+                f"{self._score[0]}x{self._score[1]} phase {self.phase} seat {self.current_seat}>")
+
+    # -- legal actions ----------------------------------------------------------------------
+    def legal_actions(self) -> list[Action]:
+        """The actions the current seat may take now (empty when the game is over)."""
+        legal = self._legal
+        if legal is None:  # not computed yet in this position
+            phase = self.phase
+            if phase == "play":
+                turn = self._turn
+                hand = self._hands[turn]
+                mode = self.mode
+                if mode == "mao_de_ferro":  # blind plays only, no raises
+                    legal = _BLIND_LEGAL[len(hand)]
+                else:
+                    plays = [PLAY_ACTIONS[c] for c in hand]
+                    if self._results:  # a trick is finished: see _COVER_FROM_SECOND
+                        plays += [COVER_ACTIONS[c] for c in hand]
+                    if mode == "threshold":  # offered, but it loses the game
+                        plays.append(self._tables.truco)
+                    elif (turn & 1) != self._last_raise_team:
+                        raise_action = self._tables.next_raise.get(self.hand_value)
+                        if raise_action is not None:
+                            plays.append(raise_action)
+                    legal = plays
+            elif phase == "answer" and self._pending is not None:
+                legal = self._tables.answers[self._pending[0]]
+            elif phase == "decide":
+                legal = _DECIDE_LEGAL
+            else:
+                legal = ()
+            self._legal = legal
+        return list(legal)
+
+    def _legal_list(self) -> list[Action] | tuple[Action, ...]:
+        """The legal actions as cached by `legal_actions` (shared: never mutate it). In the
+        play phase they come in hand order, so `apply_action` reads a card's position from
+        the action's index: the plays (or the blind plays) first, then the covers, then the
+        raise if there is one."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal
+        return () if legal is None else legal
+
+    # -- acting -----------------------------------------------------------------------------
+    def apply_action(self, action: Action | str, seat: int | None = None) -> list[dict]:
+        """Apply a legal action (an Action or its str() form) for the current seat and
+        return the events it caused: a new list, whose dicts are the very ones that end
+        `state.events`. It is an `events.EventList`, which builds them when first read, so
+        a caller that ignores it (random play, bots, odds) pays for no dict.
+
+        Pass `seat` to check that it is that seat's turn. An illegal action raises
+        IllegalActionError (a TrucoError) saying why, and leaves the state unchanged.
+        """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal_list()
+        # Fast path: one of the shared legal action objects, found by identity.
+        k = 0
+        for candidate in legal:
+            if candidate is action:
+                break
+            k += 1
+        else:
+            k = -1
+        if k < 0 or seat is not None:
+            act, k = self._check(action, seat, legal)
+        else:
+            act = legal[k]  # the very object passed in
+        self._legal = None
+        log = self._log
+        n = len(log)
+        kind = act.kind
+        if kind == "play":
+            self._play(k, False, False)
+        elif kind == "raise":
+            self._raise(act.value)  # type: ignore[arg-type]  # a legal raise always has a value
+        elif kind == "run":
+            self._run()
+        elif kind == "accept":
+            self._accept()
+        elif kind == "cover":  # after the seat's plays
+            self._play(k - len(self._hands[self._turn]), True, False)
+        elif kind == "blind":
+            self._play(k, False, True)
+        else:
+            self._decide(kind == "play_hand")
+        new = _EventList()
+        new._source = (self, n, len(log))  # where its dicts are (or will be) in `events`
+        return new
+
+    def _check(self, action, seat: int | None, legal) -> tuple[Action, int]:
+        """The slow path of `apply_action`: read text, check the seat, resolve raises and
+        equal copies of legal actions; returns (the legal action, its index) or raises."""
+        if action.__class__ is not Action:
+            action = coerce(action)
+        if seat is not None and seat != self.current_seat:
+            raise turn_error(self, seat)
+        if action.kind == "raise":
+            offered = next((a for a in legal if a.kind == "raise"), None)
+            # RAISE = the next step; in a mão de onze/dez any raise, by any value, is truco
+            if offered is not None and (action.value is None or self.mode == "threshold"):
+                action = offered
+        for k, candidate in enumerate(legal):  # identity first: legal actions are shared
+            if candidate is action:
+                return action, k
+        try:
+            return action, legal.index(action)
+        except ValueError:
+            raise why_illegal(self, action) from None
+
+    def _play(self, pos: int, covered: bool, blind: bool) -> None:
+        seat = self._turn
+        card = self._hands[seat].pop(pos)
+        trick = self._trick
+        trick.append((seat, card, covered))
+        self._log.append((_play_event, self._key, seat, card, covered, blind, pos, self._mnames,
+                          len(self._results) + 1))
+        if len(trick) == 4:
+            self._finish_trick()
+        else:
+            self._turn = (seat + 1) & 3
+
+    def _finish_trick(self) -> None:
+        """Score the trick just completed by `rules.resolve_trick`, then lead the next one
+        (`rules.next_leader`) or end the hand."""
+        trick = self._trick
+        team, win, tie = resolve_trick(trick, self._strength)
+        seat: int | None
+        card: int | None
+        if win is not None:  # a winning card exactly when a team took the trick
+            seat, card, _ = trick[win]
+            leader = seat
+        else:
+            seat = card = None
+            leader = next_leader(self.tie_lead, self._leader, [t[0] for t in trick], None, tie)
+        results = self._results
+        results.append(team)
+        self._tricks.append(trick)
+        self._log.append((_trick_event, self._key, len(results), team, seat, card, self._mnames,
+                          trick, leader))
+        finished, winner = _HAND_STATUS[tuple(results)]
+        if finished:
+            if winner is None:
+                self._end_hand(None, 0, "all_tied")
+            else:
+                self._end_hand(winner, self.hand_value, "tricks")
+        else:
+            self._trick = []
+            self._leader = self._turn = leader
+
+    def _raise(self, value: int) -> None:
+        seat = self._turn
+        team = seat & 1
+        forbidden = self.mode == "threshold"
+        pending = self._pending
+        if forbidden:  # a call for truco in a mão de onze/dez, whatever the value: it loses
+            self._log.append((_raise_event, self._key, seat, value, "truco", False, True,
+                                               self.hand_value))
+            self._end_hand(1 - team, 0, "forbidden_raise", seat, value)
+            return
+        if pending is not None:
+            self.hand_value = pending[0]  # raising again accepts the raise on the table
+        else:
+            self._play_turn = seat
+        self._log.append((_raise_event, self._key, seat, value, self._tables.raise_name[value],
+                                           pending is not None, False, self.hand_value))
+        self._pending = (value, team, seat)
+        self._last_raise_team = team
+        self.phase = "answer"
+        self._turn = (seat + 1) & 3  # the next opponent answers for the team
+
+    def _accept(self) -> None:
+        # only in the answer phase: a raise is pending and the seat that raised first is known
+        assert self._pending is not None and self._play_turn is not None
+        value = self._pending[0]
+        self._log.append((_accept_event, self._key, self._turn, value))
+        self.hand_value = value
+        self._pending = None
+        self.phase = "play"
+        self._turn = self._play_turn
+
+    def _run(self) -> None:
+        assert self._pending is not None  # only in the answer phase
+        refused, winner = self._pending[0], self._pending[1]
+        self._log.append((_run_event, self._key, self._turn, self.hand_value))
+        self._pending = None
+        self._end_hand(winner, self.hand_value, "run", self._turn, refused)
+
+    def _decide(self, play: bool) -> None:
+        team = self.threshold_team
+        assert team is not None  # only in a mão de onze/dez, which has a threshold team
+        self._log.append((_decide_event, self._key, self._turn, team, play))
+        if play:
+            self.phase = "play"
+            self._turn = self._leader
+        else:
+            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand", self._turn)
+
+    def _end_hand(self, winner: int | None, points: int, reason: str, seat: int | None = None,
+                  refused: int | None = None) -> None:
+        """Score the hand; `seat` ran or raised when forbidden, `refused` is the raise run from."""
+        score = self._score
+        if winner is not None:
+            score[winner] += points
+        final = (score[0], score[1])
+        # Kept as a record; `last_hand` builds the dict when read. These lists are never
+        # mutated again: the next hand starts fresh ones.
+        self._last_hand = (self.variant, self._deal, self._tricks, self._trick, self._results,
+                           winner, points, reason, self.hand_value, final, seat, refused)
+        self._log.append((_hand_event, self._key, self.hand_number, winner, points, reason,
+                                          self._results, final))
+        target = self.variant.target
+        if reason == "forbidden_raise" or final[0] >= target or final[1] >= target:
+            self.winner = winner if reason == "forbidden_raise" else \
+                (0 if final[0] >= target else 1)
+            self.phase = "game_over"
+            self._pending = None
+            self._legal = None
+            self._log.append((_game_event, self._key, self.winner, final))
+        else:
+            self._deal_random((self.dealer + 1) & 3)
+
+    # -- views, copies, JSON ----------------------------------------------------------------
+    def view(self, seat: int | None) -> SeatView:
+        """What `seat` may see now (None: a spectator, who sees no hand): its own cards
+        (not in a mão de ferro), the table, the score, and its partner's cards while its
+        team decides a mão de onze/dez. See `cartas.truco.views.SeatView`."""
+        if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
+                                 or seat not in SEATS):
+            raise TrucoError("bad_seat", seat=repr(seat)[:40])
+        return SeatView(self, seat)
+
+    def visible(self, seat: int | None, owner: int) -> bool:
+        """Whether `seat` may now see the cards in `owner`'s hand (see `events.sees_hand`)."""
+        return ev.sees_hand(self.mode, self.phase == "decide", self.threshold_team, seat, owner)
+
+    def clone(self) -> TrucoState:
+        """An independent copy (shallow copies of the small lists; events are never mutated)."""
+        new = object.__new__(TrucoState)
+        for name in TrucoState.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._score = list(self._score)
+        new._events = list(self._events)
+        new._log = list(self._log)
+        new._hands = [list(h) for h in self._hands]
+        new._trick = list(self._trick)
+        new._tricks = list(self._tricks)
+        new._results = list(self._results)
+        new._rng = serialization.rng_copy(self._rng)
+        new._legal = None
+        return new
+
+    def to_dict(self) -> dict:
+        """The whole state as a JSON-friendly dict (see `cartas.truco.serialization`)."""
+        return serialization.to_dict(self)
+
+    def to_json(self) -> str:
+        """The whole state, random generator included, as JSON text (see `from_json`)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False)
+
+
+def from_json(text) -> TrucoState:
+    """Rebuild a state from `to_json()` (text, or the dict of `to_dict()`); it then behaves
+    exactly like the original. Anything that is not a state the rules allow raises
+    TrucoError naming the problem (see `cartas.truco.serialization.restore`)."""
+    return serialization.restore(TrucoState, _tables, text)
+
+
+def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
+    """A new game to 12: the first dealer is drawn by lot, then the first hand is dealt.
+
+    `seed` (None, a whole number or a numpy Generator; see `cartas.cards.make_rng`) drives
+    every shuffle, so a seed replays a game. `tie_lead`: who leads after a tied trick,
+    "leader" (of the tied trick, the default) or "first_tying" (the player who played the
+    first of the tying cards).
+    """
+    variant = get_variant(variant)
+    check_tie_lead(tie_lead)
+    rng = make_rng(seed)
+    state = TrucoState(variant, rng, tie_lead)
+    state._deal_random(int(rng.integers(4)))
+    return state
+
+
+def _card_index(card, seat: int | None = None) -> int:
+    """The pack index of a card given in `seat`'s hand (or as the vira if seat is None)."""
+    place = "vira" if seat is None else "hand"
+    try:
+        card = Card.parse(card)
+    except ValueError:
+        raise TrucoError("unreadable_card", text=str(card)[:40], seat=seat, place=place) from None
+    if card not in CARD_INDEX:
+        raise TrucoError("card_not_in_pack", card=str(card), seat=seat, place=place)
+    return CARD_INDEX[card]
+
+
+def _check_score(score, variant: Variant) -> tuple[int, int]:
+    top = variant.target - 1
+    ok = isinstance(score, (tuple, list)) and len(score) == 2 and all(
+        isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= top for p in score)
+    if not ok:
+        raise TrucoError("bad_score", top=top, score=repr(score)[:40])
+    return (score[0], score[1])
+
+
+def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=None,
+              tie_lead: str = "leader") -> TrucoState:
+    """A game that starts from a chosen hand, e.g. for a lesson scenario.
+
+    `hands`: four hands of three cards in seat order (Card or text such as "7♥"), or a
+    text per hand such as "3♦ 4♠ 5♥" (read by `cartas.cards.parse_cards`); `vira`:
+    required for Paulista, not allowed for Mineiro; `dealer`: 0..3; `score`: the points of
+    team 0 and team 1 before the hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
+    Later hands are dealt from `seed`. Raises TrucoError for an impossible deal.
+    """
+    variant = get_variant(variant)
+    if not isinstance(hands, (list, tuple)):
+        raise TrucoError("not_hands", value=repr(hands)[:40])
+    if len(hands) != 4:
+        raise TrucoError("four_hands", n=len(hands))
+    idx_hands = []
+    for seat, hand in enumerate(hands):
+        if isinstance(hand, str):  # one text per hand, e.g. "3♦ 4♠ 5♥"
+            try:
+                hand = parse_cards(hand)
+            except ValueError:
+                raise TrucoError("unreadable_card", text=hand[:40], seat=seat,
+                                 place="hand") from None
+        elif isinstance(hand, Card):
+            hand = [hand]
+        elif not isinstance(hand, (list, tuple)):
+            raise TrucoError("not_hands", value=repr(hand)[:40])
+        if len(hand) != 3:
+            raise TrucoError("three_cards", seat=seat, n=len(hand))
+        idx_hands.append([_card_index(c, seat) for c in hand])
+    flat = [c for h in idx_hands for c in h]
+    if len(set(flat)) != 12:
+        dup = next(CARD_TEXT[c] for c in flat if flat.count(c) > 1)
+        raise TrucoError("dealt_twice", card=dup)
+    vira_idx = None
+    if variant.uses_vira:
+        if vira is None:
+            raise TrucoError("needs_vira")
+        vira_idx = _card_index(vira)
+        if vira_idx in flat:
+            raise TrucoError("vira_in_hand", card=CARD_TEXT[vira_idx])
+    elif vira is not None:
+        raise TrucoError("mineiro_no_vira")
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
+    score = _check_score(score, variant)
+    check_tie_lead(tie_lead)
+    state = TrucoState(variant, make_rng(seed), tie_lead, score)
+    order = [idx_hands[seat][k] for seat, k in deal_order(dealer)]  # as the pack dealt them
+    state._start_hand(dealer, order, vira_idx)
+    return state
