@@ -103,7 +103,7 @@ _LAZY = {"bots": "bots", "RandomBot": "bots", "SensibleBot": "bots", "play_game"
          "win_probability": "odds", "from_json": "serialization"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         module = importlib.import_module(f".{_LAZY[name]}", __name__)
         value = module if name == _LAZY[name] else getattr(module, name)
@@ -129,12 +129,3 @@ __all__ = [
     "play_game", "playable", "points", "rotation_label", "unknown_counts", "win_probability",
 ]
 
-
-def __getattr__(name: str) -> object:
-    """`GameState`, 21's state class's old name (the protocol's own name, so it was renamed
-    `VinteEUmState`): still importable, with a DeprecationWarning."""
-    if name == "GameState":
-        import warnings
-        warnings.warn("cartas.vinte_e_um.GameState is now VinteEUmState", DeprecationWarning, stacklevel=2)
-        return VinteEUmState
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
