@@ -210,7 +210,8 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
             Option("rotation_rounds", 3, low=1, high=config.MAX_ROUNDS),
             Option("banker", None, low=0, high=config.MAX_PLAYERS - 1, nullable=True),
         ),
-        _new=new, _load=lambda text: vinte_e_um.from_json(text), _parse=vinte_e_um.Action.parse,
+        _new=new, _load=lambda text: vinte_e_um.from_json(text),  # type: ignore[no-untyped-call]
+        _parse=vinte_e_um.Action.parse,
         _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed))
 
 

@@ -66,7 +66,7 @@ def browser_of(handler) -> Browser:
     cookie = None
     try:
         raw = handler.get_signed_cookie(COOKIE, max_age_days=COOKIE_DAYS)
-    except Exception:  # noqa: BLE001 - no cookie secret, a malformed cookie: no cookie
+    except Exception:  # no cookie secret, a malformed cookie: no cookie
         raw = None
     if raw is not None:
         text = raw.decode("ascii", "replace")
@@ -77,7 +77,7 @@ def browser_of(handler) -> Browser:
         try:
             handler.set_signed_cookie(COOKIE, issued, expires_days=COOKIE_DAYS, httponly=True,
                                       samesite="Lax", path="/")
-        except Exception:  # noqa: BLE001 - headers already sent, or no cookie secret
+        except Exception:  # headers already sent, or no cookie secret
             pass
     else:
         mark_seen(cookie)

@@ -32,7 +32,7 @@ def error_log(tmp_path, monkeypatch):
 def raised(error: BaseException) -> BaseException:
     try:
         raise error
-    except BaseException as caught:  # noqa: BLE001 - a real traceback to log
+    except BaseException as caught:  # a real traceback to log
         return caught
 
 
@@ -191,7 +191,7 @@ def run_in_kernel(code: str, env: dict) -> list[dict]:
                         break
             finally:
                 client.stop_channels()
-        except BaseException as error:  # noqa: BLE001 - raised again in the test's thread
+        except BaseException as error:  # raised again in the test's thread
             failure.append(error)
         finally:
             manager.shutdown_kernel(now=True)

@@ -44,7 +44,7 @@ class _QuietFileHandler(logging.handlers.RotatingFileHandler):
     """A rotating log file that, when it cannot be written, drops the record: logging's
     default would print the failure, with a traceback, to stderr, that is, to the page."""
 
-    def handleError(self, record: logging.LogRecord) -> None:  # noqa: N802 - logging's name
+    def handleError(self, record: logging.LogRecord) -> None:  # logging's name
         pass
 
 
@@ -113,7 +113,7 @@ def _quiet_widget_tracebacks() -> None:
         try:
             parent = kernel.get_parent("shell") or {}
             in_widget_message = parent.get("header", {}).get("msg_type") in WIDGET_MESSAGES
-        except Exception:  # noqa: BLE001 - no parent known: keep IPython's behaviour
+        except Exception:  # no parent known: keep IPython's behaviour
             in_widget_message = False
         if not in_widget_message:
             return shown(exc_tuple, *args, **kwargs)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from functools import cache
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
@@ -109,7 +110,7 @@ class BettingLab(View):
         super().__init__(lang=lang)
         rng = lazy_rng(seed)
         self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
-        self.state = None  # the engine's state, from the first deal on
+        self.state: Any = None  # the engine's state, from the first deal on
         self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
                                      ).add_class("cartas-raise")
         self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")

@@ -80,7 +80,17 @@ from .scoring import (
     playable,
     points,
 )
-from .state import ALL, DEFAULT_ROTATION, PHASES, ROTATIONS, VinteEUmState, default_ace, default_packs, from_deal, new_game
+from .state import (
+    ALL,
+    DEFAULT_ROTATION,
+    PHASES,
+    ROTATIONS,
+    VinteEUmState,
+    default_ace,
+    default_packs,
+    from_deal,
+    new_game,
+)
 from .views import SeatView
 
 if TYPE_CHECKING:
