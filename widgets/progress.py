@@ -2,7 +2,8 @@
 
 Decided rules:
 - Every answer is recorded for the learner this page's identity widget reported
-  (widgets.identity), in her class if she gave one. Answers given before the browser has
+  (widgets.identity), in her class if she joined one; a class learner's device token is
+  checked against the store again before every write (`Identity.verified`). Answers given before the browser has
   said who is there wait in this kernel and are recorded, in order, for the first learner
   reported: that is the learner whose page it is (the widget reports as soon as it is drawn).
 - One transaction per record. When the store cannot be reached or read, the lesson goes on:
@@ -58,11 +59,17 @@ class Recorder:
 
     def flush(self, force: bool = False) -> bool:
         """Record what waits, if the learner is known and the store answers; True if all saved."""
-        learner = self._identity().current
-        if learner is None:
+        if not self._identity().reported():
             return not self.pending
         if not force and self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_SECONDS:
             return False
+        try:
+            learner = self._identity().verified()  # her token, checked again for every write
+        except StoreError as error:
+            self._failed(error)
+            return False
+        if learner is None:
+            return not self.pending
         with self._lock:
             while self.pending:
                 lesson = self.pending[0][0]
