@@ -2,8 +2,9 @@
 with the PIN, and login cards printed from the teacher's view (docs/rules.md#verified-learners)."""
 import re
 
-from conftest import SCREENSHOTS
 from test_learners_and_class_dashboard import open_page
+
+from conftest import SCREENSHOTS
 
 CRAFT = """async ([trait, value]) => {
   // What a curious classmate can do from the devtools: talk to the kernel through the page's
