@@ -699,9 +699,9 @@ Aprenda e ensine os jogos de cartas brasileiros, passo a passo:
 
 Digite seu nome e, se o professor passou um, o código da turma e um PIN que você escolhe (4 a 6
 algarismos): o navegador se lembra de você em todas as lições, e em outro computador ou celular
-você entra com o seu PIN ou com o cartão de acesso do professor. Sem nome, o progresso fica guardado só neste navegador. Cada lição abre
-como um painel interativo, no idioma escolhido no alto da página; o seu progresso aparece na
-tabela (clique em *Atualizar progresso* depois de praticar).
+você entra com o seu PIN ou com o cartão de acesso do professor. Sem nome, o progresso fica
+guardado só neste navegador. Cada lição abre como um painel interativo, no idioma escolhido no
+alto da página; o seu progresso aparece na tabela (clique em *Atualizar progresso* depois de praticar).
 """, """
 # Cartas: learn truco and 21
 
@@ -713,9 +713,9 @@ Learn and teach Brazilian card games, step by step:
 
 Type your name and, if your teacher gave you one, the class code and a PIN you choose (4 to 6
 digits): the browser remembers you in every lesson, and on another computer or phone you sign in
-with your PIN or with your teacher's login card. Without a name, progress is kept in this browser only. Each lesson opens as an
-interactive dashboard, in the language chosen at the top of the page; your progress shows in
-the table (click *Refresh progress* after practising).
+with your PIN or with your teacher's login card. Without a name, progress is kept in this
+browser only. Each lesson opens as an interactive dashboard, in the language chosen at the top
+of the page; your progress shows in the table (click *Refresh progress* after practising).
 """),
     ("code", "from widgets.course import CourseIndex\n\nCourseIndex()"),
 ]
