@@ -458,3 +458,14 @@ def test_a_removed_learner_can_no_longer_move_at_her_table():
     ids.remove(open_store(), turma.code, ana_key(turma))
     ana.guarded(lambda: ana._act(lambda c: c.start()))()  # the creator's "deal", after removal
     assert tables.snapshot(code).status == "waiting" and ana.client.learner != ana_key(turma)
+
+
+def test_the_index_shows_a_removed_learner_nothing_of_the_class():
+    turma = new_class()
+    join_in_browser("b-ana-laptop", "Ana", turma.code, "2468")
+    answer_right(ManilhaExplorer(seed=3))
+    index = CourseIndex(lang="en")
+    assert "Ana&#x27;s progress" in index.table.value
+    ids.remove(open_store(), turma.code, ana_key(turma))
+    index.refresh.click()
+    assert "Progress in this browser" in index.table.value and "no longer in the class" in identity.widget().error

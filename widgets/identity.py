@@ -310,8 +310,6 @@ class Identity(anywidget.AnyWidget):
             ids.clean_browser_id(browser_id)
         except ValueError:
             return  # no usable browser id: stay unknown
-        if self._token and token != self._token:
-            self._forget_token(self._token)  # "not me", or another tab signed in as someone else
         label = clean_name(value.get("name", ""))
         if not token:
             self._claim = None
@@ -387,8 +385,6 @@ class Identity(anywidget.AnyWidget):
         self._signed_in(joined)
 
     def _signed_in(self, joined) -> None:
-        if self._token and self._token != joined.token:
-            self._forget_token(self._token)
         self._claim = None
         self.set_learner(joined.learner, joined.token)
 
@@ -416,6 +412,8 @@ class Identity(anywidget.AnyWidget):
         """Make `learner` the one at this browser (the browser stores it) and tell listeners.
         A learner of a class comes with her device token (from classroom.identity)."""
         token = token if learner.class_code else ""
+        if self._token and token != self._token:
+            self._forget_token(self._token)  # this browser no longer keeps it: "not me", another learner
         self._token = token
         self.learner = {"browser_id": learner.browser_id, "name": learner.name,
                         "class_code": learner.class_code, "token": token}

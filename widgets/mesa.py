@@ -117,8 +117,12 @@ def _tables() -> Tables:
 def learner_of(identity) -> tuple[str, str] | None:
     """(learner key, name) of the browser's learner, or None while unknown; a learner of a
     class is checked against her stored token first (widgets.identity)."""
+    from classroom.store import StoreError
     verified = getattr(identity, "verified", None)
-    learner = verified() if verified is not None else getattr(identity, "current", None)
+    try:
+        learner = verified() if verified is not None else getattr(identity, "current", None)
+    except StoreError:
+        return None  # cannot be checked now: nobody, until the store answers
     if learner is None:
         return None
     return learner.key, learner.name

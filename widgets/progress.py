@@ -127,10 +127,11 @@ def load(learner: Learner | None = None) -> dict[str, dict[str, int]] | None:
     """{lesson: {"right", "asked"}} of `learner` (default: the learner at this browser);
     {} before she is known; None when the store cannot be read (the notice is shown)."""
     from . import identity
-    learner = identity.current() if learner is None else learner
-    if learner is None:
-        return {}
     try:
+        if learner is None:  # the learner at this browser, her token checked again
+            learner = identity.widget().verified() if identity.current() is not None else None
+        if learner is None:
+            return {}
         scores = stored.learner_progress(stored.open_store(), learner.key)
     except StoreError as error:
         recorder()._failed(error)
