@@ -35,6 +35,8 @@ against the store.
   PIN (a new random PIN is drawn and shown once), merge one learner into another (answers and
   counters added up, devices and card follow) and remove a learner (her answers, devices and
   card go with her).
+- The dashboards ask through `LearnerService` (`StoreLearners` over this store), so a class
+  service can stand in for the store without the widgets changing.
 - Guess limits go through `_attempt` / `_attempt_ok`: a simple store-backed counter per
   (scope, subject) with a fixed window, kept behind those two functions so the shared limiter
   (classroom.attempts) can replace them.
@@ -48,7 +50,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:  # the store is passed in; only its type is named here
     from .store import Store, Transaction
@@ -402,3 +404,50 @@ def _forget(tx: Transaction, learner_id: str, keep_tokens: bool = False) -> None
         tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))
     tx.execute("DELETE FROM login_attempts WHERE scope = ? AND subject = ?", ("pin", learner_id))
     tx.execute("DELETE FROM learners WHERE id = ?", (learner_id,))
+
+
+# The interface the widgets use --------------------------------------------------------------
+class LearnerService(Protocol):
+    """What the dashboards ask about learners. `StoreLearners` answers from this store; a
+    class service (a JupyterHub service, say) can answer the same questions its own way. The
+    widgets hold tokens and codes only to pass them on: hashes never leave the service."""
+
+    def join(self, class_code, name, pin, browser_id) -> Joined: ...
+    def sign_in_with_card(self, login_code, browser_id) -> Joined: ...
+    def check(self, token, browser_id) -> Learner | None: ...
+    def sign_out(self, token) -> None: ...
+    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]: ...
+    def reset_pin(self, class_code: str, learner_id: str) -> str: ...
+    def merge(self, class_code: str, source_id: str, target_id: str) -> None: ...
+    def remove(self, class_code: str, learner_id: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class StoreLearners:
+    """The LearnerService of one store (the functions above)."""
+
+    store: Store
+
+    def join(self, class_code, name, pin, browser_id) -> Joined:
+        return join(self.store, class_code, name, pin, browser_id)
+
+    def sign_in_with_card(self, login_code, browser_id) -> Joined:
+        return sign_in_with_card(self.store, login_code, browser_id)
+
+    def check(self, token, browser_id) -> Learner | None:
+        return check(self.store, token, browser_id)
+
+    def sign_out(self, token) -> None:
+        sign_out(self.store, token)
+
+    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]:
+        return print_cards(self.store, class_code, learner_ids)
+
+    def reset_pin(self, class_code: str, learner_id: str) -> str:
+        return reset_pin(self.store, class_code, learner_id)
+
+    def merge(self, class_code: str, source_id: str, target_id: str) -> None:
+        merge(self.store, class_code, source_id, target_id)
+
+    def remove(self, class_code: str, learner_id: str) -> bool:
+        return remove(self.store, class_code, learner_id)

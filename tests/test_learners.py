@@ -469,3 +469,25 @@ def test_the_index_shows_a_removed_learner_nothing_of_the_class():
     ids.remove(open_store(), turma.code, ana_key(turma))
     index.refresh.click()
     assert "Progress in this browser" in index.table.value and "no longer in the class" in identity.widget().error
+
+
+def test_a_store_from_before_verified_learners_migrates_and_keeps_its_class(store_location):
+    from classroom.progress import MIGRATIONS, class_learners
+    from classroom.store import connect
+    old = connect(store_location)
+    old.migrate(MIGRATIONS, upto=2)
+    with old.transaction() as tx:  # what a version-2 store held: a class and an unverified learner
+        tx.execute("INSERT INTO classes (code, title, key_hash, created_at) VALUES (?, ?, ?, ?)",
+                   ("ABC234", "7º B", "x", 1.0))
+        tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
+                   ("n:ABC234:ana", "Ana", "ABC234", 1.0, 1.0))
+        tx.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?)", ("n:ABC234:ana", "manilhas", 3, 4, 1.0))
+    old.close()
+    store = open_store(store_location)
+    assert store.version("classroom") == 3
+    assert [(r["name"], r["has_pin"], r["lessons"]["manilhas"]["right"])
+            for r in class_learners(store, "ABC234")] == [("Ana", False, 3)]
+    joined = ids.join(store, "abc234", "ana", "2468", "b-ana-laptop")  # she claims her scores with a PIN
+    assert joined.learner.name == "Ana" and learner_progress(store, joined.learner.key)["manilhas"]["asked"] == 4
+    with pytest.raises(ids.IdentityError):
+        ids.join(store, "ABC234", "Ana", "1111", "b-other-pc")

@@ -125,4 +125,4 @@ def test_the_tools_of_another_class_cannot_touch_this_one(turma):
     view.open_table(other.code, other.key)
     assert isinstance(view.roster, Roster) and view.roster.who.options == ()
     with pytest.raises(ValueError, match="not in this class"):
-        view.roster._call(lambda store, code: ids.reset_pin(store, code, ids.learner_key(turma.code, "Ana")))
+        view.roster._call(lambda service, code: service.reset_pin(code, ids.learner_key(turma.code, "Ana")))

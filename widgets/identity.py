@@ -237,9 +237,10 @@ _CSS = """
 """
 
 
-def _store():
+def learners() -> ids.LearnerService:
+    """Who answers questions about learners (classroom.identity): this process's store."""
     from classroom.progress import open_store
-    return open_store()
+    return ids.StoreLearners(open_store())
 
 
 class Identity(anywidget.AnyWidget):
@@ -325,7 +326,7 @@ class Identity(anywidget.AnyWidget):
         """Check the token the browser reported (StoreError when the store cannot say)."""
         assert self._claim is not None
         browser_id, token, label = self._claim
-        found = ids.check(_store(), token, browser_id)
+        found = learners().check(token, browser_id)
         self._claim = None
         if found is None:
             self._lost(browser_id, label)
@@ -339,7 +340,7 @@ class Identity(anywidget.AnyWidget):
 
     def _forget_token(self, token: str) -> None:
         try:
-            ids.sign_out(_store(), token)
+            learners().sign_out(token)
         except StoreError as error:  # a token left behind only ages
             print(f"cartas: token not signed out: {error}", file=sys.stderr)
 
@@ -355,7 +356,7 @@ class Identity(anywidget.AnyWidget):
             if not code:  # no class: this browser, with a name as its label
                 self.set_learner(Learner.make(value.get("browser_id"), clean_name(value.get("name", ""))))
                 return
-            joined = ids.join(_store(), code, value.get("name", ""), value.get("pin", ""),
+            joined = learners().join(code, value.get("name", ""), value.get("pin", ""),
                               value.get("browser_id"))
         except IdentityError as refusal:
             self.show_error(refusal.code, **refusal.fields)
@@ -372,7 +373,7 @@ class Identity(anywidget.AnyWidget):
         value = change["new"] if isinstance(change["new"], dict) else {}
         self.show_error(None)
         try:
-            joined = ids.sign_in_with_card(_store(), value.get("code", ""), value.get("browser_id"))
+            joined = learners().sign_in_with_card(value.get("code", ""), value.get("browser_id"))
         except IdentityError as refusal:
             self.show_error(refusal.code, **refusal.fields)
             return
@@ -401,7 +402,7 @@ class Identity(anywidget.AnyWidget):
         learner = self.current
         if learner is None or not learner.class_code:
             return learner
-        found = ids.check(_store(), self._token, learner.browser_id)
+        found = learners().check(self._token, learner.browser_id)
         if found is None:
             self._lost(learner.browser_id)
         elif found != learner:  # merged into another learner, who she is from now on

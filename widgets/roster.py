@@ -201,9 +201,9 @@ class Roster(w.VBox):
     def _call(self, action):
         if self.opened is None:
             raise ValueError(self.t("closed"))
-        from classroom.progress import open_store
+        from .identity import learners
         try:
-            return action(open_store(), self.opened.code)
+            return action(learners(), self.opened.code)
         except ids.IdentityError as refusal:
             raise ValueError(self.t(refusal.code, **refusal.fields)) from None
         except StoreError as error:
@@ -216,7 +216,7 @@ class Roster(w.VBox):
         """New login cards for the class (or for learner `only`), ready to open and print."""
         if self.opened is not None and not self.rows:
             raise ValueError(self.t("nobody"))
-        cards = self._call(lambda store, code: ids.print_cards(store, code, None if only is None else [only]))
+        cards = self._call(lambda service, code: service.print_cards(code, None if only is None else [only]))
         if not cards:
             raise ValueError(self.t("not_in_class"))
         self.sheet.html = sheet_html(cards, self.opened.title, self.opened.code, self.sheet.page, self.owner.lang)
@@ -226,7 +226,7 @@ class Roster(w.VBox):
 
     def new_pin(self) -> str:
         learner_id = self.who.value
-        pin = self._call(lambda store, code: ids.reset_pin(store, code, learner_id))
+        pin = self._call(lambda service, code: service.reset_pin(code, learner_id))
         name = self._name_of(learner_id)
         self.result.value = (f"<div class='cartas-ok cartas-pin-shown' data-pin='{escape(pin)}'>"
                              f"{escape(self.t('pin_shown', name=name, pin=pin))}</div>")
@@ -242,7 +242,7 @@ class Roster(w.VBox):
     def merge(self) -> None:
         source, target = self.who.value, self.into.value
         name, into = self._name_of(source), self._name_of(target)
-        self._call(lambda store, code: ids.merge(store, code, source, target))
+        self._call(lambda service, code: service.merge(code, source, target))
         self._hide_confirm()
         self.owner.refresh()
         self.result.value = f"<div class='cartas-ok'>{escape(self.t('merged', name=name, into=into))}</div>"
