@@ -634,8 +634,9 @@ LESSONS["turma"] = [
 Para o professor: crie uma turma e passe o **código** aos alunos (eles o digitam no índice,
 junto com o nome). A **chave do professor** aparece uma vez só: anote-a. Com o código e a chave
 você abre a tabela da turma, que se atualiza sozinha enquanto esta página está aberta. O código
-sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV e remover
-um aluno.
+sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV, imprimir
+os cartões de acesso (nome, código e QR de cada aluno, para entrar em outro aparelho), dar a um
+aluno um PIN novo, juntar dois alunos que são a mesma pessoa e remover um aluno.
 """, """
 # The class
 
@@ -643,7 +644,8 @@ For the teacher: create a class and give its **code** to the learners (they type
 index, with their name). The **teacher key** is shown once only: write it down. With the code
 and the key you open the class table, which refreshes by itself while this page is open. The
 code alone, which every learner has, does not open the table. You can download the table as
-CSV and remove a learner.
+CSV, print login cards (each learner's name, code and QR code, to sign in on another device),
+give a learner a new PIN, merge two learners who are the same person and remove a learner.
 """),
     widget("turma", "ClassView"),
     ("checks", *CHECKS),

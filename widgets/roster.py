@@ -82,7 +82,7 @@ function render({ model, el }) {
   const draw = () => {
     const labels = model.get("labels") || {};
     const html = model.get("html");
-    el.style.display = html ? "" : "none";
+    line.style.display = html ? "" : "none";
     open.textContent = labels.open_sheet || "";
     save.textContent = labels.download || "";
     save.download = model.get("filename");
@@ -263,5 +263,5 @@ class Roster(w.VBox):
             if list(box.options) != options:
                 chosen = box.value
                 box.options = options
-                if chosen in dict(options).values():
-                    box.value = chosen
+                ids_now = [value for _, value in options]
+                box.value = chosen if chosen in ids_now else (ids_now[0] if ids_now else None)

@@ -79,6 +79,7 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
 
         # The teacher prints login cards; the card's link signs in on a third device.
         teacher.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
+        assert not teacher.locator(".cartas-open-cards").is_visible()  # nothing to open before printing
         teacher.locator(".cartas-print-cards").click()
         teacher.wait_for_selector(".cartas-open-cards", state="visible")
         with teacher.expect_popup() as opened:
@@ -94,6 +95,7 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         assert re.fullmatch(rf"{code}-[A-Z0-9]{{4}}-[A-Z0-9]{{4}}", login)
         SCREENSHOTS.mkdir(exist_ok=True)
         sheet.screenshot(path=str(SCREENSHOTS / "login-cards.png"))
+        teacher.screenshot(path=str(SCREENSHOTS / "turma-roster.png"), full_page=True)
         tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
         tablet.wait_for_function(
             "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
