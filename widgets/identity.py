@@ -270,7 +270,7 @@ class Identity(anywidget.AnyWidget):
         self._error: tuple[str, dict] | None = None
         self.current: Learner | None = None
         self._token = ""                                    # the device token of `current`
-        self._claim: tuple[str, str, str] | None = None    # (browser id, token, label) not yet checked
+        self._claim: tuple[str, str] | None = None         # (browser id, token) not yet checked
         self.observe(self._on_stored, names="stored")
         self.observe(self._on_submitted, names="submitted")
         self.observe(self._on_card, names="card")
@@ -311,12 +311,11 @@ class Identity(anywidget.AnyWidget):
             ids.clean_browser_id(browser_id)
         except ValueError:
             return  # no usable browser id: stay unknown
-        label = clean_name(value.get("name", ""))
-        if not token:
+        if not token:  # this browser, anonymous, with the name it keeps as a label
             self._claim = None
-            self.set_learner(Learner.make(browser_id, label))
+            self.set_learner(Learner.make(browser_id, clean_name(value.get("name", ""))))
             return
-        self._claim = (str(browser_id), token, label)
+        self._claim = (str(browser_id), token)
         try:
             self._check_claim()
         except StoreError as error:  # checked again on the next use
@@ -325,15 +324,15 @@ class Identity(anywidget.AnyWidget):
     def _check_claim(self) -> None:
         """Check the token the browser reported (StoreError when the store cannot say)."""
         assert self._claim is not None
-        browser_id, token, label = self._claim
+        browser_id, token = self._claim
         found = learners().check(token, browser_id)
         self._claim = None
         if found is None:
-            self._lost(browser_id, label)
+            self._lost(browser_id)
         else:
             self.set_learner(found, token)
 
-    def _lost(self, browser_id: str, label: str = "") -> None:
+    def _lost(self, browser_id: str) -> None:
         """The token is not (or no longer) a learner's: this browser is anonymous again."""
         self.show_error("signed_out")
         self.set_learner(Learner.make(browser_id))
