@@ -32,7 +32,8 @@ against the store.
 - Every use (a progress write, sitting or moving at a table) checks the token again, so a
   removed learner's devices stop at once and a merged one's follow her into the learner kept.
 - The teacher (with the class's teacher key, see classroom.classes) can print cards, reset a
-  PIN (a new random PIN is drawn and shown once), merge one learner into another (answers and
+  PIN (a new random PIN is drawn and shown once; her card and devices are signed out, so
+  whoever learned the old PIN is out too), merge one learner into another (answers and
   counters added up, devices and card follow) and remove a learner (her answers, devices and
   card go with her).
 - The dashboards ask through `LearnerService` (`StoreLearners` over this store), so a class
@@ -351,14 +352,16 @@ def print_cards(store: Store, class_code: str, learner_ids=None) -> list[Card]:
 
 
 def reset_pin(store: Store, class_code: str, learner_id: str) -> str:
-    """Draw a new PIN for a learner (returned, to be told to her once); her old PIN and her
-    card stop working, and her guess count starts again."""
+    """Draw a new PIN for a learner (returned, to be told to her once); her old PIN, her card
+    and every device signed in as her stop working (whoever learned the old PIN is out too),
+    and her guess count starts again."""
     pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS[1]))
     stored = hash_pin(pin)
     with store.transaction() as tx:
         _in_class(tx, class_code, learner_id)
         tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (stored, learner_id))
         tx.execute("DELETE FROM learner_cards WHERE learner_id = ?", (learner_id,))
+        tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))
         _attempt_ok(tx, "pin", learner_id)
     return pin
 

@@ -314,12 +314,13 @@ def test_wrong_login_codes_lock_the_class_cards_for_a_while():
     assert refused.value.code == "bad_login_code"
 
 
-def test_the_teacher_resets_a_pin_and_only_the_new_one_works():
+def test_the_teacher_resets_a_pin_only_the_new_one_works_and_her_devices_are_signed_out():
     turma = new_class()
-    join_in_browser("b-ana-laptop", "Ana", turma.code, "2468")
+    leaked = join_in_browser("b-somebody-pc", "Ana", turma.code, "2468")  # whoever knew her PIN
     card = ids.print_cards(open_store(), turma.code)[0]
     new_pin = ids.reset_pin(open_store(), turma.code, ana_key(turma))
     assert re.fullmatch(r"\d{6}", new_pin)
+    assert leaked.verified() == Learner.make("b-somebody-pc")
     assert "já está em uso" in join_in_browser("b-ana-phone", "Ana", turma.code, "2468").error
     assert join_in_browser("b-ana-phone", "Ana", turma.code, new_pin).current.class_code == turma.code
     with pytest.raises(ids.IdentityError):
