@@ -11,7 +11,8 @@ Decided rules:
   her name, the class code, her login code and a QR code of the index's link with that code
   (`index.ipynb?cartao=CODE`, resolved against this page's address as widgets.share does).
   The same page is offered as a file to download. Codes are shown only there, once.
-- "New PIN" draws a 6-digit PIN, shown once to the teacher to hand to the learner.
+- "New PIN" draws a 6-digit PIN, shown once to the teacher to hand to the learner; her devices
+  and card are signed out (classroom.identity.reset_pin).
 - Merging asks for confirmation: the chosen learner is merged into the one chosen under
   "into" (answers and counters added up, her devices follow, she is gone from the list).
 - Every name and code reaches the page escaped.
@@ -44,8 +45,10 @@ TEXT = {
     "yes": {"pt": "Sim, juntar", "en": "Yes, merge"},
     "no": {"pt": "Cancelar", "en": "Cancel"},
     "merged": {"pt": "{name} foi juntado(a) em {into}.", "en": "{name} was merged into {into}."},
-    "pin_shown": {"pt": "Novo PIN de {name}: {pin}. Entregue-o a ele(a); não será mostrado de novo.",
-                  "en": "New PIN for {name}: {pin}. Hand it to them; it will not be shown again."},
+    "pin_shown": {"pt": "Novo PIN de {name}: {pin}. Entregue-o a ele(a); não será mostrado de novo. "
+                        "Os aparelhos e o cartão dele(a) saíram: entra-se de novo com esse PIN.",
+                  "en": "New PIN for {name}: {pin}. Hand it to them; it will not be shown again. "
+                        "Their devices and card were signed out: they sign in again with this PIN."},
     "cards_ready": {"pt": "{n} cartão(ões) pronto(s). Os cartões impressos antes para esses alunos "
                           "deixaram de valer.",
                     "en": "{n} card(s) ready. Cards printed before for these learners no longer work."},
