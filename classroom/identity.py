@@ -6,15 +6,55 @@ Decided rules:
 - A class code is letters and digits from CODE_ALPHABET (no 0/O, 1/I/L), upper-cased, with
   spaces and dashes ignored; it is CODE_LENGTH (6) characters long.
 - A browser id is 8 to 64 letters, digits or dashes, drawn at random by the browser.
-- A learner's key: with a name, the class code plus the case-folded name (the same name in the
-  same class is the same learner, on any computer); without a name, the browser id (progress
-  for that browser only, as a learner alone on Binder).
+- A learner's key: in a class, the class code plus the case-folded name (one learner per name
+  in a class); without a class, the browser id (progress for that browser only, as a learner
+  alone on Binder; a name typed without a class is only a label for that browser).
+
+Verified learners (docs/rules.md#verified-learners). Nothing the browser sends is trusted as a
+name, a class or a seat: a learner of a class is whoever holds one of her secrets, checked here
+against the store.
+- Joining a class takes a name that is free in that class and a PIN of PIN_DIGITS (4 to 6)
+  digits she chooses. She gets a device token (TOKEN_BYTES random bytes from `secrets`, kept in
+  her browser); the store keeps only its SHA-256, and the PIN only as scrypt with a salt of her
+  own (a PIN is short, so its hash must be slow).
+- A second device types the same name with her PIN and gets a device token of its own. A taken
+  name with a wrong PIN is refused with "the name is taken, type your PIN"; after PIN_FAILURES
+  wrong PINs for one learner within ATTEMPT_WINDOW seconds, her PIN is refused until the window
+  ends (the refusal says so), whatever PIN is typed.
+- A learner stored before verification existed has no PIN: the first browser that joins with
+  her name and a PIN claims her (the teacher sees her in the class view and can remove her).
+- A login card holds a login code: the class code and CARD_SECRET characters of CODE_ALPHABET
+  (about 40 bits), kept in the store only as SHA-256. Signing in with it gives a device token;
+  the card stays good until the teacher prints a new card for that learner (which revokes the
+  old one), resets her PIN, or removes her. Login codes that match nobody count against their
+  class: after CARD_FAILURES within ATTEMPT_WINDOW, that class's codes are refused until the
+  window ends.
+- Every use (a progress write, sitting or moving at a table) checks the token again, so a
+  removed learner's devices stop at once and a merged one's follow her into the learner kept.
+- The teacher (with the class's teacher key, see classroom.classes) can print cards, reset a
+  PIN (a new random PIN is drawn and shown once; her card and devices are signed out, so
+  whoever learned the old PIN is out too), merge one learner into another (answers and
+  counters added up, devices and card follow) and remove a learner (her answers, devices and
+  card go with her).
+- The dashboards ask through `LearnerService` (`StoreLearners` over this store), so a class
+  service can stand in for the store without the widgets changing.
+- Guess limits go through `_attempt` / `_attempt_ok`: a simple store-backed counter per
+  (scope, subject) with a fixed window, kept behind those two functions so the shared limiter
+  (classroom.attempts) can replace them.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
+import secrets
+import time
 import unicodedata
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:  # the store is passed in; only its type is named here
+    from .store import Store, Transaction
 
 MAX_NAME = 40
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -67,6 +107,350 @@ class Learner:
 
     @property
     def key(self) -> str:
-        if self.name:
-            return f"n:{self.class_code}:{fold(self.name)}"
-        return f"b:{self.browser_id}"
+        return learner_key(self.class_code, self.name) if self.class_code else f"b:{self.browser_id}"
+
+
+def learner_key(class_code: str, name: str) -> str:
+    """The stored id of the learner called `name` in class `class_code`."""
+    return f"n:{class_code}:{fold(name)}"
+
+
+# Verified learners ------------------------------------------------------------------------
+PIN_DIGITS = (4, 6)
+TOKEN_BYTES = 32
+CARD_SECRET = 8
+PIN_FAILURES = 5
+CARD_FAILURES = 20
+ATTEMPT_WINDOW = 300.0
+SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
+_TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
+
+
+class IdentityError(ValueError):
+    """A refusal a learner or teacher reads: `code` names it (widgets.identity and
+    widgets.roster hold its sentences in Portuguese and English), `fields` fill them in."""
+
+    def __init__(self, code: str, /, **fields):
+        super().__init__(code, fields)
+        self.code = code
+        self.fields = fields
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A learner signed in on a device: `token` goes to the device, never to the store."""
+
+    learner: Learner
+    token: str
+    new: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    """One learner's login card, as printed: `code` is shown once and stored only hashed."""
+
+    learner_id: str
+    name: str
+    class_code: str
+    code: str
+
+
+def clean_pin(text) -> str:
+    """The PIN as typed: PIN_DIGITS digits; IdentityError("bad_pin") otherwise."""
+    pin = re.sub(r"\s", "", text) if isinstance(text, str) else ""
+    if not (PIN_DIGITS[0] <= len(pin) <= PIN_DIGITS[1]) or not pin.isascii() or not pin.isdigit():
+        raise IdentityError("bad_pin", low=PIN_DIGITS[0], high=PIN_DIGITS[1])
+    return pin
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    salt = secrets.token_bytes(16) if salt is None else salt
+    digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **SCRYPT)
+    return f"scrypt${SCRYPT['n']}${SCRYPT['r']}${SCRYPT['p']}${salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    try:
+        scheme, n, r, p, salt, digest = stored.split("$")
+        params = {"n": int(n), "r": int(r), "p": int(p)}
+        salt_bytes = bytes.fromhex(salt)
+    except ValueError:
+        return False
+    if scheme != "scrypt":
+        return False
+    candidate = hashlib.scrypt(pin.encode(), salt=salt_bytes, dklen=32, **params)
+    return hmac.compare_digest(candidate.hex(), digest)
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def clean_token(text) -> str:
+    """A device token as the browser kept it; "" when it cannot be one."""
+    return text if isinstance(text, str) and _TOKEN.fullmatch(text) else ""
+
+
+def clean_login_code(text) -> tuple[str, str]:
+    """(class code, whole code) of a login code as typed or linked; IdentityError otherwise."""
+    code = re.sub(r"[\s-]", "", text).upper() if isinstance(text, str) else ""
+    if (len(code) != CODE_LENGTH + CARD_SECRET or any(ch not in CODE_ALPHABET for ch in code)):
+        raise IdentityError("bad_login_code")
+    return code[:CODE_LENGTH], code
+
+
+def show_login_code(code: str) -> str:
+    """A login code as printed: the class code, then the secret in groups of four."""
+    secret = code[CODE_LENGTH:]
+    return "-".join([code[:CODE_LENGTH], *(secret[i:i + 4] for i in range(0, len(secret), 4))])
+
+
+# Guess limits (a stand-in for classroom.attempts: replace these two functions to share it)
+def _attempt(tx: Transaction, scope: str, subject: str, limit: int, now: float) -> bool:
+    """Count one attempt of `subject` in `scope` before checking it; False when `limit`
+    attempts failed within ATTEMPT_WINDOW already (nothing is counted then)."""
+    row = tx.execute("SELECT failures, first_at FROM login_attempts WHERE scope = ? AND subject = ?",
+                     (scope, subject)).fetchone()
+    if row is not None and now - float(row[1]) < ATTEMPT_WINDOW and int(row[0]) >= limit:
+        return False
+    if row is None or now - float(row[1]) >= ATTEMPT_WINDOW:
+        tx.execute("INSERT INTO login_attempts (scope, subject, failures, first_at) VALUES (?, ?, 1, ?) "
+                   "ON CONFLICT (scope, subject) DO UPDATE SET failures = 1, first_at = excluded.first_at",
+                   (scope, subject, now))
+    else:
+        tx.execute("UPDATE login_attempts SET failures = failures + 1 WHERE scope = ? AND subject = ?",
+                   (scope, subject))
+    return True
+
+
+def _attempt_ok(tx: Transaction, scope: str, subject: str) -> None:
+    """The attempt counted by `_attempt` succeeded: forget the failures."""
+    tx.execute("DELETE FROM login_attempts WHERE scope = ? AND subject = ?", (scope, subject))
+
+
+def _new_token(tx: Transaction, learner_id: str, now: float) -> str:
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    tx.execute("INSERT INTO learner_tokens (token_hash, learner_id, created_at, used_at) VALUES (?, ?, ?, ?)",
+               (_digest(token), learner_id, now, now))
+    return token
+
+
+def join(store: Store, class_code, name, pin, browser_id) -> Joined:
+    """Join class `class_code` as `name` with `pin`, or sign in as her on this device when the
+    name is hers (the PIN matches). IdentityError: bad_name, bad_code, no_class, bad_pin,
+    name_taken (wrong PIN), pin_locked (too many wrong PINs)."""
+    browser_id = clean_browser_id(browser_id)
+    name = clean_name(name)
+    if not name:
+        raise IdentityError("bad_name")
+    try:
+        code = clean_code(class_code)
+    except ValueError:
+        raise IdentityError("bad_code") from None
+    if not code:
+        raise IdentityError("bad_code")
+    pin = clean_pin(pin)
+    key = learner_key(code, name)
+    fresh_hash = hash_pin(pin)  # before the transaction: scrypt is slow on purpose
+    now = time.time()
+    with store.transaction() as tx:
+        if tx.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone() is None:
+            raise IdentityError("no_class", code=code)
+        made = tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen, pin_hash) "
+                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                          (key, name, code, now, now, fresh_hash)).rowcount
+        if made:
+            return Joined(Learner(browser_id, name, code), _new_token(tx, key, now), new=True)
+        row = tx.execute("SELECT name, pin_hash FROM learners WHERE id = ?", (key,)).fetchone()
+        stored_name, stored_hash = row[0], row[1]
+        if not stored_hash:  # stored before verification: the first to come with a PIN claims her
+            tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (fresh_hash, key))
+            return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, now), new=True)
+        allowed = _attempt(tx, "pin", key, PIN_FAILURES, now)
+    if not allowed:
+        raise IdentityError("pin_locked", name=stored_name, minutes=int(ATTEMPT_WINDOW // 60))
+    if not pin_matches(pin, stored_hash):
+        raise IdentityError("name_taken", name=stored_name)
+    with store.transaction() as tx:
+        _attempt_ok(tx, "pin", key)
+        if tx.execute("SELECT 1 FROM learners WHERE id = ?", (key,)).fetchone() is None:
+            raise IdentityError("name_taken", name=stored_name)  # removed meanwhile
+        return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, time.time()))
+
+
+def sign_in_with_card(store: Store, login_code, browser_id) -> Joined:
+    """Sign in on this device with a login card's code. IdentityError: bad_login_code,
+    unknown_card, card_locked."""
+    browser_id = clean_browser_id(browser_id)
+    code_class, code = clean_login_code(login_code)
+    now = time.time()
+    with store.transaction() as tx:
+        if not _attempt(tx, "card", code_class, CARD_FAILURES, now):
+            locked = True
+        else:
+            locked = False
+            row = tx.execute("SELECT l.id, l.name, l.class_code FROM learner_cards c "
+                             "JOIN learners l ON l.id = c.learner_id WHERE c.code_hash = ?",
+                             (_digest(code),)).fetchone()
+            if row is not None:
+                _attempt_ok(tx, "card", code_class)
+                return Joined(Learner(browser_id, row[1], row[2]), _new_token(tx, row[0], now))
+    if locked:
+        raise IdentityError("card_locked", minutes=int(ATTEMPT_WINDOW // 60))
+    raise IdentityError("unknown_card")
+
+
+def check(store: Store, token, browser_id) -> Learner | None:
+    """The learner whose device token `token` is, or None (no such token: signed out,
+    removed, or never issued). StoreError when the store cannot say."""
+    token = clean_token(token)
+    if not token:
+        return None
+    with store.transaction(write=False) as tx:
+        row = tx.execute("SELECT l.name, l.class_code FROM learner_tokens t "
+                         "JOIN learners l ON l.id = t.learner_id WHERE t.token_hash = ?",
+                         (_digest(token),)).fetchone()
+    return Learner(clean_browser_id(browser_id), row[0], row[1]) if row else None
+
+
+def sign_out(store: Store, token) -> None:
+    """Forget this device's token (the learner's other devices stay signed in)."""
+    token = clean_token(token)
+    if token:
+        with store.transaction() as tx:
+            tx.execute("DELETE FROM learner_tokens WHERE token_hash = ?", (_digest(token),))
+
+
+# The teacher's tools (the caller has opened the class with its teacher key) ---------------
+def _in_class(tx: Transaction, class_code: str, learner_id: str) -> str:
+    row = tx.execute("SELECT name FROM learners WHERE id = ? AND class_code = ?",
+                     (learner_id, class_code)).fetchone()
+    if row is None:
+        raise IdentityError("not_in_class")
+    return row[0]
+
+
+def print_cards(store: Store, class_code: str, learner_ids=None) -> list[Card]:
+    """New login cards for the learners of the class (all, or those in `learner_ids`), by
+    name; each revokes that learner's previous card."""
+    now = time.time()
+    cards = []
+    with store.transaction() as tx:
+        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
+                            (class_code,)).fetchall()
+        wanted = None if learner_ids is None else set(learner_ids)
+        for learner_id, name in people:
+            if wanted is not None and learner_id not in wanted:
+                continue
+            code = class_code + "".join(secrets.choice(CODE_ALPHABET) for _ in range(CARD_SECRET))
+            tx.execute("INSERT INTO learner_cards (learner_id, class_code, code_hash, created_at) "
+                       "VALUES (?, ?, ?, ?) ON CONFLICT (learner_id) DO UPDATE SET "
+                       "code_hash = excluded.code_hash, created_at = excluded.created_at",
+                       (learner_id, class_code, _digest(code), now))
+            cards.append(Card(learner_id, name, class_code, code))
+    return cards
+
+
+def reset_pin(store: Store, class_code: str, learner_id: str) -> str:
+    """Draw a new PIN for a learner (returned, to be told to her once); her old PIN, her card
+    and every device signed in as her stop working (whoever learned the old PIN is out too),
+    and her guess count starts again."""
+    pin = "".join(secrets.choice("0123456789") for _ in range(PIN_DIGITS[1]))
+    stored = hash_pin(pin)
+    with store.transaction() as tx:
+        _in_class(tx, class_code, learner_id)
+        tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (stored, learner_id))
+        tx.execute("DELETE FROM learner_cards WHERE learner_id = ?", (learner_id,))
+        tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))
+        _attempt_ok(tx, "pin", learner_id)
+    return pin
+
+
+def merge(store: Store, class_code: str, source_id: str, target_id: str) -> None:
+    """Merge learner `source_id` into `target_id` (both of the class): her answers and
+    counters are added to the target's, her devices sign in as the target from now on, her
+    card is revoked, and she is removed."""
+    if source_id == target_id:
+        raise IdentityError("merge_self")
+    with store.transaction() as tx:
+        _in_class(tx, class_code, source_id)
+        _in_class(tx, class_code, target_id)
+        tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
+                   "SELECT ?, lesson, right_count, asked_count, last_at FROM progress WHERE learner_id = ? "
+                   "ON CONFLICT (learner_id, lesson) DO UPDATE SET "
+                   "right_count = progress.right_count + excluded.right_count, "
+                   "asked_count = progress.asked_count + excluded.asked_count, "
+                   "last_at = CASE WHEN excluded.last_at > progress.last_at THEN excluded.last_at "
+                   "ELSE progress.last_at END", (target_id, source_id))
+        tx.execute("UPDATE answers SET learner_id = ? WHERE learner_id = ?", (target_id, source_id))
+        tx.execute("UPDATE learner_tokens SET learner_id = ? WHERE learner_id = ?", (target_id, source_id))
+        _forget(tx, source_id, keep_tokens=True)
+
+
+def remove(store: Store, class_code: str, learner_id: str) -> bool:
+    """Remove a learner of the class with her answers, devices and card; False if she is not
+    in that class."""
+    with store.transaction() as tx:
+        try:
+            _in_class(tx, class_code, learner_id)
+        except IdentityError:
+            return False
+        _forget(tx, learner_id)
+    return True
+
+
+def _forget(tx: Transaction, learner_id: str, keep_tokens: bool = False) -> None:
+    tx.execute("DELETE FROM progress WHERE learner_id = ?", (learner_id,))
+    tx.execute("DELETE FROM answers WHERE learner_id = ?", (learner_id,))
+    tx.execute("DELETE FROM learner_cards WHERE learner_id = ?", (learner_id,))
+    if not keep_tokens:
+        tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))
+    tx.execute("DELETE FROM login_attempts WHERE scope = ? AND subject = ?", ("pin", learner_id))
+    tx.execute("DELETE FROM learners WHERE id = ?", (learner_id,))
+
+
+# The interface the widgets use --------------------------------------------------------------
+class LearnerService(Protocol):
+    """What the dashboards ask about learners. `StoreLearners` answers from this store; a
+    class service (a JupyterHub service, say) can answer the same questions its own way. The
+    widgets hold tokens and codes only to pass them on: hashes never leave the service."""
+
+    def join(self, class_code, name, pin, browser_id) -> Joined: ...
+    def sign_in_with_card(self, login_code, browser_id) -> Joined: ...
+    def check(self, token, browser_id) -> Learner | None: ...
+    def sign_out(self, token) -> None: ...
+    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]: ...
+    def reset_pin(self, class_code: str, learner_id: str) -> str: ...
+    def merge(self, class_code: str, source_id: str, target_id: str) -> None: ...
+    def remove(self, class_code: str, learner_id: str) -> bool: ...
+
+
+@dataclass(frozen=True)
+class StoreLearners:
+    """The LearnerService of one store (the functions above)."""
+
+    store: Store
+
+    def join(self, class_code, name, pin, browser_id) -> Joined:
+        return join(self.store, class_code, name, pin, browser_id)
+
+    def sign_in_with_card(self, login_code, browser_id) -> Joined:
+        return sign_in_with_card(self.store, login_code, browser_id)
+
+    def check(self, token, browser_id) -> Learner | None:
+        return check(self.store, token, browser_id)
+
+    def sign_out(self, token) -> None:
+        sign_out(self.store, token)
+
+    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]:
+        return print_cards(self.store, class_code, learner_ids)
+
+    def reset_pin(self, class_code: str, learner_id: str) -> str:
+        return reset_pin(self.store, class_code, learner_id)
+
+    def merge(self, class_code: str, source_id: str, target_id: str) -> None:
+        merge(self.store, class_code, source_id, target_id)
+
+    def remove(self, class_code: str, learner_id: str) -> bool:
+        return remove(self.store, class_code, learner_id)

@@ -5,6 +5,8 @@ Decided rules:
   written together or not at all. Counters only ever grow in the database
   (`right_count = progress.right_count + excluded.right_count`), never read, changed and
   written back, so concurrent kernels lose nothing.
+- A record never renames a learner of a class (her name is the one she joined with, see
+  classroom.identity); a learner without a class is her browser, and her name only a label.
 - A lesson counts as done once its learner has DONE_RIGHT right answers in it.
 - The old `~/.cartas/progress.json` (path in CARTAS_PROGRESS) is imported once into a SQLite
   store, under the learner IMPORTED; the file is left as it was, and the import is marked
@@ -20,6 +22,7 @@ import time
 import weakref
 from pathlib import Path
 
+from . import identity
 from .identity import Learner
 from .store import Migrations, Store, shared
 
@@ -42,6 +45,15 @@ MIGRATIONS = Migrations("classroom", [
      "correct INTEGER NOT NULL, at DOUBLE PRECISION NOT NULL)",
      "CREATE INDEX answers_by_learner ON answers (learner_id, lesson)",
      "CREATE TABLE imports (source TEXT PRIMARY KEY, imported_at DOUBLE PRECISION NOT NULL)"),
+    # 3: verified learners (classroom.identity): a PIN hash, device tokens, login cards, guess counts
+    ("ALTER TABLE learners ADD COLUMN pin_hash TEXT NOT NULL DEFAULT ''",
+     "CREATE TABLE learner_tokens (token_hash TEXT PRIMARY KEY, learner_id TEXT NOT NULL, "
+     "created_at DOUBLE PRECISION NOT NULL, used_at DOUBLE PRECISION NOT NULL)",
+     "CREATE INDEX learner_tokens_by_learner ON learner_tokens (learner_id)",
+     "CREATE TABLE learner_cards (learner_id TEXT PRIMARY KEY, class_code TEXT NOT NULL, "
+     "code_hash TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)",
+     "CREATE TABLE login_attempts (scope TEXT NOT NULL, subject TEXT NOT NULL, failures INTEGER NOT NULL, "
+     "first_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (scope, subject))"),
 ])
 
 
@@ -74,7 +86,8 @@ def record(store: Store, learner: Learner, lesson: str, answers, at: float | Non
     with store.transaction() as tx:
         tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen) "
                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-                   "name = excluded.name, last_seen = excluded.last_seen",
+                   "name = CASE WHEN learners.class_code = '' THEN excluded.name ELSE learners.name END, "
+                   "last_seen = excluded.last_seen",
                    (learner.key, learner.name, learner.class_code, at, at))
         tx.executemany("INSERT INTO answers (learner_id, lesson, correct, at) VALUES (?, ?, ?, ?)",
                        [(learner.key, lesson, int(a), at) for a in answers])
@@ -96,15 +109,16 @@ def learner_progress(store: Store, learner_id: str) -> dict[str, dict]:
 
 def class_learners(store: Store, code: str) -> list[dict]:
     """The learners of class `code`, by name: {"id", "name", "last_seen", "lessons":
-    {lesson: {"right", "asked"}}, "done": lessons with DONE_RIGHT right answers}."""
+    {lesson: {"right", "asked"}}, "done": lessons with DONE_RIGHT right answers, "has_pin":
+    False for a learner stored before verification, who has not joined with a PIN yet}."""
     with store.transaction(write=False) as tx:
-        people = tx.execute("SELECT id, name, last_seen FROM learners WHERE class_code = ? "
+        people = tx.execute("SELECT id, name, last_seen, pin_hash FROM learners WHERE class_code = ? "
                             "ORDER BY name, id", (code,)).fetchall()
         rows = tx.execute("SELECT p.learner_id, p.lesson, p.right_count, p.asked_count, p.last_at "
                           "FROM progress p JOIN learners l ON l.id = p.learner_id "
                           "WHERE l.class_code = ?", (code,)).fetchall()
-    out = {pid: {"id": pid, "name": name, "last_seen": float(seen), "lessons": {}, "done": 0}
-           for pid, name, seen in people}
+    out = {pid: {"id": pid, "name": name, "last_seen": float(seen), "lessons": {}, "done": 0,
+                 "has_pin": bool(pin)} for pid, name, seen, pin in people}
     for pid, lesson, right, asked, last in rows:
         learner = out[pid]
         learner["lessons"][lesson] = {"right": int(right), "asked": int(asked)}
@@ -114,14 +128,9 @@ def class_learners(store: Store, code: str) -> list[dict]:
 
 
 def remove_learner(store: Store, code: str, learner_id: str) -> bool:
-    """Delete a learner of class `code` with all her answers; False if not in that class."""
-    with store.transaction() as tx:
-        gone = tx.execute("DELETE FROM learners WHERE id = ? AND class_code = ?",
-                          (learner_id, code)).rowcount
-        if gone:
-            tx.execute("DELETE FROM progress WHERE learner_id = ?", (learner_id,))
-            tx.execute("DELETE FROM answers WHERE learner_id = ?", (learner_id,))
-    return bool(gone)
+    """Delete a learner of class `code` with all her answers, devices and card; False if not
+    in that class (see classroom.identity.remove)."""
+    return identity.remove(store, code, learner_id)
 
 
 def import_legacy(store: Store, path: Path) -> int:

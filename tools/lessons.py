@@ -634,8 +634,9 @@ LESSONS["turma"] = [
 Para o professor: crie uma turma e passe o **código** aos alunos (eles o digitam no índice,
 junto com o nome). A **chave do professor** aparece uma vez só: anote-a. Com o código e a chave
 você abre a tabela da turma, que se atualiza sozinha enquanto esta página está aberta. O código
-sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV e remover
-um aluno.
+sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV, imprimir
+os cartões de acesso (nome, código e QR de cada aluno, para entrar em outro aparelho), dar a um
+aluno um PIN novo, juntar dois alunos que são a mesma pessoa e remover um aluno.
 """, """
 # The class
 
@@ -643,7 +644,8 @@ For the teacher: create a class and give its **code** to the learners (they type
 index, with their name). The **teacher key** is shown once only: write it down. With the code
 and the key you open the class table, which refreshes by itself while this page is open. The
 code alone, which every learner has, does not open the table. You can download the table as
-CSV and remove a learner.
+CSV, print login cards (each learner's name, code and QR code, to sign in on another device),
+give a learner a new PIN, merge two learners who are the same person and remove a learner.
 """),
     widget("turma", "ClassView"),
     ("checks", *CHECKS),
@@ -697,10 +699,11 @@ Aprenda e ensine os jogos de cartas brasileiros, passo a passo:
 - **Truco Mineiro**, com manilhas fixas e mãos que valem 2;
 - **21** (vinte-e-um), o jogo de banca.
 
-Digite seu nome e, se o professor passou um, o código da turma: o navegador se lembra deles
-em todas as lições. Sem nome, o progresso fica guardado só neste navegador. Cada lição abre
-como um painel interativo, no idioma escolhido no alto da página; o seu progresso aparece na
-tabela (clique em *Atualizar progresso* depois de praticar).
+Digite seu nome e, se o professor passou um, o código da turma e um PIN que você escolhe (4 a 6
+algarismos): o navegador se lembra de você em todas as lições, e em outro computador ou celular
+você entra com o seu PIN ou com o cartão de acesso do professor. Sem nome, o progresso fica
+guardado só neste navegador. Cada lição abre como um painel interativo, no idioma escolhido no
+alto da página; o seu progresso aparece na tabela (clique em *Atualizar progresso* depois de praticar).
 """, """
 # Cartas: learn truco and 21
 
@@ -710,10 +713,11 @@ Learn and teach Brazilian card games, step by step:
 - **Truco Mineiro**, with fixed manilhas and hands worth 2;
 - **21** (vinte-e-um), the banker game.
 
-Type your name and, if your teacher gave you one, the class code: the browser remembers them
-in every lesson. Without a name, progress is kept in this browser only. Each lesson opens as an
-interactive dashboard, in the language chosen at the top of the page; your progress shows in
-the table (click *Refresh progress* after practising).
+Type your name and, if your teacher gave you one, the class code and a PIN you choose (4 to 6
+digits): the browser remembers you in every lesson, and on another computer or phone you sign in
+with your PIN or with your teacher's login card. Without a name, progress is kept in this
+browser only. Each lesson opens as an interactive dashboard, in the language chosen at the top
+of the page; your progress shows in the table (click *Refresh progress* after practising).
 """),
     ("code", "from widgets.course import CourseIndex\n\nCourseIndex()"),
 ]

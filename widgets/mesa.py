@@ -117,8 +117,14 @@ def _tables() -> Tables:
 
 
 def learner_of(identity) -> tuple[str, str] | None:
-    """(learner key, name) of the browser's learner, or None while unknown."""
-    learner = identity.current if identity is not None else None
+    """(learner key, name) of the browser's learner, or None while unknown; a learner of a
+    class is checked against her stored token first (widgets.identity)."""
+    from classroom.store import StoreError
+    verified = getattr(identity, "verified", None)
+    try:
+        learner = verified() if verified is not None else getattr(identity, "current", None)
+    except StoreError:
+        return None  # cannot be checked now: nobody, until the store answers
     if learner is None:
         return None
     return learner.key, learner.name
@@ -353,6 +359,7 @@ class Mesa(View):
     def _act(self, action) -> None:
         """Do something to the table through the client; on "the table moved on", show the
         newest table with the refusal."""
+        self.me()  # her token checked again: a removed learner is nobody here from now on
         client = self._open()
         try:
             self._store_call(lambda: action(client))

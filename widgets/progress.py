@@ -2,7 +2,8 @@
 
 Decided rules:
 - Every answer is recorded for the learner this page's identity widget reported
-  (widgets.identity), in her class if she gave one. Answers given before the browser has
+  (widgets.identity), in her class if she joined one; a class learner's device token is
+  checked against the store again before every write (`Identity.verified`). Answers given before the browser has
   said who is there wait in this kernel and are recorded, in order, for the first learner
   reported: that is the learner whose page it is (the widget reports as soon as it is drawn).
 - One transaction per record. When the store cannot be reached or read, the lesson goes on:
@@ -59,11 +60,17 @@ class Recorder:
 
     def flush(self, force: bool = False) -> bool:
         """Record what waits, if the learner is known and the store answers; True if all saved."""
-        learner = self._identity().current
-        if learner is None:
+        if not self._identity().reported():
             return not self.pending
         if not force and self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_SECONDS:
             return False
+        try:
+            learner = self._identity().verified()  # her token, checked again for every write
+        except StoreError as error:
+            self._failed(error)
+            return False
+        if learner is None:
+            return not self.pending
         with self._lock:
             while self.pending:
                 lesson = self.pending[0][0]
@@ -122,10 +129,11 @@ def load(learner: Learner | None = None) -> dict[str, dict[str, int]] | None:
     """{lesson: {"right", "asked"}} of `learner` (default: the learner at this browser);
     {} before she is known; None when the store cannot be read (the notice is shown)."""
     from . import identity
-    learner = identity.current() if learner is None else learner
-    if learner is None:
-        return {}
     try:
+        if learner is None:  # the learner at this browser, her token checked again
+            learner = identity.widget().verified() if identity.current() is not None else None
+        if learner is None:
+            return {}
         scores = stored.learner_progress(stored.open_store(), learner.key)
     except StoreError as error:
         recorder()._failed(error)

@@ -131,6 +131,8 @@ class ClassView(View):
         self.confirm = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
                               layout=w.Layout(display="none")).add_class("cartas-remove-confirm")
         self.ticker = Ticker()
+        from .roster import Roster  # login cards, new PINs, merging (widgets.roster)
+        self.roster = Roster(self)
         self.create_button.on_click(self.guarded(lambda _: self.create()))
         self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
         self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
@@ -138,7 +140,7 @@ class ClassView(View):
         self.confirm_no.on_click(self.guarded(lambda _: self._hide_confirm()))
         self.ticker.observe(self.guarded(lambda _: self.refresh()), names="tick")
         self.manage = w.VBox([self.status, self.table, self.download,
-                              w.HBox([self.who, self.remove_button]), self.confirm],
+                              w.HBox([self.who, self.remove_button]), self.confirm, self.roster],
                              layout=w.Layout(display="none"))
         self.tables_box = w.VBox().add_class("cartas-class-tables-box")  # the class's tables (mesas)
         self.class_tables = None
@@ -196,6 +198,7 @@ class ClassView(View):
             return
         try:
             self.rows = stored.class_learners(self._store(), self.opened.code)
+            self.roster.show(self.opened, self.rows)
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
@@ -252,6 +255,7 @@ class ClassView(View):
         self.open_button.description = self.t("open")
         self.remove_button.description = self.t("remove")
         self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
+        self.roster.redraw()
         if self.opened is None:
             self.table.value = self.status.value = self.download.value = ""
             self.who.options = []

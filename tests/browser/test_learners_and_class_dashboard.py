@@ -56,6 +56,7 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         page.wait_for_selector(".cartas-whose[data-state='ready']")
         page.locator(".cartas-name-input").fill(name)
         page.locator(".cartas-code-input").fill(code.lower())
+        page.locator(".cartas-pin-input").fill("2468")
         page.locator(".cartas-name-save").click()
         page.wait_for_function(
             "(name) => document.querySelector('.cartas-whose')?.textContent === name + \"'s progress\"", arg=name)

@@ -1,0 +1,108 @@
+"""Verified learners in real browsers: a taken name, crafted comm messages, a second device
+with the PIN, and login cards printed from the teacher's view (docs/rules.md#verified-learners)."""
+import re
+
+from test_learners_and_class_dashboard import open_page
+
+from conftest import SCREENSHOTS
+
+CRAFT = """async ([trait, value]) => {
+  // What a curious classmate can do from the devtools: talk to the kernel through the page's
+  // widget manager, as the identity widget itself would.
+  const manager = window.jupyterapp.widgetManager;
+  const models = await Promise.all(Object.values(manager._models));
+  const model = models.find(m => m.get("stored") !== undefined && m.get("submitted") !== undefined);
+  model.set(trait, { ...value, count: 1000 + Math.floor(Math.random() * 1000) });
+  model.save_changes();
+  return model.model_id;
+}"""
+
+
+def whose(page) -> str:
+    page.wait_for_selector(".cartas-whose[data-state='ready']")
+    return page.locator(".cartas-whose").text_content()
+
+
+def join(page, name, code, pin):
+    page.locator(".cartas-name-input").fill(name)
+    page.locator(".cartas-code-input").fill(code)
+    page.locator(".cartas-pin-input").fill(pin)
+    page.locator(".cartas-name-save").click()
+
+
+def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_her_card(browser, voila_url):
+    base = f"{voila_url}/voila/render"
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 1000}) for _ in range(4)]
+    teacher_ctx, ana_ctx, intruder_ctx, tablet_ctx = contexts
+    try:
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("8th C")
+        teacher.locator(".cartas-create-class").click()
+        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+
+        ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
+        whose(ana)
+        join(ana, "Ana", code, "2468")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+
+        # A second browser types her name (another case): told it is taken, offered the PIN.
+        intruder = open_page(intruder_ctx, f"{base}/index.ipynb?lang=en")
+        whose(intruder)
+        join(intruder, "ANA", code, "0000")
+        intruder.wait_for_selector(".cartas-identity-error")
+        assert "The name Ana is already taken in this class. If it is you, type your PIN." in \
+            intruder.locator(".cartas-identity-error").text_content()
+        assert intruder.locator(".cartas-pin-input.cartas-pin-wanted").count() == 1
+        assert whose(intruder) == "Progress in this browser"
+        SCREENSHOTS.mkdir(exist_ok=True)
+        intruder.screenshot(path=str(SCREENSHOTS / "index-name-taken.png"))
+
+        # Crafted comm messages through the page's widget manager: nobody in the class.
+        browser_id = intruder.evaluate("() => JSON.parse(localStorage.getItem('cartas.learner')).browser_id")
+        intruder.evaluate(CRAFT, ["stored", {"browser_id": browser_id, "name": "Ana", "class_code": code,
+                                             "token": "A" * 43}])
+        intruder.wait_for_selector(".cartas-identity-error:has-text('no longer in the class')")
+        intruder.evaluate(CRAFT, ["submitted", {"browser_id": browser_id, "name": "Ana", "class_code": code}])
+        intruder.wait_for_selector(".cartas-identity-error:has-text('The PIN has 4 to 6 digits')")
+        intruder.evaluate(CRAFT, ["learner", {"browser_id": browser_id, "name": "Ana", "class_code": code,
+                                              "token": "B" * 43}])  # the browser now *stores* Ana
+        intruder.goto(f"{base}/index.ipynb?lang=en")  # a new kernel reads that storage
+        assert whose(intruder) == "Progress in this browser"
+        intruder.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-anonymous")
+
+        # Her second device: the PIN.
+        phone = open_page(intruder_ctx.browser.new_context(), f"{base}/index.ipynb?lang=en")
+        whose(phone)
+        join(phone, "ana", code, "2468")
+        phone.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        phone.context.close()
+
+        # The teacher prints login cards; the card's link signs in on a third device.
+        teacher.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
+        assert not teacher.locator(".cartas-open-cards").is_visible()  # nothing to open before printing
+        teacher.locator(".cartas-print-cards").click()
+        teacher.wait_for_selector(".cartas-open-cards", state="visible")
+        with teacher.expect_popup() as opened:
+            teacher.locator(".cartas-open-cards").click()
+        sheet = opened.value
+        sheet.wait_for_selector(".cartas-login-card")
+        assert sheet.locator(".cartas-login-card").count() == 1
+        card = sheet.locator(".cartas-login-card[data-learner='Ana']")
+        assert card.locator(".cartas-card-name").text_content() == "Ana"
+        assert card.locator(".cartas-card-class").text_content() == code
+        assert card.locator("svg.cartas-qr-code path").count() >= 1
+        login = card.locator(".cartas-card-login").text_content()
+        assert re.fullmatch(rf"{code}-[A-Z0-9]{{4}}-[A-Z0-9]{{4}}", login)
+        SCREENSHOTS.mkdir(exist_ok=True)
+        sheet.screenshot(path=str(SCREENSHOTS / "login-cards.png"))
+        teacher.screenshot(path=str(SCREENSHOTS / "turma-roster.png"), full_page=True)
+        tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
+        tablet.wait_for_function(
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        assert "cartao" not in tablet.url  # the code is dropped from the address bar
+        tablet.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard: the device stays hers
+        tablet.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
+        assert tablet.locator(".cartas-identity-name").text_content() == "Ana"
+    finally:
+        for context in contexts:
+            context.close()
