@@ -551,8 +551,11 @@ class TableClient:
         return changed
 
     # acting through the client
-    def move(self, action) -> None:
-        self.snap = self.tables.move(self.code, self._me(), action, self.snap.version)
+    def move(self, action, seen_version: int | None = None) -> None:
+        """Play `action` on the version the learner saw: `seen_version` (the drawing he
+        clicked), by default the last snapshot this client holds."""
+        seen = self.snap.version if seen_version is None else seen_version
+        self.snap = self.tables.move(self.code, self._me(), action, seen)
 
     def join(self, name: str, seat: int) -> None:
         self.snap = self.tables.join(self.code, self._me(), name, seat)

@@ -199,3 +199,202 @@ def test_the_teachers_class_view_lists_the_class_tables_and_watches_one_as_a_spe
     assert watcher.client.seat is None and "data-turn='watch'" in watcher.status.value
     assert hand_cards(watcher.picture.value) == set()
     assert not watcher.actions.children and not watcher.hand_cards.cards
+
+
+# A page through a whole lesson: bounded widgets, one click one move, refusals that stay ------
+class Clock:
+    """The tables' clock, moved by the test: bots at pace 0 are due at once."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
+def live_widgets() -> int:
+    from ipywidgets.widgets.widget import _instances  # what ipywidgets.Widget.widgets returns
+    return len(_instances)
+
+
+def fast_table(game: str = "paulista", seats: int | None = None, rounds: int = 50):
+    """A table created by Ana at seat 0, bots at pace 0, on a clock the test moves."""
+    tables = Tables(MemoryRepository(), clock=Clock())
+    view = page(tables, "ana", "Ana", seed=11)
+    view.pace, view.autopoll = 0.0, False
+    if seats is not None:
+        view.game.value, view.seats.value, view.rounds.value = game, seats, rounds
+    view.create()
+    view.start_button.click()
+    return tables, view
+
+
+def my_turn(view) -> bool:
+    snap = view.client.snap
+    return snap.status == "playing" and snap.state.current_seat == view.client.seat
+
+
+def move_once(view, prefer: tuple[str, ...]) -> None:
+    """Ana's move through her page (a preferred button, else a playable card, else the first
+    button), or one poll (a bot's move) when she is not to play."""
+    if not my_turn(view):
+        view.poll()
+        return
+    buttons = list(view.actions.children)
+    for kind in prefer:
+        chosen = next((b for b in buttons if f"cartas-act-{kind}" in b._dom_classes), None)
+        if chosen is not None:
+            chosen.click()
+            return
+    playable = [i for i, card in enumerate(view.hand_cards.cards) if card["enabled"] and not card.get("dim")]
+    if playable:
+        view.hand_cards.pick(playable[0])
+    else:
+        buttons[0].click()
+
+
+def until(done, step, limit: int = 400) -> None:
+    """Call `step()` until `done()`; fail (never hang) after `limit` steps."""
+    for _ in range(limit):
+        if done():
+            return
+        step()
+    pytest.fail(f"not reached after {limit} steps")
+
+
+def widget_counts(view, moves: int, prefer: tuple[str, ...]) -> tuple[int, list[int]]:
+    """Play `moves` moves; the live widget count after the first hand, and after each later move."""
+    at_first_hand, later, made = None, [], 0
+    while made < moves:
+        if view.client.snap.status == "finished":  # a new game at a new table, on the same page
+            view.close_table()
+            view.create()
+            view.start_button.click()
+        version = view.client.snap.version
+        move_once(view, prefer)
+        if view.client.snap.version == version:
+            pytest.fail(f"the table does not move: {view.move_error.value or view.message.value}")
+        made += 1
+        if made % 100 == 0:
+            view.client.heartbeat()  # the browser's beat: Ana stays present
+        if at_first_hand is None and games.hand_number(view.client.snap.state) > 1:
+            at_first_hand = live_widgets()
+        elif at_first_hand is not None:
+            later.append(live_widgets())
+    assert at_first_hand is not None, "the first hand did not end"
+    return at_first_hand, later
+
+
+MOVE_BUTTON_GENERATIONS = 2  # the drawing shown and the one before (for a double click's 2nd click)
+
+
+def test_a_21_table_of_12_keeps_its_widget_count_after_the_first_hand_over_500_moves():
+    _, view = fast_table("21", seats=12)
+    at_first_hand, later = widget_counts(view, 500, ("bet", "hit", "stand", "call", "refuse_bank", "pass"))
+    # a drawing's move buttons are made anew (at most 5 bets): two drawings' worth may vary
+    assert max(later) <= at_first_hand + MOVE_BUTTON_GENERATIONS * 5, (at_first_hand, max(later))
+    assert later[-1] <= at_first_hand + MOVE_BUTTON_GENERATIONS * 5
+
+
+def test_a_truco_table_keeps_its_widget_count_after_the_first_hand_over_300_moves():
+    _, view = fast_table("paulista")
+    at_first_hand, later = widget_counts(view, 300, ("accept", "play_hand"))
+    assert max(later) <= at_first_hand + MOVE_BUTTON_GENERATIONS * 3, (at_first_hand, max(later))
+
+
+def test_clicks_on_an_old_drawings_buttons_change_nothing():
+    tables, view = fast_table("21", seats=3)
+    until(lambda: my_turn(view), view.poll)
+    old = list(view.actions.children)
+    assert old
+    old[0].click()                           # Ana moves: these buttons are an old drawing now
+    until(lambda: my_turn(view) and view.actions.children and all(b.comm is None for b in old),
+          lambda: move_once(view, ("bet", "stand", "call")))
+    before = list(view._old_move_buttons)    # the drawing before the one shown, still open
+    version, record = view.client.snap.version, tables.snapshot(view.client.code).record
+    for button in old + before:              # closed ones do nothing; the others are refused
+        button.click()
+    assert tables.snapshot(view.client.code).version == version
+    assert tables.snapshot(view.client.code).record == record
+
+
+def test_a_double_click_on_pedir_carta_takes_one_card_and_the_second_is_refused(tables):
+    _, view = fast_table("21", seats=3)
+    until(lambda: my_turn(view) and any("cartas-act-hit" in b._dom_classes for b in view.actions.children),
+          lambda: move_once(view, ("bet",)))
+    hit = next(b for b in view.actions.children if "cartas-act-hit" in b._dom_classes)
+    version, cards = view.client.snap.version, len(view.client.snap.state.view(0).cards[0])
+    hit.click()
+    hit.click()                              # the browser's second click, on the same drawing
+    snap = view.client.tables.snapshot(view.client.code)
+    assert snap.version == version + 1 and len(snap.state.view(0).cards[0]) == cards + 1
+    assert "the table moved on" in view.move_error.value
+
+
+def test_a_card_clicked_on_an_old_drawing_is_refused_as_the_table_moved_on():
+    tables, view = fast_table("paulista")
+    until(lambda: my_turn(view), view.poll)
+    old = view.hand_cards.drawing
+    view.client.tables.heartbeat(view.client.code, "someone-else")  # presence only: same version
+    view.leave_button.click()                # the table moves on (a bot plays seat 0 now)
+    view.sit(0)
+    assert view.client.snap.version > old and my_turn(view)
+    version = view.client.snap.version
+    view.hand_cards.picked = {"index": 0, "count": 99, "drawing": old}  # what the old page sends
+    assert "the table moved on" in view.move_error.value
+    assert tables.snapshot(view.client.code).version == version
+
+
+def test_a_card_clicked_out_of_turn_is_refused_with_whose_turn_it_is(tables):
+    _, view = fast_table("paulista")
+    until(lambda: not my_turn(view) and view.client.snap.state.current_seat != 0,
+          lambda: move_once(view, ("accept", "play_hand")))
+    waiting = view.hand_cards.cards
+    assert waiting and all(c["enabled"] and c["dim"] for c in waiting if c["label"] != "1")
+    version = view.client.snap.version
+    seat = view.client.snap.state.current_seat
+    view.hand_cards.pick(0)
+    assert f"it is not your turn: seat {seat} is to play" in view.move_error.value
+    assert view.client.tables.snapshot(view.client.code).version == version
+
+
+def test_a_crafted_card_pick_at_a_21_table_is_refused_without_a_traceback():
+    _, view = fast_table("21", seats=3)
+    view.hand_cards.picked = {"index": 0, "count": 7, "drawing": view.client.snap.version}
+    assert "there is no card there" in view.move_error.value
+    for crafted in ({"index": "0", "drawing": 1}, {"index": True}, {"drawing": "x"}):
+        view.hand_cards.picked = crafted
+        assert isinstance(view.last_error, ValueError)  # a refusal, never an internal error
+
+
+def test_a_refusal_stays_through_the_poll_until_the_learners_next_action_or_8_seconds(tables):
+    import asyncio
+
+    ana = page(tables, "ana", "Ana")
+    code = ana.create()
+    bia = page(tables, "bia", "Bia", code=code)
+    page(tables, "caio", "Caio", code=code).sit(1)  # Bia's page still shows seat 1 free
+    now = [100.0]
+    bia.timer = lambda: now[0]
+    bia.seat_box.children[1].children[1].click()
+    shown = bia.seat_error.value
+    assert "seat 1 is already taken by Caio" in shown
+
+    async def polling():  # the page's own polling loop, on a running event loop
+        bia._ensure_polling()
+        await asyncio.sleep(3 * 0.2 + 0.1)
+        bia._task.cancel()
+
+    asyncio.run(polling())
+    now[0] += 7.9
+    bia.poll(), bia.browser_beat()
+    assert bia.seat_error.value == shown     # the poll and the beat leave it
+    now[0] += 0.1
+    bia.poll()
+    assert bia.seat_error.value == ""        # 8 s later it goes
+    page(tables, "dan", "Dan", code=code).sit(2)
+    bia.seat_box.children[2].children[1].click()
+    assert "seat 2 is already taken by Dan" in bia.seat_error.value
+    bia.seat_box.children[3].children[1].click()  # the learner's next action clears it at once
+    assert bia.seat_error.value == "" and bia.client.seat == 3

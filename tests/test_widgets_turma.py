@@ -91,3 +91,28 @@ def test_a_new_class_shows_its_code_and_key_once_and_opens(store_location):
     view.class_name.value = "   "
     view.create_button.click()
     assert "Não é possível" in view.message.value
+
+
+def test_the_teachers_view_keeps_its_widget_count_over_100_refreshes_with_10_open_tables(turma):
+    from ipywidgets.widgets.widget import _instances  # what ipywidgets.Widget.widgets returns
+
+    from classroom.tables import Tables
+    tables = Tables()
+    for n in range(10):
+        tables.create("paulista" if n % 2 else "21", f"b-l{n}-0001", f"L{n}", seats=None if n % 2 else 4,
+                      class_code=turma.code)
+    view = ClassView(lang="en")
+    view.open_table(turma.code, turma.key)
+    view.ticker.tick += 1  # the browser's timer, every 5 s
+    after_one = len(_instances)
+    assert len(view.class_tables.watch_box.children) == 10
+    for _ in range(100):
+        view.ticker.tick += 1
+    assert len(_instances) == after_one
+    view.class_tables.watch_box.children[0].click()  # watching, then watching another table
+    watching = len(_instances)
+    view.class_tables.watch_box.children[1].click()
+    view.open_table(turma.code, turma.key)           # opening the class again
+    for _ in range(20):
+        view.ticker.tick += 1
+    assert len(_instances) <= watching

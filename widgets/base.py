@@ -324,16 +324,19 @@ class View(w.VBox):
         self._error_slots[id(control)] = slot
         return w.HBox([control, slot], layout=w.Layout(align_items="center"))
 
-    def guarded(self, callback, near=None):
+    def guarded(self, callback, near=None, clears: bool = True):
         """Wrap a widget callback: a refused move becomes a friendly message in the view,
         beside `near` when that control has an error slot (`beside`).
 
+        A learner's action (`clears`, the default) first clears the messages shown; a callback
+        the learner did not cause (a timer, a poll) passes clears=False and leaves them.
         Inside Voilà an exception in a callback would vanish silently, so nothing may escape.
         """
         @functools.wraps(callback)
         def run(*args, **kwargs):
             try:
-                self.clear_message()
+                if clears:
+                    self.clear_message()
                 return callback(*args, **kwargs)
             except Exception as error:  # shown to the learner instead
                 if near is None:

@@ -21,6 +21,21 @@ Decided here:
   hidden timer widget); the beat is the learner's presence at the table, and a kernel whose
   page has not beaten for IDLE_STOP seconds stops polling until the page beats again, so a
   closed tab costs nothing and its learner is counted away after the table's timeout.
+- Widgets: a page builds its widgets once and updates them in place, whatever the number of
+  moves or refreshes: one row per seat, kept and reused; the teacher's list keeps one "Watch"
+  button per open table and one spectator view. Only a move's buttons are made anew for each
+  drawing (see the next rule); the drawing before stays, older ones are closed, so a page
+  holds at most two drawings' buttons.
+- One click, one move: a move names the table version that was on the learner's screen when
+  its button or card was drawn, never the table's latest. A second click on the same drawing
+  (a double click) is refused by the store's compare-and-swap and shown as "a mesa já mudou";
+  a closed button does nothing. The cards carry their drawing's version to the kernel
+  (`CardPicker.drawing`). A learner's face-up cards stay clickable (dimmed) while another seat
+  is to play: the store answers "não é a sua vez".
+- Refusals stay: a refused move shows beside the move buttons, a refused seat beside the
+  seats, a refused start or stand-up beside those buttons; the message stays until the
+  learner's next action or ERROR_STAYS (8 s), whichever comes first. The poll and the beat
+  are not the learner's actions and never clear it.
 """
 from __future__ import annotations
 
@@ -43,10 +58,12 @@ from classroom.tables import (
 )
 
 from . import params
-from .base import View
+from .base import View, html
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
+ERROR_STAYS = 8.0  # seconds a refusal stays when the learner does nothing
+LOG_LINES = 80     # the last events narrated in "What happened"
 
 TEXT = {
     "title": {"pt": "Mesas: jogar com a turma", "en": "Tables: play with your class"},
@@ -145,6 +162,15 @@ class Mesa(View):
         self._last_beat = 0.0
         self._store_ok = True
         self._drawn_version: int | None = None
+        self.timer = time.monotonic  # times how long a refusal has been shown (tests replace it)
+        self._error_at: float | None = None
+        # widgets reused by every drawing (see the module's rules)
+        self._sit_layout, self._act_layout = w.Layout(width="160px"), w.Layout(width="auto")
+        self._button_style = w.ButtonStyle()
+        self._seat_rows: list[tuple[w.HBox, w.HTML, w.Button]] = []
+        self._moves_key: tuple | None = None
+        self._move_buttons: list[w.Button] = []      # the drawing on the screen
+        self._old_move_buttons: list[w.Button] = []  # the drawing before: a double click's 2nd click
         self.pace = self.from_url(params.pace(DEFAULT_PACE))
         self.seed = self.from_url(params.seed())
         # who
@@ -194,21 +220,26 @@ class Mesa(View):
         self.actions = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-actions")
         self.why = w.HTML().add_class("cartas-why-text")
         self.log_box = w.HTML().add_class("cartas-log")
+        self.table_buttons = w.HBox([self.start_button, self.leave_button, self.close_button])
+        # where refusals show: beside the seats, the start/stand-up buttons, the moves
+        seats_row, buttons_row, moves_row = (self.beside(self.seat_box), self.beside(self.table_buttons),
+                                             self.beside(self.actions))
+        self.seat_error, self.button_error, self.move_error = (
+            seats_row.children[1], buttons_row.children[1], moves_row.children[1])
         self.table_area = w.VBox([
-            self.table_head, self.seat_box, w.HBox([self.start_button, self.leave_button, self.close_button]),
-            self.status, self.picture, self.hand_title, w.HBox([self.hand_cards, self.cover]),
-            self.actions, self.why, self.log_box])
+            self.table_head, seats_row, buttons_row, self.status, self.picture, self.hand_title,
+            w.HBox([self.hand_cards, self.cover]), moves_row, self.why, self.log_box])
         self.beat = Ticker(seconds=BEAT_SECONDS)
         # events
         self.game.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.rotation.observe(self.guarded(lambda _: self._draw_ace_options()), names="value")
         self.create_button.on_click(self.guarded(lambda _: self.create()))
         self.join_button.on_click(self.guarded(lambda _: self.open_table(self.code.value)))
-        self.start_button.on_click(self.guarded(lambda _: self._act(lambda c: c.start())))
-        self.leave_button.on_click(self.guarded(lambda _: self._act(lambda c: c.leave())))
+        self.start_button.on_click(self.guarded(lambda _: self._act(lambda c: c.start()), near=self.table_buttons))
+        self.leave_button.on_click(self.guarded(lambda _: self._act(lambda c: c.leave()), near=self.table_buttons))
         self.close_button.on_click(self.guarded(lambda _: self.close_table()))
-        self.hand_cards.on_pick(self.guarded(self.play_card))
-        self.beat.observe(self.guarded(lambda _: self.browser_beat()), names="tick")
+        self.hand_cards.observe(self.guarded(self._picked, near=self.actions), names="picked")
+        self.beat.observe(self.guarded(lambda _: self.browser_beat(), clears=False), names="tick")
         self.children = [self.header(), w.HBox([self.name]), self.message, self.lobby,
                          self.table_area, self.beat]
         self._pending_code = code if code is not None else self.from_url(params.table())
@@ -319,7 +350,7 @@ class Mesa(View):
     async def _poll_loop(self) -> None:
         while self.client is not None and time.time() - self._last_beat < IDLE_STOP:
             await asyncio.sleep(POLL_EVERY)
-            self.guarded(self.poll)()
+            self.guarded(self.poll, clears=False)()  # not the learner's action: refusals stay
 
     def poll(self) -> bool:
         """One polling step (the loop runs it every POLL_EVERY s): redraw if the table moved."""
@@ -337,10 +368,21 @@ class Mesa(View):
             return False
         if not self._store_ok:
             self._store_ok = True
+            self.message.value = ""  # the store notice; a refusal beside a control stays
+        if self._error_at is not None and self.timer() - self._error_at >= ERROR_STAYS:
             self.clear_message()
         if changed or self._drawn_version != self.client.snap.version:
             self.redraw()
         return changed
+
+    # Refusals: shown beside their control until the learner acts again, or ERROR_STAYS ------
+    def show_error(self, error: BaseException, near=None) -> None:
+        super().show_error(error, near=near)
+        self._error_at = self.timer()
+
+    def clear_message(self) -> None:
+        super().clear_message()
+        self._error_at = None
 
     def _store_call(self, call):
         from classroom.store import StoreError
@@ -376,34 +418,57 @@ class Mesa(View):
             self.client = TableClient(self.tables, client.code, key, beat_in_tick=False)
         self._act(lambda c: c.join(name, seat))
 
-    def act(self, action) -> None:
-        """Play `action` (an engine action) from this browser's seat."""
+    def act(self, action, seen_version: int | None = None) -> None:
+        """Play `action` (an engine action) from this browser's seat, on the table version
+        `seen_version` (the drawing the learner clicked; default: the version on the page).
+        The store refuses it with "the table moved on" when the table changed since."""
         self.cover.value = False
-        self._act(lambda c: c.move(action))
+        self._act(lambda c: c.move(action, seen_version))
 
-    def play_card(self, index: int | None) -> None:
-        """Play this seat's `index`-th card at a truco table. The pick comes from the browser
-        and is checked here: no card there (None, see `CardPicker.on_pick`), a 21 table (no
-        hand of cards to pick from) or no such move now is refused aloud."""
+    def _click_move(self, button: w.Button, action, version: int) -> None:
+        """A move button of the drawing of table version `version`: a closed one does nothing;
+        the others ask the store to play `action` on that version."""
+        if button.comm is None:
+            return
+        self.act(action, version)
+
+    def _picked(self, change) -> None:
+        """A card clicked in the browser: {"index", "count", "drawing"}, checked before use."""
+        picked = change["new"]
+        index = picked.get("index") if isinstance(picked, dict) else None
+        drawing = picked.get("drawing") if isinstance(picked, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool):
+            raise ValueError(self.t("no_card"))
+        if not isinstance(drawing, int) or isinstance(drawing, bool):
+            raise TableError("moved_on")
+        self.play_card(index, drawing)
+
+    def play_card(self, index: int, drawing: int | None = None) -> None:
+        """Play the card at `index` of this seat's hand as drawn on table version `drawing`
+        (default: the version on the page). A card of an older drawing is refused as "the
+        table moved on"; out of turn, the store says whose turn it is."""
         client = self._open()
         snap = client.snap
-        if index is None:
-            raise ValueError(self.t("no_card"))
-        if not games.is_truco(snap.game):
-            raise ValueError(self.t("not_now"))
+        if drawing is not None and drawing != snap.version:
+            raise TableError("moved_on")  # the cards clicked are no longer the table's
         seat = client.seat
-        legal = games.legal_actions(snap.state, seat)
-        view = games.view(snap.state, seat)
+        state = snap.state
+        if state is None or seat is None or not games.is_truco(snap.game):
+            raise ValueError(self.t("no_card"))  # a 21 seat or a spectator has no cards to pick
+        hand = games.view(state, seat).hand
+        if not 0 <= index < len(hand):
+            raise ValueError(self.t("no_card"))
+        legal = games.legal_actions(state, seat)
         if any(a.kind == "blind" for a in legal):
             chosen = next((a for a in legal if a.kind == "blind" and a.position == index), None)
         else:
-            if index >= len(view.hand):
-                raise ValueError(self.t("no_card"))
             kind = "cover" if self.cover.value else "play"
-            chosen = next((a for a in legal if a.kind == kind and a.card == view.hand[index]), None)
+            chosen = next((a for a in legal if a.kind == kind and a.card == hand[index]), None)
+        if chosen is None and state.current_seat != seat and hand[index] is not None:
+            chosen = games.parse_action(snap.game, f"play {hand[index]}")  # the store: not your turn
         if chosen is None:
             raise ValueError(self.t("not_now"))
-        self.act(chosen)
+        self.act(chosen, snap.version)
 
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -487,7 +552,7 @@ class Mesa(View):
                 box.value = ""
             self.hand_cards.cards = []
             self.cover.layout.display = "none"
-            self.actions.children = []
+            self._draw_move_buttons(snap.version, state, [])
             return
         truco = games.is_truco(snap.game)
         if truco:
@@ -502,11 +567,11 @@ class Mesa(View):
         self.why.value = "" if not why else (
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")
-        lines = [games.narrate(state, e, self.lang) for e in games.events_for(state, mine)]
+        lines = [games.narrate(state, e, self.lang) for e in games.events_for(state, mine)[-LOG_LINES:]]
         self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
                               f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                               + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines[-80:])) + "</div>")
+                                        for x in reversed(lines)) + "</div>")
 
     def _draw_seats(self, snap, now: float) -> None:
         client = self._open()
@@ -532,19 +597,30 @@ class Mesa(View):
                     kind = "away"
             if seat == mine:
                 who += f" ({self.t('you')})"
-            html = w.HTML(f"<div class='cartas-mesa-seat' data-seat='{seat}' data-controller='{kind}' "
+            row, text, button = self._seat_row(seat)
+            text.value = (f"<div class='cartas-mesa-seat' data-seat='{seat}' data-controller='{kind}' "
                           f"data-mine='{str(seat == mine).lower()}' style='font-size:15px;min-width:360px'>"
                           f"<b>{escape(label)}</b>: <span class='cartas-mesa-sitter'>{escape(who)}</span></div>")
-            row = [html]
             free = info["name"] is None or info["away"]
             if can_sit and seat != mine and snap.status != "finished" and (free or info["id"] == client.learner):
-                button = w.Button(description=self.t("back") if info["id"] == client.learner else self.t("sit"),
-                                  layout=w.Layout(width="160px")).add_class("cartas-mesa-sit")
-                button.add_class(f"cartas-mesa-sit-{seat}")
-                button.on_click(self.guarded(lambda _, s=seat: self.sit(s)))
-                row.append(button)
-            rows.append(w.HBox(row))
-        self.seat_box.children = rows
+                button.description = self.t("back") if info["id"] == client.learner else self.t("sit")
+                row.children = (text, button)
+            else:
+                row.children = (text,)
+            rows.append(row)
+        self.seat_box.children = tuple(rows)
+
+    def _seat_row(self, seat: int) -> tuple[w.HBox, w.HTML, w.Button]:
+        """Seat `seat`'s row (its text and its "Sit here" button), made once and then reused by
+        every drawing and every table this page opens."""
+        while len(self._seat_rows) <= seat:
+            n = len(self._seat_rows)
+            text = html()
+            button = w.Button(layout=self._sit_layout, style=self._button_style,
+                              _dom_classes=("cartas-mesa-sit", f"cartas-mesa-sit-{n}"))
+            button.on_click(self.guarded(lambda _, s=n: self.sit(s), near=self.seat_box))
+            self._seat_rows.append((w.HBox([text, button]), text, button))
+        return self._seat_rows[seat]
 
     def _status(self, text: str, turn: str, snap, colour: str = "#0d47a1") -> None:
         # data-turn / data-version let browser tests wait for their turn and for updates
@@ -587,6 +663,7 @@ class Mesa(View):
             playable = {a.card for a in legal if a.kind == "play"}
             blind = {a.position for a in legal if a.kind == "blind"}
             from .svg import card_svg
+            waiting = snap.status == "playing" and state.current_seat != mine  # a click: "not your turn"
             cards = []
             for i, card in enumerate(view.hand):
                 if card is None:
@@ -594,10 +671,12 @@ class Mesa(View):
                                   "enabled": i in blind})
                 else:
                     ring = "manilha" if card in view.manilhas else None
-                    cards.append({"svg": card_svg(card, width=84, highlight=ring),
-                                  "label": str(card), "enabled": card in playable})
+                    cards.append({"svg": card_svg(card, width=84, highlight=ring), "label": str(card),
+                                  "enabled": card in playable or waiting, "dim": waiting})
             self.hand_title.value = f"<b>{self.t('your_cards')}</b>"
-            self.hand_cards.cards = cards
+            with self.hand_cards.hold_sync():  # the cards and the version they show, in one message
+                self.hand_cards.cards = cards
+                self.hand_cards.drawing = snap.version
             self.cover.description = self.t("cover")
             self.cover.layout.display = None if any(a.kind == "cover" for a in legal) else "none"
             buttons_for = [a for a in legal if a.kind not in ("play", "cover", "blind")]
@@ -606,19 +685,34 @@ class Mesa(View):
             self.hand_cards.cards = []
             self.cover.layout.display = "none"
             buttons_for = legal
+        self._draw_move_buttons(snap.version, state, buttons_for)
+
+    def _draw_move_buttons(self, version: int, state, actions: list) -> None:
+        """The move buttons of the drawing of table version `version` (see the module's rules:
+        made anew when the version, the language or the moves change; the drawing before is
+        kept for a double click's second click, which the store refuses; older ones closed)."""
+        key = (version, self.lang, tuple(str(a) for a in actions))
+        if key == self._moves_key:
+            return
+        for button in self._old_move_buttons:
+            button.close()
         buttons = []
-        for action in buttons_for:
-            button = w.Button(description=games.describe(state, action, self.lang),
-                              layout=w.Layout(width="auto")).add_class("cartas-act")
-            button.add_class(f"cartas-act-{action.kind}")
-            button.on_click(self.guarded(lambda _, a=action: self.act(a)))
+        for action in actions:
+            button = w.Button(description=games.describe(state, action, self.lang), layout=self._act_layout,
+                              style=self._button_style, _dom_classes=("cartas-act", f"cartas-act-{action.kind}"))
+            button.on_click(self.guarded(lambda b, a=action: self._click_move(b, a, version), near=self.actions))
             buttons.append(button)
-        self.actions.children = buttons
+        self._old_move_buttons, self._move_buttons, self._moves_key = self._move_buttons, buttons, key
+        self.actions.children = tuple(buttons)
 
 
 class ClassTables(View):
     """The teacher's list of a class's open tables, each watchable as a spectator (who sees
-    no hidden card). Embedded in the class view (widgets.turma) once a class is opened."""
+    no hidden card). Embedded in the class view (widgets.turma) once a class is opened.
+
+    Refreshed every few seconds, it keeps its widgets: one "Watch" button per open table
+    (closed when the table leaves the list) and one spectator view, reused for every table
+    watched."""
 
     TEXT = TEXT
 
@@ -630,6 +724,7 @@ class ClassTables(View):
         self.link_base = link_base
         self.listing = w.HTML().add_class("cartas-class-tables")
         self.watch_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self._watch_buttons: dict[str, w.Button] = {}
         self.watcher: Mesa | None = None
         self.watch_area = w.VBox()
         self.children = [self.listing, self.watch_box, self.message, self.watch_area]
@@ -645,11 +740,19 @@ class ClassTables(View):
         self.snaps = self.tables.list_class(self.class_code) if self.class_code else []
         self.redraw()
 
+    def show_class(self, class_code: str) -> None:
+        """List the tables of `class_code` (another class: the table watched is closed)."""
+        if class_code != self.class_code and self.watcher is not None:
+            self.watcher.close_table()
+        self.class_code = class_code
+        self.refresh()
+
     def watch(self, code: str) -> Mesa:
-        """Watch a table as a spectator, here."""
-        self.watcher = Mesa(lang=self.lang, tables=self.tables, identity=_Nobody())
+        """Watch a table as a spectator, here (in the one spectator view)."""
+        if self.watcher is None:
+            self.watcher = Mesa(lang=self.lang, tables=self.tables, identity=_Nobody())
+            self.watch_area.children = (self.watcher,)
         self.watcher.open_table(code)
-        self.watch_area.children = [self.watcher]
         return self.watcher
 
     def redraw(self) -> None:
@@ -665,12 +768,16 @@ class ClassTables(View):
         self.listing.value = head + (
             f"<table cellpadding='4' style='font-size:14px'>{''.join(rows)}</table>" if rows
             else f"<p>{self.t('no_tables')}</p>")
-        buttons = []
-        for snap in self.snaps:
-            button = w.Button(description=self.t("watch", code=snap.code)).add_class("cartas-mesa-watch")
-            button.on_click(self.guarded(lambda _, c=snap.code: self.watch(c)))
-            buttons.append(button)
-        self.watch_box.children = buttons
+        codes = [snap.code for snap in self.snaps]
+        for code in [c for c in self._watch_buttons if c not in codes]:
+            self._watch_buttons.pop(code).close()
+        for code in codes:
+            button = self._watch_buttons.get(code)
+            if button is None:
+                button = self._watch_buttons[code] = w.Button(_dom_classes=("cartas-mesa-watch",))
+                button.on_click(self.guarded(lambda _, c=code: self.watch(c)))
+            button.description = self.t("watch", code=code)
+        self.watch_box.children = tuple(self._watch_buttons[c] for c in codes)
 
 
 class _Nobody:

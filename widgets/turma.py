@@ -187,8 +187,11 @@ class ClassView(View):
             raise ValueError(self.t("store_down")) from error
         self.manage.layout.display = ""
         from .mesa import ClassTables  # the class's tables, each watchable as a spectator
-        self.class_tables = ClassTables(self.opened.code, lang=self.lang)
-        self.tables_box.children = [self.class_tables]
+        if self.class_tables is None:  # made once: opening a class again reuses it
+            self.class_tables = ClassTables(self.opened.code, lang=self.lang)
+            self.tables_box.children = (self.class_tables,)
+        else:
+            self.class_tables.show_class(self.opened.code)
         self.ticker.active = True
         self.refresh()
 

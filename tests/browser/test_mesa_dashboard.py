@@ -6,20 +6,27 @@ import time
 
 import pytest
 
-from serving import ROOT, start_voila
+from serving import ROOT, start_voila, stop
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
-def mesa_url(tmp_path_factory):
+def mesa_server(tmp_path_factory):
+    """(base URL, the SQLite file its tables live in)."""
     tmp = tmp_path_factory.mktemp("mesa")
     process, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
                                 {"CARTAS_DB": str(tmp / "cartas.db"), "CARTAS_DATABASE_URL": "",
                                  "CARTAS_PROGRESS": str(tmp / "progress.json")})
-    yield base
-    process.terminate()
-    process.wait(timeout=20)
+    try:
+        yield base, tmp / "cartas.db"
+    finally:
+        stop(process)
+
+
+@pytest.fixture(scope="module")
+def mesa_url(mesa_server):
+    return mesa_server[0]
 
 
 @pytest.fixture
@@ -69,8 +76,9 @@ def sit(page, mesa_url: str, code: str, name: str, seat: int) -> None:
     page.wait_for_selector(f".cartas-mesa-seat[data-seat='{seat}'][data-mine='true']")
 
 
-def create(page, mesa_url: str, name: str, game_label: str | None = None, setup=None) -> str:
-    goto(page, f"{mesa_url}/voila/render/mesa.ipynb?lang=en&ritmo=0.3&semente=7")
+def create(page, mesa_url: str, name: str, game_label: str | None = None, setup=None,
+           lang: str = "en", pace: float = 0.3) -> str:
+    goto(page, f"{mesa_url}/voila/render/mesa.ipynb?lang={lang}&ritmo={pace}&semente=7")
     set_name(page, name)
     if game_label:
         page.locator(".cartas-mesa-game select").select_option(label=game_label)
@@ -190,3 +198,127 @@ def test_three_learners_play_a_round_of_21(learners, mesa_url):
     for page in pages:
         page.wait_for_selector(".cartas-status [data-status='finished']")
         assert "Game over" in page.locator(".cartas-status").inner_text()
+
+
+# A table page through a lesson: bounded DOM, one click one move, refusals that stay ---------
+def dom_nodes(page) -> int:
+    """DOM nodes alive in the page after a garbage collection, detached ones included (what
+    a page that keeps every drawing's widgets grows)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Performance.enable")
+    for _ in range(3):  # V8's wrappers first, then the DOM nodes they held
+        cdp.send("HeapProfiler.collectGarbage")
+    nodes = next(m["value"] for m in cdp.send("Performance.getMetrics")["metrics"] if m["name"] == "Nodes")
+    cdp.detach()
+    return int(nodes)
+
+
+def stored_state(db, code: str):
+    from classroom.store import connect
+    from classroom.tables import StoreRepository, Tables
+    return Tables(StoreRepository(connect(str(db)))).snapshot(code).state
+
+
+def refusal(page, text: str) -> str:
+    """The refusal beside a control, read one second after the click that caused it."""
+    time.sleep(1.0)
+    return page.locator(".cartas-field-error", has_text=text).text_content(timeout=1000)
+
+
+def twenty_one_setup(page):
+    for name, value in (("seats", "3"), ("rounds", "50")):
+        field = page.locator(f".cartas-mesa-{name} input")
+        field.fill(value)
+        field.press("Enter")
+
+
+def start_21(learners, mesa_server):
+    mesa_url, db = mesa_server
+    (ana,) = learners(1)
+    code = create(ana, mesa_url, "Ana", game_label="21 (vinte e um)", setup=twenty_one_setup, lang="pt")
+    ana.locator(".cartas-mesa-start").click()
+    return ana, code, db
+
+
+@pytest.mark.xfail(strict=True, reason="the kernel's widgets are bounded, but Chromium still holds about 30 "
+                                       "more DOM nodes a move (detached; not found yet): issue 18 item 1")
+def test_a_21_page_keeps_its_dom_node_count_after_the_first_rounds(learners, mesa_server):
+    ana, _, _ = start_21(learners, mesa_server)
+    nodes, moves = {}, 0
+    deadline = time.monotonic() + 150
+    while moves < 24 and time.monotonic() < deadline:
+        if take_turn(ana, ("bet", "stand", "call", "refuse_bank", "pass")):
+            moves += 1
+            if moves in (12, 24):  # past the first rounds: the log and the chips have filled in
+                nodes[moves] = dom_nodes(ana)
+        else:
+            time.sleep(0.2)
+    assert len(nodes) == 2, (nodes, moves)
+    assert nodes[24] <= nodes[12] * 1.15, nodes
+
+
+def test_a_double_click_on_pedir_carta_takes_one_card_and_says_the_table_moved_on(learners, mesa_server):
+    ana, code, db = start_21(learners, mesa_server)
+    hit = ana.locator(".cartas-act-hit")
+    until = time.monotonic() + 90
+    while not (status(ana)["turn"] == "you" and hit.count()) and time.monotonic() < until:
+        take_turn(ana, ("bet", "call", "refuse_bank", "pass")) or time.sleep(0.2)
+    assert hit.count(), "Ana was never offered a card"
+    def hits() -> int:
+        return sum(1 for e in stored_state(db, code).events if e["type"] == "hit" and e["seat"] == 0)
+
+    before = hits()
+    hit.dblclick()
+    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou")
+    assert hits() == before + 1
+
+
+def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_server):
+    import json
+    import sqlite3
+
+    mesa_url, db = mesa_server
+    ana, bia = learners(2)
+    code = create(ana, mesa_url, "Ana", lang="pt", pace=2)  # bots wait 2 s: time to click out of turn
+    goto(bia, f"{mesa_url}/voila/render/mesa.ipynb?lang=pt&mesa={code}")
+    set_name(bia, "Bia")
+    bia.locator(".cartas-mesa-sit-1").wait_for()
+    # Zed takes seat 1 while Bia's page still shows it free: the store holds Zed's write until
+    # Bia has clicked, so her page cannot have redrawn first
+    conn = sqlite3.connect(str(db), isolation_level=None, timeout=15)
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        record = json.loads(conn.execute("SELECT record FROM mesas WHERE code = ?", (code,)).fetchone()[0])
+        record["sitters"][1] = {"id": "zed-browser", "name": "Zed", "since": time.time()}
+        conn.execute("UPDATE mesas SET version = version + 1, record = ? WHERE code = ?",
+                     (json.dumps(record, ensure_ascii=False), code))
+        bia.locator(".cartas-mesa-sit-1").click()
+        time.sleep(0.5)
+        conn.execute("COMMIT")
+    finally:
+        conn.close()
+    assert "o lugar 1 já está ocupado por Zed" in refusal(bia, "ocupado")
+    from classroom.store import connect
+    from classroom.tables import StoreRepository, Tables
+    Tables(StoreRepository(connect(str(db)))).leave(code, "zed-browser")  # a bot plays seat 1
+    ana.locator(".cartas-mesa-seat[data-seat='1'][data-controller='bot']").wait_for()
+    ana.locator(".cartas-mesa-start").click()
+    ana.wait_for_selector(".cartas-status [data-turn='you']")  # seed 7: seat 0 leads
+    # raise: a double click calls truco once
+    ana.locator(".cartas-act-raise").dblclick()
+    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou")
+    raises = [e for e in stored_state(db, code).events if e["type"] == "raise" and e["seat"] == 0]
+    assert len(raises) == 1
+    # play: a double click on a card plays one card
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (status(ana)["turn"] == "you" and ana.locator(
+            ".cartas-pick-on:not(.cartas-pick-dim)").count()):
+        if not take_turn(ana, ("accept",)):
+            time.sleep(0.2)
+    in_hand = len(stored_state(db, code).view(0).hand)
+    ana.locator(".cartas-pick-on:not(.cartas-pick-dim)").first.dblclick()
+    ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn !== 'you'")
+    assert len(stored_state(db, code).view(0).hand) == in_hand - 1
+    # a card clicked while another seat is to play: "não é a sua vez", still there a second later
+    ana.locator(".cartas-pick-dim").first.click()
+    assert "não é a sua vez" in refusal(ana, "não é a sua vez")
