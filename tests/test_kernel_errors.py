@@ -95,14 +95,19 @@ def table(game: str) -> tuple[Mesa, Tables]:
     return view, tables
 
 
+def shown(view) -> str:
+    """Every refusal the view shows: its message line and the slots beside its controls."""
+    return view.message.value + "".join(slot.value for slot in view._error_slots.values())
+
+
 def test_a_crafted_card_pick_on_a_21_table_is_refused_aloud(error_log):
     view, tables = table("21")
     version = tables.snapshot(view.client.code).version
-    view.hand_cards.picked = {"index": 0, "count": 41}  # no card is drawn at a 21 table
+    view.hand_cards.picked = {"index": 0, "count": 41, "drawing": version}  # no card is drawn at a 21 table
     assert isinstance(view.last_error, ValueError)  # not AttributeError: 'SeatView' ... 'hand'
-    assert "there is no card there" in view.message.value
+    assert "there is no card there" in shown(view)
     view.guarded(view.play_card)(0)  # a pick that names a card, as if one were drawn
-    assert isinstance(view.last_error, ValueError) and "that is not possible now" in view.message.value
+    assert isinstance(view.last_error, ValueError) and "there is no card there" in shown(view)
     assert tables.snapshot(view.client.code).version == version
     assert not error_log.exists() or "Traceback" not in error_log.read_text()
 
@@ -118,8 +123,10 @@ def test_a_crafted_card_pick_at_a_truco_table_names_no_card_and_moves_nothing(pi
     view.poll()
     version = tables.snapshot(view.client.code).version
     assert any(card["enabled"] for card in view.hand_cards.cards)
-    view.hand_cards.picked = picked
-    assert isinstance(view.last_error, ValueError) and "there is no card there" in view.message.value
+    view.hand_cards.picked = {**picked, "drawing": view.hand_cards.drawing}  # on the cards now shown
+    assert isinstance(view.last_error, ValueError) and "there is no card there" in shown(view)
+    view.hand_cards.picked = {"index": 0, "count": 8}  # a pick that names no drawing
+    assert isinstance(view.last_error, ValueError) and "the table moved on" in shown(view)
     assert tables.snapshot(view.client.code).version == version
 
 

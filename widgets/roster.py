@@ -220,10 +220,11 @@ class Roster(w.VBox):
         if self.opened is not None and not self.rows:
             raise ValueError(self.t("nobody"))
         cards = self._call(lambda service, code: service.print_cards(code, None if only is None else [only]))
-        if not cards:
+        opened = self.opened
+        if not cards or opened is None:
             raise ValueError(self.t("not_in_class"))
-        self.sheet.html = sheet_html(cards, self.opened.title, self.opened.code, self.sheet.page, self.owner.lang)
-        self.sheet.filename = f"cartoes-{self.opened.code}.html"
+        self.sheet.html = sheet_html(cards, opened.title, opened.code, self.sheet.page, self.owner.lang)
+        self.sheet.filename = f"cartoes-{opened.code}.html"
         self.result.value = f"<div class='cartas-ok'>{escape(self.t('cards_ready', n=len(cards)))}</div>"
         return cards
 
