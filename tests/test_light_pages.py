@@ -36,7 +36,7 @@ async def main():
     loaded = sorted(name for name in forbidden if name in sys.modules)
     assert not loaded, f"loaded with the page: {loaded}"
     from widgets.later import PAINT_DELAY
-    assert 0.5 <= PAINT_DELAY <= 1.5, PAINT_DELAY  # before the browser asks (about 2 s), after the class's pages
+    assert 0.5 <= PAINT_DELAY <= 1.5, PAINT_DELAY  # outside Voilà (no SERVER_SOFTWARE here)
     await asyncio.sleep(0.6 * PAINT_DELAY)
     early = "numpy" in sys.modules
     await asyncio.sleep(0.4 * PAINT_DELAY + 0.3)  # the kernel goes on: the deferred first deal runs
@@ -161,3 +161,11 @@ def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
         assert "data-card" in state["value"]
 
     asyncio.run(open_and_ask())
+
+
+def test_in_a_voila_kernel_the_deal_waits_for_the_browser_not_a_second(monkeypatch):
+    from widgets import later
+    monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.13")
+    assert later.paint_delay() == later.VOILA_FALLBACK > 5
+    monkeypatch.delenv("SERVER_SOFTWARE")
+    assert later.paint_delay() == later.PAINT_DELAY

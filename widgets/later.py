@@ -2,21 +2,24 @@
 
 Decided rule (issue 18, item 8: every dashboard light at class scale): a view builds its
 widgets in the notebook's cell, which is all the page needs, and a lesson that deals at open
-makes its first deal in `after_paint(callback)`, PAINT_DELAY seconds after the cell is over.
+makes its first deal in `after_paint(callback)`: when the learner's browser asks for the
+widgets' state, or after a fallback delay (`paint_delay()`), whichever comes first.
 
 Why then: Voilà sends a page once its last cell has run, and the learner's browser asks the
 kernel for the widgets' state only when its JavaScript has started, about two seconds after
-the page arrived (more on a busy machine). The kernel is idle in between, so the deal done
-there is in place when the browser draws the view: the learner sees a dealt hand at first
-paint. When a class opens a lesson at once, the pages come back within a fraction of a second
-of each other (they share the CPU), so deals made a second after each page no longer take CPU
-from the classmates' pages still being run, as a deal made in the cell, or right after it, does
-(numpy alone is about 0.1 s of CPU per kernel).
+the page arrived (more on a busy machine). ipywidgets answers that "request_states" (on its
+"jupyter.widget.control" comm) in `Widget._handle_control_comm_msg`, which `after_paint` wraps
+(once) so that every deal still waiting runs first: the state a browser receives always holds
+the deal, and the learner sees a dealt hand at first paint. The deal then runs after the
+learner's page was sent, never while a class's pages are being run: 30 kernels starting at
+once on 2 cores finish their cells over many seconds, and a deal a second after each cell
+(numpy alone is about 0.1 s of CPU per kernel) measurably slowed the pages of the kernels still
+running (class_load: deal-at-open lessons 1.2-1.9x the bare notebook, against 1.18-1.21x when
+the deal waited for the browser).
 
-Should the browser ask first, the deal is made at once, before the widgets' state is sent:
-ipywidgets answers the browser's "request_states" (on its "jupyter.widget.control" comm) in
-`Widget._handle_control_comm_msg`, which `after_paint` wraps (once) so that every deal still
-waiting runs first. So the state a browser receives always holds the deal.
+The fallback delay is for a front end that never asks (JupyterLab renders widgets from their
+comm messages; nbval has no browser): 1 s, or VOILA_FALLBACK seconds in a Voilà kernel (its
+environment names the server, `SERVER_SOFTWARE=voila/...`), where a browser comes.
 
 On a kernel an event loop runs while the cell runs, and the callback goes on it with
 `call_later` (checked on ipykernel 7: work there leaves the cell's reply, and the page, on
@@ -26,17 +29,24 @@ hand is complete when its constructor returns.
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Callable
 
-PAINT_DELAY = 1.0  # seconds between a view's cell and its first deal (see above)
+PAINT_DELAY = 1.0  # seconds between a view's cell and its first deal, outside Voilà (see above)
+VOILA_FALLBACK = 20.0  # the same in a Voilà kernel, should its browser never ask
+
+
+def paint_delay() -> float:
+    """Seconds after which a waiting deal is made even if no browser asked for the widgets."""
+    return VOILA_FALLBACK if os.environ.get("SERVER_SOFTWARE", "").startswith("voila") else PAINT_DELAY
 
 
 _waiting: list[Callable[[], object]] = []  # deals due, in the order they were asked for
 
 
 def after_paint(callback: Callable[[], object]) -> None:
-    """Run `callback` PAINT_DELAY seconds after the running cell, or when the browser asks for
-    the widgets' state if that comes first, or now when no event loop runs. Pass a guarded
+    """Run `callback` when the browser asks for the widgets' state, or `paint_delay()` seconds
+    after the running cell if that comes first, or now when no event loop runs. Pass a guarded
     callback (`View.guarded`): nothing may escape on the event loop."""
     try:
         loop = asyncio.get_running_loop()
@@ -45,7 +55,7 @@ def after_paint(callback: Callable[[], object]) -> None:
         return
     _answer_browsers_after_the_deals()
     _waiting.append(callback)
-    loop.call_later(PAINT_DELAY, _run, callback)
+    loop.call_later(paint_delay(), _run, callback)
 
 
 def _run(callback: Callable[[], object]) -> None:
