@@ -7,6 +7,7 @@ PostgreSQL is a failure; elsewhere the PostgreSQL cases are skipped with the rea
 """
 from __future__ import annotations
 
+import asyncio
 import glob
 import itertools
 import os
@@ -16,9 +17,17 @@ import socket
 import subprocess
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+
+def run_async(coroutine):
+    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop
+    running in the main thread for the whole session, where asyncio.run is refused."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 @pytest.fixture(autouse=True)

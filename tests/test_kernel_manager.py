@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,8 @@ from tornado import web
 
 from cartas_server import browsers
 from cartas_server.kernels import CappedKernelManager
+
+from loops import run_async
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -34,11 +35,7 @@ def launched(monkeypatch):
     return seen
 
 
-def run(coroutine):
-    """asyncio.run in a thread of its own: the browser tests' Playwright keeps an event loop
-    running in the main thread for the whole session."""
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(asyncio.run, coroutine).result()
+run = run_async
 
 
 def start(manager, **kwargs):

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from loops import run_async
+
 ROOT = Path(__file__).resolve().parents[1]
 
 # Run in the child: the cells, then `after` (the check once the loop had its turn).
@@ -136,7 +138,6 @@ def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
 def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
     """The deal waits at most until the browser asks for the widgets' state: it is made then,
     before the state is sent (ipywidgets' "request_states" on its control comm)."""
-    import asyncio
 
     from ipywidgets import Widget
 
@@ -160,7 +161,7 @@ def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
         state = sent[0]["states"][view.table.model_id]["state"]
         assert "data-card" in state["value"]
 
-    asyncio.run(open_and_ask())
+    run_async(open_and_ask())
 
 
 def test_in_a_voila_kernel_the_deal_waits_for_the_browser_not_a_second(monkeypatch):
@@ -169,3 +170,23 @@ def test_in_a_voila_kernel_the_deal_waits_for_the_browser_not_a_second(monkeypat
     assert later.paint_delay() == later.VOILA_FALLBACK > 5
     monkeypatch.delenv("SERVER_SOFTWARE")
     assert later.paint_delay() == later.PAINT_DELAY
+
+
+def test_a_loop_running_under_plain_code_deals_at_once():
+    """A loop that runs under the caller with no task of its own (Playwright's sync API keeps
+    one in the browser tests' main thread) is no kernel cell: the view deals in its constructor."""
+    import asyncio
+
+    from widgets.truco_mao import DealStepper
+
+    async def main() -> bool:
+        loop = asyncio.get_running_loop()
+        done = loop.create_future()
+
+        def plain() -> None:  # a loop callback: a loop runs, no task does
+            done.set_result(bool(DealStepper(lang="pt").steps))
+
+        loop.call_soon(plain)
+        return await done
+
+    assert run_async(main())

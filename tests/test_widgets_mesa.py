@@ -10,6 +10,8 @@ from classroom.identity import Learner
 from classroom.tables import MemoryRepository, Tables
 from widgets.mesa import ClassTables, Mesa
 
+from loops import run_async
+
 
 class FakeIdentity:
     """What the identity widget tells a page's kernel: the learner at this browser."""
@@ -386,7 +388,7 @@ def test_a_refusal_stays_through_the_poll_until_the_learners_next_action_or_8_se
         await asyncio.sleep(3 * 0.2 + 0.1)
         bia._task.cancel()
 
-    asyncio.run(polling())
+    run_async(polling())
     now[0] += 7.9
     bia.poll(), bia.browser_beat()
     assert bia.seat_error.value == shown     # the poll and the beat leave it

@@ -23,8 +23,10 @@ environment names the server, `SERVER_SOFTWARE=voila/...`), where a browser come
 
 On a kernel an event loop runs while the cell runs, and the callback goes on it with
 `call_later` (checked on ipykernel 7: work there leaves the cell's reply, and the page, on
-time). Without a running loop (plain Python, the tests) it runs at once, so a view made by
-hand is complete when its constructor returns.
+time). A kernel runs each cell inside an asyncio task. Without a running loop (plain Python,
+the tests), or with a loop that runs under the caller but no task of its own (Playwright's
+sync API keeps one running in the main thread of the browser tests), it runs at once, so a
+view made by hand is complete when its constructor returns.
 """
 from __future__ import annotations
 
@@ -51,7 +53,9 @@ def after_paint(callback: Callable[[], object]) -> None:
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:
-        callback()
+        loop = None
+    if loop is None or asyncio.current_task() is None:
+        callback()  # no cell running on a loop (plain Python; a loop that runs under us, as Playwright's)
         return
     _answer_browsers_after_the_deals()
     _waiting.append(callback)
