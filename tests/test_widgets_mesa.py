@@ -321,6 +321,28 @@ def test_clicks_on_an_old_drawings_buttons_change_nothing():
     assert tables.snapshot(view.client.code).record == record
 
 
+def test_an_old_drawings_buttons_are_closed_with_their_own_layout_and_style():
+    # a browser keeps a layout's or style's view for every button view drawn with it: shared
+    # ones would keep every drawing's buttons alive in the page
+    _, view = fast_table("21", seats=3)
+    until(lambda: my_turn(view) and view.actions.children, view.poll)
+    first = list(view.actions.children)
+    parts = {id(p): p for b in first for p in (b.layout, b.style)}
+    until(lambda: all(b.comm is None for b in first), lambda: move_once(view, ("bet", "stand", "call")))
+    assert all(p.comm is None for p in parts.values())
+    shown = {id(p) for b in view.actions.children + tuple(view._old_move_buttons) for p in (b.layout, b.style)}
+    assert not shown & set(parts) and all(b.layout.comm is not None for b in view.actions.children)
+
+
+def test_a_seats_button_is_hidden_not_removed_and_a_hidden_one_does_nothing():
+    tables, view = fast_table("21", seats=3)
+    row, _, button = view._seat_rows[0]     # Ana's own seat: no "Sit here"
+    assert row.children[1] is button and button.layout.display == "none"
+    record = tables.snapshot(view.client.code).record
+    button.click()
+    assert tables.snapshot(view.client.code).record == record
+
+
 def test_a_double_click_on_pedir_carta_takes_one_card_and_the_second_is_refused(tables):
     _, view = fast_table("21", seats=3)
     until(lambda: my_turn(view) and any("cartas-act-hit" in b._dom_classes for b in view.actions.children),

@@ -24,8 +24,12 @@ Decided here:
 - Widgets: a page builds its widgets once and updates them in place, whatever the number of
   moves or refreshes: one row per seat, kept and reused; the teacher's list keeps one "Watch"
   button per open table and one spectator view. Only a move's buttons are made anew for each
-  drawing (see the next rule); the drawing before stays, older ones are closed, so a page
-  holds at most two drawings' buttons.
+  drawing (see the next rule), with a layout and a style of that drawing's own; the drawing
+  before stays, older ones are closed with their layout and style, so a page holds at most two
+  drawings' buttons, in the kernel and in the browser (whose widget manager keeps a view of a
+  layout or style for every button view drawn with it, and through it the button's DOM nodes,
+  until that layout or style is closed). A row's children never change (new children are new
+  views in the browser): a seat's button is hidden, not removed.
 - One click, one move: a move names the table version that was on the learner's screen when
   its button or card was drawn, never the table's latest. A second click on the same drawing
   (a double click) is refused by the store's compare-and-swap and shown as "a mesa já mudou";
@@ -165,8 +169,7 @@ class Mesa(View):
         self.timer = time.monotonic  # times how long a refusal has been shown (tests replace it)
         self._error_at: float | None = None
         # widgets reused by every drawing (see the module's rules)
-        self._sit_layout, self._act_layout = w.Layout(width="160px"), w.Layout(width="auto")
-        self._button_style = w.ButtonStyle()
+        self._button_style = w.ButtonStyle()  # the seats' buttons' (see _seat_row)
         self._seat_rows: list[tuple[w.HBox, w.HTML, w.Button]] = []
         self._moves_key: tuple | None = None
         self._move_buttons: list[w.Button] = []      # the drawing on the screen
@@ -425,6 +428,12 @@ class Mesa(View):
         self.cover.value = False
         self._act(lambda c: c.move(action, seen_version))
 
+    def _click_sit(self, button: w.Button, seat: int) -> None:
+        """A seat's "Sit here" button: a hidden one (the seat is not free) does nothing."""
+        if button.layout.display == "none":
+            return
+        self.sit(seat)
+
     def _click_move(self, button: w.Button, action, version: int) -> None:
         """A move button of the drawing of table version `version`: a closed one does nothing;
         the others ask the store to play `action` on that version."""
@@ -604,21 +613,23 @@ class Mesa(View):
             free = info["name"] is None or info["away"]
             if can_sit and seat != mine and snap.status != "finished" and (free or info["id"] == client.learner):
                 button.description = self.t("back") if info["id"] == client.learner else self.t("sit")
-                row.children = (text, button)
+                button.layout.display = None
             else:
-                row.children = (text,)
+                button.layout.display = "none"
             rows.append(row)
         self.seat_box.children = tuple(rows)
 
     def _seat_row(self, seat: int) -> tuple[w.HBox, w.HTML, w.Button]:
         """Seat `seat`'s row (its text and its "Sit here" button), made once and then reused by
-        every drawing and every table this page opens."""
+        every drawing and every table this page opens. The row's children never change (a
+        browser would make the button's view anew each time): the button is hidden instead,
+        with a layout of its own, and a hidden button does nothing."""
         while len(self._seat_rows) <= seat:
             n = len(self._seat_rows)
             text = html()
-            button = w.Button(layout=self._sit_layout, style=self._button_style,
+            button = w.Button(layout=w.Layout(width="160px"), style=self._button_style,
                               _dom_classes=("cartas-mesa-sit", f"cartas-mesa-sit-{n}"))
-            button.on_click(self.guarded(lambda _, s=n: self.sit(s), near=self.seat_box))
+            button.on_click(self.guarded(lambda b, s=n: self._click_sit(b, s), near=self.seat_box))
             self._seat_rows.append((w.HBox([text, button]), text, button))
         return self._seat_rows[seat]
 
@@ -694,16 +705,29 @@ class Mesa(View):
         key = (version, self.lang, tuple(str(a) for a in actions))
         if key == self._moves_key:
             return
-        for button in self._old_move_buttons:
-            button.close()
+        close_drawing(self._old_move_buttons)
         buttons = []
+        # a layout and a style of this drawing's own, closed with it: a browser keeps a view of
+        # a shared layout or style for every button view ever drawn with it, and that view holds
+        # the button's (removed) view and its DOM nodes for as long as the shared model lives
+        layout, style = (w.Layout(width="auto"), w.ButtonStyle()) if actions else (None, None)
         for action in actions:
-            button = w.Button(description=games.describe(state, action, self.lang), layout=self._act_layout,
-                              style=self._button_style, _dom_classes=("cartas-act", f"cartas-act-{action.kind}"))
+            button = w.Button(description=games.describe(state, action, self.lang), layout=layout,
+                              style=style, _dom_classes=("cartas-act", f"cartas-act-{action.kind}"))
             button.on_click(self.guarded(lambda b, a=action: self._click_move(b, a, version), near=self.actions))
             buttons.append(button)
         self._old_move_buttons, self._move_buttons, self._moves_key = self._move_buttons, buttons, key
         self.actions.children = tuple(buttons)
+
+
+def close_drawing(buttons: list[w.Button]) -> None:
+    """Close a drawing's buttons, then the layouts and styles they were drawn with (in the
+    browser, closing a layout or style model removes its views, which hold the buttons')."""
+    parts = {id(part): part for button in buttons for part in (button.layout, button.style)}
+    for button in buttons:
+        button.close()
+    for part in parts.values():
+        part.close()
 
 
 class ClassTables(View):
@@ -770,7 +794,7 @@ class ClassTables(View):
             else f"<p>{self.t('no_tables')}</p>")
         codes = [snap.code for snap in self.snaps]
         for code in [c for c in self._watch_buttons if c not in codes]:
-            self._watch_buttons.pop(code).close()
+            close_drawing([self._watch_buttons.pop(code)])
         for code in codes:
             button = self._watch_buttons.get(code)
             if button is None:
