@@ -217,7 +217,9 @@ def server_config(notebooks: list[str], pool: int, cull: int, fill_delay: float 
     config = json.loads((ROOT / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
         cull_idle_timeout=cull, cull_interval=max(5, cull // 4))
-    config.setdefault("CappedKernelManager", {})["max_kernels"] = 0  # measure the machine, not the cap
+    capped = config.setdefault("CappedKernelManager", {})
+    capped["max_kernels"] = 0  # measure the machine, not the cap
+    capped["max_kernels_per_browser"] = 0  # every page of the burst comes from one address
     if pool:
         config["VoilaConfiguration"].update(preheat_kernel=True, default_pool_size=0)
         manager = config["VoilaKernelManager"] = dict(config.get("VoilaKernelManager", {}))
