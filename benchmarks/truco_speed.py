@@ -11,9 +11,10 @@ figure does the same (one seeded numpy Generator passed to `new_game` for every 
 figure with a new seed per game (`new_game(variant, seed)`, which builds a Generator each
 time, about 10-20 µs) is printed too.
 
-Main's engine: `benchmarks/truco_main/` is a frozen copy of the truco engine as it was on main
-at 09cbd7e; the same loop times it in the same rounds, and the ratio today / main is printed
-(the engine must stay within 10% of main's actions per second).
+Main's engine: the `cartas` package as it was on main at 09cbd7e (`--against`), taken from
+git at run time (`git archive`) into a temporary folder and imported as `cartas_main`; the same
+loop times it in the same rounds, and the ratio today / main is printed (the engine must stay
+within 10% of main's actions per second). Run it from a git checkout of the project.
 
 The machine may be shared, so each measurement is repeated (`--repeat`, in interleaved
 rounds: euchre, paulista, main's paulista, mineiro, main's mineiro, euchre, ...) and the best
@@ -22,8 +23,13 @@ rate of each is printed.
 from __future__ import annotations
 
 import argparse
+import importlib
+import io
 import random
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
@@ -31,14 +37,27 @@ from cartas.cards import make_rng
 from cartas.truco import MINEIRO, PAULISTA, new_game
 from cartas.truco.bots import RandomBot, RuleBot, play_game
 
-sys.path.insert(0, str(Path(__file__).parent))
-import truco_main  # main's engine, frozen (see the module docstring)
+ROOT = Path(__file__).resolve().parents[1]
+MAIN = "09cbd7e"  # main before the fast path was rewritten (issue 19)
+
+
+def engine_at(revision: str):
+    """The truco engine of `revision`: its `cartas` package, from git, imported as `cartas_main`
+    (its imports are relative, so it never mixes with today's package)."""
+    archive = subprocess.run(["git", "archive", revision, "cartas"], cwd=ROOT, check=True,
+                             capture_output=True).stdout
+    folder = Path(tempfile.mkdtemp(prefix="cartas-main-"))
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    (folder / "cartas").rename(folder / "cartas_main")
+    sys.path.insert(0, str(folder))
+    return importlib.import_module("cartas_main.truco")
 
 
 def truco_rate(variant, games: int, seed: int = 0, shared_stream: bool = True,
                new_game=new_game) -> tuple[float, float]:
     """(games/s, actions/s) of uniformly random play, with `new_game` (today's engine, or
-    main's: `truco_main.new_game`).
+    main's: `engine_at(MAIN).new_game`).
 
     shared_stream: every deal comes from one seeded Generator (as euchre's deals come from
     one random.Random); otherwise each game gets its own seed."""
@@ -103,7 +122,9 @@ def main() -> None:
     parser.add_argument("--bot-games", type=int, default=1000, help="bot games per variant")
     parser.add_argument("--repeat", type=int, default=3,
                         help="rounds of the speed measurements; the best round of each is shown")
+    parser.add_argument("--against", default=MAIN, help="the git revision whose engine is timed beside today's")
     args = parser.parse_args()
+    truco_main = engine_at(args.against)
 
     euchre, truco, seeded, main_engine = None, {}, {}, {}
     for _ in range(max(args.repeat, 1)):  # keep each engine's best round
@@ -134,7 +155,7 @@ def main() -> None:
                 line += f"   ratio to euchre {actions_s / euchre[1]:.2f}"
                 line += f" ({actions_s / euchre[2]:.2f} counting its chance moves)"
             print(line)
-    print("today's engine against main's (09cbd7e, benchmarks/truco_main), one deal stream:")
+    print(f"today's engine against main's ({args.against}), one deal stream:")
     for variant in (PAULISTA, MINEIRO):
         now, then = truco[variant][1], main_engine[variant][1]
         print(f"  {variant.key:9s}: today {now:12,.0f} actions/s   main {then:12,.0f} actions/s"
