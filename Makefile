@@ -8,7 +8,7 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test lint install browser postgres bench clean
+.PHONY: serve test quick lint install browser postgres bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,10 @@ test: install browser postgres lint
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas
 	CARTAS_DB=$(CURDIR)/build/nbval/cartas.db CARTAS_DATABASE_URL= CARTAS_PROGRESS=$(CURDIR)/build/nbval/progress.json \
 	  $(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
+
+# The developer's loop: lint, then every test but the browser ones (about 3 minutes).
+quick: install postgres lint
+	$(BIN)/python -m pytest -q tests --ignore=tests/browser
 
 bench: install browser
 	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional
