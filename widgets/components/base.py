@@ -34,6 +34,7 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from widgets.components import page
 from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.later import hold_messages_for_browser
 
 ERROR_LOG_NAME = "cartas-kernel-errors.log"
 ERROR_LOG_BYTES = 2_000_000  # per file; one older file is kept beside it
@@ -211,6 +212,7 @@ class View(w.VBox):
         self.title = html()  # drawn by draw_title(), shown by header()
         self.message = html("cartas-message")
         error_log()  # from the first view on, nothing this kernel logs reaches its stderr
+        hold_messages_for_browser()  # under Voilà, before the page's browser comes: widgets.components.later
         self._url_problems: list = []
         if not explicit:
             from widgets.components.params import language

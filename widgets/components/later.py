@@ -21,6 +21,21 @@ The fallback delay is for a front end that never asks (JupyterLab renders widget
 comm messages; nbval has no browser): 1 s, or VOILA_FALLBACK seconds in a Voilà kernel (its
 environment names the server, `SERVER_SOFTWARE=voila/...`), where a browser comes.
 
+Decided rule (same item): in a Voilà kernel, **no widget message leaves the kernel before its
+browser comes** (`hold_messages_for_browser`, called by the page's first cell and by every
+view). Nobody listens to them: Voilà runs the cells itself and sends the page once they have
+run, and the browser then asks for every widget's state in one "request_states" (its widget
+manager creates each model from that answer, with no "comm_open" of its own; if the control
+comm fails it asks each comm in turn, which also comes through here). Each widget's "comm_open"
+and each update made while the page was built (a page has 20-150 widget models, and a first
+drawing updates many) cost the kernel its JSON, signing and sending, and the server reading and
+routing them: at class scale that was most of the difference between a lesson and the bare
+notebook (class_load: 0.1-0.16 s of server CPU per page). Held messages are dropped, never sent
+late: the state the browser receives is the kernel's current one. The first message a browser
+sends to this kernel's comms (opening the control comm, or any comm message) ends the hold for
+good, so a page that is live works as before. Outside Voilà (JupyterLab, nbval, tests) nothing
+is held: JupyterLab builds widgets from those very messages.
+
 On a kernel an event loop runs while the cell runs, and the callback goes on it with
 `call_later` (checked on ipykernel 7: work there leaves the cell's reply, and the page, on
 time). A kernel runs each cell inside an asyncio task. Without a running loop (plain Python,
@@ -40,10 +55,70 @@ VOILA_FALLBACK = 20.0  # the same in a Voilà kernel, should its browser never a
 
 def paint_delay() -> float:
     """Seconds after which a waiting deal is made even if no browser asked for the widgets."""
-    return VOILA_FALLBACK if os.environ.get("SERVER_SOFTWARE", "").startswith("voila") else PAINT_DELAY
+    return VOILA_FALLBACK if in_voila() else PAINT_DELAY
 
 
 _waiting: list[Callable[[], object]] = []  # deals due, in the order they were asked for
+_holding = False  # True while this Voilà kernel's widget messages wait for its browser
+_released = False  # True once its browser came: never held again
+WIDGET_TARGET = "jupyter.widget"
+HELD = frozenset({"comm_open", "comm_msg", "comm_close"})
+
+
+def in_voila() -> bool:
+    """True in a kernel started by Voilà (its environment names the server)."""
+    return os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
+
+
+def hold_messages_for_browser() -> None:
+    """In a Voilà kernel, publish no widget comm message until the browser first speaks to this
+    kernel's comms (see the module's rules). Once per kernel; nothing outside Voilà or a kernel."""
+    global _holding
+    if _holding or _released or not in_voila():
+        return
+    try:
+        from ipykernel.comm.comm import BaseComm
+        from ipykernel.kernelbase import Kernel
+    except ImportError:  # no kernel here
+        return
+    if not Kernel.initialized():
+        return
+    handlers = Kernel.instance().shell_handlers  # the kernel keeps bound handlers, by message type
+    if not getattr(BaseComm.publish_msg, "_cartas_holds", False):
+        publish = BaseComm.publish_msg
+
+        def held_publish(self, msg_type, *args, **keys):
+            if _holding and msg_type in HELD and getattr(self, "target_name", "") == WIDGET_TARGET:
+                if self.kernel is None:  # as the real send does: ipywidgets sends no update
+                    self.kernel = Kernel.instance()  # on a comm without its kernel
+                return None  # nobody is listening yet: the browser will ask for the state
+            return publish(self, msg_type, *args, **keys)
+
+        held_publish._cartas_holds = True  # type: ignore[attr-defined]
+        BaseComm.publish_msg = held_publish  # type: ignore[method-assign]
+    for name in ("comm_open", "comm_msg"):
+        handler = handlers.get(name)
+        if handler is None or getattr(handler, "_cartas_releases", False):
+            continue
+
+        def browser_speaks(*args, _handler=handler, **kwargs):
+            release_messages()
+            return _handler(*args, **kwargs)
+
+        browser_speaks._cartas_releases = True  # type: ignore[attr-defined]
+        handlers[name] = browser_speaks
+    _holding = True
+
+
+def release_messages() -> None:
+    """The browser has come: widget messages go out again, for good."""
+    global _holding, _released
+    _holding, _released = False, True
+
+
+def holding() -> bool:
+    """True while this kernel holds its widget messages for a browser still to come."""
+    return _holding
 
 
 def after_paint(callback: Callable[[], object]) -> None:

@@ -161,6 +161,8 @@ def page_language() -> None:
     One switch per kernel: calling it again displays the same widget.
     """
     global _switch
+    from widgets.components.later import hold_messages_for_browser
+    hold_messages_for_browser()  # under Voilà: nothing is listening before the browser comes
     language.lang = initial_language()
     if _switch is None:
         _switch = PageLanguage()
