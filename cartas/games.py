@@ -123,7 +123,7 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         key=key, titles=("21 (vinte e um)", "21 (vinte-e-um)"),
         seats=(config.MIN_PLAYERS, config.MAX_PLAYERS), default_seats=4, teams=False,
         options=config.OPTIONS,
-        _new=new, _load=lambda text: vinte_e_um.from_json(text),  # type: ignore[no-untyped-call]
+        _new=new, _load=lambda text: vinte_e_um.from_json(text),
         _parse=vinte_e_um.Action.parse,
         _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed))
 

@@ -194,6 +194,11 @@ def read(d: dict, replay: Callable[[dict, list[str]], object]):
     state = replay(setup, actions)
     replayed = first_format(state)
     for key in KEYS:
-        if replayed[key] != d[key]:
+        if _canonical(replayed[key]) != _canonical(d[key]):  # True is not 1 here
             raise TrucoError("saved_inconsistent", field=key)
     return state
+
+
+def _canonical(value) -> str:
+    """A JSON value as canonical text: equal texts are the same value of the same types."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
