@@ -240,12 +240,14 @@ def _mutations(value, rng, depth=0):
                        "A♠", "play", [], {}, [0, 1], {"type": "deal"}, "PCG64", "game_over"])
 
 
-def test_fuzz_a_mutated_saved_game_raises_only_truco_error():
-    """Seeded random mutations of valid saved games: each one loads (a change the rules
-    allow) or is refused with TrucoError; TypeError, KeyError, AttributeError, IndexError or
-    RecursionError never escape, and a loaded one can be played on."""
+@pytest.mark.parametrize("saved_as", [saved, first_format], ids=["setup plus actions", "first format"])
+def test_fuzz_a_mutated_saved_game_raises_only_truco_error(saved_as):
+    """Seeded random mutations of valid saved games, in both formats: each one loads (a
+    change the rules allow) or is refused with TrucoError; TypeError, KeyError,
+    AttributeError, IndexError or RecursionError never escape, and a loaded one can be
+    played on."""
     rng = random.Random(2024)
-    bases = [saved(steps, variant, seed) for steps in (0, 5, 13, 40, 400)
+    bases = [saved_as(steps, variant, seed) for steps in (0, 5, 13, 40, 400)
              for variant, seed in ((PAULISTA, 1), (MINEIRO, 2))]
     loaded = 0
     for _ in range(1500):
