@@ -81,6 +81,7 @@ if not _COVER_FROM_SECOND:
     raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
 MODES = ("normal", "threshold", "mao_de_ferro")
 _TEXT_INDEX = {text: i for i, text in enumerate(CARD_TEXT)}
+_SAVED_GENERATORS = tuple(serialization.BIT_GENERATORS.values())
 
 _RAISES: dict[int, Action] = {}
 
@@ -717,8 +718,8 @@ def _setup_of(variant: Variant, tie_lead: str, seed, score=(0, 0), dealer: int |
     caller's own Generator when `seed` is one (see `serialization.to_dict`). A seed None
     draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed."""
     shared = seed if isinstance(seed, np.random.Generator) else None
-    if shared is not None and serialization.rng_state(shared) is None:
-        shared, seed = None, int(seed.integers(2 ** 63))  # no PCG64: a seed drawn from it
+    if shared is not None and type(shared.bit_generator) not in _SAVED_GENERATORS:
+        shared, seed = None, int(seed.integers(2 ** 63))  # not one a save names: a seed from it
     if shared is None and seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     generator = shared if shared is not None else make_rng(seed)  # checks the seed
