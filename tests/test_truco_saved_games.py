@@ -27,7 +27,7 @@ def saved(steps=9, variant=PAULISTA, seed=3):
 
 def refused(data) -> TrucoError:
     with pytest.raises(TrucoError) as info:
-        from_json(json.dumps(data, ensure_ascii=False))
+        from_json(data if isinstance(data, str) else json.dumps(data, ensure_ascii=False))
     assert info.value.message("pt") and info.value.message("en")
     return info.value
 
@@ -269,3 +269,11 @@ def test_fuzz_a_mutated_saved_game_raises_only_truco_error(saved_as):
 
 def test_from_json_refusals_are_rule_errors():
     assert issubclass(TrucoError, RuleError)
+
+
+def test_a_saved_game_over_the_size_caps_is_refused_before_any_replay():
+    from cartas.truco.serialization import MAX_ACTIONS, MAX_JSON
+    assert refused(" " * (MAX_JSON + 1)).code == "saved_too_large"
+    data = saved(0)
+    data["actions"] = ["accept"] * (MAX_ACTIONS + 1)  # the first would be refused, the cap comes first
+    assert refused(data).code == "saved_too_many"

@@ -42,7 +42,7 @@ from .rules import CARD_TEXT, OPTIONS
 from .variants import VARIANTS
 
 JSON_FORMAT = "cartas.truco/2"
-MAX_JSON = 1_000_000     # characters of a saved game
+MAX_JSON = 2_000_000     # characters (a first-format save of 5,000 actions takes ~1.2 million)
 MAX_ACTIONS = 5_000      # a game to 12 takes a few hundred at most; see the module docstring
 MAX_DEALS = 500          # hands dealt by hand (a first-format save keeps each hand it dealt)
 MAX_SEED = 2 ** 128 - 1
