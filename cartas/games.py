@@ -24,83 +24,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from .catalogue import Catalogue, check_lang
+from .catalogue import check_lang
 from .contract import Action, Bot, GameState
-from .errors import RuleError
+from .options import CATALOGUE, GameError, Option, check_options, shown as _shown, whole as _whole
 
 GAME_KEYS: tuple[str, ...] = ("paulista", "mineiro", "21")
-
-CATALOGUE = Catalogue("games", {
-    "unknown_game": ("Jogo desconhecido {value}: escolha {choices}.",
-                     "Unknown game {value}: choose {choices}."),
-    "unknown_option": ("O jogo {game} não tem a opção {option}; as opções são: {choices}.",
-                       "The game {game} has no option {option}; its options are: {choices}."),
-    "bad_choice": ("Valor inválido para a opção {option} de {game}: {value}; escolha entre {choices}.",
-                   "Invalid value for the option {option} of {game}: {value}; choose one of {choices}."),
-    "bad_number": ("Valor inválido para a opção {option} de {game}: {value}; é um número inteiro de "
-                   "{low} a {high}.",
-                   "Invalid value for the option {option} of {game}: {value}; it is a whole number from "
-                   "{low} to {high}."),
-    "bad_per_seat": ("Valor inválido para a opção {option} de {game}: {value}; é um número inteiro de "
-                     "{low} a {high}, ou um por lugar.",
-                     "Invalid value for the option {option} of {game}: {value}; it is a whole number from "
-                     "{low} to {high}, or one per seat."),
-    "bad_seats": ("Uma mesa de {game} tem de {low} a {high} lugares, não {value}.",
-                  "A {game} table has {low} to {high} seats, not {value}."),
-})
-
-
-class GameError(RuleError):
-    """A game, an option or a seat count the registry refuses."""
-
-    catalogue = CATALOGUE
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _whole(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-@dataclass(frozen=True)
-class Option:
-    """One option of a game: its `name`, its `default`, and what it allows: `choices`
-    (compared with their exact type: True is not 1, 11.0 is not 11) or whole numbers from
-    `low` to `high`; `nullable` allows None (the engine's default); `per_seat` allows one
-    such number per seat as a list."""
-
-    name: str
-    default: object
-    choices: tuple[object, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    nullable: bool = False
-    per_seat: bool = False
-
-    def allows(self, value: object, seats: int) -> bool:
-        if value is None:
-            return self.nullable
-        if self.choices:
-            return any(type(value) is type(c) and value == c for c in self.choices)
-        if self.per_seat and isinstance(value, list | tuple):
-            return len(value) == seats and all(self._in_range(v) for v in value)
-        return self._in_range(value)
-
-    def _in_range(self, value: object) -> bool:
-        return (_whole(value) and self.low is not None and self.high is not None
-                and self.low <= value <= self.high)  # type: ignore[operator]
-
-    def refusal(self, game: str, value: object) -> GameError:
-        """The GameError saying that `value` is not allowed, and what is."""
-        if self.choices:
-            return GameError("bad_choice", option=self.name, game=game, value=_shown(value),
-                             choices=", ".join(str(c) for c in self.choices))
-        return GameError("bad_per_seat" if self.per_seat else "bad_number", option=self.name,
-                         game=game, value=_shown(value), low=self.low, high=self.high)
-
+__all__ = ["CATALOGUE", "GAME_KEYS", "GameError", "GameSpec", "Option", "all_games", "find_game"]
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -141,12 +70,7 @@ class GameSpec:
     def check_options(self, options: Mapping[str, object], seats: int | None = None) -> dict[str, object]:
         """Every option, `options` over the defaults, each checked against what it allows;
         GameError naming the first unknown option or refused value."""
-        count = self.check_seats(seats)
-        for name, value in options.items():
-            option = self.option(name)
-            if not option.allows(value, count):
-                raise option.refusal(self.key, value)
-        return {o.name: options.get(o.name, o.default) for o in self.options}
+        return check_options(self.options, self.key, options, self.check_seats(seats))
 
     def new_game(self, seed: object = None, seats: int | None = None, **options: object) -> GameState:
         """A new game from `seed` (None, a whole number or a numpy Generator) with `seats`
@@ -173,7 +97,7 @@ class GameSpec:
 
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
-    from .truco.rules import TIE_LEADS
+    from .truco.rules import OPTIONS
 
     def new(seed: object, seats: int, *, tie_lead: str) -> GameState:
         return truco.new_game(key, seed, tie_lead=tie_lead)
@@ -182,7 +106,7 @@ def _truco_spec(key: str) -> GameSpec:
     title = f"Truco {variant.key.capitalize()}"
     return GameSpec(
         key=key, titles=(title, title), seats=(4, 4), default_seats=4, teams=True,
-        options=(Option("tie_lead", "leader", choices=TIE_LEADS),),
+        options=OPTIONS,
         # saves and bots need numpy: their modules load on first use, not with the registry
         _new=new, _load=lambda text: truco.from_json(text), _parse=truco.Action.parse,
         _bot=lambda seed: truco.RuleBot(seed=seed), _random_bot=lambda seed: truco.RandomBot(seed))
@@ -191,7 +115,6 @@ def _truco_spec(key: str) -> GameSpec:
 def _vinte_e_um_spec(key: str) -> GameSpec:
     from . import vinte_e_um
     from .vinte_e_um import config
-    from .vinte_e_um.scoring import ACE_OPTIONS
 
     def new(seed: object, seats: int, **options: Any) -> GameState:
         return vinte_e_um.new_game(seats, seed, **options)
@@ -199,18 +122,8 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
     return GameSpec(
         key=key, titles=("21 (vinte e um)", "21 (vinte-e-um)"),
         seats=(config.MIN_PLAYERS, config.MAX_PLAYERS), default_seats=4, teams=False,
-        options=(
-            Option("ace", None, choices=tuple(ACE_OPTIONS), nullable=True),
-            Option("decks", None, low=1, high=config.MAX_PACKS, nullable=True),
-            Option("min_bet", 1, low=1, high=config.MAX_BET),
-            Option("max_bet", 5, low=1, high=config.MAX_BET),
-            Option("chips", 20, low=0, high=config.MAX_CHIPS, per_seat=True),
-            Option("rotation", config.DEFAULT_ROTATION, choices=config.ROTATIONS),
-            Option("rounds", 10, low=1, high=config.MAX_ROUNDS, nullable=True),
-            Option("rotation_rounds", 3, low=1, high=config.MAX_ROUNDS),
-            Option("banker", None, low=0, high=config.MAX_PLAYERS - 1, nullable=True),
-        ),
-        _new=new, _load=lambda text: vinte_e_um.from_json(text),  # type: ignore[no-untyped-call]
+        options=config.OPTIONS,
+        _new=new, _load=lambda text: vinte_e_um.from_json(text),
         _parse=vinte_e_um.Action.parse,
         _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed))
 

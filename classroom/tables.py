@@ -189,7 +189,28 @@ def _migrations():
          "CREATE INDEX mesas_by_class ON mesas (class_code, archived)",
          "CREATE TABLE mesa_presence (code TEXT NOT NULL, learner TEXT NOT NULL, "
          "seen_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (code, learner))"),
+        # 2 (the store's migration 4): games stored in a first format become setup plus actions
+        _replayable_states,
     ])
+
+
+def _replayable_states(tx) -> None:
+    """Rewrite each stored game as its setup plus its actions (docs/rules.md#saved-game-replays):
+    a state the engine reads is saved again as the engine saves it now. A record whose state
+    the engine refuses is left as it was (and is refused when read, as before); the version
+    is kept, so no client sees the table move."""
+    for code, text in tx.execute("SELECT code, record FROM mesas").fetchall():
+        record = json.loads(text)
+        state = record.get("state") if isinstance(record, dict) else None
+        if not isinstance(state, str):
+            continue
+        try:
+            saved = games.load_state(record["game"], state).to_json()
+        except (ValueError, KeyError):  # the game's RuleError, or an unknown game
+            continue
+        if saved != state:
+            tx.execute("UPDATE mesas SET record = ? WHERE code = ?",
+                       (json.dumps({**record, "state": saved}, ensure_ascii=False), code))
 
 
 MIGRATIONS = _migrations()

@@ -45,3 +45,17 @@ def test_a_sample_saved_on_main_loads_and_plays_on_as_it_did(sample):
         done.append(str(action))
     assert done == sample["then_actions"]
     assert state.events[start:] == sample["then_events"]
+
+
+@pytest.mark.parametrize("sample", [s for s in SAMPLES if s["kind"] != "link"],
+                         ids=[f"{s['kind']}-{s['game']}-{n}" for n, s in enumerate(SAMPLES) if s["kind"] != "link"])
+def test_a_sample_saved_on_main_is_saved_again_as_setup_plus_actions(sample):
+    """docs/rules.md#saved-game-replays: a first-format save, once loaded, is saved as its
+    setup plus its actions, and that save loads as the same game."""
+    state = _load(sample)
+    saved = json.loads(state.to_json())
+    assert set(saved) == {"format", "setup", "actions"}
+    assert json.loads(sample["text"])["format"] != saved["format"]
+    again = _load({**sample, "text": state.to_json()})
+    assert again.events == state.events and again.to_json() == state.to_json()
+    assert [str(a) for a in again.legal_actions()] == sample["legal"]

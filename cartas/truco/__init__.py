@@ -2,8 +2,9 @@
 
 Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `variants`, `rules` (each rule once), `actions`, `state` (the fast path), `events`,
-`views` (SeatView), `serialization` (to/from JSON), `refusals`, `narration`, `explain`,
-`odds`, `bots`. The state follows `cartas.contract.GameState`.
+`views` (SeatView), `serialization` (saves: setup plus actions), `legacy` (first-format
+saves), `refusals`, `narration`, `explain`, `odds`, `bots`. The state follows
+`cartas.contract.GameState`.
 
 The modules that need numpy (`state`, `serialization`, `odds`, `bots`) load on first use of
 one of their names (`new_game`, `RuleBot`...): a lesson about manilhas or tricks imports the

@@ -291,6 +291,12 @@ _ENTRIES = {
     "saved_rng": ("o gerador aleatório do jogo salvo é inválido (só {allowed})",
                   "the saved game's random generator is invalid (only {allowed})"),
     "saved_event": ("o evento {index} do jogo salvo é inválido", "event {index} of the saved game is invalid"),
+    "saved_setup": ("a preparação do jogo salvo é recusada ({field}): {error}",
+                    "the saved game's setup is refused ({field}): {error}"),
+    "saved_action": ("a jogada {index} do jogo salvo não vale aqui: {error}",
+                     "action {index} of the saved game is not legal here: {error}"),
+    "saved_too_many": ("o jogo salvo tem jogadas demais (mais de {top})",
+                       "the saved game has too many actions (over {top})"),
     # -- the coach (`cartas.coach.truco`): advice, misses and refusals -------------------
     # An advice's `reason` (and a miss's `did`/`yours`) is its key less "coach_". Numbers
     # arrive already written the way the language writes them ("67,6%" / "67.6%").

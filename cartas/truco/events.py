@@ -103,12 +103,6 @@ def game_event(variant, winner, score) -> dict:
             "score": [score[0], score[1]]}
 
 
-def given(event: dict) -> dict:
-    """The record of an event known as a dict already (one loaded from a saved game):
-    `(given, event)` builds as the event itself, like every other record `(builder, *args)`."""
-    return event
-
-
 def build(record: tuple) -> dict:
     """The event a record `(builder, *args)` stands for."""
     return record[0](*record[1:])

@@ -24,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from functools import cache
 
 from ..cards import TRUCO_PACK, Card
+from ..options import Option
 from .errors import TrucoError
 from .variants import Variant, get_variant, manilhas, strength_table
 
@@ -35,6 +36,9 @@ COVERED = -1  # the strength of a face-down card: below every real card
 SEATS = (0, 1, 2, 3)
 TEAMS = (0, 1)
 TIE_LEADS = ("leader", "first_tying")
+# A truco game's options, as its `cartas.games` spec shows them and a saved game's setup is
+# checked against them (docs/rules.md#saved-game-replays).
+OPTIONS: tuple[Option, ...] = (Option("tie_lead", "leader", choices=TIE_LEADS),)
 COVER_FROM_TRICK = 2  # carta coberta is allowed from the second trick on, never in the first
 
 

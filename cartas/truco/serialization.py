@@ -1,72 +1,75 @@
-"""Saving and loading a truco game: `to_dict(state)` and `restore(...)` behind `from_json`.
+"""Saving and loading a truco game: a saved game is its setup plus its actions.
 
-The saved form is versioned (`JSON_FORMAT`) and holds everything, the random generator
-included, so a loaded game goes on exactly as the original would. Loading trusts nothing:
-`restore` checks every field's type and range, that no card is in two places (hands, vira,
-cards played), that each seat holds as many cards as the tricks leave it, that phase, mode,
-turn, pending raise, score and winner agree with each other, the generator's state (only
-numpy's PCG64 is accepted, built from an allow-list, never by a name the text chooses) and
-every event's shape. Anything else raises TrucoError with a code naming the problem; no
-other exception escapes.
+The rule (docs/rules.md#saved-game-replays): the saved form (`JSON_FORMAT`) is
+
+    {"format": "cartas.truco/2",
+     "setup": {"variant": "paulista", "tie_lead": "leader", "score": [0, 0],
+               "dealer": None, "deals": [], "seed": 7, "rng": None},
+     "actions": ["play 7♥", "raise 3", "accept", ...]}
+
+- `setup` is how the game began: the variant, the option `tie_lead` (checked against
+  `rules.OPTIONS`, the very options the game's `cartas.games` spec shows), the score it
+  starts from, the first `dealer` (None: drawn by lot from the generator), the hands dealt by
+  hand (`deals`: the first hands of the game, each {"hands": four hands of three cards,
+  "vira": a card or None}; the hands after them are shuffled from the generator), and the
+  generator: a `seed` (a whole number) or `rng`, a numpy PCG64 state, exactly one of them.
+- `actions` are the actions taken since, in order, as text (`str(action)`).
+
+Loading starts the game from its setup, as `new_game` and `from_deal` do, and replays each
+action through `apply_action`: what the rules would not allow is refused by the rules
+themselves. A setup outside the options' ranges raises TrucoError "saved_setup" naming the
+field and the engine's own refusal; the first illegal action raises "saved_action" naming its
+number and why ("action 12 is not legal here: ..."). No other exception escapes. Sizes are
+capped (`MAX_JSON` characters, `MAX_ACTIONS` actions, `MAX_DEALS` hands dealt by hand), so no
+input makes unbounded work; replaying the most actions allowed takes about 40 ms.
+
+Games saved in the first format ("cartas.truco/1", every field of the state) still load:
+`legacy` turns one into a setup plus actions and replays it (see `cartas.truco.legacy`).
 """
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from . import events as ev
+from ..options import GameError, check_options
+from . import events as ev, legacy
+from .actions import BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN_HAND
 from .errors import TrucoError
-from .narration import EVENT_TYPES
-from .rules import CARD_TEXT, COVER_FROM_TRICK, TIE_LEADS, hand_status, resolve_trick, strength_list
+from .rules import CARD_TEXT, OPTIONS
 from .variants import VARIANTS
 
-JSON_FORMAT = "cartas.truco/1"
-MAX_JSON = 4_000_000     # characters of a saved game
-MAX_EVENTS = 20_000      # a game to 12 records a few hundred
-MAX_HANDS = 5_000        # hands in one game (each hand scores or ties; ties are rare)
-PHASES = ("decide", "play", "answer", "game_over")
-MODES = ("normal", "threshold", "mao_de_ferro")
-REASONS = ("tricks", "all_tied", "run", "ran_hand", "forbidden_raise")
+JSON_FORMAT = "cartas.truco/2"
+MAX_JSON = 2_000_000     # characters (a first-format save of 5,000 actions takes ~1.2 million)
+MAX_ACTIONS = 5_000      # a game to 12 takes a few hundred at most; see the module docstring
+MAX_DEALS = 500          # hands dealt by hand (a first-format save keeps each hand it dealt)
+MAX_SEED = 2 ** 128 - 1
+SETUP_KEYS = ("variant", "tie_lead", "score", "dealer", "deals", "seed", "rng")
 # The only random generators a saved game may name: numpy's default PCG64, made here.
 BIT_GENERATORS = {"PCG64": np.random.PCG64}
-_IDX = {text: i for i, text in enumerate(CARD_TEXT)}
-_KEYS = ("format", "variant", "tie_lead", "rng", "score", "winner", "hand_number", "dealer",
-         "hands", "vira", "mode", "threshold_team", "phase", "turn", "play_turn", "leader",
-         "hand_value", "pending", "last_raise_team", "trick", "tricks", "results",
-         "last_hand", "events")
 
 
-# -- saving -----------------------------------------------------------------------------
-
-def to_dict(state) -> dict:
-    """The whole state as a JSON-friendly dict."""
-    text = CARD_TEXT
-    return {
-        "format": JSON_FORMAT, "variant": state.variant.key, "tie_lead": state.tie_lead,
-        "rng": state._rng.bit_generator.state, "score": list(state._score),
-        "winner": state.winner, "hand_number": state.hand_number, "dealer": state.dealer,
-        "hands": [[text[c] for c in h] for h in state._hands],
-        "vira": None if state._vira is None else text[state._vira],
-        "mode": state.mode, "threshold_team": state.threshold_team, "phase": state.phase,
-        "turn": state._turn, "play_turn": state._play_turn, "leader": state._leader,
-        "hand_value": state.hand_value,
-        "pending": None if state._pending is None else list(state._pending),
-        "last_raise_team": state._last_raise_team,
-        "trick": [[s, text[c], cov] for s, c, cov in state._trick],
-        "tricks": [[[s, None if cov else text[c]] for s, c, cov in t] for t in state._tricks],
-        "results": list(state._results),
-        "last_hand": state.last_hand,
-        "events": state.events,
-    }
-
+# -- the generator ------------------------------------------------------------------------
 
 def rng_copy(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in the same state."""
-    return _rng_from_state(rng.bit_generator.state)
+    return rng_from_state(rng.bit_generator.state)
 
 
-def _rng_from_state(state) -> np.random.Generator:
+def rng_state(rng: np.random.Generator) -> dict | None:
+    """The generator's state as saved (`setup["rng"]`); None when it is not a PCG64, which
+    a save cannot name (see `BIT_GENERATORS`)."""
+    state = dict(rng.bit_generator.state)
+    return state if state.get("bit_generator") in BIT_GENERATORS else None
+
+
+def _whole(x, low: int, high: int) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
+
+
+def rng_from_state(state) -> np.random.Generator:
     """A Generator from a saved bit-generator state; only `BIT_GENERATORS` are accepted."""
     allowed = ", ".join(BIT_GENERATORS)
     if not isinstance(state, dict) or set(state) != {"bit_generator", "state", "has_uint32",
@@ -76,9 +79,9 @@ def _rng_from_state(state) -> np.random.Generator:
         state["bit_generator"], str) else None
     inner = state["state"]
     if (maker is None or not isinstance(inner, dict) or set(inner) != {"state", "inc"}
-            or not all(_int(inner[k], 0, 2 ** 128 - 1) for k in ("state", "inc"))
+            or not all(_whole(inner[k], 0, 2 ** 128 - 1) for k in ("state", "inc"))
             or state["has_uint32"] not in (0, 1) or isinstance(state["has_uint32"], bool)
-            or not _int(state["uinteger"], 0, 2 ** 32 - 1)):
+            or not _whole(state["uinteger"], 0, 2 ** 32 - 1)):
         raise TrucoError("saved_rng", allowed=allowed)
     bit_gen = maker()
     try:
@@ -88,110 +91,69 @@ def _rng_from_state(state) -> np.random.Generator:
     return np.random.Generator(bit_gen)
 
 
-# -- small predicates ------------------------------------------------------------------------
+# -- saving -------------------------------------------------------------------------------
 
-def _int(x, low: int, high: int) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
+def _action_texts() -> dict[Callable, Callable[[tuple], str]]:
+    """Per event builder that records an action, the action's text from the record
+    (see `TrucoState.events`): every action logs exactly one such event."""
+    play_texts = [str(a) for a in PLAY_ACTIONS]
+    cover_texts = [str(a) for a in COVER_ACTIONS]
+    blind_texts = [str(a) for a in BLIND_ACTIONS]
+    play_hand, run_hand = str(PLAY_HAND), str(RUN_HAND)
 
+    def play(r: tuple) -> str:  # (builder, key, seat, card, covered, blind, pos, ...)
+        return blind_texts[r[6]] if r[5] else cover_texts[r[3]] if r[4] else play_texts[r[3]]
 
-def _seat(x) -> bool:
-    return _int(x, 0, 3)
-
-
-def _team(x) -> bool:
-    return _int(x, 0, 1)
-
-
-def _opt(pred):
-    return lambda x: x is None or pred(x)
-
-
-def _card(x) -> bool:
-    return isinstance(x, str) and x in _IDX
-
-
-def _bool(x) -> bool:
-    return isinstance(x, bool)
+    return {
+        ev.play_event: play,
+        ev.raise_event: lambda r: f"raise {r[3]}",      # (builder, key, seat, value, ...)
+        ev.accept_event: lambda r: "accept",
+        ev.run_event: lambda r: "run",
+        ev.decide_event: lambda r: play_hand if r[4] else run_hand,  # (..., seat, team, play)
+    }
 
 
-def _pair(x) -> bool:
-    return isinstance(x, list) and len(x) == 2 and all(_int(p, 0, 100) for p in x)
+_ACTION_TEXT = _action_texts()
 
 
-def _results(x) -> bool:
-    return isinstance(x, list) and len(x) <= 3 and all(r is None or _team(r) for r in x)
+def _shared_texts() -> dict[int, str]:
+    """The text of every shared action object `legal_actions` offers (by identity): plays,
+    covers, blind plays, answers, decisions and raises."""
+    from .actions import ACCEPT, RUN, Action
+    shared = [*PLAY_ACTIONS, *COVER_ACTIONS, *BLIND_ACTIONS, ACCEPT, RUN, PLAY_HAND, RUN_HAND]
+    return {id(a): str(a) for a in shared if isinstance(a, Action)}
 
 
-def _plays(x) -> bool:
-    return isinstance(x, list) and len(x) <= 4 and all(
-        isinstance(p, list) and len(p) == 2 and _seat(p[0]) and (p[1] is None or _card(p[1]))
-        for p in x)
+_TEXT_OF = _shared_texts()
 
 
-def _hands(x) -> bool:
-    return isinstance(x, list) and len(x) == 4 and all(
-        isinstance(h, list) and len(h) <= 3 and all(c is None or _card(c) for c in h) for h in x)
+def actions_of(log: list[tuple]) -> list[str]:
+    """The actions taken, as text, read from a state's event records."""
+    texts = _ACTION_TEXT
+    return [texts[record[0]](record) for record in log if record[0] in texts]
 
 
-def _text(x) -> bool:
-    return isinstance(x, str) and len(x) <= 20
+def to_dict(state) -> dict:
+    """The saved game as a JSON-friendly dict: its setup and its actions.
+
+    A game that draws from its caller's Generator (`new_game(variant, rng)`, which others
+    may draw from too) is saved with every hand it dealt as dealt by hand and its generator
+    as it is now (what the game goes on with); any other game with its seed."""
+    setup = state._setup
+    if setup["seed"] is None and setup["rng"] is None:
+        text = CARD_TEXT
+        deals = [r for r in state._log if r[0] is ev.deal_event]  # (builder, key, n, dealer, mao, order, vira...)
+        setup = {**setup, "dealer": deals[0][3], "rng": rng_state(state._rng), "deals": [
+            {"hands": [[text[c] for c in r[5][i:i + 3]] for i in ev.DEAL_STARTS[r[3]]],
+             "vira": None if r[6] is None else text[r[6]]} for r in deals]}
+    return {"format": JSON_FORMAT, "setup": json.loads(json.dumps(setup)),
+            "actions": actions_of(state._log)}
 
 
-def _small(x) -> bool:
-    return _int(x, 0, 100)
+# -- loading ------------------------------------------------------------------------------
 
-
-_COMMON = {"type": lambda x: x in EVENT_TYPES, "variant": lambda x: x in VARIANTS}
-EVENT_SCHEMA = {
-    "deal": {"hand_number": lambda x: _int(x, 1, MAX_HANDS), "dealer": _seat, "mao": _seat,
-             "hands": _hands, "vira": _opt(_card),
-             "manilhas": lambda x: isinstance(x, list) and len(x) == 4 and all(map(_card, x)),
-             "score": _pair, "mode": lambda x: x in MODES, "threshold_team": _opt(_team),
-             "value": _small},
-    "decide": {"seat": _seat, "team": _team, "play": _bool},
-    "play": {"seat": _seat, "card": _card, "covered": _bool, "blind": _bool,
-             "position": _opt(lambda x: _int(x, 0, 2)), "manilha": _opt(_text),
-             "trick": lambda x: _int(x, 1, 3)},
-    "trick": {"number": lambda x: _int(x, 1, 3), "winner_team": _opt(_team),
-              "winning_seat": _opt(_seat), "card": _opt(_card), "manilha": _opt(_text),
-              "plays": _plays, "next_leader": _seat},
-    "raise": {"seat": _seat, "team": _team, "value": _small, "name": _text, "reraise": _bool,
-              "forbidden": _bool, "hand_value": _small},
-    "accept": {"seat": _seat, "team": _team, "value": _small},
-    "run": {"seat": _seat, "team": _team, "points": _small},
-    "hand": {"hand_number": lambda x: _int(x, 1, MAX_HANDS), "winner_team": _opt(_team),
-             "points": _small, "reason": lambda x: x in REASONS, "results": _results,
-             "score": _pair},
-    "game": {"winner_team": _team, "score": _pair},
-}
-LAST_HAND_SCHEMA = {
-    "hand_number": lambda x: _int(x, 1, MAX_HANDS), "dealer": _seat, "mao": _seat,
-    "mode": lambda x: x in MODES, "threshold_team": _opt(_team), "vira": _opt(_card),
-    "manilhas": lambda x: isinstance(x, list) and len(x) == 4 and all(map(_card, x)),
-    "score_before": _pair, "hands": _hands,
-    "tricks": lambda x: isinstance(x, list) and len(x) <= 3 and all(
-        _plays(t) and len(t) == 4 for t in x),
-    "trick_results": _results, "winning_seats": lambda x: isinstance(x, list) and len(x) <= 3
-    and all(s is None or _seat(s) for s in x), "unfinished_trick": _plays, "value": _small,
-    "winner_team": _opt(_team), "points": _small, "reason": lambda x: x in REASONS,
-    "score": _pair, "seat": _opt(_seat), "refused_value": _opt(_small),
-}
-
-
-def check_event(event, index: int, variant_key: str) -> None:
-    """A TrucoError unless `event` has exactly the keys and value types of its type."""
-    if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-        raise TrucoError("saved_event", index=index)
-    schema = EVENT_SCHEMA.get(event["type"])
-    if schema is None or set(event) != set(schema) | set(_COMMON) \
-            or event["variant"] != variant_key \
-            or not all(pred(event[k]) for k, pred in schema.items()):
-        raise TrucoError("saved_event", index=index)
-
-
-# -- loading ----------------------------------------------------------------------------
-
-def _load(text):
+def parse(text) -> Any:
+    """The saved game's JSON value (text, bytes or an already parsed dict), size capped."""
     if isinstance(text, dict):
         return text
     if isinstance(text, bytes):
@@ -209,188 +171,95 @@ def _load(text):
         raise TrucoError("saved_not_json") from None
 
 
-def _need(ok: bool, field: str, code: str = "saved_field") -> None:
-    if not ok:
-        raise TrucoError(code, field=field)
+def exact_keys(d: dict, keys: tuple[str, ...]) -> None:
+    """TrucoError unless `d` has exactly `keys`: the first unknown one, else the first missing."""
+    for key in d:
+        if key not in keys:
+            raise TrucoError("saved_unknown_field", field=str(key)[:40])
+    for key in keys:
+        if key not in d:
+            raise TrucoError("saved_field", field=key)
 
 
-def restore(cls, tables, text):  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
-    """Check a saved game (text, bytes or dict) and build the `cls` state it describes;
-    `tables(variant)` gives the variant's precomputed tables."""
-    d = _load(text)
+def check_setup(setup, check_deal, check_score) -> dict:
+    """The setup, checked: `check_deal(variant, hands, vira)` and `check_score(score,
+    variant)` are the engine's own checks of `from_deal`; each refusal becomes "saved_setup"
+    naming the field. Returns the setup with `variant` a Variant and `deals` as the engine's
+    (hands, vira) pack indexes under "forced"."""
+    if not isinstance(setup, dict):
+        raise TrucoError("saved_field", field="setup")
+    exact_keys(setup, SETUP_KEYS)
+    field = "variant"
+    try:
+        key = setup["variant"]
+        if not isinstance(key, str) or key not in VARIANTS:
+            raise TrucoError("unknown_variant", variant=repr(key)[:40])
+        variant = VARIANTS[key]
+        field = "tie_lead"
+        check_options(OPTIONS, variant.key, {"tie_lead": setup["tie_lead"]}, 4)
+        field = "score"
+        score = check_score(setup["score"], variant)
+        field = "dealer"
+        dealer = setup["dealer"]
+        if dealer is not None and not _whole(dealer, 0, 3):
+            raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
+        field = "deals"
+        deals = setup["deals"]
+        if not isinstance(deals, list) or len(deals) > MAX_DEALS or (deals and dealer is None):
+            raise TrucoError("saved_field", field="deals")
+        forced = []
+        for deal in deals:
+            if not isinstance(deal, dict) or set(deal) != {"hands", "vira"}:
+                raise TrucoError("saved_field", field="deals")
+            forced.append(check_deal(variant, deal["hands"], deal["vira"]))
+        field = "seed"
+        seed, rng = setup["seed"], setup["rng"]
+        if (seed is None) == (rng is None) or (seed is not None and not _whole(seed, 0, MAX_SEED)):
+            raise TrucoError("saved_field", field="seed")
+        field = "rng"
+        generator = np.random.default_rng(seed) if rng is None else rng_from_state(rng)
+    except (TrucoError, GameError) as err:
+        raise TrucoError("saved_setup", field=field, error=err) from None
+    return {"variant": variant, "tie_lead": setup["tie_lead"], "score": score, "dealer": dealer,
+            "forced": forced, "generator": generator, "saved": setup}
+
+
+def replay(state, actions) -> None:
+    """Apply the saved `actions` to `state`, in order; the first one that is no action's
+    text, or not legal there, raises "saved_action" naming it (numbered from 1)."""
+    if not isinstance(actions, list):
+        raise TrucoError("saved_field", field="actions")
+    if len(actions) > MAX_ACTIONS:
+        raise TrucoError("saved_too_many", top=MAX_ACTIONS)
+    apply, legal_now, text_of = state.apply_action, state._legal_list, _TEXT_OF
+    for n, text in enumerate(actions, 1):
+        # the quick way: the shared legal action of that text (see `_shared_texts`)
+        action = next((a for a in legal_now() if (text_of.get(id(a)) or str(a)) == text), None)
+        try:
+            if action is None:  # not a legal action's text: the engine says why
+                if not isinstance(text, str) or len(text) > 20:
+                    raise TrucoError("unreadable_action", text=repr(text)[:40])
+                apply(text)
+            else:
+                apply(action)
+        except TrucoError as err:
+            raise TrucoError("saved_action", index=n, error=err) from None
+
+
+def load(text, start, check_deal, check_score):
+    """The game a saved text (or dict) holds: `start(checked_setup)` begins it (see
+    `state.from_json`), then its actions are replayed; first-format saves are read by
+    `legacy.read`."""
+    d = parse(text)
     if not isinstance(d, dict):
         raise TrucoError("saved_not_json")
-    if d.get("format") != JSON_FORMAT:
-        raise TrucoError("bad_format", format=repr(d.get("format"))[:40])
-    for key in d:
-        if key not in _KEYS:
-            raise TrucoError("saved_unknown_field", field=str(key)[:40])
-    for key in _KEYS:
-        _need(key in d, key)
-    _need(isinstance(d["variant"], str) and d["variant"] in VARIANTS, "variant")
-    variant = VARIANTS[d["variant"]]
-    _need(isinstance(d["tie_lead"], str) and d["tie_lead"] in TIE_LEADS, "tie_lead")
-    rng = _rng_from_state(d["rng"])
-
-    # -- simple fields -------------------------------------------------------------------
-    phase, mode = d["phase"], d["mode"]
-    _need(isinstance(phase, str) and phase in PHASES, "phase")
-    _need(isinstance(mode, str) and mode in MODES, "mode")
-    over = phase == "game_over"
-    target = variant.target
-    top = target - 1 + variant.ladder[-1] if over else target - 1
-    _need(_pair(d["score"]) and all(p <= top for p in d["score"]), "score")
-    score = d["score"]
-    _need(_int(d["hand_number"], 1, MAX_HANDS), "hand_number")
-    for key in ("dealer", "turn", "leader"):
-        _need(_seat(d[key]), key)
-    _need(_opt(_seat)(d["play_turn"]), "play_turn")
-    _need(_opt(_team)(d["winner"]), "winner")
-    _need(_opt(_team)(d["threshold_team"]), "threshold_team")
-    _need(_opt(_team)(d["last_raise_team"]), "last_raise_team")
-    _need(_hands(d["hands"]) and all(c is not None for h in d["hands"] for c in h), "hands")
-    _need(isinstance(d["trick"], list) and len(d["trick"]) <= 4 and all(
-        isinstance(p, list) and len(p) == 3 and _seat(p[0]) and _card(p[1]) and _bool(p[2])
-        for p in d["trick"]), "trick")
-    _need(isinstance(d["tricks"], list) and len(d["tricks"]) <= 3 and all(
-        _plays(t) and len(t) == 4 for t in d["tricks"]), "tricks")
-    _need(_results(d["results"]) and len(d["results"]) == len(d["tricks"]), "results")
-    if variant.uses_vira:
-        _need(_card(d["vira"]), "vira")
-    else:
-        _need(d["vira"] is None, "vira")
-    pending = d["pending"]
-    _need(pending is None or (isinstance(pending, list) and len(pending) == 3
-                              and _small(pending[0]) and _team(pending[1]) and _seat(pending[2])
-                              and pending[1] == pending[2] & 1), "pending")
-
-    # -- the cards: each in one place, each seat holding what the tricks leave it ----------
-    vira = d["vira"]
-    seen = [c for h in d["hands"] for c in h] + [p[1] for p in d["trick"]]
-    trick_is_last = bool(d["tricks"]) and len(d["trick"]) == 4 and \
-        [p[0] for p in d["trick"]] == [p[0] for p in d["tricks"][-1]]
-    finished = d["tricks"][:-1] if trick_is_last else d["tricks"]
-    seen += [c for t in finished for _, c in t if c is not None]
-    if vira is not None:
-        seen.append(vira)
-    if len(set(seen)) != len(seen):
-        dup = next(c for c in seen if seen.count(c) > 1)
-        raise TrucoError("saved_card_twice", card=dup)
-    _need(len(d["trick"]) < 4 or (over and trick_is_last), "trick", "saved_inconsistent")
-    in_trick = {p[0] for p in d["trick"]} if not trick_is_last else set()
-    for seat, hand in enumerate(d["hands"]):
-        expected = 3 - len(d["tricks"]) - (seat in in_trick)
-        if len(hand) != expected:
-            raise TrucoError("saved_hand_size", seat=seat, n=len(hand), expected=expected)
-
-    # -- tricks: seats in play order, the trick rule's results, no face-down card in trick 1 --
-    strength = strength_list(variant, None if vira is None else _IDX[vira])
-    for n, t in enumerate(d["tricks"]):
-        seats = [p[0] for p in t]
-        _need(all(seats[k] == (seats[0] + k) & 3 for k in range(4)), "tricks",
-              "saved_inconsistent")
-        if n + 1 < COVER_FROM_TRICK and mode != "mao_de_ferro":
-            _need(all(c is not None for _, c in t), "tricks", "saved_inconsistent")
-        team = resolve_trick([(s, 0 if c is None else _IDX[c], c is None) for s, c in t],
-                             strength)[0]
-        _need(team == d["results"][n], "results", "saved_inconsistent")
-    status = hand_status(d["results"])[0] if d["results"] else False
-    _need(over or not status, "results", "saved_inconsistent")
-    trick_seats = [p[0] for p in d["trick"]]
-    _need(all(trick_seats[k] == (d["leader"] + k) & 3 for k in range(len(trick_seats)))
-          or trick_is_last, "trick", "saved_inconsistent")
-    if len(d["tricks"]) + 1 < COVER_FROM_TRICK and not trick_is_last:
-        _need(not any(p[2] for p in d["trick"]), "trick", "saved_inconsistent")
-
-    # -- mode, phase, turn, values and winner agree --------------------------------------
-    threshold = variant.threshold
-    if not over:
-        at = [p >= threshold for p in score]
-        expected_mode = "mao_de_ferro" if all(at) else "threshold" if any(at) else "normal"
-        _need(mode == expected_mode, "mode", "saved_inconsistent")
-        _need(d["winner"] is None, "winner", "saved_inconsistent")
-    else:
-        _need(d["winner"] is not None and pending is None, "winner", "saved_inconsistent")
-    _need((d["threshold_team"] is not None) == (mode == "threshold"), "threshold_team",
-          "saved_inconsistent")
-    if mode == "threshold" and not over:
-        _need(score[d["threshold_team"]] >= threshold, "threshold_team", "saved_inconsistent")
-    expected_value = {"normal": None, "threshold": variant.threshold_value,
-                      "mao_de_ferro": variant.base_value}[mode]
-    value = d["hand_value"]
-    _need(_small(value) and (value == expected_value if expected_value is not None
-                             else value in variant.values), "hand_value", "saved_inconsistent")
-    mao = (d["dealer"] + 1) & 3
-    turn = d["turn"]
-    _need(bool(d["tricks"]) or d["leader"] == mao, "leader", "saved_inconsistent")
-    if phase == "decide":
-        _need(mode == "threshold" and not d["tricks"] and not d["trick"] and pending is None
-              and turn & 1 == d["threshold_team"] and turn in (mao, (mao + 1) & 3),
-              "phase", "saved_inconsistent")
-    elif phase == "answer":
-        _need(mode == "normal" and pending is not None and turn & 1 != pending[1]
-              and pending[0] == variant.next_value(value)
-              and d["last_raise_team"] == pending[1] and d["play_turn"] is not None
-              and d["play_turn"] == (d["leader"] + len(d["trick"])) & 3,
-              "pending", "saved_inconsistent")
-    elif phase == "play":
-        _need(pending is None and turn == (d["leader"] + len(d["trick"])) & 3,
-              "turn", "saved_inconsistent")
-    if mode != "normal":
-        _need(d["last_raise_team"] is None or over, "last_raise_team", "saved_inconsistent")
-
-    # -- the record: events and the last finished hand ----------------------------------------
-    events = d["events"]
-    _need(isinstance(events, list) and 0 < len(events) <= MAX_EVENTS, "events")
-    for i, event in enumerate(events):
-        check_event(event, i, variant.key)
-    deal = next((e for e in reversed(events) if e["type"] == "deal"), None)
-    _need(deal is not None and deal["hand_number"] == d["hand_number"]
-          and deal["dealer"] == d["dealer"] and deal["mode"] == mode and deal["vira"] == vira,
-          "events", "saved_inconsistent")
-    last = d["last_hand"]
-    if last is not None:
-        _need(isinstance(last, dict) and set(last) == set(LAST_HAND_SCHEMA) and all(
-            pred(last[k]) for k, pred in LAST_HAND_SCHEMA.items())
-            and (last["vira"] is None) == (not variant.uses_vira), "last_hand")
-        if last["reason"] in ("tricks", "all_tied"):
-            _need(bool(last["tricks"]) and len(last["tricks"]) == len(last["trick_results"])
-                  and hand_status(last["trick_results"])[0], "last_hand", "saved_inconsistent")
-        if last["reason"] == "run":
-            _need(last["seat"] is not None and last["refused_value"] in variant.ladder,
-                  "last_hand", "saved_inconsistent")
-        if last["reason"] in ("ran_hand", "forbidden_raise", "run", "tricks"):
-            _need(last["winner_team"] is not None, "last_hand", "saved_inconsistent")
-    _need(last is not None or d["hand_number"] == 1, "last_hand", "saved_inconsistent")
-
-    # -- build ---------------------------------------------------------------------------
-    s = object.__new__(cls)
-    s.variant = variant
-    s._key = variant.key
-    s._tables = tables(variant)
-    s.tie_lead = d["tie_lead"]
-    s._rng = rng
-    s._score = list(score)
-    s.winner, s.hand_number, s.dealer = d["winner"], d["hand_number"], d["dealer"]
-    s._hands = [[_IDX[c] for c in h] for h in d["hands"]]
-    s._vira = None if vira is None else _IDX[vira]
-    s._strength, s._mnames, _ = s._tables.by_vira[s._vira]
-    s.mode, s.threshold_team, s.phase = mode, d["threshold_team"], phase
-    s._turn, s._play_turn, s._leader = turn, d["play_turn"], d["leader"]
-    s.hand_value = value
-    s._pending = None if pending is None else tuple(pending)
-    s._last_raise_team = d["last_raise_team"]
-    s._tricks = [[(seat, None, True) if c is None else (seat, _IDX[c], False) for seat, c in t]
-                 for t in d["tricks"]]
-    if trick_is_last:  # a hand that ended on its last trick: the same trick object
-        s._trick = s._tricks[-1] = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
-    else:
-        s._trick = [(seat, _IDX[c], cov) for seat, c, cov in d["trick"]]
-    s._results = list(d["results"])
-    s._events = list(events)
-    s._log = [(ev.given, e) for e in events]  # a loaded event's record (see `TrucoState.events`)
-    s._legal = None
-    s._last_hand = None  # no record: the hand is known as the dict itself
-    s._last_hand_built = last
-    s._deal = (ev.given, deal)  # the deal event, as a record like the engine's own
-    return s
+    if d.get("format") == JSON_FORMAT:
+        exact_keys(d, ("format", "setup", "actions"))
+        state = start(check_setup(d["setup"], check_deal, check_score))
+        replay(state, d["actions"])
+        return state
+    if d.get("format") == legacy.FORMAT:
+        return legacy.read(d, lambda setup, actions: load(
+            {"format": JSON_FORMAT, "setup": setup, "actions": actions},
+            start, check_deal, check_score))
+    raise TrucoError("bad_format", format=repr(d.get("format"))[:40])

@@ -18,9 +18,10 @@ chosen one by identity, and a shared play or cover action knows its card's pack 
 (`_CARD_OF`), which `apply_action` finds in the seat's hand.
 
 Events are logged as records, `(builder, *args)` with the builders of `events` (a loaded
-event is `(events.given, event)`), and built into dicts only when read: `state.events`
-builds the history, and `apply_action` returns an `events.NewEvents`, a sequence that builds
-copies of its own events when first read.
+game replays its actions, so its records are the engine's own), and built into dicts only
+when read: `state.events` builds the history, and `apply_action` returns an
+`events.NewEvents`, a sequence that builds copies of its own events when first read. A save
+is the game's setup plus the actions read back from those records (`serialization`).
 """
 from __future__ import annotations
 
@@ -79,6 +80,8 @@ _COVER_FROM_SECOND = COVER_FROM_TRICK == 2
 if not _COVER_FROM_SECOND:
     raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
 MODES = ("normal", "threshold", "mao_de_ferro")
+_TEXT_INDEX = {text: i for i, text in enumerate(CARD_TEXT)}
+_SAVED_GENERATORS = tuple(serialization.BIT_GENERATORS.values())
 
 _RAISES: dict[int, Action] = {}
 
@@ -191,6 +194,7 @@ class TrucoState:
         "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
         "_deal", "_last_hand", "_last_hand_built", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
+        "_setup", "_forced",
     )
 
     def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
@@ -210,9 +214,17 @@ class TrucoState:
         self._deal = None       # this hand's deal record, for `last_hand`
         self._last_hand = None  # the last finished hand's record (see `last_hand`)
         self._last_hand_built = None  # ... and its dict, once read
+        self._setup: dict = {}  # how the game began, as saved (see `serialization`)
+        self._forced: list = []  # the hands dealt by hand: (hands, vira) as pack indexes
 
     def _deal_random(self, dealer: int) -> None:
-        """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira."""
+        """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira; or deal the
+        next hands dealt by hand, while the setup has some left."""
+        forced = self._forced
+        if self.hand_number < len(forced):
+            hands, vira = forced[self.hand_number]
+            self._start_hand(dealer, [hands[seat][k] for seat, k in deal_order(dealer)], vira)
+            return
         order = _PACK_ORDER[:]
         self._rng.shuffle(order)  # the same draws and order as rng.permutation(40)
         self._start_hand(dealer, order, order[VIRA_CARD] if self.variant.uses_vira else None)
@@ -262,8 +274,7 @@ class TrucoState:
         The hot path logs each event as a record (a tuple: its builder in `events`, then the
         builder's arguments) in `_log`, so random play builds no dicts; reading this
         property builds the records logged since the last read into `_events`, which is
-        always as long as `_log` or shorter (a game loaded from JSON logs each event dict as
-        the record `(events.given, event)`). A record's values never change once logged
+        always as long as `_log` or shorter. A record's values never change once logged
         (the dealt order, a finished trick and a hand's results are lists the engine no
         longer mutates; scores are copied)."""
         events, log = self._events, self._log
@@ -681,10 +692,44 @@ class TrucoState:
 
 
 def from_json(text) -> TrucoState:
-    """Rebuild a state from `to_json()` (text, or the dict of `to_dict()`); it then behaves
-    exactly like the original. Anything that is not a state the rules allow raises
-    TrucoError naming the problem (see `cartas.truco.serialization.restore`)."""
-    return serialization.restore(TrucoState, _tables, text)
+    """Rebuild a state from `to_json()` (text, or the dict of `to_dict()`): its setup starts
+    the game and its actions are replayed through `apply_action`, so it then behaves exactly
+    like the original (docs/rules.md#saved-game-replays). A setup out of range or an action
+    the rules refuse raises TrucoError naming it (see `cartas.truco.serialization`)."""
+    return serialization.load(text, _start, _check_deal, _check_score)
+
+
+def _start(setup: dict, rng: np.random.Generator | None = None) -> TrucoState:
+    """The game a checked setup (`serialization.check_setup`) begins: its first hand dealt
+    by hand, or shuffled from the generator (the first dealer drawn by lot when not given).
+    `rng`: the generator to use, when the caller shares one (its state is the setup's)."""
+    state = TrucoState(setup["variant"], setup["generator"] if rng is None else rng,
+                       setup["tie_lead"], setup["score"])
+    state._setup = setup["saved"]
+    state._forced = setup["forced"]
+    dealer = setup["dealer"]
+    state._deal_random(int(state._rng.integers(4)) if dealer is None else dealer)
+    return state
+
+
+def _setup_of(variant: Variant, tie_lead: str, seed, score=(0, 0), dealer: int | None = None,
+              deals: tuple = ()) -> tuple[dict, np.random.Generator | None]:
+    """The setup of a game begun by `new_game` or `from_deal` (already checked), and the
+    caller's own Generator when `seed` is one (see `serialization.to_dict`). A seed None
+    draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed."""
+    shared = seed if isinstance(seed, np.random.Generator) else None
+    if shared is not None and type(shared.bit_generator) not in _SAVED_GENERATORS:
+        shared, seed = None, int(seed.integers(2 ** 63))  # not one a save names: a seed from it
+    if shared is None and seed is None:
+        seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
+    generator = shared if shared is not None else make_rng(seed)  # checks the seed
+    saved = {"variant": variant.key, "tie_lead": tie_lead, "score": [score[0], score[1]],
+             "dealer": dealer, "deals": [{"hands": [[CARD_TEXT[c] for c in h] for h in hands],
+                                          "vira": None if vira is None else CARD_TEXT[vira]}
+                                         for hands, vira in deals],
+             "seed": None if shared is not None else int(seed), "rng": None}
+    return {"variant": variant, "tie_lead": tie_lead, "score": tuple(score), "dealer": dealer,
+            "forced": list(deals), "generator": generator, "saved": saved}, shared
 
 
 def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
@@ -697,14 +742,15 @@ def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
     """
     variant = get_variant(variant)
     check_tie_lead(tie_lead)
-    rng = make_rng(seed)
-    state = TrucoState(variant, rng, tie_lead)
-    state._deal_random(int(rng.integers(4)))
-    return state
+    setup, shared = _setup_of(variant, tie_lead, seed)
+    return _start(setup, shared)
 
 
 def _card_index(card, seat: int | None = None) -> int:
     """The pack index of a card given in `seat`'s hand (or as the vira if seat is None)."""
+    index = _TEXT_INDEX.get(card) if isinstance(card, str) else None
+    if index is not None:  # the exact text ("7♥"), as saved games write it
+        return index
     place = "vira" if seat is None else "hand"
     try:
         card = Card.parse(card)
@@ -735,6 +781,18 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
     Later hands are dealt from `seed`. Raises TrucoError for an impossible deal.
     """
     variant = get_variant(variant)
+    idx_hands, vira_idx = _check_deal(variant, hands, vira)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
+        raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
+    score = _check_score(score, variant)
+    check_tie_lead(tie_lead)
+    setup, shared = _setup_of(variant, tie_lead, seed, score, dealer, ((idx_hands, vira_idx),))
+    return _start(setup, shared)
+
+
+def _check_deal(variant: Variant, hands, vira) -> tuple[list[list[int]], int | None]:
+    """Four hands of three cards (and the vira, Paulista only) as `from_deal` takes them, as
+    pack indexes; TrucoError for an impossible deal."""
     if not isinstance(hands, (list, tuple)):
         raise TrucoError("not_hands", value=repr(hands)[:40])
     if len(hands) != 4:
@@ -767,11 +825,4 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
             raise TrucoError("vira_in_hand", card=CARD_TEXT[vira_idx])
     elif vira is not None:
         raise TrucoError("mineiro_no_vira")
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
-    score = _check_score(score, variant)
-    check_tie_lead(tie_lead)
-    state = TrucoState(variant, make_rng(seed), tie_lead, score)
-    order = [idx_hands[seat][k] for seat, k in deal_order(dealer)]  # as the pack dealt them
-    state._start_hand(dealer, order, vira_idx)
-    return state
+    return idx_hands, vira_idx

@@ -53,9 +53,10 @@ Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settle
   chips and no stake that is not the banker can never act again (`state.seat_is_out`);
   the play view ends the game for a learner whose seat is out.
 
-The modules that need numpy (`bots`, `odds`, `serialization`) load on first use of one of
-their names (`SensibleBot`, `bust_probability`, `from_json`...); the state, the scoring and
-the narration do not load numpy until a game deals (its seeded Generator).
+The modules that need numpy (`bots`, `odds`) load on first use of one of their names
+(`SensibleBot`, `bust_probability`...), `serialization` on the first `from_json` or
+`to_json`; the state, the scoring and the narration do not load numpy until a game deals
+(its seeded Generator).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ from .state import (
     default_ace,
     default_packs,
     from_deal,
+    from_json,
     new_game,
 )
 from .views import SeatView
@@ -104,13 +106,12 @@ if TYPE_CHECKING:
         unknown_counts,
         win_probability,
     )
-    from .serialization import from_json
 
 # name -> the module that needs numpy and defines it, loaded when the name is first asked for
 _LAZY = {"bots": "bots", "RandomBot": "bots", "SensibleBot": "bots", "play_game": "bots",
          "odds": "odds", "banker_distribution_array": "odds", "banker_final_distribution": "odds",
          "bust_probability": "odds", "odds_for_view": "odds", "unknown_counts": "odds",
-         "win_probability": "odds", "from_json": "serialization"}
+         "win_probability": "odds"}
 
 
 def __getattr__(name: str) -> object:

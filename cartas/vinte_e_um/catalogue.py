@@ -274,6 +274,18 @@ _SETUP = {
                 "Seat {seat} has nothing to do: it is seat {current}'s turn."),
     "bad_state": ("Este estado salvo do 21 não é válido: {where}: {rule}.",
                   "This saved 21 state is not valid: {where}: {rule}."),
+    "bad_setup": ("A preparação deste jogo salvo do 21 é recusada ({field}): {error}",
+                  "The setup of this saved 21 game is refused ({field}): {error}"),
+    "saved_action": ("A jogada {index} deste jogo salvo do 21 não vale aqui: {error}",
+                     "Action {index} of this saved 21 game is not legal here: {error}"),
+    "saved_too_many": ("Este jogo salvo do 21 tem jogadas demais (mais de {top}).",
+                       "This saved 21 game has too many actions (over {top})."),
+    "setup_stock": ("o monte {number} da preparação tem cartas que não estão entre as {cards} a "
+                    "embaralhar.",
+                    "stock {number} of the setup holds cards that are not among the {cards} to "
+                    "shuffle."),
+    "setup_lot": ("o sorteio {number} da preparação vai de 0 a {last}.",
+                  "lot {number} of the setup is a number from 0 to {last}."),
 }
 
 # Why a saved state is refused ("bad_state"'s {rule}).

@@ -16,8 +16,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from ..cards import make_rng
+from ..options import Option
 from .errors import VinteEUmError, shown
-from .scoring import check_ace
+from .scoring import ACE_OPTIONS, check_ace
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +31,19 @@ MAX_CHIPS = 10_000        # per seat
 MAX_BET = 1_000
 MAX_ROUNDS = 1_000
 UNTIL_ONE_CAP = 200       # rounds=None ends after this many rounds at the latest
+# A 21 table's options, as its `cartas.games` spec shows them and a saved game's setup is
+# checked against them (docs/rules.md#saved-game-replays).
+OPTIONS: tuple[Option, ...] = (
+    Option("ace", None, choices=tuple(ACE_OPTIONS), nullable=True),
+    Option("decks", None, low=1, high=MAX_PACKS, nullable=True),
+    Option("min_bet", 1, low=1, high=MAX_BET),
+    Option("max_bet", 5, low=1, high=MAX_BET),
+    Option("chips", 20, low=0, high=MAX_CHIPS, per_seat=True),
+    Option("rotation", DEFAULT_ROTATION, choices=ROTATIONS),
+    Option("rounds", 10, low=1, high=MAX_ROUNDS, nullable=True),
+    Option("rotation_rounds", 3, low=1, high=MAX_ROUNDS),
+    Option("banker", None, low=0, high=MAX_PLAYERS - 1, nullable=True),
+)
 CONFIG_KEYS = ("players", "ace", "decks", "min_bet", "max_bet", "chips", "rotation",
                "rotation_rounds", "rounds")
 

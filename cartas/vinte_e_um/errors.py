@@ -30,6 +30,8 @@ def render_fields(fields: dict, lang: str) -> dict:
     say = CATALOGUE.say
     data = dict(fields)
     for name, value in fields.items():
+        if isinstance(value, RuleError):  # a refusal wrapped by this one, in the same language
+            data[name] = value.message(lang)
         if isinstance(value, int) and not isinstance(value, bool):
             data[name + "_s"] = "" if value == 1 else "s"
     if "kind" in data and f"kind.{data['kind']}" in CATALOGUE:

@@ -1,117 +1,76 @@
-"""A 21 game as JSON, and back: `to_json(state)` and a `from_json(text)` that trusts nothing.
+"""A 21 game as JSON, and back: a saved game is its setup plus its actions.
 
-`from_json` rebuilds a state that continues exactly as the original would, and refuses
-anything that is not a state the rules allow, always with a `VinteEUmError` ("bad_state"
-naming where and why, or the set-up error of a refused table):
+The rule (docs/rules.md#saved-game-replays): the saved form (`FORMAT`) is
 
-- the shape: exactly the expected fields, each of the expected type (a bool is not a
-  number), every list of the expected length, counts within their limits;
-- the table: the set-up is re-checked as `new_game` checks it; the banker, every seat
-  named anywhere, in range; the phase one of PHASES; chips never negative, and the stacks
-  plus the bets on the table add up to the chips the game started with;
-- the cards: every card text exact ("7♥"); the stock, the collected cards and the hands
-  together hold exactly the packs (no card more often than the packs hold, none missing);
-  hands of the right shape for the phase (nobody sitting out holds cards; a settled
-  player's hand is collected); whoever must act can act;
-- the random generator: only numpy's own bit generators by name (PCG64, PCG64DXSM,
-  MT19937, Philox, SFC64), whose state numpy itself checks; nothing named by the JSON is
-  ever called otherwise.
+    {"format": "cartas.vinte_e_um/2",
+     "setup": {"players": 4, "options": {"ace": 1, "decks": 1, "min_bet": 1, "max_bet": 5,
+                                         "chips": [20, 20, 20, 20], "rotation": "rounds",
+                                         "rotation_rounds": 3, "rounds": 10},
+               "banker": None, "deal": None, "seed": 7, "rng": None, "stocks": [], "lots": []},
+     "actions": ["bet 3", "hit", "stand", ...]}
+
+- `setup` is how the game began: the table's options (checked against `config.OPTIONS`,
+  the very options the game's `cartas.games` spec shows, then as `new_game` checks them),
+  the first `banker` as asked (None: drawn by lot), the `deal` chosen by hand (`from_deal`'s
+  first_cards, upcard and then), the generator (a `seed`, or `rng`: a numpy bit generator's
+  state, exactly one of them), and what is fixed by hand instead of drawn: `stocks` (the
+  first stocks laid out, each its top cards in order, the others below in their order) and
+  `lots` (the first lots drawn when every seat refused the bank).
+- `actions` are the actions taken since, in order, as text (`str(action)`).
+
+Loading starts the game from its setup and replays each action through `apply_action`, so
+the rules themselves refuse what they would not allow: a setup outside the options' ranges
+raises VinteEUmError "bad_setup" naming the field and the refusal, the first illegal action
+"saved_action" naming its number and why, a malformed one "bad_state". Sizes are capped
+(`MAX_TEXT` characters, `MAX_ACTIONS` actions, `MAX_STOCKS` stocks, `MAX_LOTS` lots), so no
+input makes unbounded work. Replaying takes about 30 µs an action: a game with the default
+options (10 rounds, a few hundred actions) loads in under 10 ms, 1,700 actions take 50 ms,
+and the cap (a 200-round game at 12 seats stays under it) about 0.3 s. The random generator
+is only ever one of numpy's own bit generators, by name (PCG64, PCG64DXSM, MT19937, Philox,
+SFC64), whose state numpy itself checks; nothing named by the JSON is ever called otherwise.
+
+Games saved in the first format ("cartas.vinte_e_um/1", every field of the state) still
+load, through `legacy`, which turns one into a setup plus actions and replays it.
 """
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 
-from ..cards import STANDARD_PACK, standard_pack
-from .config import CONFIG_KEYS, UNTIL_ONE_CAP, check_config
+from ..cards import STANDARD_PACK
+from ..options import GameError, check_options
+from . import legacy
+from .actions import Action
+from .config import CONFIG_KEYS, MAX_PACKS, MAX_PLAYERS, MAX_ROUNDS, OPTIONS, UNTIL_ONE_CAP
 from .errors import VinteEUmError
 
-FORMAT = "cartas.vinte_e_um/1"
-MAX_TEXT = 20_000_000           # characters of JSON
-MAX_EVENTS = 400_000
+FORMAT = "cartas.vinte_e_um/2"
+MAX_TEXT = 2_000_000            # characters of JSON
+MAX_ACTIONS = 10_000            # ~30 µs each to replay: 10,000 take ~0.3 s (see the docstring)
+MAX_STOCKS = 4 * MAX_ROUNDS     # a stock per round, and a reshuffle now and then
+MAX_LOTS = UNTIL_ONE_CAP
+SETUP_KEYS = ("players", "options", "banker", "deal", "seed", "rng", "stocks", "lots")
+OPTION_KEYS = tuple(k for k in CONFIG_KEYS if k != "players")
 BIT_GENERATORS = {cls.__name__: cls for cls in (np.random.PCG64, np.random.PCG64DXSM,
                                                  np.random.MT19937, np.random.Philox,
                                                  np.random.SFC64)}
 _DTYPES = ("uint32", "uint64", "int64")
 _CARD = {str(card): card for card in STANDARD_PACK}
-_OUTCOMES = (None, "bust", "won", "lost")
-# Every event the engine logs: its fields and their kinds (see _check_event).
-EVENT_FIELDS: dict[str, dict[str, str]] = {
-    "game_start": {"players": "int", "banker": "seat", "chips": "ints", "ace": "ace",
-                   "decks": "int", "rotation": "rotation"},
-    "round_start": {"round": "int", "banker": "seat", "players": "seats",
-                    "sitting_out": "seats"},
-    "deal": {"seat": "seat", "face_up": "bool", "card": "card?"},
-    "bet": {"seat": "seat", "amount": "int"},
-    "banker_21": {"seat": "seat", "cards": "cards", "chips": "int"},
-    "hit": {"seat": "seat"},
-    "stand": {"seat": "seat", "points": "int", "auto": "bool"},
-    "bust": {"seat": "seat", "cards": "cards", "points": "int"},
-    "pay": {"from": "seat", "to": "seat", "amount": "int", "owed": "int"},
-    "draw": {"seat": "seat"},
-    "reveal": {"seat": "seat", "card": "card"},
-    "call": {"seat": "seat", "banker": "seat", "player_points": "int", "banker_points": "int",
-             "cards": "cards", "winner": "side", "chips": "int"},
-    "banker_bust": {"seat": "seat", "cards": "cards", "points": "int", "pays": "seats"},
-    "reshuffle": {"cards": "int"},
-    "round_end": {"round": "int", "banker": "seat", "hands": "hands", "points": "points",
-                  "chips": "ints"},
-    "rotation": {"mode": "mode", "seats": "seats"},
-    "take_bank": {"seat": "seat"},
-    "refuse_bank": {"seat": "seat"},
-    "bid": {"seat": "seat", "amount": "int"},
-    "pass": {"seat": "seat"},
-    "offer": {"seat": "seat", "amount": "int"},
-    "accept_offer": {"seat": "seat", "buyer": "seat", "amount": "int"},
-    "refuse_offer": {"seat": "seat", "buyer": "seat", "amount": "int"},
-    "bank_change": {"from": "seat", "to": "seat", "reason": "reason", "price": "int"},
-    "game_over": {"winner": "seat?", "winners": "seats", "chips": "ints", "cap": "int?"},
-}
-EVENT_TYPES = frozenset(EVENT_FIELDS)
-_OPTIONAL_FIELDS = {"cap"}
-_CHOICES = {"side": ("player", "banker"), "mode": ("rounds", "auction", "sale"),
-            "reason": ("rounds", "lot", "natural", "auction", "sale", "broke"),
-            "rotation": ("rounds", "natural", "auction", "sale", "permanent"),
-            "ace": (1, 11, "flexible")}
-_BIG = 10 ** 9
-_KEYS = ("format", "config", "rng", "chips", "banker", "round_number", "bank_rounds", "phase",
-         "hands", "covered", "bets", "in_round", "outcome", "called", "queue", "stock",
-         "collected", "shown", "natural_seat", "high_bid", "high_bidder", "pending_offer",
-         "offered", "events", "winner", "winners")
 
 
-def state_to_dict(state) -> dict:
-    return {
-        "format": FORMAT, "config": dict(state.config),
-        "rng": _rng_to_json(state.rng), "chips": list(state.chips), "banker": state.banker,
-        "round_number": state.round_number, "bank_rounds": state.bank_rounds,
-        "phase": state.phase,
-        "hands": [[str(c) for c in h] for h in state.hands], "covered": list(state.covered),
-        "bets": list(state.bets), "in_round": list(state.in_round),
-        "outcome": list(state.seat_results), "called": list(state.called),
-        "queue": list(state.queue),
-        "stock": [str(c) for c in state.stock], "collected": [str(c) for c in state.collected],
-        "shown": [[str(c) for c in cards] for cards in state.shown],
-        "natural_seat": state.natural_seat, "high_bid": state.high_bid,
-        "high_bidder": state.high_bidder,
-        "pending_offer": list(state.pending_offer) if state.pending_offer else None,
-        "offered": list(state.offered), "events": state.events,
-        "winner": state.winner, "winners": list(state.winners),
-    }
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def to_json(state) -> str:
-    return json.dumps(state_to_dict(state), ensure_ascii=False, separators=(",", ":"))
+def _bad(where: str, rule: str, **fields) -> VinteEUmError:
+    return VinteEUmError("bad_state", where=where, rule=rule, **fields)
 
 
 # -- the random generator ---------------------------------------------------------------
 
-def _rng_to_json(rng: np.random.Generator) -> dict:
-    state = rng.bit_generator.state
-    return json.loads(json.dumps(state, default=lambda a: {"ndarray": a.tolist(),
-                                                           "dtype": str(a.dtype)}))
+_rng_to_json = legacy.rng_to_json
 
 
 def _rng_from_json(data) -> np.random.Generator:
@@ -147,295 +106,148 @@ def _rng_from_json(data) -> np.random.Generator:
         raise bad() from None
 
 
-# -- reading back ---------------------------------------------------------------------
+# -- saving -------------------------------------------------------------------------------
 
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+def to_dict(state) -> dict:
+    """The saved game: its setup and its actions.
 
-
-class _Reader:
-    """Checks one parsed JSON object field by field; every failure is "bad_state"."""
-
-    def __init__(self, data: dict):
-        self.data = data
-
-    @staticmethod
-    def fail(where: str, rule: str, **fields) -> VinteEUmError:
-        return VinteEUmError("bad_state", where=where, rule=rule, **fields)
-
-    def int(self, key, low, high, value=None, where=None):
-        value = self.data[key] if value is None and where is None else value
-        where = where or key
-        if not _is_int(value):
-            raise self.fail(where, "type")
-        if not low <= value <= high:
-            raise self.fail(where, "range")
-        return value
-
-    def seat(self, value, where, players, optional=False):
-        if value is None and optional:
-            return None
-        return self.int(None, 0, players - 1, value=value, where=where)
-
-    def list(self, key, length=None, limit=10_000, value=None, where=None):
-        value = self.data[key] if where is None else value
-        where = where or key
-        if not isinstance(value, list):
-            raise self.fail(where, "type")
-        if (length is not None and len(value) != length) or len(value) > limit:
-            raise self.fail(where, "length")
-        return value
-
-    def seats(self, key, players, distinct=True):
-        seats = [self.seat(s, f"{key}[{i}]", players) for i, s in enumerate(self.list(key, limit=players * 2))]
-        if distinct and len(set(seats)) != len(seats):
-            raise self.fail(key, "inconsistent")
-        return seats
-
-    def cards(self, value, where, limit=8 * 52):
-        cards = self.list(None, limit=limit, value=value, where=where)
-        out = []
-        for i, text in enumerate(cards):
-            card = _CARD.get(text) if isinstance(text, str) else None
-            if card is None:
-                raise self.fail(f"{where}[{i}]", "card")
-            out.append(card)
-        return out
+    A game that draws from its caller's Generator (`new_game(..., seed=rng)`, which others
+    may draw from too) is saved with every stock it laid out and every lot it drew fixed by
+    hand, its first banker, and its generator as it is now (what the game goes on with);
+    any other game with its seed."""
+    setup = state._setup
+    if setup["seed"] is None and setup["rng"] is None:
+        setup = {**setup, "banker": state.events[0]["banker"], "deal": None,
+                 "rng": _rng_to_json(state.rng),
+                 "stocks": [[str(c) for c in stock] for stock in state._stock_log],
+                 "lots": list(state._lot_log)}
+    return {"format": FORMAT, "setup": json.loads(json.dumps(setup)),
+            "actions": list(state._actions)}
 
 
-def _saved_object(text) -> dict:
-    """The saved game's top-level object, with the keys `to_json` writes (bounded in size)."""
+def to_json(state) -> str:
+    return json.dumps(to_dict(state), ensure_ascii=False, separators=(",", ":"))
+
+
+# -- loading ------------------------------------------------------------------------------
+
+def _cards(value, where: str, limit: int, none: bool = False) -> list:
+    """A list of exact card texts ("7♥"; None too when `none`), at most `limit` long."""
+    if not isinstance(value, list) or len(value) > limit:
+        raise _bad(where, "length" if isinstance(value, list) else "type")
+    for i, text in enumerate(value):
+        if not (none and text is None) and not (isinstance(text, str) and text in _CARD):
+            raise _bad(f"{where}[{i}]", "card")
+    return value
+
+
+def _check_deal(deal, players: int) -> tuple | None:
+    """The deal chosen by hand, as `from_deal` takes it (first_cards, upcard, then)."""
+    if deal is None:
+        return None
+    if not isinstance(deal, dict) or set(deal) != {"first_cards", "upcard", "then"}:
+        raise _bad("setup.deal", "keys", expected="first_cards, upcard, then")
+    first = _cards(deal["first_cards"], "setup.deal.first_cards", players, none=True)
+    if len(first) != players:
+        raise _bad("setup.deal.first_cards", "length")
+    upcard = _cards([deal["upcard"]], "setup.deal.upcard", 1, none=True)[0]
+    return first, upcard, _cards(deal["then"], "setup.deal.then", 104)
+
+
+def check_setup(setup) -> dict:
+    """The saved setup, its shape and ranges checked (the engine checks the rest as it
+    starts the game): the options against `config.OPTIONS` ("bad_setup" wrapping the
+    registry's GameError), the generator, the stocks and lots fixed by hand."""
+    if not isinstance(setup, dict):
+        raise _bad("setup", "object")
+    if set(setup) != set(SETUP_KEYS):
+        raise _bad("setup", "keys", expected=", ".join(SETUP_KEYS))
+    players, options = setup["players"], setup["options"]
+    if not _is_int(players) or not 3 <= players <= MAX_PLAYERS:
+        raise VinteEUmError("bad_setup", field="players",
+                            error=VinteEUmError("players_range", value=repr(players)[:40]))
+    if not isinstance(options, dict) or set(options) != set(OPTION_KEYS):
+        raise _bad("setup.options", "keys", expected=", ".join(OPTION_KEYS))
+    try:
+        check_options(OPTIONS, "21", {**options, "banker": setup["banker"]}, players)
+    except GameError as err:
+        raise VinteEUmError("bad_setup", field=str(err.fields.get("option", "options")), error=err) from None
+    deal = _check_deal(setup["deal"], players)
+    seed, rng = setup["seed"], setup["rng"]
+    if (seed is None) == (rng is None) or (seed is not None and not (
+            _is_int(seed) and 0 <= seed < 2 ** 63)):
+        raise _bad("setup.seed", "range")
+    generator = np.random.default_rng(seed) if rng is None else _rng_from_json(rng)
+    stocks = setup["stocks"]
+    if not isinstance(stocks, list) or len(stocks) > MAX_STOCKS:
+        raise _bad("setup.stocks", "length")
+    for i, stock in enumerate(stocks):
+        _cards(stock, f"setup.stocks[{i}]", MAX_PACKS * 52)
+    lots = setup["lots"]
+    if not isinstance(lots, list) or len(lots) > MAX_LOTS or not all(
+            _is_int(n) and 0 <= n < MAX_PLAYERS for n in lots):
+        raise _bad("setup.lots", "range")
+    return {"players": players, "options": options, "banker": setup["banker"], "deal": deal,
+            "generator": generator, "saved": setup}
+
+
+def replay(state, actions) -> None:
+    """Apply the saved `actions` in order; the first one refused raises "saved_action"
+    naming it (numbered from 1) and the engine's reason."""
+    if not isinstance(actions, list):
+        raise _bad("actions", "type")
+    if len(actions) > MAX_ACTIONS:
+        raise VinteEUmError("saved_too_many", top=MAX_ACTIONS)
+    parsed: dict[str, Action] = {}  # the texts repeat: each is read once
+    for n, text in enumerate(actions, 1):
+        try:
+            action = parsed.get(text) if isinstance(text, str) else None
+            if action is None:
+                action = parsed[text] = Action.parse(text)
+            error = state.illegal(action)
+            if error is not None:
+                raise error
+            state._apply(action)  # as apply_action, without copying the events for a caller
+        except VinteEUmError as err:
+            if err.code == "bad_setup":  # a stock or lot the setup fixed cannot be
+                raise
+            raise VinteEUmError("saved_action", index=n, error=err) from None
+
+
+def parse(text) -> dict:
+    """The saved game's top-level object (text, bytes or the parsed dict), size capped."""
     if isinstance(text, (str, bytes, bytearray)):
         if len(text) > MAX_TEXT:
-            raise VinteEUmError("bad_state", where="$", rule="length")
+            raise _bad("$", "length")
         try:
             data = json.loads(text)
         except (ValueError, RecursionError, UnicodeDecodeError):
-            raise VinteEUmError("bad_state", where="$", rule="json") from None
+            raise _bad("$", "json") from None
     else:
         data = text
     if not isinstance(data, dict):
-        raise VinteEUmError("bad_state", where="$", rule="object")
-    keys = set(data)
-    if keys != set(_KEYS) and keys != set(_KEYS) - {"shown"}:  # "shown" came later
-        raise VinteEUmError("bad_state", where="$", rule="keys", expected=", ".join(_KEYS))
+        raise _bad("$", "object")
     return data
 
 
-def from_json(text):
-    """Rebuild a state from `to_json()` (text, or the parsed dict); it continues exactly as
-    the original would. Anything else raises VinteEUmError (see the module docstring)."""
-    from .state import VinteEUmState
-    data = _saved_object(text)
-    r = _Reader(data)
-    if data["format"] != FORMAT:
-        raise r.fail("format", "format")
-
-    # the table's set-up, checked as new_game checks it
-    config = data["config"]
-    if not isinstance(config, dict) or set(config) != set(CONFIG_KEYS):
-        raise r.fail("config", "keys", expected=", ".join(CONFIG_KEYS))
-    checked = check_config(**config)
-    if checked != config:  # normalised differently: not what to_json writes
-        raise r.fail("config", "inconsistent")
-    players, decks = checked["players"], checked["decks"]
-    total = sum(checked["chips"])
-    state = VinteEUmState(checked, _rng_from_json(data["rng"]))
-
-    chips = r.list("chips", players)
-    for i, c in enumerate(chips):
-        r.int(None, 0, total, value=c, where=f"chips[{i}]")
-    state.chips = list(chips)
-    state.banker = r.seat(data["banker"], "banker", players)
-    cap = checked["rounds"] or UNTIL_ONE_CAP
-    state.round_number = r.int("round_number", 1, cap)
-    phase = data["phase"]
-    if not isinstance(phase, str) or phase not in ("bet", "players", "banker", "rotation",
-                                                   "game_over"):
-        raise r.fail("phase", "phase")
-    state.phase = phase
-    # rounds run by this banker, counted when a round ends
-    in_play = phase in ("bet", "players", "banker")
-    state.bank_rounds = r.int("bank_rounds", 0, state.round_number - in_play)
-
-    state.hands = [r.cards(h, f"hands[{i}]", limit=60)
-                   for i, h in enumerate(r.list("hands", players))]
-    covered = r.list("covered", players)
-    if not all(isinstance(c, bool) for c in covered):
-        raise r.fail("covered", "type")
-    state.covered = list(covered)
-    bets = r.list("bets", players)
-    state.bets = [r.int(None, 0, checked["max_bet"], value=b, where=f"bets[{i}]")
-                  for i, b in enumerate(bets)]
-    state.in_round = r.seats("in_round", players)
-    outcome = r.list("outcome", players)
-    if not all(o in _OUTCOMES for o in outcome if not isinstance(o, (list, dict))):
-        raise r.fail("outcome", "type")
-    if any(isinstance(o, (list, dict)) for o in outcome):
-        raise r.fail("outcome", "type")
-    state.seat_results = list(outcome)
-    state.called = r.seats("called", players)
-    state.queue = r.seats("queue", players, distinct=False)
-    state.stock = r.cards(data["stock"], "stock")
-    state.collected = r.cards(data["collected"], "collected")
-    if "shown" in data:
-        state.shown = [r.cards(h, f"shown[{i}]", limit=60)
-                       for i, h in enumerate(r.list("shown", players))]
-    state.natural_seat = r.seat(data["natural_seat"], "natural_seat", players, optional=True)
-    state.high_bid = r.int("high_bid", 0, total)
-    state.high_bidder = r.seat(data["high_bidder"], "high_bidder", players, optional=True)
-    offer = data["pending_offer"]
-    if offer is not None:
-        offer = r.list("pending_offer", 2)
-        state.pending_offer = (r.seat(offer[0], "pending_offer[0]", players),
-                               r.int(None, 1, total, value=offer[1], where="pending_offer[1]"))
-    state.offered = r.seats("offered", players)
-    events = r.list("events", limit=MAX_EVENTS)
-    for i, event in enumerate(events):
-        if not _check_event(event, players):
-            raise r.fail(f"events[{i}]", "type")
-    state.events = events
-    state.winner = r.seat(data["winner"], "winner", players, optional=True)
-    state.winners = r.seats("winners", players)
-    _check_consistency(state, r, total, decks)
+def load(text, begin: Callable):
+    """The game a saved text holds: `begin` (`state._begin`) starts it from its checked
+    setup, then its actions are replayed. First-format saves are read by `legacy.read`."""
+    data = parse(text)
+    if data.get("format") == legacy.FORMAT:
+        return legacy.read(data, lambda setup, actions: load(
+            {"format": FORMAT, "setup": setup, "actions": actions}, begin))
+    if data.get("format") != FORMAT:
+        raise _bad("format", "format")
+    if set(data) != {"format", "setup", "actions"}:
+        raise _bad("$", "keys", expected="format, setup, actions")
+    setup = check_setup(data["setup"])
+    try:
+        state = begin(setup["players"], setup["generator"], setup["options"], setup["banker"],
+                      setup["deal"], saved=setup["saved"])
+    except VinteEUmError as err:
+        if err.code == "bad_setup":  # a stock the setup fixed, refused as the game starts
+            raise
+        raise VinteEUmError("bad_setup", field="options", error=err) from None
+    replay(state, data["actions"])
     return state
-
-
-def _is_value(value, kind: str, players: int) -> bool:
-    if kind.endswith("?"):
-        return value is None or _is_value(value, kind[:-1], players)
-    if kind == "seat":
-        return _is_int(value) and 0 <= value < players
-    if kind == "int":
-        return _is_int(value) and -_BIG <= value <= _BIG
-    if kind == "bool":
-        return isinstance(value, bool)
-    if kind == "card":
-        return isinstance(value, str) and value in _CARD
-    if kind in _CHOICES:
-        return any(value == c and type(value) is type(c) for c in _CHOICES[kind])
-    if kind in ("cards", "seats", "ints"):
-        item = {"cards": "card", "seats": "seat", "ints": "int"}[kind]
-        return isinstance(value, list) and len(value) <= 60 and all(
-            _is_value(v, item, players) for v in value)
-    if kind in ("hands", "points"):
-        item = "cards" if kind == "hands" else "int"
-        return isinstance(value, dict) and len(value) <= players and all(
-            isinstance(k, str) and k.isdigit() and int(k) < players and _is_value(v, item, players)
-            for k, v in value.items())
-    return False
-
-
-def _check_event(event, players: int) -> bool:
-    """Whether `event` is one the engine could have logged: its type, exactly its fields,
-    each of the right kind."""
-    if not isinstance(event, dict):
-        return False
-    kind = event.get("type")
-    fields = EVENT_FIELDS.get(kind) if isinstance(kind, str) else None
-    if fields is None:
-        return False
-    keys = set(event) - {"type"}
-    if not set(fields) - _OPTIONAL_FIELDS <= keys <= set(fields):
-        return False
-    return all(_is_value(event[k], fields[k], players) for k in keys)
-
-
-def _check_consistency(state, r: _Reader, total: int, decks: int) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
-    """What only the whole state can tell: chips, cards and who acts, phase by phase."""
-    players, banker, phase = state.players, state.banker, state.phase
-    if sum(state.chips) + sum(state.bets) != total:
-        raise r.fail("chips", "chips")
-    held = Counter(state.stock + state.collected + [c for h in state.hands for c in h])
-    if held != Counter(standard_pack(decks)):
-        raise r.fail("stock", "card_count")
-    for seat, cards in enumerate(state.shown):
-        if any(n > decks for n in Counter(cards).values()):
-            raise r.fail(f"shown[{seat}]", "card_count")
-    in_round = state.in_round
-    if any(s not in in_round for s in state.called) or any(
-            state.seat_results[s] is None for s in state.called):
-        raise r.fail("called", "inconsistent")
-    if state.natural_seat is not None and state.natural_seat not in in_round:
-        raise r.fail("natural_seat", "inconsistent")
-    for seat in range(players):
-        if state.covered[seat] and not state.hands[seat]:
-            raise r.fail(f"covered[{seat}]", "inconsistent")
-    if phase in ("bet", "players", "banker"):
-        # a round in play (after it, the bank may have moved: in_round is the last round's)
-        left = state._left_of(banker)
-        if banker in in_round or in_round != [s for s in left if s in in_round]:
-            raise r.fail("in_round", "inconsistent")
-        for seat in range(players):
-            if seat != banker and seat not in in_round and (
-                    state.hands[seat] or state.bets[seat] or state.seat_results[seat]):
-                raise r.fail(f"hands[{seat}]", "hand")  # sitting out: no cards, no bet
-        _check_round(state, r)
-    else:
-        if any(state.bets):
-            raise r.fail("bets", "inconsistent")
-    if phase == "rotation":
-        if state.rotation in ("natural", "permanent") or not state.queue:
-            raise r.fail("queue", "inconsistent")
-        if state.pending_offer is not None and (state.rotation != "sale"
-                                                or state.pending_offer[0] == banker
-                                                or state.pending_offer[1] > state.chips[state.pending_offer[0]]):
-            raise r.fail("pending_offer", "inconsistent")
-        if banker in state.queue or len(set(state.queue)) != len(state.queue):
-            raise r.fail("queue", "inconsistent")
-        if state.high_bidder is not None and (state.high_bidder == banker or state.high_bid < 1
-                                              or state.high_bid > state.chips[state.high_bidder]):
-            raise r.fail("high_bidder", "inconsistent")
-    elif state.pending_offer is not None:
-        raise r.fail("pending_offer", "inconsistent")
-    if phase == "game_over":
-        best = max(state.chips)
-        winners = [s for s in range(players) if state.chips[s] == best]
-        if state.queue or state.winners != winners or state.winner != (
-                winners[0] if len(winners) == 1 else None):
-            raise r.fail("winners", "inconsistent")
-    elif state.winner is not None or state.winners:
-        raise r.fail("winner", "inconsistent")
-
-
-def _check_round(state, r: _Reader) -> None:  # noqa: C901 - goes when a save is its setup plus its actions (issue 19, item 5)
-    """A round in play: hands, bets and the queue of whoever must act."""
-    phase, banker, in_round = state.phase, state.banker, state.in_round
-    queue, min_bet = state.queue, state.min_bet
-    banker_cards = len(state.hands[banker])
-    if state.bets[banker] or state.seat_results[banker] is not None:
-        raise r.fail("bets", "inconsistent")
-    for seat in in_round:
-        hand, bet, outcome = state.hands[seat], state.bets[seat], state.seat_results[seat]
-        if outcome is not None:  # settled: paid, and its cards collected
-            if hand or bet or phase == "bet":
-                raise r.fail(f"hands[{seat}]", "hand")
-        elif phase == "bet":
-            if len(hand) != 1 or not state.covered[seat]:
-                raise r.fail(f"hands[{seat}]", "hand")
-            if seat in queue:
-                if bet or state.chips[seat] < min_bet:
-                    raise r.fail(f"bets[{seat}]", "inconsistent")
-            elif bet < min_bet:
-                raise r.fail(f"bets[{seat}]", "inconsistent")
-        else:
-            if not hand or bet < min_bet:
-                raise r.fail(f"hands[{seat}]", "hand")
-    if phase == "bet":
-        if banker_cards != 1 or not queue or queue != in_round[len(in_round) - len(queue):]:
-            raise r.fail("queue", "inconsistent")
-    else:
-        if banker_cards < 2:
-            raise r.fail(f"hands[{banker}]", "hand")
-    if phase == "players":
-        if not queue or any(s not in in_round or state.seat_results[s] is not None for s in queue) \
-                or queue != [s for s in in_round if s in queue] or len(set(queue)) != len(queue):
-            raise r.fail("queue", "inconsistent")
-        if state.points(queue[0]) > 21 or (len(state.hands[queue[0]]) >= 2
-                                           and state.points(queue[0]) == 21):
-            raise r.fail(f"hands[{queue[0]}]", "hand")
-    if phase == "banker":
-        if queue or not state.uncalled or state.points(banker) > 21:
-            raise r.fail("queue", "inconsistent")
-        if any(len(state.hands[s]) < 1 for s in state.uncalled):
-            raise r.fail("hands", "hand")

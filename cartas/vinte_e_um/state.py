@@ -8,6 +8,8 @@ for the points the sources leave open and how they are settled here.
 """
 from __future__ import annotations
 
+import copy
+import secrets
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -15,6 +17,7 @@ from ..cards import Card, shuffled, standard_pack
 from ..contract import Outcome, copy_event
 from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action, IllegalAction
 from .config import (
+    CONFIG_KEYS,
     DEFAULT_ROTATION,
     ROTATIONS,
     UNTIL_ONE_CAP,
@@ -77,6 +80,14 @@ class VinteEUmState:
         self.events: list[dict] = []
         self.winner: int | None = None
         self.winners: list[int] = []
+        # Saving (docs/rules.md#saved-game-replays): how the game began, the actions since, and
+        # what the setup fixes by hand: the next stocks (top card first) and lots to draw.
+        self._setup: dict = {}
+        self._actions: list[str] = []
+        self._stocks: list[list[Card]] = []
+        self._lots: list[int] = []
+        self._stock_log: list[list[Card]] = []  # every stock laid out so far, as laid out
+        self._lot_log: list[int] = []           # every lot drawn so far
 
     # ------------------------------------------------------------------ reading the state
     game = "21"  # the game's key in `cartas.games`
@@ -314,10 +325,14 @@ class VinteEUmState:
         error = self.illegal(action, seat)
         if error is not None:
             raise error
-        action = Action.parse(action)
         start = len(self.events)
-        getattr(self, "_do_" + action.kind)(self.current_seat, action)
+        self._apply(Action.parse(action))
         return [copy_event(e) for e in self.events[start:]]
+
+    def _apply(self, action: Action) -> None:
+        """Play a legal action (checked by `illegal` first) and keep it for saving."""
+        getattr(self, "_do_" + action.kind)(self.current_seat, action)
+        self._actions.append(str(action))
 
     def describe(self, action: object, lang: str = "pt") -> str:
         """The action's name in `lang` ("apostar 3 fichas"); see `Action.describe`."""
@@ -379,7 +394,7 @@ class VinteEUmState:
         self._log("refuse_bank", seat=seat)
         self.offered.append(self.queue.pop(0))
         if not self.queue:
-            lucky = self.offered[int(self.rng.integers(len(self.offered)))]
+            lucky = self.offered[self._draw_lot(len(self.offered))]
             self._change_bank(lucky, "lot")
             self._next_round()
 
@@ -435,7 +450,7 @@ class VinteEUmState:
 
     def _deal(self, seat: int, face_up: bool) -> None:
         if not self.stock:
-            self.stock = shuffled(self.collected, self.rng)
+            self.stock = self._lay_out(self.collected)
             self.collected = []
             self._log("reshuffle", cards=len(self.stock))
         card = self.stock.pop(0)
@@ -453,14 +468,46 @@ class VinteEUmState:
         self.shown = [[] for _ in range(self.players)]
         self.natural_seat = None
         self.in_round = [s for s in self._left_of(self.banker) if self.chips[s] >= self.min_bet]
-        pack = standard_pack(self.decks)
-        self.stock = list(stock) if stock is not None else shuffled(pack, self.rng)
+        self.stock = self._lay_out(standard_pack(self.decks), stock)
         self._log("round_start", round=self.round_number, banker=self.banker,
                   players=list(self.in_round), sitting_out=self.sitting_out)
         for seat in self.in_round + [self.banker]:
             self._deal(seat, face_up=False)
             self.covered[seat] = True
         self.queue = list(self.in_round)
+
+    def _lay_out(self, cards: list[Card], chosen: list[Card] | None = None) -> list[Card]:
+        """The stock made of `cards`, top card first: the setup's next stock while it has
+        some (its cards on top in its order, the others below in theirs), else `chosen` (a
+        deal chosen by hand), else shuffled from the generator."""
+        made = len(self._stock_log)
+        if made < len(self._stocks):
+            top = self._stocks[made]
+            rest = Counter(cards)
+            rest.subtract(top)
+            if any(n < 0 for n in rest.values()):
+                raise VinteEUmError("bad_setup", field="stocks", error=VinteEUmError(
+                    "setup_stock", number=made + 1, cards=len(cards)))
+            below = []
+            for card in cards:
+                if rest[card] > 0:
+                    rest[card] -= 1
+                    below.append(card)
+            stock = list(top) + below
+        else:
+            stock = list(chosen) if chosen is not None else shuffled(cards, self.rng)
+        self._stock_log.append(list(stock))
+        return stock
+
+    def _draw_lot(self, n: int) -> int:
+        """A lot among `n`: the setup's next one while it has some, else from the generator."""
+        made = len(self._lot_log)
+        lot = self._lots[made] if made < len(self._lots) else int(self.rng.integers(n))
+        if not 0 <= lot < n:
+            raise VinteEUmError("bad_setup", field="lots", error=VinteEUmError(
+                "setup_lot", number=made + 1, last=n - 1))
+        self._lot_log.append(lot)
+        return lot
 
     def _banker_upcard(self) -> None:
         banker = self.banker
@@ -631,12 +678,13 @@ class VinteEUmState:
 
     # ------------------------------------------------------------------ copies and JSON
     def clone(self) -> VinteEUmState:
-        from .serialization import from_json
-        return from_json(self.to_json())
+        """An independent copy, its generator included."""
+        return copy.deepcopy(self)
 
     def to_dict(self) -> dict:
-        from .serialization import state_to_dict
-        return state_to_dict(self)
+        """The saved game: its setup plus its actions (see `cartas.vinte_e_um.serialization`)."""
+        from .serialization import to_dict
+        return to_dict(self)
 
     def to_json(self) -> str:
         from .serialization import to_json
@@ -644,7 +692,6 @@ class VinteEUmState:
 
     @classmethod
     def from_json(cls, text: str) -> VinteEUmState:
-        from .serialization import from_json
         return from_json(text)
 
     def __repr__(self) -> str:
@@ -653,9 +700,12 @@ class VinteEUmState:
 
 
 def from_json(text) -> VinteEUmState:
-    """Rebuild a state from `to_json()` (see `cartas.vinte_e_um.serialization.from_json`)."""
-    from .serialization import from_json as load
-    return load(text)
+    """The game saved by `to_json()` (text, or the parsed dict): its setup starts it and its
+    actions are replayed (docs/rules.md#saved-game-replays), so it continues exactly as the
+    original would. A setup out of range or an action the rules refuse raises VinteEUmError
+    naming it (see `cartas.vinte_e_um.serialization`)."""
+    from .serialization import load
+    return load(text, _begin)
 
 
 def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5, chips=20,
@@ -673,10 +723,9 @@ def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5
     A table where nobody could bet (every other stack below min_bet, or only the banker
     with chips) is refused. Every refusal is a VinteEUmError (see `config`).
     """
-    state = _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds,
-                   rotation_rounds, banker)
-    state._start_round()
-    return state
+    options = dict(ace=ace, decks=decks, min_bet=min_bet, max_bet=max_bet, chips=chips,
+                   rotation=rotation, rounds=rounds, rotation_rounds=rotation_rounds)
+    return _begin(players, seed, options, banker)
 
 
 def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed=None, ace=None,
@@ -690,8 +739,15 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
     banker's draws). The rest of the pack follows in a seeded shuffled order. Other options
     as in `new_game` (ace=None: the table's default ace for the rotation).
     """
-    state = _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds,
-                   rotation_rounds, banker)
+    options = dict(ace=ace, decks=decks, min_bet=min_bet, max_bet=max_bet, chips=chips,
+                   rotation=rotation, rounds=rounds, rotation_rounds=rotation_rounds)
+    return _begin(players, seed, options, banker, (first_cards, upcard, then))
+
+
+def _deal_first(state: VinteEUmState, first_cards, upcard, then) -> dict:
+    """Start the first round with the chosen cards on top (see `from_deal`); returns the
+    deal as saved: {"first_cards": a card text or None per seat, "upcard", "then"}."""
+    players = state.players
     if isinstance(first_cards, (list, tuple)) and len(first_cards) <= players:
         first_cards = dict(enumerate(first_cards))
     if not isinstance(first_cards, dict):
@@ -705,25 +761,48 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
     if isinstance(then, (str, bytes)) or not isinstance(then, (list, tuple)) or len(then) > 104:
         raise VinteEUmError("cards_list", field="then", value=shown(then))
     top = [card_of(first_cards[s]) for s in dealt]
-    top += ([card_of(upcard)] if upcard is not None else []) + [card_of(c) for c in then]
+    up = [card_of(upcard)] if upcard is not None else []
+    more = [card_of(c) for c in then]
     rest = Counter(standard_pack(state.decks))
-    rest.subtract(top)
+    rest.subtract(top + up + more)
     short = [str(c) for c, n in rest.items() if n < 0]
     if short:
         raise VinteEUmError("too_few_in_packs", packs=state.decks, cards=", ".join(short))
     remaining = list(rest.elements())
-    state._start_round(stock=top + shuffled(remaining, state.rng))
-    return state
+    state._start_round(stock=top + up + more + shuffled(remaining, state.rng))
+    cards = dict(zip(dealt, top))
+    return {"first_cards": [None if s not in cards else str(cards[s]) for s in range(players)],
+            "upcard": None if not up else str(up[0]), "then": [str(c) for c in more]}
 
 
-def _blank(players, seed, ace, decks, min_bet, max_bet, chips, rotation, rounds, rotation_rounds,
-           banker) -> VinteEUmState:
-    config = check_config(players, ace, decks, min_bet, max_bet, chips, rotation,
-                          rotation_rounds, rounds)
+def _begin(players, seed, options: dict, banker, deal: tuple | None = None,
+           saved: dict | None = None) -> VinteEUmState:
+    """A new game (`new_game`, or `from_deal` when `deal` is (first_cards, upcard, then)).
+    Its setup is kept for saving: the options, the first banker as asked, the deal, and the
+    seed (a seed None draws a fresh one, kept); a Generator of the caller's is used as it is,
+    and the save then fixes what it drew instead (see `serialization.to_dict`). `saved`: a
+    saved game's checked setup, whose stocks and lots the new game lays out and draws."""
+    config = check_config(players, options["ace"], options["decks"], options["min_bet"],
+                          options["max_bet"], options["chips"], options["rotation"],
+                          options["rotation_rounds"], options["rounds"])
+    shared = seed is not None and not is_int(seed)  # a Generator (check_seed refuses the rest)
+    if seed is None:
+        seed = secrets.randbits(63)
     rng = check_seed(seed)
     state = VinteEUmState(config, rng)
+    if saved is not None:
+        state._stocks = [[card_of(c) for c in stock] for stock in saved["stocks"]]
+        state._lots = list(saved["lots"])
     state.banker = check_banker(banker, config, rng)
     state._log("game_start", players=config["players"], banker=state.banker,
                chips=list(state.chips), ace=config["ace"], decks=config["decks"],
                rotation=config["rotation"])
+    chosen = None if deal is None else _deal_first(state, *deal)
+    if deal is None:
+        state._start_round()
+    state._setup = saved if saved is not None else {
+        "players": config["players"],
+        "options": {key: config[key] for key in CONFIG_KEYS if key != "players"},
+        "banker": banker if banker is None else int(banker), "deal": chosen,
+        "seed": None if shared else int(seed), "rng": None, "stocks": [], "lots": []}
     return state
