@@ -54,7 +54,7 @@ class BotPacing:
     state: Any            # the view's own game state (each view reads its game's specifics)
     delay: float
     redraw: Callable[[], None]
-    show_error: Callable[[BaseException], None]
+    show_error: Callable[..., None]
 
     _busy = False
     bot_steps = 0
