@@ -20,7 +20,6 @@ Decided rules:
 """
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -445,8 +444,3 @@ def _truco_picture(state, lang: str) -> str:
 def _picture_21(state, lang: str) -> str:
     from widgets.draw import vinte_e_um_table
     return vinte_e_um_table.table_html(state, lang, viewer="all")  # the builder sees every card
-
-
-def scenario_json(scenario: dict) -> str:
-    """Pretty JSON of a scenario (for the notebook)."""
-    return json.dumps(scenario, ensure_ascii=False, indent=1)
