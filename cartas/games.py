@@ -18,8 +18,8 @@ comparing game names:
   `family` (the games sharing a pack, drawings and lessons: "truco" for paulista and mineiro,
   "21"), `hand_play` (a seat plays cards it picks from its hand), `table_options` (what a
   class table's creator may set, narrower than `options`: a class's tables stay small),
-  `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)` and
-  `why(state, lang)` (the last trick's or call's explanation).
+  `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)`,
+  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation).
 
 Importing this module is cheap: a game's engine loads when its spec is first asked for.
 """
@@ -131,6 +131,7 @@ class GameSpec:
     _deal_number: Callable[[Any], int]
     _banker: Callable[[Any], int | None]
     _why: Callable[[Any, str], str | None]
+    _raise_to_answer: Callable[[Any], dict[str, Any] | None]
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
@@ -203,6 +204,11 @@ class GameSpec:
         explain."""
         return self._why(state, check_lang(lang))
 
+    def raise_to_answer(self, state: GameState) -> dict[str, Any] | None:
+        """The raise the current seat must answer now (truco: {"name", "value", ...}); None
+        when there is none, and always in a game without raises (21)."""
+        return self._raise_to_answer(state)
+
 
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
@@ -228,7 +234,8 @@ def _truco_spec(key: str) -> GameSpec:
         _new=new, _load=lambda text: truco.from_json(text), _parse=truco.Action.parse,
         _bot=lambda seed: truco.RuleBot(seed=seed), _random_bot=lambda seed: truco.RandomBot(seed),
         family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
-        _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why)
+        _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
+        _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None)
 
 
 def _vinte_e_um_spec(key: str) -> GameSpec:
@@ -272,7 +279,8 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         _parse=vinte_e_um.Action.parse,
         _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
         family="21", hand_play=False, table_options=table_options, _team_of=lambda seat: None,
-        _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why)
+        _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why,
+        _raise_to_answer=lambda state: None)
 
 
 _BUILDERS: dict[str, Callable[[str], GameSpec]] = {

@@ -5,7 +5,7 @@ Everything else in `classroom.tables` and `widgets.pages.mesa` goes through thes
 use the contract (apply_action returning the events, `view(seat)` with `view(None)` for a
 spectator, `narrate(event, lang)`, bots choosing from a view) and ask the game's `GameSpec` for
 what differs between games (seats, the options a table's creator sets, teams, the hand or round
-number, the banker, the "why" of the last trick): no function here compares game names.
+number, the banker, a raise to answer, the "why" of the last trick): no function here compares game names.
 
 Decided here:
 
@@ -206,6 +206,11 @@ def hand_number(state: GameState) -> int:
 def banker(state: GameState) -> int | None:
     """The seat holding the bank; None in a game without one."""
     return find_game(state.game).banker(state)
+
+
+def raise_to_answer(state: GameState) -> dict | None:
+    """The raise the current seat must answer now; None when there is none."""
+    return find_game(state.game).raise_to_answer(state)
 
 
 def hand_play(game: str) -> bool:

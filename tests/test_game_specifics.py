@@ -31,9 +31,13 @@ def test_the_spec_tells_the_hand_or_round_in_play_the_banker_and_why():
     while truco.hand_number == 1:
         truco.apply_action(truco.legal_actions()[0])
     assert spec.deal_number(truco) == 2 and spec.why(truco, "pt")  # how the last hand ended
+    assert spec.raise_to_answer(truco) is None
+    truco.apply_action(next(a for a in truco.legal_actions() if a.kind == "raise"))
+    assert spec.raise_to_answer(truco) == truco.pending_raise and truco.pending_raise["value"] == 3
     spec21 = find_game("21")
     state = spec21.new_game(seed=5, seats=4, banker=2)
     assert (spec21.deal_number(state), spec21.banker(state), spec21.why(state, "en")) == (1, 2, None)
+    assert spec21.raise_to_answer(state) is None
     bot = spec21.bot(1)
     while not any(e["type"] == "call" for e in state.events):
         state.apply_action(bot.choose(state.view(state.current_seat)))

@@ -1,7 +1,7 @@
 """No caller outside a game's own package decides by a game's name (issue 19).
 
 What differs between games is asked of the game: its `GameSpec` in `cartas/games.py` (family,
-hand_play, table_options, team_of, deal_number, banker, why) or its state through the contract
+hand_play, table_options, team_of, deal_number, banker, raise_to_answer, why) or its state through the contract
 (`cartas/contract.py`). This test reads every module of `cartas` (but `cartas/truco/` and
 `cartas/vinte_e_um/`, the games themselves), `classroom`, `widgets`, `cartas_server`,
 `benchmarks` and `tools` with `ast` and fails on:
@@ -25,7 +25,8 @@ SCANNED = ("cartas", "classroom", "widgets", "cartas_server", "benchmarks", "too
 GAMES_OWN = ("cartas/truco/", "cartas/vinte_e_um/")
 GAME_NAMES = {"paulista", "mineiro", "21", "truco", "vinte_e_um", "vinte-e-um", "VinteEUm"}
 STATE_CLASSES = {"TrucoState", "VinteEUmState"}
-GAME_ATTRIBUTES = {"banker", "hand_number", "round_number", "variant", "tricks", "manilhas", "vira"}
+GAME_ATTRIBUTES = {"banker", "hand_number", "round_number", "variant", "tricks", "manilhas", "vira",
+                   "pending_raise"}
 COMPARING = (ast.Eq, ast.NotEq, ast.In, ast.NotIn, ast.Is, ast.IsNot)
 
 

@@ -658,8 +658,8 @@ class Mesa(View):
             self._status(self.t("watching") + " " + self.t("turn_of", who=self._who(snap, seat)),
                          "watch", snap, "#555")
         elif seat == mine:
-            pending = getattr(state, "pending_raise", None)
-            if getattr(state, "phase", "") == "answer" and pending:
+            pending = games.raise_to_answer(state)
+            if pending:
                 self._status(self.t("answer", name=pending["name"]), "you", snap, "#b71c1c")
             else:
                 self._status(self.t("your_turn"), "you", snap)
