@@ -81,7 +81,7 @@ def play(game: str, moves: int, seats: int | None, prefer) -> dict:
     tables = Tables(MemoryRepository(), clock=Clock())
     view = Mesa(lang="en", tables=tables, identity=Someone("bench-ana-0001", "Ana"), autopoll=False)
     view.pace, view.seed = 0.0, 11
-    if not games.is_truco(game):
+    if games.table_options(game):
         view.game.value = game
         view.seats.value = seats
         view.rounds.value = 50

@@ -143,14 +143,15 @@ def main() -> None:
     tmp = tempfile.mkdtemp(prefix="cartas-bench-")
     location = args.database or str(Path(tmp) / "tables.db")
 
+    from classroom.games import table_options
     from classroom.store import connect
     from classroom.tables import StoreRepository, Tables
     tables = Tables(StoreRepository(connect(location)))
     codes = []
     for n, game in enumerate(GAMES):
-        seats = 4
-        code = tables.create(game, f"learner-x-{n}", "creator", seats=seats if game == "21" else None,
-                             options={"rounds": 50} if game == "21" else None, seed=n)
+        long = "rounds" in table_options(game)  # a long game where the game has rounds to set
+        code = tables.create(game, f"learner-x-{n}", "creator", seats=4,
+                             options={"rounds": 50} if long else None, seed=n)
         codes.append(code)
     ctx = mp.get_context("spawn")
     out = ctx.Queue()

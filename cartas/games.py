@@ -13,7 +13,13 @@ comparing game names:
   (an unknown option or a value outside its range is a `GameError` naming it, an impossible
   combination the engine's own `RuleError`);
 - `from_json(text)`, `parse_action(text)`, `bot(seed)` (the rule-following bot) and
-  `random_bot(seed)`.
+  `random_bot(seed)`;
+- what differs from game to game, asked of the spec instead of decided by a game's name:
+  `family` (the games sharing a pack, drawings and lessons: "truco" for paulista and mineiro,
+  "21"), `hand_play` (a seat plays cards it picks from its hand), `table_options` (what a
+  class table's creator may set, narrower than `options`: a class's tables stay small),
+  `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)`,
+  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation).
 
 Importing this module is cheap: a game's engine loads when its spec is first asked for.
 """
@@ -30,6 +36,7 @@ from .options import CATALOGUE, GameError, Option, check_options, shown as _show
 
 GAME_KEYS: tuple[str, ...] = ("paulista", "mineiro", "21")
 __all__ = ["CATALOGUE", "GAME_KEYS", "GameError", "GameSpec", "Option", "all_games", "find_game"]
+TABLE_MOST = 50  # the most bets and rounds a class table's creator may choose
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -46,6 +53,14 @@ class GameSpec:
     _parse: Callable[[str], Action]
     _bot: Callable[[int | None], Bot]
     _random_bot: Callable[[int | None], Bot]
+    family: str
+    hand_play: bool
+    table_options: tuple[Option, ...]
+    _team_of: Callable[[int], int | None]
+    _deal_number: Callable[[Any], int]
+    _banker: Callable[[Any], int | None]
+    _why: Callable[[Any, str], str | None]
+    _raise_to_answer: Callable[[Any], dict[str, Any] | None]
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
@@ -94,6 +109,30 @@ class GameSpec:
         """A bot choosing uniformly among the legal actions."""
         return self._random_bot(seed)
 
+    def team_of(self, seat: int) -> int | None:
+        """The seat's team where seats play in teams (truco: seats 0 and 2 against 1 and 3);
+        None where every seat plays for itself (21)."""
+        return self._team_of(seat)
+
+    def deal_number(self, state: GameState) -> int:
+        """The hand (truco) or round (21) in play, from 1."""
+        return self._deal_number(state)
+
+    def banker(self, state: GameState) -> int | None:
+        """The seat holding the bank (21); None in a game without one (truco)."""
+        return self._banker(state)
+
+    def why(self, state: GameState, lang: str = "pt") -> str | None:
+        """Why the last trick went as it did (truco: who took it and why, or how the last hand
+        ended; 21: the last call's judgement as narrated); None while there is nothing to
+        explain."""
+        return self._why(state, check_lang(lang))
+
+    def raise_to_answer(self, state: GameState) -> dict[str, Any] | None:
+        """The raise the current seat must answer now (truco: {"name", "value", ...}); None
+        when there is none, and always in a game without raises (21)."""
+        return self._raise_to_answer(state)
+
 
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
@@ -102,6 +141,14 @@ def _truco_spec(key: str) -> GameSpec:
     def new(seed: object, seats: int, *, tie_lead: str) -> GameState:
         return truco.new_game(key, seed, tie_lead=tie_lead)
 
+    def why(state: Any, lang: str) -> str | None:
+        tricks = [] if state.is_terminal() else state.tricks
+        if tricks:
+            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang))
+        if state.last_hand is not None:
+            return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
+        return None
+
     variant = truco.get_variant(key)
     title = f"Truco {variant.key.capitalize()}"
     return GameSpec(
@@ -109,15 +156,34 @@ def _truco_spec(key: str) -> GameSpec:
         options=OPTIONS,
         # saves and bots need numpy: their modules load on first use, not with the registry
         _new=new, _load=lambda text: truco.from_json(text), _parse=truco.Action.parse,
-        _bot=lambda seed: truco.RuleBot(seed=seed), _random_bot=lambda seed: truco.RandomBot(seed))
+        _bot=lambda seed: truco.RuleBot(seed=seed), _random_bot=lambda seed: truco.RandomBot(seed),
+        family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
+        _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
+        _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None)
 
 
 def _vinte_e_um_spec(key: str) -> GameSpec:
     from . import vinte_e_um
     from .vinte_e_um import config
+    from .vinte_e_um.scoring import ACE_OPTIONS
 
     def new(seed: object, seats: int, **options: Any) -> GameState:
         return vinte_e_um.new_game(seats, seed, **options)
+
+    def why(state: Any, lang: str) -> str | None:
+        call = next((e for e in reversed(state.events) if e["type"] == "call"), None)
+        return None if call is None else str(state.narrate(call, lang))
+
+    # What a class table's creator may set (decided in `classroom.games`): packs 1 or 2, bets
+    # and rounds 1..50, None for the engine's default; the engine alone allows more.
+    table_options = (
+        Option("ace", None, choices=tuple(ACE_OPTIONS), nullable=True),
+        Option("decks", None, low=1, high=2, nullable=True),
+        Option("min_bet", None, low=1, high=TABLE_MOST, nullable=True),
+        Option("max_bet", None, low=1, high=TABLE_MOST, nullable=True),
+        Option("rotation", None, choices=config.ROTATIONS, nullable=True),
+        Option("rounds", None, low=1, high=TABLE_MOST, nullable=True),
+    )
 
     return GameSpec(
         key=key, titles=("21 (vinte e um)", "21 (vinte-e-um)"),
@@ -125,7 +191,10 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         options=config.OPTIONS,
         _new=new, _load=lambda text: vinte_e_um.from_json(text),
         _parse=vinte_e_um.Action.parse,
-        _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed))
+        _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
+        family="21", hand_play=False, table_options=table_options, _team_of=lambda seat: None,
+        _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why,
+        _raise_to_answer=lambda state: None)
 
 
 _BUILDERS: dict[str, Callable[[str], GameSpec]] = {

@@ -1,20 +1,21 @@
-"""The only place where the tables speak to a particular game: a thin adapter over the engine
-contract (`cartas/contract.py`) and its registry of games (`cartas/games.py`).
+"""The only place where the tables speak to a game: a thin adapter over the engine contract
+(`cartas/contract.py`) and its registry of games (`cartas/games.py`).
 
 Everything else in `classroom.tables` and `widgets.pages.mesa` goes through these functions. They
 use the contract (apply_action returning the events, `view(seat)` with `view(None)` for a
-spectator, `narrate(event, lang)`, bots choosing from a view) and touch a game's specifics only
-for its set-up, its button labels (truco names a raise by its variant), the hand or round
-number, teams and the "why" of the last trick.
+spectator, `narrate(event, lang)`, bots choosing from a view) and ask the game's `GameSpec` for
+what differs between games (seats, the options a table's creator sets, teams, the hand or round
+number, the banker, a raise to answer, the "why" of the last trick): no function here compares game names.
 
 Decided here:
 
-- Games a table may hold: "paulista" and "mineiro" (truco, 4 seats in two teams: seats 0 and
-  2 against 1 and 3) and "21" (3 to 12 seats).
-- 21 options a creator sets: `ace` (1, 11 or "flexible"; None = the engine's default for the
-  bank mode), `packs` (1 or 2; None = the engine's default for the seat count), `min_bet`
-  and `max_bet` (1..50, min <= max), `rotation` (the engine's bank modes) and `rounds`
-  (1..50). Anything else is refused with a TableError naming it (nothing is stored).
+- Games a table may hold: every game of the registry, "paulista" and "mineiro" (truco, 4 seats
+  in two teams: seats 0 and 2 against 1 and 3) and "21" (3 to 12 seats).
+- Options a creator sets are the game's `table_options` (truco: none; 21: `ace` (1, 11 or
+  "flexible"; None = the engine's default for the bank mode), `packs` (1 or 2; None = the
+  engine's default for the seat count), `min_bet` and `max_bet` (1..50, min <= max), `rotation`
+  (the engine's bank modes) and `rounds` (1..50)). Anything else is refused with a TableError
+  naming it (nothing is stored).
 - A bot's choice is a function of the table's seed and the state's step count only, so
   whichever kernel moves a bot makes the same move.
 """
@@ -23,40 +24,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import cartas.truco as truco
-import cartas.vinte_e_um as vinte_e_um
+from cartas.catalogue import Catalogue
 from cartas.contract import Action, Event, GameState
 from cartas.errors import RuleError
 from cartas.games import GAME_KEYS, GameSpec, all_games, find_game
 
 GAMES = GAME_KEYS
-TRUCO_GAMES = tuple(spec.key for spec in all_games() if spec.teams)
 GAME_LABELS = {spec.key: {"pt": spec.title("pt"), "en": spec.title("en")} for spec in all_games()}
-MIN_SEATS_21, MAX_SEATS_21 = find_game("21").seats
-OPTION_KEYS_21 = ("ace", "packs", "min_bet", "max_bet", "rotation", "rounds")
+# a table names the engine's "decks" option "packs" (what a class calls them)
+TABLE_NAMES = {"decks": "packs"}
+ENGINE_NAMES = {table: engine for engine, table in TABLE_NAMES.items()}
 
-
-class TableError(ValueError):
-    """A table request refused: `code` names the reason, `fields` its values; `str()` is
-    English and `message(lang)` renders it in Portuguese ("pt") or English ("en") from
-    `TABLE_TEXT` (the tables' one catalogue of sentences)."""
-
-    def __init__(self, code: str, /, **fields: Any):
-        self.code, self.fields = code, fields
-        super().__init__(self.message("en"))
-
-    def message(self, lang: str = "pt") -> str:
-        pt, en = TABLE_TEXT[self.code]
-        return (pt if lang == "pt" else en).format(**self.fields)
-
-
-TABLE_TEXT = {
-    "bad_game": ("jogo desconhecido {game}: escolha paulista, mineiro ou 21",
-                 "unknown game {game}: choose paulista, mineiro or 21"),
-    "bad_seats_truco": ("uma mesa de truco tem 4 lugares, não {seats}",
-                        "a truco table has 4 seats, not {seats}"),
-    "bad_seats_21": ("uma mesa de 21 tem de 3 a 12 lugares, não {seats}",
-                     "a 21 table has 3 to 12 seats, not {seats}"),
+CATALOGUE = Catalogue("tables", {
+    "bad_game": ("jogo desconhecido {game}: escolha {choices}",
+                 "unknown game {game}: choose {choices}"),
+    "bad_seats_truco": ("uma mesa de {title} tem {low} lugares, não {seats}",
+                        "a {title} table has {low} seats, not {seats}"),
+    "bad_seats_21": ("uma mesa de {title} tem de {low} a {high} lugares, não {seats}",
+                     "a {title} table has {low} to {high} seats, not {seats}"),
     "bad_option": ("opção inválida para a mesa: {option} = {value}",
                    "invalid table option: {option} = {value}"),
     "engine_refused": ("a mesa não pode começar assim: {reason}",
@@ -84,79 +69,78 @@ TABLE_TEXT = {
     "bad_action": ("jogada ilegível: {text}", "unreadable move: {text}"),
     "store_down": ("não foi possível falar com o banco de dados das mesas; tente de novo",
                    "the tables' store could not be reached; try again"),
-}
+})
 
 
-def _spec(game: str) -> GameSpec:
-    if game not in GAMES:
-        raise TableError("bad_game", game=repr(game))
+class TableError(RuleError):
+    """A table request refused, one of the `RuleError` family: `code` names the reason (a key
+    of the tables' catalogue `CATALOGUE`), `fields` its values; `str()` is English and
+    `message(lang)` renders it in Portuguese ("pt") or English ("en")."""
+
+    catalogue = CATALOGUE
+
+
+def spec_of(game: object) -> GameSpec:
+    """The registry's spec of a table's game; TableError "bad_game" naming it otherwise."""
+    if not isinstance(game, str) or game not in GAMES:
+        raise TableError("bad_game", game=repr(game)[:40], choices=", ".join(GAMES))
     return find_game(game)
 
 
-def is_truco(game: str) -> bool:
-    return game in TRUCO_GAMES
+def table_options(game: str) -> tuple[str, ...]:
+    """The option names a table's creator may set for `game` (its spec's `table_options`,
+    as a table names them: "packs" for the engine's "decks"); () where there are none."""
+    return tuple(TABLE_NAMES.get(o.name, o.name) for o in spec_of(game).table_options)
+
+
+def _check_seats(spec: GameSpec, seats: object) -> int:
+    low, high = spec.seats
+    if seats is None:
+        return spec.default_seats
+    if isinstance(seats, int) and not isinstance(seats, bool) and low <= seats <= high:
+        return seats
+    code = "bad_seats_truco" if low == high else "bad_seats_21"  # one seat count, or a range
+    raise TableError(code, title=spec.title("pt"), low=low, high=high, seats=repr(seats)[:40])
 
 
 def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int, dict]:
     """Validate a table's game, seat count and options; returns (seats, clean options)."""
-    _spec(game)
-    options = dict(options or {})
-    if is_truco(game):
-        if seats not in (None, 4):
-            raise TableError("bad_seats_truco", seats=repr(seats))
-        if options:
-            key = next(iter(options))
-            raise TableError("bad_option", option=key, value=repr(options[key]))
-        return 4, {}
-    if seats is None:
-        seats = 4
-    if (not isinstance(seats, int) or isinstance(seats, bool)
-            or not MIN_SEATS_21 <= seats <= MAX_SEATS_21):
-        raise TableError("bad_seats_21", seats=repr(seats))
+    spec = spec_of(game)
+    count = _check_seats(spec, seats)
+    allowed = {TABLE_NAMES.get(o.name, o.name): o for o in spec.table_options}
     clean: dict[str, Any] = {}
-    for key, value in options.items():
-        if key not in OPTION_KEYS_21:
-            raise TableError("bad_option", option=key, value=repr(value))
-        if value is None:
-            continue
-        if key == "ace":
-            ok = value in (1, 11, "flexible") and not isinstance(value, bool)
-        elif key == "rotation":
-            ok = value in vinte_e_um.ROTATIONS
-        elif key == "packs":
-            ok = value in (1, 2) and not isinstance(value, bool)
-        else:
-            ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 50
-        if not ok:
-            raise TableError("bad_option", option=key, value=repr(value))
-        clean[key] = value
+    for key, value in dict(options or {}).items():
+        option = allowed.get(key)
+        if option is None or not option.allows(value, count):
+            raise TableError("bad_option", option=str(key)[:40], value=repr(value)[:40])
+        if value is not None:
+            clean[key] = value
     # let the engine judge the whole set-up once (e.g. ace=1 with the "natural" rotation)
     try:
-        new_state(game, seats, clean, seed=0)
+        new_state(game, count, clean, seed=0)
     except ValueError as error:
         reason = error.message("en") if isinstance(error, RuleError) else str(error)
         raise TableError("engine_refused", reason=reason) from None
-    return seats, clean
+    return count, clean
 
 
 def new_state(game: str, seats: int, options: dict, seed: int) -> GameState:
     """A fresh game for a table (the first deal is made, from `seed`); a table's "packs" is
     the engine's "decks"."""
-    spec = _spec(game)
-    engine = {("decks" if key == "packs" else key): value for key, value in options.items()
-              if value is not None}
+    spec = spec_of(game)
+    engine = {ENGINE_NAMES.get(key, key): value for key, value in options.items() if value is not None}
     return spec.new_game(seed, seats=seats, **engine)
 
 
 def load_state(game: str, text: str) -> GameState:
-    return _spec(game).from_json(text)
+    return spec_of(game).from_json(text)
 
 
 def parse_action(game: str, text: str) -> Action:
-    return _spec(game).parse_action(text)
+    return spec_of(game).parse_action(text)
 
 
-def step_count(state) -> int:
+def step_count(state: GameState) -> int:
     """How many events the game has had: grows with every action."""
     return len(state.events)
 
@@ -176,10 +160,6 @@ def view(state: GameState, seat: int | None) -> Any:
 def seat_hands(seat_view: Any) -> list:
     """Per seat, the cards a view shows (None for a card it may not see)."""
     return [list(h) for h in seat_view.hands]
-
-
-def _is_truco_state(state) -> bool:
-    return isinstance(state, truco.TrucoState)
 
 
 def legal_actions(state: GameState, seat: int | None) -> list:
@@ -205,18 +185,10 @@ def describe(state: GameState, action: Action, lang: str) -> str:
     return state.describe(action, lang)
 
 
-def why(state, lang: str) -> str | None:
-    """The "why" of the last trick (truco: who took it and why, or how the last hand ended);
-    21: the last call's judgement as narrated. None when there is nothing to explain yet."""
-    if _is_truco_state(state):
-        tricks = [] if state.is_terminal() else state.tricks
-        if tricks:
-            return truco.explain_trick(tricks[-1], state.variant, state.vira, lang)
-        if state.last_hand is not None:
-            return truco.explain_last_hand(state.last_hand, state.variant, lang)
-        return None
-    call = next((e for e in reversed(state.events) if e["type"] == "call"), None)
-    return None if call is None else narrate(state, call, lang)
+def why(state: GameState, lang: str) -> str | None:
+    """The "why" of the last trick or call (the game's `GameSpec.why`); None when there is
+    nothing to explain yet."""
+    return find_game(state.game).why(state, lang)
 
 
 def bot_action(state: GameState, seat: int, seed: int) -> Action:
@@ -226,15 +198,29 @@ def bot_action(state: GameState, seat: int, seed: int) -> Action:
     return find_game(state.game).bot(bot_seed).choose(state.view(seat))
 
 
-def hand_number(state) -> int:
+def hand_number(state: GameState) -> int:
     """The hand (truco) or round (21) in play, from 1."""
-    return state.hand_number if _is_truco_state(state) else state.round_number
+    return find_game(state.game).deal_number(state)
+
+
+def banker(state: GameState) -> int | None:
+    """The seat holding the bank; None in a game without one."""
+    return find_game(state.game).banker(state)
+
+
+def raise_to_answer(state: GameState) -> dict | None:
+    """The raise the current seat must answer now; None when there is none."""
+    return find_game(state.game).raise_to_answer(state)
+
+
+def hand_play(game: str) -> bool:
+    """True where a seat plays cards picked from its hand (the table shows them to pick)."""
+    return spec_of(game).hand_play
 
 
 def team_of(game: str, seat: int) -> int | None:
-    """The seat's team at a truco table; None at a 21 table, where every seat plays for
-    itself."""
-    return truco.team_of(seat) if is_truco(game) else None
+    """The seat's team where seats play in teams; None where every seat plays for itself."""
+    return spec_of(game).team_of(seat)
 
 
 def outcome(state: GameState) -> dict:

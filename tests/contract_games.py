@@ -43,20 +43,29 @@ GAMES.update({
 })
 
 
-def play_randomly(state: GameState, rng: random.Random, steps: int | None = None,
-                  check: Callable[[GameState, list[Event]], None] | None = None) -> Iterator[list[Event]]:
+def play_randomly(state: GameState, rng: random.Random | None, steps: int | None = None,
+                  check: Callable[[GameState, list[Event]], None] | None = None,
+                  choose: Callable[[GameState], Any] | None = None) -> Iterator[list[Event]]:
     """Random legal actions through the contract alone, until the end (or `steps` actions);
-    yields the events of each action, after `check(state, events)` when given."""
+    yields the events of each action, after `check(state, events)` when given. The tests' one
+    random-play loop: `choose(state)`, when given, picks the action instead of `rng` (a seeded
+    random bot choosing from the current seat's view)."""
     n = 0
     while not state.is_terminal() and (steps is None or n < steps):
-        legal = state.legal_actions()
-        events = state.apply_action(legal[rng.randrange(len(legal))])
+        if choose is not None:
+            action = choose(state)
+        else:
+            assert rng is not None
+            legal = state.legal_actions()
+            action = legal[rng.randrange(len(legal))]
+        events = state.apply_action(action)
         n += 1
         if check is not None:
             check(state, events)
         yield events
 
 
-def play_out(state: GameState, rng: random.Random, steps: int | None = None) -> int:
+def play_out(state: GameState, rng: random.Random | None, steps: int | None = None,
+             choose: Callable[[GameState], Any] | None = None) -> int:
     """`play_randomly` to the end (or `steps` actions), ignoring the events; the count."""
-    return sum(1 for _ in play_randomly(state, rng, steps))
+    return sum(1 for _ in play_randomly(state, rng, steps, choose=choose))

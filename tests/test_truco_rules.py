@@ -80,6 +80,7 @@ def test_rule_deal_three_each_dealer_rotates_mao_leads_dealer_last():
 
 
 def test_rule_first_dealer_drawn_by_lot_seeded():
+    """Decided: docs/rules.md#truco-dealer."""
     dealers = {new_game(MINEIRO, seed=k).dealer for k in range(40)}
     assert dealers == {0, 1, 2, 3}
     assert new_game(MINEIRO, seed=3).to_json() == new_game(MINEIRO, seed=3).to_json()
@@ -92,12 +93,14 @@ def test_rule_trick_highest_card_wins_and_winner_leads_next():
 
 
 def test_rule_trick_tied_only_when_each_teams_best_is_equal():
+    """Decided: docs/rules.md#truco-tie."""
     assert trick_winner([(0, "3♦"), (1, "3♠"), (2, "4♦"), (3, "5♠")], MINEIRO) is None
     assert trick_winner([(0, "3♦"), (1, "3♠"), (2, "4♦"), (3, "5♣")], MINEIRO) is None
     assert trick_winner([(0, "3♦"), (1, "2♠"), (2, "3♥"), (3, "5♣")], MINEIRO) == 0
 
 
 def test_rule_trick_partners_with_equal_best_cards_win_for_their_team():
+    """Decided: docs/rules.md#truco-tied-partners."""
     s = apply_all(from_deal(MINEIRO, [["K♦", "3♦", "4♦"], ["J♠", "2♠", "5♠"],
                                       ["K♥", "Q♥", "6♥"], ["Q♣", "5♣", "6♣"]], dealer=3),
                   "play K♦", "play J♠", "play K♥", "play Q♣")
@@ -160,6 +163,7 @@ def test_rule_hand_all_three_tied_nobody_scores():
 
 
 def test_rule_carta_coberta_worth_nothing_never_wins_never_ties():
+    """Decided: docs/rules.md#truco-covered."""
     assert trick_winner([(0, None), (1, "4♦"), (2, None), (3, "5♠")], MINEIRO) == 1
     assert trick_winner([(0, "K♦"), (1, None), (2, "4♥"), (3, "4♠")], MINEIRO) == 0
     assert trick_winner([(0, None), (1, None), (2, None), (3, None)], MINEIRO) is None
@@ -205,6 +209,7 @@ def test_rule_betting_reraise_accepts_raise_on_table_then_run_pays_it():
 
 
 def test_rule_betting_answer_made_by_next_opponent_in_play_order():
+    """Decided: docs/rules.md#truco-who-answers."""
     s = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3), "play 3♦", "play 5♠",
                   "play 6♥")
     s.apply_action("raise 3")   # seat 3 raises
@@ -249,6 +254,7 @@ def test_rule_game_ends_when_a_team_has_12_or_more():
 
 
 def test_rule_mao_de_onze_team_at_threshold_sees_partner_cards_and_decides():
+    """Decided: docs/rules.md#threshold-decision."""
     s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5))
     assert s.phase == "decide" and s.is_threshold_hand and s.hand_value == 3
     assert s.current_seat == 0 and s.legal_actions() == [PLAY_HAND, RUN_HAND]
@@ -259,6 +265,7 @@ def test_rule_mao_de_onze_team_at_threshold_sees_partner_cards_and_decides():
 
 
 def test_rule_mao_de_onze_run_gives_other_team_1():
+    """Decided: docs/rules.md#threshold-run-value."""
     s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 5), seed=4)
     s.apply_action(RUN_HAND)
     assert s.score == (11, 6) and last(s, "hand")["reason"] == "ran_hand"
@@ -283,6 +290,7 @@ def test_rule_mao_de_onze_raise_loses_the_game(raiser_team):
 
 
 def test_rule_mao_de_ferro_nobody_sees_own_cards_and_plays_blind_by_position():
+    """Decided: docs/rules.md#ferro-blind."""
     s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3, score=(11, 11))
     assert s.is_mao_de_ferro and s.phase == "play"
     assert all(h == (None,) * 3 for h in s.view(0).hands)
@@ -449,6 +457,7 @@ def test_run_pays_matches_the_engine_run_value_on_real_states(variant):
 # -- deal order, play order and the events of one hand ----------------------------------
 
 def test_deal_gives_three_consecutive_cards_from_the_mao_and_turns_the_13th():
+    """Decided: docs/rules.md#truco-deal-order."""
     from cartas.cards import make_rng
     from cartas.truco import VIRA_CARD, deal_order, pack_left
     assert deal_order(0)[:4] == [(1, 0), (1, 1), (1, 2), (2, 0)]
@@ -500,6 +509,7 @@ def test_hand_events_of_a_hand_in_progress_are_the_events_so_far():
 @pytest.mark.parametrize("asked", ["raise", "raise 3", "raise 4", "raise 6", "raise 9",
                                    "raise 12", "truco", "seis", "pede dez"])
 def test_rule_mao_de_onze_asking_truco_by_any_name_or_value_loses_the_game(variant, asked):
+    """Decided: docs/rules.md#threshold-any-raise."""
     vira = "7♣" if variant.uses_vira else None
     s = apply_all(from_deal(variant, PLAIN, vira=vira, dealer=3, score=(variant.threshold, 5)),
                   PLAY_HAND, "play 3♦")
@@ -526,6 +536,7 @@ def test_rule_a_re_raise_event_says_what_the_hand_is_worth_now():
 
 
 def test_rule_carta_coberta_is_allowed_from_the_second_trick_only():
+    """Decided: docs/rules.md#truco-no-cover-first."""
     from cartas.truco import COVER_FROM_TRICK, may_cover
     assert COVER_FROM_TRICK == 2
     assert [may_cover(n) for n in (1, 2, 3)] == [False, True, True]
@@ -553,6 +564,7 @@ def test_rule_deal_hands_lays_out_a_shuffle_as_the_engine_deals_it():
 
 @pytest.mark.parametrize("tie_lead, leader", [("leader", 0), ("first_tying", 1)])
 def test_rule_after_a_tied_trick_the_tie_lead_option_says_who_leads(tie_lead, leader):
+    """Decided: docs/rules.md#truco-tie-lead."""
     from cartas.truco import trick_next_leader
     trick = [(0, "4♦"), (1, "K♠"), (2, "K♦"), (3, "5♣")]
     assert trick_winner(trick, MINEIRO) is None

@@ -25,6 +25,7 @@ def three(first, upcard, then=(), **options):
 
 
 def test_rule_participants_three_to_twelve_one_pack_up_to_eight_two_above():
+    """Decided: docs/rules.md#21-packs."""
     for bad in (2, 13):
         with pytest.raises(ValueError, match="3 to 12"):
             new_game(bad)
@@ -53,6 +54,7 @@ def test_rule_values_flexible_ace_is_a_house_rule_best_of_one_or_eleven():
 
 
 def test_rule_chips_same_stack_and_bets_within_limits_and_stack():
+    """Decided: docs/rules.md#21-chips."""
     game = new_game(4, seed=2, chips=20)
     assert game.chips == [20, 20, 20, 20]
     assert [a.amount for a in game.legal_actions()] == [1, 2, 3, 4, 5]
@@ -67,6 +69,7 @@ def test_rule_chips_same_stack_and_bets_within_limits_and_stack():
 
 
 def test_rule_round_one_card_face_down_to_each_from_banker_left_banker_last():
+    """Decided: docs/rules.md#21-seats."""
     game = new_game(5, seed=4, banker=3)
     deals = [e for e in game.events if e["type"] == "deal"]
     assert [e["seat"] for e in deals] == [4, 0, 1, 2, 3]
@@ -116,6 +119,7 @@ def test_rule_round_player_over_21_says_estourei_and_pays_at_once():
 
 
 def test_rule_round_banker_draws_then_calls_turning_his_card_player_with_more_wins():
+    """Decided: docs/rules.md#21-banker-chooses."""
     game = three(["10♥", "9♠", "5♦"], "6♣", ["9♦", "8♣", "3♦"])
     play(game, "bet 4", "bet 2", STAND, STAND)  # 19 and 17 against the banker's 11
     assert game.phase == "banker" and game.current_seat == 0
@@ -137,6 +141,7 @@ def test_rule_round_tie_goes_to_the_bank():
 
 
 def test_rule_round_banker_over_21_pays_only_players_not_yet_called():
+    """Decided: docs/rules.md#21-banker-pays."""
     game = three(["10♥", "9♠", "6♦"], "6♣", ["7♦", "8♣", "K♦"])
     play(game, "bet 3", "bet 2", STAND, STAND)  # 17 and 17; banker 12
     play(game, Action.call(1), "draw")  # call 17 vs 12: player wins; then K: 22, bust
@@ -156,6 +161,7 @@ def test_rule_end_banker_who_cannot_pay_pays_in_calling_order_until_empty():
 
 
 def test_rule_running_out_of_cards_reshuffles_collected_cards():
+    """Decided: docs/rules.md#21-running-out."""
     game = three(["10♥", "2♠", "6♦"], "6♣", ["9♦", "8♣", "K♦", "2♦"], seed=3)
     play(game, "bet 1", "bet 1", HIT)  # seat 1: 10, 9, 8 = 27, shown and collected
     assert game.collected and game.current_seat == 2
@@ -180,6 +186,7 @@ def test_rule_running_out_of_cards_with_none_collected_players_must_stand():
 
 @pytest.mark.parametrize("take", [True, False])
 def test_rule_rotation_rounds_offered_from_banker_left_then_round_the_table(take):
+    """Decided: docs/rules.md#21-rotation."""
     game = three(["10♥", "9♠", "5♦"], "6♣", ["9♦", "8♣"], rotation="rounds", rotation_rounds=1)
     play(game, "bet 1", "bet 1", STAND, STAND, Action.call(1), Action.call(2))
     assert game.phase == "rotation" and game.current_seat == 1
@@ -222,6 +229,7 @@ def test_rule_rotation_natural_two_card_21_takes_the_bank():
 
 
 def test_rule_ace_default_is_1_except_11_under_the_natural_rotation():
+    """Decided: docs/rules.md#21-ace."""
     from cartas.vinte_e_um import default_ace
     assert [default_ace(r) for r in ROTATIONS] == [11 if r == "natural" else 1 for r in ROTATIONS]
     assert new_game(4, seed=1).ace == 1 and new_game(4, seed=1, rotation="auction").ace == 1
@@ -295,6 +303,7 @@ def test_rule_rotation_permanent_bank_never_moves():
 
 
 def test_rule_end_after_the_set_rounds_most_chips_wins():
+    """Decided: docs/rules.md#21-end."""
     game = play_game(4, seed=9, rounds=4)
     assert game.is_terminal() and game.round_number == 4
     best = max(game.chips)

@@ -79,6 +79,7 @@ def test_numpy_integers_are_whole_numbers_and_a_generator_is_a_seed():
 # -- a table where nobody can bet ----------------------------------------------------------
 
 def test_a_table_where_every_stack_is_below_the_minimum_bet_is_refused():
+    """Decided: docs/rules.md#21-no-bettor."""
     refused("nobody_can_bet", new_game, 3, chips=2, min_bet=3)
     refused("nobody_can_bet", from_deal, 3, ["10♥", "9♠", "8♣"], chips=2, min_bet=3)
 
@@ -157,6 +158,7 @@ def test_rule_banker_two_aces_with_every_player_bust_pays_nobody():
 # -- every game ends -------------------------------------------------------------------------
 
 def test_rounds_none_ends_after_the_cap_with_most_chips_winning():
+    """Decided: docs/rules.md#21-round-cap."""
     game = play_game(3, bots=RandomBot, seed=4, rounds=None, chips=500, max_bet=1,
                      rotation="permanent")
     assert game.is_terminal() and game.round_number == UNTIL_ONE_CAP
@@ -167,6 +169,7 @@ def test_rounds_none_ends_after_the_cap_with_most_chips_winning():
 
 
 def test_a_seat_without_chips_or_stake_is_out_for_good():
+    """Decided: docs/rules.md#21-seat-out."""
     game = new_game(4, seed=3, chips=[0, 20, 20, 20], banker=1)
     assert game.seat_is_out(0) and not game.seat_is_out(2) and not game.seat_is_out(1)
     assert 0 in game.sitting_out

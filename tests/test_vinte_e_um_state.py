@@ -76,6 +76,7 @@ def test_json_round_trip_is_exact_and_continues_identically():
 
 
 def test_view_hides_face_down_cards_and_banker_card_until_first_call():
+    """Decided: docs/rules.md#21-who-sees."""
     game = from_deal(3, {1: "10♥", 2: "9♠", 0: "5♦"}, "6♣", ["9♦", "8♣"], seed=1)
     for action in ("bet 1", "bet 1", STAND, STAND):
         game.apply_action(action)

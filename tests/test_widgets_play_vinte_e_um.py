@@ -112,12 +112,30 @@ def test_bots_stop_after_a_bounded_run_and_continue_on_request(monkeypatch):
 
 
 def test_paced_bots_pause_at_most_max_paced_seconds_per_click(monkeypatch):
+    import asyncio
+
     from widgets.components import pacing
+    from widgets.components.later import run_waiting
+
+    from loops import run_async
     slept = []
-    monkeypatch.setattr(pacing.time, "sleep", slept.append)
+    real_sleep = asyncio.sleep
+
+    async def record(seconds):
+        slept.append(seconds)
+        await real_sleep(0)
+
+    monkeypatch.setattr(pacing.asyncio, "sleep", record)
     monkeypatch.setattr(PlayVinteEUm, "max_paced_seconds", 3.0)
-    view = PlayVinteEUm(seed=4, delay=0.7, players=12)
-    click(view, "bet")
+
+    async def play():
+        view = PlayVinteEUm(seed=4, delay=0.7, players=12)
+        run_waiting()  # the first deal, which a page makes once its browser asks
+        click(view, "bet")
+        await view.bots_done()
+        return view
+
+    view = run_async(play())
     assert view.bot_steps > 5 and sum(slept) <= 3.0 + 1e-9 and len(slept) <= 5
 
 

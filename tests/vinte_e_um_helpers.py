@@ -3,16 +3,15 @@ from cartas.cards import Card
 from cartas.vinte_e_um import new_game
 from cartas.vinte_e_um.bots import RandomBot
 
+from contract_games import play_out
+
 
 def random_game_after(seed: int, steps: int, players: int = 4):
     """A seeded game with a bank-moving rotation, played at random for up to `steps` actions."""
     game = new_game(players, seed=seed, rotation=["rounds", "auction", "sale"][seed % 3],
                     rotation_rounds=1, rounds=3)
     bot = RandomBot(seed)
-    for _ in range(steps):
-        if game.is_terminal():
-            break
-        game.apply_action(bot.choose(game.view(game.current_seat)))
+    play_out(game, None, steps, choose=lambda state: bot.choose(state.view(state.current_seat)))
     return game
 
 

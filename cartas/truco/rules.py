@@ -60,7 +60,8 @@ def team_seats(team: int) -> tuple[int, int]:
 
 
 def may_cover(trick_number: int) -> bool:
-    """Whether carta coberta (a face-down card) is allowed in this trick (1, 2 or 3)."""
+    """Whether carta coberta (a face-down card) is allowed in this trick (1, 2 or 3).
+    Decided: docs/rules.md#truco-no-cover-first."""
     return trick_number >= COVER_FROM_TRICK
 
 
@@ -90,6 +91,7 @@ def deal_order(dealer: int) -> list[tuple[int, int]]:
     rule: the mão (the seat after the dealer) gets the first three cards, then each seat in
     play order gets the next three, the dealer last; in Paulista the next card, the 13th
     (pack position `VIRA_CARD`), is turned up as the vira.
+    Decided: docs/rules.md#truco-deal-order.
     """
     mao = (_seat(dealer, "dealer") + 1) & 3
     return [(seat, k) for seat in play_order(mao) for k in range(CARDS_EACH)]
@@ -144,6 +146,9 @@ def resolve_trick(plays: Sequence[tuple[int, int, bool]],
     higher takes the trick, equal ones tie it (a tie of face-down cards has no tying card);
     a face-down card is worth nothing (COVERED); between partners with equal best cards,
     the first played counts.
+    Decided: docs/rules.md#truco-tie.
+    Decided: docs/rules.md#truco-tied-partners.
+    Decided: docs/rules.md#truco-covered.
     """
     best0 = best1 = COVERED
     at0 = at1 = -1
@@ -169,7 +174,8 @@ def next_leader(tie_lead: str, leader: int, trick_seats: Sequence[int], winning:
                 first_tying: int | None) -> int:
     """Who leads the next trick: the winner of this one; after a tie, the tied trick's
     `leader` ("leader") or the player of its first tying card ("first_tying"; the leader
-    when every card was face down). `winning`/`first_tying` are positions in the trick."""
+    when every card was face down). `winning`/`first_tying` are positions in the trick.
+    Decided: docs/rules.md#truco-tie-lead."""
     if winning is not None:
         return trick_seats[winning]
     if tie_lead == "first_tying" and first_tying is not None:
@@ -178,7 +184,8 @@ def next_leader(tie_lead: str, leader: int, trick_seats: Sequence[int], winning:
 
 
 def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
-    """(finished, winning team or None) for trick results so far; no validation."""
+    """(finished, winning team or None) for trick results so far; no validation.
+    Decided: docs/rules.md#truco-hand-ties."""
     n = len(results)
     if n < 2:
         return False, None

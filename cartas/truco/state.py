@@ -353,7 +353,8 @@ class TrucoState:
 
     @property
     def raise_forbidden(self) -> bool:
-        """True when a raise would lose the game (mão de onze / mão de dez)."""
+        """True when a raise would lose the game (mão de onze / mão de dez).
+        Decided: docs/rules.md#threshold-any-raise."""
         return self.mode == "threshold"
 
     @property
@@ -387,6 +388,7 @@ class TrucoState:
 
     @property
     def run_value(self) -> int | None:
+        # Decided: docs/rules.md#threshold-run-value
         if self.phase == "answer":
             return self.hand_value
         if self.phase == "decide":
@@ -437,7 +439,8 @@ class TrucoState:
 
     # -- legal actions ----------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
-        """The actions the current seat may take now (empty when the game is over)."""
+        """The actions the current seat may take now (empty when the game is over).
+        Decided: docs/rules.md#ferro-blind."""
         legal = self._legal
         if legal is None:  # not computed yet in this position
             phase = self.phase
@@ -577,6 +580,7 @@ class TrucoState:
             self._leader = self._turn = leader
 
     def _raise(self, value: int) -> None:
+        # Decided: docs/rules.md#truco-who-answers
         seat = self._turn
         team = seat & 1
         forbidden = self.mode == "threshold"
@@ -615,6 +619,7 @@ class TrucoState:
         self._end_hand(winner, self.hand_value, "run", self._turn, refused)
 
     def _decide(self, play: bool) -> None:
+        # Decided: docs/rules.md#threshold-decision
         team = self.threshold_team
         assert team is not None  # only in a mão de onze/dez, which has a threshold team
         self._log.append((_decide_event, self._key, self._turn, team, play))
@@ -739,6 +744,7 @@ def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
     every shuffle, so a seed replays a game. `tie_lead`: who leads after a tied trick,
     "leader" (of the tied trick, the default) or "first_tying" (the player who played the
     first of the tying cards).
+    Decided: docs/rules.md#truco-dealer.
     """
     variant = get_variant(variant)
     check_tie_lead(tie_lead)

@@ -67,12 +67,14 @@ def whole(value, name: str, low: int, high: int) -> int:
 
 def default_ace(rotation: str = DEFAULT_ROTATION) -> int:
     """The table's ace when none is agreed: 1 (the source's examples), except 11 under the
-    "natural" rotation, which needs a two-card 21 (impossible with the ace worth 1)."""
+    "natural" rotation, which needs a two-card 21 (impossible with the ace worth 1).
+    Decided: docs/rules.md#21-ace."""
     return 11 if rotation == "natural" else 1
 
 
 def default_packs(players: int) -> int:
-    """Packs on the table when none are agreed: one up to 8 participants, two for 9 to 12."""
+    """Packs on the table when none are agreed: one up to 8 participants, two for 9 to 12.
+    Decided: docs/rules.md#21-packs."""
     return 1 if players <= 8 else 2
 
 
@@ -89,7 +91,8 @@ def check_seed(seed) -> np.random.Generator:
 
 def check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotation_rounds,
                  rounds) -> dict:
-    """The table's options, normalised; VinteEUmError naming the first one refused."""
+    """The table's options, normalised; VinteEUmError naming the first one refused.
+    Decided: docs/rules.md#21-chips."""
     if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise VinteEUmError("players_range", value=shown(players))
     players = int(players)
@@ -122,7 +125,8 @@ def check_banker(banker, config: dict, rng: np.random.Generator) -> int:
     """The first banker: `banker` when given (a seat holding chips), else drawn by lot with
     the seeded `rng` among the seats holding chips. Then the table must let somebody bet:
     some other seat must hold at least the minimum bet ("nobody_can_bet" otherwise: every
-    stack below min_bet, or only the banker with chips)."""
+    stack below min_bet, or only the banker with chips).
+    Decided: docs/rules.md#21-seats, docs/rules.md#21-no-bettor."""
     players, chips = config["players"], config["chips"]
     if banker is None:
         holders = [s for s in range(players) if chips[s] > 0]

@@ -111,6 +111,7 @@ class VinteEUmState:
         the round being played and is not the banker: with no chips it cannot bet, bid,
         offer or take the bank, and chips only reach a seat as winnings on its own bet or
         as the banker. (A play view ends the game for a learner whose seat is out.)
+        Decided: docs/rules.md#21-seat-out.
         """
         seat = self._seat_number(seat)
         if self.phase == "game_over":
@@ -161,7 +162,8 @@ class VinteEUmState:
 
     @property
     def sitting_out(self) -> list[int]:
-        """Players left out of the current round: fewer chips than the minimum bet."""
+        """Players left out of the current round: fewer chips than the minimum bet.
+        Decided: docs/rules.md#21-sitting-out."""
         return [s for s in self._left_of(self.banker) if s not in self.in_round]
 
     def points(self, seat: int) -> int:
@@ -179,7 +181,8 @@ class VinteEUmState:
         return self._seat_number(seat)
 
     def _sees(self, viewer, other: int) -> bool:
-        """Whether `viewer` sees the face-down card of `other` (if it has one)."""
+        """Whether `viewer` sees the face-down card of `other` (if it has one).
+        Decided: docs/rules.md#21-who-sees."""
         return viewer == ALL or viewer == other or not self.covered[other]
 
     def view(self, seat) -> SeatView:
@@ -368,6 +371,7 @@ class VinteEUmState:
             self._banker_bust()
 
     def _do_call(self, seat, action):
+        # Decided: docs/rules.md#21-banker-chooses
         player = action.seat
         if self.covered[seat]:
             self.covered[seat] = False
@@ -449,6 +453,7 @@ class VinteEUmState:
         return self.points(seat) < 21 and bool(self.stock or self.collected)
 
     def _deal(self, seat: int, face_up: bool) -> None:
+        # Decided: docs/rules.md#21-running-out
         if not self.stock:
             self.stock = self._lay_out(self.collected)
             self.collected = []
@@ -582,6 +587,7 @@ class VinteEUmState:
             self._end_round()
 
     def _banker_bust(self) -> None:
+        # Decided: docs/rules.md#21-banker-pays
         banker = self.banker
         self.covered[banker] = False
         waiting = self.uncalled
@@ -606,6 +612,8 @@ class VinteEUmState:
         self.seat_results[player] = outcome or ("won" if won else "lost")
 
     def _end_round(self) -> None:
+        # Decided: docs/rules.md#21-round-cap
+        # Decided: docs/rules.md#21-end
         self.covered = [False] * self.players
         self.queue = []
         self.bank_rounds += 1
@@ -627,6 +635,7 @@ class VinteEUmState:
         return [s for s in self._left_of(self.banker) if self.chips[s] > 0]
 
     def _rotate(self) -> None:
+        # Decided: docs/rules.md#21-rotation
         mode, candidates = self.rotation, self._candidates()
         if mode == "natural" and self.natural_seat is not None:
             self._change_bank(self.natural_seat, "natural")
@@ -657,6 +666,7 @@ class VinteEUmState:
         self.banker, self.bank_rounds = seat, 0
 
     def _next_round(self) -> None:
+        # Decided: docs/rules.md#21-broke-banker
         self.queue, self.pending_offer = [], None
         if self.chips[self.banker] == 0:
             heir = next((s for s in self._left_of(self.banker) if self.chips[s] > 0), None)

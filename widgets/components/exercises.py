@@ -1,7 +1,20 @@
-"""Exercises shared by the truco lessons: seeded questions that answer at once and keep score.
+"""The one exercise block of every lesson: seeded questions that answer at once and keep score.
 
-Decided rules: only the first answer to a question counts and its verdict stays on screen
-(a second click changes nothing); the score line shows the learner's stored totals.
+Decided rules (every lesson, truco and 21 alike; one set of bilingual texts, `TEXT`):
+
+- Only the first answer to a question counts and its verdict stays on screen (a second click
+  changes nothing); the score line shows the learner's stored totals (`FirstAnswer`).
+- The chosen answer is marked once answered: its button gets the class `cartas-chosen` (and
+  `cartas-chosen-right` or `cartas-chosen-wrong`), a sign that is not a colour (✓ right, ✗
+  wrong) before its label, and a tooltip saying "your answer, right/wrong" (`FirstAnswer.mark`).
+- A new question never repeats the one just asked, and none repeats an earlier one until the
+  lesson's pool of questions has been gone through (`NoRepeats`, drawing from the seeded
+  generator: a question is the same as another when its `key` is).
+
+`Exercises` is the whole block (title, prompt, answer buttons, verdict, score, "next"), used
+by the truco lessons; the 21 lessons draw their own question and answer widgets (a number to
+type, seats to pick) and keep the rule, the texts, the marks and the draws through
+`FirstAnswer` and `NoRepeats`.
 
 The block opens with its title, the score line and a "Começar" (start) button; the first
 question comes when the learner asks for it. So the seeded generator, and numpy with it, is
@@ -15,8 +28,10 @@ language switch only redraws.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass, field
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
@@ -32,19 +47,160 @@ TEXT = {
     "invite": {"pt": "Pratique o que viu: uma pergunta de cada vez, e só a primeira resposta conta.",
                "en": "Practise what you saw: one question at a time, and only your first answer counts."},
     "right": {"pt": "Certo!", "en": "Right!"},
-    "wrong": {"pt": "Não. A resposta é: {answer}.", "en": "No. The answer is: {answer}."},
+    "wrong": {"pt": "Não.", "en": "No."},
+    "the_answer": {"pt": "A resposta é: {answer}.", "en": "The answer is: {answer}."},
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
+    "chosen_right": {"pt": "Sua resposta: certa", "en": "Your answer: right"},
+    "chosen_wrong": {"pt": "Sua resposta: errada", "en": "Your answer: wrong"},
 }
+SIGNS = {True: "✓", False: "✗"}  # the chosen answer's mark, beside its colour
+REDRAWS = 100  # questions drawn, at most, to find one not asked yet
+
+
+def _label(text: str) -> str:
+    """A button label without a mark a block put before it."""
+    for sign in SIGNS.values():
+        if text.startswith(sign + " "):
+            return text[len(sign) + 1:]
+    return text
+
+
+class FirstAnswer:
+    """The rule every exercise keeps, and its widgets: the verdict (`feedback`), the score line
+    (`score_label`, the learner's stored totals for `lesson`) and the "next" button.
+
+    A lesson calls `ask(choices)` with each new question (`choices`: answer value -> the button
+    or field that gives it), `answer(value, right, why)` when the learner answers (the first
+    answer scores and is marked; later ones change nothing) and `redraw()` after a language
+    switch, labelling its own buttons through `label(value, text)` so the mark stays."""
+
+    def __init__(self, view, lesson: str, feedback: bool = True):
+        self.view = view
+        self.score = Score(lesson)
+        # the verdict's box; `feedback=False`: made with the first question (`make_feedback`)
+        self.feedback: w.HTML | None = html("cartas-feedback") if feedback else None
+        self.score_label = html("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px"), _dom_classes=("cartas-next",))
+        self.answered = False
+        self.chosen: Any = None
+        self.correct: bool | None = None
+        self.choices: dict[Any, w.DOMWidget] = {}
+        self._why: Callable[[str], str] | None = None
+        self._attrs = ""
+
+    def t(self, key, **fields) -> str:
+        return translate(TEXT, key, self.view.lang, **fields)
+
+    def make_feedback(self) -> w.HTML:
+        if self.feedback is None:
+            self.feedback = html("cartas-feedback")
+        return self.feedback
+
+    def ask(self, choices: dict | None = None) -> None:
+        """A new question: nothing answered, no verdict, the last mark taken off."""
+        self._unmark()
+        self.answered, self.chosen, self.correct, self._why = False, None, None, None
+        self.choices = dict(choices or {})
+        self.make_feedback().value = ""
+
+    def answer(self, value, right, why: Callable[[str], str], widget: w.DOMWidget | None = None,
+               attrs: str = "") -> bool:
+        """Answer `value` where `right` is the answer; `why(lang)` is the verdict's reason (html);
+        `widget` the one that gave it, when it is no choice of its own (a number typed in a field);
+        `attrs` more attributes of the verdict's element (data for the browser tests).
+        The first answer scores, is marked and its verdict stays; later ones return the first
+        one's verdict and change nothing."""
+        if self.answered:
+            return bool(self.correct)
+        if widget is not None:
+            self.choices[value] = widget
+        self.correct = value == right
+        self.answered, self.chosen, self._why, self._attrs = True, value, why, attrs
+        self.score.add(self.correct)
+        self.mark()
+        self.redraw()
+        return self.correct
+
+    def label(self, value, text: str) -> str:
+        """`text` as the label of the choice `value`: marked if it is the answer given."""
+        if self.answered and value == self.chosen and self.correct is not None:
+            return f"{SIGNS[self.correct]} {text}"
+        return text
+
+    def mark(self) -> None:
+        """Mark the chosen answer's widget (class, sign, tooltip) once answered."""
+        widget = self.choices.get(self.chosen) if self.answered else None
+        if widget is None or self.correct is None:
+            return
+        widget.add_class("cartas-chosen")
+        widget.add_class("cartas-chosen-right" if self.correct else "cartas-chosen-wrong")
+        if isinstance(widget, w.Button):
+            widget.description = self.label(self.chosen, _label(widget.description))
+        widget.tooltip = self.t("chosen_right" if self.correct else "chosen_wrong")
+
+    def _unmark(self) -> None:
+        widget = self.choices.get(self.chosen) if self.answered else None
+        if widget is None:
+            return
+        for name in ("cartas-chosen", "cartas-chosen-right", "cartas-chosen-wrong"):
+            widget.remove_class(name)
+        if isinstance(widget, w.Button):
+            widget.description = _label(widget.description)
+        widget.tooltip = None
+
+    def redraw(self, next_key: str = "next") -> None:
+        if self._why is not None and self.feedback is not None:
+            head = self.t("right" if self.correct else "wrong")
+            self.feedback.value = verdict_html(bool(self.correct), f"<b>{head}</b> {self._why(self.view.lang)}",
+                                               size=16, attrs=self._attrs)
+        if self.answered and self.chosen in self.choices:
+            self.choices[self.chosen].tooltip = self.t("chosen_right" if self.correct else "chosen_wrong")
+        self.next_button.description = self.t(next_key)
+        self.score_label.value = score_html(self.t, self.score)
+
+
+@dataclass
+class NoRepeats:
+    """Draws questions from a seeded generator without repeats: never the question just asked,
+    and none asked before until every question the draws can give has come (the pool is taken
+    as gone through when REDRAWS draws in a row give only questions asked already; then a new
+    round starts, still never with the question just asked). `key(question)` says when two
+    questions are the same."""
+
+    key: Callable[[Any], Hashable]
+    asked: set = field(default_factory=set)
+    last: Hashable | None = None
+
+    def draw(self, make: Callable[[], Any]) -> Any:
+        question = make()
+        for _ in range(2):  # this round of the pool, then (gone through) a new one
+            for _ in range(REDRAWS):
+                key = self.key(question)
+                if key not in self.asked and key != self.last:
+                    self.asked.add(key)
+                    self.last = key
+                    return question
+                question = make()
+            self.asked = set()
+        self.last = self.key(question)  # a pool of one question: it again
+        return question
 
 
 @dataclass
 class Question:
-    """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})]."""
+    """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})];
+    `key`: what makes two questions the same (default: the English prompt and the options)."""
 
     prompt: dict
     options: list
     answer: object
     why: dict
+    key: Hashable | None = None
+
+    def same_as(self) -> Hashable:
+        if self.key is not None:
+            return self.key
+        return (self.prompt.get("en"), tuple(str(value) for value, _ in self.options))
 
 
 class Exercises(w.VBox):
@@ -53,7 +209,8 @@ class Exercises(w.VBox):
     `view` is the owning View (for its language and `guarded`); `lesson` the progress key;
     `make_question(rng) -> Question`; `seed` an int, None, a numpy Generator, or a function
     returning the Generator to share with the view (`cartas.cards.lazy_rng`), called at the
-    first question. `question` is None until the learner starts.
+    first question. `question` is None until the learner starts. The rule, the marks and the
+    texts are `FirstAnswer`'s (`self.answers`), the draws `NoRepeats`' (`self.draws`).
     """
 
     def __init__(self, view, lesson: str, make_question, seed=None):
@@ -62,28 +219,38 @@ class Exercises(w.VBox):
         self.make_question = make_question
         self._rng = seed if callable(seed) else lazy_rng(seed)
         self.question: Question | None = None
-        self.answered = False
-        self.chosen = None
-        self.score = Score(lesson)
+        self.answers = FirstAnswer(view, lesson, feedback=False)
+        self.draws = NoRepeats(Question.same_as)
+        self.score = self.answers.score
         self.prompt = html("cartas-exercise-text")  # the block's title, then the invitation or question
-        self.score_label = html("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px"), _dom_classes=("cartas-next",))
+        self.score_label = self.answers.score_label
+        self.next_button = self.answers.next_button
         self.next_button.on_click(view.guarded(lambda _: self.new_question()))
         self.bottom = w.HBox([self.score_label, self.next_button])
         # The answer row and the verdict come with the first question (fewer widgets to open
         # while a class loads the page); their buttons share one layout and one style.
         self.buttons: w.HBox | None = None
         self._buttons_for: Question | None = None
-        self.feedback: w.HTML | None = None
         self.children = [self.prompt, self.bottom]
         self.redraw()
+
+    @property
+    def feedback(self) -> w.HTML | None:
+        return self.answers.feedback
+
+    @property
+    def answered(self) -> bool:
+        return self.answers.answered
+
+    @property
+    def chosen(self):
+        return self.answers.chosen
 
     def _start(self) -> None:
         self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap"), _dom_classes=("cartas-answers",))
         self._answer_layout = w.Layout(width="auto", min_width="60px")
         self._answer_style = w.ButtonStyle()
-        self.feedback = html("cartas-feedback")
-        self.children = [self.prompt, self.buttons, self.feedback, self.bottom]
+        self.children = [self.prompt, self.buttons, self.answers.make_feedback(), self.bottom]
 
     @property
     def rng(self):
@@ -98,13 +265,13 @@ class Exercises(w.VBox):
         return translate(TEXT, key, self.view.lang, **fields)
 
     def new_question(self) -> Question:
-        """Ask a new question (the first one starts the exercises)."""
-        question = self.make_question(self.rng)
+        """Ask a new question (the first one starts the exercises): never the one just asked,
+        nor an earlier one before the lesson's questions are gone through (`NoRepeats`)."""
+        rng = self.rng
+        question = self.draws.draw(lambda: self.make_question(rng))
         if self.buttons is None:
             self._start()
         self.question = question
-        self.answered = False
-        self.chosen = None
         self._make_buttons(self.question)
         return self.question
 
@@ -115,18 +282,16 @@ class Exercises(w.VBox):
 
     def answer(self, value) -> bool:
         """Answer the current question (the buttons call this). The first answer is the one:
-        it scores, and later clicks neither score nor change the verdict shown."""
-        if self.question is None:
+        it scores and is marked, and later clicks neither score nor change the verdict shown."""
+        q = self.question
+        if q is None:
             raise ValueError("no question yet: the exercises have not started")
-        if self.answered:
-            return self.chosen == self.question.answer
-        correct = value == self.question.answer
-        self.score.add(correct)
-        self.answered = True
-        self.chosen = value
-        self._draw_feedback()
-        self._draw_score()
-        return correct
+        return self.answers.answer(value, q.answer, lambda lang: self._why(q, lang))
+
+    def _why(self, q: Question, lang: str) -> str:
+        if self.answers.correct:
+            return q.why[lang]
+        return f"<b>{self.t('the_answer', answer=escape(self._label(q, q.answer)))}</b> {q.why[lang]}"
 
     def _make_buttons(self, question: Question) -> None:
         """One labelled button per option of the new question, shown once the prompt is drawn
@@ -140,6 +305,7 @@ class Exercises(w.VBox):
                          style=self._answer_style, _dom_classes=("cartas-answer",))
             b.on_click(self.view.guarded(lambda _, v=value: self.answer(v)))
             buttons.append(b)
+        self.answers.ask(dict(zip([value for value, _ in question.options], buttons)))
         self.redraw()
         self.buttons.children = buttons
         self._buttons_for = question
@@ -158,26 +324,10 @@ class Exercises(w.VBox):
         else:
             text = f"<div class='cartas-question' style='font-size:17px'>{q.prompt[lang]}</div>"
             if self._buttons_for is q:  # this question's buttons, not the last one's
-                for b, (_value, label) in zip(self.buttons.children, q.options):
-                    b.description = self._text(label)
+                for b, (value, label) in zip(self.buttons.children, q.options):
+                    b.description = self.answers.label(value, self._text(label))
         self.prompt.value = title + text
-        self.next_button.description = self.t("next" if self.started else "start")
-        self._draw_feedback()
-        self._draw_score()
+        self.answers.redraw("next" if self.started else "start")
 
     def _label(self, question: Question, value) -> str:
         return self._text(dict(question.options)[value])
-
-    def _draw_feedback(self) -> None:
-        if self.feedback is None:
-            return
-        if self.question is None or (self.chosen is None and not self.answered):
-            self.feedback.value = ""
-            return
-        lang, q = self.view.lang, self.question
-        correct = self.chosen == q.answer
-        head = self.t("right") if correct else self.t("wrong", answer=escape(self._label(q, q.answer)))
-        self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.why[lang]}", size=16)
-
-    def _draw_score(self) -> None:
-        self.score_label.value = score_html(self.t, self.score)

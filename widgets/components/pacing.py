@@ -1,16 +1,23 @@
 """Bots that move at a pace a person can follow, shared by the "play" views (truco and 21).
 
+One way to pace bots, the tables' (`widgets.pages.mesa`): an asyncio task on the kernel's
+running loop, never `time.sleep` inside a click. So a click returns at once, the page stays
+live, and the bots then move one at a time, `delay` seconds apart (`?ritmo=` in the URL), each
+move drawn as it is made. Where no loop is running (plain Python, a test) or the pace is 0,
+the bots move at once, without pauses.
+
 No learner input makes unbounded work: one run of the bots (after a click, or when a game
 starts) makes at most `max_bot_steps` moves and pauses at most `max_paced_seconds` in
 total (after that the remaining moves of the run go without pause). A run stops as soon
 as the game is over, it is the learner's turn, or the learner's seat can never act again
 (`_human_out`, e.g. a 21 seat left without chips: the game is over for that learner).
 When a run stops at its step limit with bots still to move, `bots_paused` is True and the
-view offers a button to let them go on (`continue_bots`), again bounded.
+view offers a button to let them go on (`continue_bots`), again bounded. A new run (a new
+game) stops the one under way.
 """
 from __future__ import annotations
 
-import time
+import asyncio
 from collections.abc import Callable
 from typing import Any
 
@@ -26,23 +33,33 @@ def pace_from_query(default: float = 0.8):
     return pace(default)
 
 
+def _running_loop() -> asyncio.AbstractEventLoop | None:
+    try:
+        return asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+
+
 class BotPacing:
     """Mixin for a View where seat HUMAN plays against bots.
 
     The view sets `self.state`, `self.delay` (seconds) and implements `_bot_move(seat)`;
     it may override `_human_out()`. `self._busy` is True while the bots are moving (the
     view hides its buttons then); `bot_steps` counts the moves of the last run and
-    `bots_paused` says whether it stopped at its limit with bots still to move.
+    `bots_paused` says whether it stopped at its limit with bots still to move. A paced run
+    is `bots_task` (None when the bots moved at once); `await view.bots_done()` waits for it.
     """
 
     # Provided by the view (annotations only, so nothing here shadows the view's own):
     state: Any            # the view's own game state (each view reads its game's specifics)
     delay: float
     redraw: Callable[[], None]
+    show_error: Callable[..., None]
 
     _busy = False
     bot_steps = 0
     bots_paused = False
+    bots_task: asyncio.Task | None = None
     max_bot_steps = MAX_BOT_STEPS
     max_paced_seconds = MAX_PACED_SECONDS
 
@@ -60,29 +77,76 @@ class BotPacing:
         return (not state.is_terminal() and state.current_seat != HUMAN
                 and not self._human_out())
 
-    def _run_bots(self, paced: bool) -> int:
+    def _run_bots(self, paced: bool, then: Callable[[], None] | None = None) -> int:
         """Let the bots move until it is HUMAN's turn, the game is over (for the learner),
-        or `max_bot_steps` moves were made; when `paced`, wait `self.delay` before each
-        move (at most `max_paced_seconds` in all) and redraw after it. Returns the moves."""
+        or `max_bot_steps` moves were made, then call `then`. When `paced` (and the view has
+        a pace and a running loop) the moves are an asyncio task, `self.delay` apart, and
+        this returns 0 at once; otherwise they are made now. Returns the moves made now."""
+        self._stop_bots()
+        loop = _running_loop() if paced and self.delay else None
+        if loop is not None and self.bots_to_move():
+            self._busy = True
+            self.redraw()
+            self.bots_task = loop.create_task(self._paced_run(then))
+            return 0
+        steps = 0
         self._busy = True
+        try:
+            while steps < self.max_bot_steps and self.bots_to_move():
+                self._bot_move(self.state.current_seat)
+                steps += 1
+        finally:
+            self._finish(steps)
+        if then is not None:
+            then()
+        return steps
+
+    async def _paced_run(self, then: Callable[[], None] | None) -> None:
+        me = asyncio.current_task()
         steps, slept = 0, 0.0
         try:
-            self.redraw()
             while steps < self.max_bot_steps and self.bots_to_move():
-                if paced and self.delay and slept < self.max_paced_seconds:
+                if slept < self.max_paced_seconds:
                     pause = min(self.delay, self.max_paced_seconds - slept)
-                    time.sleep(pause)
+                    await asyncio.sleep(pause)
                     slept += pause
                 self._bot_move(self.state.current_seat)
                 steps += 1
-                if paced:
-                    self.redraw()
+                self.redraw()
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # a move refused or broken: said on the page, never raised
+            self.show_error(error)
         finally:
-            self._busy = False
-            self.bot_steps = steps
-            self.bots_paused = steps >= self.max_bot_steps and self._still_to_move()
+            if self.bots_task is me:  # not a run a new game replaced
+                self.bots_task = None
+                self._finish(steps)
+        if then is not None:
+            try:
+                then()
+            except Exception as error:
+                self.show_error(error)
+
+    def _finish(self, steps: int) -> None:
+        self._busy = False
+        self.bot_steps = steps
+        self.bots_paused = steps >= self.max_bot_steps and self._still_to_move()
         self.redraw()
-        return steps
+
+    def _stop_bots(self) -> None:
+        task, self.bots_task = self.bots_task, None
+        if task is not None and not task.done():
+            task.cancel()
+
+    async def bots_done(self) -> None:
+        """Wait for the paced run under way, if any (tests, and a notebook cell)."""
+        while self.bots_task is not None:
+            task = self.bots_task
+            try:
+                await task
+            except asyncio.CancelledError:
+                if self.bots_task is task:
+                    raise
 
     def _still_to_move(self) -> bool:
         try:

@@ -20,7 +20,6 @@ Decided rules:
 """
 from __future__ import annotations
 
-import json
 from html import escape
 from typing import Any
 from urllib.parse import quote
@@ -29,7 +28,7 @@ import ipywidgets as w
 
 from cartas import scenario as sc
 from cartas.cards import TRUCO_PACK, Card, lazy_rng, shuffled
-from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, deal_hands, get_variant
+from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, VARIANTS, deal_hands, get_variant
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 from widgets.components import params
 from widgets.components.base import View, seed_field, variant_toggle
@@ -220,24 +219,28 @@ class ScenarioBuilder(View):
 
     def fields_scenario(self) -> dict:
         """The scenario the fields describe (not yet validated)."""
-        data = {"format": sc.FORMAT, "game": self.game.value}
-        if self.game.value == "truco":
-            variant = get_variant(self.variant.value)
-            data.update(variant=variant.key, hands=[self._cards(f.value) for f in self.hands],
-                        dealer=self.dealer.value, score=[s.value for s in self.score],
-                        tie_lead=self.tie_lead.value)
-            if variant.uses_vira:
-                data["vira"] = self._card(self.vira.value)
-        else:
-            first = self._cards(self.first.value, gaps=True)
-            data.update(players=self.players.value, banker=self.banker.value, chips=self.chips.value,
-                        ace=self.ace.value, rotation=self.rotation.value, seed=self.seed.value)
-            if first:
-                data["deal"] = {"first_cards": first, "upcard": self._card(self.upcard.value),
-                                "then": self._cards(self.then.value)}
+        data: dict[str, Any] = {"format": sc.FORMAT, "game": self.game.value}
+        # the toggle's value is a game family ("truco", "21"): each has its own fields
+        {"truco": self._truco_fields, "21": self._fields_21}[self.game.value](data)
         if self.name.value.strip():
             data["title"] = self.name.value.strip()
         return data
+
+    def _truco_fields(self, data: dict) -> None:
+        variant = get_variant(self.variant.value)
+        data.update(variant=variant.key, hands=[self._cards(f.value) for f in self.hands],
+                    dealer=self.dealer.value, score=[s.value for s in self.score],
+                    tie_lead=self.tie_lead.value)
+        if variant.uses_vira:
+            data["vira"] = self._card(self.vira.value)
+
+    def _fields_21(self, data: dict) -> None:
+        first = self._cards(self.first.value, gaps=True)
+        data.update(players=self.players.value, banker=self.banker.value, chips=self.chips.value,
+                    ace=self.ace.value, rotation=self.rotation.value, seed=self.seed.value)
+        if first:
+            data["deal"] = {"first_cards": first, "upcard": self._card(self.upcard.value),
+                            "then": self._cards(self.then.value)}
 
     def make(self) -> dict:
         """Validate the fields; on success show the table, the JSON and the link."""
@@ -267,26 +270,29 @@ class ScenarioBuilder(View):
     def _fill(self, s: dict) -> None:
         self.game.value = s["game"]
         self.name.value = s.get("title") or ""
-        if s["game"] == "truco":
-            self.variant.value = s["variant"]
-            for field, hand in zip(self.hands, s["hands"]):
-                field.value = " ".join(hand)
-            self.vira.value = s["vira"] or ""
-            self.dealer.value = s["dealer"]
-            self.tie_lead.value = s["tie_lead"]
-            for field, points in zip(self.score, s["score"]):
-                field.value = points
-        else:
-            self.players.value, self.banker.value = s["players"], s["banker"]
-            if isinstance(s["chips"], int):
-                self.chips.value = s["chips"]
-            self.ace.value, self.rotation.value = s["ace"], s["rotation"]
-            self.seed.value = s["seed"] or 0
-            deal = s["deal"] or {"first_cards": [], "upcard": None, "then": []}
-            self.first.value = " ".join(c or "-" for c in deal["first_cards"])
-            self.upcard.value = deal["upcard"] or ""
-            self.then.value = " ".join(deal["then"])
+        {"truco": self._fill_truco, "21": self._fill_21}[sc.game_of(s).family](s)
         self.redraw()
+
+    def _fill_truco(self, s: dict) -> None:
+        self.variant.value = s["variant"]
+        for field, hand in zip(self.hands, s["hands"]):
+            field.value = " ".join(hand)
+        self.vira.value = s["vira"] or ""
+        self.dealer.value = s["dealer"]
+        self.tie_lead.value = s["tie_lead"]
+        for field, points in zip(self.score, s["score"]):
+            field.value = points
+
+    def _fill_21(self, s: dict) -> None:
+        self.players.value, self.banker.value = s["players"], s["banker"]
+        if isinstance(s["chips"], int):
+            self.chips.value = s["chips"]
+        self.ace.value, self.rotation.value = s["ace"], s["rotation"]
+        self.seed.value = s["seed"] or 0
+        deal = s["deal"] or {"first_cards": [], "upcard": None, "then": []}
+        self.first.value = " ".join(c or "-" for c in deal["first_cards"])
+        self.upcard.value = deal["upcard"] or ""
+        self.then.value = " ".join(deal["then"])
 
     def show_error(self, error: BaseException, near=None) -> None:
         if isinstance(error, sc.ScenarioError):  # a RuleError: its message in the view's language
@@ -323,31 +329,26 @@ class ScenarioBuilder(View):
         assert self.scenario is not None  # make() raised otherwise
         state = self.state.clone()
         seed = int(self.rng.integers(2**31))  # the bots' seeds, from the builder's seeded stream
-        if self.scenario["game"] == "truco":
-            from widgets.pages.jogar_truco import PlayTruco
-            game = PlayTruco(state=state, seed=seed, lang=self.lang, delay=self.delay)
-        else:
-            from widgets.pages.jogar_21 import PlayVinteEUm
-            game = PlayVinteEUm(state=state, seed=seed, lang=self.lang, delay=self.delay)
-        self.game_box.children = [game]
+        play = {"truco": _play_truco, "21": _play_21}[sc.game_of(self.scenario).family]
+        self.game_box.children = [play(state=state, seed=seed, lang=self.lang, delay=self.delay)]
 
     # Drawing -------------------------------------------------------------------------------
     def redraw(self) -> None:
-        is_truco = self.game.value == "truco"
+        family = self.game.value  # a game family: its own fields, and its own way to write cards
         lang = self.lang
         self.draw_title()
         self.share.lang = lang
         self.edit.description = self.t("edit")
         self.edit.layout.display = None if self.scenario is not None or self.learner_view else "none"
         self.editor.layout.display = "none" if self.learner_view else None
-        self.truco_box.layout.display = None if is_truco else "none"
-        self.box21.layout.display = "none" if is_truco else None
+        for pane_family, pane in (("truco", self.truco_box), ("21", self.box21)):
+            pane.layout.display = None if pane_family == family else "none"
         self.name.description = self.t("name")
         self.name.placeholder = self.t("name_hint")
-        example = "7♥ A♠ 3♦" if is_truco else "5♥, K♣, 10♦"
+        example = {"truco": "7♥ A♠ 3♦", "21": "5♥, K♣, 10♦"}[family]
         self.cards_hint.value = f"<span style='color:#424242'>{escape(self.t('cards_hint', example=example))}</span>"
         variant = self.variant.value
-        self.variant.options = [(get_variant(v).label[lang], v) for v in ("paulista", "mineiro")]
+        self.variant.options = [(v.label[lang], key) for key, v in VARIANTS.items()]
         self.variant.value = variant
         for s, field in enumerate(self.hands):
             field.description = self.t("hand", seat=s)
@@ -419,14 +420,27 @@ class ScenarioBuilder(View):
         if self.state is None or self.scenario is None:
             self.table.value = ""
             return
-        if self.scenario["game"] == "truco":
-            from widgets.draw import truco_table
-            self.table.value = truco_table.table_html(self.state, self.lang)
-        else:
-            from widgets.draw import vinte_e_um_table
-            self.table.value = vinte_e_um_table.table_html(self.state, self.lang, viewer="all")
+        draw = {"truco": _truco_picture, "21": _picture_21}[sc.game_of(self.scenario).family]
+        self.table.value = draw(self.state, self.lang)
 
 
-def scenario_json(scenario: dict) -> str:
-    """Pretty JSON of a scenario (for the notebook)."""
-    return json.dumps(scenario, ensure_ascii=False, indent=1)
+# What differs between the two families of games, named once each (the scenario's game family,
+# `cartas.games.GameSpec.family`): the page playing a scenario and the table drawing it.
+def _play_truco(**kwargs) -> View:
+    from widgets.pages.jogar_truco import PlayTruco
+    return PlayTruco(**kwargs)
+
+
+def _play_21(**kwargs) -> View:
+    from widgets.pages.jogar_21 import PlayVinteEUm
+    return PlayVinteEUm(**kwargs)
+
+
+def _truco_picture(state, lang: str) -> str:
+    from widgets.draw import truco_table
+    return truco_table.table_html(state, lang)
+
+
+def _picture_21(state, lang: str) -> str:
+    from widgets.draw import vinte_e_um_table
+    return vinte_e_um_table.table_html(state, lang, viewer="all")  # the builder sees every card

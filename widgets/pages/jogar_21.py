@@ -166,7 +166,11 @@ class PlayVinteEUm(BotPacing, View):
         if action.kind in ("hit", "stand", "draw", "call") and len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"view": view, "kind": action.kind, "judged": False, "miss": None})
         self.hint_box.value = self.review_box.value = ""
-        self._run_bots(paced=True)
+        self._run_bots(paced=True, then=self._after_bots)
+
+    def _after_bots(self) -> None:
+        """When the bots have moved after the learner's move: the review, once the game is over
+        for the learner."""
         if self.state.is_terminal() or self._human_out():
             self.review()
 

@@ -259,7 +259,10 @@ class PlayTruco(BotPacing, View):
                                    "judged": False, "miss": None})
         self.cover.value = False
         self._clear_notes()
-        self._run_bots(paced=True)
+        self._run_bots(paced=True, then=self._after_bots)
+
+    def _after_bots(self) -> None:
+        """When the bots have moved after the learner's action: the review, once the game is over."""
         if self.state.is_terminal():
             self.review()
 

@@ -133,6 +133,20 @@ TEXT = {
 TEAM_LETTERS = ("A", "B")
 
 
+def _truco_picture(state, lang: str, seat: int | None) -> str:
+    from widgets.draw.truco_table import table_html
+    return table_html(games.view(state, seat), lang)
+
+
+def _picture_21(state, lang: str, seat: int | None) -> str:
+    from widgets.draw.vinte_e_um_table import table_html
+    return table_html(state, lang, viewer=seat)
+
+
+# A table's drawing, by its game's family (`GameSpec.family`): drawings load with a first table
+_DRAWINGS = {"truco": _truco_picture, "21": _picture_21}
+
+
 def _tables() -> Tables:
     return Tables()
 
@@ -286,7 +300,7 @@ class Mesa(View):
 
     # Lobby ---------------------------------------------------------------------------------
     def table_options(self) -> tuple[int | None, dict]:
-        if games.is_truco(self.game.value):
+        if not games.table_options(self.game.value):
             return None, {}
         return self.seats.value, {"ace": self.ace.value, "packs": self.packs.value,
                                   "min_bet": self.min_bet.value, "max_bet": self.max_bet.value,
@@ -461,7 +475,7 @@ class Mesa(View):
             raise TableError("moved_on")  # the cards clicked are no longer the table's
         seat = client.seat
         state = snap.state
-        if state is None or seat is None or not games.is_truco(snap.game):
+        if state is None or seat is None or not games.hand_play(snap.game):
             raise ValueError(self.t("no_card"))  # a 21 seat or a spectator has no cards to pick
         hand = games.view(state, seat).hand
         if not 0 <= index < len(hand):
@@ -513,7 +527,7 @@ class Mesa(View):
         packs = self.packs.value
         self.packs.options = [(self.t("default"), None), ("1", 1), ("2", 2)]
         self.packs.value = packs
-        self.options_box.layout.display = "none" if games.is_truco(self.game.value) else None
+        self.options_box.layout.display = None if games.table_options(self.game.value) else "none"
         self.create_button.description = self.t("create")
         self.code.placeholder = self.t("code")
         self.join_button.description = self.t("join")
@@ -562,15 +576,10 @@ class Mesa(View):
             self.cover.layout.display = "none"
             self._draw_move_buttons(snap.version, state, [])
             return
-        truco = games.is_truco(snap.game)
-        if truco:
-            from widgets.draw.truco_table import table_html
-            self.picture.value = table_html(games.view(state, mine), self.lang)
-        else:
-            from widgets.draw.vinte_e_um_table import table_html as table_21
-            self.picture.value = table_21(state, self.lang, viewer=mine)
+        hand_play = games.hand_play(snap.game)
+        self.picture.value = _DRAWINGS[games.spec_of(snap.game).family](state, self.lang, mine)
         self._draw_status(snap, state, mine)
-        self._draw_moves(snap, state, mine, truco)
+        self._draw_moves(snap, state, mine, hand_play)
         why = games.why(state, self.lang)
         self.why.value = "" if not why else (
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
@@ -586,7 +595,7 @@ class Mesa(View):
         mine = client.seat
         rows = []
         state = snap.state
-        banker = getattr(state, "banker", None) if state is not None else None
+        banker = games.banker(state) if state is not None else None
         can_sit = client.learner is not None or self.me() is not None
         for info in snap.seats(now):
             seat = info["seat"]
@@ -649,8 +658,8 @@ class Mesa(View):
             self._status(self.t("watching") + " " + self.t("turn_of", who=self._who(snap, seat)),
                          "watch", snap, "#555")
         elif seat == mine:
-            pending = getattr(state, "pending_raise", None)
-            if getattr(state, "phase", "") == "answer" and pending:
+            pending = games.raise_to_answer(state)
+            if pending:
                 self._status(self.t("answer", name=pending["name"]), "you", snap, "#b71c1c")
             else:
                 self._status(self.t("your_turn"), "you", snap)
@@ -666,9 +675,9 @@ class Mesa(View):
             return self.t("seat_won", who=self._who(snap, outcome["winner"]))
         return self.t("tie", who=", ".join(self._who(snap, s) for s in state.winners))
 
-    def _draw_moves(self, snap, state, mine, truco: bool) -> None:
+    def _draw_moves(self, snap, state, mine, hand_play: bool) -> None:
         legal = games.legal_actions(state, mine) if snap.status == "playing" else []
-        if truco and mine is not None:
+        if hand_play and mine is not None:
             view = games.view(state, mine)
             playable = {a.card for a in legal if a.kind == "play"}
             blind = {a.position for a in legal if a.kind == "blind"}

@@ -22,9 +22,9 @@ import ipywidgets as w
 
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
-from widgets.components.base import View, verdict_html
+from widgets.components.base import View
+from widgets.components.exercises import FirstAnswer, NoRepeats
 from widgets.components.later import after_paint
-from widgets.components.scores import Score, score_html
 from widgets.draw.vinte_e_um_table import table_html
 from widgets.pages.vinte_e_um_rodada import bots_for
 
@@ -65,10 +65,6 @@ TEXT = {
     "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
     "chips": {"pt": "{n} fichas", "en": "{n} chips"},
     "one_chip": {"pt": "1 ficha", "en": "1 chip"},
-    "right": {"pt": "Certo!", "en": "Right!"},
-    "wrong": {"pt": "Não.", "en": "No."},
-    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
-    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 SEATS = 4
 PRICES = 7  # the price question offers 0..6 chips (more if the price is higher)
@@ -164,8 +160,9 @@ class BankRotation(View):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the first example, right after the page
         self.played = False  # the example and the first question are there
-        self.score = Score("vinte_e_um_banca")
-        self.given: int | None = None
+        self.block = FirstAnswer(self, "vinte_e_um_banca")  # the rule, texts and marks of every exercise
+        self.draws = NoRepeats(lambda q: (q[0], q[1], q[4]["from"], q[4]["to"], q[4].get("price"), len(q[3])))
+        self.score = self.block.score
         self.q_kind = "price"  # the first question asks for the seat (kinds alternate)
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
@@ -178,9 +175,9 @@ class BankRotation(View):
         self.question = w.HTML().add_class("cartas-question")
         self.seat_buttons = [w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-answer-{s}")
                              for s in range(SEATS)]
-        self.feedback = w.HTML().add_class("cartas-feedback")
-        self.score_label = w.HTML().add_class("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        self.feedback = self.block.feedback
+        self.score_label = self.block.score_label
+        self.next_button = self.block.next_button
         for seat, button in enumerate(self.seat_buttons):
             button.on_click(self.guarded(lambda _, seat=seat: self.answer(seat)))
         self.price_buttons: list[w.Button] = []
@@ -210,9 +207,10 @@ class BankRotation(View):
     def new_question(self, redraw: bool = True) -> None:
         """Another seeded variation: a mode, a story up to the change of bank, and the other
         kind of question than the last one."""
-        self.q_kind = "price" if self.q_kind == "seat" else "seat"
-        self.q_mode, self.q_state, self.q_story, self.q_change = rotation_question(self.rng)
-        self.given = None
+        kind = "price" if self.q_kind == "seat" else "seat"
+        _, self.q_mode, self.q_state, self.q_story, self.q_change = self.draws.draw(
+            lambda: (kind, *rotation_question(self.rng)))  # never the question just asked
+        self.q_kind = kind
         if self.q_kind == "price":
             top = max(PRICES - 1, self.q_change["price"])
             self.price_buttons = [w.Button(layout=w.Layout(width="90px")).add_class(f"cartas-price-{n}")
@@ -222,6 +220,7 @@ class BankRotation(View):
             self.answers.children = self.price_buttons
         else:
             self.answers.children = self.seat_buttons
+        self.block.ask(dict(enumerate(self.answers.children)))
         if redraw:
             self._draw_question()
 
@@ -229,13 +228,17 @@ class BankRotation(View):
         """The seat that takes the bank, or the chips it pays (the engine's bank_change)."""
         return self.q_change["to"] if self.q_kind == "seat" else self.q_change["price"]
 
+    @property
+    def given(self) -> int | None:
+        """The answer given to this question, None before."""
+        return self.block.chosen if self.block.answered else None
+
     def answer(self, seat: int) -> bool:
-        """Answer at once; only the first answer counts, and later clicks leave its verdict."""
-        if self.given is not None:
-            return self.given == self.correct_answer()
-        correct = seat == self.correct_answer()
-        self.score.add(correct)
-        self.given = seat
+        """Answer at once; only the first answer counts and is marked, and later clicks leave
+        its verdict (`widgets.components.exercises.FirstAnswer`)."""
+        change = self.q_change
+        correct = self.block.answer(seat, self.correct_answer(), lambda lang: escape(narrate(change, lang)),
+                                    attrs=f' data-answer="{self.correct_answer()}"')
         self._draw_question()
         return correct
 
@@ -275,15 +278,11 @@ class BankRotation(View):
                                f"{escape(text)}</div>"
                                f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
                                f"border-radius:6px'>{lines}</div>")
+        seats = self.q_kind == "seat"  # the marked answer is one of the buttons on screen
         for seat, button in enumerate(self.seat_buttons):
-            button.description = self.t("seat", seat=seat)
+            text = self.t("seat", seat=seat)
+            button.description = self.block.label(seat, text) if seats else text
         for n, button in enumerate(self.price_buttons):
-            button.description = self.t("one_chip") if n == 1 else self.t("chips", n=n)
-        self.next_button.description = self.t("next_question")
-        self.feedback.value = ""
-        if self.given is not None:
-            correct = self.given == self.correct_answer()
-            self.feedback.value = verdict_html(
-                correct, f"{self.t('right' if correct else 'wrong')} {escape(narrate(self.q_change, self.lang))}",
-                attrs=f' data-answer="{self.correct_answer()}"')
-        self.score_label.value = score_html(self.t, self.score)
+            text = self.t("one_chip") if n == 1 else self.t("chips", n=n)
+            button.description = text if seats else self.block.label(n, text)
+        self.block.redraw()

@@ -32,9 +32,10 @@ from cartas.vinte_e_um import (
     playable,
     points,
 )
-from widgets.components.base import View, verdict_html
+from widgets.components.base import View
+from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import translate
 from widgets.components.later import after_paint
-from widgets.components.scores import Score, score_html
 from widgets.draw.svg import cards_row
 
 TEXT = {
@@ -74,7 +75,6 @@ TEXT = {
                       "en": "The banker wins: the bank keeps the bet."},
     "unused": {"pt": "As cartas a partir de {cards} não entram: a mão já tinha terminado.",
                "en": "The cards from {cards} on are not used: the hand was already over."},
-    "quiz": {"pt": "Exercícios", "en": "Exercises"},
     "q_worth": {"pt": "Com o ás valendo {ace}, quanto vale esta mão?",
                 "en": "With the ace counting {ace}, what is this hand worth?"},
     "q_call": {"pt": "A banca chama o jogador (ás vale {ace}). Quem ganha?",
@@ -82,11 +82,7 @@ TEXT = {
     "answer": {"pt": "Responder", "en": "Answer"},
     "answer_player": {"pt": "O jogador", "en": "The player"},
     "answer_banker": {"pt": "A banca", "en": "The banker"},
-    "right": {"pt": "Certo!", "en": "Right!"},
-    "wrong": {"pt": "Não.", "en": "No."},
     "worth_is": {"pt": "A mão vale {points}.", "en": "The hand is worth {points}."},
-    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
-    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 
 
@@ -103,7 +99,9 @@ class HandScorer(View):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the first question, right after the page
         self.q_hand: list = []  # the question's cards, from the first question on
-        self.score = Score("vinte_e_um_pontos")
+        self.block = FirstAnswer(self, "vinte_e_um_pontos")  # the rule, texts and marks of every exercise
+        self.draws = NoRepeats(lambda q: q)
+        self.score = self.block.score
         self.player_cards = [Card.parse(c) for c in player]
         self.banker_cards = [Card.parse(c) for c in banker]
         self._labels_lang = None
@@ -126,9 +124,9 @@ class HandScorer(View):
         self.who_banker = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-banker")
         self.worth_row = w.HBox([self.worth, self.answer_button])
         self.who_row = w.HBox([self.who_player, self.who_banker])
-        self.feedback = w.HTML().add_class("cartas-feedback")
-        self.score_label = w.HTML().add_class("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        self.feedback = self.block.feedback
+        self.score_label = self.block.score_label
+        self.next_button = self.block.next_button
 
         actions = {"to_player": lambda: self.add("player"), "to_banker": lambda: self.add("banker"),
                    "undo_player": lambda: self.remove("player"), "undo_banker": lambda: self.remove("banker"),
@@ -189,25 +187,30 @@ class HandScorer(View):
         pool = [c for c in STANDARD_PACK if c not in avoid]
         return [pool[i] for i in self.rng.choice(len(pool), size=count, replace=False)]
 
+    @property
+    def answered(self) -> bool:
+        return self.block.answered
+
+    def _worth_question(self) -> tuple:
+        ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
+        return "worth", ace, tuple(self._draw(int(self.rng.integers(2, 4)))), ()
+
+    def _call_question(self) -> tuple:
+        hand = self._draw(2)
+        return "call", 1, tuple(hand), tuple(self._draw(int(self.rng.integers(2, 4)), avoid=hand))
+
     def new_question(self, redraw: bool = True) -> None:
-        """Alternate "what is this hand worth" and "who wins this call", seeded."""
-        self.kind = "call" if getattr(self, "kind", "call") == "worth" else "worth"
-        if self.kind == "worth":
-            self.q_ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
-            self.q_hand = self._draw(int(self.rng.integers(2, 4)))
-            self.q_banker = []
-        else:
-            self.q_ace = 1
-            self.q_hand = self._draw(2)
-            self.q_banker = self._draw(int(self.rng.integers(2, 4)), avoid=self.q_hand)
-        self.answered = False
-        self.given = None
+        """Alternate "what is this hand worth" and "who wins this call", seeded, never the
+        question just asked (`widgets.components.exercises.NoRepeats`)."""
+        make = self._call_question if getattr(self, "kind", "call") == "worth" else self._worth_question
+        self.kind, self.q_ace, hand, banker = self.draws.draw(make)
+        self.q_hand, self.q_banker = list(hand), list(banker)
+        self.block.ask({"player": self.who_player, "banker": self.who_banker})
         self._resetting = True
         try:
             self.worth.value = 0
         finally:
             self._resetting = False
-        self.feedback.value = ""
         if redraw:
             self.redraw()
 
@@ -217,22 +220,15 @@ class HandScorer(View):
         return judge_call(self.q_hand, self.q_banker, self.q_ace)[2]
 
     def answer(self, given) -> bool:
-        """The first answer scores and its verdict stays; later clicks change nothing."""
+        """The first answer scores, is marked and its verdict stays; later clicks change nothing
+        (`widgets.components.exercises.FirstAnswer`)."""
         right = self.correct_answer()
-        if self.answered:
-            return self.given == right
-        correct = given == right
-        self.given = given
-        self.score.add(correct)
-        self.answered = True
         if self.kind == "worth":
-            detail = self.t("worth_is", points=right)
-        else:
-            player, banker, _ = judge_call(self.q_hand, self.q_banker, self.q_ace)
-            detail = explain_call(player, banker, self.q_ace, self.lang)
-        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(detail)}")
-        self._draw_score()
-        return correct
+            def worth_is(lang: str) -> str:
+                return escape(translate(TEXT, "worth_is", lang, points=right))
+            return self.block.answer(given, right, worth_is, widget=self.worth)
+        player, banker, _ = judge_call(self.q_hand, self.q_banker, self.q_ace)
+        return self.block.answer(given, right, lambda lang: escape(explain_call(player, banker, self.q_ace, lang)))
 
     def _on_worth(self, _change) -> None:
         if self.kind == "worth" and not self.answered and not self._resetting:
@@ -301,7 +297,7 @@ class HandScorer(View):
                              + "".join(f"<div style='font-size:15px'>{line}</div>" for line in lines))
 
     def _draw_question(self) -> None:
-        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.block.t('title')}</h4>"
         if not self.q_hand:  # the first question comes right after the page
             return
         ace = ace_label(self.q_ace, self.lang)
@@ -316,10 +312,6 @@ class HandScorer(View):
         self.worth_row.layout.display = None if self.kind == "worth" else "none"
         self.who_row.layout.display = None if self.kind == "call" else "none"
         self.answer_button.description = self.t("answer")
-        self.who_player.description = self.t("answer_player")
-        self.who_banker.description = self.t("answer_banker")
-        self.next_button.description = self.t("next_question")
-        self._draw_score()
-
-    def _draw_score(self) -> None:
-        self.score_label.value = score_html(self.t, self.score)
+        self.who_player.description = self.block.label("player", self.t("answer_player"))
+        self.who_banker.description = self.block.label("banker", self.t("answer_banker"))
+        self.block.redraw()

@@ -20,10 +20,10 @@ import ipywidgets as w
 
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import ALL, DRAW, HIT, narrate, new_game
-from widgets.components.base import View, seed_field, verdict_html
-from widgets.components.i18n import percent
+from widgets.components.base import View, seed_field
+from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import percent, translate
 from widgets.components.later import after_paint, deal_from_seed
-from widgets.components.scores import Score, score_html
 from widgets.draw.vinte_e_um_chart import odds_html
 from widgets.draw.vinte_e_um_table import chips_svg, table_html
 
@@ -56,8 +56,6 @@ TEXT = {
     "call": {"pt": "Chamar", "en": "Call"},
     "hit": {"pt": "Pedir carta", "en": "Hit"},
     "stand": {"pt": "Parar", "en": "Stand"},
-    "right": {"pt": "Certo!", "en": "Right!"},
-    "wrong": {"pt": "Não.", "en": "No."},
     "explain_draw": {
         "pt": "Um banqueiro cuidadoso compra: está atrás da mão mais fraca à vista, e a chance de estourar é {p}.",
         "en": "A careful banker draws: he is behind the weakest hand in sight, and the chance to bust is {p}."},
@@ -70,8 +68,6 @@ TEXT = {
     "explain_stand": {
         "pt": "Um jogador cuidadoso para quando a chance de estourar chega a 50%: aqui é {p}.",
         "en": "A careful player stands once the chance to bust reaches 50%: here it is {p}."},
-    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
-    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
 }
 SKIPPED = ("game_start", "game_over")  # a lesson round is one round, not a game
 
@@ -106,11 +102,12 @@ class RoundStepper(View):
     def __init__(self, players: int = 5, seed: int | None = 1, lang=None, chart: bool = True):
         super().__init__(lang=lang)
         self._rng = lazy_rng(seed)  # numpy loads with the first round, right after the page
-        self.score = Score("vinte_e_um_rodada")
+        self.block = FirstAnswer(self, "vinte_e_um_rodada")  # the rule, texts and marks of every exercise
+        self.draws = NoRepeats(lambda q: (q[0], str(q[1].hands), str(q[1].current_seat)))
+        self.score = self.block.score
         self.chart = chart
         self.position = 0
         self.snapshots: list = []
-        self.given: bool | None = None
         self.q_kind = "player"  # the first question is the banker's (kinds alternate)
         self.q_state: Any = None  # the question's state (a GameState), from the first question on
 
@@ -133,9 +130,9 @@ class RoundStepper(View):
         self.quiz_table = w.HTML().add_class("cartas-quiz-table")
         self.draw_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-draw")
         self.call_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-call")
-        self.feedback = w.HTML().add_class("cartas-feedback")
-        self.score_label = w.HTML().add_class("cartas-score")
-        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        self.feedback = self.block.feedback
+        self.score_label = self.block.score_label
+        self.next_button = self.block.next_button
 
         moves = {"restart": self.restart, "back": lambda: self.go(-1), "forward": lambda: self.go(1),
                  "new_seed": self.new_seed}
@@ -217,18 +214,28 @@ class RoundStepper(View):
     def new_question(self, redraw: bool = True) -> None:
         """The next question, kinds in turn: a banker choosing between draw and call, then a
         player choosing between hit and stand, each taken from a seeded round of 4 bots."""
-        self.q_kind = "player" if self.q_kind == "banker" else "banker"
-        phase, choice = ("banker", DRAW) if self.q_kind == "banker" else ("players", HIT)
-        while True:
-            for state in play_round(4, int(self.rng.integers(1_000_000))):
-                if state.phase == phase and choice in state.legal_actions():
-                    self.q_state = state
-                    self.answered = False
-                    self.given = None
-                    self.feedback.value = ""
-                    if redraw:
-                        self.redraw()
-                    return
+        kind = "player" if self.q_kind == "banker" else "banker"
+        phase, choice = ("banker", DRAW) if kind == "banker" else ("players", HIT)
+
+        def make() -> tuple:
+            while True:
+                for state in play_round(4, int(self.rng.integers(1_000_000))):
+                    if state.phase == phase and choice in state.legal_actions():
+                        return kind, state
+
+        self.q_kind, self.q_state = self.draws.draw(make)  # never the question just asked
+        self.block.ask({True: self.draw_button, False: self.call_button})
+        if redraw:
+            self.redraw()
+
+    @property
+    def answered(self) -> bool:
+        return self.block.answered
+
+    @property
+    def given(self) -> bool | None:
+        """The answer given to this question (take a card or not), None before."""
+        return self.block.chosen if self.block.answered else None
 
     def q_seat(self) -> int:
         """The seat the question is about: the banker, or the player whose turn it is."""
@@ -244,32 +251,20 @@ class RoundStepper(View):
         return chosen in (DRAW, HIT)
 
     def answer(self, take: bool) -> bool:
-        """Answer `take` (draw/hit) or not (call/stand): the first answer scores and its
-        verdict stays; later clicks change nothing."""
-        should = self.should_take()
+        """Answer `take` (draw/hit) or not (call/stand): the first answer scores, is marked and
+        its verdict stays; later clicks change nothing (`widgets.components.exercises.FirstAnswer`)."""
         if self.answered:
-            return self.given == should
-        correct = take == should
-        self.given = take
-        self.score.add(correct)
-        self.answered = True
-        self._draw_feedback()
-        self._draw_score()
-        return correct
-
-    def _draw_feedback(self) -> None:
-        if not self.answered:
-            self.feedback.value = ""
-            return
+            return bool(self.block.correct)
         should = self.should_take()
-        correct = self.given == should
         from cartas.vinte_e_um import odds_for_view
 
         risk = odds_for_view(self.q_state.view(self.q_seat()))["bust"]
         key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
                ("player", True): "explain_hit", ("player", False): "explain_stand"}[self.q_kind, should]
-        why = self.t(key, p=percent(risk, self.lang))
-        self.feedback.value = verdict_html(correct, f"{self.t('right' if correct else 'wrong')} {escape(why)}")
+        correct = self.block.answer(
+            take, should, lambda lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))))
+        self._draw_question()
+        return correct
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -320,10 +315,6 @@ class RoundStepper(View):
             labels = ("hit", "stand")
         self.question.value = f"<div style='font-size:17px' data-kind='{self.q_kind}'>{escape(text)}</div>"
         self.quiz_table.value = table_html(state, self.lang, viewer=seat, card_width=38)
-        self.draw_button.description, self.call_button.description = (self.t(k) for k in labels)
-        self.next_button.description = self.t("next_question")
-        self._draw_feedback()
-        self._draw_score()
-
-    def _draw_score(self) -> None:
-        self.score_label.value = score_html(self.t, self.score)
+        self.draw_button.description = self.block.label(True, self.t(labels[0]))
+        self.call_button.description = self.block.label(False, self.t(labels[1]))
+        self.block.redraw()

@@ -1,0 +1,67 @@
+"""What differs between games is asked of the game's spec (`cartas.games.GameSpec`), and the
+tables' refusals are one more `RuleError` family with a catalogue (issue 19)."""
+from __future__ import annotations
+
+import pickle
+
+import pytest
+
+from cartas.errors import RuleError
+from cartas.games import all_games, find_game
+from classroom import games
+from classroom.games import CATALOGUE, TableError
+
+
+def test_each_spec_says_its_family_teams_hand_play_and_table_options():
+    said = {s.key: (s.family, s.hand_play, [s.team_of(seat) for seat in range(4)],
+                    [o.name for o in s.table_options]) for s in all_games()}
+    assert said == {
+        "paulista": ("truco", True, [0, 1, 0, 1], []),
+        "mineiro": ("truco", True, [0, 1, 0, 1], []),
+        "21": ("21", False, [None] * 4, ["ace", "decks", "min_bet", "max_bet", "rotation", "rounds"]),
+    }
+    assert games.table_options("21") == ("ace", "packs", "min_bet", "max_bet", "rotation", "rounds")
+    assert games.table_options("mineiro") == ()
+
+
+def test_the_spec_tells_the_hand_or_round_in_play_the_banker_and_why():
+    truco = find_game("paulista").new_game(seed=3)
+    spec = find_game("paulista")
+    assert (spec.deal_number(truco), spec.banker(truco), spec.why(truco, "en")) == (1, None, None)
+    while truco.hand_number == 1:
+        truco.apply_action(truco.legal_actions()[0])
+    assert spec.deal_number(truco) == 2 and spec.why(truco, "pt")  # how the last hand ended
+    assert spec.raise_to_answer(truco) is None
+    truco.apply_action(next(a for a in truco.legal_actions() if a.kind == "raise"))
+    assert spec.raise_to_answer(truco) == truco.pending_raise and truco.pending_raise["value"] == 3
+    spec21 = find_game("21")
+    state = spec21.new_game(seed=5, seats=4, banker=2)
+    assert (spec21.deal_number(state), spec21.banker(state), spec21.why(state, "en")) == (1, 2, None)
+    assert spec21.raise_to_answer(state) is None
+    bot = spec21.bot(1)
+    while not any(e["type"] == "call" for e in state.events):
+        state.apply_action(bot.choose(state.view(state.current_seat)))
+    call = [e for e in state.events if e["type"] == "call"][-1]
+    assert spec21.why(state, "en") == state.narrate(call, "en")
+    with pytest.raises(ValueError):
+        spec21.why(state, "fr")
+
+
+def test_a_table_refusal_is_a_rule_error_with_the_tables_catalogue_in_both_languages():
+    with pytest.raises(RuleError) as info:
+        games.check_setup("poker", None, None)
+    error = info.value
+    assert isinstance(error, TableError) and error.code == "bad_game"
+    assert error.message("pt") == "jogo desconhecido 'poker': escolha paulista, mineiro, 21"
+    assert str(error) == error.message("en") == "unknown game 'poker': choose paulista, mineiro, 21"
+    assert pickle.loads(pickle.dumps(error)).message("pt") == error.message("pt")
+    with pytest.raises(TableError) as info:
+        games.check_setup("mineiro", 6, None)
+    assert info.value.message("en") == "a Truco Mineiro table has 4 seats, not 6"
+    with pytest.raises(TableError) as info:
+        games.check_setup("21", 13, None)
+    assert info.value.message("pt") == "uma mesa de 21 (vinte e um) tem de 3 a 12 lugares, não 13"
+    with pytest.raises(KeyError):
+        TableError("no_such_code")
+    for key in CATALOGUE.keys():
+        assert CATALOGUE.template(key, "pt") != CATALOGUE.template(key, "en")
