@@ -39,12 +39,14 @@ TEXT = {
 
 @dataclass
 class Question:
-    """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})]."""
+    """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})];
+    skill: the skill it trains (classroom.mastery.SKILLS), "" for none."""
 
     prompt: dict
     options: list
     answer: object
     why: dict
+    skill: str = ""
 
 
 class Exercises(w.VBox):
@@ -121,7 +123,7 @@ class Exercises(w.VBox):
         if self.answered:
             return self.chosen == self.question.answer
         correct = value == self.question.answer
-        self.score.add(correct)
+        self.score.add(correct, self.question.skill)
         self.answered = True
         self.chosen = value
         self._draw_feedback()

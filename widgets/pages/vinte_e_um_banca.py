@@ -234,7 +234,7 @@ class BankRotation(View):
         if self.given is not None:
             return self.given == self.correct_answer()
         correct = seat == self.correct_answer()
-        self.score.add(correct)
+        self.score.add(correct, "pass_the_bank")
         self.given = seat
         self._draw_question()
         return correct

@@ -223,7 +223,7 @@ class HandScorer(View):
             return self.given == right
         correct = given == right
         self.given = given
-        self.score.add(correct)
+        self.score.add(correct, "score_21_hand" if self.kind == "worth" else "who_wins_21_call")
         self.answered = True
         if self.kind == "worth":
             detail = self.t("worth_is", points=right)

@@ -251,7 +251,7 @@ class RoundStepper(View):
             return self.given == should
         correct = take == should
         self.given = take
-        self.score.add(correct)
+        self.score.add(correct, "hit_or_stand")
         self.answered = True
         self._draw_feedback()
         self._draw_score()
