@@ -127,14 +127,18 @@ def _truco_question(view, link: str, seed: int) -> dict | None:
     if spot.deciding:
         return None
     advice = coach.advise(spot, seed)
+    seen = {"seat": spot.seat, "hand": [str(c) for c in spot.hand],
+            "vira": None if spot.vira is None else str(spot.vira),
+            "table": [[s, None if c is None else str(c)] for s, c in spot.table], "value": spot.hand_value,
+            "score": list(spot.score)}
     if spot.pending is not None:
         kinds = [k for k in ("accept", "run", "raise") if any(a.kind == k for a in legal)]
-        return {"question": "answer", "options": kinds, "answer": advice.action, "link": link,
+        return {"question": "answer", "options": kinds, "answer": advice.action, "link": link, "seen": seen,
                 "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
     cards = [str(a.card) for a in legal if a.kind == "play"]
     if advice.action not in ("play", "cover") or not cards or str(advice.card) not in cards:
         return None
-    return {"question": "play", "options": cards, "answer": str(advice.card), "link": link,
+    return {"question": "play", "options": cards, "answer": str(advice.card), "link": link, "seen": seen,
             "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
 
 
@@ -144,8 +148,10 @@ def _21_question(view, link: str) -> dict | None:
     if advice is None:
         return None
     kinds = ("hit", "stand") if advice.action in ("hit", "stand") else ("draw", "call")
+    seen = {"seat": view.seat, "hand": [str(c) for c in view.hands[view.seat]],
+            "banker": [None if c is None else str(c) for c in view.hands[view.banker]]}
     return {"question": "hit" if kinds[0] == "hit" else "banker", "options": list(kinds),
-            "answer": advice.action, "link": link,
+            "answer": advice.action, "link": link, "seen": seen,
             "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
 
 
