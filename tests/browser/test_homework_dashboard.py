@@ -1,10 +1,10 @@
 """Homework in real browsers (docs/rules.md#homework): the teacher assigns a scenario, a
 learner of the class does it from her "To do", and the teacher's results show it done."""
 from playwright.sync_api import expect
-
-from cartas.scenario import encode_link, truco_scenario
 from test_learners_and_class_dashboard import open_page
 from test_verified_learners_dashboard import join, whose
+
+from cartas.scenario import encode_link, truco_scenario
 
 from conftest import SCREENSHOTS
 
