@@ -152,3 +152,25 @@ def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_skills
     assert rows == [("truco_rodadas", 1, "tied_hand")]
     assert "Review done: 1 of 1 right." in review.feedback.value
     assert Review(lang="en").due == ["score_21_hand"]  # tied_hand moved to box 2: back tomorrow
+
+
+def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):
+    from cartas.truco import from_deal
+    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100, [{"kind": "game", "game": "truco"}])
+    sign_in(turma.code, "Ana")
+    page = Homework(code=task["id"], lang="pt")
+    [button] = [c for c in page.items_box.children[0].children if "cartas-task-play" in c._dom_classes]
+    button.click()
+    game = page.games[0]
+    assert game in page.items_box.children[0].children
+    # a mão de onze where asking truco loses the game at once (see test_widgets_play_truco)
+    game.state = from_deal("paulista", [["Q♣", "Q♥", "3♦"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                        ["4♦", "5♠", "6♠"]], "7♠", dealer=3, score=(11, 4), seed=1)
+    game.redraw()
+    game.play_hand_button.click()
+    game.raise_button.click()
+    assert game.state.is_terminal()
+    [mine] = hw.learner_homework(open_store(), page.learner.key)
+    assert mine["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": False, "done_at": 0,
+                                                 "count": 0, "asked": 1, "choice": "lost"}
+    assert "Partida registrada na tarefa." in page.message.value
