@@ -16,6 +16,7 @@ from html import escape
 
 import ipywidgets as w
 
+from cartas.cards import lazy_rng
 from classroom import mastery
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
@@ -61,8 +62,7 @@ class Review(View):
 
     def __init__(self, lang=None, seed=None, now: float | None = None):
         super().__init__(lang=lang)
-        import numpy as np
-        self.rng = np.random.default_rng(seed)
+        self._rng = lazy_rng(seed)  # numpy only at the first question: the page opens light
         self.now = now
         self.due: list[str] = []
         self.queue: list[str] = []
@@ -106,11 +106,11 @@ class Review(View):
     def make_question(self, skill: str) -> Question:
         """A question of `skill`, drawn by its lesson's own question maker."""
         maker = self._view(mastery.BY_KEY[skill].lesson)._question
-        question = maker(self.rng)
+        question = maker(self._rng())
         for _ in range(TRIES):
             if question.skill == skill:
                 break
-            question = maker(self.rng)
+            question = maker(self._rng())
         return question  # the lesson's other kind: still a review of that lesson
 
     def next_question(self) -> None:
