@@ -383,6 +383,10 @@ def merge(store: Store, class_code: str, source_id: str, target_id: str) -> None
                    "last_at = CASE WHEN excluded.last_at > progress.last_at THEN excluded.last_at "
                    "ELSE progress.last_at END", (target_id, source_id))
         tx.execute("UPDATE answers SET learner_id = ? WHERE learner_id = ?", (target_id, source_id))
+        tx.execute("UPDATE homework_results SET learner_id = ? WHERE learner_id = ? AND NOT EXISTS ("
+                   "SELECT 1 FROM homework_results t WHERE t.learner_id = ? AND "
+                   "t.assignment_id = homework_results.assignment_id AND t.item = homework_results.item)",
+                   (target_id, source_id, target_id))  # the target's own result stays where both did it
         tx.execute("UPDATE learner_tokens SET learner_id = ? WHERE learner_id = ?", (target_id, source_id))
         _forget(tx, source_id, keep_tokens=True)
 
@@ -402,6 +406,7 @@ def remove(store: Store, class_code: str, learner_id: str) -> bool:
 def _forget(tx: Transaction, learner_id: str, keep_tokens: bool = False) -> None:
     tx.execute("DELETE FROM progress WHERE learner_id = ?", (learner_id,))
     tx.execute("DELETE FROM answers WHERE learner_id = ?", (learner_id,))
+    tx.execute("DELETE FROM homework_results WHERE learner_id = ?", (learner_id,))  # classroom.homework
     tx.execute("DELETE FROM learner_cards WHERE learner_id = ?", (learner_id,))
     if not keep_tokens:
         tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))

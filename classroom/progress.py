@@ -70,17 +70,25 @@ def open_store(location: str | None = None) -> Store:
     JSON imported once). Raises StoreUnavailable / StoreError."""
     store = shared(location)
     store.migrate(MIGRATIONS)
+    from .homework import MIGRATIONS as HOMEWORK  # migration 5: homework and each answer's skill
+    store.migrate(HOMEWORK)
     if store.kind == "sqlite" and store not in _LEGACY_CHECKED:
         import_legacy(store, legacy_path())
         _LEGACY_CHECKED.add(store)
     return store
 
 
-def record(store: Store, learner: Learner, lesson: str, answers, at: float | None = None) -> None:
-    """Add `answers` (a list of booleans, right or wrong) to `learner`'s `lesson`."""
+def record(store: Store, learner: Learner, lesson: str, answers, at: float | None = None,
+           skills=None) -> None:
+    """Add `answers` (a list of booleans, right or wrong) to `learner`'s `lesson`; `skills`,
+    one per answer ("" for none), names the skill each trains (classroom.mastery)."""
     answers = [bool(a) for a in answers]
     if not answers:
         return
+    from .mastery import check_skill
+    skills = [check_skill(s) for s in (skills or [""] * len(answers))]
+    if len(skills) != len(answers):
+        raise ValueError("one skill per answer")
     at = time.time() if at is None else at
     right = sum(answers)
     with store.transaction() as tx:
@@ -89,8 +97,12 @@ def record(store: Store, learner: Learner, lesson: str, answers, at: float | Non
                    "name = CASE WHEN learners.class_code = '' THEN excluded.name ELSE learners.name END, "
                    "last_seen = excluded.last_seen",
                    (learner.key, learner.name, learner.class_code, at, at))
-        tx.executemany("INSERT INTO answers (learner_id, lesson, correct, at) VALUES (?, ?, ?, ?)",
-                       [(learner.key, lesson, int(a), at) for a in answers])
+        if any(skills):  # the skill column comes with migration 5 (classroom.homework)
+            tx.executemany("INSERT INTO answers (learner_id, lesson, correct, at, skill) VALUES (?, ?, ?, ?, ?)",
+                           [(learner.key, lesson, int(a), at, s) for a, s in zip(answers, skills)])
+        else:
+            tx.executemany("INSERT INTO answers (learner_id, lesson, correct, at) VALUES (?, ?, ?, ?)",
+                           [(learner.key, lesson, int(a), at) for a in answers])
         tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
                    "VALUES (?, ?, ?, ?, ?) ON CONFLICT (learner_id, lesson) DO UPDATE SET "
                    "right_count = progress.right_count + excluded.right_count, "

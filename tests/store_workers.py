@@ -13,3 +13,18 @@ def record_many(location: str, worker: int, count: int) -> int:
         record(store, SHARED, "shared", [i % 3 == 0])
     store.close()
     return count
+
+
+def homework_many(location: str, assignment_id: str, learner_keys: list, class_code: str, worker: int,
+                  count: int) -> int:
+    """Answers with a skill, and the same homework items answered by every worker at once."""
+    from classroom import homework
+
+    store = open_store(location)
+    for i in range(count):
+        key = learner_keys[i % len(learner_keys)]
+        learner = Learner(f"hw-{worker:04d}-{i:04d}", key.split(":", 2)[2], class_code)
+        record(store, learner, "manilhas", [i % 2 == 0], skills=["stronger_card"])
+        homework.answer(store, assignment_id, 1, key, "won" if worker % 2 else "lost")
+    store.close()
+    return count

@@ -87,7 +87,7 @@ def test_answers_given_before_the_browser_says_who_is_there_go_to_that_learner()
     progress.reset_session()  # a fresh kernel: nobody known yet
     view = ManilhaExplorer(seed=3)
     answer_right(view)
-    assert progress.recorder().pending == [("manilhas", True)]
+    assert progress.recorder().pending == [("manilhas", True, "manilhas_from_vira")]  # with its skill
     browser_reports("b-ana-browser", "Ana")
     assert progress.recorder().pending == []
     ana = Learner.make("b-ana-browser", "Ana")
@@ -177,7 +177,7 @@ def test_an_unreachable_store_keeps_the_answers_until_it_answers(tmp_path, monke
     assert "não está sendo salvo" in identity.widget().notice
     view.language.value = "en"
     assert "not being saved" in identity.widget().notice
-    assert progress.recorder().pending == [("manilhas", True)]
+    assert progress.recorder().pending == [("manilhas", True, "manilhas_from_vira")]  # with its skill
     monkeypatch.delenv("CARTAS_DATABASE_URL")  # the store is back
     assert progress.recorder().flush(force=True)
     assert identity.widget().notice == ""

@@ -687,6 +687,52 @@ table_link(clean_code("ab-cde"))
 """, "'mesa.ipynb?mesa=ABCDE'"),
 ]
 
+LESSONS["tarefa"] = [
+    ("page",),
+    ("text", """
+# Tarefa
+
+A tarefa que o professor passou para a sua turma: cada item com o que falta. As lições abrem
+pelo link; nos cenários, escolha o que você jogaria e veja o porquê do treinador; as partidas
+contra os robôs se jogam aqui mesmo. Só a primeira resposta de cada item conta.
+""", """
+# Homework
+
+The homework your teacher gave your class: each item with what is left. Lessons open from their
+link; in the scenarios, choose what you would play and read the coach's why; games against the
+bots are played right here. Only your first answer to each item counts.
+"""),
+    widget("tarefa", "Homework"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.homework import clean_id
+clean_id(" abcdefgh ")
+""", "'ABCDEFGH'"),
+]
+
+LESSONS["revisao"] = [
+    ("page",),
+    ("text", """
+# Revisão do dia
+
+Perguntas das habilidades que estão na hora de revisar, misturadas. Cada habilidade fica numa
+caixa de 1 a 5: errou, volta para a caixa 1 e aparece de novo hoje; acertou, sobe uma caixa e
+volta depois de 1, 3, 7 ou 14 dias.
+""", """
+# Today's review
+
+Questions from the skills that are due for review, mixed. Each skill sits in a box from 1 to 5:
+a wrong answer puts it back in box 1 and it comes back today; a right one moves it up a box and
+it comes back after 1, 3, 7 or 14 days.
+"""),
+    widget("revisao", "Review"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.mastery import box, level
+level([True] * 5), box([True, True, False])
+""", "('mastered', 3)"),
+]
+
 
 # The course index (notebooks/index.ipynb): not a lesson, but written here the same way.
 INDEX = [

@@ -104,11 +104,12 @@ class FirstAnswer:
         self.make_feedback().value = ""
 
     def answer(self, value, right, why: Callable[[str], str], widget: w.DOMWidget | None = None,
-               attrs: str = "") -> bool:
+               attrs: str = "", skill: str = "") -> bool:
         """Answer `value` where `right` is the answer; `why(lang)` is the verdict's reason (html);
         `widget` the one that gave it, when it is no choice of its own (a number typed in a field);
-        `attrs` more attributes of the verdict's element (data for the browser tests).
-        The first answer scores, is marked and its verdict stays; later ones return the first
+        `attrs` more attributes of the verdict's element (data for the browser tests); `skill`
+        the skill the answer counts for (classroom.mastery.SKILLS). The first answer scores, is
+        marked and its verdict stays; later ones return the first
         one's verdict and change nothing."""
         if self.answered:
             return bool(self.correct)
@@ -116,7 +117,7 @@ class FirstAnswer:
             self.choices[value] = widget
         self.correct = value == right
         self.answered, self.chosen, self._why, self._attrs = True, value, why, attrs
-        self.score.add(self.correct)
+        self.score.add(self.correct, skill)
         self.mark()
         self.redraw()
         return self.correct
@@ -189,13 +190,15 @@ class NoRepeats:
 @dataclass
 class Question:
     """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})];
-    `key`: what makes two questions the same (default: the English prompt and the options)."""
+    `key`: what makes two questions the same (default: the English prompt and the options);
+    skill: the skill it trains (classroom.mastery.SKILLS), "" for none."""
 
     prompt: dict
     options: list
     answer: object
     why: dict
     key: Hashable | None = None
+    skill: str = ""
 
     def same_as(self) -> Hashable:
         if self.key is not None:
@@ -286,7 +289,7 @@ class Exercises(w.VBox):
         q = self.question
         if q is None:
             raise ValueError("no question yet: the exercises have not started")
-        return self.answers.answer(value, q.answer, lambda lang: self._why(q, lang))
+        return self.answers.answer(value, q.answer, lambda lang: self._why(q, lang), skill=q.skill)
 
     def _why(self, q: Question, lang: str) -> str:
         if self.answers.correct:

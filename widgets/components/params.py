@@ -19,6 +19,9 @@ Decided rules (one per parameter; every reader bounds the text it looks at):
   two never disagree. Anything else: Portuguese, and the notice says so in both languages.
 - `?mesa=` (a table code): what `classroom.tables.clean_code` accepts. Anything else: the lobby,
   and the notice names the code's shape.
+- `?tarefa=` (a homework, `tarefa.ipynb`): what `classroom.homework.clean_id` accepts (8
+  letters or digits of the class-code alphabet). Anything else: no homework, and the notice
+  names the code's shape; whether it exists and is the learner's class's the store says.
 - `?cenario=` (a scenario link): at most `cartas.scenario.MAX_LINK` characters; its content
   is checked by `cartas.scenario`, whose refusal the builder shows.
 - A text longer than its reader's limit is refused by its length alone, before it is parsed;
@@ -62,6 +65,11 @@ CATALOGUE = Catalogue("params", {
                  "como AB-CDE): {fallback}.",
                  "The address has ?{name}={shown}, which is not a table code ({n} letters or digits, "
                  "such as AB-CDE): {fallback}."),
+    "bad_homework": ("O endereço traz ?{name}={shown}, que não é um código de tarefa ({n} letras ou "
+                     "algarismos): {fallback}.",
+                     "The address has ?{name}={shown}, which is not a homework code ({n} letters or digits): "
+                     "{fallback}."),
+    "fallback_homework": ("abra a tarefa pelo índice", "open the homework from the index"),
     "fallback_seed": ("a mesa usa uma semente sorteada", "the table uses a random seed"),
     "fallback_pace": ("os robôs jogam no ritmo de sempre ({value} s)",
                       "the bots play at the usual pace ({value} s)"),
@@ -191,6 +199,23 @@ def table_code(name: str, text: str | None) -> Reading:
     return Reading(None, problem)
 
 
+def homework_code(name: str, text: str | None) -> Reading:
+    """`text` as a homework code (`classroom.homework.clean_id`), or None with its
+    ParamError; None or an empty text gives None quietly."""
+    from classroom.homework import ID_LENGTH, HomeworkError, clean_id
+
+    if text is None or not text.strip():
+        return Reading(None)
+    problem = _too_long(name, text, CODE_LIMIT, "homework")
+    if problem is None:
+        try:
+            return Reading(clean_id(text))
+        except HomeworkError:
+            problem = ParamError("bad_homework", name=name, shown=shown(text.strip()), n=ID_LENGTH,
+                                 fallback="homework")
+    return Reading(None, problem)
+
+
 def scenario_link(name: str, text: str | None) -> Reading:
     """`text` as a scenario link to open, when it is not longer than a link can be; what it
     holds is checked by `cartas.scenario` when it is opened. None or empty gives None."""
@@ -226,6 +251,11 @@ def language() -> Reading:
 def table(name: str = "mesa") -> Reading:
     """`?mesa=`: the code of the table to open, or None."""
     return table_code(name, query_parameters().get(name))
+
+
+def homework(name: str = "tarefa") -> Reading:
+    """`?tarefa=`: the code of the homework to open, or None."""
+    return homework_code(name, query_parameters().get(name))
 
 
 def scenario(name: str = "cenario") -> Reading:

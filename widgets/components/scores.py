@@ -13,6 +13,8 @@ Decided rules:
   store: classroom.store leaves it byte for byte, and the notice says so on the page.
 - The first anonymous learner of a store takes over the scores imported from the old
   progress.json (see classroom.progress).
+- An answer may name the skill its question trains (classroom.mastery.SKILLS); it is stored
+  with the answer and still counts for its lesson.
 """
 from __future__ import annotations
 
@@ -39,7 +41,7 @@ class Recorder:
     """This kernel's answers on their way to the store."""
 
     def __init__(self):
-        self.pending: list[tuple[str, bool]] = []
+        self.pending: list[tuple[str, bool, str]] = []  # (lesson, right, skill)
         self.failed_at: float | None = None
         self.error: str = ""
         self._lock = threading.Lock()
@@ -52,10 +54,10 @@ class Recorder:
             widget.on_change(self._learner_known)
         return widget
 
-    def add(self, lesson: str, correct: bool) -> None:
+    def add(self, lesson: str, correct: bool, skill: str = "") -> None:
         with self._lock:
             if len(self.pending) < MAX_PENDING:
-                self.pending.append((lesson, bool(correct)))
+                self.pending.append((lesson, bool(correct), skill))
         self.flush()
 
     def flush(self, force: bool = False) -> bool:
@@ -74,13 +76,14 @@ class Recorder:
         with self._lock:
             while self.pending:
                 lesson = self.pending[0][0]
-                batch = []
+                batch, skills = [], []
                 for item in self.pending:
                     if item[0] != lesson:
                         break
                     batch.append(item[1])
+                    skills.append(item[2])
                 try:
-                    stored.record(stored.open_store(), learner, lesson, batch)
+                    stored.record(stored.open_store(), learner, lesson, batch, skills=skills)
                 except StoreError as error:
                     self._failed(error)
                     return False
@@ -149,10 +152,10 @@ class Score:
         self.right = 0
         self.asked = 0
 
-    def add(self, correct: bool) -> None:
+    def add(self, correct: bool, skill: str = "") -> None:
         self.asked += 1
         self.right += bool(correct)
-        recorder().add(self.lesson, bool(correct))
+        recorder().add(self.lesson, bool(correct), skill)
 
 
 def stored_totals(score) -> tuple[int, int]:
@@ -168,7 +171,7 @@ def stored_totals(score) -> tuple[int, int]:
     if stored is None:
         return score.right, score.asked
     totals = stored.get(score.lesson, {"right": 0, "asked": 0})
-    waiting = [correct for lesson, correct in list(outbox.pending) if lesson == score.lesson]
+    waiting = [correct for lesson, correct, _skill in list(outbox.pending) if lesson == score.lesson]
     return totals["right"] + sum(waiting), totals["asked"] + len(waiting)
 
 

@@ -3,7 +3,10 @@
 The index holds the identity form (widgets.components.learner): the learner types her name and class
 code there once; the table shows the progress recorded for the learner at this browser and
 redraws when she is known or changes. A store that cannot be read leaves the table without
-scores and shows the notice; the lessons stay listed. Each lesson's name is a link (blue,
+scores and shows the notice; the lessons stay listed. Under the table: her class's
+homework ("Para fazer" / "To do", each item's state) and her level per skill with a link to
+today's review (widgets.components.homework; docs/rules.md#homework,
+docs/rules.md#mastery-levels). Each lesson's name is a link (blue,
 underlined, a hand cursor) that opens its dashboard in the page's language; the index follows
 the page-language switch of its notebook like every view.
 """
@@ -86,6 +89,16 @@ LESSONS: list[Lesson] = [
            {"pt": "Crie uma mesa de truco ou 21, passe o código e jogue com os colegas.",
             "en": "Create a truco or 21 table, share its code and play with your classmates."},
            exercises=False),
+    Lesson("tarefa", "tarefa.ipynb",
+           {"pt": "Tarefas da turma", "en": "Class homework"},
+           {"pt": "O que o professor passou: lições, cenários e partidas, com o que falta em cada uma.",
+            "en": "What your teacher gave: lessons, scenarios and games, with what is left in each."},
+           exercises=False),
+    Lesson("revisao", "revisao.ipynb",
+           {"pt": "Revisão do dia", "en": "Today's review"},
+           {"pt": "Perguntas das habilidades na hora de revisar (caixas de Leitner).",
+            "en": "Questions from the skills due for review (Leitner boxes)."},
+           exercises=False),
     Lesson("turma", "turma.ipynb",
            {"pt": "Turma (professor)", "en": "Class (teacher)"},
            {"pt": "Crie uma turma, passe o código aos alunos e acompanhe o progresso de cada um.",
@@ -129,7 +142,10 @@ class CourseIndex(View):
         self.table = w.HTML().add_class("cartas-index")
         self.refresh = w.Button(layout=w.Layout(width="200px")).add_class("cartas-refresh")
         self.refresh.on_click(self.guarded(lambda _: self.redraw()))
-        self.children = [self.language, self.identity, self.table, self.refresh, self.message]
+        self.todo = w.HTML().add_class("cartas-index-todo")
+        self.levels = w.HTML().add_class("cartas-index-levels")
+        self.children = [self.language, self.identity, self.table, self.todo, self.levels, self.refresh,
+                         self.message]
         self.redraw()
 
     def redraw(self) -> None:
@@ -163,5 +179,24 @@ class CourseIndex(View):
                             f"<table style='font-size:16px;border-spacing:10px 6px'>"
                             f"{head}{''.join(rows)}</table>")
         self.refresh.description = self.t("refresh")
+        self._draw_homework(learner if scores is not None else None)
         if scores is None and learner is not None:
             self.show_message(self.t("unsaved"), kind="error")
+
+    def _draw_homework(self, learner) -> None:
+        """Her class's homework and her levels (the learner checked by `progress.load`)."""
+        from classroom.store import StoreError
+        from widgets.components import homework
+        if learner is None:
+            self.todo.value = self.levels.value = ""
+            return
+        titles = {lesson.key: lesson.title for lesson in self.lessons}
+        try:
+            tasks = homework.homework_service().learner_homework(learner.key) if learner.class_code else None
+            skills = homework.mastery_service()
+            levels, due = skills.learner_levels(learner.key), skills.due_skills(learner.key)
+        except StoreError:
+            self.todo.value = self.levels.value = ""
+            return
+        self.todo.value = homework.todo_html(tasks, self.lang, titles, bool(learner.class_code))
+        self.levels.value = homework.levels_html(levels, due, self.lang)

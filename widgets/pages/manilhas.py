@@ -160,7 +160,8 @@ class ManilhaExplorer(View):
             fields = {"vira": vira.rank.value, "next": following.value}
             return Question({lang: translate(TEXT, "question", lang, vira=vira) for lang in LANGUAGES},
                             [(rank, rank.value) for rank in NATURAL_ORDER], following,
-                            {lang: translate(TEXT, "why_rank", lang, **fields) for lang in LANGUAGES})
+                            {lang: translate(TEXT, "why_rank", lang, **fields) for lang in LANGUAGES},
+                            skill="manilhas_from_vira")
         fixed = manilhas(variant)
         others = [c for c in TRUCO_PACK if c not in fixed]
         picks = [others[i] for i in rng.choice(len(others), size=3, replace=False)]
@@ -171,7 +172,8 @@ class ManilhaExplorer(View):
         names = " ".join(str(c) for c in fixed)
         return Question({lang: translate(TEXT, "q_mineiro", lang) for lang in LANGUAGES},
                         [(c, str(c)) for c in cards], answer,
-                        {lang: translate(TEXT, "why_mineiro", lang, cards=names) for lang in LANGUAGES})
+                        {lang: translate(TEXT, "why_mineiro", lang, cards=names) for lang in LANGUAGES},
+                        skill="fixed_manilhas")
 
     @staticmethod
     def _stronger_question(rng, variant) -> Question:
@@ -198,7 +200,7 @@ class ManilhaExplorer(View):
         return Question({lang: translate(TEXT, "q_stronger", lang, where=where(lang), a=a, b=b)
                          for lang in LANGUAGES},
                         [(a, str(a)), (b, str(b))], strong,
-                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES})
+                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}, skill="stronger_card")
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -236,7 +236,7 @@ class DealStepper(View):
             return Question(
                 every_language(TEXT, "q_mao", dealer=state.dealer),
                 [(s, every_language(TEXT, "seat", seat=s)) for s in SEATS], state.mao,
-                _narrated(deal))
+                _narrated(deal), skill="who_is_mao")
         cards = [c for h in state.hands for c in h][:4]
         manilha = state.manilhas[int(rng.integers(4))]
         if manilha not in cards:
@@ -248,7 +248,7 @@ class DealStepper(View):
         return Question(
             {lang: translate(TEXT, "q_manilha", lang, where=where[lang]) for lang in LANGUAGES},
             options, str(answers[0]) if answers else "none",
-            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])))
+            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])), skill="manilha_in_hand")
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -256,12 +256,12 @@ class ThresholdLab(View):
             return Question({lang: translate(TEXT, "q_run", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.run_value,
                             {lang: translate(TEXT, "a_run", lang, name=name, points=state.run_value)
-                             for lang in LANGUAGES})
+                             for lang in LANGUAGES}, skill="mao_de_onze")
         if kind == 1:
             return Question({lang: translate(TEXT, "q_play", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.hand_value,
                             {lang: translate(TEXT, "a_play", lang, name=name, value=state.hand_value)
-                             for lang in LANGUAGES})
+                             for lang in LANGUAGES}, skill="mao_de_onze")
         state.apply_action(PLAY_HAND)
         seat = state.current_seat
         said = state.apply_action(RAISE)  # the raise, the hand and the game events
@@ -272,4 +272,4 @@ class ThresholdLab(View):
             [("loses", {k: translate(TEXT, "loses", k) for k in LANGUAGES}),
              ("more", {k: translate(TEXT, "worth_more", k) for k in LANGUAGES})],
             "loses" if lost else "more",
-            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES})
+            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES}, skill="mao_de_onze")

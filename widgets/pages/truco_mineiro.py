@@ -206,7 +206,8 @@ class VariantComparison(View):
         fields = {"variant": variant.label["pt"], "call": call}
         return Question({lang: escape(translate(TEXT, "q_runs", lang, **fields)) for lang in LANGUAGES},
                         [(p, str(p)) for p in options], pays,
-                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, **fields)) for lang in LANGUAGES})
+                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, **fields)) for lang in LANGUAGES},
+                        skill="mineiro_ladder")
 
     @staticmethod
     def _duel_question(rng) -> Question:
@@ -229,7 +230,7 @@ class VariantComparison(View):
             [(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
              for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
             "-" if team is None else TEAM_LETTERS[team],
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES})
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="mineiro_duel")
 
 
 def _near(error: TrucoError, control) -> TrucoError:

@@ -106,6 +106,8 @@ class ClassView(View):
         self.ticker = Ticker()
         from widgets.components.roster import Roster  # login cards, new PINs, merging (widgets.components.roster)
         self.roster = Roster(self)
+        from widgets.components.homework import HomeworkPanel  # homework and mastery (issue 23)
+        self.homework = HomeworkPanel(self, self.lessons)
         self.create_button.on_click(self.guarded(lambda _: self.create()))
         self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
         self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
@@ -113,7 +115,8 @@ class ClassView(View):
         self.confirm_no.on_click(self.guarded(lambda _: self._hide_confirm()))
         self.ticker.observe(self.guarded(lambda _: self.refresh()), names="tick")
         self.manage = w.VBox([self.status, self.table, self.download,
-                              w.HBox([self.who, self.remove_button]), self.confirm, self.roster],
+                              w.HBox([self.who, self.remove_button]), self.confirm, self.roster,
+                              self.homework],
                              layout=w.Layout(display="none"))
         self.tables_box = w.VBox().add_class("cartas-class-tables-box")  # the class's tables (mesas)
         self.class_tables = None
@@ -175,6 +178,7 @@ class ClassView(View):
         try:
             self.rows = stored.class_learners(self._store(), self.opened.code)
             self.roster.show(self.opened, self.rows)
+            self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
@@ -232,6 +236,7 @@ class ClassView(View):
         self.remove_button.description = self.t("remove")
         self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
         self.roster.redraw()
+        self.homework.redraw()
         if self.opened is None:
             self.table.value = self.status.value = self.download.value = ""
             self.who.options = []

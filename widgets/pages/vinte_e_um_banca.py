@@ -238,7 +238,7 @@ class BankRotation(View):
         its verdict (`widgets.components.exercises.FirstAnswer`)."""
         change = self.q_change
         correct = self.block.answer(seat, self.correct_answer(), lambda lang: escape(narrate(change, lang)),
-                                    attrs=f' data-answer="{self.correct_answer()}"')
+                                    attrs=f' data-answer="{self.correct_answer()}"', skill="pass_the_bank")
         self._draw_question()
         return correct
 

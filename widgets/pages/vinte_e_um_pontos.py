@@ -226,9 +226,10 @@ class HandScorer(View):
         if self.kind == "worth":
             def worth_is(lang: str) -> str:
                 return escape(translate(TEXT, "worth_is", lang, points=right))
-            return self.block.answer(given, right, worth_is, widget=self.worth)
+            return self.block.answer(given, right, worth_is, widget=self.worth, skill="score_21_hand")
         player, banker, _ = judge_call(self.q_hand, self.q_banker, self.q_ace)
-        return self.block.answer(given, right, lambda lang: escape(explain_call(player, banker, self.q_ace, lang)))
+        return self.block.answer(given, right, lambda lang: escape(explain_call(player, banker, self.q_ace, lang)),
+                                 skill="who_wins_21_call")
 
     def _on_worth(self, _change) -> None:
         if self.kind == "worth" and not self.answered and not self._resetting:

@@ -262,7 +262,8 @@ class RoundStepper(View):
         key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
                ("player", True): "explain_hit", ("player", False): "explain_stand"}[self.q_kind, should]
         correct = self.block.answer(
-            take, should, lambda lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))))
+            take, should, lambda lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))),
+            skill="hit_or_stand")
         self._draw_question()
         return correct
 

@@ -1,0 +1,401 @@
+"""Homework (tarefas): assignments a teacher gives her class, and each learner's results.
+
+Decided rules (docs/rules.md#homework):
+- An assignment belongs to one class and has a title (1 to MAX_TITLE characters), a due date
+  (a day, `YYYY-MM-DD`; an item finished after the end of that day, local time, is late), a
+  pass mark (a percentage, 0 to 100, of its items done right) and 1 to MAX_ITEMS items. It
+  is stored whole when created and never edited.
+- An item is one of:
+  - `lesson`: a lesson with exercises and `need` (1 to MAX_NEED) right answers in it, counted
+    from the learner's answers recorded since the assignment was made. Done and right once
+    she has them; her asked/right counts are shown;
+  - `scenario`: a position from the scenario builder (a scenario link, cartas.scenario) and
+    the question the position asks ("what would you play here?", "accept, run or raise?",
+    "hit or stand?", "draw or call?"). The answer key and the coach's reason, in both
+    languages, are taken from the coach (cartas.coach) when the assignment is made and
+    stored with it. Only her first answer counts; the store judges it against the key;
+  - `game`: a whole game of truco or 21, against the bots or at a table with classmates;
+    done when her game ends (right when her team or she wins).
+- A learner's results are one row per (assignment, item, learner), written with `ON CONFLICT
+  DO NOTHING`, so two kernels finishing the same item at once count it once.
+- A learner sees and answers only her class's assignments (her class is the store's, never
+  what a browser says). Everything goes through `HomeworkService` (`StoreHomework` over this
+  store) with plain values in and out, so a class service can answer instead.
+- The tables are this store's migration 5 (the `homework` component, applied with the
+  progress tables by classroom.progress.open_store).
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from datetime import date, datetime, time as day_time
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .identity import CODE_ALPHABET, clean_name
+from .mastery import SKILLS
+from .store import Migrations
+
+if TYPE_CHECKING:  # the store is passed in; only its type is named here
+    from .store import Store
+
+MAX_TITLE = 80
+MAX_ITEMS = 20
+MAX_NEED = 50
+ID_LENGTH = 8
+LESSON_KEYS = tuple(dict.fromkeys(skill.lesson for skill in SKILLS))
+GAMES = ("truco", "21")
+PLACES = ("bots", "table")
+QUESTIONS = ("play", "answer", "hit", "banker")
+MAX_STEPS = 60
+
+# Migration 5 of the store (issue 23): assignments, results, and the skill of every answer.
+STEP_5 = (
+    "CREATE TABLE assignments (id TEXT PRIMARY KEY, class_code TEXT NOT NULL, title TEXT NOT NULL, "
+    "due TEXT NOT NULL, due_at DOUBLE PRECISION NOT NULL, pass_mark INTEGER NOT NULL, "
+    "items TEXT NOT NULL, created_at DOUBLE PRECISION NOT NULL)",
+    "CREATE INDEX assignments_by_class ON assignments (class_code, created_at)",
+    "CREATE TABLE homework_results (assignment_id TEXT NOT NULL, item INTEGER NOT NULL, "
+    "learner_id TEXT NOT NULL, correct INTEGER NOT NULL, choice TEXT NOT NULL, "
+    "done_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (assignment_id, item, learner_id))",
+    "ALTER TABLE answers ADD COLUMN skill TEXT NOT NULL DEFAULT ''",
+    "CREATE INDEX answers_by_skill ON answers (learner_id, skill, at)",
+)
+MIGRATIONS = Migrations("homework", [STEP_5])
+
+
+class HomeworkError(ValueError):
+    """A refusal the teacher or learner reads: `code` names it (widgets.components.homework
+    holds its sentences in Portuguese and English), `fields` fill them in."""
+
+    def __init__(self, code: str, /, **fields):
+        super().__init__(code, fields)
+        self.code = code
+        self.fields = fields
+
+
+# Checking what a teacher composes -----------------------------------------------------------
+def _int(value, low: int, high: int, code: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise HomeworkError(code, low=low, high=high)
+    return value
+
+
+def end_of_day(due: str) -> float:
+    """The last moment of the day `due` (YYYY-MM-DD), local time; HomeworkError otherwise."""
+    try:
+        day = date.fromisoformat(due) if isinstance(due, str) and len(due) == 10 else None
+    except ValueError:
+        day = None
+    if day is None:
+        raise HomeworkError("bad_due", due=str(due)[:20])
+    return datetime.combine(day, day_time(23, 59, 59)).timestamp()
+
+
+def scenario_question(link: str, seed: int = 0) -> dict:
+    """The question a scenario link asks and the coach's answer: {"question", "options",
+    "answer", "reason": {"pt", "en"}, "link"}. The position is played on by seeded bots
+    until a seat decides what the coach advises on (a card, an answer to a raise, hit or
+    stand, draw or call), at most MAX_STEPS moves. HomeworkError("bad_scenario") for a link
+    the scenario builder refuses, ("no_question") when no such decision comes."""
+    from cartas import scenario as scenarios
+    from cartas.errors import RuleError
+    try:
+        made = scenarios.decode_link(link)
+        state = scenarios.build(made)
+    except RuleError as error:
+        raise HomeworkError("bad_scenario", why={"pt": error.message("pt"), "en": error.message("en")}) from None
+    bot = scenarios.bot(made, seed)
+    for _ in range(MAX_STEPS):
+        if state.is_terminal() or state.current_seat is None:
+            break
+        view = state.view(state.current_seat)
+        asked = (_truco_question(view, link, seed) if made["game"] == "truco"
+                 else _21_question(view, link))
+        if asked is not None:
+            return asked
+        state.apply_action(bot.choose(view))
+    raise HomeworkError("no_question")
+
+
+def _truco_question(view, link: str, seed: int) -> dict | None:
+    from cartas.coach import truco as coach
+    legal = list(view.legal)
+    if not any(a.kind in ("play", "accept") for a in legal):
+        return None
+    spot = coach.spot_from_view(view)
+    if spot.deciding:
+        return None
+    advice = coach.advise(spot, seed)
+    seen = {"seat": spot.seat, "hand": [str(c) for c in spot.hand],
+            "vira": None if spot.vira is None else str(spot.vira),
+            "table": [[s, None if c is None else str(c)] for s, c in spot.table], "value": spot.hand_value,
+            "score": list(spot.score)}
+    if spot.pending is not None:
+        kinds = [k for k in ("accept", "run", "raise") if any(a.kind == k for a in legal)]
+        return {"question": "answer", "options": kinds, "answer": advice.action, "link": link, "seen": seen,
+                "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+    cards = [str(a.card) for a in legal if a.kind == "play"]
+    if advice.action not in ("play", "cover") or not cards or str(advice.card) not in cards:
+        return None
+    return {"question": "play", "options": cards, "answer": str(advice.card), "link": link, "seen": seen,
+            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+
+
+def _21_question(view, link: str) -> dict | None:
+    from cartas.coach import vinte_e_um as coach
+    advice = coach.advise_view(view)
+    if advice is None:
+        return None
+    kinds = ("hit", "stand") if advice.action in ("hit", "stand") else ("draw", "call")
+    seen = {"seat": view.seat, "hand": [str(c) for c in view.hands[view.seat]],
+            "banker": [None if c is None else str(c) for c in view.hands[view.banker]]}
+    return {"question": "hit" if kinds[0] == "hit" else "banker", "options": list(kinds),
+            "answer": advice.action, "link": link, "seen": seen,
+            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+
+
+def check_item(item) -> dict:
+    """An item as stored (see the module's rules); HomeworkError naming what is wrong."""
+    if not isinstance(item, dict):
+        raise HomeworkError("bad_item")
+    kind = item.get("kind")
+    if kind == "lesson":
+        if item.get("lesson") not in LESSON_KEYS:
+            raise HomeworkError("bad_lesson", lesson=str(item.get("lesson"))[:40])
+        return {"kind": "lesson", "lesson": item["lesson"],
+                "need": _int(item.get("need"), 1, MAX_NEED, "bad_need")}
+    if kind == "scenario":
+        link = item.get("link")
+        if not isinstance(link, str) or not link.strip():
+            raise HomeworkError("bad_scenario", why={"pt": "link vazio", "en": "empty link"})
+        link = link.strip()
+        if "cenario=" in link:  # a whole scenario link pasted: keep its parameter
+            link = link.split("cenario=", 1)[1].split("&", 1)[0]
+        return {"kind": "scenario", **scenario_question(link)}  # the key is always the coach's
+    if kind == "game":
+        if item.get("game") not in GAMES:
+            raise HomeworkError("bad_game", game=str(item.get("game"))[:20])
+        if item.get("where", "bots") not in PLACES:
+            raise HomeworkError("bad_game", game=str(item.get("where"))[:20])
+        return {"kind": "game", "game": item["game"], "where": item.get("where", "bots")}
+    raise HomeworkError("bad_item")
+
+
+# The store --------------------------------------------------------------------------------------
+def _new_id() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(ID_LENGTH))
+
+
+def clean_id(text) -> str:
+    """An assignment id as linked (`tarefa=ID`), normalised; HomeworkError otherwise."""
+    if not isinstance(text, str):
+        raise HomeworkError("bad_id")
+    code = text.strip().upper()
+    if len(code) != ID_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
+        raise HomeworkError("bad_id")
+    return code
+
+
+def create(store: Store, class_code: str, title, due, pass_mark, items, now: float | None = None) -> dict:
+    """Store a new assignment for class `class_code` (the caller opened it with its teacher
+    key); return it as `assignment` does."""
+    title = clean_name(title)[:MAX_TITLE] if isinstance(title, str) else ""
+    if not title:
+        raise HomeworkError("bad_title", n=MAX_TITLE)
+    due_at = end_of_day(due)
+    pass_mark = _int(pass_mark, 0, 100, "bad_pass_mark")
+    if not isinstance(items, (list, tuple)) or not 1 <= len(items) <= MAX_ITEMS:
+        raise HomeworkError("bad_items", n=MAX_ITEMS)
+    checked = [check_item(item) for item in items]
+    now = time.time() if now is None else now
+    with store.transaction() as tx:
+        while True:
+            ident = _new_id()
+            made = tx.execute("INSERT INTO assignments (id, class_code, title, due, due_at, pass_mark, items, "
+                              "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
+                              (ident, class_code, title, due, due_at, pass_mark,
+                               json.dumps(checked, ensure_ascii=False), now)).rowcount
+            if made:
+                break
+    return {"id": ident, "class_code": class_code, "title": title, "due": due, "due_at": due_at,
+            "pass_mark": pass_mark, "items": checked, "created_at": now}
+
+
+def _row(row) -> dict:
+    ident, code, title, due, due_at, pass_mark, items, created = row
+    return {"id": ident, "class_code": code, "title": title, "due": due, "due_at": float(due_at),
+            "pass_mark": int(pass_mark), "items": json.loads(items), "created_at": float(created)}
+
+
+_COLUMNS = "id, class_code, title, due, due_at, pass_mark, items, created_at"
+
+
+def assignment(store: Store, assignment_id: str) -> dict | None:
+    with store.transaction(write=False) as tx:
+        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+    return _row(row) if row else None
+
+
+def class_assignments(store: Store, class_code: str) -> list[dict]:
+    """The class's assignments, the newest first."""
+    with store.transaction(write=False) as tx:
+        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? "
+                          "ORDER BY created_at DESC, id", (class_code,)).fetchall()
+    return [_row(r) for r in rows]
+
+
+def _class_of(tx, learner_id: str) -> str:
+    row = tx.execute("SELECT class_code FROM learners WHERE id = ?", (learner_id,)).fetchone()
+    return row[0] if row else ""
+
+
+def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None) -> dict:
+    """The learner's answer to a scenario item, judged against the stored key, or the end of
+    her game for a game item (`choice` "won" or "lost"). Only the first counts: returns
+    {"correct", "answer", "reason", "first"}; HomeworkError when she is not in the class, the
+    item is not there or the choice is not one of its options."""
+    now = time.time() if now is None else now
+    with store.transaction() as tx:
+        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+        if row is None:
+            raise HomeworkError("no_assignment")
+        task = _row(row)
+        if _class_of(tx, learner_id) != task["class_code"]:
+            raise HomeworkError("not_yours")
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
+            raise HomeworkError("bad_item")
+        spec = task["items"][item]
+        if spec["kind"] == "scenario":
+            if choice not in spec["options"]:
+                raise HomeworkError("bad_choice")
+            correct = choice == spec["answer"]
+        elif spec["kind"] == "game":
+            if choice not in ("won", "lost"):
+                raise HomeworkError("bad_choice")
+            correct = choice == "won"
+        else:
+            raise HomeworkError("bad_item")  # a lesson item is done by answering in the lesson
+        first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "
+                           "done_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (assignment_id, item, learner_id) "
+                           "DO NOTHING", (assignment_id, item, learner_id, int(correct), choice, now)).rowcount
+        if not first:
+            kept = tx.execute("SELECT correct FROM homework_results WHERE assignment_id = ? AND item = ? "
+                              "AND learner_id = ?", (assignment_id, item, learner_id)).fetchone()
+            correct = bool(kept[0])
+    return {"correct": bool(correct), "answer": spec.get("answer", ""), "reason": spec.get("reason", {}),
+            "first": bool(first)}
+
+
+def _states(tx, task: dict, learner_ids: list[str]) -> dict[str, list[dict]]:
+    """{learner: [per item {"done", "right", "late", "done_at", "count", "need"}]}."""
+    blank: dict[str, Any] = {"done": False, "right": False, "late": False, "done_at": None, "count": 0, "asked": 0,
+                             "choice": None}
+    out = {pid: [dict(blank) for _ in task["items"]] for pid in learner_ids}
+    if not learner_ids:
+        return out
+    marks = ", ".join("?" for _ in learner_ids)
+    rows = tx.execute(f"SELECT item, learner_id, correct, choice, done_at FROM homework_results "
+                      f"WHERE assignment_id = ? AND learner_id IN ({marks})",
+                      (task["id"], *learner_ids)).fetchall()
+    for index, pid, correct, choice, done_at in rows:
+        if index < len(task["items"]):
+            out[pid][index].update(done=True, right=bool(correct), done_at=float(done_at), choice=choice,
+                                   count=int(correct), asked=1)
+    lessons = {spec["lesson"] for spec in task["items"] if spec["kind"] == "lesson"}
+    for lesson in lessons:
+        answers = tx.execute(f"SELECT learner_id, correct, at FROM answers WHERE lesson = ? AND at >= ? "
+                             f"AND learner_id IN ({marks}) ORDER BY at, id",
+                             (lesson, task["created_at"], *learner_ids)).fetchall()
+        for index, spec in enumerate(task["items"]):
+            if spec["kind"] != "lesson" or spec["lesson"] != lesson:
+                continue
+            for pid, correct, at in answers:
+                state = out[pid][index]
+                state["asked"] += 1
+                if correct and not state["done"]:
+                    state["count"] += 1
+                    if state["count"] >= spec["need"]:
+                        state.update(done=True, right=True, done_at=float(at))
+    for states in out.values():
+        for state in states:
+            state["late"] = state["done"] and state["done_at"] > task["due_at"]
+    return out
+
+
+def summary(task: dict, states: list[dict], now: float | None = None) -> dict:
+    """{"done", "right", "late", "passed", "overdue"} of one learner's items."""
+    now = time.time() if now is None else now
+    right = sum(s["right"] for s in states)
+    done = sum(s["done"] for s in states)
+    passed = bool(states) and right * 100 >= task["pass_mark"] * len(states)
+    return {"done": done, "right": right, "late": sum(s["late"] for s in states), "items": len(states),
+            "passed": passed, "overdue": done < len(states) and now > task["due_at"]}
+
+
+def learner_homework(store: Store, learner_id: str) -> list[dict]:
+    """Her class's assignments, the newest first, each with "states" (per item) and "summary"."""
+    with store.transaction(write=False) as tx:
+        code = _class_of(tx, learner_id)
+        if not code:
+            return []
+        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? "
+                          "ORDER BY created_at DESC, id", (code,)).fetchall()
+        tasks = [_row(r) for r in rows]
+        for task in tasks:
+            task["states"] = _states(tx, task, [learner_id])[learner_id]
+    for task in tasks:
+        task["summary"] = summary(task, task["states"])
+    return tasks
+
+
+def class_results(store: Store, assignment_id: str) -> dict | None:
+    """The assignment with {"learners": [{"id", "name", "states", "summary"}]} for every
+    learner of its class, by name."""
+    with store.transaction(write=False) as tx:
+        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+        if row is None:
+            return None
+        task = _row(row)
+        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
+                            (task["class_code"],)).fetchall()
+        states = _states(tx, task, [pid for pid, _ in people])
+    task["learners"] = [{"id": pid, "name": name, "states": states[pid], "summary": summary(task, states[pid])}
+                        for pid, name in people]
+    return task
+
+
+class HomeworkService(Protocol):
+    """What the dashboards ask about homework, in plain values (see the module's rules)."""
+
+    def create(self, class_code: str, title, due, pass_mark, items) -> dict: ...
+    def assignment(self, assignment_id: str) -> dict | None: ...
+    def class_assignments(self, class_code: str) -> list[dict]: ...
+    def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict: ...
+    def learner_homework(self, learner_id: str) -> list[dict]: ...
+    def class_results(self, assignment_id: str) -> dict | None: ...
+
+
+class StoreHomework:
+    """HomeworkService over a store opened with classroom.progress.open_store."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def create(self, class_code: str, title, due, pass_mark, items) -> dict:
+        return create(self.store, class_code, title, due, pass_mark, items)
+
+    def assignment(self, assignment_id: str) -> dict | None:
+        return assignment(self.store, assignment_id)
+
+    def class_assignments(self, class_code: str) -> list[dict]:
+        return class_assignments(self.store, class_code)
+
+    def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict:
+        return answer(self.store, assignment_id, item, learner_id, choice)
+
+    def learner_homework(self, learner_id: str) -> list[dict]:
+        return learner_homework(self.store, learner_id)
+
+    def class_results(self, assignment_id: str) -> dict | None:
+        return class_results(self.store, assignment_id)

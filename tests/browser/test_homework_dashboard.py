@@ -1,0 +1,64 @@
+"""Homework in real browsers (docs/rules.md#homework): the teacher assigns a scenario, a
+learner of the class does it from her "To do", and the teacher's results show it done."""
+from playwright.sync_api import expect
+from test_learners_and_class_dashboard import open_page
+from test_verified_learners_dashboard import join, whose
+
+from cartas.scenario import encode_link, truco_scenario
+
+from conftest import SCREENSHOTS
+
+HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
+
+
+def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_done(browser, voila_url):
+    base = f"{voila_url}/voila/render"
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ana_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("9th A")
+        teacher.locator(".cartas-create-class").click()
+        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+
+        ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
+        whose(ana)
+        join(ana, "Ana", code, "2468")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.wait_for_selector(".cartas-todo[data-state='empty']")
+
+        # The teacher composes: a scenario from the builder, then a title and a due day.
+        teacher.locator(".cartas-hw-kind select").select_option(label="Scenario")
+        teacher.locator(".cartas-hw-link input").fill(encode_link(truco_scenario("paulista", HANDS, "K♠")))
+        teacher.locator(".cartas-hw-add").click()
+        teacher.wait_for_selector(".cartas-hw-items ol[data-count='1']")
+        teacher.locator(".cartas-hw-title input").fill("Week 1 <b>")
+        teacher.locator(".cartas-hw-due input").fill("2030-12-20")
+        teacher.locator(".cartas-hw-create").click()
+        teacher.wait_for_selector(".cartas-hw-results [data-task]")
+        task = teacher.locator(".cartas-hw-results [data-task]").get_attribute("data-task")
+        expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(
+            "data-done", "0")
+
+        # Ana sees it under "To do", opens it and answers.
+        ana.locator(".cartas-refresh").click()
+        ana.wait_for_selector(f".cartas-todo-task[data-task='{task}'][data-done='0']")
+        assert "Week 1 <b>" in ana.locator(f".cartas-todo-task[data-task='{task}']").text_content()
+        ana.locator(f".cartas-todo-task[data-task='{task}'] .cartas-todo-link").click()
+        ana.wait_for_selector(".cartas-task-item[data-kind='scenario'][data-done='0']")
+        assert "Your cards:" in ana.locator(".cartas-task-seen").text_content()
+        ana.locator(".cartas-task-option").first.click()
+        ana.wait_for_selector(".cartas-task-verdict")
+        assert ana.locator(".cartas-task-verdict").text_content().strip()  # the coach's reason
+        ana.wait_for_selector(".cartas-task-state[data-done='1']")
+
+        # The teacher's table refreshes by itself and shows it done.
+        expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(
+            "data-done", "1", timeout=30_000)
+        assert "Download the homework CSV" in teacher.locator(".cartas-hw-csv").text_content()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        teacher.screenshot(path=str(SCREENSHOTS / "turma-homework.png"), full_page=True)
+        ana.screenshot(path=str(SCREENSHOTS / "tarefa.png"), full_page=True)
+    finally:
+        teacher_ctx.close()
+        ana_ctx.close()

@@ -1,0 +1,176 @@
+"""Homework and mastery in the dashboards: the teacher composes and reads results, the learner
+sees her to-do and levels on the index, does a scenario item, and reviews her due skills."""
+from __future__ import annotations
+
+import csv
+import io
+import time
+from urllib.parse import unquote
+
+import pytest
+
+from cartas.scenario import encode_link, truco_scenario
+from classroom import homework as hw, identity as ids
+from classroom.classes import create_class
+from classroom.mastery import DAY
+from classroom.progress import open_store, record
+from widgets.components import learner as identity, scores
+from widgets.pages.index import CourseIndex
+from widgets.pages.revisao import Review
+from widgets.pages.tarefa import Homework
+from widgets.pages.turma import ClassView
+
+HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
+
+
+@pytest.fixture
+def turma(store_location):
+    return create_class(open_store(store_location), "7º B")
+
+
+def sign_in(code, name, browser="browser-ana-001"):
+    """A fresh page of a learner of the class, signed in with her PIN (a verified learner)."""
+    scores.reset_session()
+    joined = ids.join(open_store(), code, name, "4321", browser)
+    identity.widget().set_learner(joined.learner, joined.token)
+    return joined.learner
+
+
+def teacher(turma, lang="pt"):
+    view = ClassView(lang=lang)
+    view.open_table(turma.code, turma.key)
+    return view, view.homework
+
+
+def compose(panel, kind, **values):
+    panel.kind.value = kind
+    for name, value in values.items():
+        getattr(panel, name).value = value
+    panel.add_button.click()
+
+
+def test_the_teacher_composes_homework_item_by_item_and_a_bad_link_says_why(turma):
+    view, panel = teacher(turma, "en")
+    compose(panel, "lesson", lesson="manilhas", need=3)
+    compose(panel, "scenario", link="2.not-a-link.00")
+    assert "The scenario link cannot be used" in view.message.value + "".join(
+        slot.value for slot in view._error_slots.values())
+    assert len(panel.items) == 1
+    pasted = "http://x/cenarios.ipynb?cenario=" + encode_link(truco_scenario("paulista", HANDS, "K♠"))
+    compose(panel, "scenario", link=pasted)  # a whole link pasted from the builder
+    compose(panel, "game", game=1)
+    assert [i["kind"] for i in panel.items] == ["lesson", "scenario", "game"]
+    assert "Scenario: what would you play here?" in panel.item_list.value
+    panel.title.value, panel.due.value, panel.pass_mark.value = "Week 1", "2030-12-20", 60
+    panel.create_button.click()
+    assert "Homework “Week 1” given to the class." in view.message.value
+    [task] = hw.class_assignments(open_store(), turma.code)
+    assert task["title"] == "Week 1" and task["items"][2] == {"kind": "game", "game": "21", "where": "bots"}
+    assert panel.items == [] and panel.which.value == task["id"]
+
+
+def test_a_homework_without_title_or_with_a_bad_date_is_refused_in_the_teachers_language(turma):
+    view, panel = teacher(turma, "pt")
+    compose(panel, "game", game=0)
+    panel.title.value, panel.due.value = "Semana 1", "20/12/2030"
+    panel.create_button.click()
+    assert "A data de entrega «20/12/2030» não é uma data" in "".join(s.value for s in view._error_slots.values())
+    assert hw.class_assignments(open_store(), turma.code) == []
+
+
+def test_the_learner_sees_her_to_do_and_the_teacher_sees_it_done_with_a_csv(turma):
+    store = open_store()
+    link = encode_link(truco_scenario("paulista", HANDS, "K♠"))
+    task = hw.create(store, turma.code, "Semana 1", "2030-12-20", 100,
+                     [{"kind": "lesson", "lesson": "manilhas", "need": 1}, {"kind": "scenario", "link": link}])
+    sign_in(turma.code, "Bia", "browser-bia-001")
+    ana = sign_in(turma.code, "Ana")
+    index = CourseIndex(lang="pt")
+    todo = index.todo.value
+    assert "Para fazer" in todo and "Semana 1" in todo and "0 de 2 itens feitos" in todo
+    assert f"tarefa.ipynb?tarefa={task['id']}&amp;lang=pt" in todo
+    page = Homework(code=task["id"], lang="pt")
+    item = task["items"][1]
+    assert "Suas cartas: 4♣ 5♣ 6♣." in page.items_box.children[1].children[1].value
+    buttons = page.items_box.children[1].children[2].children
+    wrong = next(b for b in buttons if b.description != item["answer"])
+    wrong.click()
+    verdict = page.items_box.children[1].children[2].value
+    assert "cartas-task-verdict' data-right='0'" in verdict and item["reason"]["pt"] in verdict
+    assert hw.answer(store, task["id"], 1, ana.key, item["answer"])["correct"] is False  # the first one stays
+    record(store, ana, "manilhas", [True], skills=["stronger_card"])
+    view, panel = teacher(turma, "pt")
+    ana_row = panel.table.value.split("data-learner='Ana'")[1].split("</tr>")[0]
+    assert ana_row.count("data-done='1'") == 2 and "data-right='0'" in ana_row
+    assert "<td class='cartas-hw-passed'>não</td>" in ana_row
+    bia_row = panel.table.value.split("data-learner='Bia'")[1].split("</tr>")[0]
+    assert bia_row.count("data-done='0'") == 2
+    text = unquote(panel.download.value.split("charset=utf-8,")[1].split("'")[0])
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text[1:])))
+    assert rows[0][0] == "Aluno" and rows[0][1] == "1. As manilhas: 1 acertos: feito" and rows[0][-1] == "Passou"
+    assert rows[1][:4] == ["Ana", "sim", "sim", "não"] and rows[1][-1] == "não"
+    assert "Domínio por habilidade" in panel.mastery.value and "Dizer qual carta é mais forte" in panel.mastery.value
+
+
+def test_a_learner_of_another_class_cannot_open_the_homework(turma, store_location):
+    other = create_class(open_store(), "8º A")
+    task = hw.create(open_store(), turma.code, "T", "2030-12-20", 50, [{"kind": "game", "game": "21"}])
+    sign_in(other.code, "Zeca", "browser-zeca-01")
+    page = Homework(code=task["id"], lang="en")
+    assert "This homework is not your class&#x27;s." in page.message.value
+    assert page.items_box.children == ()
+
+
+def test_a_malformed_homework_code_in_the_address_is_named_in_the_notice(monkeypatch, turma):
+    monkeypatch.setenv("QUERY_STRING", "tarefa=<script>&lang=en")
+    page = Homework()
+    assert page.code is None
+    assert "which is not a homework code" in page.title.value and "<script>" not in page.title.value
+
+
+def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_skills(turma):
+    store = open_store()
+    ana = sign_in(turma.code, "Ana")
+    old = time.time() - 2 * DAY
+    record(store, ana, "truco_rodadas", [False], at=old, skills=["tied_hand"])
+    record(store, ana, "manilhas", [True] * 5, at=old, skills=["stronger_card"] * 5)
+    record(store, ana, "vinte_e_um_pontos", [False], at=old + 1, skills=["score_21_hand"])
+    index = CourseIndex(lang="en")
+    levels = index.levels.value
+    assert "data-skill='stronger_card' data-level='mastered'" in levels and "Mastered" in levels
+    assert "Who takes a tied hand" in levels and "2 skill(s) to review today" in levels
+    review = Review(lang="en", seed=4)
+    assert "To review today: Who takes a tied hand, Score a 21 hand." in review.status.value
+    assert "vinte_e_um_pontos.ipynb?lang=en" in review.status.value  # no multiple choice there: its lesson
+    review.next_button.click()
+    assert review.question.skill == "tied_hand"
+    review.answer(review.question.answer)
+    review.answer(None)  # a second answer changes nothing
+    with store.transaction(write=False) as tx:
+        rows = tx.execute("SELECT lesson, correct, skill FROM answers WHERE at > ?", (old + 2,)).fetchall()
+    assert rows == [("truco_rodadas", 1, "tied_hand")]
+    assert "Review done: 1 of 1 right." in review.feedback.value
+    assert Review(lang="en").due == ["score_21_hand"]  # tied_hand moved to box 2: back tomorrow
+
+
+def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):
+    from cartas.truco import from_deal
+    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100, [{"kind": "game", "game": "truco"}])
+    sign_in(turma.code, "Ana")
+    page = Homework(code=task["id"], lang="pt")
+    [button] = [c for c in page.items_box.children[0].children if "cartas-task-play" in c._dom_classes]
+    button.click()
+    game = page.games[0]
+    assert game in page.items_box.children[0].children
+    # a mão de onze where asking truco loses the game at once (see test_widgets_play_truco)
+    game.state = from_deal("paulista", [["Q♣", "Q♥", "3♦"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
+                                        ["4♦", "5♠", "6♠"]], "7♠", dealer=3, score=(11, 4), seed=1)
+    game.redraw()
+    game.play_hand_button.click()
+    game.raise_button.click()
+    assert game.state.is_terminal()
+    [mine] = hw.learner_homework(open_store(), page.learner.key)
+    assert mine["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": False, "done_at": 0,
+                                                 "count": 0, "asked": 1, "choice": "lost"}
+    assert "Partida registrada na tarefa." in page.message.value

@@ -1,0 +1,195 @@
+"""Today's review (revisao.ipynb): questions from the learner's skills due for review, mixed.
+
+Decided rules (docs/rules.md#review-boxes):
+- The skills due now (classroom.mastery.due_skills, the most overdue first) are asked in
+  turn, one question each, for at most ROUND questions; then the due skills are read again.
+- A question comes from the lesson that trains the skill (its own question maker, seeded from
+  a `numpy.random.Generator`), so it reads as in the lesson; its answer is recorded for that
+  lesson and that skill, like an answer in the lesson. Only the first answer counts.
+- A due skill whose lesson asks no multiple-choice questions (the 21 lessons) is listed with
+  a link to its lesson instead.
+"""
+from __future__ import annotations
+
+import importlib
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import lazy_rng
+from classroom import mastery
+from classroom.store import StoreError
+from widgets.components import homework as panel, learner as identity
+from widgets.components.base import View, verdict_html
+from widgets.components.exercises import Question
+from widgets.components.scores import Score
+from widgets.pages.index import LESSONS
+
+ROUND = 10
+TRIES = 24  # questions drawn from a lesson until one trains the skill asked
+
+# lesson -> its page's view class with a `_question(rng)` (widgets.components.exercises.Question)
+MAKERS = {"manilhas": "ManilhaExplorer", "truco_mao": "DealStepper", "truco_rodadas": "TrickLab",
+          "truco_apostas": "BettingLab", "truco_mao_de_onze": "ThresholdLab",
+          "truco_mineiro": "VariantComparison"}
+NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
+
+TEXT = {
+    "title": {"pt": "Revisão do dia", "en": "Today's review"},
+    "waiting": {"pt": "Um momento: o navegador ainda não disse quem você é.",
+                "en": "One moment: the browser has not said who you are yet."},
+    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
+                   "en": "The store does not answer right now; try again in a moment."},
+    "nothing": {"pt": "Nada para revisar hoje. Pratique nas lições e volte amanhã.",
+                "en": "Nothing to review today. Practise in the lessons and come back tomorrow."},
+    "due": {"pt": "Para revisar hoje: {skills}.", "en": "To review today: {skills}."},
+    "count": {"pt": "Pergunta {n} de {total} · acertos: {right}", "en": "Question {n} of {total} · right: {right}"},
+    "skill": {"pt": "Habilidade: {skill}", "en": "Skill: {skill}"},
+    "next": {"pt": "Próxima pergunta", "en": "Next question"},
+    "start": {"pt": "Começar a revisão", "en": "Start the review"},
+    "again": {"pt": "Ver de novo o que falta", "en": "See what is left again"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não. A resposta é: {answer}.", "en": "No. The answer is: {answer}."},
+    "done": {"pt": "Revisão feita: {right} de {total} certas.", "en": "Review done: {right} of {total} right."},
+    "in_lesson": {"pt": "Revise na lição:", "en": "Review in the lesson:"},
+}
+
+
+class Review(View):
+    """The review page (see the module's rules); `seed` seeds the questions."""
+
+    TEXT = TEXT
+
+    def __init__(self, lang=None, seed=None, now: float | None = None):
+        super().__init__(lang=lang)
+        self._rng = lazy_rng(seed)  # numpy only at the first question: the page opens light
+        self.now = now
+        self.due: list[str] = []
+        self.queue: list[str] = []
+        self.asked = self.right = 0
+        self.skill: str | None = None
+        self.question: Question | None = None
+        self.chosen = None
+        self._views: dict[str, View] = {}
+        self.status = w.HTML().add_class("cartas-review-status")
+        self.prompt = w.HTML().add_class("cartas-review-question")
+        self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-review-answers")
+        self.feedback = w.HTML().add_class("cartas-review-feedback")
+        self.next_button = w.Button(button_style="primary", layout=w.Layout(width="220px"))
+        self.next_button.add_class("cartas-review-next")
+        self.next_button.on_click(self.guarded(lambda _: self.next_question()))
+        self.identity = identity.widget(lang=self.lang)
+        self.identity.on_change(self.guarded(lambda _: self.load(), clears=False))
+        self.draw_title()
+        self.children = [self.header(), self.status, self.message, self.prompt, self.buttons, self.feedback,
+                         self.next_button]
+        self.load()
+
+    def load(self) -> None:
+        """Read the skills due now for the learner at this browser."""
+        self.due = []
+        if identity.current() is not None:
+            try:
+                learner = self.identity.verified()
+                self.due = panel.mastery_service().due_skills(learner.key, self.now) if learner else []
+            except StoreError:
+                self.show_message(self.t("store_down"), kind="error")
+        self.queue = [s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS][:ROUND]
+        self.redraw()
+
+    def _view(self, lesson: str) -> View:
+        if lesson not in self._views:
+            module = importlib.import_module(f"widgets.pages.{lesson}")
+            self._views[lesson] = getattr(module, MAKERS[lesson])(lang=self.lang)
+        return self._views[lesson]
+
+    def make_question(self, skill: str) -> Question:
+        """A question of `skill`, drawn by its lesson's own question maker."""
+        maker = self._view(mastery.BY_KEY[skill].lesson)._question
+        question = maker(self._rng())
+        for _ in range(TRIES):
+            if question.skill == skill:
+                break
+            question = maker(self._rng())
+        return question  # the lesson's other kind: still a review of that lesson
+
+    def next_question(self) -> None:
+        if not self.queue:
+            self.load()
+            return
+        self.skill = self.queue.pop(0)
+        question = self.question = self.make_question(self.skill)
+        self.chosen = None
+        buttons = []
+        for value, label in question.options:
+            b = w.Button(description=self._text(label), layout=w.Layout(width="auto", min_width="60px"))
+            b.add_class("cartas-review-answer")
+            b.on_click(self.guarded(lambda _, v=value: self.answer(v)))
+            buttons.append(b)
+        old = self.buttons.children
+        self.buttons.children = buttons
+        for b in old:
+            b.close()
+        self.redraw()
+
+    def answer(self, value) -> bool:
+        """The first answer counts: recorded for the skill's lesson and the skill."""
+        q = self.question
+        if q is None:
+            raise ValueError(self.t("waiting"))
+        if self.chosen is not None:
+            return self.chosen == q.answer
+        self.chosen = value
+        correct = value == q.answer
+        self.asked += 1
+        self.right += correct
+        lesson = mastery.BY_KEY[q.skill or self.skill or ""].lesson
+        Score(lesson).add(correct, q.skill)  # in its lesson, as if answered there
+        self.redraw()
+        return correct
+
+    def _text(self, label) -> str:
+        return label[self.lang] if isinstance(label, dict) else str(label)
+
+    def redraw(self) -> None:
+        self.draw_title()
+        lang = self.lang
+        self.identity.set_language(lang)
+        if identity.current() is None:
+            self.status.value = f"<p>{self.t('waiting')}</p>"
+        elif not self.due:
+            self.status.value = f"<p class='cartas-review-empty' data-due='0'>{self.t('nothing')}</p>"
+        else:
+            names = ", ".join(mastery.BY_KEY[s].name[lang] for s in self.due)
+            others = [s for s in self.due if mastery.BY_KEY[s].lesson not in MAKERS]
+            links = "".join(
+                f" <a href='{escape(NOTEBOOKS.get(mastery.BY_KEY[s].lesson, 'index.ipynb'))}?lang={lang}' "
+                f"style='color:#1565c0;text-decoration:underline'>{escape(mastery.BY_KEY[s].name[lang])}</a>"
+                for s in others)
+            lesson_line = f"<br>{self.t('in_lesson')}{links}" if others else ""
+            self.status.value = (f"<p class='cartas-review-due' data-due='{len(self.due)}'>"
+                                 f"{escape(self.t('due', skills=names))}{lesson_line}</p>")
+        q = self.question
+        if q is None:
+            self.prompt.value = self.feedback.value = ""
+        else:
+            skill = mastery.BY_KEY[q.skill].name[lang] if q.skill in mastery.BY_KEY else ""
+            waiting = self.chosen is None
+            count = self.t("count", n=self.asked + waiting, total=self.asked + len(self.queue) + waiting,
+                           right=self.right)
+            self.prompt.value = (f"<div style='font-size:14px;color:#555'>{escape(self.t('skill', skill=skill))} · "
+                                 f"{escape(count)}</div><div style='font-size:17px'>{q.prompt[lang]}</div>")
+            for b, (_value, label) in zip(self.buttons.children, q.options):
+                b.description = self._text(label)
+            if self.chosen is None:
+                self.feedback.value = ""
+            else:
+                correct = self.chosen == q.answer
+                answer = escape(self._text(dict(q.options)[q.answer]))
+                head = self.t("right") if correct else self.t("wrong", answer=answer)
+                self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.why[lang]}", size=16)
+        if q is not None and not self.queue and self.chosen is not None:
+            done = self.t("done", right=self.right, total=self.asked)
+            self.feedback.value += f"<p class='cartas-review-done'>{escape(done)}</p>"
+        self.next_button.description = self.t("start" if q is None else "next" if self.queue else "again")
+        self.next_button.layout.display = "" if (self.queue or q is not None) else "none"

@@ -1,0 +1,254 @@
+"""A homework (tarefa.ipynb?tarefa=ID): the learner's items, each with its state, to do here.
+
+Decided rules (docs/rules.md#homework):
+- `?tarefa=` is read through widgets.components.params (a malformed code: the notice, and no
+  homework). The homework is shown only to a learner of its class, the learner at this browser
+  checked against the store (`Identity.verified`); anyone else reads why, in her language.
+- A lesson item links to its lesson and shows how many right answers she has of those needed.
+- A scenario item shows what the deciding seat sees and the question; her first answer is sent
+  to the store, which judges it against the coach's key, and the verdict and the coach's reason
+  stay on screen (a second click changes nothing).
+- A game item against the bots is played here: when the game ends, her result is sent (won or
+  lost). A game at a class table links to the tables page.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from classroom import homework as hw
+from classroom.identity import Learner
+from classroom.store import StoreError
+from widgets.components import homework as panel, learner as identity
+from widgets.components.base import View, verdict_html
+from widgets.components.homework import Refusal, item_text, state_text
+from widgets.components.pacing import HUMAN
+from widgets.components.params import homework as homework_param
+from widgets.pages.index import LESSONS
+
+TEXT = {
+    "title": {"pt": "Tarefa", "en": "Homework"},
+    "waiting": {"pt": "Um momento: o navegador ainda não disse quem você é.",
+                "en": "One moment: the browser has not said who you are yet."},
+    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
+                   "en": "The store does not answer right now; try again in a moment."},
+    "head": {"pt": "{title} · entrega {due} · para passar: {mark}% dos itens certos",
+             "en": "{title} · due {due} · to pass: {mark}% of the items right"},
+    "progress": {"pt": "{done} de {items} itens feitos, {right} certos.",
+                 "en": "{done} of {items} items done, {right} right."},
+    "open_lesson": {"pt": "abrir a lição", "en": "open the lesson"},
+    "open_tables": {"pt": "abrir as mesas", "en": "open the tables"},
+    "open_scenario": {"pt": "ver no construtor de cenários", "en": "see it in the scenario builder"},
+    "play_here": {"pt": "Jogar aqui", "en": "Play here"},
+    "you_are": {"pt": "Você está no lugar {seat}.", "en": "You are in seat {seat}."},
+    "your_cards": {"pt": "Suas cartas: {cards}.", "en": "Your cards: {cards}."},
+    "vira": {"pt": "Vira: {card}.", "en": "Vira: {card}."},
+    "on_table": {"pt": "Na mesa: {plays}.", "en": "On the table: {plays}."},
+    "covered": {"pt": "coberta", "en": "face down"},
+    "worth": {"pt": "A mão vale {value}; placar {a} a {b}.", "en": "The hand is worth {value}; score {a} to {b}."},
+    "banker_shows": {"pt": "A banca mostra: {cards}.", "en": "The banker shows: {cards}."},
+    "hidden": {"pt": "uma fechada", "en": "one face down"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não. O treinador jogaria: {answer}.", "en": "No. The coach would play: {answer}."},
+    "opt_accept": {"pt": "Aceitar", "en": "Accept"},
+    "opt_run": {"pt": "Correr", "en": "Run"},
+    "opt_raise": {"pt": "Pedir mais", "en": "Raise"},
+    "opt_hit": {"pt": "Pedir", "en": "Hit"},
+    "opt_stand": {"pt": "Parar", "en": "Stand"},
+    "opt_draw": {"pt": "Comprar", "en": "Draw"},
+    "opt_call": {"pt": "Chamar", "en": "Call"},
+    "game_saved": {"pt": "Partida registrada na tarefa.", "en": "Game recorded in the homework."},
+}
+
+NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
+TITLES = {lesson.key: lesson.title for lesson in LESSONS}
+
+
+class Homework(View):
+    """The homework page (see the module's rules). `code`: the homework's code (default: the
+    URL's `?tarefa=`)."""
+
+    TEXT = TEXT
+
+    def __init__(self, code: str | None = None, lang=None):
+        super().__init__(lang=lang)
+        self.code = code if code is not None else self.from_url(homework_param())
+        self.task: dict | None = None
+        self.learner: Learner | None = None
+        self.mine: list[dict] = []  # her class's homework (the list when no code is given)
+        self.verdicts: dict[int, dict] = {}  # item -> the store's verdict of her answer here
+        self.games: dict[int, View] = {}
+        self.info = w.HTML().add_class("cartas-task-head")
+        self.items_box = w.VBox().add_class("cartas-task-items")
+        self.identity = identity.widget(lang=self.lang)
+        self.identity.on_change(self.guarded(lambda _: self.load(), clears=False))
+        self.draw_title()
+        self.children = [self.header(), self.info, self.message, self.items_box]
+        self.load()
+
+    # Reading and answering -----------------------------------------------------------------
+    def load(self) -> None:
+        """Read the homework and her states from the store (when the learner is known)."""
+        self.task = None
+        if identity.current() is None:
+            self.redraw()
+            return
+        try:
+            self.learner = self.identity.verified()
+            mine: list[dict] = panel.homework_service().learner_homework(self.learner.key) if self.learner else []
+            self.mine = mine
+            found = panel.homework_service().assignment(self.code) if self.code else None
+        except StoreError:
+            self.redraw()
+            self.show_message(self.t("store_down"), kind="error")
+            return
+        self.task = next((task for task in mine if task["id"] == self.code), None)
+        self.redraw()
+        if self.task is None and self.code is not None:
+            why = "no_assignment" if found is None else "not_yours"
+            self.show_error(Refusal(hw.HomeworkError(why)))
+
+    def answer(self, index: int, choice: str) -> dict:
+        """Send her answer to item `index` (the store judges it); the verdict stays."""
+        if self.task is None or self.learner is None:
+            raise ValueError(self.t("waiting"))
+        try:
+            learner = self.identity.verified()  # her token, checked again before the write
+            if learner is None:
+                raise ValueError(self.t("waiting"))
+            verdict = panel.homework_service().answer(self.code or "", index, learner.key, choice)
+        except hw.HomeworkError as error:
+            raise Refusal(error) from None
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.verdicts.setdefault(index, verdict)
+        self.load()
+        return verdict
+
+    def play_here(self, index: int) -> View:
+        """Open the game of item `index` against the bots under it; its end is sent."""
+        if index in self.games:
+            return self.games[index]
+        assert self.task is not None
+        item = self.task["items"][index]
+        if item["game"] == "truco":
+            from cartas.truco import team_of
+            from widgets.pages.jogar_truco import PlayTruco
+            game: View = PlayTruco(lang=self.lang)
+
+            def result(state):
+                return "won" if state.winner == team_of(HUMAN) else "lost"
+        else:
+            from widgets.pages.jogar_21 import PlayVinteEUm
+            game = PlayVinteEUm(lang=self.lang)
+
+            def result(state):
+                return "won" if state.winner == HUMAN or HUMAN in (getattr(state, "winners", None) or ()) else "lost"
+        draw = game.redraw
+        sent: list[str] = []
+
+        def redraw_and_check() -> None:
+            draw()
+            state = game.state
+            if state.is_terminal() and not sent:
+                sent.append(result(state))
+                self.answer(index, sent[0])
+                self.show_message(self.t("game_saved"), kind="ok")
+
+        game.redraw = self.guarded(redraw_and_check, clears=False)  # type: ignore[method-assign]
+        self.games[index] = game
+        self.redraw()
+        return game
+
+    # Drawing ---------------------------------------------------------------------------------
+    def redraw(self) -> None:
+        self.draw_title()
+        lang = self.lang
+        self.identity.set_language(lang)
+        task = self.task
+        if task is None:
+            self.items_box.children = []
+            if identity.current() is None:
+                self.info.value = f"<p class='cartas-task-state'>{self.t('waiting')}</p>"
+            elif self.code is None:  # no code: her class's homework, each with its link
+                learner = identity.current()
+                self.info.value = panel.todo_html(self.mine, lang, TITLES, bool(learner and learner.class_code))
+            else:
+                self.info.value = ""
+            return
+        s = task["summary"]
+        self.info.value = (
+            f"<div class='cartas-task-state' data-task='{escape(task['id'])}' data-done='{s['done']}' "
+            f"data-items='{s['items']}' style='font-size:16px'><b>"
+            f"{escape(self.t('head', title=task['title'], due=task['due'], mark=task['pass_mark']))}</b><br>"
+            f"{escape(self.t('progress', done=s['done'], items=s['items'], right=s['right']))}</div>")
+        self.items_box.children = [self._item(i, item, state)
+                                   for i, (item, state) in enumerate(zip(task["items"], task["states"]))]
+
+    def _item(self, index: int, item: dict, state: dict) -> w.VBox:
+        lang = self.lang
+        head = w.HTML(f"<div class='cartas-task-item' data-item='{index}' data-kind='{item['kind']}' "
+                      f"data-done='{int(state['done'])}' data-right='{int(state['right'])}' style='font-size:16px'>"
+                      f"<b>{index + 1}. {escape(item_text(item, lang, TITLES))}</b> · "
+                      f"<i>{escape(state_text(item, state, lang))}</i></div>")
+        parts: list[w.Widget] = [head]
+        if item["kind"] == "lesson":
+            link = f"{NOTEBOOKS.get(item['lesson'], 'index.ipynb')}?lang={lang}"
+            parts.append(w.HTML(f"<a href='{escape(link)}' style='color:#1565c0;text-decoration:underline'>"
+                                f"{self.t('open_lesson')}</a>"))
+        elif item["kind"] == "scenario":
+            parts += self._scenario(index, item, state)
+        elif item["where"] == "table":
+            parts.append(w.HTML(f"<a href='mesa.ipynb?lang={lang}' style='color:#1565c0;"
+                                f"text-decoration:underline'>{self.t('open_tables')}</a>"))
+        elif index in self.games:
+            parts.append(self.games[index])
+        elif not state["done"]:
+            button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
+            button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
+            parts.append(button)
+        return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
+
+    def _seen(self, item: dict) -> str:
+        seen = item.get("seen") or {}
+        lines = [self.t("you_are", seat=seen.get("seat", "?")),
+                 self.t("your_cards", cards=" ".join(seen.get("hand", [])))]
+        if "banker" in seen:
+            shown = [c if c else self.t("hidden") for c in seen["banker"]]
+            lines.append(self.t("banker_shows", cards=", ".join(shown)))
+        else:
+            if seen.get("vira"):
+                lines.append(self.t("vira", card=seen["vira"]))
+            if seen.get("table"):
+                plays = ", ".join(f"{s}: {c or self.t('covered')}" for s, c in seen["table"])
+                lines.append(self.t("on_table", plays=plays))
+            score = seen.get("score", [0, 0])
+            lines.append(self.t("worth", value=seen.get("value", 1), a=score[0], b=score[1]))
+        return " ".join(lines)
+
+    def _label(self, option: str) -> str:
+        key = f"opt_{option}"
+        return self.t(key) if key in TEXT else option
+
+    def _scenario(self, index: int, item: dict, state: dict) -> list:
+        lang = self.lang
+        link = f"cenarios.ipynb?cenario={item['link']}&lang={lang}"
+        parts: list[w.Widget] = [w.HTML(
+            f"<div class='cartas-task-seen' style='font-size:16px'>{escape(self._seen(item))}</div>"
+            f"<a href='{escape(link)}' style='color:#1565c0;text-decoration:underline;font-size:14px'>"
+            f"{self.t('open_scenario')}</a>")]
+        if not state["done"]:
+            buttons = []
+            for option in item["options"]:
+                b = w.Button(description=self._label(option), layout=w.Layout(width="auto", min_width="60px"))
+                b.add_class("cartas-task-option")
+                b.on_click(self.guarded(lambda _, i=index, o=option: self.answer(i, o)))
+                buttons.append(b)
+            parts.append(w.HBox(buttons, layout=w.Layout(flex_flow="row wrap")))
+        else:
+            right = state["right"]
+            head = self.t("right") if right else self.t("wrong", answer=self._label(item["answer"]))
+            verdict = verdict_html(right, f"<b>{escape(head)}</b> {escape(item['reason'][lang])}", size=16)
+            parts.append(w.HTML(f"<div class='cartas-task-verdict' data-right='{int(right)}'>{verdict}</div>"))
+        return parts
