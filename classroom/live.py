@@ -72,8 +72,8 @@ MIGRATIONS = Migrations("live", [
 ])
 
 CATALOGUE = Catalogue("live", {
-    "bad_code": ("Um código de aula tem {n} letras ou algarismos (como AB12).",
-                 "A live session code has {n} letters or digits (such as AB12)."),
+    "bad_code": ("Um código de aula tem {n} letras ou algarismos (como AB23).",
+                 "A live session code has {n} letters or digits (such as AB23)."),
     "no_session": ("Não há aula ao vivo com o código {code}. Confira o código no projetor.",
                    "There is no live session with code {code}. Check the code on the projector."),
     "ended": ("Esta aula ao vivo já terminou.", "This live session has ended."),

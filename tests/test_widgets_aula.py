@@ -40,6 +40,8 @@ def test_the_projector_starts_only_with_the_teacher_key_and_shows_the_join_code(
     assert f"data-code='{code}'" in projector.join.value and f"code {code}" in projector.join.value
     assert projector.share.path == f"aula_aluno.ipynb?codigo={code}"
     assert projector.ticker.active and projector.ticker.seconds < 1
+    projector.ask_button.click()  # the first lesson, as the page opens
+    assert "data-state='open'" in projector.screen.value and projector.board["lesson"] == "manilhas"
 
 
 @pytest.mark.parametrize("lesson", sorted(QUESTION_LESSONS))
@@ -110,3 +112,14 @@ def test_a_scenario_link_becomes_a_what_would_you_play_question_answered_by_the_
     assert re.search(r"Play 7♣", question["why"]["en"])
     with pytest.raises(ValueError):
         scenario_question(link[:-3] + "xyz")
+
+
+def test_the_code_in_the_address_is_read_and_a_bad_one_refused_in_both_languages():
+    from widgets.components.params import live_code
+    assert live_code("codigo", " td-39 ").value == "TD39"
+    assert live_code("codigo", None) == (None, None)
+    refused = live_code("codigo", "T0D1")  # 0 and 1 are never in a code
+    assert refused.value is None
+    assert "não é um código de aula" in refused.problem.message("pt")
+    assert "type the code shown on the projector" in refused.problem.message("en")
+    assert live_code("codigo", "X" * 500).problem.code == "too_long"

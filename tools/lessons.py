@@ -736,8 +736,8 @@ phone before time runs out. Only your first answer counts.
     ("checks", *CHECKS),
     ("check", """
 from classroom.live import clean_code
-clean_code("ab-12")
-""", "'AB12'"),
+clean_code("ab-23")
+""", "'AB23'"),
 ]
 
 

@@ -65,9 +65,9 @@ CATALOGUE = Catalogue("params", {
                  "The address has ?{name}={shown}, which is not a table code ({n} letters or digits, "
                  "such as AB-CDE): {fallback}."),
     "bad_live_code": ("O endereço traz ?{name}={shown}, que não é um código de aula ({n} letras ou algarismos, "
-                      "como AB12): {fallback}.",
+                      "como AB23): {fallback}.",
                       "The address has ?{name}={shown}, which is not a live session code ({n} letters or digits, "
-                      "such as AB12): {fallback}."),
+                      "such as AB23): {fallback}."),
     "fallback_live": ("digite o código que aparece no projetor", "type the code shown on the projector"),
     "fallback_seed": ("a mesa usa uma semente sorteada", "the table uses a random seed"),
     "fallback_pace": ("os robôs jogam no ritmo de sempre ({value} s)",

@@ -6,7 +6,7 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
   code in large letters, the learners' link (`aula_aluno.ipynb?codigo=...`) and its QR code.
 - The teacher picks the next question: a lesson, whose own question generator (the lesson
   view's exercise block, `widgets.components.exercises`) draws it from this session's seeded
-  Generator (seed shown, so a class can be replayed); or a truco position from the scenario
+  Generator (seed shown; `?semente=` replays a class's questions); or a truco position from the scenario
   builder (its link, or the whole address), asked as "what would you play here?", the answer
   key and its reason taken from the coach (`cartas.coach.truco.advise`).
 - While a question is open, the projector shows how many have answered; when its time is up
@@ -155,6 +155,9 @@ class LiveProjector(View):
 
     def __init__(self, lang=None, seed=None):
         super().__init__(lang=lang)
+        if seed is None:  # ?semente= replays a class's questions
+            from widgets.components.params import seed as seed_param
+            seed = self.from_url(seed_param())
         self.session: dict | None = None
         self.board: dict = {}
         self._seed = seed
@@ -294,8 +297,7 @@ class LiveProjector(View):
         if list(self.lesson.options) != options:
             value = self.lesson.value
             self.lesson.options = options
-            if value in QUESTION_LESSONS:
-                self.lesson.value = value
+            self.lesson.value = value if value in QUESTION_LESSONS else next(iter(QUESTION_LESSONS))
         self.lesson.description = ""
         self.ask_button.description = self.t("ask")
         self.scenario.placeholder = self.t("scenario")

@@ -190,7 +190,7 @@ class LivePhone(View):
         else:
             head, correct = self.t("wrong" if mine else "missed", answer=answer), False
         return verdict_html(correct, f"<b>{head}</b> {shown['why'][lang]}", size=16,
-                            attrs=f"data-correct='{int(correct)}'")
+                            attrs=f" data-correct='{int(correct)}'")
 
     def _set_buttons(self, options: list, number: int) -> None:
         wanted = (number, self.lang) if options else (0, "")
