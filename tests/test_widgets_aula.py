@@ -89,6 +89,10 @@ def test_a_phone_answers_and_the_projector_shows_the_histogram_the_answer_and_th
     assert (stored["right"], stored["asked"]) == (1, 1)
     phone.language.value = "pt"
     assert "Certo! +" in phone.feedback.value
+    projector.end_button.click()
+    assert not projector.ticker.active and "The session has ended." in projector.message.value
+    phone.refresh()
+    assert "data-state='ended'" in phone.status.value and not phone.ticker.active
 
 
 def test_a_phone_without_a_class_learner_is_asked_to_sign_in_and_a_bad_code_is_refused(turma):

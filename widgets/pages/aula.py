@@ -58,6 +58,8 @@ TEXT = {
     "scenario": {"pt": "Link de um cenário de truco", "en": "A truco scenario's link"},
     "ask_scenario": {"pt": "Perguntar o cenário", "en": "Ask the scenario"},
     "close": {"pt": "Mostrar o resultado", "en": "Show the result"},
+    "end": {"pt": "Encerrar a aula", "en": "End the session"},
+    "ended": {"pt": "A aula terminou.", "en": "The session has ended."},
     "waiting": {"pt": "Esperando a primeira pergunta. {n} na aula.",
                 "en": "Waiting for the first question. {n} in the session."},
     "question": {"pt": "Pergunta {n}", "en": "Question {n}"},
@@ -177,6 +179,7 @@ class LiveProjector(View):
         self.scenario = w.Text(layout=w.Layout(width="360px")).add_class("cartas-live-scenario")
         self.scenario_button = w.Button(layout=w.Layout(width="180px")).add_class("cartas-live-ask-scenario")
         self.close_button = w.Button(layout=w.Layout(width="180px")).add_class("cartas-live-close")
+        self.end_button = w.Button(layout=w.Layout(width="180px")).add_class("cartas-live-end")
         self.screen = w.HTML().add_class("cartas-live-board")
         self.ticker = drawing.LiveTicker(seconds=drawing.PROJECTOR_SECONDS)
         self.start_button.on_click(self.guarded(lambda _: self.start(self.code.value, self.key.value)))
@@ -184,11 +187,13 @@ class LiveProjector(View):
         self.scenario_button.on_click(self.guarded(lambda _: self.ask_scenario(self.scenario.value),
                                                    near=self.scenario))
         self.close_button.on_click(self.guarded(lambda _: self.close()))
+        self.end_button.on_click(self.guarded(lambda _: self.end()))
         self.ticker.observe(self.guarded(lambda _: self.refresh(), clears=False), names="tick")
         self.controls = w.VBox([
             w.HBox([self.lesson, self.seconds, self.ask_button], layout=w.Layout(flex_flow="row wrap")),
             self.beside(self.scenario),
-            w.HBox([self.scenario_button, self.close_button], layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.scenario_button, self.close_button, self.end_button],
+                   layout=w.Layout(flex_flow="row wrap")),
         ], layout=w.Layout(display="none"))
         self.opening = w.VBox([self.intro, w.HBox([self.code, self.key, self.start_button],
                                                   layout=w.Layout(flex_flow="row wrap"))])
@@ -277,6 +282,17 @@ class LiveProjector(View):
         self._call(lambda quiz: quiz.close(session["code"], session["host_token"]))
         self.refresh()
 
+    def end(self) -> None:
+        """End the session: the last results stay on screen; the timer stops."""
+        session = self.session
+        if session is None:
+            raise ValueError(self.t("no_session"))
+        self._call(lambda quiz: quiz.end(session["code"], session["host_token"]))
+        self.refresh()
+        self.ticker.active = False
+        self.controls.layout.display = "none"
+        self.show_message(self.t("ended"), kind="ok")
+
     def refresh(self) -> None:
         """Read the board again (the browser's timer calls this)."""
         session = self.session
@@ -303,6 +319,7 @@ class LiveProjector(View):
         self.scenario.placeholder = self.t("scenario")
         self.scenario_button.description = self.t("ask_scenario")
         self.close_button.description = self.t("close")
+        self.end_button.description = self.t("end")
         if self.share is not None:
             self.share.lang = self.lang
         self.draw_board()
