@@ -1,17 +1,25 @@
 """The live class quiz in real browsers: the projector and three learners' phones (360×740)
 answer a live question; the projector shows the answers arriving, the histogram, the right
 answer with its reason and the leaderboard (docs/rules.md#live-quiz-points)."""
-from test_learners_and_class_dashboard import open_page
-
 from cartas.cards import make_rng
 from widgets.components.live import stored_question
 from widgets.pages.manilhas import ManilhaExplorer
 
-from conftest import SCREENSHOTS
+from serving import ROOT
+
+SCREENSHOTS = ROOT / "screenshots"
 
 SEED = 42
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
+
+
+def open_page(context, url):
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.wait_for_selector(".cartas-view", state="visible")
+    return page
 
 
 def _expected_question():
