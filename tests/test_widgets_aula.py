@@ -127,3 +127,22 @@ def test_the_code_in_the_address_is_read_and_a_bad_one_refused_in_both_languages
     assert "não é um código de aula" in refused.problem.message("pt")
     assert "type the code shown on the projector" in refused.problem.message("en")
     assert live_code("codigo", "X" * 500).problem.code == "too_long"
+
+
+def test_the_projector_asks_a_scenario_and_refuses_a_21_one_in_both_languages(turma):
+    from cartas.scenario import encode_link, truco_scenario, vinte_e_um_scenario
+    _store, made = turma
+    projector = LiveProjector(lang="en", seed=1)
+    projector.start(made.code, made.key)
+    projector.scenario.value = encode_link(vinte_e_um_scenario(3))
+    projector.scenario_button.click()
+    beside = projector.controls.children[1].children[1].value
+    assert "not a truco position" in beside and projector.board.get("number") == 0
+    projector.language.value = "pt"
+    projector.scenario_button.click()
+    assert "não é uma posição de truco" in projector.controls.children[1].children[1].value
+    projector.scenario.value = encode_link(truco_scenario(
+        "paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"], ["A♠", "2♥", "Q♦"], ["J♣", "J♦", "6♥"]], vira="4♣"))
+    projector.scenario_button.click()
+    assert projector.board["number"] == 1 and projector.board["lesson"] == "cenarios"
+    assert "O que você jogaria aqui?" in projector.screen.value
