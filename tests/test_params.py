@@ -26,7 +26,7 @@ HOSTILE = {
     "unicode": "ação 🂡 ٣ \u202e\x07",
     "html": '<img src=x onerror="window.__cartas_injected=1">',
 }
-PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario")
+PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo")
 
 
 def refused(reading, code: str):
@@ -186,7 +186,7 @@ def every_text(widget) -> str:
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("ritmo",),
-         "jogar_21.ipynb": ("ritmo",)}
+         "jogar_21.ipynb": ("ritmo",), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
 
 
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))

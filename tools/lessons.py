@@ -734,6 +734,59 @@ level([True] * 5), box([True, True, False])
 ]
 
 
+LESSONS["aula"] = [
+    ("page",),
+    ("text", """
+# Aula ao vivo: o projetor
+
+Para o professor, na frente da sala: abra a turma com o código e a **chave do professor** e comece
+a aula. O projetor mostra um **código** e um **QR**: os alunos entram pelo celular. Escolha a
+próxima pergunta: uma lição (a pergunta sai do sorteio da própria lição, com uma semente) ou o
+link de um cenário de truco ("o que você jogaria aqui?", com a resposta do treinador). Enquanto a
+pergunta está aberta, o projetor conta as respostas que chegam; quando o tempo acaba, mostra o
+histograma, a resposta certa com o porquê e o placar. Certo vale 500 pontos, mais até 500 pela
+rapidez, mais 100 por acerto seguido (até 500).
+""", """
+# Live class quiz: the projector
+
+For the teacher, at the front of the room: open the class with its code and the **teacher key**
+and start the session. The projector shows a **code** and a **QR code**: learners join on their
+phones. Pick the next question: a lesson (the question comes from the lesson's own draw, with a
+seed) or a truco scenario's link ("what would you play here?", answered by the coach). While the
+question is open, the projector counts the answers arriving; when time is up, it shows the
+histogram, the right answer with its reason, and the leaderboard. Right scores 500 points, plus up
+to 500 for speed, plus 100 per right answer in a row (at most 500).
+"""),
+    widget("aula", "LiveProjector"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.live import points_for
+points_for(True, 0, 20, 0), points_for(True, 10, 20, 2), points_for(False, 1, 20, 3)
+""", "(1000, 950, 0)"),
+]
+
+LESSONS["aula_aluno"] = [
+    ("page",),
+    ("text", """
+# Aula ao vivo
+
+Digite o código que aparece no projetor (ou aponte a câmera para o QR) e responda no seu celular
+antes que o tempo acabe. Só a primeira resposta vale.
+""", """
+# Live class quiz
+
+Type the code shown on the projector (or point your camera at the QR code) and answer on your
+phone before time runs out. Only your first answer counts.
+"""),
+    widget("aula_aluno", "LivePhone"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.live import clean_code
+clean_code("ab-23")
+""", "'AB23'"),
+]
+
+
 # The course index (notebooks/index.ipynb): not a lesson, but written here the same way.
 INDEX = [
     ("page",),

@@ -22,6 +22,8 @@ Decided rules (one per parameter; every reader bounds the text it looks at):
 - `?tarefa=` (a homework, `tarefa.ipynb`): what `classroom.homework.clean_id` accepts (8
   letters or digits of the class-code alphabet). Anything else: no homework, and the notice
   names the code's shape; whether it exists and is the learner's class's the store says.
+- `?codigo=` (a live session's join code, `aula_aluno.ipynb`): what `classroom.live.clean_code`
+  accepts. Anything else: the page asks for the code, and the notice names the code's shape.
 - `?cenario=` (a scenario link): at most `cartas.scenario.MAX_LINK` characters; its content
   is checked by `cartas.scenario`, whose refusal the builder shows.
 - A text longer than its reader's limit is refused by its length alone, before it is parsed;
@@ -70,6 +72,11 @@ CATALOGUE = Catalogue("params", {
                      "The address has ?{name}={shown}, which is not a homework code ({n} letters or digits): "
                      "{fallback}."),
     "fallback_homework": ("abra a tarefa pelo índice", "open the homework from the index"),
+    "bad_live_code": ("O endereço traz ?{name}={shown}, que não é um código de aula ({n} letras ou algarismos, "
+                      "como AB23): {fallback}.",
+                      "The address has ?{name}={shown}, which is not a live session code ({n} letters or digits, "
+                      "such as AB23): {fallback}."),
+    "fallback_live": ("digite o código que aparece no projetor", "type the code shown on the projector"),
     "fallback_seed": ("a mesa usa uma semente sorteada", "the table uses a random seed"),
     "fallback_pace": ("os robôs jogam no ritmo de sempre ({value} s)",
                       "the bots play at the usual pace ({value} s)"),
@@ -216,6 +223,23 @@ def homework_code(name: str, text: str | None) -> Reading:
     return Reading(None, problem)
 
 
+def live_code(name: str, text: str | None) -> Reading:
+    """`text` as a live session's code (`classroom.live.clean_code`), or None with its
+    ParamError; None or an empty text gives None quietly."""
+    from classroom.live import CODE_LENGTH, LiveError, clean_code
+
+    if text is None or not text.strip():
+        return Reading(None)
+    problem = _too_long(name, text, CODE_LIMIT, "live")
+    if problem is None:
+        try:
+            return Reading(clean_code(text))
+        except LiveError:
+            problem = ParamError("bad_live_code", name=name, shown=shown(text.strip()), n=CODE_LENGTH,
+                                 fallback="live")
+    return Reading(None, problem)
+
+
 def scenario_link(name: str, text: str | None) -> Reading:
     """`text` as a scenario link to open, when it is not longer than a link can be; what it
     holds is checked by `cartas.scenario` when it is opened. None or empty gives None."""
@@ -256,6 +280,9 @@ def table(name: str = "mesa") -> Reading:
 def homework(name: str = "tarefa") -> Reading:
     """`?tarefa=`: the code of the homework to open, or None."""
     return homework_code(name, query_parameters().get(name))
+def live(name: str = "codigo") -> Reading:
+    """`?codigo=`: the live session to join, or None."""
+    return live_code(name, query_parameters().get(name))
 
 
 def scenario(name: str = "cenario") -> Reading:

@@ -104,6 +104,17 @@ LESSONS: list[Lesson] = [
            {"pt": "Crie uma turma, passe o código aos alunos e acompanhe o progresso de cada um.",
             "en": "Create a class, give its code to the learners and follow each one's progress."},
            exercises=False, teacher=True),
+    Lesson("aula", "aula.ipynb",
+           {"pt": "Aula ao vivo (professor)", "en": "Live class quiz (teacher)"},
+           {"pt": "No projetor: perguntas para a turma responder pelo celular, com histograma e placar.",
+            "en": "On the projector: questions the class answers on their phones, with a histogram and a "
+                  "leaderboard."},
+           exercises=False, teacher=True),
+    Lesson("aula_aluno", "aula_aluno.ipynb",
+           {"pt": "Aula ao vivo (aluno)", "en": "Live class quiz (learner)"},
+           {"pt": "Entre com o código do projetor e responda pelo celular.",
+            "en": "Join with the projector's code and answer on your phone."},
+           exercises=False),
 ]
 
 TEXT = {

@@ -1,0 +1,148 @@
+"""The live class quiz's pages without a browser: the projector (widgets.pages.aula) and a
+learner's phone (widgets.pages.aula_aluno), on the configured store."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from classroom import identity as ids
+from classroom.classes import create_class
+from classroom.progress import learner_progress, open_store
+from widgets.components import learner as identity
+from widgets.pages.aula import QUESTION_LESSONS, LiveProjector, scenario_question
+from widgets.pages.aula_aluno import TAP_PX, LivePhone
+
+
+@pytest.fixture
+def turma():
+    store = open_store()
+    made = create_class(store, "7º B")
+    return store, made
+
+
+def _sign_in(store, code, name, pin, browser):
+    joined = ids.join(store, code, name, pin, browser)
+    identity.forget()
+    identity.widget().set_learner(joined.learner, joined.token)
+    return joined.learner
+
+
+def test_the_projector_starts_only_with_the_teacher_key_and_shows_the_join_code(turma):
+    _store, made = turma
+    projector = LiveProjector(lang="en", seed=7)
+    projector.code.value, projector.key.value = made.code, "wrong"
+    projector.start_button.click()
+    assert "Wrong class code or teacher key." in projector.message.value and projector.session is None
+    projector.key.value = made.key
+    projector.start_button.click()
+    code = projector.session["code"]
+    assert f"data-code='{code}'" in projector.join.value and f"code {code}" in projector.join.value
+    assert projector.share.path == f"aula_aluno.ipynb?codigo={code}"
+    assert projector.ticker.active and projector.ticker.seconds < 1
+    projector.ask_button.click()  # the first lesson, as the page opens
+    assert "data-state='open'" in projector.screen.value and projector.board["lesson"] == "manilhas"
+
+
+@pytest.mark.parametrize("lesson", sorted(QUESTION_LESSONS))
+def test_every_lesson_question_is_drawn_by_the_lessons_own_generator_from_the_seed(turma, lesson):
+    _store, made = turma
+    a, b = LiveProjector(lang="pt", seed=11), LiveProjector(lang="pt", seed=11)
+    for projector in (a, b):
+        projector.start(made.code, made.key)
+    first, second = a.draw_question(lesson), b.draw_question(lesson)
+    assert first == second  # the same seed, the same deal
+    assert first["lesson"] == lesson and 0 <= first["answer"] < len(first["options"])
+    assert first["prompt"]["pt"] != first["prompt"]["en"]  # both languages
+
+
+def test_a_phone_answers_and_the_projector_shows_the_histogram_the_answer_and_the_leaderboard(turma):
+    store, made = turma
+    projector = LiveProjector(lang="en", seed=3)
+    projector.start(made.code, made.key)
+    code = projector.session["code"]
+    ana = _sign_in(store, made.code, "Ana", "2468", "b-ana-phone-01")
+    phone = LivePhone(lang="en", code=code)
+    assert phone.joined == {"points": 0, "first_number": 1}
+    projector.seconds.value = 30
+    projector.lesson.value = "truco_rodadas"
+    projector.ask_button.click()
+    phone.refresh()
+    assert "data-state='open'" in phone.status.value
+    buttons = phone.buttons.children
+    assert len(buttons) >= 2 and all(b.layout.width == "100%" for b in buttons)
+    assert int(buttons[0].layout.min_height.rstrip("px")) >= 44 and TAP_PX >= 44
+    right = projector.board["answer"]
+    buttons[right].click()
+    assert "data-state='answered'" in phone.status.value
+    buttons[right].click()  # a second tap: refused, never counted twice
+    assert "first answer counts" in phone.message.value
+    projector.refresh()
+    assert "data-answered='1'" in projector.screen.value
+    projector.close_button.click()
+    screen = projector.screen.value
+    assert f"data-option='{right}' data-count='1' data-right='1'" in screen
+    assert "Right answer:" in screen and "data-name='Ana'" in screen
+    phone.refresh()
+    assert "data-correct='1'" in phone.feedback.value and "Right! +" in phone.feedback.value
+    stored = learner_progress(store, ana.key)["truco_rodadas"]
+    assert (stored["right"], stored["asked"]) == (1, 1)
+    phone.language.value = "pt"
+    assert "Certo! +" in phone.feedback.value
+    projector.end_button.click()
+    assert not projector.ticker.active and "The session has ended." in projector.message.value
+    phone.refresh()
+    assert "data-state='ended'" in phone.status.value and not phone.ticker.active
+
+
+def test_a_phone_without_a_class_learner_is_asked_to_sign_in_and_a_bad_code_is_refused(turma):
+    phone = LivePhone(lang="en", code="ZZZZ")
+    assert phone.joined is None and "Sign in to your class" in phone.status.value
+    phone.code_input.value = "not a code"
+    phone.join_button.click()
+    beside = phone.ask_code.children[0].children[1].value  # the error slot beside the code box
+    assert "live session code has 4 letters or digits" in beside
+
+
+def test_a_scenario_link_becomes_a_what_would_you_play_question_answered_by_the_coach():
+    from cartas.scenario import encode_link, truco_scenario
+    link = encode_link(truco_scenario("paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"],
+                                                   ["A♠", "2♥", "Q♦"], ["J♣", "J♦", "6♥"]], vira="4♣"))
+    question = scenario_question(f"http://127.0.0.1/voila/render/cenarios.ipynb?cenario={link}&lang=en")
+    assert question["lesson"] == "cenarios"
+    assert question["prompt"]["en"].startswith("What would you play here?")
+    assert [o["en"] for o in question["options"]] == ["Play 4♦", "Play 6♠", "Play 7♣"]
+    assert question["options"][question["answer"]]["en"] == "Play 7♣"
+    assert re.search(r"Play 7♣", question["why"]["en"])
+    with pytest.raises(ValueError):
+        scenario_question(link[:-3] + "xyz")
+
+
+def test_the_code_in_the_address_is_read_and_a_bad_one_refused_in_both_languages():
+    from widgets.components.params import live_code
+    assert live_code("codigo", " td-39 ").value == "TD39"
+    assert live_code("codigo", None) == (None, None)
+    refused = live_code("codigo", "T0D1")  # 0 and 1 are never in a code
+    assert refused.value is None
+    assert "não é um código de aula" in refused.problem.message("pt")
+    assert "type the code shown on the projector" in refused.problem.message("en")
+    assert live_code("codigo", "X" * 500).problem.code == "too_long"
+
+
+def test_the_projector_asks_a_scenario_and_refuses_a_21_one_in_both_languages(turma):
+    from cartas.scenario import encode_link, truco_scenario, vinte_e_um_scenario
+    _store, made = turma
+    projector = LiveProjector(lang="en", seed=1)
+    projector.start(made.code, made.key)
+    projector.scenario.value = encode_link(vinte_e_um_scenario(3))
+    projector.scenario_button.click()
+    beside = projector.controls.children[1].children[1].value
+    assert "not a truco position" in beside and projector.board.get("number") == 0
+    projector.language.value = "pt"
+    projector.scenario_button.click()
+    assert "não é uma posição de truco" in projector.controls.children[1].children[1].value
+    projector.scenario.value = encode_link(truco_scenario(
+        "paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"], ["A♠", "2♥", "Q♦"], ["J♣", "J♦", "6♥"]], vira="4♣"))
+    projector.scenario_button.click()
+    assert projector.board["number"] == 1 and projector.board["lesson"] == "cenarios"
+    assert "O que você jogaria aqui?" in projector.screen.value
