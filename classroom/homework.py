@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import secrets
 import time
+from collections.abc import Callable
 from datetime import date, datetime, time as day_time
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -110,8 +111,7 @@ def scenario_question(link: str, seed: int = 0) -> dict:
         if state.is_terminal() or state.current_seat is None:
             break
         view = state.view(state.current_seat)
-        asked = (_truco_question(view, link, seed) if made["game"] == "truco"
-                 else _21_question(view, link))
+        asked = QUESTION_OF[made["game"]](view, link, seed)
         if asked is not None:
             return asked
         state.apply_action(bot.choose(view))
@@ -399,3 +399,11 @@ class StoreHomework:
 
     def class_results(self, assignment_id: str) -> dict | None:
         return class_results(self.store, assignment_id)
+
+
+# A scenario's question, by the scenario's game family (cartas.scenario's "game"): the one place
+# a family is named here.
+QUESTION_OF: dict[str, Callable[[Any, str, int], dict | None]] = {
+    "truco": _truco_question,
+    "21": lambda view, link, seed: _21_question(view, link),
+}

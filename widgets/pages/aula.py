@@ -98,6 +98,10 @@ def scenario_text(text: str) -> str:
     return text
 
 
+# Which scenario families a live question can be drawn from: the truco coach answers a truco
+# position; 21 positions have no coach question here yet.
+ASKED_FROM_SCENARIOS = {"truco": True, "21": False}
+
 def scenario_question(text: str) -> dict:
     """A truco scenario's link as a live question: the coached seat's decision, the coach's
     advice as the answer and its reason as the why; ValueError (both languages) otherwise."""
@@ -109,7 +113,7 @@ def scenario_question(text: str) -> dict:
     if reading.problem is not None:
         raise reading.problem
     data = scenarios.decode_link(reading.value)  # a ScenarioError names what is wrong
-    if data.get("game") != "truco":
+    if not ASKED_FROM_SCENARIOS.get(str(data.get("game")), False):
         raise NotTruco()
     state = scenarios.build(data)
     seat = state.current_seat

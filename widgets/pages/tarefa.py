@@ -13,10 +13,12 @@ Decided rules (docs/rules.md#homework):
 """
 from __future__ import annotations
 
+import importlib
 from html import escape
 
 import ipywidgets as w
 
+from cartas.games import find_game
 from classroom import homework as hw
 from classroom.identity import Learner
 from classroom.store import StoreError
@@ -64,6 +66,11 @@ TEXT = {
 NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 TITLES = {lesson.key: lesson.title for lesson in LESSONS}
 
+
+# The page a homework's game item opens, by the item's game family: (the registry's key for
+# its teams, the page's module, its class). The one place a family is named here.
+GAME_PAGES = {"truco": ("paulista", "widgets.pages.jogar_truco", "PlayTruco"),
+              "21": ("21", "widgets.pages.jogar_21", "PlayVinteEUm")}
 
 class Homework(View):
     """The homework page (see the module's rules). `code`: the homework's code (default: the
@@ -132,19 +139,15 @@ class Homework(View):
             return self.games[index]
         assert self.task is not None
         item = self.task["items"][index]
-        if item["game"] == "truco":
-            from cartas.truco import team_of
-            from widgets.pages.jogar_truco import PlayTruco
-            game: View = PlayTruco(lang=self.lang)
+        key, module, name = GAME_PAGES[item["game"]]
+        game: View = getattr(importlib.import_module(module), name)(lang=self.lang)
+        spec = find_game(key)
 
-            def result(state):
-                return "won" if state.winner == team_of(HUMAN) else "lost"
-        else:
-            from widgets.pages.jogar_21 import PlayVinteEUm
-            game = PlayVinteEUm(lang=self.lang)
-
-            def result(state):
-                return "won" if state.winner == HUMAN or HUMAN in (getattr(state, "winners", None) or ()) else "lost"
+        def result(state) -> str:
+            """Won when the learner's seat, or her team, is among the winners (the contract's
+            outcome: truco's winning team, 21's seats with the most chips)."""
+            side = spec.team_of(HUMAN)
+            return "won" if (HUMAN if side is None else side) in state.outcome().winners else "lost"
         draw = game.redraw
         sent: list[str] = []
 
