@@ -9,7 +9,7 @@ at once (default 30), one notebook after the other, and the script prints:
 - p50 / p95 / max seconds until each page is back, executed (Voilà renders without
   progressive rendering here: the HTTP response ends after the notebook's last cell ran);
 - memory per kernel: median RSS of that burst's kernel processes once they are quiet (a
-  lesson's deal right after its page, `widgets.later`, loads numpy before that);
+  lesson's deal right after its page, `widgets.components.later`, loads numpy before that);
 - CPU per kernel: median CPU seconds of each kernel when its own page came back, and again
   once the kernels are quiet (the deal right after the page counts there); the server's CPU
   per page;
@@ -202,7 +202,7 @@ def check_query_parameters(browser, base: str) -> None:
     link = scenario.encode_link(scenario.truco_scenario("paulista", HANDS, "K♠", dealer=3))
     page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={link}")
     page.wait_for_selector(".cartas-view")
-    try:  # the scenario's table comes right after the page (widgets.later)
+    try:  # the scenario's table comes right after the page (widgets.components.later)
         page.wait_for_selector(".cartas-scenario-table svg[data-card='7♥']", timeout=30_000)
         opened = True
     except Exception:  # playwright's TimeoutError

@@ -2,7 +2,7 @@
 it refreshes: the figures of issue 18, item 1 (a view keeps a bounded widget count).
 
 Plays MOVES moves (learner and bots, bots at pace 0) at a 21 table of 12 seats and at a truco
-table, through the tables dashboard's own code (`widgets.mesa.Mesa`: its buttons are clicked,
+table, through the tables dashboard's own code (`widgets.pages.mesa.Mesa`: its buttons are clicked,
 its poll moves the bots), and refreshes the teacher's class view REFRESHES times with 10 open
 tables. Prints `len(ipywidgets.Widget.widgets)` after the first hand and at the end.
 
@@ -76,7 +76,7 @@ def play(game: str, moves: int, seats: int | None, prefer) -> dict:
     """Play `moves` moves at one table; widget counts after the first hand and at the end."""
     from classroom import games
     from classroom.tables import MemoryRepository, Tables
-    from widgets.mesa import Mesa
+    from widgets.pages.mesa import Mesa
 
     tables = Tables(MemoryRepository(), clock=Clock())
     view = Mesa(lang="en", tables=tables, identity=Someone("bench-ana-0001", "Ana"), autopoll=False)
@@ -122,7 +122,7 @@ def teacher(refreshes: int, tables_open: int = 10) -> dict:
     from classroom.classes import create_class
     from classroom.progress import open_store
     from classroom.tables import Tables
-    from widgets.turma import ClassView
+    from widgets.pages.turma import ClassView
 
     store = open_store()
     made = create_class(store, "bench")
@@ -224,8 +224,8 @@ def main() -> None:
     import os
     os.environ["CARTAS_DB"], os.environ["CARTAS_DATABASE_URL"] = str(Path(tmp) / "cartas.db"), ""
     os.environ["CARTAS_PROGRESS"] = str(Path(tmp) / "progress.json")
-    from widgets import identity
-    identity.reset_session(browser_id="bench-browser-0001")
+    from widgets.components import scores
+    scores.reset_session(browser_id="bench-browser-0001")
 
     for game, moves, seats, prefer in (("21", args.moves, 12, PREFER_21),
                                        ("paulista", args.truco_moves, None, PREFER_TRUCO)):

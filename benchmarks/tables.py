@@ -81,7 +81,7 @@ KERNEL_CODE = """
 import asyncio, time
 from classroom.identity import Learner
 from classroom.tables import Tables
-from widgets.mesa import Mesa
+from widgets.pages.mesa import Mesa
 class _Id:
     current = Learner("bench-kernel-0001", "Kernel")
     def on_change(self, cb): pass

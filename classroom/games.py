@@ -1,7 +1,7 @@
 """The only place where the tables speak to a particular game: a thin adapter over the engine
 contract (`cartas/contract.py`) and its registry of games (`cartas/games.py`).
 
-Everything else in `classroom.tables` and `widgets.mesa` goes through these functions. They
+Everything else in `classroom.tables` and `widgets.pages.mesa` goes through these functions. They
 use the contract (apply_action returning the events, `view(seat)` with `view(None)` for a
 spectator, `narrate(event, lang)`, bots choosing from a view) and touch a game's specifics only
 for its set-up, its button labels (truco names a raise by its variant), the hand or round

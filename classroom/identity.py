@@ -127,8 +127,8 @@ _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
 
 class IdentityError(ValueError):
-    """A refusal a learner or teacher reads: `code` names it (widgets.identity and
-    widgets.roster hold its sentences in Portuguese and English), `fields` fill them in."""
+    """A refusal a learner or teacher reads: `code` names it (widgets.components.learner and
+    widgets.components.roster hold its sentences in Portuguese and English), `fields` fill them in."""
 
     def __init__(self, code: str, /, **fields):
         super().__init__(code, fields)

@@ -39,15 +39,10 @@ def _session_progress(tmp_path, monkeypatch):
     monkeypatch.delenv("CARTAS_DATABASE_URL", raising=False)
     from classroom.store import forget_shared
     forget_shared()
-    try:
-        from widgets import identity
-    except ImportError:  # the identity widget is not there yet
-        identity = None
-    if identity is not None:
-        identity.reset_session(browser_id="test-browser-0001")
+    from widgets.components import scores
+    scores.reset_session(browser_id="test-browser-0001")
     yield
-    if identity is not None:
-        identity.reset_session()
+    scores.reset_session()
     forget_shared()
 
 

@@ -136,7 +136,7 @@ def page_clock(monkeypatch):
 def test_a_teacher_key_wrong_eleven_times_shows_the_wait_and_the_right_key_waits_too(store_location, page_clock):
     from classroom.classes import create_class
     from classroom.progress import open_store
-    from widgets.turma import ClassView
+    from widgets.pages.turma import ClassView
 
     made = create_class(open_store(store_location), "7º B")
     view = ClassView(lang="pt")
@@ -174,7 +174,7 @@ class Someone:
 
 def test_table_codes_tried_wrong_eleven_times_show_the_wait_and_the_right_code_waits_too(page_clock):
     from classroom.tables import MemoryRepository, Tables
-    from widgets.mesa import Mesa
+    from widgets.pages.mesa import Mesa
 
     tables = Tables(MemoryRepository())
     code = Mesa(lang="en", tables=tables, identity=Someone("browser-ana", "Ana")).create()

@@ -1,5 +1,5 @@
-"""Query parameters in Voilà's pre-heated kernels (widgets.i18n.query_parameters), and the
-wait for the request itself (widgets.preheat) against a websocket server that speaks Voilà's
+"""Query parameters in Voilà's pre-heated kernels (widgets.components.i18n.query_parameters), and the
+wait for the request itself (widgets.components.preheat) against a websocket server that speaks Voilà's
 side of the protocol."""
 import json
 import os
@@ -8,7 +8,7 @@ import threading
 import pytest
 from websockets.sync.server import serve
 
-from widgets import i18n, preheat
+from widgets.components import i18n, params, preheat
 
 
 def _preheated(monkeypatch, replies):
@@ -33,20 +33,20 @@ def _preheated(monkeypatch, replies):
 def test_a_preheated_kernel_waits_once_for_the_request_and_reads_its_query(monkeypatch):
     calls = _preheated(monkeypatch, ["lang=en&cenario=abc"])
     assert i18n.query_parameters() == {"lang": "en", "cenario": "abc"}
-    assert i18n.initial_language() == "en"
+    assert params.initial_language() == "en"
     assert len(calls) == 1  # Voilà sends the request once: no second wait
 
 
 def test_a_wait_that_gave_up_without_the_request_is_tried_again(monkeypatch):
     calls = _preheated(monkeypatch, [None, None, "lang=en"])
-    assert i18n.initial_language() == "en"
+    assert params.initial_language() == "en"
     assert len(calls) == 3
 
 
 def test_the_waits_are_bounded_when_the_request_never_comes(monkeypatch):
     calls = _preheated(monkeypatch, [None])
     assert i18n.query_parameters() == {}
-    assert i18n.initial_language() == i18n.DEFAULT
+    assert params.initial_language() == i18n.DEFAULT
     assert len(calls) == i18n.WAIT_ATTEMPTS
 
 
@@ -54,7 +54,7 @@ def test_without_preheating_the_query_comes_from_the_environment_without_waiting
     calls = _preheated(monkeypatch, ["lang=pt"])
     monkeypatch.setenv("VOILA_PREHEAT", "False")
     monkeypatch.setenv("QUERY_STRING", "lang=en")
-    assert i18n.initial_language() == "en"
+    assert params.initial_language() == "en"
     assert calls == []
 
 
@@ -118,8 +118,8 @@ def test_a_server_that_is_not_there_makes_the_wait_return_false(monkeypatch):
 def test_the_wait_does_not_load_voilas_server_into_the_kernel():
     import subprocess
     import sys
-    code = ("import sys, widgets.i18n, widgets.preheat\n"
-            "assert widgets.preheat.wait_for_request('ws://127.0.0.1:1/voila/query/k') is False\n"
+    code = ("import sys, widgets.components.i18n, widgets.components.preheat\n"
+            "assert widgets.components.preheat.wait_for_request('ws://127.0.0.1:1/voila/query/k') is False\n"
             "assert not [m for m in sys.modules if m.split('.')[0] in ('voila', 'jupyter_server')]\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr

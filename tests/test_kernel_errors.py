@@ -1,7 +1,7 @@
 """No traceback leaves the kernel: an unexpected error goes to the kernel error log (a file),
 never to stdout or stderr, which the kernel forwards to every page it serves; and a crafted
 widget value (a card pick the page could not have sent) is checked in the kernel and refused
-aloud (docs: widgets.base, widgets.clickable, widgets.mesa.Mesa.play_card)."""
+aloud (docs: widgets.components.base, widgets.components.card_picker, widgets.pages.mesa.Mesa.play_card)."""
 from __future__ import annotations
 
 import logging
@@ -13,9 +13,9 @@ import pytest
 from classroom import games
 from classroom.identity import Learner
 from classroom.tables import MemoryRepository, Tables
-from widgets import base
-from widgets.manilhas import ManilhaExplorer
-from widgets.mesa import Mesa
+from widgets.components import base
+from widgets.pages.manilhas import ManilhaExplorer
+from widgets.pages.mesa import Mesa
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -131,7 +131,7 @@ def test_a_crafted_card_pick_at_a_truco_table_names_no_card_and_moves_nothing(pi
 
 
 def test_a_crafted_card_pick_in_the_truco_game_names_no_card():
-    from widgets.play_truco import PlayTruco
+    from widgets.pages.jogar_truco import PlayTruco
     view = PlayTruco(seed=4, lang="en", delay=0)
     view.hand_cards.picked = {"index": "x", "count": 3}
     assert isinstance(view.last_error, ValueError) and "no card there" in view.message.value
@@ -153,8 +153,8 @@ def test_a_real_card_pick_still_plays_the_card():
 
 # In a real kernel -------------------------------------------------------------------------
 KERNEL_CODE = """
-from widgets.manilhas import ManilhaExplorer
-from widgets.clickable import CardPicker
+from widgets.pages.manilhas import ManilhaExplorer
+from widgets.components.card_picker import CardPicker
 import comm
 view, picker = ManilhaExplorer(lang="en"), CardPicker()
 kernel = get_ipython().kernel
@@ -220,6 +220,6 @@ def test_in_a_kernel_a_widget_message_it_cannot_apply_sends_no_traceback_to_the_
 
 
 def test_in_a_kernel_a_cell_error_is_still_reported():
-    messages = run_in_kernel("from widgets.manilhas import ManilhaExplorer\nManilhaExplorer(lang='en')\n1 / 0",
+    messages = run_in_kernel("from widgets.pages.manilhas import ManilhaExplorer\nManilhaExplorer(lang='en')\n1 / 0",
                              {"PYTHONPATH": str(ROOT)})
     assert [m["content"]["ename"] for m in messages if m["msg_type"] == "error"] == ["ZeroDivisionError"]

@@ -13,9 +13,9 @@ import pytest
 from classroom import identity as ids
 from classroom.identity import MAX_NAME, Learner, clean_code, clean_name
 from classroom.progress import learner_progress, open_store
-from widgets import identity, progress
-from widgets.course import CourseIndex
-from widgets.manilhas import ManilhaExplorer
+from widgets.components import learner as identity, scores as progress
+from widgets.pages.index import CourseIndex
+from widgets.pages.manilhas import ManilhaExplorer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +46,7 @@ def join_in_browser(browser_id, name, code, pin, lang="pt"):
     """A fresh page (kernel) of the index in browser `browser_id`: the browser reports what it
     stores (nothing yet), then the learner submits the form. Returns the page's widget, whose
     `learner` is what the browser then keeps."""
-    identity.reset_session()
+    progress.reset_session()
     form = identity.widget(lang=lang, form=True)
     form.stored = {"browser_id": browser_id, "token": "", "count": 1}
     form.submitted = {"browser_id": browser_id, "name": name, "class_code": code, "pin": pin, "count": 2}
@@ -55,7 +55,7 @@ def join_in_browser(browser_id, name, code, pin, lang="pt"):
 
 def reopen(kept: dict):
     """Another page of the same browser: its widget reports what localStorage kept."""
-    identity.reset_session()
+    progress.reset_session()
     page = identity.widget()
     page.stored = {"browser_id": kept["browser_id"], "token": kept.get("token", ""),
                    "name": kept.get("name", ""), "count": 1}
@@ -84,7 +84,7 @@ def test_the_same_name_in_the_same_class_is_the_same_learner_on_any_browser():
 
 
 def test_answers_given_before_the_browser_says_who_is_there_go_to_that_learner():
-    identity.reset_session()  # a fresh kernel: nobody known yet
+    progress.reset_session()  # a fresh kernel: nobody known yet
     view = ManilhaExplorer(seed=3)
     answer_right(view)
     assert progress.recorder().pending == [("manilhas", True)]
@@ -95,10 +95,10 @@ def test_answers_given_before_the_browser_says_who_is_there_go_to_that_learner()
 
 
 def test_each_learner_sees_only_her_own_progress_on_the_index():
-    identity.reset_session()
+    progress.reset_session()
     browser_reports("b-ana-browser", "Ana")
     answer_right(ManilhaExplorer(seed=3))
-    identity.reset_session()  # another page, another browser
+    progress.reset_session()  # another page, another browser
     browser_reports("b-bia-browser", "Bia")
     index = CourseIndex(lang="en")
     assert "Bia&#x27;s progress" in index.table.value
@@ -123,7 +123,7 @@ def test_not_me_signs_this_browser_out_and_answers_go_to_the_anonymous_browser()
 def test_without_a_class_a_name_is_only_this_browsers_label():
     browser_reports("b-ana-browser", "Ana")
     answer_right(ManilhaExplorer(seed=3))
-    identity.reset_session()
+    progress.reset_session()
     form = identity.widget(form=True)
     form.stored = {"browser_id": "b-other-browser", "count": 1}
     form.submitted = {"browser_id": "b-other-browser", "name": "Ana", "class_code": "", "pin": "", "count": 2}
@@ -132,7 +132,7 @@ def test_without_a_class_a_name_is_only_this_browsers_label():
 
 
 def test_a_name_is_escaped_on_the_index():
-    identity.reset_session()
+    progress.reset_session()
     browser_reports("b-html-browser", "<img src=x onerror=alert(1)>")
     index = CourseIndex(lang="pt")
     assert "<img" not in index.table.value
@@ -421,8 +421,8 @@ def test_thirty_learners_join_one_class_at_once_and_none_is_lost_or_merged(store
 
 
 def table_page(tables, page, code=None):
-    """A tables dashboard (widgets.mesa) on the page whose identity widget is `page`."""
-    from widgets.mesa import Mesa
+    """A tables dashboard (widgets.pages.mesa) on the page whose identity widget is `page`."""
+    from widgets.pages.mesa import Mesa
     return Mesa(lang="en", tables=tables, identity=page, code=code, autopoll=False)
 
 

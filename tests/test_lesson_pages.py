@@ -1,6 +1,6 @@
 """Every lesson page follows one language switch, and no engine check reaches a dashboard.
 
-The notebooks are written by tools/lessons.py; the page-language widget is widgets/page.py.
+The notebooks are written by tools/lessons.py; the page-language widget is widgets/components/page.py.
 """
 from __future__ import annotations
 
@@ -87,7 +87,7 @@ def test_voila_removes_cells_tagged_remove_cell(config):
 @pytest.fixture
 def page(monkeypatch):
     monkeypatch.delenv("QUERY_STRING", raising=False)
-    from widgets import page as module
+    from widgets.components import page as module
     module.reset()
     yield module
     module.reset()  # no later test meets a page switch it did not show
@@ -101,7 +101,7 @@ def test_the_url_sets_the_page_language(page, monkeypatch):
 
 
 def test_the_browser_choice_reaches_every_following_view(page):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     page.page_language()
     one, two = page.follow(ManilhaExplorer()), page.follow(ManilhaExplorer())
     page._switch.lang = "en"  # what the front end sends after reading localStorage
@@ -111,7 +111,7 @@ def test_the_browser_choice_reaches_every_following_view(page):
 
 
 def test_a_view_switch_moves_the_page_and_the_other_views(page):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     page.page_language()
     one, two = page.follow(ManilhaExplorer()), page.follow(ManilhaExplorer())
     one.language.value = "en"
@@ -121,15 +121,15 @@ def test_a_view_switch_moves_the_page_and_the_other_views(page):
 
 
 def test_a_view_made_later_starts_in_the_page_language(page):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     page.language.lang = "en"
     view = page.follow(ManilhaExplorer(lang="pt"))
     assert view.lang == "en"
 
 
 def test_every_view_follows_the_page_without_follow(page):
-    from widgets.manilhas import ManilhaExplorer
-    from widgets.vinte_e_um_pontos import HandScorer
+    from widgets.pages.manilhas import ManilhaExplorer
+    from widgets.pages.vinte_e_um_pontos import HandScorer
     page.page_language()
     one, two = ManilhaExplorer(), HandScorer()
     page._switch.lang = "en"
@@ -139,7 +139,7 @@ def test_every_view_follows_the_page_without_follow(page):
 
 
 def test_a_view_made_with_a_language_keeps_it_and_no_page_means_the_url(page, monkeypatch):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     monkeypatch.setenv("QUERY_STRING", "lang=en")
     assert ManilhaExplorer().lang == "en"  # no page switch shown: the URL decides
     page.page_language()
@@ -159,14 +159,14 @@ def test_the_index_is_written_by_the_lessons_script_with_the_page_language_cell(
 
 
 def test_index_lesson_names_look_like_links():
-    from widgets.course import CourseIndex
+    from widgets.pages.index import CourseIndex
     table = CourseIndex(lang="pt").table.value
     link = table.split("data-lesson='manilhas'")[1].split("</a>")[0]
     assert "text-decoration:underline" in link and "cursor:pointer" in link and "color:#1565c0" in link
 
 
 def test_following_twice_links_once(page):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     view = ManilhaExplorer()
     assert page.follow(page.follow(view)) is view
     calls = []

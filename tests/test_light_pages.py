@@ -1,6 +1,6 @@
 """Every dashboard opens light: what its page runs at open does not import numpy (issue 18,
 item 8). A lesson that deals at open shows its first hand right after the page is sent
-(`widgets.later.after_paint`); the play, odds and scenario pages load the engine's numpy
+(`widgets.components.later.after_paint`); the play, odds and scenario pages load the engine's numpy
 modules on the first move.
 
 Each case runs the dashboard's own visible cells (read from `notebooks/NAME.ipynb`, as Voilà
@@ -37,7 +37,7 @@ async def main():
             scope["view"] = eval(compile(ast.Expression(last.value), "<cell>", "eval"), scope)
     loaded = sorted(name for name in forbidden if name in sys.modules)
     assert not loaded, f"loaded with the page: {loaded}"
-    from widgets.later import PAINT_DELAY
+    from widgets.components.later import PAINT_DELAY
     assert 0.5 <= PAINT_DELAY <= 1.5, PAINT_DELAY  # outside Voilà (no SERVER_SOFTWARE here)
     await asyncio.sleep(0.6 * PAINT_DELAY)
     early = "numpy" in sys.modules
@@ -141,7 +141,7 @@ def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
 
     from ipywidgets import Widget
 
-    from widgets.truco_mao import DealStepper
+    from widgets.pages.truco_mao import DealStepper
 
     sent = []
 
@@ -165,7 +165,7 @@ def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
 
 
 def test_in_a_voila_kernel_the_deal_waits_for_the_browser_not_a_second(monkeypatch):
-    from widgets import later
+    from widgets.components import later
     monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.13")
     assert later.paint_delay() == later.VOILA_FALLBACK > 5
     monkeypatch.delenv("SERVER_SOFTWARE")
@@ -177,7 +177,7 @@ def test_a_loop_running_under_plain_code_deals_at_once():
     one in the browser tests' main thread) is no kernel cell: the view deals in its constructor."""
     import asyncio
 
-    from widgets.truco_mao import DealStepper
+    from widgets.pages.truco_mao import DealStepper
 
     async def main() -> bool:
         loop = asyncio.get_running_loop()

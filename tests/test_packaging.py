@@ -31,7 +31,7 @@ def test_notebooks_are_stored_without_outputs():
 
 
 def test_every_lesson_on_the_index_has_its_notebook_and_every_notebook_is_listed():
-    from widgets.course import LESSONS
+    from widgets.pages.index import LESSONS
     notebooks = {p.name for p in (ROOT / "notebooks").glob("*.ipynb")}
     listed = {lesson.notebook for lesson in LESSONS}
     assert listed <= notebooks

@@ -1,5 +1,5 @@
-"""URL parameters checked before use (widgets.params), shown back without harm, and errors that
-stay in the kernel's error log (widgets.base.error_log), never on the kernel's stderr."""
+"""URL parameters checked before use (widgets.components.params), shown back without harm, and errors that
+stay in the kernel's error log (widgets.components.base.error_log), never on the kernel's stderr."""
 from __future__ import annotations
 
 import ast
@@ -10,8 +10,8 @@ from urllib.parse import urlencode
 
 import pytest
 
-from widgets import i18n, page, params
-from widgets.base import View
+from widgets.components import i18n, page, params
+from widgets.components.base import View
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,9 +142,9 @@ def test_the_page_readers_take_their_parameter_from_the_query(monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "semente=12&ritmo=0,5&lang=en&mesa=ab-cde&cenario=1.a.b")
     assert params.seed().value == 12 and params.pace(0.7).value == 0.5 and params.language().value == "en"
     assert params.table().value == "ABCDE" and params.scenario().value == "1.a.b"
-    assert i18n.initial_language() == "en"
+    assert params.initial_language() == "en"
     monkeypatch.setenv("QUERY_STRING", "semente=%C2%B2&ritmo=nan&lang=xx")
-    assert params.seed() .value is None and params.pace(0.7).value == 0.7 and i18n.initial_language() == "pt"
+    assert params.seed() .value is None and params.pace(0.7).value == 0.7 and params.initial_language() == "pt"
 
 
 # Every dashboard, with every parameter hostile -------------------------------------------
@@ -192,8 +192,9 @@ READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("ritm
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))
 def test_every_dashboard_opens_with_every_parameter_hostile_and_says_what_it_refused(hostile, monkeypatch):
     monkeypatch.setenv("QUERY_STRING", urlencode({name: HOSTILE[hostile] for name in PARAMETERS}))
-    monkeypatch.setattr("widgets.pacing.time.sleep", lambda seconds: None)  # bots at the refused pace's default
-    monkeypatch.setattr("widgets.page.display", lambda *objects, **kwargs: None)
+    # bots at the refused pace's default
+    monkeypatch.setattr("widgets.components.pacing.time.sleep", lambda seconds: None)
+    monkeypatch.setattr("widgets.components.page.display", lambda *objects, **kwargs: None)
     from cartas.scenario import MAX_LINK
     long_link = len(HOSTILE[hostile]) > MAX_LINK  # refused unread; a shorter one by the scenario check
     for notebook in NOTEBOOKS:
@@ -215,7 +216,7 @@ def test_every_dashboard_opens_with_every_parameter_hostile_and_says_what_it_ref
 
 def test_a_refused_parameter_is_said_in_the_page_language_and_follows_the_switch(monkeypatch):
     from classroom.tables import MemoryRepository, Tables
-    from widgets.mesa import Mesa
+    from widgets.pages.mesa import Mesa
     monkeypatch.setenv("QUERY_STRING", urlencode({"lang": "en", "semente": "²", "mesa": "<b>x</b>"}))
     view = Mesa(tables=Tables(MemoryRepository()), identity=None, autopoll=False)
     assert view.seed is None and view.client is None  # a random seed; the lobby
@@ -227,7 +228,7 @@ def test_a_refused_parameter_is_said_in_the_page_language_and_follows_the_switch
 
 
 def test_a_view_given_its_language_reports_no_page_language(monkeypatch):
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.pages.manilhas import ManilhaExplorer
     monkeypatch.setenv("QUERY_STRING", "lang=xx")
     assert ManilhaExplorer(lang="en")._url_problems == []
     assert "cartas-url-notice" in ManilhaExplorer().title.value

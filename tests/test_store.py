@@ -238,8 +238,8 @@ def test_kernels_creating_one_new_store_at_once_all_keep_the_same_file(tmp_path)
 @pytest.mark.parametrize("kind", DAMAGE)
 def test_a_lesson_on_an_unreadable_store_file_says_progress_is_not_saved_in_both_languages(
         tmp_path, monkeypatch, kind):
-    from widgets import identity
-    from widgets.manilhas import ManilhaExplorer
+    from widgets.components import learner as identity
+    from widgets.pages.manilhas import ManilhaExplorer
     path = tmp_path / "cartas.db"
     _damage(kind, path)
     before = _fingerprint(path)

@@ -2,8 +2,8 @@
 import pytest
 
 from cartas.cards import Card
-from widgets.clickable import CardPicker
-from widgets.svg import card_svg
+from widgets.components.card_picker import CardPicker
+from widgets.draw.svg import card_svg
 
 
 def picker():

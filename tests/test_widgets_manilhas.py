@@ -9,8 +9,8 @@ import pytest
 
 from cartas.cards import Card
 from cartas.truco import manilha_rank
-from widgets.course import CourseIndex
-from widgets.manilhas import ManilhaExplorer
+from widgets.pages.index import CourseIndex
+from widgets.pages.manilhas import ManilhaExplorer
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -109,7 +109,7 @@ def test_new_questions_and_language_switches_leave_no_widgets_behind():
 
 def test_the_explorer_opens_without_numpy_and_loads_it_at_the_first_draw():
     code = ("import sys\n"
-            "from widgets.manilhas import ManilhaExplorer\n"
+            "from widgets.pages.manilhas import ManilhaExplorer\n"
             "view = ManilhaExplorer(lang='pt')\n"
             "view.language.value = 'en'; view.variant.value = 'mineiro'; view.variant.value = 'paulista'\n"
             "assert 'numpy' not in sys.modules, 'numpy loaded with the page'\n"
@@ -226,8 +226,8 @@ def test_index_marks_dashboards_without_exercises():
 def test_every_lesson_with_exercises_records_its_score_under_its_key():
     from pathlib import Path
 
-    import widgets.course
-    from widgets.course import LESSONS
-    sources = "".join(p.read_text() for p in Path(widgets.course.__file__).parent.glob("*.py"))
+    import widgets.pages.index
+    from widgets.pages.index import LESSONS
+    sources = "".join(p.read_text() for p in Path(widgets.pages.index.__file__).parent.glob("*.py"))
     for lesson in LESSONS:
         assert (f'"{lesson.key}"' in sources.replace(f'Lesson("{lesson.key}"', "")) == lesson.exercises, lesson.key

@@ -8,7 +8,7 @@ import pytest
 from classroom import games
 from classroom.identity import Learner
 from classroom.tables import MemoryRepository, Tables
-from widgets.mesa import ClassTables, Mesa
+from widgets.pages.mesa import ClassTables, Mesa
 
 from loops import run_async
 
@@ -182,7 +182,7 @@ def test_the_teacher_lists_the_class_open_tables(tables):
 def test_the_teachers_class_view_lists_the_class_tables_and_watches_one_as_a_spectator(store_location):
     from classroom.classes import create_class
     from classroom.progress import open_store
-    from widgets.turma import ClassView
+    from widgets.pages.turma import ClassView
 
     made = create_class(open_store(store_location), "7º B")
     stored_tables = Tables()  # the configured store, as the dashboards use it

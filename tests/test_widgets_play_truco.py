@@ -4,7 +4,7 @@ from html import escape
 import pytest
 
 from cartas.truco import from_deal
-from widgets.play_truco import PlayTruco
+from widgets.pages.jogar_truco import PlayTruco
 
 
 def visible(button):

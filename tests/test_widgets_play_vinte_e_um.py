@@ -3,7 +3,7 @@ import ipywidgets as w
 import pytest
 
 from cartas.vinte_e_um import from_deal, new_game
-from widgets.play_vinte_e_um import PlayVinteEUm
+from widgets.pages.jogar_21 import PlayVinteEUm
 
 
 def click(view, kind):
@@ -112,7 +112,7 @@ def test_bots_stop_after_a_bounded_run_and_continue_on_request(monkeypatch):
 
 
 def test_paced_bots_pause_at_most_max_paced_seconds_per_click(monkeypatch):
-    from widgets import pacing
+    from widgets.components import pacing
     slept = []
     monkeypatch.setattr(pacing.time, "sleep", slept.append)
     monkeypatch.setattr(PlayVinteEUm, "max_paced_seconds", 3.0)
@@ -160,7 +160,7 @@ def test_an_amount_outside_the_legal_ones_is_refused_and_nothing_moves():
 
 
 def test_one_point_is_singular():
-    from widgets.vinte_e_um_table import points_text
+    from widgets.draw.vinte_e_um_table import points_text
     assert points_text(1, "pt") == "1 ponto" and points_text(1, "en") == "1 point"
     assert points_text(5, "pt") == "5 pontos" and points_text(5, "en") == "5 points"
 

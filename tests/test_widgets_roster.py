@@ -1,4 +1,4 @@
-"""The teacher's learner tools in the class view (widgets.roster): login cards, a new PIN,
+"""The teacher's learner tools in the class view (widgets.components.roster): login cards, a new PIN,
 merging and removing learners, only once the class is open with its teacher key."""
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 from classroom import identity as ids
 from classroom.classes import create_class
 from classroom.progress import class_learners, learner_progress, open_store, record
-from widgets.roster import Roster
-from widgets.share import qr_svg
-from widgets.turma import ClassView
+from widgets.components.roster import Roster
+from widgets.components.share import qr_svg
+from widgets.pages.turma import ClassView
 
 PAGE = "http://127.0.0.1:8866/voila/render/turma.ipynb?lang=en"
 

@@ -3,8 +3,8 @@ import pytest
 import segno
 
 from cartas.scenario import decode_link, encode_link, truco_scenario, vinte_e_um_scenario
-from widgets.scenario_builder import ScenarioBuilder
-from widgets.share import full_link, qr_svg
+from widgets.components.share import full_link, qr_svg
+from widgets.pages.cenarios import ScenarioBuilder
 
 PAGE = "http://127.0.0.1:8866/voila/render/notebooks/cenarios.ipynb?lang=en"
 

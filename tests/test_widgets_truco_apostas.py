@@ -1,5 +1,5 @@
 """The betting lab, driven as a learner would, on a real engine state."""
-from widgets.truco_apostas import BettingLab, ladder_rows
+from widgets.pages.truco_apostas import BettingLab, ladder_rows
 
 
 def value_shown(view):

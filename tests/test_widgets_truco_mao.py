@@ -2,8 +2,8 @@
 import re
 
 from cartas.truco import from_deal, narrate, new_game
-from widgets.truco_mao import DealStepper, build_steps
-from widgets.truco_table import Table, table_html
+from widgets.draw.truco_table import Table, table_html
+from widgets.pages.truco_mao import DealStepper, build_steps
 
 HANDS = [["7♥", "A♠", "4♦"], ["3♣", "2♦", "K♥"], ["5♠", "6♠", "Q♦"], ["J♣", "J♦", "K♠"]]
 
@@ -130,7 +130,7 @@ def test_a_bad_seed_is_refused_beside_the_seed_box():
 
 
 def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
-    from widgets.course import LESSONS, CourseIndex
+    from widgets.pages.index import LESSONS, CourseIndex
     keys = {lesson.key: lesson.notebook for lesson in LESSONS}
     for key in ("truco_mao", "truco_rodadas", "truco_apostas", "truco_mao_de_onze", "truco_mineiro"):
         assert keys[key] == f"{key}.ipynb"
@@ -143,7 +143,7 @@ def test_every_truco_lesson_is_listed_and_its_progress_reaches_the_index():
 
 
 def test_a_re_raise_shows_the_accepted_value_on_the_table():
-    from widgets.truco_mao import build_steps, play_first_hand
+    from widgets.pages.truco_mao import build_steps, play_first_hand
     # seed 155: a bot asks truco, the other team answers with seis straight away
     assert [e["reraise"] for e in play_first_hand("paulista", 155) if e["type"] == "raise"] == [False, True]
     asked = [(s["table"].hand_value, s["table"].pending_raise["value"])
@@ -153,7 +153,7 @@ def test_a_re_raise_shows_the_accepted_value_on_the_table():
 
 def test_each_play_says_who_is_winning_the_trick_so_far():
     from cartas.truco import trick_winning_seat
-    from widgets.truco_mao import build_steps
+    from widgets.pages.truco_mao import build_steps
     steps = build_steps("paulista", 155)
     plays = [s for s in steps if " joga " in s["text"]["pt"] and s["table"].trick]
     assert plays[0]["text"]["pt"] == "Assento 1 joga 2♠."  # the first card of a trick leads alone

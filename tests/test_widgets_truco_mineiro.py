@@ -1,7 +1,7 @@
 """Truco Mineiro beside Truco Paulista, driven as a learner would."""
 import re
 
-from widgets.truco_mineiro import VariantComparison
+from widgets.pages.truco_mineiro import VariantComparison
 
 
 def verdicts(view):
@@ -74,7 +74,7 @@ def test_a_card_played_twice_or_the_vira_in_the_trick_is_refused_beside_the_fiel
 
 
 def test_exercises_alternate_duels_and_what_running_pays():
-    from widgets.truco_apostas import ladder_rows
+    from widgets.pages.truco_apostas import ladder_rows
     view = VariantComparison(seed=3)
     ex = view.exercises
     ex.next_button.click()  # the learner presses "Começar"

@@ -1,6 +1,6 @@
 """The odds explorer asks the engine and shows its numbers."""
 from cartas.truco import hand_odds
-from widgets.truco_odds import TrucoOddsExplorer
+from widgets.pages.chances_truco import TrucoOddsExplorer
 
 
 def test_the_explorer_shows_the_engine_odds_and_refuses_bad_hands():

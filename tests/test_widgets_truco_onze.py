@@ -1,7 +1,7 @@
 """The mão de onze / mão de dez and mão de ferro lab, driven as a learner would."""
 import re
 
-from widgets.truco_onze import ThresholdLab
+from widgets.pages.truco_mao_de_onze import ThresholdLab
 
 
 def seats_cards(html):

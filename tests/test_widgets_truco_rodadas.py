@@ -2,7 +2,7 @@
 import re
 
 from cartas.truco import explain_hand, finished_sequences
-from widgets.truco_rodadas import TrickLab
+from widgets.pages.truco_rodadas import TrickLab
 
 
 def winner_card(view):

@@ -10,7 +10,7 @@ import pytest
 from classroom.classes import create_class
 from classroom.identity import Learner
 from classroom.progress import open_store, record
-from widgets.turma import ClassView
+from widgets.pages.turma import ClassView
 
 
 @pytest.fixture

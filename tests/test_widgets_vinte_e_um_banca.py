@@ -1,7 +1,7 @@
 """Bank rotation: each mode's example hands the bank on, as the engine rules."""
 import pytest
 
-from widgets.vinte_e_um_banca import MODES, BankRotation, rotation_example
+from widgets.pages.vinte_e_um_banca import MODES, BankRotation, rotation_example
 
 
 def change(view):
@@ -51,7 +51,7 @@ def test_an_error_in_a_callback_becomes_a_friendly_message():
 
 
 def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
-    from widgets.course import CourseIndex
+    from widgets.pages.index import CourseIndex
     view = BankRotation(seed=2)
     right = view.correct_answer()
     assert "quem fica com a banca agora" in view.question.value and view.feedback.value == ""
@@ -69,7 +69,7 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
 def test_exercise_is_seeded_varied_and_its_answer_comes_from_the_engine():
     import numpy as np
 
-    from widgets.vinte_e_um_banca import rotation_question
+    from widgets.pages.vinte_e_um_banca import rotation_question
     a, b = BankRotation(seed=5), BankRotation(seed=5)
     assert a.question.value == b.question.value and a.correct_answer() == b.correct_answer()
     rng = np.random.default_rng(0)
@@ -118,7 +118,7 @@ def test_base_view_uses_message_lang_only_when_it_works():
 
 
 def test_a_bank_question_never_tells_who_took_the_bank():
-    from widgets.vinte_e_um_banca import BankRotation
+    from widgets.pages.vinte_e_um_banca import BankRotation
     view = BankRotation(seed=4)
     modes = set()
     for _ in range(20):
@@ -131,7 +131,7 @@ def test_a_bank_question_never_tells_who_took_the_bank():
 
 
 def test_a_second_click_keeps_the_first_verdict():
-    from widgets.vinte_e_um_banca import BankRotation
+    from widgets.pages.vinte_e_um_banca import BankRotation
     view = BankRotation(seed=4)
     view.seat_buttons[(view.correct_answer() + 1) % 4].click()
     assert "cartas-wrong" in view.feedback.value

@@ -1,8 +1,8 @@
 """The 21 scoring view: totals per ace option, busts, the two-card 21, the call, exercises."""
 from cartas.cards import Card
 from cartas.vinte_e_um import call_winner, explain_call, points
-from widgets.course import CourseIndex
-from widgets.vinte_e_um_pontos import HandScorer
+from widgets.pages.index import CourseIndex
+from widgets.pages.vinte_e_um_pontos import HandScorer
 
 
 def totals(box_html):

@@ -2,10 +2,10 @@
 import re
 
 from cartas.vinte_e_um import HIT, Action, SensibleBot, from_deal, odds_for_view
-from widgets.course import CourseIndex
-from widgets.vinte_e_um_odds import odds_html
-from widgets.vinte_e_um_rodada import RoundStepper, play_round
-from widgets.vinte_e_um_table import chips_svg, table_html
+from widgets.draw.vinte_e_um_chart import odds_html
+from widgets.draw.vinte_e_um_table import chips_svg, table_html
+from widgets.pages.index import CourseIndex
+from widgets.pages.vinte_e_um_rodada import RoundStepper, play_round
 
 
 def seat_attr(html, seat, name):
@@ -137,7 +137,7 @@ def test_an_error_in_a_callback_becomes_a_friendly_message():
 
 def test_table_draws_a_settled_hand_faded_with_its_outcome():
     from cartas.vinte_e_um import HIT, from_deal
-    from widgets.vinte_e_um_table import seat_html, table_html
+    from widgets.draw.vinte_e_um_table import seat_html, table_html
     game = from_deal(3, {1: "10♥", 2: "10♠", 0: "9♦"}, "8♣", ["9♣", "5♠", "8♦"], banker=0, seed=7)
     game.apply_action("bet 2"), game.apply_action("bet 2")
     game.apply_action(HIT)  # seat 1 busts with 10, 9, 5: collected by the banker
@@ -151,7 +151,7 @@ def test_table_draws_a_settled_hand_faded_with_its_outcome():
 
 
 def test_a_second_answer_keeps_the_first_verdict():
-    from widgets.vinte_e_um_rodada import RoundStepper
+    from widgets.pages.vinte_e_um_rodada import RoundStepper
     view = RoundStepper(players=4, seed=2, chart=False)
     view.draw_button.click()
     first = view.feedback.value

@@ -21,8 +21,9 @@ CHECKS = ("## Conferindo com o motor\n\nVerificações para o nbval; o painel n�
 
 
 def widget(module: str, name: str, args: str = "") -> tuple:
-    """The cell that shows one view, following the page's language."""
-    source = (f"from widgets.page import follow\nfrom widgets.{module} import {name}\n\n"
+    """The cell that shows one view, following the page's language (`module`: its page in
+    `widgets.pages`, named after the notebook)."""
+    source = (f"from widgets.components.page import follow\nfrom widgets.pages.{module} import {name}\n\n"
               f"follow({name}({args}))")
     return ("code", source)
 
@@ -297,7 +298,7 @@ de jogar, tente pedir truco. Mais abaixo, jogue uma mão de ferro escolhendo pos
 Decide the mão de onze seeing your partner's cards (the opponents' stay hidden). After playing,
 try calling truco. Further down, play an iron hand by choosing positions.
 """),
-    widget("truco_onze", "ThresholdLab"),
+    widget("truco_mao_de_onze", "ThresholdLab"),
     ("checks", *CHECKS),
     ("check", """
 from cartas.truco import PAULISTA, MINEIRO
@@ -362,7 +363,7 @@ trick and the hand? The explorer deals the other three players' cards tens of th
 times and plays each hand like the rule-based bot (without raises). You can also list cards
 already seen, which nobody else holds.
 """),
-    widget("truco_odds", "TrucoOddsExplorer"),
+    widget("chances_truco", "TrucoOddsExplorer"),
     ("checks", *CHECKS),
     ("check", """
 from cartas.truco import hand_odds
@@ -401,7 +402,7 @@ to play, whether to call truco, whether to accept, run or raise, and whether to 
 onze, with the chance of taking the hand and what each answer wins or loses on average.
 **Review** (also shown at the end of the game) lists your decisions that went against the hint.
 """),
-    widget("play_truco", "PlayTruco"),
+    widget("jogar_truco", "PlayTruco"),
     ("checks", *CHECKS),
     ("check", """
 from cartas.truco.bots import RandomBot, RuleBot, play_game
@@ -572,7 +573,7 @@ log tells everything that happens at the table. **Hint** says whether to hit or 
 the banker, draw or call) from the exact odds, and **Review** lists your decisions that went
 against the hint.
 """),
-    widget("play_vinte_e_um", "PlayVinteEUm"),
+    widget("jogar_21", "PlayVinteEUm"),
     ("checks", *CHECKS),
     ("check", """
 from cartas.vinte_e_um import play_game
@@ -608,7 +609,7 @@ from here**, from the step on screen. The **Edit** button shows the builder agai
 impossible (a card dealt twice, manilhas the vira contradicts, a score of 13) or tampered
 scenario is refused with a clear message, and nothing changes.
 """),
-    widget("scenario_builder", "ScenarioBuilder"),
+    widget("cenarios", "ScenarioBuilder"),
     ("checks", *CHECKS),
     ("check", """
 from cartas.scenario import decode_link, encode_link, truco_scenario
@@ -719,7 +720,7 @@ with your PIN or with your teacher's login card. Without a name, progress is kep
 browser only. Each lesson opens as an interactive dashboard, in the language chosen at the top
 of the page; your progress shows in the table (click *Refresh progress* after practising).
 """),
-    ("code", "from widgets.course import CourseIndex\n\nCourseIndex()"),
+    ("code", "from widgets.pages.index import CourseIndex\n\nCourseIndex()"),
 ]
 
 

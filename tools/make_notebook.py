@@ -2,7 +2,7 @@
 
 Usage inside a script: make_notebook(path, cells), each cell one of
 
-- ("page",): the page-language cell (`widgets.page.page_language()`); put it first;
+- ("page",): the page-language cell (`widgets.components.page.page_language()`); put it first;
 - ("text", pt, en): prose in both languages, as `<div class="lang-pt">`/`<div class="lang-en">`
   blocks the page-language switch shows one at a time;
 - ("md", text): markdown as it is;
@@ -19,7 +19,7 @@ from pathlib import Path
 
 HIDDEN = ["remove-cell"]  # Voilà's TagRemovePreprocessor drops these cells (voila.json)
 
-PAGE_CELL = "from widgets.page import page_language\n\npage_language()"
+PAGE_CELL = "from widgets.components.page import page_language\n\npage_language()"
 
 
 def bilingual(pt: str, en: str) -> str:

@@ -272,7 +272,7 @@ def spot_from_view(view, legal=None) -> TrucoSpot:
     pending_raise, run_value, legal, mode, phase). Only reads; duck-typed.
 
     legal: the legal actions of the decision (default: the view's own). A seat that decides
-    for its team while the engine's acting seat is its partner (see `widgets.play_truco`)
+    for its team while the engine's acting seat is its partner (see `widgets.pages.jogar_truco`)
     passes the acting seat's legal actions with its own view."""
     seat = view.seat
     legal = view.legal if legal is None else legal

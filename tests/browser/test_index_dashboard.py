@@ -1,5 +1,5 @@
 """The course index: every lesson listed, and a link opens its dashboard in the same language."""
-from widgets.course import LESSONS
+from widgets.pages.index import LESSONS
 
 from conftest import SCREENSHOTS
 from serving import start_exercises

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from widgets.base import error_log_path
+from widgets.components.base import error_log_path
 
 from serving import ROOT
 

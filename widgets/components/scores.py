@@ -1,0 +1,187 @@
+"""Exercise scores, recorded for the learner at this browser in the store (classroom.store).
+
+Decided rules:
+- Every answer is recorded for the learner this page's identity widget reported
+  (widgets.components.learner), in her class if she joined one; a class learner's device token is
+  checked against the store again before every write (`Identity.verified`). Answers given before the browser has
+  said who is there wait in this kernel and are recorded, in order, for the first learner
+  reported: that is the learner whose page it is (the widget reports as soon as it is drawn).
+- One transaction per record. When the store cannot be reached or read, the lesson goes on:
+  the answers wait in this kernel (at most MAX_PENDING), a notice says progress is not being
+  saved, and the store is tried again at most every RETRY_SECONDS; nothing is overwritten.
+  A store file that cannot be read (empty, truncated, not a database, a folder) is such a
+  store: classroom.store leaves it byte for byte, and the notice says so on the page.
+- The first anonymous learner of a store takes over the scores imported from the old
+  progress.json (see classroom.progress).
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from classroom import progress as stored
+from classroom.identity import Learner
+from classroom.store import StoreError
+from widgets.components import learner as identity
+
+MAX_PENDING = 5000
+RETRY_SECONDS = 20
+
+NOTICE = {
+    "pt": "Seu progresso não está sendo salvo agora (o armazenamento não responde ou não pode "
+          "ser lido). A lição continua funcionando.",
+    "en": "Your progress is not being saved right now (the store does not answer or cannot be "
+          "read). The lesson still works.",
+}
+
+
+class Recorder:
+    """This kernel's answers on their way to the store."""
+
+    def __init__(self):
+        self.pending: list[tuple[str, bool]] = []
+        self.failed_at: float | None = None
+        self.error: str = ""
+        self._lock = threading.Lock()
+        self._listening = None
+
+    def _identity(self):
+        widget = identity.widget()
+        if self._listening is not widget:
+            self._listening = widget
+            widget.on_change(self._learner_known)
+        return widget
+
+    def add(self, lesson: str, correct: bool) -> None:
+        with self._lock:
+            if len(self.pending) < MAX_PENDING:
+                self.pending.append((lesson, bool(correct)))
+        self.flush()
+
+    def flush(self, force: bool = False) -> bool:
+        """Record what waits, if the learner is known and the store answers; True if all saved."""
+        if not self._identity().reported():
+            return not self.pending
+        if not force and self.failed_at is not None and time.monotonic() - self.failed_at < RETRY_SECONDS:
+            return False
+        try:
+            learner = self._identity().verified()  # her token, checked again for every write
+        except StoreError as error:
+            self._failed(error)
+            return False
+        if learner is None:
+            return not self.pending
+        with self._lock:
+            while self.pending:
+                lesson = self.pending[0][0]
+                batch = []
+                for item in self.pending:
+                    if item[0] != lesson:
+                        break
+                    batch.append(item[1])
+                try:
+                    stored.record(stored.open_store(), learner, lesson, batch)
+                except StoreError as error:
+                    self._failed(error)
+                    return False
+                del self.pending[:len(batch)]
+        self._saved()
+        return True
+
+    def _learner_known(self, learner: Learner) -> None:
+        if not learner.name:
+            try:
+                stored.claim_imported(stored.open_store(), learner)
+            except StoreError as error:
+                self._failed(error)
+        self.flush(force=True)
+
+    def _failed(self, error: BaseException) -> None:
+        self.failed_at = time.monotonic()
+        self.error = str(error)
+        from widgets.components.base import error_log  # the kernel error log: stderr would reach the page
+        error_log().warning("progress not saved: %s", error)
+        self._identity().show_notice(NOTICE)
+
+    def _saved(self) -> None:
+        if self.failed_at is not None:
+            self.failed_at = None
+            self.error = ""
+            self._identity().show_notice(None)
+
+
+_recorder: Recorder | None = None
+
+
+def recorder() -> Recorder:
+    global _recorder
+    if _recorder is None:
+        _recorder = Recorder()
+    return _recorder
+
+
+def reset_recorder() -> None:
+    global _recorder
+    _recorder = None
+
+
+def load(learner: Learner | None = None) -> dict[str, dict[str, int]] | None:
+    """{lesson: {"right", "asked"}} of `learner` (default: the learner at this browser);
+    {} before she is known; None when the store cannot be read (the notice is shown)."""
+    try:
+        if learner is None:  # the learner at this browser, her token checked again
+            learner = identity.widget().verified() if identity.current() is not None else None
+        if learner is None:
+            return {}
+        scores = stored.learner_progress(stored.open_store(), learner.key)
+    except StoreError as error:
+        recorder()._failed(error)
+        return None
+    return {lesson: {"right": s["right"], "asked": s["asked"]} for lesson, s in scores.items()}
+
+
+class Score:
+    """Right answers out of questions asked in this visit, each one recorded under a lesson's
+    key for the learner at this browser."""
+
+    def __init__(self, lesson: str):
+        self.lesson = lesson
+        self.right = 0
+        self.asked = 0
+
+    def add(self, correct: bool) -> None:
+        self.asked += 1
+        self.right += bool(correct)
+        recorder().add(self.lesson, bool(correct))
+
+
+def stored_totals(score) -> tuple[int, int]:
+    """(right, asked) of the learner at this browser for `score.lesson`: what the store holds
+    plus her answers still waiting to be saved; this visit's counts when the store cannot be
+    read, failed less than RETRY_SECONDS ago, or the learner is not known yet."""
+    learner = identity.current()
+    outbox = recorder()
+    if learner is None or (outbox.failed_at is not None
+                           and time.monotonic() - outbox.failed_at < RETRY_SECONDS):
+        return score.right, score.asked  # a store that just failed is not asked again at once
+    stored = load(learner)
+    if stored is None:
+        return score.right, score.asked
+    totals = stored.get(score.lesson, {"right": 0, "asked": 0})
+    waiting = [correct for lesson, correct in list(outbox.pending) if lesson == score.lesson]
+    return totals["right"] + sum(waiting), totals["asked"] + len(waiting)
+
+
+def score_html(t, score) -> str:
+    """The line under an exercise: the "score" text of translator `t` (right, asked), with the
+    learner's stored totals for the lesson (see `stored_totals`)."""
+    right, asked = stored_totals(score)
+    return (f"<span style='font-size:16px' data-right='{right}' data-asked='{asked}'>"
+            f"{t('score', right=right, asked=asked)}</span>")
+
+
+def reset_session(browser_id: str | None = None) -> None:
+    """A fresh kernel for tests and benchmarks: no identity widget and no answers waiting;
+    with `browser_id`, that anonymous learner already known."""
+    reset_recorder()
+    identity.forget(browser_id)

@@ -1,0 +1,279 @@
+"""Betting: play out a truco sequence on a real engine state and watch the hand's value.
+
+Every button is an engine action (RAISE, ACCEPT, RUN, or playing a card); the view shows
+what the state says: the hand's value, the pending raise, who acts, what running pays, and
+the engine's reason when a move is refused (a team may not raise twice in a row).
+Also: both ladders, Paulista 1-3-6-9-12 and Mineiro 2-4-6-10-12, read from the engine.
+
+Decided rule: an exercise's story tells the raises and acceptances by name only ("Assento 1
+pede truco. Assento 2 aceita."), never the value they set, since that is what it asks.
+
+The page opens without numpy: the view is drawn in the cell, and its hand is dealt right after
+it (`widgets.components.later.after_paint`), before the learner's browser shows the widgets.
+"""
+from __future__ import annotations
+
+from functools import cache
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cartas.cards import lazy_rng
+from cartas.truco import (
+    ACCEPT,
+    CATALOGUE,
+    RAISE,
+    RUN,
+    TEAMS,
+    VARIANTS,
+    get_variant,
+    hand_events,
+    narrate,
+    seat_name,
+    team_label,
+)
+from cartas.truco.catalogue import cap
+from widgets.components.base import View
+from widgets.components.exercises import Exercises, Question
+from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.later import after_paint, deal_from_seed
+from widgets.draw.truco_table import table_html
+
+TEXT = {
+    "title": {"pt": "Apostas: truco, seis, nove, doze", "en": "Betting: truco and raising"},
+    "seed": {"pt": "Semente", "en": "Seed"},
+    "new": {"pt": "Nova mão", "en": "New hand"},
+    "raise": {"pt": "Pedir {name} ({value})", "en": "Call {name} ({value})"},
+    "raise_top": {"pt": "Pedir aumento", "en": "Raise"},
+    "accept": {"pt": "Aceitar", "en": "Accept"},
+    "run": {"pt": "Correr", "en": "Run"},
+    "play": {"pt": "Jogar {card}", "en": "Play {card}"},
+    "value": {"pt": "A mão vale <b>{value}</b>.", "en": "The hand is worth <b>{value}</b>."},
+    "pending": {"pt": "{seat} pediu <b>{name}</b>: se aceitarem, a mão passa a valer {value}.",
+                "en": "{seat} called <b>{name}</b>: if accepted, the hand is worth {value}."},
+    "acts": {"pt": "Vez de: <b>{seat}</b> ({team}).", "en": "To act: <b>{seat}</b> ({team})."},
+    "run_pays": {"pt": "Se {team} correr agora, {other} ganha <b>{points}</b>.",
+                 "en": "If {team} runs now, {other} scores <b>{points}</b>."},
+    "may_raise": {"pt": "Pode pedir aumento: {teams}.", "en": "May raise: {teams}."},
+    "nobody": {"pt": "nenhuma dupla", "en": "no team"},
+    "over": {"pt": "A mão terminou. Clique em Nova mão para jogar outra.",
+             "en": "The hand is over. Click New hand to play another."},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
+    "log": {"pt": "O que aconteceu", "en": "What happened"},
+    "ladders": {"pt": "As escadas de valores", "en": "The ladders of values"},
+    "step": {"pt": "Pedido", "en": "Call"},
+    "worth": {"pt": "A mão vale", "en": "Hand worth"},
+    "runs": {"pt": "Correr paga", "en": "Running pays"},
+    "start": {"pt": "início", "en": "start"},
+    "q_value": {"pt": "{variant}. {story} Quanto vale a mão agora?",
+                "en": "{variant}. {story} What is the hand worth now?"},
+    "q_run": {"pt": "{variant}. {story} Se a {team} correr agora, quantos pontos a outra dupla ganha?",
+              "en": "{variant}. {story} If {team} runs now, how many points does the other team score?"},
+    "a_run": {"pt": "Correr paga o valor antes do pedido recusado: {points}.",
+              "en": "Running pays the value before the refused call: {points}."},
+    "a_value": {"pt": "A mão vale o último valor aceito: {value}.",
+                "en": "The hand is worth the last accepted value: {value}."},
+}
+
+# A deal with no manilha in any hand (kept for older callers; the ladder no longer needs it).
+LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
+
+
+def brief(event: dict, lang: str) -> str:
+    """An event told without the value it sets: a question about the hand's value must not
+    state it. Raises and acceptances say who and what word ("Assento 1 pede truco.",
+    "Assento 2 aceita."); every other event is narrated as usual."""
+    if event["type"] == "raise" and not event.get("forbidden"):
+        return CATALOGUE.say("n_raise_brief", lang, Seat=cap(seat_name(event["seat"], lang)), word=event["name"])
+    if event["type"] == "accept":
+        return CATALOGUE.say("n_accept_brief", lang, Seat=cap(seat_name(event["seat"], lang)))
+    return narrate(event, lang)
+
+
+@cache
+def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
+    """(call name or None for the start, value if accepted, what running from it pays), from
+    the variant's ladder, raise names and `run_pays`."""
+    variant = get_variant(variant_key)
+    return ((None, variant.base_value, None),) + tuple(
+        (variant.raise_name(v), v, variant.run_pays(v)) for v in variant.ladder)
+
+
+class BettingLab(View):
+    """Raise, accept, run and play on a real hand; the engine says what each step is worth."""
+
+    TEXT = TEXT
+
+    def __init__(self, variant="paulista", seed=None, lang=None):
+        super().__init__(lang=lang)
+        rng = lazy_rng(seed)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
+        self.state: Any = None  # the engine's state, from the first deal on
+        self.raise_button = w.Button(button_style="danger", layout=w.Layout(width="190px")
+                                     ).add_class("cartas-raise")
+        self.accept_button = w.Button(button_style="success", layout=w.Layout(width="110px")
+                                      ).add_class("cartas-accept")
+        self.run_button = w.Button(button_style="warning", layout=w.Layout(width="110px")
+                                   ).add_class("cartas-run")
+        self.play_buttons = w.HBox().add_class("cartas-plays")
+        self.status = w.HTML().add_class("cartas-status")
+        self.table = w.HTML().add_class("cartas-table-box")
+        self.story = w.HTML().add_class("cartas-log")
+        self.ladders = w.HTML().add_class("cartas-ladders")
+
+        self.raise_button.on_click(self.guarded(lambda _: self.act(RAISE)))
+        self.accept_button.on_click(self.guarded(lambda _: self.act(ACCEPT)))
+        self.run_button.on_click(self.guarded(lambda _: self.act(RUN)))
+
+        self.exercises = Exercises(self, "truco_apostas", self._question, seed=rng)
+        self.children = [
+            self.header(),
+            w.HBox([self.variant, self.beside(self.seed), self.new_button]),
+            w.HBox([self.raise_button, self.accept_button, self.run_button]), self.play_buttons,
+            self.message, self.status, w.HBox([self.table, self.story]), self.ladders, self.exercises,
+        ]
+        self.redraw()  # the page: labels now, the hand right after (see the module's docstring)
+        after_paint(self.guarded(lambda: deal_from_seed(self.seed, rng, self.new_hand), near=self.seed))
+
+    # Actions ---------------------------------------------------------------------------
+    def new_hand(self) -> None:
+        from cartas.truco import new_game  # numpy: with the first deal, not with the page
+
+        self.state = new_game(self.variant.value, self.seed.value)
+        self.redraw()
+
+    @property
+    def hand_over(self) -> bool:
+        return self.state.last_hand is not None
+
+    def act(self, action) -> None:
+        """Apply an action for the seat to act; the engine refuses illegal ones with a reason."""
+        if self.hand_over:
+            raise ValueError(self.t("over"))
+        try:
+            self.state.apply_action(action)
+        finally:
+            self.redraw()
+
+    # Drawing ---------------------------------------------------------------------------
+    def _seat(self, seat) -> str:
+        return self.t("seat", seat=seat)
+
+    def redraw(self) -> None:
+        state, lang = self.state, self.lang
+        self.draw_title()
+        self.seed.description = self.t("seed")
+        self.new_button.description = self.t("new")
+        self.accept_button.description = self.t("accept")
+        self.run_button.description = self.t("run")
+        if state is None:  # not dealt yet
+            return
+        over = self.hand_over
+        legal = [] if over else state.legal_actions()
+        kinds = {a.kind for a in legal}
+        raise_to = next((a.value for a in legal if a.kind == "raise"), None)
+        self.raise_button.description = (self.t("raise", name=state.variant.raise_name(raise_to), value=raise_to)
+                                         if raise_to else self.t("raise_top"))
+        self.raise_button.disabled = over
+        self.accept_button.disabled = "accept" not in kinds
+        self.run_button.disabled = "run" not in kinds
+        buttons = []
+        for action in legal:
+            if action.kind == "play":
+                b = w.Button(description=self.t("play", card=action.card),
+                             layout=w.Layout(width="auto")).add_class("cartas-play")
+                b.on_click(self.guarded(lambda _, a=action: self.act(a)))
+                buttons.append(b)
+        self.play_buttons.children = buttons
+        self._draw_status(over)
+        shown = state if not over else None
+        self.table.value = table_html(shown, lang) if shown else ""
+        lines = [narrate(e, lang) for e in hand_events(state.events, 1)[1:]]
+        items = "".join(f"<li>{escape(x)}</li>" for x in lines)
+        self.story.value = f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>" \
+            f"<ol>{items}</ol></div>"
+        self._draw_ladders()
+        self.exercises.redraw()
+
+    def _draw_status(self, over: bool) -> None:
+        state = self.state
+        if over:
+            hand = next(e for e in state.events if e["type"] == "hand")
+            self.status.value = (f"<div class='cartas-over' style='font-size:18px'>"
+                                 f"<b>{escape(narrate(hand, self.lang))}</b> {self.t('over')}</div>")
+            return
+        seat = state.current_seat
+        assert seat is not None  # a hand that is not over has a seat to act
+        value_line = (f"<span class='cartas-value' data-value='{state.hand_value}'>"
+                      f"{self.t('value', value=state.hand_value)}</span>")
+        lines = [value_line]
+        pending = state.pending_raise
+        if pending:
+            lines.append(self.t("pending", seat=self._seat(pending["seat"]), name=pending["name"],
+                                value=pending["value"]))
+        lines.append(self.t("acts", seat=self._seat(seat),
+                            team=team_label(state.team_of(seat), self.lang)))
+        if state.run_value is not None:
+            team = state.team_of(seat)
+            lines.append(f"<span class='cartas-run-value' data-points='{state.run_value}'>" + self.t(
+                "run_pays", team=team_label(team, self.lang), other=team_label(1 - team, self.lang),
+                points=state.run_value) + "</span>")
+        teams = [team_label(t, self.lang) for t in TEAMS if state.may_raise(t)]
+        lines.append(self.t("may_raise", teams=", ".join(teams) or self.t("nobody")))
+        self.status.value = ("<div style='font-size:17px;line-height:1.6'>"
+                             + "<br>".join(lines) + "</div>")
+
+    def _draw_ladders(self) -> None:
+        current = get_variant(self.variant.value)
+        value = None if self.hand_over else self.state.hand_value
+        tables = []
+        for variant in VARIANTS.values():
+            rows = []
+            for name, worth, pays in ladder_rows(variant.key):
+                mark = "background:#fff59d;" if variant is current and worth == value else ""
+                rows.append(f"<tr style='{mark}'><td>{escape(name or self.t('start'))}</td>"
+                            f"<td style='text-align:center'><b>{worth}</b></td>"
+                            f"<td style='text-align:center'>{'' if pays is None else pays}</td></tr>")
+            head = (f"<tr><th>{self.t('step')}</th><th>{self.t('worth')}</th>"
+                    f"<th>{self.t('runs')}</th></tr>")
+            values = "-".join(str(r[1]) for r in ladder_rows(variant.key))
+            tables.append(f"<div class='cartas-ladder' data-variant='{variant.key}' data-values='{values}' "
+                          f"style='margin-right:30px'><b>{variant.label[self.lang]}: {values}</b>"
+                          f"<table style='font-size:15px;border-spacing:10px 2px'>{head}{''.join(rows)}</table></div>")
+        self.ladders.value = (f"<h4 style='margin:10px 0 2px'>{self.t('ladders')}</h4>"
+                              f"<div style='display:flex'>{''.join(tables)}</div>")
+
+    # Exercises -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        from cartas.truco import new_game
+
+        variant = get_variant(self.variant.value)
+        state = new_game(variant, int(rng.integers(1_000_000)))
+        for _ in range(int(rng.integers(1, 5))):
+            legal = state.legal_actions()
+            bets = [a for a in legal if a.kind in ("raise", "accept")]
+            if not bets:
+                bets = [next(a for a in legal if a.kind == "play")]
+            state.apply_action(bets[int(rng.integers(len(bets)))])
+            if any(e["type"] == "hand" for e in state.events):
+                return self._question(rng)
+        told = [e for e in state.events[1:] if e["type"] != "deal"]  # the deal states the value
+        story = {lang: " ".join(brief(e, lang) for e in told) for lang in LANGUAGES}
+        values = sorted({r[1] for r in ladder_rows(variant.key)})
+        options = [(v, str(v)) for v in values]
+        label = variant.label["pt"]
+        if state.phase == "answer":
+            seat = state.current_seat
+            assert seat is not None  # someone answers the raise
+            team = state.team_of(seat)
+            return Question(
+                {lang: escape(translate(TEXT, "q_run", lang, variant=label, story=story[lang],
+                                        team=team_label(team, lang))) for lang in LANGUAGES},
+                options, state.run_value,
+                {lang: translate(TEXT, "a_run", lang, points=state.run_value) for lang in LANGUAGES})
+        return Question(
+            {lang: escape(translate(TEXT, "q_value", lang, variant=label, story=story[lang]))
+             for lang in LANGUAGES},
+            options, state.hand_value,
+            {lang: translate(TEXT, "a_value", lang, value=state.hand_value) for lang in LANGUAGES})

@@ -1,0 +1,275 @@
+"""Mão de onze / mão de dez and mão de ferro, on real engine states.
+
+Mão de onze (Paulista, 11 points) / mão de dez (Mineiro, 10): the team at the threshold sees
+both partners' cards and decides to play or run; the engine says what each choice scores,
+and a raise there loses the game. Mão de ferro (both teams at the threshold): every card is
+played blind, by position. Everything shown is read from the state or its events.
+
+The page opens without numpy: the view is drawn in the cell, and its two hands are dealt right
+after it (`widgets.components.later.after_paint`), before the learner's browser shows the widgets.
+"""
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+import ipywidgets as w
+
+from cartas.cards import TRUCO_PACK, lazy_rng, make_rng, shuffled
+from cartas.truco import (
+    PLAY_HAND,
+    RAISE,
+    RUN_HAND,
+    SEATS,
+    Action,
+    deal_hands,
+    get_variant,
+    hand_events,
+    narrate,
+    team_label,
+)
+from widgets.components.base import View
+from widgets.components.exercises import Exercises, Question
+from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.later import after_paint, deal_from_seed
+from widgets.draw.truco_table import table_html
+
+TEXT = {
+    "title": {"pt": "Mão de onze, mão de dez e mão de ferro", "en": "Mão de onze, mão de dez and mão de ferro"},
+    "seed": {"pt": "Semente", "en": "Seed"},
+    "new": {"pt": "Nova mão", "en": "New hand"},
+    "threshold": {"pt": "{name}: decidir com as cartas do parceiro",
+                  "en": "{name}: deciding with the partner's cards"},
+    "who": {"pt": "É {name} para a {team} ({a} x {b}). O assento {seat} decide pela dupla, vendo as "
+                  "próprias cartas e as do parceiro.",
+            "en": "It is a {name} for {team} ({a} x {b}). Seat {seat} decides for the team, seeing "
+                  "its own cards and its partner's."},
+    "play_scores": {"pt": "Jogar: a mão vale <b>{value}</b>.", "en": "Play: the hand is worth <b>{value}</b>."},
+    "run_scores": {"pt": "Correr: a {other} ganha <b>{points}</b>.",
+                   "en": "Run: {other} scores <b>{points}</b>."},
+    "play_hand": {"pt": "Jogar a mão", "en": "Play the hand"},
+    "run_hand": {"pt": "Correr", "en": "Run"},
+    "call": {"pt": "Pedir truco", "en": "Call truco"},
+    "finish": {"pt": "Jogar até o fim", "en": "Play to the end"},
+    "ferro": {"pt": "Mão de ferro: jogar no escuro", "en": "Mão de ferro: playing in the dark"},
+    "ferro_who": {"pt": "Placar {a} x {b}: as duas duplas estão em {t}. Ninguém vê as próprias cartas; "
+                        "a vez é do assento {seat}, que escolhe uma posição.",
+                  "en": "Score {a} x {b}: both teams are at {t}. Nobody sees their own cards; seat "
+                        "{seat} plays and picks a position."},
+    "blind": {"pt": "{n}ª carta", "en": "Card {n}"},
+    "q_run": {"pt": "{name} para a {team}. Se a dupla correr, quantos pontos a outra dupla ganha?",
+              "en": "{name} for {team}. If the team runs, how many points does the other team score?"},
+    "q_play": {"pt": "{name} para a {team}. Se a dupla jogar, quanto vale a mão?",
+               "en": "{name} for {team}. If the team plays, what is the hand worth?"},
+    "q_raise": {"pt": "{name} para a {team}, que decidiu jogar. O assento {seat} pede truco. O que acontece?",
+                "en": "{name} for {team}, who decided to play. Seat {seat} calls truco. What happens?"},
+    "loses": {"pt": "A dupla que pediu perde o jogo", "en": "The calling team loses the game"},
+    "worth_more": {"pt": "A mão passa a valer mais", "en": "The hand is worth more"},
+    "a_run": {"pt": "Correr da {name} dá {points} à outra dupla.",
+              "en": "Running from the {name} gives the other team {points}."},
+    "a_play": {"pt": "A {name} jogada vale {value}.", "en": "A {name} that is played is worth {value}."},
+}
+
+
+def threshold_state(variant, rng):
+    """A hand with one team at the threshold (mão de onze / mão de dez), seeded; the
+    shuffle is dealt as the engine deals (`deal_hands`)."""
+    pack = shuffled(TRUCO_PACK, rng)
+    team = int(rng.integers(2))
+    other = int(rng.integers(variant.threshold))
+    score = (variant.threshold, other) if team == 0 else (other, variant.threshold)
+    dealer = int(rng.integers(len(SEATS)))
+    hands, vira = deal_hands(pack, dealer, variant.uses_vira)
+    from cartas.truco import from_deal  # numpy: with the first deal, not with the page
+
+    return from_deal(variant, hands, vira, dealer=dealer, score=score,
+                     seed=int(rng.integers(1_000_000)))
+
+
+def ferro_state(variant, rng):
+    """A mão de ferro: both teams at the threshold."""
+    pack = shuffled(TRUCO_PACK, rng)
+    dealer = int(rng.integers(len(SEATS)))
+    hands, vira = deal_hands(pack, dealer, variant.uses_vira)
+    t = variant.threshold
+    from cartas.truco import from_deal
+
+    return from_deal(variant, hands, vira, dealer=dealer, score=(t, t),
+                     seed=int(rng.integers(1_000_000)))
+
+
+def _over(state) -> bool:
+    return state.last_hand is not None
+
+
+class ThresholdLab(View):
+    """Decide a mão de onze/dez with the partner's cards; play a mão de ferro blind."""
+
+    TEXT = TEXT
+
+    def __init__(self, variant="paulista", seed=None, lang=None):
+        super().__init__(lang=lang)
+        rng = lazy_rng(seed)
+        self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands, fresh=True)
+        self.onze: Any = None  # the engine's states, from the first deal on
+        self.ferro: Any = None
+        self.onze_title, self.ferro_title = w.HTML(), w.HTML()
+        self.onze_info = w.HTML().add_class("cartas-onze-info")
+        self.play_hand_button = w.Button(button_style="success").add_class("cartas-play-hand")
+        self.run_hand_button = w.Button(button_style="warning").add_class("cartas-run-hand")
+        self.call_button = w.Button(button_style="danger").add_class("cartas-call")
+        self.finish_button = w.Button().add_class("cartas-finish")
+        self.onze_table = w.HTML().add_class("cartas-onze-table")
+        self.onze_story = w.HTML().add_class("cartas-onze-story")
+        self.ferro_info = w.HTML().add_class("cartas-ferro-info")
+        self.blind_buttons = [w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-blind-{p}")
+                              for p in range(3)]
+        self.ferro_call = w.Button(button_style="danger").add_class("cartas-ferro-call")
+        self.ferro_table = w.HTML().add_class("cartas-ferro-table")
+        self.ferro_story = w.HTML().add_class("cartas-ferro-story")
+
+        self.play_hand_button.on_click(self.guarded(lambda _: self.act_onze(PLAY_HAND)))
+        self.run_hand_button.on_click(self.guarded(lambda _: self.act_onze(RUN_HAND)))
+        self.call_button.on_click(self.guarded(lambda _: self.act_onze(RAISE)))
+        self.finish_button.on_click(self.guarded(lambda _: self.finish()))
+        for p, button in enumerate(self.blind_buttons):
+            button.on_click(self.guarded(lambda _, p=p: self.act_ferro(Action.blind(p))))
+        self.ferro_call.on_click(self.guarded(lambda _: self.act_ferro(RAISE)))
+
+        self.exercises = Exercises(self, "truco_mao_de_onze", self._question, seed=rng)
+        self.children = [
+            self.header(),
+            w.HBox([self.variant, self.beside(self.seed), self.new_button]), self.message,
+            self.onze_title, self.onze_info,
+            w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
+            w.HBox([self.onze_table, self.onze_story]),
+            self.ferro_title, self.ferro_info, w.HBox(self.blind_buttons + [self.ferro_call]),
+            w.HBox([self.ferro_table, self.ferro_story]), self.exercises,
+        ]
+        self.redraw()  # the page: labels now, the hands right after (see the module's docstring)
+        after_paint(self.guarded(lambda: deal_from_seed(self.seed, rng, self.new_hands), near=self.seed))
+
+    # Actions ---------------------------------------------------------------------------
+    def new_hands(self) -> None:
+        variant = get_variant(self.variant.value)
+        rng = make_rng(self.seed.value)
+        self.onze = threshold_state(variant, rng)
+        self.decider = self.onze.current_seat
+        self.ferro = ferro_state(variant, rng)
+        self.redraw()
+
+    def _apply(self, state, action) -> None:
+        if _over(state):
+            raise ValueError(self.t("new"))
+        try:
+            state.apply_action(action)
+        finally:
+            self.redraw()
+
+    def act_onze(self, action) -> None:
+        self._apply(self.onze, action)
+
+    def act_ferro(self, action) -> None:
+        self._apply(self.ferro, action)
+
+    def finish(self) -> None:
+        """Seeded RuleBots play the rest of the mão de onze/dez."""
+        from cartas.truco import RuleBot
+
+        bots = [RuleBot(seed=self.seed.value * 4 + s) for s in SEATS]
+        while not _over(self.onze):
+            seat = self.onze.current_seat
+            self.onze.apply_action(bots[seat].choose(self.onze.view(seat)))
+        self.redraw()
+
+    # Drawing ---------------------------------------------------------------------------
+    def _story(self, state) -> str:
+        items = "".join(f"<li>{escape(narrate(e, self.lang))}</li>"
+                        for e in hand_events(state.events, 1))
+        return f"<ol style='font-size:14px;max-width:380px'>{items}</ol>"
+
+    def redraw(self) -> None:
+        variant = get_variant(self.variant.value)
+        name = variant.threshold_name
+        self.draw_title()
+        self.seed.description = self.t("seed")
+        self.new_button.description = self.t("new")
+        for key in ("play_hand", "run_hand", "call", "finish"):
+            getattr(self, f"{key}_button").description = self.t(key)
+        if self.onze is None:  # not dealt yet
+            return
+        self._draw_onze(name)
+        self._draw_ferro(variant)
+        self.exercises.redraw()
+
+    def _draw_onze(self, name: str) -> None:
+        state, lang = self.onze, self.lang
+        self.onze_title.value = f"<h4 style='margin:10px 0 2px'>{self.t('threshold', name=name.capitalize())}</h4>"
+        team = state.threshold_team
+        over = _over(state)
+        lines = [self.t("who", name=name, team=team_label(team, lang), a=state.score[0],
+                        b=state.score[1], seat=self.decider)]
+        if state.phase == "decide":
+            lines.append(f"<span class='cartas-play-scores' data-value='{state.hand_value}'>"
+                         f"{self.t('play_scores', value=state.hand_value)}</span> · "
+                         f"<span class='cartas-run-scores' data-points='{state.run_value}'>"
+                         f"{self.t('run_scores', other=team_label(1 - team, lang), points=state.run_value)}"
+                         "</span>")
+        self.onze_info.value = "<div style='font-size:17px;line-height:1.6'>" + "<br>".join(lines) + "</div>"
+        deciding = state.phase == "decide"
+        self.play_hand_button.disabled = self.run_hand_button.disabled = not deciding
+        self.call_button.disabled = self.finish_button.disabled = deciding or over
+        if over:
+            self.onze_table.value = ""
+        else:  # the decider's view: its own and its partner's cards while deciding
+            self.onze_table.value = table_html(state.view(self.decider) if deciding else state, lang)
+        self.onze_story.value = self._story(state)
+
+    def _draw_ferro(self, variant) -> None:
+        state, lang = self.ferro, self.lang
+        t = variant.threshold
+        self.ferro_title.value = f"<h4 style='margin:14px 0 2px'>{self.t('ferro')}</h4>"
+        over = _over(state)
+        self.ferro_info.value = ("<div style='font-size:17px'>" + self.t(
+            "ferro_who", a=t, b=t, t=t, seat=state.current_seat if not over else "-") + "</div>")
+        positions = {a.position for a in ([] if over else state.legal_actions()) if a.kind == "blind"}
+        for p, button in enumerate(self.blind_buttons):
+            button.description = self.t("blind", n=p + 1)
+            button.disabled = p not in positions
+        self.ferro_call.description = self.t("call")
+        self.ferro_call.disabled = over
+        self.ferro_table.value = "" if over else table_html(state, lang, reveal=False)
+        self.ferro_story.value = self._story(state)
+
+    # Exercises -------------------------------------------------------------------------
+    def _question(self, rng) -> Question:
+        variant = get_variant(self.variant.value)
+        state = threshold_state(variant, rng)
+        name = variant.threshold_name
+        team = state.threshold_team
+        fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)}
+                  for lang in LANGUAGES}
+        values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
+        options = [(v, str(v)) for v in values]
+        kind = int(rng.integers(3))
+        if kind == 0:
+            return Question({lang: translate(TEXT, "q_run", lang, **fields[lang]) for lang in LANGUAGES},
+                            options, state.run_value,
+                            {lang: translate(TEXT, "a_run", lang, name=name, points=state.run_value)
+                             for lang in LANGUAGES})
+        if kind == 1:
+            return Question({lang: translate(TEXT, "q_play", lang, **fields[lang]) for lang in LANGUAGES},
+                            options, state.hand_value,
+                            {lang: translate(TEXT, "a_play", lang, name=name, value=state.hand_value)
+                             for lang in LANGUAGES})
+        state.apply_action(PLAY_HAND)
+        seat = state.current_seat
+        said = state.apply_action(RAISE)  # the raise, the hand and the game events
+        lost = state.is_terminal() and state.winner != state.team_of(seat)
+        said = [e for e in said if e["type"] in ("raise", "hand")]
+        return Question(
+            {lang: translate(TEXT, "q_raise", lang, seat=seat, **fields[lang]) for lang in LANGUAGES},
+            [("loses", {k: translate(TEXT, "loses", k) for k in LANGUAGES}),
+             ("more", {k: translate(TEXT, "worth_more", k) for k in LANGUAGES})],
+            "loses" if lost else "more",
+            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES})

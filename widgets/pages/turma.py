@@ -1,0 +1,267 @@
+"""The teacher's class view: create a class, open it with its teacher key, follow the learners.
+
+Decided rules:
+- Creating a class shows its code (for the learners) and its teacher key once; the store keeps
+  only a hash of the key (classroom.classes).
+- The table opens only with the class code and its teacher key: the code alone, which every
+  learner has, is refused with the same message as a wrong key.
+- The table is learners x lessons with exercises: "right/asked" per lesson, last activity,
+  and lessons done (DONE_RIGHT right answers in a lesson). Names are escaped.
+- While the table is open and the page is visible, the browser pings the kernel every
+  REFRESH_SECONDS (a timer in a small anywidget); the kernel never loops or sleeps.
+- CSV export is a download link holding the table (data URI); a cell that a spreadsheet
+  would run as a formula gets a leading apostrophe.
+- Removing a learner asks for confirmation and deletes her answers in this class only; a
+  removed learner who answers again appears again, starting from nothing.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import time
+from datetime import datetime
+from html import escape
+from urllib.parse import quote
+
+import ipywidgets as w
+
+from classroom import progress as stored
+from classroom.classes import NotAllowed, create_class, open_class
+from classroom.store import StoreError
+from widgets.components.base import View
+from widgets.components.ticker import Ticker
+from widgets.pages.index import LESSONS
+
+REFRESH_SECONDS = 5
+
+TEXT = {
+    "title": {"pt": "Turma: o progresso de cada aluno", "en": "Class: each learner's progress"},
+    "create_head": {"pt": "Criar uma turma", "en": "Create a class"},
+    "class_name": {"pt": "Nome da turma (ex.: 7º B)", "en": "Class name (e.g. 7th B)"},
+    "create": {"pt": "Criar turma", "en": "Create class"},
+    "created": {"pt": "Turma «{title}» criada. Código para os alunos: {code}. Chave do professor "
+                      "(anote agora, não será mostrada de novo): {secret}",
+                "en": "Class “{title}” created. Code for the learners: {code}. Teacher key "
+                      "(write it down now, it will not be shown again): {secret}"},
+    "open_head": {"pt": "Abrir uma turma", "en": "Open a class"},
+    "code": {"pt": "Código da turma", "en": "Class code"},
+    "key": {"pt": "Chave do professor", "en": "Teacher key"},
+    "open": {"pt": "Abrir", "en": "Open"},
+    "refused": {"pt": "Código ou chave do professor errados.", "en": "Wrong class code or teacher key."},
+    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
+                   "en": "The store does not answer right now; try again in a moment."},
+    "learner": {"pt": "Aluno", "en": "Learner"},
+    "last": {"pt": "Última atividade", "en": "Last activity"},
+    "done": {"pt": "Lições feitas", "en": "Lessons done"},
+    "nobody": {"pt": "Ninguém ainda. Os alunos digitam o código {code} no índice.",
+               "en": "Nobody yet. Learners type the code {code} on the index."},
+    "anonymous": {"pt": "(sem nome)", "en": "(no name)"},
+    "csv": {"pt": "Baixar CSV", "en": "Download CSV"},
+    "remove": {"pt": "Remover aluno", "en": "Remove learner"},
+    "confirm": {"pt": "Remover {name} e todo o progresso dele(a) nesta turma?",
+                "en": "Remove {name} and all their progress in this class?"},
+    "yes": {"pt": "Sim, remover", "en": "Yes, remove"},
+    "no": {"pt": "Cancelar", "en": "Cancel"},
+    "removed": {"pt": "{name} foi removido(a).", "en": "{name} was removed."},
+    "showing": {"pt": "Turma «{title}» ({code}) · atualizada às {time}",
+                "en": "Class “{title}” ({code}) · updated at {time}"},
+}
+
+def _spreadsheet_safe(value) -> str:
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%d/%m %H:%M") if stamp else ""
+
+
+class ClassView(View):
+    """The teacher's dashboard (see the module's rules)."""
+
+    TEXT = TEXT
+
+    def __init__(self, lang=None, lessons=None):
+        super().__init__(lang=lang)
+        self.lessons = [lesson for lesson in (lessons or LESSONS) if lesson.exercises]
+        self.opened = None  # the class whose key was given
+        self.rows: list[dict] = []
+        self.create_head, self.open_head = w.HTML(), w.HTML()
+        self.class_name = w.Text(layout=w.Layout(width="260px")).add_class("cartas-class-name")
+        self.create_button = w.Button(layout=w.Layout(width="160px")).add_class("cartas-create-class")
+        self.created = w.HTML().add_class("cartas-created")
+        self.code = w.Text(layout=w.Layout(width="160px")).add_class("cartas-class-code")
+        self.key = w.Password(layout=w.Layout(width="240px")).add_class("cartas-teacher-key")
+        self.open_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-open-class")
+        self.status = w.HTML().add_class("cartas-class-status")
+        self.table = w.HTML().add_class("cartas-class-table")
+        self.download = w.HTML().add_class("cartas-csv")
+        self.who = w.Dropdown(options=[], layout=w.Layout(width="240px")).add_class("cartas-remove-who")
+        self.remove_button = w.Button(layout=w.Layout(width="160px")).add_class("cartas-remove")
+        self.confirm_text = w.HTML()
+        self.confirm_yes = w.Button(button_style="danger").add_class("cartas-remove-yes")
+        self.confirm_no = w.Button().add_class("cartas-remove-no")
+        self.confirm = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
+                              layout=w.Layout(display="none")).add_class("cartas-remove-confirm")
+        self.ticker = Ticker()
+        from widgets.components.roster import Roster  # login cards, new PINs, merging (widgets.components.roster)
+        self.roster = Roster(self)
+        self.create_button.on_click(self.guarded(lambda _: self.create()))
+        self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
+        self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
+        self.confirm_yes.on_click(self.guarded(lambda _: self.remove()))
+        self.confirm_no.on_click(self.guarded(lambda _: self._hide_confirm()))
+        self.ticker.observe(self.guarded(lambda _: self.refresh()), names="tick")
+        self.manage = w.VBox([self.status, self.table, self.download,
+                              w.HBox([self.who, self.remove_button]), self.confirm, self.roster],
+                             layout=w.Layout(display="none"))
+        self.tables_box = w.VBox().add_class("cartas-class-tables-box")  # the class's tables (mesas)
+        self.class_tables = None
+        self.draw_title()
+        self.children = [
+            self.header(),
+            self.create_head, w.HBox([self.class_name, self.create_button]), self.created,
+            self.open_head, w.HBox([self.code, self.key, self.open_button]),
+            self.message, self.manage, self.tables_box, self.ticker,
+        ]
+        self.redraw()
+
+    # Actions ----------------------------------------------------------------------------
+    def _store(self):
+        try:
+            return stored.open_store()
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+
+    def create(self):
+        try:
+            made = create_class(self._store(), self.class_name.value)
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.created.value = (
+            f"<div class='cartas-ok' data-code='{escape(made.code)}' data-key='{escape(made.key)}' "
+            f"style='background:#e8f5e9;padding:8px;border-radius:6px;font-size:16px'>"
+            f"{escape(self.t('created', title=made.title, code=made.code, secret=made.key))}</div>")
+        self.code.value = made.code
+        self.key.value = made.key
+        self.open_table(made.code, made.key)
+        return made
+
+    def open_table(self, code: str, key: str) -> None:
+        """Open the class table with its teacher key; ValueError (shown) otherwise."""
+        self.opened = None
+        self.ticker.active = False
+        self.manage.layout.display = "none"
+        try:
+            self.opened = open_class(self._store(), code, key)
+        except NotAllowed:
+            raise ValueError(self.t("refused")) from None
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.manage.layout.display = ""
+        from widgets.pages.mesa import ClassTables  # the class's tables, each watchable as a spectator
+        if self.class_tables is None:  # made once: opening a class again reuses it
+            self.class_tables = ClassTables(self.opened.code, lang=self.lang)
+            self.tables_box.children = (self.class_tables,)
+        else:
+            self.class_tables.show_class(self.opened.code)
+        self.ticker.active = True
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Reload the table from the store (called by the browser's timer)."""
+        if self.opened is None:
+            return
+        try:
+            self.rows = stored.class_learners(self._store(), self.opened.code)
+            self.roster.show(self.opened, self.rows)
+            if self.class_tables is not None:
+                self.class_tables.refresh()
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.redraw()
+
+    def ask_remove(self) -> None:
+        if self.opened is None or not self.who.value:
+            return
+        name = self._name_of(self.who.value)
+        self.confirm_text.value = f"<b>{escape(self.t('confirm', name=name))}</b>"
+        self.confirm.layout.display = ""
+
+    def remove(self) -> None:
+        if self.opened is None or not self.who.value:
+            return
+        learner_id, name = self.who.value, self._name_of(self.who.value)
+        try:
+            stored.remove_learner(self._store(), self.opened.code, learner_id)
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self._hide_confirm()
+        self.refresh()
+        self.show_message(self.t("removed", name=name), kind="ok")
+
+    def _hide_confirm(self) -> None:
+        self.confirm.layout.display = "none"
+
+    def _name_of(self, learner_id: str) -> str:
+        return next((r["name"] or self.t("anonymous") for r in self.rows if r["id"] == learner_id),
+                    learner_id)
+
+    # Drawing ----------------------------------------------------------------------------
+    def csv_text(self) -> str:
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["name", "last_activity", "lessons_done",
+                         *[f"{lesson.key}_{part}" for lesson in self.lessons for part in ("right", "asked")]])
+        for row in self.rows:
+            cells = []
+            for lesson in self.lessons:
+                score = row["lessons"].get(lesson.key, {"right": 0, "asked": 0})
+                cells += [score["right"], score["asked"]]
+            stamp = datetime.fromtimestamp(row["last_seen"]).isoformat(timespec="seconds")
+            writer.writerow([_spreadsheet_safe(row["name"]), stamp, row["done"], *cells])
+        return out.getvalue()
+
+    def redraw(self) -> None:
+        self.create_head.value = f"<h4>{self.t('create_head')}</h4>"
+        self.open_head.value = f"<h4>{self.t('open_head')}</h4>"
+        self.class_name.placeholder = self.t("class_name")
+        self.create_button.description = self.t("create")
+        self.code.placeholder, self.key.placeholder = self.t("code"), self.t("key")
+        self.open_button.description = self.t("open")
+        self.remove_button.description = self.t("remove")
+        self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
+        self.roster.redraw()
+        if self.opened is None:
+            self.table.value = self.status.value = self.download.value = ""
+            self.who.options = []
+            return
+        code = self.opened.code
+        showing = self.t("showing", title=self.opened.title, code=code, time=time.strftime("%H:%M:%S"))
+        self.status.value = f"<div data-code='{escape(code)}' style='font-size:15px'>{escape(showing)}</div>"
+        if not self.rows:
+            self.table.value = f"<p class='cartas-class-empty'>{escape(self.t('nobody', code=code))}</p>"
+        else:
+            heads = "".join(f"<th title='{escape(lesson.title[self.lang])}'>{escape(lesson.title[self.lang])}</th>"
+                            for lesson in self.lessons)
+            body = []
+            for row in self.rows:
+                cells = []
+                for lesson in self.lessons:
+                    score = row["lessons"].get(lesson.key)
+                    text = f"{score['right']}/{score['asked']}" if score else "–"
+                    cells.append(f"<td data-lesson='{escape(lesson.key)}'>{text}</td>")
+                name = row["name"] or self.t("anonymous")
+                body.append(f"<tr data-learner='{escape(row['name'])}'><td><b>{escape(name)}</b></td>"
+                            f"<td>{escape(_when(row['last_seen']))}</td>"
+                            f"<td class='cartas-done'>{row['done']}</td>{''.join(cells)}</tr>")
+            self.table.value = (
+                "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
+                f"<tr><th>{self.t('learner')}</th><th>{self.t('last')}</th><th>{self.t('done')}</th>"
+                f"{heads}</tr>{''.join(body)}</table>")
+        data = quote(self.csv_text())
+        self.download.value = (f"<a download='turma-{escape(code)}.csv' "
+                               f"href='data:text/csv;charset=utf-8,{data}'>{self.t('csv')}</a>")
+        options = [(r["name"] or self.t("anonymous"), r["id"]) for r in self.rows]
+        if list(self.who.options) != options:
+            self.who.options = options

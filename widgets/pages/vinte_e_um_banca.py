@@ -1,0 +1,289 @@
+"""Bank rotation in 21: one worked example per mode of docs/rules.md, played by the engine.
+
+Bots play the rounds; the choices about the bank are scripted so each example shows the
+mode at work (a refusal before an acceptance, a bid raised, an offer refused then accepted).
+The engine decides who may act and who ends up with the bank.
+
+Decided rules for the exercise: it plays seeded variations of the examples and asks, kinds
+in turn, "who holds the bank now?" and "how many chips does the new banker pay for it?"
+(nothing in the rounds and natural modes, the highest bid at auction, the accepted offer in
+a sale). The engine's bank_change event is the answer; the story shown stops before it and
+before the decision that would give it away. Only the first answer scores.
+
+The page opens without numpy: the view is drawn in the cell, and the example and the first
+question are played right after it (`widgets.components.later.after_paint`), before the learner's browser
+shows the widgets.
+"""
+from __future__ import annotations
+
+from html import escape
+
+import ipywidgets as w
+
+from cartas.cards import lazy_rng
+from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
+from widgets.components.base import View, verdict_html
+from widgets.components.later import after_paint
+from widgets.components.scores import Score, score_html
+from widgets.draw.vinte_e_um_table import table_html
+from widgets.pages.vinte_e_um_rodada import bots_for
+
+MODES = ("rounds", "natural", "auction", "sale")
+TEXT = {
+    "title": {"pt": "21: quem fica com a banca", "en": "21: who holds the bank"},
+    "mode": {"pt": "Modo", "en": "Mode"},
+    "explain_rounds": {
+        "pt": "Depois de {n} rodadas, a banca é oferecida ao jogador à esquerda do banqueiro e depois "
+              "aos outros, em volta da mesa. Se todos recusarem, ela é sorteada.",
+        "en": "After {n} rounds the bank is offered to the player at the banker's left, then round "
+              "the table. If everyone refuses, it is drawn by lot."},
+    "explain_natural": {
+        "pt": "Quem faz 21 com as duas primeiras cartas (ás valendo 11) toma a banca no fim da rodada.",
+        "en": "A player who makes 21 with his first two cards (ace worth 11) takes the bank after the round."},
+    "explain_auction": {
+        "pt": "Depois de cada rodada a banca vai a leilão: o maior lance, pago ao banqueiro, leva a banca.",
+        "en": "After every round the bank is auctioned: the highest bid, paid to the banker, takes it."},
+    "explain_sale": {
+        "pt": "Depois de cada rodada um jogador pode oferecer fichas pela banca; o banqueiro aceita ou não.",
+        "en": "After every round a player may offer chips for the bank; the banker accepts or not."},
+    "story": {"pt": "O que aconteceu", "en": "What happened"},
+    "change": {"pt": "A banca passou do jogador {src} para o jogador {dst}.",
+               "en": "The bank passed from seat {src} to seat {dst}."},
+    "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
+    "quiz": {"pt": "Exercício", "en": "Exercise"},
+    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Neste modo, quem fica com a banca agora?",
+                 "en": "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"},
+    "hint_take": {"pt": "O próximo jogador a quem a banca é oferecida aceita.",
+                  "en": "The next player the bank is offered to takes it."},
+    "hint_accept": {"pt": "A banca aceita a última oferta feita.",
+                    "en": "The banker accepts the last offer made."},
+    "question_price": {
+        "pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Quantas fichas o novo banqueiro paga "
+              "pela banca?",
+        "en": "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
+              "for the bank?"},
+    "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "chips": {"pt": "{n} fichas", "en": "{n} chips"},
+    "one_chip": {"pt": "1 ficha", "en": "1 chip"},
+    "right": {"pt": "Certo!", "en": "Right!"},
+    "wrong": {"pt": "Não.", "en": "No."},
+    "next_question": {"pt": "Outra pergunta", "en": "Another question"},
+    "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
+}
+SEATS = 4
+PRICES = 7  # the price question offers 0..6 chips (more if the price is higher)
+# The decisive event a question leaves out of its story, and how the question says it instead.
+HINTS = {"take_bank": "hint_take", "accept_offer": "hint_accept"}
+MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
+# Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
+SCRIPTS = {
+    "rounds": ["refuse_bank", "take_bank"],
+    "auction": ["bid 2", "bid 3", "pass", "pass"],
+    "sale": ["offer 2", "refuse_offer", "offer 4", "accept_offer"],
+}
+
+
+def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 1):
+    """Play until the bank changes hands in `mode`; returns (state, the engine's story of
+    the change: `state.bank_story()`, ending with the bank_change event).
+
+    script: the answers about the bank, tried in order (default SCRIPTS[mode]);
+    natural_seat: in "natural" mode, the seat (1..3) dealt the ace and then a king.
+    """
+    if mode == "natural":
+        # seats before it get 20 (they stand: their turn takes no card off `then`), after it 9 and 5
+        before, after = iter(["K♦", "J♦"]), iter(["9♦", "5♣"])
+        first = {s: "A♠" if s == natural_seat else next(before if s < natural_seat else after)
+                 for s in range(1, SEATS)}
+        fillers = ["Q♣", "10♣"][:natural_seat - 1]
+        state = from_deal(SEATS, {**first, 0: "10♦"}, upcard="6♠", then=fillers + ["K♥"],
+                          banker=0, rotation="natural", seed=seed)  # the engine's ace: 11
+    else:
+        state = new_game(SEATS, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
+    bots = bots_for(SEATS, seed)
+    script = list(SCRIPTS.get(mode, []) if script is None else script)
+    story: list = []
+    for _ in range(MAX_STEPS):
+        story = state.bank_story()  # the engine says where the story of the change starts
+        if story or state.is_terminal():
+            break
+        seat = state.current_seat
+        if state.phase == "rotation":
+            choice = script.pop(0) if script else PASS
+            if state.illegal(choice) is not None:
+                choice = PASS
+        else:
+            assert seat is not None  # a game that is not over has a seat to act
+            choice = bots[seat].choose(state.view(seat))
+        state.apply_action(choice, seat)
+    if not story:
+        raise RuntimeError(f"no change of bank in the example for {mode!r}")
+    return state, story
+
+
+def rotation_question(rng):
+    """A seeded variation of one mode's example: (mode, state, story events, bank_change).
+
+    The story stops before the bank changes hands, and before the decision that gives it away
+    (a player taking the offered bank, the banker accepting an offer): the question then says
+    that decision without naming the seat (HINTS). The engine's bank_change is the answer.
+    """
+    mode = MODES[int(rng.integers(len(MODES)))]
+    seed, script, seat = int(rng.integers(10_000)), None, 1
+    if mode == "rounds":
+        script = ["refuse_bank"] * int(rng.integers(3)) + ["take_bank"]
+    elif mode == "auction":
+        script, bid = [], 0
+        for _ in range(int(rng.integers(1, 4))):
+            if rng.random() < 0.3:
+                script.append("pass")
+            bid += int(rng.integers(1, 3))
+            script.append(f"bid {bid}")
+    elif mode == "sale":
+        script = []
+        for _ in range(int(rng.integers(3))):
+            script += ["pass"] if rng.random() < 0.5 else [f"offer {int(rng.integers(1, 4))}", "refuse_offer"]
+        script += [f"offer {int(rng.integers(2, 6))}", "accept_offer"]
+    else:
+        seat = int(rng.integers(1, SEATS))
+    state, events = rotation_example(mode, seed, script, seat)
+    cut = len(events) - 1
+    for k in range(cut - 1, -1, -1):
+        if events[k]["type"] in HINTS:
+            cut = k
+            break
+    return mode, state, events[:cut], events[-1]
+
+
+class BankRotation(View):
+    """Pick a rotation mode; the engine plays an example and shows the bank changing hands."""
+
+    TEXT = TEXT
+
+    def __init__(self, mode: str = "rounds", lang=None, seed=None):
+        super().__init__(lang=lang)
+        self._rng = lazy_rng(seed)  # numpy loads with the first example, right after the page
+        self.played = False  # the example and the first question are there
+        self.score = Score("vinte_e_um_banca")
+        self.given: int | None = None
+        self.q_kind = "price"  # the first question asks for the seat (kinds alternate)
+        self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
+                                    style={"button_width": "230px"}).add_class("cartas-mode")
+        self.explain = w.HTML().add_class("cartas-explain")
+        self.story = w.HTML().add_class("cartas-story")
+        self.table = w.HTML().add_class("cartas-table-box")
+        self.mode.observe(self.guarded(lambda _: self.redraw()), names="value")
+
+        self.quiz_title = w.HTML()
+        self.question = w.HTML().add_class("cartas-question")
+        self.seat_buttons = [w.Button(layout=w.Layout(width="110px")).add_class(f"cartas-answer-{s}")
+                             for s in range(SEATS)]
+        self.feedback = w.HTML().add_class("cartas-feedback")
+        self.score_label = w.HTML().add_class("cartas-score")
+        self.next_button = w.Button(layout=w.Layout(width="170px")).add_class("cartas-next")
+        for seat, button in enumerate(self.seat_buttons):
+            button.on_click(self.guarded(lambda _, seat=seat: self.answer(seat)))
+        self.price_buttons: list[w.Button] = []
+        self.answers = w.HBox(self.seat_buttons, layout=w.Layout(flex_flow="row wrap"))
+        self.next_button.on_click(self.guarded(lambda _: self.new_question()))
+
+        self.children = [
+            self.header(),
+            self.mode, self.message, self.explain, self.story, self.table,
+            self.quiz_title, self.question, self.answers, self.feedback,
+            w.HBox([self.score_label, self.next_button]),
+        ]
+        self.redraw()  # the page: labels now, the example and the question right after
+        after_paint(self.guarded(self._first_example))
+
+    @property
+    def rng(self):
+        """The seeded Generator of the questions."""
+        return self._rng()
+
+    def _first_example(self) -> None:
+        self.new_question(redraw=False)
+        self.played = True
+        self.redraw()
+
+    # The exercise ------------------------------------------------------------------------
+    def new_question(self, redraw: bool = True) -> None:
+        """Another seeded variation: a mode, a story up to the change of bank, and the other
+        kind of question than the last one."""
+        self.q_kind = "price" if self.q_kind == "seat" else "seat"
+        self.q_mode, self.q_state, self.q_story, self.q_change = rotation_question(self.rng)
+        self.given = None
+        if self.q_kind == "price":
+            top = max(PRICES - 1, self.q_change["price"])
+            self.price_buttons = [w.Button(layout=w.Layout(width="90px")).add_class(f"cartas-price-{n}")
+                                  for n in range(top + 1)]
+            for n, button in enumerate(self.price_buttons):
+                button.on_click(self.guarded(lambda _, n=n: self.answer(n)))
+            self.answers.children = self.price_buttons
+        else:
+            self.answers.children = self.seat_buttons
+        if redraw:
+            self._draw_question()
+
+    def correct_answer(self) -> int:
+        """The seat that takes the bank, or the chips it pays (the engine's bank_change)."""
+        return self.q_change["to"] if self.q_kind == "seat" else self.q_change["price"]
+
+    def answer(self, seat: int) -> bool:
+        """Answer at once; only the first answer counts, and later clicks leave its verdict."""
+        if self.given is not None:
+            return self.given == self.correct_answer()
+        correct = seat == self.correct_answer()
+        self.score.add(correct)
+        self.given = seat
+        self._draw_question()
+        return correct
+
+    def redraw(self) -> None:
+        self.draw_title()
+        chosen = self.mode.value
+        labels = [(rotation_label(m, self.lang), m) for m in MODES]
+        if list(self.mode.options) != labels:
+            self.mode.options = labels
+            self.mode.value = chosen
+        self.mode.description = self.t("mode")
+        if not self.played:  # not played yet
+            return
+        state, events = rotation_example(chosen)
+        self.explain.value = f"<p style='font-size:17px'>{self.t('explain_' + chosen, n=state.rotation_rounds)}</p>"
+        change = events[-1]
+        lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
+                        for e in events if e["type"] not in ("round_start", "deal"))
+        self.story.value = (f"<b>{self.t('story')}</b><div style='font-size:16px;background:#f5f5f5;"
+                            f"padding:6px 10px;border-radius:6px'>{lines}</div>"
+                            f"<p class='cartas-change' data-from='{change['from']}' data-to='{change['to']}' "
+                            f"style='font-size:18px;font-weight:bold'>"
+                            f"{self.t('change', src=change['from'], dst=change['to'])}</p>")
+        self.table.value = f"<b>{self.t('after')}</b>" + table_html(state, self.lang)
+        self._draw_question()
+
+    def _draw_question(self) -> None:
+        self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
+        lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
+                        for e in self.q_story if e["type"] not in ("round_start", "deal"))
+        hint = ""
+        if self.q_mode in ("rounds", "sale"):
+            hint = " " + self.t("hint_take" if self.q_mode == "rounds" else "hint_accept")
+        text = self.t("question" if self.q_kind == "seat" else "question_price",
+                      mode=rotation_label(self.q_mode, self.lang), banker=self.q_change["from"], hint=hint)
+        self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}' data-kind='{self.q_kind}'>"
+                               f"{escape(text)}</div>"
+                               f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
+                               f"border-radius:6px'>{lines}</div>")
+        for seat, button in enumerate(self.seat_buttons):
+            button.description = self.t("seat", seat=seat)
+        for n, button in enumerate(self.price_buttons):
+            button.description = self.t("one_chip") if n == 1 else self.t("chips", n=n)
+        self.next_button.description = self.t("next_question")
+        self.feedback.value = ""
+        if self.given is not None:
+            correct = self.given == self.correct_answer()
+            self.feedback.value = verdict_html(
+                correct, f"{self.t('right' if correct else 'wrong')} {escape(narrate(self.q_change, self.lang))}",
+                attrs=f' data-answer="{self.correct_answer()}"')
+        self.score_label.value = score_html(self.t, self.score)
