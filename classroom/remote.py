@@ -95,6 +95,19 @@ class RemoteClassroom:
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise StoreUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
 
+    def transaction(self, write: bool = True):
+        """Refused: under JupyterHub this kernel holds no database, only the service's client.
+        (Code written for a store in this process gets a StoreError, which the pages show as
+        "the store does not answer", instead of running SQL.)"""
+        raise StoreUnavailable("under JupyterHub the class store is behind the Cartas class service: "
+                               "this kernel runs no SQL")
+
+    def migrate(self, migrations, upto: int | None = None) -> int:
+        return self.transaction()
+
+    def close(self) -> None:
+        pass
+
     # who
     def me(self) -> dict:
         return self.call("GET", "api/me")

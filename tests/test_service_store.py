@@ -1,0 +1,111 @@
+"""The class service's use of the store: bounded connections, table changes pushed to waiting
+pages (LISTEN/NOTIFY on PostgreSQL, one poll per watched table on SQLite), migrations once.
+
+No hub here: the service's store side (`classroom.service.Classes` and `Service`) runs in this
+process; tests/hub drives the whole service through a real JupyterHub.
+"""
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import time
+
+import pytest
+
+from classroom import progress
+from classroom.service import Classes, HubUser, Service, open_store
+from classroom.store import connect
+from classroom.tables import StoreRepository, Tables
+
+from loops import run_async
+from service_workers import migrate_at
+
+
+def _changed_elsewhere(location: str, code: str) -> None:
+    """A change made by another process (another service replica): Bia sits down."""
+    other = connect(location)
+    try:
+        Tables(StoreRepository(other)).join(code, "hub:bia", "bia", 1)
+    finally:
+        other.close()
+
+
+async def _wait_for_a_change(location: str, pool: int = 3) -> tuple[float, Service, int]:
+    store, listen, workers = open_store(location, pool)
+    service = Service(Classes(store, workers), hub=None, listen=listen)  # type: ignore[arg-type]
+    try:
+        service.start()
+        tables = service.classes.tables
+        code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
+        version = (await service.classes.run(tables.snapshot, code)).version
+        await asyncio.sleep(0.5)  # the listener is listening
+        began = time.monotonic()
+        loop = asyncio.get_running_loop()
+        loop.call_later(0.3, lambda: loop.run_in_executor(None, _changed_elsewhere, location, code))
+        await service.wait(code, version, timeout=10)
+        return time.monotonic() - began, service, (await service.classes.run(tables.snapshot, code)).version
+    finally:
+        store.close()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_table_change_reaches_a_waiting_page_through_listen_notify(postgres_url):
+    waited, service, version = run_async(_wait_for_a_change(postgres_url))
+    assert 0.3 <= waited < 1.5          # woken by the NOTIFY, not by the 10 s timeout
+    assert service.notifications >= 1 and version == 2
+    assert service._listen is not None  # no version polling on PostgreSQL
+
+
+def test_on_sqlite_the_service_polls_each_watched_table_once(tmp_path):
+    location = str(tmp_path / "cartas.db")
+    waited, service, version = run_async(_wait_for_a_change(location))
+    assert 0.3 <= waited < 1.5 and version == 2 and service._listen is None
+
+
+async def _many_writes(location: str, pool: int, writers: int) -> tuple[int, int]:
+    import psycopg
+    store, listen, workers = open_store(location, pool)
+    service = Service(Classes(store, workers), hub=None, listen=listen)  # type: ignore[arg-type]
+    peak = 0
+    try:
+        service.start()
+        done = asyncio.gather(*(service.classes.run(service.classes.record, f"learner{i}", "manilhas",
+                                                    [True, False]) for i in range(writers)))
+        with psycopg.connect(location, autocommit=True) as watcher:
+            while not done.done():
+                count = watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
+                                        "'cartas-service'").fetchone()[0]
+                peak = max(peak, count)
+                await asyncio.sleep(0.01)
+        await done
+        asked = sum(service.classes.learner_progress(f"learner{i}")["manilhas"]["asked"] for i in range(writers))
+        return peak, asked
+    finally:
+        store.close()
+
+
+@pytest.mark.postgres
+def test_the_service_holds_at_most_its_pool_of_connections_whatever_the_writers(postgres_url):
+    peak, asked = run_async(_many_writes(postgres_url, pool=3, writers=120))
+    assert 1 <= peak <= 3
+    assert asked == 240  # every write kept, none twice
+
+
+def test_a_hub_learner_is_stored_under_her_hub_name():
+    assert HubUser("any-browser", "ana").key == "hub:ana"
+
+
+@pytest.mark.postgres
+def test_thirty_servers_starting_at_once_migrate_the_store_once(postgres_url):
+    start_at = time.time() + 4.0
+    with multiprocessing.get_context("spawn").Pool(30) as pool:
+        found = pool.starmap(migrate_at, [(postgres_url, start_at)] * 30)
+    store = connect(postgres_url)
+    try:
+        with store.transaction(write=False) as tx:
+            rows = tx.execute("SELECT version, COUNT(*) FROM schema_migrations WHERE component = ? "
+                              "GROUP BY version ORDER BY version", ("classroom",)).fetchall()
+    finally:
+        store.close()
+    assert [(int(v), int(n)) for v, n in rows] == [(v, 1) for v in range(1, progress.MIGRATIONS.latest + 1)]
+    assert found == [progress.MIGRATIONS.latest] * 30  # each step's CREATE TABLE ran once, none failed
