@@ -126,6 +126,19 @@ class RemoteClassroom:
         return self.call("GET", f"api/progress/{quote(user or self.user, safe='')}")
 
     # a teacher's view
+    def open_class(self, group: str):
+        """The class that is hub group `group`, as `classroom.classes.open_class` gives it
+        (no teacher key: the service checks that this hub user teaches); NotAllowed if she
+        does not, or there is no such group."""
+        from .classes import NewClass, NotAllowed
+        try:
+            found = self.call("GET", f"api/classes/{quote(str(group).strip(), safe='')}")
+        except ServiceRefused as refused:
+            if refused.status in (403, 404):
+                raise NotAllowed(refused.en) from None
+            raise
+        return NewClass(found["name"], "", found["name"])
+
     def classes(self) -> list[dict]:
         return self.call("GET", "api/classes")
 

@@ -55,7 +55,7 @@ from . import games, progress
 from .games import TableError
 from .identity import clean_name
 from .store import Store, StoreError, connect
-from .tables import NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables
+from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
 
 CACHE_SECONDS = 30.0
 LONG_POLL = 30.0
@@ -63,6 +63,7 @@ MAX_BODY = 64 * 1024
 MAX_ANSWERS = 200
 LOG_LINES = 80
 SWEEP_EVERY = 2.0          # seconds between checks of away seats and due bots
+IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
 DEFAULT_POOL = 5
 
 TEXT = {
@@ -181,10 +182,11 @@ class Classes:
         return progress.learner_progress(self.store, learner_id(user))
 
     def class_rows(self, members: list[str]) -> list[dict]:
-        """One row per member (those who never answered too), by name."""
+        """One row per member (those who never answered too, `last_seen` 0), by name, in the
+        shape of `progress.class_learners` (`has_pin` is always true: the hub signs them in)."""
         ids = [learner_id(m) for m in members]
         rows: dict[str, dict[str, Any]] = {
-            m: {"id": m, "name": m, "last_seen": None, "lessons": {}, "done": 0} for m in members}
+            m: {"id": m, "name": m, "last_seen": 0.0, "lessons": {}, "done": 0, "has_pin": True} for m in members}
         if not ids:
             return []
         marks = ", ".join("?" for _ in ids)
@@ -248,16 +250,23 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float) -> d
 
 
 class Service:
-    """Waiting pages and bots over `Classes`, on the tornado loop."""
+    """Waiting pages and bots over `Classes`, on the tornado loop.
+
+    Per watched table the service keeps the latest snapshot it loaded (`snaps`). A change
+    (a NOTIFY "CODE VERSION", the SQLite poll, or a change made here) loads the table once and
+    hands that one snapshot to every page waiting on it, whatever their number; a waiter is
+    registered before its version is compared, so no change slips between the two."""
 
     def __init__(self, classes: Classes, hub: Hub, listen: Callable[[Callable[[str], None]], None] | None = None):
         self.classes = classes
         self.hub = hub
-        self.waiters: dict[str, set[asyncio.Future]] = {}
-        self.versions: dict[str, int] = {}
+        self.waiters: dict[str, dict[asyncio.Future, int]] = {}   # code -> {future: version seen}
+        self.snaps: dict[str, Snapshot] = {}
         self.active: dict[str, float] = {}   # table code -> last time someone looked or moved
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listen = listen
+        self._loading: dict[str, bool] = {}  # code -> another change came while loading
+        self._beats: dict[tuple[str, str], float] = {}
         self.notifications = 0
 
     def start(self) -> None:
@@ -269,33 +278,85 @@ class Service:
         asyncio.ensure_future(self._sweep())
 
     # change notification
-    def changed_threadsafe(self, code: str) -> None:
+    def changed_threadsafe(self, payload: str) -> None:
         if self.loop is not None:
-            self.loop.call_soon_threadsafe(self.changed, code)
+            self.loop.call_soon_threadsafe(self.changed, payload)
 
-    def changed(self, code: str) -> None:
-        """Table `code` moved on: wake every page waiting on it, and look for a due bot."""
+    def changed(self, payload: str) -> None:
+        """Table "CODE" (or "CODE VERSION") moved on: load it once, wake its waiters with it."""
         self.notifications += 1
-        for future in self.waiters.pop(code, set()):
-            if not future.done():
-                future.set_result(True)
-        asyncio.ensure_future(self._bots_after(code))
+        code, _, version = payload.partition(" ")
+        known = self.snaps.get(code)
+        if known is not None and version.isdigit() and known.version >= int(version):
+            return  # already published (a change made here)
+        if code not in self.waiters and code not in self.active:
+            self.snaps.pop(code, None)  # nobody watches it here: forget it
+            return
+        if code in self._loading:
+            self._loading[code] = True
+            return
+        self._loading[code] = False
+        asyncio.ensure_future(self._reload(code))
 
-    async def wait(self, code: str, after: int, timeout: float) -> None:
-        """Return when table `code` changes from version `after`, or after `timeout` s."""
+    async def _reload(self, code: str) -> None:
+        snap = None
+        try:
+            while True:
+                try:
+                    snap = await self.classes.run(self.classes.tables.snapshot, code)
+                    self.publish(snap)
+                except (StoreError, TableError):
+                    pass
+                if not self._loading.get(code):
+                    break
+                self._loading[code] = False
+        finally:
+            self._loading.pop(code, None)
+        if snap is not None:
+            await self._bots_for(snap)
+
+    def publish(self, snap: Snapshot) -> None:
+        """`snap` is the table's latest version known here: wake who waits for another."""
+        known = self.snaps.get(snap.code)
+        if known is not None and known.version > snap.version:
+            return
+        self.snaps[snap.code] = snap
+        waiting = self.waiters.get(snap.code, {})
+        for future, seen in list(waiting.items()):
+            if seen != snap.version:
+                waiting.pop(future, None)
+                if not future.done():
+                    future.set_result(snap)
+
+    def register(self, code: str, after: int) -> asyncio.Future:
+        """A waiter for table `code` to leave version `after` (see `wait`)."""
         self.active[code] = time.monotonic()
-        self.versions.setdefault(code, after)
         assert self.loop is not None
         future = self.loop.create_future()
-        self.waiters.setdefault(code, set()).add(future)
+        self.waiters.setdefault(code, {})[future] = after
+        return future
+
+    async def wait(self, code: str, future: asyncio.Future, timeout: float) -> Snapshot | None:
+        """The table's next version for a registered waiter, or None after `timeout` s."""
         try:
-            await asyncio.wait_for(asyncio.shield(future), timeout)
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
         except TimeoutError:
-            pass
+            return None
         finally:
             waiting = self.waiters.get(code)
             if waiting is not None:
-                waiting.discard(future)
+                waiting.pop(future, None)
+                if not waiting:
+                    self.waiters.pop(code, None)
+
+    def beat_due(self, code: str, learner: str) -> bool:
+        """Whether a seated learner's request should record her presence now (every
+        HEARTBEAT_EVERY s at most: presence is counted in tens of seconds)."""
+        now = time.monotonic()
+        if now - self._beats.get((code, learner), -1e9) < HEARTBEAT_EVERY:
+            return False
+        self._beats[(code, learner)] = now
+        return True
 
     async def _poll_versions(self) -> None:
         """SQLite: one version query per watched table every POLL_EVERY s."""
@@ -306,47 +367,59 @@ class Service:
                     version = await self.classes.run(self.classes.tables.repo.version, code)
                 except StoreError:
                     continue
-                if version is not None and version != self.versions.get(code):
-                    self.versions[code] = version
-                    self.changed(code)
+                known = self.snaps.get(code)
+                if version is not None and (known is None or version != known.version):
+                    self.changed(f"{code} {version}")
 
     # bots
-    async def _bots_after(self, code: str) -> None:
-        try:
-            snap = await self.classes.run(self.classes.tables.snapshot, code)
-        except (StoreError, TableError):
+    async def _bots_for(self, snap: Snapshot) -> None:
+        """Move the bot due on `snap`, if the seat to play is a bot's, once its pace has passed."""
+        tables = self.classes.tables
+        if snap.status != "playing" or snap.state.current_seat is None:
             return
-        self.versions[code] = snap.version
-        if snap.status != "playing":
+        if snap.controller(snap.state.current_seat, tables.clock()) != "bot":
             return
-        wait = snap.record["moved_at"] + snap.record["pace"] - self.classes.tables.clock()
+        wait = snap.record["moved_at"] + snap.record["pace"] - tables.clock()
         await asyncio.sleep(max(0.0, wait) + 0.01)
-        moved = await self.classes.run(self._bot_move, code, snap.version)
-        if moved and self._listen is None:
-            self.changed(code)
+        moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+        if moved is not None:
+            self.publish(moved)
+            await self._bots_for(moved)
 
-    def _bot_move(self, code: str, version: int) -> bool:
+    def _bot_move(self, code: str, version: int) -> Snapshot | None:
         snap = self.classes.tables.snapshot(code)
         if snap.version != version:
-            return False
-        return self.classes.tables.bot_move(snap) is not None
+            return None
+        return self.classes.tables.bot_move(snap)
 
     async def _sweep(self) -> None:
-        """Every SWEEP_EVERY s: a seat whose learner went away is a bot's now; move it."""
+        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
+        again, a seat whose learner went away is a bot's now; move it. Tables nobody looked at
+        for IDLE_TABLE s are forgotten."""
+        tables = self.classes.tables
         while True:
             await asyncio.sleep(SWEEP_EVERY)
             now = time.monotonic()
             for code, at in list(self.active.items()):
-                if now - at > 600:
+                if now - at > IDLE_TABLE and code not in self.waiters:
                     self.active.pop(code, None)
+                    self.snaps.pop(code, None)
                     continue
                 try:
-                    snap = await self.classes.run(self.classes.tables.snapshot, code)
-                    if self.classes.tables.bot_due(snap, self.classes.tables.clock()):
-                        if await self.classes.run(self._bot_move, code, snap.version) and self._listen is None:
-                            self.changed(code)
+                    snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
+                    if snap.status != "playing":
+                        continue
+                    snap.presence = await self.classes.run(tables.repo.presence, code)
+                    if tables.bot_due(snap, tables.clock()):
+                        moved = await self.classes.run(self._bot_move, code, snap.version)
+                        if moved is not None:
+                            self.publish(moved)
+                            asyncio.ensure_future(self._bots_for(moved))
                 except (StoreError, TableError):
                     continue
+            for key, at in list(self._beats.items()):
+                if now - at > IDLE_TABLE:
+                    self._beats.pop(key, None)
 
 
 # HTTP ----------------------------------------------------------------------------------------
@@ -539,18 +612,29 @@ class TableHandler(Handler):
                 after_version = None if after is None else int(after)
             except ValueError:
                 raise Refused(400, "bad_request", why="after/wait") from None
-            snap = await self.service.classes.run(tables.snapshot, code)
-            if after_version is not None and snap.version == after_version and waiting > 0:
-                if snap.seat_of(me) is not None:
-                    await self.service.classes.run(tables.heartbeat, snap.code, me)
-                await self.service.wait(snap.code, after_version, waiting)
-                snap = await self.service.classes.run(tables.snapshot, snap.code)
+            code_ = clean_code(code)
+            service = self.service
+            if after_version is not None and waiting > 0:
+                future = service.register(code_, after_version)  # before comparing: no change slips by
+                snap = service.snaps.get(code_)
+                if snap is None:
+                    snap = await service.classes.run(tables.snapshot, code_)
+                    service.publish(snap)
+                if snap.version == after_version:
+                    if snap.seat_of(me) is not None and service.beat_due(code_, me):
+                        await service.classes.run(tables.heartbeat, code_, me)
+                    got = await service.wait(code_, future, waiting)
+                    snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
+                else:
+                    await service.wait(code_, future, 0)  # unregister
+            else:
+                snap = await service.classes.run(tables.snapshot, code_)
             mine = snap.seat_of(me)
             asked = self.get_argument("seat", None)
             if asked is not None and asked != str(mine):
                 raise Refused(403, "not_your_seat")
-            if mine is not None and (after_version is None or waiting == 0):
-                await self.service.classes.run(tables.heartbeat, snap.code, me)
+            if mine is not None and (after_version is None or waiting == 0) and service.beat_due(snap.code, me):
+                await service.classes.run(tables.heartbeat, snap.code, me)
             return seat_view(snap, mine, user, tables.clock())
         await self.guarded(work)
 
@@ -581,15 +665,17 @@ class TableActionHandler(Handler):
                 raise Refused(404, "not_found")
             snap = await self.service.classes.run(run)
             self.service.active[snap.code] = time.monotonic()
-            if self.service._listen is None:
-                self.service.changed(snap.code)
+            self.service.publish(snap)          # the pages waiting here see it at once
+            asyncio.ensure_future(self.service._bots_for(snap))
             return seat_view(snap, snap.seat_of(me), user, tables.clock())
         await self.guarded(work)
 
 
 class HealthHandler(Handler):
     async def get(self):
-        self.reply({"ok": True, "notifications": self.service.notifications})
+        self.reply({"ok": True, "notifications": self.service.notifications,
+                    "queries": getattr(self.service.classes.store, "queries", None),
+                    "waiting": sum(len(w) for w in self.service.waiters.values())})
 
 
 def make_app(service: Service, prefix: str = "/") -> web.Application:

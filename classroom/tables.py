@@ -137,7 +137,7 @@ class StoreRepository:
             tx.execute("INSERT INTO mesas (code, class_code, version, record, archived, "
                        "created_at, updated_at) VALUES (?, ?, 1, ?, 0, ?, ?)",
                        (code, class_code, json.dumps(record, ensure_ascii=False), now, now))
-            _notify(tx, code)
+            _notify(tx, code, 1)
             return True
 
     def load(self, code):
@@ -160,7 +160,7 @@ class StoreRepository:
                  expected_version))
             saved = cursor.rowcount == 1
             if saved:
-                _notify(tx, code)
+                _notify(tx, code, expected_version + 1)
             return saved
 
     def list_class(self, class_code, archived=False):
@@ -186,11 +186,12 @@ class StoreRepository:
 NOTIFY_CHANNEL = "cartas_tables"
 
 
-def _notify(tx, code: str) -> None:
-    """On PostgreSQL, tell every listener (the class service) that table `code` changed; the
-    note is delivered when the transaction commits, and never if it rolls back."""
+def _notify(tx, code: str, version: int) -> None:
+    """On PostgreSQL, tell every listener (the class service) that table `code` is now at
+    `version` (payload "CODE VERSION"); the note is delivered when the transaction commits,
+    and never if it rolls back."""
     if tx.kind == "postgresql":
-        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, code))
+        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{code} {version}"))
 
 
 def _migrations():

@@ -41,9 +41,11 @@ async def _wait_for_a_change(location: str, pool: int = 3) -> tuple[float, Servi
         await asyncio.sleep(0.5)  # the listener is listening
         began = time.monotonic()
         loop = asyncio.get_running_loop()
+        waiting = service.register(code, version)
         loop.call_later(0.3, lambda: loop.run_in_executor(None, _changed_elsewhere, location, code))
-        await service.wait(code, version, timeout=10)
-        return time.monotonic() - began, service, (await service.classes.run(tables.snapshot, code)).version
+        woken = await service.wait(code, waiting, timeout=10)
+        assert woken is not None, "the waiting page was not woken"
+        return time.monotonic() - began, service, woken.version
     finally:
         store.close()
 
@@ -109,3 +111,28 @@ def test_thirty_servers_starting_at_once_migrate_the_store_once(postgres_url):
         store.close()
     assert [(int(v), int(n)) for v, n in rows] == [(v, 1) for v in range(1, progress.MIGRATIONS.latest + 1)]
     assert found == [progress.MIGRATIONS.latest] * 30  # each step's CREATE TABLE ran once, none failed
+
+
+async def _change_before_waiting(location: str) -> tuple[float, int, int]:
+    store, listen, workers = open_store(location, 3)
+    service = Service(Classes(store, workers), hub=None, listen=listen)  # type: ignore[arg-type]
+    try:
+        service.start()
+        tables = service.classes.tables
+        code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
+        seen = await service.classes.run(tables.snapshot, code)
+        waiting = service.register(code, seen.version)
+        moved = await service.classes.run(lambda: tables.join(code, "hub:bia", "bia", 1))
+        service.publish(moved)       # the change lands before this page's wait begins
+        began = time.monotonic()
+        woken = await service.wait(code, waiting, timeout=5)
+        loads_shared = service.snaps[code] is moved
+        return time.monotonic() - began, woken.version if woken else -1, int(loads_shared)
+    finally:
+        store.close()
+
+
+def test_a_change_between_a_pages_look_and_its_wait_still_wakes_it_at_once(tmp_path):
+    waited, version, shared = run_async(_change_before_waiting(str(tmp_path / "cartas.db")))
+    assert waited < 0.5 and version == 2
+    assert shared == 1  # the waiters get the snapshot the change made, without loading it again

@@ -10,8 +10,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import hubkit
 import pytest
+
+import hubkit
 
 
 @pytest.fixture(scope="session")

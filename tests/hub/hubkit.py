@@ -61,6 +61,7 @@ class Hub:
     service_port: int = field(default_factory=free_port)
     tester_token: str = field(default_factory=lambda: secrets.token_hex(24))
     process: subprocess.Popen | None = None
+    spawned: list[str] = field(default_factory=list)
 
     @property
     def url(self) -> str:
@@ -151,7 +152,7 @@ class Hub:
         if self.process is None:
             return
         if self.process.poll() is None:
-            for user in self.learners:
+            for user in self.spawned:
                 try:
                     self.request("DELETE", f"{self.api}/users/{user}/server")
                 except (OSError, RuntimeError):
@@ -192,6 +193,7 @@ class Hub:
 
     def spawn_servers(self, users: list[str], timeout: float = 120.0) -> None:
         for user in users:
+            self.spawned.append(user)
             try:
                 self.request("POST", f"{self.api}/users/{user}/server")
             except RuntimeError as error:
