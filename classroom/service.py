@@ -45,6 +45,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -219,9 +220,35 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float) -> dict:
+class Texts:
+    """Sentences already written, per table: narrating an event depends only on the table and
+    the event as the seat sees it (its redacted form is the key), and a trick's "why" only on
+    the table's version. Bounded: past MAX_TEXTS sentences, it starts again."""
+
+    MAX_TEXTS = 200_000
+
+    def __init__(self):
+        self.by_table: dict[str, dict[tuple, str | None]] = {}
+        self.size = 0
+
+    def get(self, code: str, key: tuple, make: Callable[[], str | None]) -> str | None:
+        texts = self.by_table.setdefault(code, {})
+        if key not in texts:
+            if self.size >= self.MAX_TEXTS:
+                self.by_table, self.size = {code: {}}, 0
+                texts = self.by_table[code]
+            texts[key] = make()
+            self.size += 1
+        return texts[key]
+
+    def forget(self, code: str) -> None:
+        self.size -= len(self.by_table.pop(code, {}))
+
+
+def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, texts: Texts | None = None) -> dict:
     """What one seat (None: a spectator) may know of a table: never the deal, the whole state
     or the random generator, only the engine's view for that seat, narrated in both languages."""
+    texts = Texts() if texts is None else texts
     record = snap.record
     out: dict[str, Any] = {
         "code": snap.code, "version": snap.version, "game": snap.game, "status": snap.status,
@@ -243,8 +270,11 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float) -> d
     out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
                     for a in legal]
     events = games.events_for(state, seat)[-LOG_LINES:]
-    out["log"] = {lang: [games.narrate(state, e, lang) for e in events] for lang in ("pt", "en")}
-    out["why"] = {lang: games.why(state, lang) for lang in ("pt", "en")}
+    keys = [json.dumps(e, sort_keys=True, default=str) for e in events]
+    out["log"] = {lang: [texts.get(snap.code, (lang, k), partial(games.narrate, state, e, lang))
+                         for e, k in zip(events, keys)] for lang in ("pt", "en")}
+    out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
+                  for lang in ("pt", "en")}
     out["hand_number"] = games.hand_number(state)
     return out
 
@@ -267,6 +297,7 @@ class Service:
         self._listen = listen
         self._loading: dict[str, bool] = {}  # code -> another change came while loading
         self._beats: dict[tuple[str, str], float] = {}
+        self.texts = Texts()
         self.notifications = 0
 
     def start(self) -> None:
@@ -404,6 +435,7 @@ class Service:
                 if now - at > IDLE_TABLE and code not in self.waiters:
                     self.active.pop(code, None)
                     self.snaps.pop(code, None)
+                    self.texts.forget(code)
                     continue
                 try:
                     snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
@@ -563,7 +595,7 @@ class ClassTablesHandler(Handler):
             tables = self.service.classes.tables
             snaps = await self.service.classes.run(tables.list_class, group)
             now = tables.clock()
-            return [seat_view(s, None, None, now) for s in snaps]
+            return [seat_view(s, None, None, now, self.service.texts) for s in snaps]
         await self.guarded(work)
 
 
@@ -591,7 +623,7 @@ class TablesHandler(Handler):
                 return tables.snapshot(code)
             snap = await self.service.classes.run(create)
             self.service.active[snap.code] = time.monotonic()
-            return seat_view(snap, snap.seat_of(learner_id(user)), user, tables.clock())
+            return seat_view(snap, snap.seat_of(learner_id(user)), user, tables.clock(), self.service.texts)
         await self.guarded(work)
 
 
@@ -635,7 +667,7 @@ class TableHandler(Handler):
                 raise Refused(403, "not_your_seat")
             if mine is not None and (after_version is None or waiting == 0) and service.beat_due(snap.code, me):
                 await service.classes.run(tables.heartbeat, snap.code, me)
-            return seat_view(snap, mine, user, tables.clock())
+            return seat_view(snap, mine, user, tables.clock(), service.texts)
         await self.guarded(work)
 
 
@@ -667,7 +699,7 @@ class TableActionHandler(Handler):
             self.service.active[snap.code] = time.monotonic()
             self.service.publish(snap)          # the pages waiting here see it at once
             asyncio.ensure_future(self.service._bots_for(snap))
-            return seat_view(snap, snap.seat_of(me), user, tables.clock())
+            return seat_view(snap, snap.seat_of(me), user, tables.clock(), self.service.texts)
         await self.guarded(work)
 
 

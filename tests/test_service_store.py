@@ -7,6 +7,7 @@ process; tests/hub drives the whole service through a real JupyterHub.
 from __future__ import annotations
 
 import asyncio
+import json
 import multiprocessing
 import time
 
@@ -136,3 +137,32 @@ def test_a_change_between_a_pages_look_and_its_wait_still_wakes_it_at_once(tmp_p
     waited, version, shared = run_async(_change_before_waiting(str(tmp_path / "cartas.db")))
     assert waited < 0.5 and version == 2
     assert shared == 1  # the waiters get the snapshot the change made, without loading it again
+
+
+def test_a_seat_view_holds_that_seats_cards_only_and_no_deal_or_generator():
+    from classroom import games
+    from classroom.service import Texts, seat_view
+    from classroom.tables import MemoryRepository
+    tables = Tables(MemoryRepository())
+    code = tables.create("paulista", "hub:ana", "ana", seed=11, pace=0.0)
+    tables.join(code, "hub:bia", "bia", 1)
+    tables.start(code, "hub:ana")
+    for _ in range(6):  # a few moves, so the log has plays in it
+        snap = tables.snapshot(code)
+        seat = snap.state.current_seat
+        legal = games.legal_actions(snap.state, seat)
+        move = next((a for a in legal if a.kind == "play"), legal[0])
+        who = {0: "hub:ana", 1: "hub:bia"}.get(seat)
+        if who:
+            tables.move(code, who, move, snap.version)
+        else:
+            assert tables.bot_move(snap) is not None
+    snap = tables.snapshot(code)
+    texts = Texts()
+    view = seat_view(snap, 1, "bia", tables.clock(), texts)
+    assert all(card is not None for card in view["hands"][1])
+    assert all(card is None for seat, hand in enumerate(view["hands"]) if seat != 1 for card in hand)
+    text = json.dumps(view)
+    assert "seed" not in text and '"state"' not in text and "rng" not in text.lower()
+    assert seat_view(snap, 1, "bia", tables.clock(), texts) == view == seat_view(snap, 1, "bia", tables.clock())
+    assert texts.size > 0
