@@ -199,7 +199,10 @@ async def run(args, hub, database: str) -> dict:
     with psycopg.connect(database, autocommit=True) as conn:
         xact0 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
                              "WHERE datname = current_database()").fetchone()[0]
-    cpu0, wall0 = proc.cpu_times(), time.monotonic()
+    proxy = next((p for p in psutil.Process(hub.process.pid).children(recursive=True)
+                  if "configurable-http-proxy" in " ".join(p.cmdline())), None)
+    proxy0 = proxy.cpu_times() if proxy else None
+    cpu0, wall0, client0 = proc.cpu_times(), time.monotonic(), time.process_time()
     url = f"http://127.0.0.1:{hub.service_port}/services/cartas/" if args.direct else hub.service_url
     school = School(url, tokens, args.seconds)
     stop, peak, rss = asyncio.Event(), [0], [proc.memory_info().rss]
@@ -214,7 +217,8 @@ async def run(args, hub, database: str) -> dict:
     tables = [names[i:i + 4] for i in range(0, len(names) - len(names) % 4, 4)]
     await asyncio.gather(*(school.answers(u) for u in names), *(school.table(t) for t in tables))
     wall = time.monotonic() - wall0
-    cpu1 = proc.cpu_times()
+    cpu1, client1 = proc.cpu_times(), time.process_time()
+    proxy1 = proxy.cpu_times() if proxy else None
     stop.set()
     await asyncio.gather(*watchers)
     after = hub.get(health, token=None)
@@ -241,6 +245,10 @@ async def run(args, hub, database: str) -> dict:
         "max_ms": round(1000 * max(lat), 1) if lat else None,
         "service_cpu_percent": round(100 * ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / wall, 1),
         "service_rss_mb_peak": round(rss[0] / 2**20, 1),
+        "clients_cpu_percent": round(100 * (client1 - client0) / wall, 1),
+        "proxy_cpu_percent": round(100 * ((proxy1.user + proxy1.system) - (proxy0.user + proxy0.system)) / wall, 1)
+        if proxy0 and proxy1 else None,
+        "load_average": os.getloadavg()[0],
         "queries_per_s": round((after["queries"] - before["queries"]) / wall, 1),
         "transactions_per_s": round((xact1 - xact0) / wall, 1),
     }
@@ -292,7 +300,9 @@ def main() -> None:
           f"peak PostgreSQL connections {result['peak_connections']} (pool {result['pool']}); "
           f"move -> other seats p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms "
           f"({result['latency_samples']} samples, {result['moves']} moves); "
-          f"service CPU {result['service_cpu_percent']}% of a core, {result['service_rss_mb_peak']} MB; "
+          f"service CPU {result['service_cpu_percent']}% of a core, {result['service_rss_mb_peak']} MB "
+          f"(the simulated learners {result['clients_cpu_percent']}%, the proxy {result['proxy_cpu_percent']}%, "
+          f"machine load {result['load_average']:.1f}); "
           f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s)")
 
 

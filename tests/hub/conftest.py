@@ -31,7 +31,7 @@ def hub(postgres_server):
     running = hubkit.Hub(folder, database)
     try:
         running.start()
-        running.spawn_servers(["ana", "bia"])
+        running.spawn_servers(["ana", "bia", "tereza"])
         running.database_url = database
         yield running
     finally:

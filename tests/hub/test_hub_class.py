@@ -214,3 +214,33 @@ def test_the_idle_culler_runs_as_a_hub_service(hub):
         pid = services[name]["pid"]
         assert pid, f"{name} is not running"
         os.kill(pid, 0)  # alive (raises ProcessLookupError otherwise)
+
+
+def test_the_teachers_page_lists_her_class_from_her_own_server(hub):
+    """The teacher's dashboard (turma) in her own kernel: the class is the hub group, no key
+    asked; every member is listed, with the answers recorded above."""
+    hub.spawn_servers(["tereza"])
+    shown = in_kernel(hub, "tereza", """
+        import json
+        from widgets.pages.turma import ClassView
+        page = ClassView(lang="pt")
+        page.open_table("turma-a", "")
+        print(json.dumps({"rows": {r["name"]: r["lessons"] for r in page.rows}, "html": page.table.value}))
+    """)
+    assert set(shown["rows"]) == {"ana", "bia", "cora"}
+    for name in ("ana", "bia", "cora"):
+        assert f"data-learner='{name}'" in shown["html"]
+
+
+def test_a_learners_server_cannot_open_the_teachers_page(hub):
+    refused = in_kernel(hub, "ana", """
+        import json
+        from widgets.pages.turma import ClassView
+        page = ClassView(lang="pt")
+        try:
+            page.open_table("turma-a", "")
+            print(json.dumps({"opened": True}))
+        except ValueError as error:
+            print(json.dumps({"opened": page.opened is not None, "message": str(error)}))
+    """)
+    assert refused["opened"] is False and refused["message"]
