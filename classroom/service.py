@@ -22,6 +22,8 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   face-up ones, her legal moves); a teacher, or anyone not seated, watches as a spectator. The
   deal, the whole state and its random generator stay here: the service applies every move
   (the engine checks it) and moves the bots (`classroom.tables` rules: pace, away seats).
+  A learner cannot choose a table's seed (its deals would be known) and sets its bots' pace
+  within PACE_RANGE only.
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
   answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
@@ -64,6 +66,7 @@ MAX_BODY = 64 * 1024
 MAX_ANSWERS = 200
 LOG_LINES = 80
 SWEEP_EVERY = 2.0          # seconds between checks of away seats and due bots
+PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set it (no busy bots)
 IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
 DEFAULT_POOL = 5
 
@@ -615,6 +618,10 @@ class TablesHandler(Handler):
                 raise Refused(400, "bad_request", why="game")
             seat = body.get("seat", 0)
             kwargs = {k: body[k] for k in ("seats", "options", "timeout", "pace") if k in body}
+            pace = kwargs.get("pace", PACE_RANGE[0])
+            if (not isinstance(pace, (int, float)) or isinstance(pace, bool)
+                    or not PACE_RANGE[0] <= pace <= PACE_RANGE[1]):
+                raise Refused(400, "bad_request", why=f"pace: {PACE_RANGE[0]} to {PACE_RANGE[1]} seconds")
             tables = self.service.classes.tables
 
             def create():

@@ -171,6 +171,8 @@ print(json.dumps({
     "teachers_tables": status(lambda: c.class_tables("turma-a")),
     "no_token": status(lambda: type(c)(c.url, "", "ana").progress()),
     "own_progress": status(lambda: c.progress()),
+    "busy_bots": status(lambda: c.create_table("paulista", pace=0)),
+    "seeded_hands": [c.start(c.create_table("paulista", seed=1, pace=5)["code"])["hands"][0] for _ in range(2)],
 }))
 """
 
@@ -244,3 +246,9 @@ def test_a_learners_server_cannot_open_the_teachers_page(hub):
             print(json.dumps({"opened": page.opened is not None, "message": str(error)}))
     """)
     assert refused["opened"] is False and refused["message"]
+
+
+def test_she_cannot_make_bots_busy_nor_choose_a_tables_deals(attempts):
+    assert attempts["busy_bots"] == 400
+    first, second = attempts["seeded_hands"]   # two tables asked for with one seed
+    assert first != second and None not in first  # the seed was ignored: two different deals
