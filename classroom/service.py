@@ -173,10 +173,27 @@ class Classes:
         store.migrate(progress.MIGRATIONS)
         from .tables import StoreRepository
         self.tables = Tables(StoreRepository(store))
-        self.executor = ThreadPoolExecutor(max_workers=max(1, workers), thread_name_prefix="cartas-store")
+        # Tables are waited on, answers are not: a quarter of the threads (at least one) records
+        # answers, the rest serve tables, so a burst of answers never delays a move.
+        writers = max(1, workers // 4) if workers > 1 else 1
+        tables = max(1, workers - writers) if workers > 1 else 1
+        self.executor = ThreadPoolExecutor(max_workers=tables, thread_name_prefix="cartas-tables")
+        self.writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="cartas-answers") \
+            if workers > 1 else self.executor
 
     async def run(self, fn, *args):
+        """`fn(*args)` on a tables thread."""
         return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def write(self, fn, *args):
+        """`fn(*args)` on an answers thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.writes, fn, *args)
+
+    def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
+        """Learners' presence at tables, (code, learner, when) each, in one transaction."""
+        with self.store.transaction() as tx:
+            tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
 
     # progress
     def record(self, user: str, lesson: str, answers: list[bool]) -> None:
@@ -300,6 +317,7 @@ class Service:
         self._listen = listen
         self._loading: dict[str, bool] = {}  # code -> another change came while loading
         self._beats: dict[tuple[str, str], float] = {}
+        self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
         self.notifications = 0
 
@@ -310,6 +328,7 @@ class Service:
         else:
             asyncio.ensure_future(self._poll_versions())
         asyncio.ensure_future(self._sweep())
+        asyncio.ensure_future(self._flush_beats())
 
     # change notification
     def changed_threadsafe(self, payload: str) -> None:
@@ -383,14 +402,27 @@ class Service:
                 if not waiting:
                     self.waiters.pop(code, None)
 
-    def beat_due(self, code: str, learner: str) -> bool:
-        """Whether a seated learner's request should record her presence now (every
-        HEARTBEAT_EVERY s at most: presence is counted in tens of seconds)."""
+    def beat(self, code: str, learner: str) -> None:
+        """A seated learner's request is her presence at the table: recorded at most every
+        HEARTBEAT_EVERY s (presence is counted in tens of seconds), all of them together in
+        one transaction a second (`_flush_beats`)."""
         now = time.monotonic()
         if now - self._beats.get((code, learner), -1e9) < HEARTBEAT_EVERY:
-            return False
+            return
         self._beats[(code, learner)] = now
-        return True
+        self._pending_beats[(code, learner)] = self.classes.tables.clock()
+
+    async def _flush_beats(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            if not self._pending_beats:
+                continue
+            beats, self._pending_beats = self._pending_beats, {}
+            try:
+                await self.classes.write(self.classes.touch_many, [(c, who, at) for (c, who), at in beats.items()])
+            except StoreError:
+                for (c, who) in beats:   # written next time
+                    self._beats.pop((c, who), None)
 
     async def _poll_versions(self) -> None:
         """SQLite: one version query per watched table every POLL_EVERY s."""
@@ -566,7 +598,7 @@ class ProgressHandler(Handler):
             if (not isinstance(answers, list) or not 0 < len(answers) <= MAX_ANSWERS
                     or not all(isinstance(a, bool) for a in answers)):
                 raise Refused(400, "bad_request", why="answers")
-            await self.service.classes.run(self.service.classes.record, user, lesson, answers)
+            await self.service.classes.write(self.service.classes.record, user, lesson, answers)
             return {"recorded": len(answers)}
         await self.guarded(work)
 
@@ -660,8 +692,8 @@ class TableHandler(Handler):
                     snap = await service.classes.run(tables.snapshot, code_)
                     service.publish(snap)
                 if snap.version == after_version:
-                    if snap.seat_of(me) is not None and service.beat_due(code_, me):
-                        await service.classes.run(tables.heartbeat, code_, me)
+                    if snap.seat_of(me) is not None:
+                        service.beat(code_, me)
                     got = await service.wait(code_, future, waiting)
                     snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
                 else:
@@ -672,8 +704,8 @@ class TableHandler(Handler):
             asked = self.get_argument("seat", None)
             if asked is not None and asked != str(mine):
                 raise Refused(403, "not_your_seat")
-            if mine is not None and (after_version is None or waiting == 0) and service.beat_due(snap.code, me):
-                await service.classes.run(tables.heartbeat, snap.code, me)
+            if mine is not None and (after_version is None or waiting == 0):
+                service.beat(snap.code, me)
             return seat_view(snap, mine, user, tables.clock(), service.texts)
         await self.guarded(work)
 
