@@ -8,7 +8,7 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test quick lint install browser postgres bench clean
+.PHONY: serve test quick lint install browser postgres hubproxy bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,19 @@ postgres:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
 	fi
 
+# JupyterHub's proxy (configurable-http-proxy, from npm) in build/npm, for the hub tests;
+# Debian's nodejs and npm first when missing.
+HUBPROXY := build/npm/node_modules/.bin/configurable-http-proxy
+hubproxy: $(HUBPROXY)
+
+$(HUBPROXY):
+	@if ! command -v npm >/dev/null 2>&1; then \
+	  echo "Installing Debian's nodejs and npm..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; \
+	fi
+	npm install --silent --no-audit --no-fund --prefix build/npm configurable-http-proxy
+
 # Serves on exactly HOST:PORT or stops with a message (port taken); HOST=0.0.0.0 serves the
 # local network (see README: anyone on it can open and run the dashboards).
 serve: install
@@ -51,7 +64,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy cartas widgets classroom
 
-test: install browser postgres lint
+test: install browser postgres hubproxy lint
 	$(BIN)/python -m pytest -q tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas

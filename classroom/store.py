@@ -23,6 +23,7 @@ Decided rules:
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import secrets
@@ -356,6 +357,79 @@ class PostgresStore(Store):
     def close(self) -> None:
         self.closed = True
         self._drop()
+
+
+class PooledPostgresStore(PostgresStore):
+    """PostgreSQL through a pool of at most `size` connections (`psycopg_pool`), for a
+    process serving many learners at once (the class service): transactions run in parallel,
+    each on a connection of its own, and `listen()` keeps one of them for LISTEN. `queries`
+    counts the statements run (the service's figures)."""
+
+    def __init__(self, url: str, size: int = 5):
+        Store.__init__(self)
+        self.url = url
+        self.describe = _hide_password(url)
+        self.size = size
+        self.queries = 0
+        self._lock = contextlib.nullcontext()  # type: ignore[assignment]  # the pool serialises
+        try:
+            from psycopg_pool import ConnectionPool
+        except ImportError as error:  # pragma: no cover - a dependency
+            raise StoreUnavailable("psycopg_pool is not installed: pip install psycopg_pool") from error
+        self._pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=30,
+                                    kwargs={"autocommit": True, "application_name": "cartas-service",
+                                            "connect_timeout": CONNECT_TIMEOUT_S})
+        try:
+            self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 3)
+        except Exception as error:
+            self._pool.close()
+            raise StoreUnavailable(f"cannot reach {self.describe}: {_first_line(error)}") from error
+
+    def _translate(self, error):
+        import psycopg
+        if isinstance(error, psycopg.OperationalError):
+            return StoreUnavailable(f"lost {self.describe}: {_first_line(error)}")
+        return StoreError(_first_line(error))
+
+    @contextmanager
+    def _begin(self, write: bool):
+        with self._pool.connection() as conn:
+            with conn.transaction():
+                with conn.cursor() as cursor:
+                    yield _CountingTransaction(self, cursor)
+
+    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call `callback(payload)` for every NOTIFY on `channel`, for as long as the store is
+        open (run it in a thread of its own; it holds one of the pool's connections)."""
+        while not self.closed:
+            try:
+                with self._pool.connection() as conn:
+                    conn.execute(f"LISTEN {channel}")
+                    while not self.closed:
+                        for note in conn.notifies(timeout=1.0):
+                            callback(note.payload)
+            except Exception:  # lost the server: listen again after a pause
+                if self.closed:
+                    return
+                time.sleep(1.0)
+
+    def close(self) -> None:
+        self.closed = True
+        self._pool.close()
+
+
+class _CountingTransaction(Transaction):
+    def __init__(self, store: PooledPostgresStore, cursor):
+        super().__init__(store.kind, cursor)
+        self._store = store
+
+    def execute(self, sql: str, params: Sequence = ()):
+        self._store.queries += 1
+        return super().execute(sql, params)
+
+    def executemany(self, sql: str, rows) -> None:
+        self._store.queries += 1
+        super().executemany(sql, rows)
 
 
 def _first_line(error) -> str:

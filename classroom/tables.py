@@ -137,6 +137,7 @@ class StoreRepository:
             tx.execute("INSERT INTO mesas (code, class_code, version, record, archived, "
                        "created_at, updated_at) VALUES (?, ?, 1, ?, 0, ?, ?)",
                        (code, class_code, json.dumps(record, ensure_ascii=False), now, now))
+            _notify(tx, code, 1)
             return True
 
     def load(self, code):
@@ -157,7 +158,10 @@ class StoreRepository:
                 "updated_at = ? WHERE code = ? AND version = ?",
                 (json.dumps(record, ensure_ascii=False), int(bool(archived)), time.time(), code,
                  expected_version))
-            return cursor.rowcount == 1
+            saved = cursor.rowcount == 1
+            if saved:
+                _notify(tx, code, expected_version + 1)
+            return saved
 
     def list_class(self, class_code, archived=False):
         with self.store.transaction(write=False) as tx:
@@ -177,6 +181,17 @@ class StoreRepository:
             rows = tx.execute("SELECT learner, seen_at FROM mesa_presence WHERE code = ?",
                               (code,)).fetchall()
         return {learner: float(at) for learner, at in rows}
+
+
+NOTIFY_CHANNEL = "cartas_tables"
+
+
+def _notify(tx, code: str, version: int) -> None:
+    """On PostgreSQL, tell every listener (the class service) that table `code` is now at
+    `version` (payload "CODE VERSION"); the note is delivered when the transaction commits,
+    and never if it rolls back."""
+    if tx.kind == "postgresql":
+        tx.execute("SELECT pg_notify(?, ?)", (NOTIFY_CHANNEL, f"{code} {version}"))
 
 
 def _migrations():

@@ -23,6 +23,9 @@ Decided rules (see classroom.identity and docs/rules.md#verified-learners):
 - Answers given before the browser reported who is there wait in the kernel (see
   widgets.components.scores) and are recorded for that learner when she is known.
 - The name reaches the page through textContent only, never as HTML.
+- Under JupyterHub with a class service (`classroom.hub_user()`), the hub user is the learner:
+  the widget shows "Você é X" with no form and no "não sou eu", and ignores what the browser
+  stores or sends; the class service checks her hub token on every use.
 """
 from __future__ import annotations
 
@@ -138,6 +141,7 @@ function render({ model, el }) {
     } else {
       line.append(node("span", "cartas-identity-name cartas-identity-anonymous", t.anonymous));
     }
+    if (model.get("hub")) { el.append(line); return; }  // the hub's login: nothing to change here
     if (who.name || who.class_code) {
       line.append(node("span", "", " · "));
       const notMe = node("button", "cartas-not-me", t.not_me);
@@ -199,7 +203,7 @@ function render({ model, el }) {
     }
     draw();
   });
-  for (const trait of ["labels", "notice", "error", "mode", "pin_wanted"]) model.on("change:" + trait, draw);
+  for (const trait of ["labels", "notice", "error", "mode", "pin_wanted", "hub"]) model.on("change:" + trait, draw);
   const onStorage = (event) => { if (event.key === KEY) tell(); };
   window.addEventListener("storage", onStorage);
   draw();
@@ -236,6 +240,9 @@ _CSS = """
 """
 
 
+HUB_BROWSER = "jupyterhub-user"  # the browser id of a hub user's Learner (her key is the service's)
+
+
 def learners() -> ids.LearnerService:
     """Who answers questions about learners (classroom.identity): this process's store."""
     from classroom.progress import open_store
@@ -259,6 +266,7 @@ class Identity(anywidget.AnyWidget):
     error = traitlets.Unicode("").tag(sync=True)
     notice = traitlets.Unicode("").tag(sync=True)
     index_url = traitlets.Unicode("index.ipynb").tag(sync=True)
+    hub = traitlets.Bool(False).tag(sync=True)              # the learner is the JupyterHub user
 
     def __init__(self, lang: str = "pt", **kwargs):
         super().__init__(**kwargs)
@@ -273,6 +281,11 @@ class Identity(anywidget.AnyWidget):
         self.observe(self._on_stored, names="stored")
         self.observe(self._on_submitted, names="submitted")
         self.observe(self._on_card, names="card")
+        from classroom import hub_user
+        user = hub_user()
+        if user:
+            self.hub = True
+            self.set_learner(Learner(HUB_BROWSER, clean_name(user)))
 
     # Language ---------------------------------------------------------------------------
     def set_language(self, lang: str) -> None:
@@ -304,6 +317,8 @@ class Identity(anywidget.AnyWidget):
         self._listeners.append(callback)
 
     def _on_stored(self, change) -> None:
+        if self.hub:
+            return  # under JupyterHub the learner is the hub user, whatever the browser says
         value = change["new"] if isinstance(change["new"], dict) else {}
         browser_id, token = value.get("browser_id"), ids.clean_token(value.get("token"))
         try:
@@ -343,6 +358,8 @@ class Identity(anywidget.AnyWidget):
             print(f"cartas: token not signed out: {error}", file=sys.stderr)
 
     def _on_submitted(self, change) -> None:
+        if self.hub:
+            return  # under JupyterHub the learner is the hub user, whatever the browser says
         value = change["new"] if isinstance(change["new"], dict) else {}
         self.show_error(None)
         try:
@@ -368,6 +385,8 @@ class Identity(anywidget.AnyWidget):
         self._signed_in(joined)
 
     def _on_card(self, change) -> None:
+        if self.hub:
+            return  # under JupyterHub the learner is the hub user, whatever the browser says
         value = change["new"] if isinstance(change["new"], dict) else {}
         self.show_error(None)
         try:
@@ -395,6 +414,8 @@ class Identity(anywidget.AnyWidget):
         """The learner at this browser, checked against the store now (a class learner's
         token; a learner without a class is her browser and needs no check). None while the
         browser has not said; StoreError when the store cannot say."""
+        if self.hub:
+            return self.current  # the class service checks her hub token on every use
         if self._claim is not None:
             self._check_claim()
         learner = self.current

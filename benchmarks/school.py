@@ -1,0 +1,310 @@
+"""A school on JupyterHub: 200 learners, each an HTTP client of the class service with her own
+hub token, record progress and play truco at 50 tables on PostgreSQL.
+
+Starts a real JupyterHub on 127.0.0.1 (tests/hub/hubkit.py: DummyAuthenticator, the class
+service hub-managed with its pool, no learner servers: the learners here are simulated
+kernels) and a throwaway PostgreSQL (or uses --database). Every learner gets a hub token of
+her own, so every request goes through the service's token check, as a learner's kernel does.
+Learners go through the hub's proxy (`/services/cartas/`), as in the deployment.
+
+Each learner, in one asyncio process: every ~ANSWER_EVERY s records 1 to 3 answers; at her
+table (four learners, truco paulista, no bots) she waits on a long poll and, when it is her
+turn, thinks THINK s and plays. A finished game is followed by a new table for the same four.
+For every move, the time from sending it to each other seat's long poll returning that
+version is one latency sample.
+
+    .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--database URL]
+
+Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
+vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory, and
+database queries (and transactions) per second.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import glob
+import json
+import os
+import pwd
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests" / "hub"))
+
+ANSWER_EVERY = 3.0
+THINK = (0.3, 1.0)
+WAIT = 20.0
+
+
+# A throwaway PostgreSQL ------------------------------------------------------------------------
+def start_postgres(folder: Path) -> tuple[str, list[str], Path, Path]:
+    dirs = sorted(glob.glob("/usr/lib/postgresql/*/bin"), key=lambda d: int(d.split("/")[-2]))
+    found = shutil.which("initdb")
+    bindir = Path(found).resolve().parent if found and shutil.which("pg_ctl") else (Path(dirs[-1]) if dirs else None)
+    if bindir is None:
+        sys.exit("PostgreSQL not found: install Debian's postgresql (make postgres), or pass --database")
+    run_as: list[str] = []
+    if os.geteuid() == 0:
+        entry = pwd.getpwnam("postgres")
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+        run_as = ["runuser", "-u", "postgres", "--"]
+    from hubkit import free_port
+    port, data = free_port(), folder / "data"
+    subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "cartas", "--auth=trust",
+                    "-E", "UTF8", "--no-locale", "--no-sync"], check=True, capture_output=True)
+    subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(folder / "pg.log"), "-o",
+                    f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=100", "-w", "start"],
+                   check=True, capture_output=True)
+    return f"postgresql://cartas@127.0.0.1:{port}/postgres", run_as, bindir, data
+
+
+def stop_postgres(run_as, bindir, data) -> None:
+    subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w", "stop"],
+                   capture_output=True)
+
+
+# The simulated school --------------------------------------------------------------------------
+class School:
+    def __init__(self, service_url: str, tokens: dict[str, str], seconds: float, seed: int = 7):
+        from tornado.httpclient import AsyncHTTPClient
+        AsyncHTTPClient.configure(None, max_clients=2 * len(tokens) + 50)
+        self.http = AsyncHTTPClient()
+        self.url = service_url
+        self.tokens = tokens
+        self.until = time.monotonic() + seconds
+        self.rng = np.random.default_rng(seed)
+        self.sent: dict[str, int] = {u: 0 for u in tokens}   # answers the service said it recorded
+        self.failed_writes = 0
+        self.errors: dict[str, int] = {}
+        self.moves_sent: dict[tuple[str, int], float] = {}   # (table, version after) -> when sent
+        self.seen: list[tuple[str, int, float]] = []          # (table, version, when a watcher saw it)
+        self.moves = 0
+        self.games = 0
+
+    async def call(self, user: str, method: str, path: str, body=None, timeout: float = 30.0):
+        from tornado.httpclient import HTTPClientError
+        try:
+            response = await self.http.fetch(
+                self.url + path, method=method, body=None if body is None else json.dumps(body),
+                headers={"Authorization": f"token {self.tokens[user]}", "Content-Type": "application/json"},
+                request_timeout=timeout, allow_nonstandard_methods=True)
+            return json.loads(response.body)
+        except HTTPClientError as error:
+            key = str(error.code)
+            if error.response is not None:
+                try:
+                    key += " " + json.loads(error.response.body).get("error", "")
+                except ValueError:
+                    pass
+            self.errors[key] = self.errors.get(key, 0) + 1
+            return None
+
+    async def answers(self, user: str) -> None:
+        rng = np.random.default_rng(abs(hash(user)) % 2**32)
+        await asyncio.sleep(float(rng.uniform(0, ANSWER_EVERY)))
+        while time.monotonic() < self.until:
+            batch = [bool(x) for x in rng.random(int(rng.integers(1, 4))) < 0.6]
+            done = await self.call(user, "POST", f"api/progress/{user}", {"lesson": "manilhas", "answers": batch})
+            if done is not None and done.get("recorded") == len(batch):
+                self.sent[user] += len(batch)
+            else:
+                self.failed_writes += 1
+            await asyncio.sleep(float(rng.uniform(0.5, 1.5)) * ANSWER_EVERY)
+
+    async def table(self, four: list[str]) -> None:
+        """Four learners at one table, game after game until the time is up."""
+        while time.monotonic() < self.until:
+            made = await self.call(four[0], "POST", "api/tables", {"game": "paulista"})
+            if made is None:
+                await asyncio.sleep(1)
+                continue
+            code = made["code"]
+            for seat, user in enumerate(four[1:], start=1):
+                await self.call(user, "POST", f"api/tables/{code}/join", {"seat": seat})
+            await self.call(four[0], "POST", f"api/tables/{code}/start", {})
+            ends = await asyncio.gather(*(self.seat(code, seat, user) for seat, user in enumerate(four)))
+            self.games += ends[0] == "finished"
+
+    async def seat(self, code: str, seat: int, user: str) -> str:
+        """Play one seat until the game ends or the time is up; the table's last status."""
+        rng = np.random.default_rng(abs(hash((code, seat))) % 2**32)
+        view = await self.call(user, "GET", f"api/tables/{code}")
+        while view is not None and time.monotonic() < self.until and view["status"] != "finished":
+            if view["status"] == "playing" and view["current_seat"] == seat:
+                await asyncio.sleep(float(rng.uniform(*THINK)))
+                moves = [m["action"] for m in view["legal"]]
+                plays = [m for m in moves if m.startswith("play ")] or moves
+                move = plays[int(rng.integers(len(plays)))]
+                sent = time.monotonic()
+                moved = await self.call(user, "POST", f"api/tables/{code}/move",
+                                        {"action": move, "version": view["version"]})
+                if moved is not None:
+                    self.moves += 1
+                    self.moves_sent[(code, moved["version"])] = sent
+                    view = moved
+                else:
+                    view = await self.call(user, "GET", f"api/tables/{code}")
+                continue
+            left = self.until - time.monotonic()
+            if left <= 0:
+                break
+            got = await self.call(user, "GET", f"api/tables/{code}?after={view['version']}&wait={min(WAIT, left):.1f}",
+                                  timeout=WAIT + 30)
+            if got is not None and got["version"] != view["version"]:
+                self.seen.append((code, got["version"], time.monotonic()))
+            view = got if got is not None else view
+        return "" if view is None else view["status"]
+
+    def latencies(self) -> list[float]:
+        out = []
+        for code, version, when in self.seen:
+            sent = self.moves_sent.get((code, version))
+            if sent is not None:
+                out.append(when - sent)
+        return out
+
+
+async def watch_connections(url: str, stop: asyncio.Event, peak: list[int]) -> None:
+    import psycopg
+    conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+    try:
+        while not stop.is_set():
+            cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity "
+                                        "WHERE application_name = 'cartas-service'")
+            peak[0] = max(peak[0], (await cursor.fetchone())[0])
+            await asyncio.sleep(0.05)
+    finally:
+        await conn.close()
+
+
+async def run(args, hub, database: str) -> dict:
+    import psutil
+    names = [f"l{i:03d}" for i in range(args.learners)]
+    tokens = {u: hub.token_for(u) for u in names}
+    service_pid = hub.get(f"{hub.api}/services")["cartas"]["pid"]
+    proc = psutil.Process(service_pid)
+    health = hub.service_url + "health"
+    before = hub.get(health, token=None)
+    import psycopg
+    with psycopg.connect(database, autocommit=True) as conn:
+        xact0 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                             "WHERE datname = current_database()").fetchone()[0]
+    proxy = next((p for p in psutil.Process(hub.process.pid).children(recursive=True)
+                  if "configurable-http-proxy" in " ".join(p.cmdline())), None)
+    proxy0 = proxy.cpu_times() if proxy else None
+    cpu0, wall0, client0 = proc.cpu_times(), time.monotonic(), time.process_time()
+    url = f"http://127.0.0.1:{hub.service_port}/services/cartas/" if args.direct else hub.service_url
+    school = School(url, tokens, args.seconds)
+    stop, peak, rss = asyncio.Event(), [0], [proc.memory_info().rss]
+
+    async def sample_memory():
+        while not stop.is_set():
+            rss[0] = max(rss[0], proc.memory_info().rss)
+            await asyncio.sleep(0.5)
+
+    watchers = [asyncio.ensure_future(watch_connections(database, stop, peak)),
+                asyncio.ensure_future(sample_memory())]
+    tables = [names[i:i + 4] for i in range(0, len(names) - len(names) % 4, 4)]
+    await asyncio.gather(*(school.answers(u) for u in names), *(school.table(t) for t in tables))
+    wall = time.monotonic() - wall0
+    cpu1, client1 = proc.cpu_times(), time.process_time()
+    proxy1 = proxy.cpu_times() if proxy else None
+    stop.set()
+    await asyncio.gather(*watchers)
+    after = hub.get(health, token=None)
+    with psycopg.connect(database, autocommit=True) as conn:
+        xact1 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
+                             "WHERE datname = current_database()").fetchone()[0]
+        stored = dict(conn.execute("SELECT substr(learner_id, 5), asked_count FROM progress "
+                                   "WHERE lesson = 'manilhas'").fetchall())
+        rows = dict(conn.execute("SELECT substr(learner_id, 5), count(*) FROM answers "
+                                 "WHERE lesson = 'manilhas' GROUP BY learner_id").fetchall())
+    lost = sum(max(0, school.sent[u] - stored.get(u, 0)) for u in names)
+    duplicated = sum(max(0, stored.get(u, 0) - school.sent[u]) for u in names)
+    rows_off = sum(abs(rows.get(u, 0) - stored.get(u, 0)) for u in names)
+    lat = school.latencies()
+    return {
+        "learners": len(names), "tables": len(tables), "seconds": round(wall, 1),
+        "answers_sent": sum(school.sent.values()), "answers_stored": sum(stored.values()),
+        "lost": lost, "duplicated": duplicated, "answer_rows_off": rows_off, "failed_writes": school.failed_writes,
+        "moves": school.moves, "games_finished": school.games, "errors": school.errors,
+        "peak_connections": peak[0], "pool": args.pool,
+        "latency_samples": len(lat),
+        "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
+        "p95_ms": round(1000 * float(np.percentile(lat, 95)), 1) if lat else None,
+        "max_ms": round(1000 * max(lat), 1) if lat else None,
+        "service_cpu_percent": round(100 * ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / wall, 1),
+        "service_rss_mb_peak": round(rss[0] / 2**20, 1),
+        "clients_cpu_percent": round(100 * (client1 - client0) / wall, 1),
+        "proxy_cpu_percent": round(100 * ((proxy1.user + proxy1.system) - (proxy0.user + proxy0.system)) / wall, 1)
+        if proxy0 and proxy1 else None,
+        "load_average": os.getloadavg()[0],
+        "queries_per_s": round((after["queries"] - before["queries"]) / wall, 1),
+        "transactions_per_s": round((xact1 - xact0) / wall, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--learners", type=int, default=200)
+    parser.add_argument("--seconds", type=float, default=120.0)
+    parser.add_argument("--pool", type=int, default=8, help="the service's --pool-size")
+    parser.add_argument("--database", default=None, help="postgresql://... (default: a throwaway server)")
+    parser.add_argument("--direct", action="store_true", help="ask the service directly, not through the proxy")
+    args = parser.parse_args()
+    import hubkit
+    problem = hubkit.missing()
+    if problem:
+        sys.exit(problem)
+    folder = Path(tempfile.mkdtemp(prefix="cartas-school-"))
+    pg = None
+    try:
+        if args.database:
+            database = args.database
+        else:
+            pg_folder = Path(tempfile.mkdtemp(prefix="cartas-school-pg-"))
+            url, *pg = start_postgres(pg_folder)
+            import psycopg
+            with psycopg.connect(url, autocommit=True) as conn:
+                conn.execute('CREATE DATABASE "cartas_school"')
+            database = url.rsplit("/", 1)[0] + "/cartas_school"
+        names = [f"l{i:03d}" for i in range(args.learners)]
+        hub = hubkit.Hub(folder / "hub", database, learners=names, teachers=["tereza"],
+                         groups={"teachers": ["tereza"], "turma": names}, pool_size=args.pool)
+        started = time.monotonic()
+        hub.start()
+        print(f"hub and class service up in {time.monotonic() - started:.1f} s; "
+              f"{args.learners} learners for {args.seconds:.0f} s...", flush=True)
+        try:
+            result = asyncio.run(run(args, hub, database))
+        finally:
+            hub.stop()
+    finally:
+        if pg:
+            stop_postgres(*pg)
+            shutil.rmtree(pg_folder, ignore_errors=True)
+        shutil.rmtree(folder, ignore_errors=True)
+    print(json.dumps(result, indent=1))
+    print(f"lost writes {result['lost']}, duplicated {result['duplicated']} "
+          f"({result['answers_stored']} of {result['answers_sent']} answers stored); "
+          f"peak PostgreSQL connections {result['peak_connections']} (pool {result['pool']}); "
+          f"move -> other seats p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms "
+          f"({result['latency_samples']} samples, {result['moves']} moves); "
+          f"service CPU {result['service_cpu_percent']}% of a core, {result['service_rss_mb_peak']} MB "
+          f"(the simulated learners {result['clients_cpu_percent']}%, the proxy {result['proxy_cpu_percent']}%, "
+          f"machine load {result['load_average']:.1f}); "
+          f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The classroom interface over HTTP: a learner's kernel on JupyterHub asks the class service.
+
+Decided rules (see classroom.service for what the service decides):
+
+- Under JupyterHub (`JUPYTERHUB_API_TOKEN` and `CARTAS_SERVICE_URL` both set in the server's
+  environment) the dashboards' classroom is this client; elsewhere (a teacher's laptop,
+  Binder) it is the store in this process (`classroom.local`). The kernel then holds the
+  learner's own hub token and the service's address, never a database URL.
+- The learner is the hub user (`JUPYTERHUB_USER`); she is not asked for a name.
+- Every call carries the token in the `Authorization` header; a refusal comes back as
+  `ServiceRefused` with the HTTP status, a code and the service's sentences in Portuguese
+  and English. An unreachable service is `StoreUnavailable`, as an unreachable store is.
+- Table changes: `watch(code, version)` is a long poll (the service answers when the
+  version moves, or after `wait` seconds); a page waits there instead of polling.
+"""
+from __future__ import annotations
+
+import json
+import os
+import urllib.error
+import urllib.request
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from .store import StoreError, StoreUnavailable
+
+TIMEOUT = 10.0
+WATCH_WAIT = 25.0
+
+
+class ServiceRefused(StoreError):
+    """The class service said no: `status` (HTTP), `code`, and `pt`/`en` sentences."""
+
+    def __init__(self, status: int, code: str, pt: str = "", en: str = ""):
+        super().__init__(f"{status} {code}: {en or pt}")
+        self.status, self.code, self.pt, self.en = status, code, pt, en
+
+    def message(self, lang: str = "pt") -> str:
+        return self.pt if lang == "pt" else self.en
+
+
+def configured(environ: Mapping[str, str] | None = None) -> bool:
+    """True when this process runs under JupyterHub with a class service to ask."""
+    environ = os.environ if environ is None else environ
+    return bool(environ.get("JUPYTERHUB_API_TOKEN", "").strip() and environ.get("CARTAS_SERVICE_URL", "").strip())
+
+
+@dataclass
+class RemoteClassroom:
+    """The classroom of a hub user, asked over HTTP (one instance per kernel)."""
+
+    url: str
+    token: str
+    user: str = ""
+    remote = True          # progress.record & co. ask this client instead of running SQL
+    kind = "service"
+    closed = False
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] | None = None) -> RemoteClassroom:
+        environ = os.environ if environ is None else environ
+        return cls(environ["CARTAS_SERVICE_URL"].strip().rstrip("/") + "/",
+                   environ["JUPYTERHUB_API_TOKEN"].strip(), environ.get("JUPYTERHUB_USER", ""))
+
+    @property
+    def hub_user(self) -> str:
+        return self.user
+
+    # HTTP
+    def call(self, method: str, path: str, body: Any = None, query: dict | None = None,
+             timeout: float = TIMEOUT) -> Any:
+        target = self.url + path.lstrip("/")
+        if query:
+            target += "?" + urlencode({k: v for k, v in query.items() if v is not None})
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(target, data=data, method=method, headers={
+            "Authorization": f"token {self.token}", "Content-Type": "application/json",
+            "Accept": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=timeout) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            try:
+                detail = json.loads(error.read() or b"{}")
+            except ValueError:
+                detail = {}
+            if not isinstance(detail, dict):
+                detail = {}
+            if error.code >= 500 and detail.get("error") in (None, "store_down", "internal"):
+                raise StoreUnavailable(f"the class service failed ({error.code})") from None
+            raise ServiceRefused(error.code, str(detail.get("error", "refused")), str(detail.get("pt", "")),
+                                 str(detail.get("en", ""))) from None
+        except (urllib.error.URLError, OSError, ValueError) as error:
+            raise StoreUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
+
+    def transaction(self, write: bool = True):
+        """Refused: under JupyterHub this kernel holds no database, only the service's client.
+        (Code written for a store in this process gets a StoreError, which the pages show as
+        "the store does not answer", instead of running SQL.)"""
+        raise StoreUnavailable("under JupyterHub the class store is behind the Cartas class service: "
+                               "this kernel runs no SQL")
+
+    def migrate(self, migrations, upto: int | None = None) -> int:
+        return self.transaction()
+
+    def close(self) -> None:
+        pass
+
+    # who
+    def me(self) -> dict:
+        return self.call("GET", "api/me")
+
+    # progress
+    def record(self, lesson: str, answers) -> int:
+        """Add `answers` (booleans) to the hub user's `lesson`."""
+        answers = [bool(a) for a in answers]
+        if not answers:
+            return 0
+        return self.call("POST", f"api/progress/{quote(self.user, safe='')}",
+                         {"lesson": lesson, "answers": answers})["recorded"]
+
+    def progress(self, user: str | None = None) -> dict[str, dict]:
+        """{lesson: {"right", "asked", "last"}} of the hub user (a teacher may name another)."""
+        return self.call("GET", f"api/progress/{quote(user or self.user, safe='')}")
+
+    # a teacher's view
+    def open_class(self, group: str):
+        """The class that is hub group `group`, as `classroom.classes.open_class` gives it
+        (no teacher key: the service checks that this hub user teaches); NotAllowed if she
+        does not, or there is no such group."""
+        from .classes import NewClass, NotAllowed
+        try:
+            found = self.call("GET", f"api/classes/{quote(str(group).strip(), safe='')}")
+        except ServiceRefused as refused:
+            if refused.status in (403, 404):
+                raise NotAllowed(refused.en) from None
+            raise
+        return NewClass(found["name"], "", found["name"])
+
+    def classes(self) -> list[dict]:
+        return self.call("GET", "api/classes")
+
+    def class_learners(self, group: str) -> list[dict]:
+        return self.call("GET", f"api/classes/{quote(group, safe='')}")["learners"]
+
+    def class_tables(self, group: str) -> list[dict]:
+        return self.call("GET", f"api/classes/{quote(group, safe='')}/tables")
+
+    # tables: the service holds the game; this client sees its seat's view
+    def create_table(self, game: str, **setup) -> dict:
+        return self.call("POST", "api/tables", {"game": game, **setup})
+
+    def table(self, code: str, seat: int | None = None) -> dict:
+        return self.call("GET", f"api/tables/{quote(code)}", query={"seat": seat})
+
+    def watch(self, code: str, version: int, wait: float = WATCH_WAIT) -> dict:
+        """The table once its version is no longer `version` (or as it is after `wait` s)."""
+        return self.call("GET", f"api/tables/{quote(code)}", query={"after": version, "wait": wait},
+                         timeout=wait + TIMEOUT)
+
+    def join(self, code: str, seat: int) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/join", {"seat": seat})
+
+    def leave(self, code: str) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/leave", {})
+
+    def start(self, code: str) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/start", {})
+
+    def move(self, code: str, action: str, version: int) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/move", {"action": action, "version": version})

@@ -1,0 +1,815 @@
+"""The Cartas class service: the class store behind JupyterHub's login, for a school's hub.
+
+On a school's JupyterHub every learner has a server (and a kernel) of her own where she can
+run any code, so nothing there may hold the keys to the class. The store (PostgreSQL) sits
+behind this service, a JupyterHub service on tornado; learners' kernels reach it over HTTP
+with their own hub token (`JUPYTERHUB_API_TOKEN`, see `classroom.remote`) and hold no
+database credentials.
+
+Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
+
+- Who asks: every request carries a hub token (`Authorization: token ...`); the hub says
+  whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS). No
+  token, or one the hub does not know, is 401. A service's token is not a learner: 403.
+- The learner is the hub user: her store id is `hub:<name>` and her name the hub name. No
+  name is typed and nothing the kernel sends names a learner, a class or a seat.
+- A teacher is a hub admin or a member of the teachers group (`--teachers-group`, default
+  `teachers`); the hub's answer is cached CACHE_SECONDS.
+- A learner reads and writes only her own progress. A teacher reads anyone's, writes none.
+- A class is a hub group (any but the teachers group): the teacher's view lists its members
+  before they first open a lesson, with their counters once they have some.
+- Tables: a learner sits only as herself and receives only her seat's view (her cards, the
+  face-up ones, her legal moves); a teacher, or anyone not seated, watches as a spectator. The
+  deal, the whole state and its random generator stay here: the service applies every move
+  (the engine checks it) and moves the bots (`classroom.tables` rules: pace, away seats).
+  A learner cannot choose a table's seed (its deals would be known) and sets its bots' pace
+  within PACE_RANGE only.
+- Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
+  answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
+  PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
+  notifies on each save), so several service replicas agree; on SQLite it checks the
+  versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
+  table whatever the number of pages.
+- Bounded database use: on PostgreSQL one pool of `--pool-size` connections (one of them
+  listens), whatever the number of learners; store calls run on pool-size - 1 threads.
+- Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
+  input, 401, 403, 404); no traceback leaves the service.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from functools import partial
+from typing import Any
+from urllib.parse import quote
+
+from tornado import httpclient, web
+from tornado.ioloop import IOLoop
+
+from . import games, progress
+from .games import TableError
+from .identity import clean_name
+from .store import Store, StoreError, connect
+from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
+
+CACHE_SECONDS = 30.0
+LONG_POLL = 30.0
+MAX_BODY = 64 * 1024
+MAX_ANSWERS = 200
+LOG_LINES = 80
+SWEEP_EVERY = 2.0          # seconds between checks of away seats and due bots
+PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set it (no busy bots)
+IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
+DEFAULT_POOL = 5
+
+TEXT = {
+    "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
+    "bad_token": ("O JupyterHub não reconhece esse token.", "JupyterHub does not know that token."),
+    "not_learner": ("Só uma pessoa do JupyterHub pode usar as turmas.", "Only a JupyterHub user can use the classes."),
+    "not_yours": ("Você só pode ver e gravar o seu próprio progresso.",
+                  "You can only read and write your own progress."),
+    "teachers_only": ("Só professores veem as turmas.", "Only teachers see the classes."),
+    "not_your_seat": ("Você só vê as cartas do seu lugar.", "You only see your own seat's cards."),
+    "no_class": ("Não há turma {name} no JupyterHub.", "There is no class {name} on JupyterHub."),
+    "bad_request": ("Pedido inválido: {why}.", "Bad request: {why}."),
+    "not_found": ("Não há nada aqui.", "There is nothing here."),
+    "hub_down": ("O JupyterHub não respondeu; tente de novo.", "JupyterHub did not answer; try again."),
+    "store_down": ("As turmas estão sem conexão com o banco de dados; tente de novo.",
+                   "The classes cannot reach the store; try again."),
+}
+
+
+class Refused(Exception):
+    """A request refused with an HTTP status and a sentence of TEXT (or a TableError's)."""
+
+    def __init__(self, status: int, code: str, pt: str | None = None, en: str | None = None, **fields):
+        super().__init__(code)
+        self.status, self.code = status, code
+        if pt is None or en is None:
+            pt, en = (s.format(**fields) for s in TEXT[code])
+        self.pt, self.en = pt, en
+
+
+def learner_id(user: str) -> str:
+    """The store id of hub user `user`."""
+    return f"hub:{user}"
+
+
+class HubUser(progress.Learner):
+    """A learner known by her hub login: her key is `hub:<name>` (see `learner_id`)."""
+
+    @property
+    def key(self) -> str:
+        return learner_id(self.name)
+
+
+# What the hub says about users and groups --------------------------------------------------
+class Hub:
+    """Token checks (HubAuth) and user/group look-ups with the service's own token, cached."""
+
+    def __init__(self, teachers_group: str = "teachers", api_url: str | None = None,
+                 api_token: str | None = None, clock: Callable[[], float] = time.monotonic):
+        from jupyterhub.services.auth import HubAuth
+        self.api_url = (api_url or os.environ["JUPYTERHUB_API_URL"]).rstrip("/")
+        self.api_token = api_token or os.environ["JUPYTERHUB_API_TOKEN"]
+        self.auth = HubAuth(api_url=self.api_url, api_token=self.api_token,
+                            cache_max_age=int(CACHE_SECONDS))
+        self.teachers_group = teachers_group
+        self.clock = clock
+        self._cache: dict[str, tuple[float, Any]] = {}
+        self.http = httpclient.AsyncHTTPClient()
+
+    async def user_for_token(self, token: str) -> dict | None:
+        return await self.auth.user_for_token(token, sync=False)
+
+    async def _get(self, path: str) -> Any:
+        now = self.clock()
+        hit = self._cache.get(path)
+        if hit and now - hit[0] < CACHE_SECONDS:
+            return hit[1]
+        try:
+            response = await self.http.fetch(f"{self.api_url}{path}",
+                                             headers={"Authorization": f"token {self.api_token}"})
+            value = json.loads(response.body)
+        except httpclient.HTTPClientError as error:
+            if error.code != 404:
+                raise
+            value = None
+        self._cache[path] = (now, value)
+        return value
+
+    async def user(self, name: str) -> dict:
+        return await self._get(f"/users/{quote(name, safe='')}") or {}
+
+    async def is_teacher(self, name: str) -> bool:
+        model = await self.user(name)
+        return bool(model.get("admin")) or self.teachers_group in (model.get("groups") or [])
+
+    async def classes(self) -> list[dict]:
+        groups = await self._get("/groups") or []
+        return [{"name": g["name"], "members": sorted(g.get("users") or [])}
+                for g in groups if g["name"] != self.teachers_group]
+
+    async def members(self, group: str) -> list[str] | None:
+        model = await self._get(f"/groups/{quote(group, safe='')}")
+        return None if model is None else sorted(model.get("users") or [])
+
+
+# The service's state: the store, its threads, waiting pages, bots ---------------------------
+class Classes:
+    """The store side of the service (no HTTP): progress, class rows and tables, each call a
+    store transaction on one of the pool's threads."""
+
+    def __init__(self, store: Store, workers: int):
+        self.store = store
+        store.migrate(progress.MIGRATIONS)
+        from .tables import StoreRepository
+        self.tables = Tables(StoreRepository(store))
+        # Tables are waited on, answers are not: a quarter of the threads (at least one) records
+        # answers, the rest serve tables, so a burst of answers never delays a move.
+        writers = max(1, workers // 4) if workers > 1 else 1
+        tables = max(1, workers - writers) if workers > 1 else 1
+        self.executor = ThreadPoolExecutor(max_workers=tables, thread_name_prefix="cartas-tables")
+        self.writes = ThreadPoolExecutor(max_workers=writers, thread_name_prefix="cartas-answers") \
+            if workers > 1 else self.executor
+
+    async def run(self, fn, *args):
+        """`fn(*args)` on a tables thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+
+    async def write(self, fn, *args):
+        """`fn(*args)` on an answers thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.writes, fn, *args)
+
+    def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
+        """Learners' presence at tables, (code, learner, when) each, in one transaction."""
+        with self.store.transaction() as tx:
+            tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
+
+    # progress
+    def record(self, user: str, lesson: str, answers: list[bool]) -> None:
+        progress.record(self.store, HubUser("hub-learner", user, ""), lesson, answers)
+
+    def learner_progress(self, user: str) -> dict:
+        return progress.learner_progress(self.store, learner_id(user))
+
+    def class_rows(self, members: list[str]) -> list[dict]:
+        """One row per member (those who never answered too, `last_seen` 0), by name, in the
+        shape of `progress.class_learners` (`has_pin` is always true: the hub signs them in)."""
+        ids = [learner_id(m) for m in members]
+        rows: dict[str, dict[str, Any]] = {
+            m: {"id": m, "name": m, "last_seen": 0.0, "lessons": {}, "done": 0, "has_pin": True} for m in members}
+        if not ids:
+            return []
+        marks = ", ".join("?" for _ in ids)
+        with self.store.transaction(write=False) as tx:
+            seen = tx.execute(f"SELECT id, last_seen FROM learners WHERE id IN ({marks})", ids).fetchall()
+            counts = tx.execute("SELECT learner_id, lesson, right_count, asked_count FROM progress "
+                                f"WHERE learner_id IN ({marks})", ids).fetchall()
+        for pid, at in seen:
+            rows[pid[4:]]["last_seen"] = float(at)
+        for pid, lesson, right, asked in counts:
+            row = rows[pid[4:]]
+            row["lessons"][lesson] = {"right": int(right), "asked": int(asked)}
+            row["done"] += int(right) >= progress.DONE_RIGHT
+        return [rows[m] for m in members]
+
+
+# what a seat view shows besides the hands (truco's table; 21's bets), as far as the game has it
+PUBLIC = ("vira", "manilhas", "dealer", "score", "phase", "hand_value", "pending_raise", "trick_number",
+          "trick_results", "current_trick", "tricks", "banker", "chips", "bets", "round_number")
+
+
+def _plain(value: Any) -> Any:
+    """A view's value as JSON: cards as their text, tuples as lists."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return str(value)
+
+
+class Texts:
+    """Sentences already written, per table: narrating an event depends only on the table and
+    the event as the seat sees it (its redacted form is the key), and a trick's "why" only on
+    the table's version. Bounded: past MAX_TEXTS sentences, it starts again."""
+
+    MAX_TEXTS = 200_000
+
+    def __init__(self):
+        self.by_table: dict[str, dict[tuple, str | None]] = {}
+        self.size = 0
+
+    def get(self, code: str, key: tuple, make: Callable[[], str | None]) -> str | None:
+        texts = self.by_table.setdefault(code, {})
+        if key not in texts:
+            if self.size >= self.MAX_TEXTS:
+                self.by_table, self.size = {code: {}}, 0
+                texts = self.by_table[code]
+            texts[key] = make()
+            self.size += 1
+        return texts[key]
+
+    def forget(self, code: str) -> None:
+        self.size -= len(self.by_table.pop(code, {}))
+
+
+def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, texts: Texts | None = None) -> dict:
+    """What one seat (None: a spectator) may know of a table: never the deal, the whole state
+    or the random generator, only the engine's view for that seat, narrated in both languages."""
+    texts = Texts() if texts is None else texts
+    record = snap.record
+    out: dict[str, Any] = {
+        "code": snap.code, "version": snap.version, "game": snap.game, "status": snap.status,
+        "seats": [{k: info[k] for k in ("seat", "name", "controller", "away", "team")}
+                  for info in snap.seats(now)],
+        "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
+        "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
+        "hands": None, "current_seat": None, "legal": [], "log": {"pt": [], "en": []},
+        "why": {"pt": None, "en": None}, "hand_number": 0, "table": {},
+    }
+    state = snap.state
+    if state is None:
+        return out
+    view = games.view(state, seat)
+    out["hands"] = [[None if c is None else str(c) for c in hand] for hand in games.seat_hands(view)]
+    out["table"] = {name: _plain(getattr(view, name)) for name in PUBLIC if hasattr(view, name)}
+    out["current_seat"] = state.current_seat
+    legal = games.legal_actions(state, seat) if snap.status == "playing" else []
+    out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
+                    for a in legal]
+    events = games.events_for(state, seat)[-LOG_LINES:]
+    keys = [json.dumps(e, sort_keys=True, default=str) for e in events]
+    out["log"] = {lang: [texts.get(snap.code, (lang, k), partial(games.narrate, state, e, lang))
+                         for e, k in zip(events, keys)] for lang in ("pt", "en")}
+    out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
+                  for lang in ("pt", "en")}
+    out["hand_number"] = games.hand_number(state)
+    return out
+
+
+class Service:
+    """Waiting pages and bots over `Classes`, on the tornado loop.
+
+    Per watched table the service keeps the latest snapshot it loaded (`snaps`). A change
+    (a NOTIFY "CODE VERSION", the SQLite poll, or a change made here) loads the table once and
+    hands that one snapshot to every page waiting on it, whatever their number; a waiter is
+    registered before its version is compared, so no change slips between the two."""
+
+    def __init__(self, classes: Classes, hub: Hub, listen: Callable[[Callable[[str], None]], None] | None = None):
+        self.classes = classes
+        self.hub = hub
+        self.waiters: dict[str, dict[asyncio.Future, int]] = {}   # code -> {future: version seen}
+        self.snaps: dict[str, Snapshot] = {}
+        self.active: dict[str, float] = {}   # table code -> last time someone looked or moved
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._listen = listen
+        self._loading: dict[str, bool] = {}  # code -> another change came while loading
+        self._beats: dict[tuple[str, str], float] = {}
+        self._pending_beats: dict[tuple[str, str], float] = {}
+        self.texts = Texts()
+        self.notifications = 0
+
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        if self._listen is not None:
+            self._listen(self.changed_threadsafe)
+        else:
+            asyncio.ensure_future(self._poll_versions())
+        asyncio.ensure_future(self._sweep())
+        asyncio.ensure_future(self._flush_beats())
+
+    # change notification
+    def changed_threadsafe(self, payload: str) -> None:
+        if self.loop is not None:
+            self.loop.call_soon_threadsafe(self.changed, payload)
+
+    def changed(self, payload: str) -> None:
+        """Table "CODE" (or "CODE VERSION") moved on: load it once, wake its waiters with it."""
+        self.notifications += 1
+        code, _, version = payload.partition(" ")
+        known = self.snaps.get(code)
+        if known is not None and version.isdigit() and known.version >= int(version):
+            return  # already published (a change made here)
+        if code not in self.waiters and code not in self.active:
+            self.snaps.pop(code, None)  # nobody watches it here: forget it
+            return
+        if code in self._loading:
+            self._loading[code] = True
+            return
+        self._loading[code] = False
+        asyncio.ensure_future(self._reload(code))
+
+    async def _reload(self, code: str) -> None:
+        snap = None
+        try:
+            while True:
+                try:
+                    snap = await self.classes.run(self.classes.tables.snapshot, code)
+                    self.publish(snap)
+                except (StoreError, TableError):
+                    pass
+                if not self._loading.get(code):
+                    break
+                self._loading[code] = False
+        finally:
+            self._loading.pop(code, None)
+        if snap is not None:
+            await self._bots_for(snap)
+
+    def publish(self, snap: Snapshot) -> None:
+        """`snap` is the table's latest version known here: wake who waits for another."""
+        known = self.snaps.get(snap.code)
+        if known is not None and known.version > snap.version:
+            return
+        self.snaps[snap.code] = snap
+        waiting = self.waiters.get(snap.code, {})
+        for future, seen in list(waiting.items()):
+            if seen != snap.version:
+                waiting.pop(future, None)
+                if not future.done():
+                    future.set_result(snap)
+
+    def register(self, code: str, after: int) -> asyncio.Future:
+        """A waiter for table `code` to leave version `after` (see `wait`)."""
+        self.active[code] = time.monotonic()
+        assert self.loop is not None
+        future = self.loop.create_future()
+        self.waiters.setdefault(code, {})[future] = after
+        return future
+
+    async def wait(self, code: str, future: asyncio.Future, timeout: float) -> Snapshot | None:
+        """The table's next version for a registered waiter, or None after `timeout` s."""
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        except TimeoutError:
+            return None
+        finally:
+            waiting = self.waiters.get(code)
+            if waiting is not None:
+                waiting.pop(future, None)
+                if not waiting:
+                    self.waiters.pop(code, None)
+
+    def beat(self, code: str, learner: str) -> None:
+        """A seated learner's request is her presence at the table: recorded at most every
+        HEARTBEAT_EVERY s (presence is counted in tens of seconds), all of them together in
+        one transaction a second (`_flush_beats`)."""
+        now = time.monotonic()
+        if now - self._beats.get((code, learner), -1e9) < HEARTBEAT_EVERY:
+            return
+        self._beats[(code, learner)] = now
+        self._pending_beats[(code, learner)] = self.classes.tables.clock()
+
+    async def _flush_beats(self) -> None:
+        while True:
+            await asyncio.sleep(1.0)
+            if not self._pending_beats:
+                continue
+            beats, self._pending_beats = self._pending_beats, {}
+            try:
+                await self.classes.write(self.classes.touch_many, [(c, who, at) for (c, who), at in beats.items()])
+            except StoreError:
+                for (c, who) in beats:   # written next time
+                    self._beats.pop((c, who), None)
+
+    async def _poll_versions(self) -> None:
+        """SQLite: one version query per watched table every POLL_EVERY s."""
+        while True:
+            await asyncio.sleep(POLL_EVERY)
+            for code in list(self.waiters):
+                try:
+                    version = await self.classes.run(self.classes.tables.repo.version, code)
+                except StoreError:
+                    continue
+                known = self.snaps.get(code)
+                if version is not None and (known is None or version != known.version):
+                    self.changed(f"{code} {version}")
+
+    # bots
+    async def _bots_for(self, snap: Snapshot) -> None:
+        """Move the bot due on `snap`, if the seat to play is a bot's, once its pace has passed."""
+        tables = self.classes.tables
+        if snap.status != "playing" or snap.state.current_seat is None:
+            return
+        if snap.controller(snap.state.current_seat, tables.clock()) != "bot":
+            return
+        wait = snap.record["moved_at"] + snap.record["pace"] - tables.clock()
+        await asyncio.sleep(max(0.0, wait) + 0.01)
+        moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+        if moved is not None:
+            self.publish(moved)
+            await self._bots_for(moved)
+
+    def _bot_move(self, code: str, version: int) -> Snapshot | None:
+        snap = self.classes.tables.snapshot(code)
+        if snap.version != version:
+            return None
+        return self.classes.tables.bot_move(snap)
+
+    async def _sweep(self) -> None:
+        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
+        again, a seat whose learner went away is a bot's now; move it. Tables nobody looked at
+        for IDLE_TABLE s are forgotten."""
+        tables = self.classes.tables
+        while True:
+            await asyncio.sleep(SWEEP_EVERY)
+            now = time.monotonic()
+            for code, at in list(self.active.items()):
+                if now - at > IDLE_TABLE and code not in self.waiters:
+                    self.active.pop(code, None)
+                    self.snaps.pop(code, None)
+                    self.texts.forget(code)
+                    continue
+                try:
+                    snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
+                    if snap.status != "playing":
+                        continue
+                    snap.presence = await self.classes.run(tables.repo.presence, code)
+                    if tables.bot_due(snap, tables.clock()):
+                        moved = await self.classes.run(self._bot_move, code, snap.version)
+                        if moved is not None:
+                            self.publish(moved)
+                            asyncio.ensure_future(self._bots_for(moved))
+                except (StoreError, TableError):
+                    continue
+            for key, at in list(self._beats.items()):
+                if now - at > IDLE_TABLE:
+                    self._beats.pop(key, None)
+
+
+# HTTP ----------------------------------------------------------------------------------------
+class Handler(web.RequestHandler):
+    service: Service
+
+    def initialize(self, service: Service) -> None:
+        self.service = service
+
+    def check_xsrf_cookie(self) -> None:  # token-authenticated API: no cookies are used
+        pass
+
+    def write_error(self, status_code: int, **kwargs) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": "internal", "pt": "Erro interno do serviço.",
+                                "en": "The service failed."}))
+
+    def refuse(self, error: Refused) -> None:
+        self.set_status(error.status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en}))
+
+    def reply(self, value: Any) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.set_header("Cache-Control", "no-store")
+        self.finish(json.dumps(value, ensure_ascii=False))
+
+    async def user(self) -> str:
+        match = re.fullmatch(r"(?:token|bearer)\s+(\S+)", self.request.headers.get("Authorization", ""),
+                             re.IGNORECASE)
+        if not match:
+            raise Refused(401, "no_token")
+        model = await self.service.hub.user_for_token(match.group(1))
+        if not model:
+            raise Refused(401, "bad_token")
+        if model.get("kind", "user") != "user" or not model.get("name"):
+            raise Refused(403, "not_learner")
+        return model["name"]
+
+    async def teacher(self) -> str:
+        user = await self.user()
+        if not await self.service.hub.is_teacher(user):
+            raise Refused(403, "teachers_only")
+        return user
+
+    def body(self) -> dict:
+        if len(self.request.body) > MAX_BODY:
+            raise Refused(400, "bad_request", why="body too long")
+        try:
+            value = json.loads(self.request.body or b"{}")
+        except ValueError:
+            raise Refused(400, "bad_request", why="not JSON") from None
+        if not isinstance(value, dict):
+            raise Refused(400, "bad_request", why="not a JSON object")
+        return value
+
+    async def guarded(self, work) -> None:
+        try:
+            self.reply(await work())
+        except Refused as error:
+            self.refuse(error)
+        except TableError as error:
+            status = {"no_table": 404, "not_seated": 403, "not_creator": 403}.get(error.code, 409)
+            self.refuse(Refused(status, error.code, error.message("pt"), error.message("en")))
+        except StoreError:
+            self.refuse(Refused(503, "store_down"))
+        except (httpclient.HTTPClientError, OSError):
+            self.refuse(Refused(503, "hub_down"))
+        except Exception as error:  # a rule the engine refuses (RuleError) or bad input
+            message = getattr(error, "message", None)
+            if callable(message):
+                try:
+                    self.refuse(Refused(409, getattr(error, "code", "refused"), message("pt"), message("en")))
+                    return
+                except Exception:
+                    pass
+            if isinstance(error, (ValueError, TypeError, KeyError)):
+                self.refuse(Refused(400, "bad_request", why=type(error).__name__))
+                return
+            raise
+
+
+class MeHandler(Handler):
+    async def get(self):
+        async def work():
+            user = await self.user()
+            return {"name": user, "teacher": await self.service.hub.is_teacher(user)}
+        await self.guarded(work)
+
+
+class ProgressHandler(Handler):
+    async def get(self, who: str):
+        async def work():
+            user = await self.user()
+            if who != user and not await self.service.hub.is_teacher(user):
+                raise Refused(403, "not_yours")
+            return await self.service.classes.run(self.service.classes.learner_progress, who)
+        await self.guarded(work)
+
+    async def post(self, who: str):
+        async def work():
+            user = await self.user()
+            if who != user:
+                raise Refused(403, "not_yours")   # a teacher writes nobody's answers either
+            body = self.body()
+            lesson, answers = body.get("lesson"), body.get("answers")
+            if not isinstance(lesson, str) or not 0 < len(lesson) <= 100 or not re.fullmatch(r"[\w.:-]+", lesson):
+                raise Refused(400, "bad_request", why="lesson")
+            if (not isinstance(answers, list) or not 0 < len(answers) <= MAX_ANSWERS
+                    or not all(isinstance(a, bool) for a in answers)):
+                raise Refused(400, "bad_request", why="answers")
+            await self.service.classes.write(self.service.classes.record, user, lesson, answers)
+            return {"recorded": len(answers)}
+        await self.guarded(work)
+
+
+class ClassesHandler(Handler):
+    async def get(self):
+        async def work():
+            await self.teacher()
+            return await self.service.hub.classes()
+        await self.guarded(work)
+
+
+class ClassHandler(Handler):
+    async def get(self, group: str):
+        async def work():
+            await self.teacher()
+            members = await self.service.hub.members(group)
+            if members is None or group == self.service.hub.teachers_group:
+                raise Refused(404, "no_class", name=group)
+            rows = await self.service.classes.run(self.service.classes.class_rows, members)
+            return {"name": group, "learners": rows}
+        await self.guarded(work)
+
+
+class ClassTablesHandler(Handler):
+    async def get(self, group: str):
+        async def work():
+            await self.teacher()
+            tables = self.service.classes.tables
+            snaps = await self.service.classes.run(tables.list_class, group)
+            now = tables.clock()
+            return [seat_view(s, None, None, now, self.service.texts) for s in snaps]
+        await self.guarded(work)
+
+
+class TablesHandler(Handler):
+    async def post(self):
+        """A new table, its creator (the caller) seated; its class is the caller's class
+        (`class` in the body, if she is in that group; else her first group)."""
+        async def work():
+            user = await self.user()
+            body = self.body()
+            groups = [g for g in (await self.service.hub.user(user)).get("groups") or []
+                      if g != self.service.hub.teachers_group]
+            wanted = body.get("class")
+            class_code = str(wanted) if wanted in groups else (groups[0] if groups else "")
+            game = body.get("game")
+            if not isinstance(game, str):
+                raise Refused(400, "bad_request", why="game")
+            seat = body.get("seat", 0)
+            kwargs = {k: body[k] for k in ("seats", "options", "timeout", "pace") if k in body}
+            pace = kwargs.get("pace", PACE_RANGE[0])
+            if (not isinstance(pace, (int, float)) or isinstance(pace, bool)
+                    or not PACE_RANGE[0] <= pace <= PACE_RANGE[1]):
+                raise Refused(400, "bad_request", why=f"pace: {PACE_RANGE[0]} to {PACE_RANGE[1]} seconds")
+            tables = self.service.classes.tables
+
+            def create():
+                code = tables.create(game, learner_id(user), clean_name(user), seat=seat,
+                                     class_code=class_code, **kwargs)
+                return tables.snapshot(code)
+            snap = await self.service.classes.run(create)
+            self.service.active[snap.code] = time.monotonic()
+            return seat_view(snap, snap.seat_of(learner_id(user)), user, tables.clock(), self.service.texts)
+        await self.guarded(work)
+
+
+class TableHandler(Handler):
+    async def get(self, code: str):
+        """The caller's view of table `code`: her seat's if she sits there, a spectator's
+        otherwise. `seat=N` asks for seat N's view, refused (403) unless N is hers. With
+        `after=V`, waits (up to `wait` s) until the table's version is no longer V. A seated
+        learner's request counts as her presence at the table."""
+        async def work():
+            user = await self.user()
+            tables = self.service.classes.tables
+            me = learner_id(user)
+            after = self.get_argument("after", None)
+            wait = self.get_argument("wait", "0")
+            try:
+                waiting = min(LONG_POLL, max(0.0, float(wait)))
+                after_version = None if after is None else int(after)
+            except ValueError:
+                raise Refused(400, "bad_request", why="after/wait") from None
+            code_ = clean_code(code)
+            service = self.service
+            if after_version is not None and waiting > 0:
+                future = service.register(code_, after_version)  # before comparing: no change slips by
+                snap = service.snaps.get(code_)
+                if snap is None:
+                    snap = await service.classes.run(tables.snapshot, code_)
+                    service.publish(snap)
+                if snap.version == after_version:
+                    if snap.seat_of(me) is not None:
+                        service.beat(code_, me)
+                    got = await service.wait(code_, future, waiting)
+                    snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
+                else:
+                    await service.wait(code_, future, 0)  # unregister
+            else:
+                snap = await service.classes.run(tables.snapshot, code_)
+            mine = snap.seat_of(me)
+            asked = self.get_argument("seat", None)
+            if asked is not None and asked != str(mine):
+                raise Refused(403, "not_your_seat")
+            if mine is not None and (after_version is None or waiting == 0):
+                service.beat(snap.code, me)
+            return seat_view(snap, mine, user, tables.clock(), service.texts)
+        await self.guarded(work)
+
+
+class TableActionHandler(Handler):
+    async def post(self, code: str, action: str):
+        """join {seat}, leave, start, move {action, version}: always as the caller herself."""
+        async def work():
+            user = await self.user()
+            me = learner_id(user)
+            body = self.body()
+            tables = self.service.classes.tables
+            if action == "join":
+                seat = body.get("seat")
+                if not isinstance(seat, int) or isinstance(seat, bool):
+                    raise Refused(400, "bad_request", why="seat")
+                run = lambda: tables.join(code, me, clean_name(user), seat)  # noqa: E731
+            elif action == "leave":
+                run = lambda: tables.leave(code, me)  # noqa: E731
+            elif action == "start":
+                run = lambda: tables.start(code, me)  # noqa: E731
+            elif action == "move":
+                move, version = body.get("action"), body.get("version")
+                if not isinstance(move, str) or not isinstance(version, int) or isinstance(version, bool):
+                    raise Refused(400, "bad_request", why="action and version")
+                run = lambda: tables.move(code, me, move, version)  # noqa: E731
+            else:
+                raise Refused(404, "not_found")
+            snap = await self.service.classes.run(run)
+            self.service.active[snap.code] = time.monotonic()
+            self.service.publish(snap)          # the pages waiting here see it at once
+            asyncio.ensure_future(self.service._bots_for(snap))
+            return seat_view(snap, snap.seat_of(me), user, tables.clock(), self.service.texts)
+        await self.guarded(work)
+
+
+class HealthHandler(Handler):
+    async def get(self):
+        self.reply({"ok": True, "notifications": self.service.notifications,
+                    "queries": getattr(self.service.classes.store, "queries", None),
+                    "waiting": sum(len(w) for w in self.service.waiters.values())})
+
+
+def make_app(service: Service, prefix: str = "/") -> web.Application:
+    prefix = "/" + prefix.strip("/") + "/" if prefix.strip("/") else "/"
+    code = r"([A-Za-z0-9 -]{1,20})"
+    routes = [
+        (rf"{prefix}health", HealthHandler), (rf"{prefix}api/me", MeHandler),
+        (rf"{prefix}api/progress/([^/]+)", ProgressHandler),
+        (rf"{prefix}api/classes", ClassesHandler), (rf"{prefix}api/classes/([^/]+)/tables", ClassTablesHandler),
+        (rf"{prefix}api/classes/([^/]+)", ClassHandler),
+        (rf"{prefix}api/tables", TablesHandler), (rf"{prefix}api/tables/{code}", TableHandler),
+        (rf"{prefix}api/tables/{code}/(join|leave|start|move)", TableActionHandler),
+    ]
+    return web.Application([(path, handler, {"service": service}) for path, handler in routes],
+                           compress_response=True)
+
+
+# Running ---------------------------------------------------------------------------------------
+def open_store(url: str, pool_size: int) -> tuple[Store, Callable | None, int]:
+    """The store, the PostgreSQL listener (None on SQLite) and the number of store threads."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from .store import PooledPostgresStore
+        store = PooledPostgresStore(url, pool_size)
+
+        def listen(callback: Callable[[str], None]) -> None:
+            threading.Thread(target=store.listen, args=(CHANNEL, callback), daemon=True,
+                             name="cartas-listen").start()
+        return store, listen, max(1, pool_size - 1)
+    return connect(url), None, 1
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m classroom.service", description=__doc__.splitlines()[0])
+    parser.add_argument("--pool-size", type=int, default=int(os.environ.get("CARTAS_POOL_SIZE", DEFAULT_POOL)),
+                        help="PostgreSQL connections at most (one listens for table changes)")
+    parser.add_argument("--teachers-group", default=os.environ.get("CARTAS_TEACHERS_GROUP", "teachers"))
+    parser.add_argument("--port", type=int, default=None, help="default: from JUPYTERHUB_SERVICE_URL")
+    parser.add_argument("--ip", default=None)
+    args = parser.parse_args(argv)
+    if args.pool_size < 2:
+        parser.error("--pool-size must be at least 2 (one connection listens)")
+    url = os.environ.get("CARTAS_DATABASE_URL", "").strip() or os.environ.get("CARTAS_DB", "")
+    if not url:
+        parser.error("set CARTAS_DATABASE_URL (postgresql://...) or CARTAS_DB (a SQLite file)")
+    from urllib.parse import urlsplit
+    service_url = urlsplit(os.environ.get("JUPYTERHUB_SERVICE_URL", "http://127.0.0.1:10101"))
+    port = args.port or service_url.port or 10101
+    ip = args.ip or service_url.hostname or "127.0.0.1"
+    prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/")
+    store, listen, workers = open_store(url, args.pool_size)
+    service = Service(Classes(store, workers), Hub(args.teachers_group), listen)
+    app = make_app(service, prefix)
+    app.listen(port, ip, xheaders=True)
+    loop = IOLoop.current()
+    loop.add_callback(service.start)
+    for number in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(number, lambda *_: loop.add_callback_from_signal(loop.stop))
+    print(f"cartas class service on http://{ip}:{port}{prefix} (store {getattr(store, 'describe', url)})", flush=True)
+    try:
+        loop.start()
+    finally:
+        store.close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,41 @@
+"""One real JupyterHub for the session (see hubkit.py): started once, stopped at the end.
+
+Under CI=true a missing jupyterhub or configurable-http-proxy is a failure; elsewhere the hub
+tests are skipped with the reason.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+import hubkit
+
+
+@pytest.fixture(scope="session")
+def hub(postgres_server):
+    problem = hubkit.missing()
+    if problem:
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(problem)
+        pytest.skip(problem)
+    import psycopg
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute('DROP DATABASE IF EXISTS "cartas_hub" WITH (FORCE)')
+        conn.execute('CREATE DATABASE "cartas_hub"')
+    database = postgres_server.rsplit("/", 1)[0] + "/cartas_hub"
+    folder = Path(tempfile.mkdtemp(prefix="cartas-hub-"))
+    running = hubkit.Hub(folder, database)
+    try:
+        running.start()
+        running.spawn_servers(["ana", "bia", "tereza"])
+        running.database_url = database
+        yield running
+    finally:
+        running.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        with psycopg.connect(postgres_server, autocommit=True) as conn:
+            conn.execute('DROP DATABASE IF EXISTS "cartas_hub" WITH (FORCE)')

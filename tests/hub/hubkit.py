@@ -1,0 +1,265 @@
+"""A real JupyterHub for the tests (and benchmarks/school.py): config, start, stop, kernels.
+
+The hub runs on 127.0.0.1 with DummyAuthenticator, SimpleLocalProcessSpawner (with
+`--allow-root` when root), the Cartas class service and the idle culler as hub-managed
+services, and a `tester` service whose token spawns servers, issues users' tokens and runs
+code in a learner's kernel (the kernel API of her single-user server).
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_BIN = Path(sys.executable).parent
+PROXY = ROOT / "build" / "npm" / "node_modules" / ".bin" / "configurable-http-proxy"
+TEACHERS = ["tereza"]
+CLASS = "turma-a"
+LEARNERS = ["ana", "bia", "cora"]   # cora is in the class and never opens a lesson
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def missing() -> str | None:
+    """Why a hub cannot start here, or None."""
+    if shutil.which("jupyterhub", path=str(VENV_BIN)) is None:
+        return "jupyterhub is not installed in the test environment (pip install -e '.[test]')"
+    if not PROXY.exists():
+        return "configurable-http-proxy is missing: run `make hubproxy` (npm install into build/npm)"
+    return None
+
+
+@dataclass
+class Hub:
+    folder: Path
+    database_url: str
+    learners: list[str] = field(default_factory=lambda: list(LEARNERS))
+    teachers: list[str] = field(default_factory=lambda: list(TEACHERS))
+    groups: dict[str, list[str]] | None = None
+    pool_size: int = 4
+    spawn: bool = True
+    proxy_port: int = field(default_factory=free_port)
+    hub_port: int = field(default_factory=free_port)
+    api_port: int = field(default_factory=free_port)
+    service_port: int = field(default_factory=free_port)
+    tester_token: str = field(default_factory=lambda: secrets.token_hex(24))
+    process: subprocess.Popen | None = None
+    spawned: list[str] = field(default_factory=list)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.proxy_port}"
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.hub_port}/hub/api"
+
+    @property
+    def service_url(self) -> str:
+        """The class service as learners' kernels reach it: through the hub's proxy."""
+        return f"{self.url}/services/cartas/"
+
+    def config(self) -> str:
+        python = sys.executable
+        groups = self.groups or {"teachers": self.teachers, CLASS: self.learners}
+        users = sorted({*self.learners, *self.teachers, *(u for g in groups.values() for u in g)})
+        spawner_args = ["--allow-root"] if os.geteuid() == 0 else []
+        home = self.folder / "home"
+        return "\n".join([
+            f"c.JupyterHub.ip = '127.0.0.1'; c.JupyterHub.port = {self.proxy_port}",
+            f"c.JupyterHub.hub_ip = '127.0.0.1'; c.JupyterHub.hub_port = {self.hub_port}",
+            f"c.ConfigurableHTTPProxy.api_url = 'http://127.0.0.1:{self.api_port}'",
+            f"c.ConfigurableHTTPProxy.command = [{str(PROXY)!r}]",
+            f"c.ConfigurableHTTPProxy.pid_file = {str(self.folder / 'proxy.pid')!r}",
+            f"c.JupyterHub.db_url = 'sqlite:///{self.folder / 'hub.sqlite'}'",
+            f"c.JupyterHub.cookie_secret_file = {str(self.folder / 'cookie_secret')!r}",
+            "c.JupyterHub.authenticator_class = 'jupyterhub.auth.DummyAuthenticator'",
+            f"c.Authenticator.allowed_users = set({users!r})",
+            "c.JupyterHub.spawner_class = 'jupyterhub.spawner.SimpleLocalProcessSpawner'",
+            f"c.SimpleLocalProcessSpawner.home_dir_template = {str(home) + '/{username}'!r}",
+            f"c.Spawner.cmd = [{str(VENV_BIN / 'jupyterhub-singleuser')!r}]",
+            f"c.Spawner.args = {spawner_args!r}",
+            f"c.Spawner.notebook_dir = {str(ROOT)!r}",
+            "c.Spawner.default_url = '/voila/render/notebooks/index.ipynb'",
+            "c.Spawner.start_timeout = 90; c.Spawner.http_timeout = 90",
+            f"c.Spawner.environment = {{'CARTAS_SERVICE_URL': {self.service_url!r}}}",
+            f"c.JupyterHub.load_groups = {{g: {{'users': u}} for g, u in {groups!r}.items()}}",
+            "c.JupyterHub.services = [",
+            f"  {{'name': 'cartas', 'url': 'http://127.0.0.1:{self.service_port}',",
+            f"   'command': [{python!r}, '-m', 'classroom.service', '--pool-size', '{self.pool_size}'],",
+            f"   'environment': {{'CARTAS_DATABASE_URL': {self.database_url!r}}}, 'cwd': {str(self.folder)!r}}},",
+            f"  {{'name': 'idle-culler', 'command': [{python!r}, '-m', 'jupyterhub_idle_culler',",
+            "   '--timeout=3600', '--cull-every=60']},",
+            f"  {{'name': 'tester', 'api_token': {self.tester_token!r}}},",
+            "]",
+            "c.JupyterHub.load_roles = [",
+            "  {'name': 'cartas-service', 'scopes': ['read:users', 'read:groups', 'list:groups'],",
+            "   'services': ['cartas']},",
+            "  {'name': 'idle-culler', 'scopes': ['list:users', 'read:users:activity', 'read:servers',",
+            "   'delete:servers'], 'services': ['idle-culler']},",
+            "  {'name': 'tester', 'scopes': ['admin:users', 'admin:servers', 'tokens', 'access:servers',",
+            "   'read:groups', 'list:users', 'access:services', 'read:services', 'list:services'],",
+            "   'services': ['tester']},",
+            "]",
+            "",
+        ])
+
+    # running
+    def start(self, timeout: float = 90.0) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / "home").mkdir(exist_ok=True)
+        (self.folder / "jupyterhub_config.py").write_text(self.config())
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("CARTAS_", "JUPYTERHUB_"))}
+        env["PATH"] = f"{PROXY.parent}:{VENV_BIN}:{env.get('PATH', '')}"
+        log = open(self.folder / "hub.log", "wb")
+        self.process = subprocess.Popen([str(VENV_BIN / "jupyterhub"), "-f", "jupyterhub_config.py"],
+                                        cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the hub exited: {self.log()[-3000:]}")
+            try:
+                self.get(f"{self.service_url}health", token=None)
+                self.request("GET", f"{self.api}/users/{self.learners[0]}")
+                return
+            except (OSError, urllib.error.URLError, RuntimeError):
+                time.sleep(0.3)
+        raise RuntimeError(f"the hub did not come up in {timeout} s: {self.log()[-3000:]}")
+
+    def log(self) -> str:
+        path = self.folder / "hub.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    def stop(self) -> None:
+        if self.process is None:
+            return
+        if self.process.poll() is None:
+            for user in self.spawned:
+                try:
+                    self.request("DELETE", f"{self.api}/users/{user}/server")
+                except (OSError, RuntimeError):
+                    pass
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(10)
+        # anything of the hub's session left (proxy, services, single-user servers)
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process = None
+
+    # the hub's REST API, as the tester service
+    def request(self, method: str, url: str, body=None, token: str | None = "tester"):
+        token = self.tester_token if token == "tester" else token
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"token {token}"
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, timeout=60) as response:
+                text = response.read()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            raise RuntimeError(f"{method} {url}: {error.code} {error.read()[:300]!r}") from None
+
+    def get(self, url: str, token: str | None = "tester"):
+        return self.request("GET", url, token=token)
+
+    def token_for(self, user: str) -> str:
+        return self.request("POST", f"{self.api}/users/{user}/tokens", {"note": "tests"})["token"]
+
+    def spawn_servers(self, users: list[str], timeout: float = 120.0) -> None:
+        for user in users:
+            self.spawned.append(user)
+            try:
+                self.request("POST", f"{self.api}/users/{user}/server")
+            except RuntimeError as error:
+                if "400" not in str(error):  # already running
+                    raise
+        deadline = time.monotonic() + timeout
+        waiting = set(users)
+        while waiting and time.monotonic() < deadline:
+            for user in list(waiting):
+                model = self.get(f"{self.api}/users/{user}")
+                server = (model.get("servers") or {}).get("")
+                if server and server.get("ready"):
+                    waiting.discard(user)
+            time.sleep(0.5)
+        if waiting:
+            raise RuntimeError(f"servers of {sorted(waiting)} did not start: {self.log()[-3000:]}")
+
+
+# Code in a learner's kernel -------------------------------------------------------------------
+async def run_in_kernel(hub: Hub, user: str, code: str, timeout: float = 120.0) -> str:
+    """Run `code` in a new kernel of `user`'s single-user server (its kernel API, through the
+    hub's proxy, with the tester's token); return what it printed. The kernel is shut down
+    afterwards. An error in the code raises RuntimeError with its traceback."""
+    from tornado.httpclient import AsyncHTTPClient, HTTPRequest
+    from tornado.websocket import websocket_connect
+    base = f"{hub.url}/user/{user}/api/kernels"
+    headers = {"Authorization": f"token {hub.tester_token}"}
+    client = AsyncHTTPClient()
+    made = await client.fetch(base, method="POST", body=json.dumps({"name": "python3"}), headers=headers,
+                              request_timeout=60)
+    kernel = json.loads(made.body)["id"]
+    try:
+        ws = await websocket_connect(HTTPRequest(f"{base.replace('http', 'ws', 1)}/{kernel}/channels",
+                                                 headers=headers))
+        session, msg_id = uuid.uuid4().hex, uuid.uuid4().hex
+        ws.write_message(json.dumps({
+            "header": {"msg_id": msg_id, "username": user, "session": session, "msg_type": "execute_request",
+                       "version": "5.3", "date": ""},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": False, "user_expressions": {},
+                        "allow_stdin": False, "stop_on_error": True}}))
+        out: list[str] = []
+        replied = idle = False
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"the kernel of {user} did not finish: {''.join(out)[-2000:]}")
+            raw = await asyncio.wait_for(ws.read_message(), left)
+            if raw is None:
+                raise RuntimeError(f"the kernel of {user} closed the connection")
+            msg = json.loads(raw)
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind = msg["header"]["msg_type"]
+            if kind == "stream":
+                out.append(msg["content"]["text"])
+            elif kind == "error":
+                raise RuntimeError("\n".join(msg["content"]["traceback"]))
+            elif kind == "execute_reply":
+                replied = True
+            elif kind == "status" and msg["content"].get("execution_state") == "idle":
+                idle = True
+            if replied and idle:
+                break
+        ws.close()
+        return "".join(out)
+    finally:
+        await client.fetch(f"{base}/{kernel}", method="DELETE", headers=headers, raise_error=False)

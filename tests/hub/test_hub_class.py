@@ -1,0 +1,254 @@
+"""Cartas on a real JupyterHub: the hub's login is the learner, and the class service decides.
+
+Every learner-side step runs in the learner's own kernel, on her own single-user server,
+through its kernel API: what a curious learner could run in JupyterLab.
+"""
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from classroom.remote import RemoteClassroom, ServiceRefused
+
+import hubkit
+from loops import run_async
+
+pytestmark = pytest.mark.hub
+
+
+def in_kernel(hub, user: str, code: str) -> dict:
+    """Run `code` in `user`'s kernel; it prints one JSON line, returned as a dict."""
+    out = run_async(hubkit.run_in_kernel(hub, user, textwrap.dedent(code)))
+    return json.loads(out.strip().splitlines()[-1])
+
+
+async def _both(hub, codes: dict[str, str]) -> dict[str, str]:
+    import asyncio
+    users = list(codes)
+    outs = await asyncio.gather(*(hubkit.run_in_kernel(hub, u, textwrap.dedent(codes[u])) for u in users))
+    return dict(zip(users, outs))
+
+
+@pytest.fixture(scope="session")
+def teacher(hub):
+    return RemoteClassroom(hub.service_url, hub.token_for("tereza"), "tereza")
+
+
+PLAY = """
+import json
+from classroom import hub_classroom
+c = hub_classroom()
+code, mine = {code!r}, {seat}
+view = c.join(code, mine) if mine else c.table(code)
+if mine == 0:
+    while view["seats"][1]["name"] is None:
+        view = c.watch(code, view["version"], wait=10)
+    view = c.start(code)
+while view["status"] == "waiting":
+    view = c.watch(code, view["version"], wait=10)
+seen, played, leaks = 0, [], 0
+while not (view["table"].get("tricks") or view["hand_number"] > 1) and seen < 200:
+    seen += 1
+    hands = view["hands"] or []
+    leaks += sum(card is not None for s, hand in enumerate(hands) if s != mine for card in hand)
+    assert view["seat"] == mine and all(card is not None for card in hands[mine])
+    if view["status"] == "playing" and view["current_seat"] == mine:
+        moves = [m["action"] for m in view["legal"]]
+        move = next((m for m in moves if m.startswith("play ")), moves[0])
+        played.append(move)
+        view = c.move(code, move, view["version"])
+    else:
+        view = c.watch(code, view["version"], wait=10)
+print(json.dumps({{"seat": view["seat"], "views": seen, "played": played, "leaks": leaks,
+                  "tricks": len(view["table"].get("tricks") or []), "hand": view["hands"][mine]}}))
+"""
+
+
+@pytest.fixture(scope="session")
+def trick(hub):
+    """Ana makes a truco table from her kernel; Bia sits at seat 1 from hers; they play the
+    first trick (the bots play seats 2 and 3), each kernel with only its seat's view."""
+    made = in_kernel(hub, "ana", """
+        import json
+        from classroom import hub_classroom
+        view = hub_classroom().create_table("paulista", pace=0.2)
+        print(json.dumps({"code": view["code"], "seat": view["seat"], "class": view["class"]}))
+    """)
+    outs = run_async(_both(hub, {"ana": PLAY.format(code=made["code"], seat=0),
+                                 "bia": PLAY.format(code=made["code"], seat=1)}))
+    return made, {u: json.loads(o.strip().splitlines()[-1]) for u, o in outs.items()}
+
+
+def test_a_learners_kernel_holds_no_database_credentials(hub):
+    found = in_kernel(hub, "ana", """
+        import json, os
+        secret = [k for k, v in os.environ.items()
+                  if "postgres" in v.lower() or k in ("CARTAS_DATABASE_URL", "CARTAS_DB", "PGPASSWORD")]
+        print(json.dumps({"secret": secret, "user": os.environ.get("JUPYTERHUB_USER"),
+                          "service": bool(os.environ.get("CARTAS_SERVICE_URL")),
+                          "token": bool(os.environ.get("JUPYTERHUB_API_TOKEN"))}))
+    """)
+    assert found == {"secret": [], "user": "ana", "service": True, "token": True}
+    assert "CARTAS_DATABASE_URL" not in json.dumps(hub.get(f"{hub.api}/users/ana"))
+
+
+def test_a_class_is_a_hub_group_listed_before_anyone_opens_a_lesson(hub, teacher):
+    rows = {row["name"]: row for row in teacher.class_learners(hubkit.CLASS)}
+    assert set(rows) == {"ana", "bia", "cora"}
+    assert rows["cora"]["lessons"] == {} and rows["cora"]["last_seen"] == 0
+    assert {c["name"] for c in teacher.classes()} == {hubkit.CLASS}
+
+
+def test_each_learners_answers_appear_in_the_teachers_view(hub, teacher):
+    record = """
+        import json
+        from classroom import progress
+        from classroom.identity import Learner
+        store = progress.open_store()   # what the dashboards call: here, the class service
+        progress.record(store, Learner("any-browser-id", "whoever", ""), "manilhas", {answers})
+        print(json.dumps({{"mine": progress.learner_progress(store, "ignored")["manilhas"]["asked"]}}))
+    """
+    assert in_kernel(hub, "ana", record.format(answers=[True, False, True]))["mine"] == 3
+    # Bia answers through the dashboards' own code: the learner widget (the hub user, no
+    # name typed) and the scores recorder
+    assert in_kernel(hub, "bia", """
+        import json
+        from widgets.components import learner, scores
+        badge = learner.widget(lang="pt", form=True)
+        scores.recorder().add("manilhas", False)
+        print(json.dumps({"name": badge.current.name, "hub": badge.hub, "saved": scores.recorder().flush(force=True),
+                          "mine": scores.load()["manilhas"]["asked"]}))
+    """) == {"name": "bia", "hub": True, "saved": True, "mine": 1}
+    rows = {row["name"]: row for row in teacher.class_learners(hubkit.CLASS)}
+    assert rows["ana"]["lessons"]["manilhas"] == {"right": 2, "asked": 3}
+    assert rows["bia"]["lessons"]["manilhas"] == {"right": 0, "asked": 1}
+    assert rows["cora"]["lessons"] == {}
+
+
+def test_two_learners_play_a_trick_each_seeing_only_her_own_hand(trick):
+    made, played = trick
+    assert made["seat"] == 0 and made["class"] == hubkit.CLASS
+    for user, seat in (("ana", 0), ("bia", 1)):
+        result = played[user]
+        assert result["seat"] == seat
+        assert result["leaks"] == 0          # never a card of another seat
+        assert len(result["played"]) >= 1    # she played from her own kernel
+        assert result["tricks"] >= 1 or result["hand"] is not None
+
+
+def test_the_teacher_watches_the_table_without_seeing_a_hidden_card(trick, teacher):
+    made, _ = trick
+    listed = [t["code"] for t in teacher.class_tables(hubkit.CLASS)]
+    assert made["code"] in listed
+    watched = teacher.table(made["code"])
+    assert watched["seat"] is None
+    assert all(card is None for hand in watched["hands"] for card in hand)
+
+
+ATTACK = """
+import json
+from classroom import hub_classroom
+from classroom.remote import ServiceRefused
+c = hub_classroom()
+def status(call):
+    try:
+        call()
+        return 200
+    except ServiceRefused as refused:
+        return refused.status
+print(json.dumps({
+    "read_other_progress": status(lambda: c.progress("bia")),
+    "write_other_progress": status(lambda: c.call("POST", "api/progress/bia",
+                                                  {"lesson": "manilhas", "answers": [True] * 50})),
+    "other_seat": status(lambda: c.table(CODE, seat=1)),
+    "teachers_view": status(lambda: c.class_learners("turma-a")),
+    "teachers_classes": status(lambda: c.classes()),
+    "teachers_tables": status(lambda: c.class_tables("turma-a")),
+    "no_token": status(lambda: type(c)(c.url, "", "ana").progress()),
+    "own_progress": status(lambda: c.progress()),
+    "busy_bots": status(lambda: c.create_table("paulista", pace=0)),
+    "seeded_hands": [c.start(c.create_table("paulista", seed=1, pace=5)["code"])["hands"][0] for _ in range(2)],
+}))
+"""
+
+
+@pytest.fixture(scope="session")
+def attempts(hub, trick):
+    made, _ = trick
+    return in_kernel(hub, "ana", ATTACK.replace("CODE", repr(made["code"])))
+
+
+def test_her_token_cannot_read_another_learners_progress(attempts):
+    assert attempts["read_other_progress"] == 403
+    assert attempts["own_progress"] == 200
+
+
+def test_her_token_cannot_write_for_anyone_else(attempts, teacher):
+    assert attempts["write_other_progress"] == 403
+    rows = {row["name"]: row for row in teacher.class_learners(hubkit.CLASS)}
+    assert rows["bia"]["lessons"].get("manilhas", {"asked": 0})["asked"] < 50
+
+
+def test_her_token_cannot_see_another_seats_cards(attempts):
+    assert attempts["other_seat"] == 403
+
+
+def test_her_token_cannot_open_the_teachers_view(attempts):
+    assert attempts["teachers_view"] == attempts["teachers_classes"] == attempts["teachers_tables"] == 403
+
+
+def test_a_request_without_a_hub_token_is_refused(attempts, teacher):
+    assert attempts["no_token"] == 401
+    with pytest.raises(ServiceRefused) as refused:
+        RemoteClassroom(teacher.url, "not-a-token-the-hub-knows", "tereza").classes()
+    assert refused.value.status == 401 and refused.value.pt and refused.value.en
+
+
+def test_the_idle_culler_runs_as_a_hub_service(hub):
+    import os
+    services = hub.get(f"{hub.api}/services")
+    for name in ("idle-culler", "cartas"):
+        pid = services[name]["pid"]
+        assert pid, f"{name} is not running"
+        os.kill(pid, 0)  # alive (raises ProcessLookupError otherwise)
+
+
+def test_the_teachers_page_lists_her_class_from_her_own_server(hub):
+    """The teacher's dashboard (turma) in her own kernel: the class is the hub group, no key
+    asked; every member is listed, with the answers recorded above."""
+    hub.spawn_servers(["tereza"])
+    shown = in_kernel(hub, "tereza", """
+        import json
+        from widgets.pages.turma import ClassView
+        page = ClassView(lang="pt")
+        page.open_table("turma-a", "")
+        print(json.dumps({"rows": {r["name"]: r["lessons"] for r in page.rows}, "html": page.table.value}))
+    """)
+    assert set(shown["rows"]) == {"ana", "bia", "cora"}
+    for name in ("ana", "bia", "cora"):
+        assert f"data-learner='{name}'" in shown["html"]
+
+
+def test_a_learners_server_cannot_open_the_teachers_page(hub):
+    refused = in_kernel(hub, "ana", """
+        import json
+        from widgets.pages.turma import ClassView
+        page = ClassView(lang="pt")
+        try:
+            page.open_table("turma-a", "")
+            print(json.dumps({"opened": True}))
+        except ValueError as error:
+            print(json.dumps({"opened": page.opened is not None, "message": str(error)}))
+    """)
+    assert refused["opened"] is False and refused["message"]
+
+
+def test_she_cannot_make_bots_busy_nor_choose_a_tables_deals(attempts):
+    assert attempts["busy_bots"] == 400
+    first, second = attempts["seeded_hands"]   # two tables asked for with one seed
+    assert first != second and None not in first  # the seed was ignored: two different deals
