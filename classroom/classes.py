@@ -18,26 +18,15 @@ import hashlib
 import hmac
 import secrets
 import time
-from dataclasses import dataclass
 
 from . import attempts
 from .attempts import Attempts
 from .identity import CODE_ALPHABET, CODE_LENGTH, clean_code, clean_name
 from .store import Store
+from .values import NewClass, NotAllowed
 
 ITERATIONS = 120_000
 KEY_GROUPS = 4
-
-
-class NotAllowed(PermissionError):
-    """Wrong class code or teacher key."""
-
-
-@dataclass(frozen=True)
-class NewClass:
-    code: str
-    key: str
-    title: str
 
 
 def _draw(n: int) -> str:

@@ -130,7 +130,7 @@ class RemoteClassroom:
         """The class that is hub group `group`, as `classroom.classes.open_class` gives it
         (no teacher key: the service checks that this hub user teaches); NotAllowed if she
         does not, or there is no such group."""
-        from .classes import NewClass, NotAllowed
+        from .values import NewClass, NotAllowed
         try:
             found = self.call("GET", f"api/classes/{quote(str(group).strip(), safe='')}")
         except ServiceRefused as refused:

@@ -192,8 +192,6 @@ READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("ritm
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))
 def test_every_dashboard_opens_with_every_parameter_hostile_and_says_what_it_refused(hostile, monkeypatch):
     monkeypatch.setenv("QUERY_STRING", urlencode({name: HOSTILE[hostile] for name in PARAMETERS}))
-    # bots at the refused pace's default
-    monkeypatch.setattr("widgets.components.pacing.time.sleep", lambda seconds: None)
     monkeypatch.setattr("widgets.components.page.display", lambda *objects, **kwargs: None)
     from cartas.scenario import MAX_LINK
     long_link = len(HOSTILE[hostile]) > MAX_LINK  # refused unread; a shorter one by the scenario check

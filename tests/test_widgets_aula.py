@@ -109,7 +109,7 @@ def test_a_scenario_link_becomes_a_what_would_you_play_question_answered_by_the_
     link = encode_link(truco_scenario("paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"],
                                                    ["A♠", "2♥", "Q♦"], ["J♣", "J♦", "6♥"]], vira="4♣"))
     question = scenario_question(f"http://127.0.0.1/voila/render/cenarios.ipynb?cenario={link}&lang=en")
-    assert question["lesson"] == "cenarios"
+    assert question["lesson"] == "aula_cenario"
     assert question["prompt"]["en"].startswith("What would you play here?")
     assert [o["en"] for o in question["options"]] == ["Play 4♦", "Play 6♠", "Play 7♣"]
     assert question["options"][question["answer"]]["en"] == "Play 7♣"
@@ -144,5 +144,5 @@ def test_the_projector_asks_a_scenario_and_refuses_a_21_one_in_both_languages(tu
     projector.scenario.value = encode_link(truco_scenario(
         "paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"], ["A♠", "2♥", "Q♦"], ["J♣", "J♦", "6♥"]], vira="4♣"))
     projector.scenario_button.click()
-    assert projector.board["number"] == 1 and projector.board["lesson"] == "cenarios"
+    assert projector.board["number"] == 1 and projector.board["lesson"] == "aula_cenario"
     assert "O que você jogaria aqui?" in projector.screen.value

@@ -37,7 +37,9 @@ QUESTION_LESSONS = {
     "truco_mao_de_onze": ("truco_mao_de_onze", "ThresholdLab"),
     "truco_mineiro": ("truco_mineiro", "VariantComparison"),
 }
-SCENARIO_LESSON = "cenarios"
+# A scenario question counts in the learner's progress under the live quiz's own key: the
+# scenario builder (cenarios) asks no exercises of its own, so its column stays empty.
+SCENARIO_LESSON = "aula_cenario"
 SECONDS_CHOICES = (10, 20, 30, 60)
 
 TEXT = {
