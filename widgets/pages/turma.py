@@ -176,9 +176,13 @@ class ClassView(View):
         if self.opened is None:
             return
         try:
-            self.rows = stored.class_learners(self._store(), self.opened.code)
+            store = self._store()
+            self.rows = stored.class_learners(store, self.opened.code)
             self.roster.show(self.opened, self.rows)
-            self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
+            if getattr(store, "remote", False):  # under JupyterHub the class service has no homework yet
+                self.homework.layout.display = "none"
+            else:
+                self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
