@@ -638,6 +638,12 @@ você abre a tabela da turma, que se atualiza sozinha enquanto esta página est�
 sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV, imprimir
 os cartões de acesso (nome, código e QR de cada aluno, para entrar em outro aparelho), dar a um
 aluno um PIN novo, juntar dois alunos que são a mesma pessoa e remover um aluno.
+
+Na tabela, **Lições começadas** são as lições em que o aluno já respondeu alguma pergunta, e
+**Lições feitas** aquelas em que ele já acertou pelo menos 5 perguntas. Marque **lembrar neste
+aparelho** ao abrir a turma e ela abre sozinha neste navegador da próxima vez (o navegador
+guarda uma ficha do aparelho, nunca a chave). **Esquecer neste aparelho** apaga essa ficha;
+**Esquecer todos os aparelhos**, com a chave, vale também para um aparelho perdido ou roubado.
 """, """
 # The class
 
@@ -647,6 +653,12 @@ and the key you open the class table, which refreshes by itself while this page 
 code alone, which every learner has, does not open the table. You can download the table as
 CSV, print login cards (each learner's name, code and QR code, to sign in on another device),
 give a learner a new PIN, merge two learners who are the same person and remove a learner.
+
+In the table, **Lessons started** are the lessons in which the learner has answered a question,
+and **Lessons done** those in which they have at least 5 right answers. Tick **remember on this
+device** when you open the class and it opens by itself in this browser next time (the browser
+keeps a device token, never the key). **Forget on this device** deletes that token; **Forget
+every device**, with the key, also covers a lost or stolen device.
 """),
     widget("turma", "ClassView"),
     ("checks", *CHECKS),
