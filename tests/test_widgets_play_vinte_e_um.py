@@ -201,3 +201,14 @@ def test_dica_for_the_banker_draws_or_calls():
     view.hint_button.click()
     assert ("data-action='draw'" in view.hint_box.value) != ("data-action='call'" in view.hint_box.value)
     assert "average balance" in view.hint_box.value
+
+
+def test_the_log_reads_oldest_first_with_the_newest_line_in_view():
+    import re
+    from html import unescape
+    view = PlayVinteEUm(seed=4, delay=0, lang="pt")
+    click(view, "bet")
+    lines = [unescape(x) for x in re.findall(r"<div class='cartas-log-line'>(.*?)</div>", view.log_box.value)]
+    events = view.state.view(0).events
+    assert 2 < len(events) < 120 and lines == [view.state.narrate(e, "pt") for e in events]
+    assert "flex-direction:column-reverse" in view.log_box.value

@@ -31,6 +31,7 @@ from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rota
 from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.later import after_paint
+from widgets.components.log import log_html
 from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
 from widgets.draw.vinte_e_um_table import table_html
 
@@ -254,10 +255,7 @@ class PlayVinteEUm(BotPacing, View):
         self._draw_status()
         self._draw_actions()
         lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
-                              f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
-                              + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines)) + "</div>")
+        self.log_box.value = log_html(self.t('log'), lines)
 
     def _draw_status(self) -> None:
         state = self.state
