@@ -161,3 +161,21 @@ def test_exercise_alternates_who_takes_the_bank_and_what_it_costs():
     assert kinds == ["seat", "price"] * 6
     assert prices.get("rounds", {0}) == {0} and prices.get("natural", {0}) == {0}
     assert any(p > 0 for mode in ("auction", "sale") for p in prices.get(mode, ()))
+
+
+def test_a_wrong_price_is_answered_with_the_number_of_chips_asked_for():
+    view = BankRotation(seed=4, lang="pt")
+    seen = set()
+    for _ in range(12):
+        if view.q_kind == "price":
+            price = view.correct_answer()
+            view.price_buttons[(price + 1) % len(view.price_buttons)].click()
+            chips = "1 ficha" if price == 1 else f"{price} fichas"
+            assert "cartas-wrong" in view.feedback.value
+            assert f"O novo banqueiro paga {chips} pela banca." in view.feedback.value
+            view.language.value = "en"
+            assert f"The new banker pays {price} chip{'' if price == 1 else 's'} for the bank." in view.feedback.value
+            view.language.value = "pt"
+            seen.add(price)
+        view.next_button.click()
+    assert any(p > 0 for p in seen)

@@ -65,6 +65,7 @@ TEXT = {
     "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
     "chips": {"pt": "{n} fichas", "en": "{n} chips"},
     "one_chip": {"pt": "1 ficha", "en": "1 chip"},
+    "paid": {"pt": "O novo banqueiro paga {chips} pela banca.", "en": "The new banker pays {chips} for the bank."},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não.", "en": "No."},
     "next_question": {"pt": "Outra pergunta", "en": "Another question"},
@@ -283,7 +284,11 @@ class BankRotation(View):
         self.feedback.value = ""
         if self.given is not None:
             correct = self.given == self.correct_answer()
-            self.feedback.value = verdict_html(
-                correct, f"{self.t('right' if correct else 'wrong')} {escape(narrate(self.q_change, self.lang))}",
-                attrs=f' data-answer="{self.correct_answer()}"')
+            said = [self.t("right" if correct else "wrong")]
+            if self.q_kind == "price":  # the number asked for, in words the learner reads
+                price = self.correct_answer()
+                said.append(self.t("paid", chips=self.t("one_chip") if price == 1 else self.t("chips", n=price)))
+            said.append(narrate(self.q_change, self.lang))
+            self.feedback.value = verdict_html(correct, escape(" ".join(said)),
+                                               attrs=f' data-answer="{self.correct_answer()}"')
         self.score_label.value = score_html(self.t, self.score)
