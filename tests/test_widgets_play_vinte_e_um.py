@@ -212,3 +212,37 @@ def test_the_log_reads_oldest_first_with_the_newest_line_in_view():
     events = view.state.view(0).events
     assert 2 < len(events) < 120 and lines == [view.state.narrate(e, "pt") for e in events]
     assert "flex-direction:column-reverse" in view.log_box.value
+
+
+def _bet_everything_until_out(view, steps=400):
+    for _ in range(steps):
+        if view.state.is_terminal() or view._human_out():
+            return
+        if view._amount_fields:
+            view._amount_fields[0].value = view._amount_fields[0].max
+            next(b for b in view.actions.children if isinstance(b, w.Button)).click()
+        elif "hit" in kinds(view):
+            click(view, "hit")
+        elif kinds(view):
+            click(view, sorted(kinds(view))[0])
+        elif view.go_on.layout.display != "none":
+            view.go_on.click()
+        else:
+            raise AssertionError("no move offered and the game goes nowhere")
+    raise AssertionError("never ran out of chips")
+
+
+def test_running_out_of_chips_ends_the_game_for_you_in_plain_view():
+    view = PlayVinteEUm(seed=0, delay=0, lang="pt")
+    assert view.end_box.layout.display == "none"
+    _bet_everything_until_out(view)
+    assert view._human_out() and view.state.chips[0] == 0 and not view.state.is_terminal()
+    assert view.end_box.layout.display == ""
+    end = view.end_text.value
+    assert "data-end='out'" in end and "Acabou para você: sem fichas" in end
+    assert all(f"jogador {s}: {n}" in end for s, n in enumerate(view.state.chips))
+    assert view.end_again.description == "Jogar de novo" and view.actions.children == ()
+    view.language.value = "en"
+    assert "It is over for you: with no chips" in view.end_text.value
+    view.end_again.click()  # a new game, from the end box
+    assert view.state.chips[0] > 0 and view.end_box.layout.display == "none"

@@ -55,6 +55,11 @@ TEXT = {
     "out": {"pt": "Você ficou sem fichas: o jogo acabou para você. {result}",
             "en": "You have no chips left: the game is over for you. {result}"},
     "leader": {"pt": "Na frente: jogador {seats}.", "en": "Leading: seat {seats}."},
+    "end_out": {"pt": "Acabou para você: sem fichas, você não joga mais nesta partida (rodada {round}).",
+                "en": "It is over for you: with no chips you cannot play on in this game (round {round})."},
+    "end_over": {"pt": "A partida terminou.", "en": "The game has ended."},
+    "end_chips": {"pt": "Fichas no fim: {chips}.", "en": "Chips at the end: {chips}."},
+    "end_seat": {"pt": "jogador {seat}: {n}", "en": "seat {seat}: {n}"},
     "paused": {"pt": "Rodada {round}: os outros jogadores fizeram {steps} lances. Continuar?",
                "en": "Round {round}: the other seats made {steps} moves. Go on?"},
     "continue": {"pt": "Continuar", "en": "Continue"},
@@ -107,6 +112,11 @@ class PlayVinteEUm(BotPacing, View):
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
+        # the end of the game for the learner, in plain view beside a new game's button
+        self.end_text = w.HTML().add_class("cartas-end-text")
+        self.end_again = w.Button(button_style="primary", layout=w.Layout(width="auto")).add_class("cartas-end-again")
+        self.end_again.on_click(self.guarded(lambda _: self.new_game()))
+        self.end_box = w.VBox([self.end_text, self.end_again], layout=w.Layout(display="none")).add_class("cartas-end")
         self.go_on.on_click(self.guarded(lambda _: self.continue_bots()))
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
@@ -125,7 +135,7 @@ class PlayVinteEUm(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
-            self.rules, self.status, self.message, self.actions,
+            self.rules, self.status, self.end_box, self.message, self.actions,
             w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
             self.go_on, self.review_box, self.log_box,
         ]
@@ -275,12 +285,30 @@ class PlayVinteEUm(BotPacing, View):
         else:
             text, turn = self.t("waiting", round=state.round_number, seat=state.current_seat), "bot"
         chips = self.t("chips", chips=state.chips[HUMAN])
+        self._draw_end(turn)
         self.go_on.description = self.t("continue")
         self.go_on.layout.display = None if turn == "paused" else "none"
         # data-turn and data-step let a browser test wait until the bots have finished moving.
         self.status.value = (f"<div data-turn='{turn}' data-step='{len(state.events)}' "
                              f"style='font-size:18px;margin:4px 0'>{escape(text)} "
                              f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")
+
+    def _draw_end(self, turn: str) -> None:
+        """When the game is over, or over for the learner (no chips: `seat_is_out`), a box
+        under the status says so, with every seat's chips and a "Jogar de novo" button."""
+        ended = turn in ("over", "out")
+        self.end_box.layout.display = "" if ended else "none"
+        self.end_again.description = self.t("new")
+        if not ended:
+            self.end_text.value = ""
+            return
+        state = self.state
+        head = self.t("end_out", round=state.round_number) if turn == "out" else self.t("end_over")
+        seats = ", ".join(self.t("end_seat", seat=s, n=n) for s, n in enumerate(state.chips))
+        self.end_text.value = (f"<div role='status' data-end='{turn}' style='font-size:18px;font-weight:bold;"
+                               f"background:#fff3e0;color:#4e342e;padding:8px 12px;border-radius:6px;margin:4px 0'>"
+                               f"{escape(head)}<div style='font-size:15px;font-weight:normal'>"
+                               f"{escape(self.t('end_chips', chips=seats))}</div></div>")
 
     def _draw_rules(self) -> None:
         state = self.state
