@@ -141,9 +141,9 @@ class ThresholdLab(View):
             self.header(),
             w.HBox([self.variant, self.beside(self.seed), self.new_button]), self.message,
             self.onze_title, self.onze_info,
-            w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
+            self.beside(w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button])),
             w.HBox([self.onze_table, self.onze_story]),
-            self.ferro_title, self.ferro_info, w.HBox(self.blind_buttons + [self.ferro_call]),
+            self.ferro_title, self.ferro_info, self.beside(w.HBox(self.blind_buttons + [self.ferro_call])),
             w.HBox([self.ferro_table, self.ferro_story]), self.exercises,
         ]
         self.redraw()  # the page: labels now, the hands right after (see the module's docstring)

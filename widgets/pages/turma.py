@@ -37,6 +37,7 @@ import traitlets
 
 from classroom import classes as devices, progress as stored
 from classroom.classes import NotAllowed, create_class, open_class
+from classroom.identity import clean_code
 from classroom.store import StoreError
 from widgets.components.base import View
 from widgets.components.ticker import Ticker
@@ -108,6 +109,14 @@ def _spreadsheet_safe(value) -> str:
 
 def _when(stamp: float) -> str:
     return datetime.fromtimestamp(stamp).strftime("%d/%m %H:%M") if stamp else ""
+
+
+def _shown_code(code) -> str:
+    """A class code the browser sent, fit to be shown: cleaned, or "" if it is none."""
+    try:
+        return clean_code(code)
+    except ValueError:
+        return ""
 
 
 _DEVICE_ESM = """
@@ -261,7 +270,7 @@ class ClassView(View):
             made = devices.open_with_device(self._store(), str(code or ""), token)
         except NotAllowed:
             self.device.write("", "")
-            self.show_message(self.t("device_gone", code=str(code or "")[:12]), kind="info")
+            self.show_message(self.t("device_gone", code=_shown_code(code)), kind="info")
             return
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
