@@ -89,8 +89,9 @@ def test_a_refused_move_leaves_the_game_unchanged():
     before = view.state.to_json()
     with pytest.raises(ValueError):
         view.act_kind("accept")  # no raise pending: refused
-    view.accept_button.click()  # through the button: a friendly message instead
-    assert "Não é possível" in view.message.value
+    view.accept_button.click()  # through the button: a friendly message beside the buttons instead
+    said = view._slot_for(view.accept_button).value
+    assert "Não é possível" in said and view.message.value == ""
     assert view.state.to_json() == before
 
 

@@ -152,7 +152,9 @@ class PlayTruco(BotPacing, View):
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.variant.observe(self.guarded(lambda _: self.new_game()), names="value")
-        self.hand_cards.on_pick(self.guarded(self.play_card))
+        self.moves = w.VBox([self.raise_button, self.accept_button, self.run_button,
+                             self.play_hand_button, self.run_hand_button])
+        self.hand_cards.on_pick(self.guarded(self.play_card, near=self.moves))  # refusals under the cards
         self.raise_button.on_click(self.guarded(lambda _: self.act_kind("raise")))
         self.accept_button.on_click(self.guarded(lambda _: self.act_kind("accept")))
         self.run_button.on_click(self.guarded(lambda _: self.act_kind("run")))
@@ -165,8 +167,7 @@ class PlayTruco(BotPacing, View):
         # The learner's cards and buttons stand beside the table (it fits 1024 x 768).
         controls = w.VBox([
             self.hand_title, self.hand_cards, self.cover,
-            w.VBox([self.raise_button, self.accept_button, self.run_button,
-                    self.play_hand_button, self.run_hand_button]),
+            self.beside(self.moves),
             w.HBox([self.hint_button, self.why, self.review_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.last_trick,
