@@ -96,3 +96,13 @@ def test_an_illegal_move_becomes_a_friendly_message():
     view.run_hand_button.click()                  # the decision is already made
     said = beside(view, view.run_hand_button)
     assert "Não é possível" in said and "Traceback" not in said
+
+
+def test_disabled_buttons_lose_their_colour():
+    view = ThresholdLab(seed=2)
+    assert view.play_hand_button.button_style == "success" and view.call_button.disabled
+    assert view.call_button.button_style == ""
+    view.play_hand_button.click()
+    for button in (view.play_hand_button, view.run_hand_button):
+        assert button.disabled and button.button_style == ""
+    assert not view.call_button.disabled and view.call_button.button_style == "danger"

@@ -10,6 +10,7 @@ Decided rules:
 - A URL parameter a view uses is read through `widgets.components.params` and `View.from_url`: a refused
   one is replaced by its default, and the view's notice (under its title) says so in the
   view's language. A view that follows the page also reports a refused `?lang=`.
+- A disabled button is grey (`enable`): it loses its colour with its use.
 - A refusal shows beside the control that caused it (`beside`: a field, or a row of
   buttons), so the learner reads it where she looks; only an error no control caused goes
   to the message line under the title.
@@ -182,6 +183,13 @@ def seed_field(rng, value: int | None = None, width: str = "190px", **kwargs) ->
     if value is None:
         value = 0 if callable(rng) else int(rng.integers(1000))
     return w.IntText(value=value, layout=w.Layout(width=width), _dom_classes=("cartas-seed",), **kwargs)
+
+
+def enable(button: w.Button, on: bool, style: str = "") -> None:
+    """Enable `button` in its colour (`style`: "success", "danger"...), or disable it grey:
+    a disabled button keeps no colour, so it never looks clickable."""
+    button.disabled = not on
+    button.button_style = style if on else ""
 
 
 def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> str:
