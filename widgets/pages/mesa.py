@@ -576,7 +576,8 @@ class Mesa(View):
         self.why.value = "" if not why else (
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")
-        lines = [games.narrate(state, e, self.lang) for e in games.events_for(state, mine)[-LOG_LINES:]]
+        names = {info["seat"]: info["name"] for info in snap.seats(time.time()) if info["name"]}
+        lines = [games.narrate(state, e, self.lang, names) for e in games.events_for(state, mine)[-LOG_LINES:]]
         self.log_box.value = log_html(self.t('log'), lines)
 
     def _draw_seats(self, snap, now: float) -> None:
