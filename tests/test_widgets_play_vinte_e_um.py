@@ -40,7 +40,7 @@ def test_the_banker_draws_and_calls_through_buttons():
         assert k and k <= {"draw", "call"}, k
         click(view, "call")
     assert view.state.round_number == 2
-    assert "A banca chama o jogador" in view.log_box.value
+    assert "A banca chama o assento" in view.log_box.value
 
 
 def test_play_again_and_language():
@@ -240,7 +240,7 @@ def test_running_out_of_chips_ends_the_game_for_you_in_plain_view():
     assert view.end_box.layout.display == ""
     end = view.end_text.value
     assert "data-end='out'" in end and "Acabou para você: sem fichas" in end
-    assert all(f"jogador {s}: {n}" in end for s, n in enumerate(view.state.chips))
+    assert all(f"assento {s}: {n}" in end for s, n in enumerate(view.state.chips))
     assert view.end_again.description == "Jogar de novo" and view.actions.children == ()
     view.language.value = "en"
     assert "It is over for you: with no chips" in view.end_text.value

@@ -56,7 +56,7 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
     right = view.correct_answer()
     assert "quem fica com a banca agora" in view.question.value and view.feedback.value == ""
     view.seat_buttons[right].click()
-    assert "cartas-right" in view.feedback.value and "A banca passa do jogador" in view.feedback.value
+    assert "cartas-right" in view.feedback.value and "A banca passa do assento" in view.feedback.value
     view.seat_buttons[(right + 1) % 4].click()  # a second try does not count
     assert "Acertos: 1 de 1" in view.score_label.value
     view.next_button.click()
@@ -124,7 +124,7 @@ def test_a_bank_question_never_tells_who_took_the_bank():
     for _ in range(20):
         text = view.question.value
         assert "aceita a oferta" not in text and "aceita a banca" not in text
-        assert "passa do jogador" not in text
+        assert "passa do assento" not in text
         modes.add(view.q_mode)
         view.next_button.click()
     assert {"rounds", "sale"} <= modes

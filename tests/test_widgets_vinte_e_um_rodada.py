@@ -41,7 +41,7 @@ def test_odds_panel_uses_only_what_the_deciding_seat_sees():
     bust = float(re.search(r"cartas-odds-bust' data-p='([\d.]+)'", html).group(1))
     win = float(re.search(r"cartas-odds-win' data-p='([\d.]+)'", html).group(1))
     assert abs(bust - expected["bust"]) < 1e-6 and abs(win - expected["win"]) < 1e-6
-    assert "O jogador 1 tem 16 pontos" in html and ms < 50  # a sanity bound, not a benchmark
+    assert "O assento 1 tem 16 pontos" in html and ms < 50  # a sanity bound, not a benchmark
     chart = odds_html(state, "en")[0]
     assert "<svg" in chart.split("cartas-chart")[1] and "bust" in chart
 

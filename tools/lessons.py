@@ -555,7 +555,7 @@ LESSONS["jogar_21"] = [
     ("text", """
 # Jogar 21
 
-Jogue o 21 de banca com fichas contra robôs. Você é o **jogador 0**: escolha se joga como
+Jogue o 21 de banca com fichas contra robôs. Você é o **assento 0**: escolha se joga como
 **jogador** ou como **banca**, quantos participantes e o **rodízio da banca**, e clique em
 **Jogar de novo** para começar com essas escolhas. Acima da mesa está a regra do ás e quantas
 rodadas faltam. A aposta se digita no campo de fichas; as outras jogadas permitidas aparecem
@@ -674,12 +674,12 @@ LESSONS["mesa"] = [
 # Mesas: jogar com a turma
 
 Crie uma mesa de **Truco Paulista**, **Truco Mineiro** ou **21** e passe o **código** (ou o link)
-aos colegas. Cada um escolhe um lugar; quem criou a mesa começa o jogo quando todos estiverem
-sentados. Os lugares vazios são jogados pelos robôs. No truco, os lugares 0 e 2 formam a dupla A,
-e 1 e 3 a dupla B; no 21, quem cria a mesa escolhe os lugares (3 a 12), o valor do ás, os
-baralhos, as apostas e o modo da banca. Cada navegador só vê as cartas do seu lugar; a narração e
+aos colegas. Cada um escolhe um assento; quem criou a mesa começa o jogo quando todos estiverem
+sentados. Os assentos vazios são jogados pelos robôs. No truco, os assentos 0 e 2 formam a dupla A,
+e 1 e 3 a dupla B; no 21, quem cria a mesa escolhe os assentos (3 a 12), o valor do ás, os
+baralhos, as apostas e o modo da banca. Cada navegador só vê as cartas do seu assento; a narração e
 o **porquê** de cada rodada aparecem para todos. Quem sai da página por mais tempo que o limite
-da mesa (60 s, se ninguém mudar) é substituído por um robô e pode voltar ao lugar.
+da mesa (60 s, se ninguém mudar) é substituído por um robô e pode voltar ao assento.
 """, """
 # Tables: play with your class
 

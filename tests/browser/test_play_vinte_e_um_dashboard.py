@@ -16,7 +16,7 @@ def test_a_whole_round_by_clicking(dashboard):
         page.locator(".cartas-act-stand, .cartas-act-refuse_bank, .cartas-act-bet").first.click()
         wait_settled(page, step)
     log = page.locator(".cartas-log").text_content()
-    assert "Rodada 2" in log and "Fim da rodada 1" in log and "O jogador 0 aposta" in log
+    assert "Rodada 2" in log and "Fim da rodada 1" in log and "O assento 0 aposta" in log
 
 
 def test_bet_by_number_then_the_hint_at_1024x768(dashboard):

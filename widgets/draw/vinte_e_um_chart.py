@@ -15,9 +15,9 @@ from widgets.components.i18n import number, percent, translate
 
 TEXT = {
     "title": {"pt": "Chances de quem decide", "en": "Odds for the seat deciding"},
-    "player": {"pt": "O jogador {seat} tem {points} pontos e decide: pedir carta ou parar?",
+    "player": {"pt": "O assento {seat} tem {points} pontos e decide: pedir carta ou parar?",
                "en": "Seat {seat} has {points} points and decides: hit or stand?"},
-    "banker": {"pt": "A banca (jogador {seat}) tem {points} pontos e decide: comprar ou chamar?",
+    "banker": {"pt": "A banca (assento {seat}) tem {points} pontos e decide: comprar ou chamar?",
                "en": "The banker (seat {seat}) has {points} points and decides: draw or call?"},
     "bust": {"pt": "Chance de estourar com mais uma carta", "en": "Chance the next card busts"},
     "win": {"pt": "Chance de ganhar da banca parando agora", "en": "Chance to beat the banker standing now"},

@@ -47,22 +47,22 @@ TEXT = {
         "pt": "Depois de cada rodada um jogador pode oferecer fichas pela banca; o banqueiro aceita ou não.",
         "en": "After every round a player may offer chips for the bank; the banker accepts or not."},
     "story": {"pt": "O que aconteceu", "en": "What happened"},
-    "change": {"pt": "A banca passou do jogador {src} para o jogador {dst}.",
+    "change": {"pt": "A banca passou do assento {src} para o assento {dst}.",
                "en": "The bank passed from seat {src} to seat {dst}."},
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
     "quiz": {"pt": "Exercício", "en": "Exercise"},
-    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Neste modo, quem fica com a banca agora?",
+    "question": {"pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Neste modo, quem fica com a banca agora?",
                  "en": "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"},
     "hint_take": {"pt": "O próximo jogador a quem a banca é oferecida aceita.",
                   "en": "The next player the bank is offered to takes it."},
     "hint_accept": {"pt": "A banca aceita a última oferta feita.",
                     "en": "The banker accepts the last offer made."},
     "question_price": {
-        "pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Quantas fichas o novo banqueiro paga "
+        "pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Quantas fichas o novo banqueiro paga "
               "pela banca?",
         "en": "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
               "for the bank?"},
-    "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "chips": {"pt": "{n} fichas", "en": "{n} chips"},
     "one_chip": {"pt": "1 ficha", "en": "1 chip"},
     "paid": {"pt": "O novo banqueiro paga {chips} pela banca.", "en": "The new banker pays {chips} for the bank."},
