@@ -195,11 +195,11 @@ def events_for(state: GameState, seat: int | None) -> list[Event]:
 
 
 def narrate(state: GameState, event: Event, lang: str, names: dict[int, str] | None = None) -> str:
-    """One event as a sentence; at a truco table a seat in `names` ({seat: learner's name})
-    is called by her name (cartas.truco.narrate). 21's narration names seats by number."""
-    if names and _is_truco_state(state):
-        truco_state: Any = state  # TrucoState.narrate takes the names; the contract does not
-        return truco_state.narrate(event, lang, names=names)
+    """One event as a sentence; a seat in `names` ({seat: learner's name}) is called by her
+    name (cartas.truco.narrate, cartas.vinte_e_um.narrate)."""
+    if names:
+        named: Any = state  # both games' narrate take the names; the contract does not
+        return named.narrate(event, lang, names=names)
     return state.narrate(event, lang)
 
 

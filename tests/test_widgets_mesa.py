@@ -447,3 +447,15 @@ def test_a_truco_table_narrates_its_learners_by_name_and_bots_by_seat(tables):
     assert "Ana joga" in log and "Bia joga" in log          # the learners, by name
     assert "Assento 2 joga" in log or "Assento 3 joga" in log  # the bots' seats, by number
     assert "Assento 0 joga" not in log and "Assento 1 joga" not in log
+
+
+def test_a_21_table_narrates_its_learner_by_name(tables):
+    ana = page(tables, "ana", "Ana", lang="pt")
+    ana.game.value = "21"
+    ana.seats.value = 4
+    ana.create()
+    ana.start_button.click()
+    ana.poll()
+    log = ana.log_box.value
+    assert "Ana recebe" in log and "O assento 0 recebe" not in log
+    assert "O assento 1 recebe" in log  # a bot's seat, by number
