@@ -15,6 +15,7 @@ LOG_HEIGHT = 220  # px
 def log_html(title: str, lines) -> str:
     """The log box: `title` in bold, then `lines` (plain text, oldest first), each escaped."""
     body = "".join(f"<div class='cartas-log-line'>{escape(line)}</div>" for line in lines)
-    return (f"<b>{escape(title)}</b><div class='cartas-log-scroll' tabindex='0' role='log' aria-label='{escape(title)}' "
+    return (f"<b>{escape(title)}</b><div class='cartas-log-scroll' tabindex='0' role='log' "
+            f"aria-label='{escape(title)}' "
             f"style='max-height:{LOG_HEIGHT}px;overflow-y:auto;display:flex;flex-direction:column-reverse;"
             f"font-size:14px;border:1px solid #ddd;padding:4px 8px'><div>{body}</div></div>")
