@@ -26,10 +26,10 @@ CATALOGUE = Catalogue("games", {
                    "Invalid value for the option {option} of {game}: {value}; it is a whole number from "
                    "{low} to {high}."),
     "bad_per_seat": ("Valor inválido para a opção {option} de {game}: {value}; é um número inteiro de "
-                     "{low} a {high}, ou um por lugar.",
+                     "{low} a {high}, ou um por assento.",
                      "Invalid value for the option {option} of {game}: {value}; it is a whole number from "
                      "{low} to {high}, or one per seat."),
-    "bad_seats": ("Uma mesa de {game} tem de {low} a {high} lugares, não {value}.",
+    "bad_seats": ("Uma mesa de {game} tem de {low} a {high} assentos, não {value}.",
                   "A {game} table has {low} to {high} seats, not {value}."),
 })
 

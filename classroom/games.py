@@ -38,9 +38,9 @@ ENGINE_NAMES = {table: engine for engine, table in TABLE_NAMES.items()}
 CATALOGUE = Catalogue("tables", {
     "bad_game": ("jogo desconhecido {game}: escolha {choices}",
                  "unknown game {game}: choose {choices}"),
-    "bad_seats_truco": ("uma mesa de {title} tem {low} lugares, não {seats}",
+    "bad_seats_truco": ("uma mesa de {title} tem {low} assentos, não {seats}",
                         "a {title} table has {low} seats, not {seats}"),
-    "bad_seats_21": ("uma mesa de {title} tem de {low} a {high} lugares, não {seats}",
+    "bad_seats_21": ("uma mesa de {title} tem de {low} a {high} assentos, não {seats}",
                      "a {title} table has {low} to {high} seats, not {seats}"),
     "bad_option": ("opção inválida para a mesa: {option} = {value}",
                    "invalid table option: {option} = {value}"),
@@ -51,9 +51,9 @@ CATALOGUE = Catalogue("tables", {
                  "invalid table code: {code} ({n} letters and digits)"),
     "moved_on": ("a mesa já mudou: a jogada não foi feita, veja a mesa de novo",
                  "the table moved on: your move was not made, look at the table again"),
-    "seat_taken": ("o lugar {seat} já está ocupado por {name}",
+    "seat_taken": ("o assento {seat} já está ocupado por {name}",
                    "seat {seat} is already taken by {name}"),
-    "bad_seat": ("a mesa tem os lugares 0 a {top}, não {seat}",
+    "bad_seat": ("a mesa tem os assentos 0 a {top}, não {seat}",
                  "the table has seats 0 to {top}, not {seat}"),
     "not_seated": ("você não está sentado nesta mesa", "you are not seated at this table"),
     "not_creator": ("só quem criou a mesa pode começar o jogo",
@@ -61,7 +61,7 @@ CATALOGUE = Catalogue("tables", {
     "already_started": ("o jogo desta mesa já começou", "this table's game has already started"),
     "not_started": ("o jogo desta mesa ainda não começou", "this table's game has not started yet"),
     "finished": ("o jogo desta mesa terminou", "this table's game is over"),
-    "not_your_turn": ("não é a sua vez: é a vez do lugar {seat}",
+    "not_your_turn": ("não é a sua vez: é a vez do assento {seat}",
                       "it is not your turn: seat {seat} is to play"),
     "bad_name": ("o nome precisa ter de 1 a {n} caracteres", "a name needs 1 to {n} characters"),
     "bad_timeout": ("o tempo de ausência vai de {low} a {high} segundos, não {value}",
@@ -174,8 +174,12 @@ def events_for(state: GameState, seat: int | None) -> list[Event]:
     return list(state.view(seat).events)
 
 
-def narrate(state: GameState, event: Event, lang: str) -> str:
-    """One event as a sentence."""
+def narrate(state: GameState, event: Event, lang: str, names: dict[int, str] | None = None) -> str:
+    """One event as a sentence; a seat in `names` ({seat: learner's name}) is called by her
+    name (cartas.truco.narrate, cartas.vinte_e_um.narrate)."""
+    if names:
+        named: Any = state  # both games' narrate take the names; the contract does not
+        return named.narrate(event, lang, names=names)
     return state.narrate(event, lang)
 
 

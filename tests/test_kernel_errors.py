@@ -134,7 +134,7 @@ def test_a_crafted_card_pick_in_the_truco_game_names_no_card():
     from widgets.pages.jogar_truco import PlayTruco
     view = PlayTruco(seed=4, lang="en", delay=0)
     view.hand_cards.picked = {"index": "x", "count": 3}
-    assert isinstance(view.last_error, ValueError) and "no card there" in view.message.value
+    assert isinstance(view.last_error, ValueError) and "no card there" in shown(view)
 
 
 def test_a_real_card_pick_still_plays_the_card():

@@ -115,3 +115,17 @@ def test_a_card_is_played_from_where_it_sits_in_the_hand_whatever_order_legal_li
             state.apply_action(chosen)
             copy_.apply_action(rebuilt, seat=copy_.current_seat)
             assert copy_.to_json() == state.to_json()
+
+
+def test_narration_calls_a_named_seat_by_its_name_and_the_others_by_number():
+    from cartas.truco import narrate, new_game
+    state = new_game("paulista", 4)
+    deal = state.events[0]
+    names = {deal["dealer"]: "Ana", deal["mao"]: "<Bia>"}
+    assert "Ana" in narrate(deal, "pt", names) and "<Bia>" in narrate(deal, "en", names)
+    seat = state.current_seat
+    played = state.apply_action(state.legal_actions()[0])[0]
+    assert narrate(played, "pt", {seat: "Cida"}).startswith("Cida joga")
+    assert narrate(played, "en", {seat: "Cida"}).startswith("Cida plays")
+    assert narrate(played, "pt", {seat: "  "}) == narrate(played, "pt") == state.narrate(played, "pt")
+    assert narrate(played, "pt", {(seat + 1) % 4: "Dora"}).startswith("Assento")

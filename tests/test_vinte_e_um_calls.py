@@ -173,7 +173,7 @@ def test_a_banker_with_nothing_left_says_so_instead_of_paying_zero():
     assert (short["amount"], empty["amount"]) == (4, 0)
     assert "só tem 4 fichas para pagar 5" in narrate(short, "pt")
     text = narrate(empty, "pt")
-    assert "não tem mais fichas para pagar o jogador 1" in text and "0 fichas" not in text
+    assert "não tem mais fichas para pagar o assento 1" in text and "0 fichas" not in text
     assert "has no chips left to pay seat 1" in narrate(empty, "en")
 
 

@@ -192,3 +192,17 @@ def test_sensible_banker_calls_weakest_first_and_draws_when_behind():
     for action in ("bet 1", "bet 1", STAND, STAND):
         behind.apply_action(action)
     assert bot.choose(behind.view(0)) == Action("draw")  # 12 against hands showing a ten
+
+
+def test_narration_calls_a_named_seat_by_its_name_and_the_others_by_number():
+    from cartas.vinte_e_um import narrate, new_game
+    state = new_game(4, seed=3, banker=1)
+    pay = {"type": "pay", "from": 1, "to": 2, "amount": 3, "owed": 3}
+    assert narrate(pay, "pt", {1: "Ana", 2: "Bia"}) == "Ana paga 3 fichas a Bia."
+    assert narrate(pay, "en", {2: "Bia"}) == "Seat 1 pays 3 chips to Bia."
+    assert narrate(pay, "pt", {2: "  "}) == narrate(pay, "pt") == "O assento 1 paga 3 fichas ao assento 2."
+    change = {"type": "bank_change", "from": 1, "to": 12, "reason": "sale", "price": 2}
+    assert narrate(change, "pt", {1: "Ana"}).startswith("A banca passa de Ana para o assento 12")
+    for event in state.events:
+        named = state.narrate(event, "en", {0: "Cida"})
+        assert "seat 0" not in named.lower()

@@ -422,3 +422,40 @@ def test_a_refusal_stays_through_the_poll_until_the_learners_next_action_or_8_se
     assert "seat 2 is already taken by Dan" in bia.seat_error.value
     bia.seat_box.children[3].children[1].click()  # the learner's next action clears it at once
     assert bia.seat_error.value == "" and bia.client.seat == 3
+
+
+def test_a_truco_table_narrates_its_learners_by_name_and_bots_by_seat(tables):
+    ana = page(tables, "ana", "Ana", lang="pt")
+    code = ana.create()
+    bia = page(tables, "bia", "Bia", code=code, lang="pt")
+    bia.sit(1)
+    ana.start_button.click()
+    for _ in range(200):
+        snap = ana.client.snap
+        if snap.state.tricks or snap.state.is_terminal():
+            break
+        seat = snap.state.current_seat
+        if seat in (0, 1):
+            who = ana if seat == 0 else bia
+            who.poll()  # her page has the table as it is now
+            legal = games.legal_actions(who.client.snap.state, seat)
+            who.act(next((a for a in legal if a.kind == "play"), legal[0]))
+        else:
+            snap.record["moved_at"] -= 10
+        ana.poll()
+    log = ana.log_box.value
+    assert "Ana joga" in log and "Bia joga" in log          # the learners, by name
+    assert "Assento 2 joga" in log or "Assento 3 joga" in log  # the bots' seats, by number
+    assert "Assento 0 joga" not in log and "Assento 1 joga" not in log
+
+
+def test_a_21_table_narrates_its_learner_by_name(tables):
+    ana = page(tables, "ana", "Ana", lang="pt")
+    ana.game.value = "21"
+    ana.seats.value = 4
+    ana.create()
+    ana.start_button.click()
+    ana.poll()
+    log = ana.log_box.value
+    assert "Ana recebe" in log and "O assento 0 recebe" not in log
+    assert "O assento 1 recebe" in log  # a bot's seat, by number

@@ -89,8 +89,9 @@ def test_a_refused_move_leaves_the_game_unchanged():
     before = view.state.to_json()
     with pytest.raises(ValueError):
         view.act_kind("accept")  # no raise pending: refused
-    view.accept_button.click()  # through the button: a friendly message instead
-    assert "Não é possível" in view.message.value
+    view.accept_button.click()  # through the button: a friendly message beside the buttons instead
+    said = view._slot_for(view.accept_button).value
+    assert "Não é possível" in said and view.message.value == ""
     assert view.state.to_json() == before
 
 
@@ -240,3 +241,21 @@ def test_a_game_won_because_the_other_team_called_truco_in_a_mao_de_onze():
     view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
     assert view.state.winner == 0
     assert "sua dupla venceu porque a outra dupla pediu truco na mão de onze" in view.status.value
+
+
+def _log_lines(view):
+    import re
+    from html import unescape
+    return [unescape(x) for x in re.findall(r"<div class='cartas-log-line'>(.*?)</div>", view.log_box.value)]
+
+
+def test_the_log_reads_oldest_first_with_the_newest_line_in_view():
+    view = PlayTruco(seed=3, delay=0, lang="pt")
+    for _ in range(4):
+        take_turn(view)
+    events = view.state.view(0).events
+    lines = _log_lines(view)
+    assert 4 < len(events) < 80 and lines[0] == view.state.narrate(events[0], "pt")  # the deal, on top
+    assert lines == [view.state.narrate(e, "pt") for e in events]  # in the order they happened
+    box = view.log_box.value
+    assert "flex-direction:column-reverse" in box and "overflow-y:auto" in box  # scrolled to the newest

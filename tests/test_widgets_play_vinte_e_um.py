@@ -40,7 +40,7 @@ def test_the_banker_draws_and_calls_through_buttons():
         assert k and k <= {"draw", "call"}, k
         click(view, "call")
     assert view.state.round_number == 2
-    assert "A banca chama o jogador" in view.log_box.value
+    assert "A banca chama o assento" in view.log_box.value
 
 
 def test_play_again_and_language():
@@ -219,3 +219,48 @@ def test_dica_for_the_banker_draws_or_calls():
     view.hint_button.click()
     assert ("data-action='draw'" in view.hint_box.value) != ("data-action='call'" in view.hint_box.value)
     assert "average balance" in view.hint_box.value
+
+
+def test_the_log_reads_oldest_first_with_the_newest_line_in_view():
+    import re
+    from html import unescape
+    view = PlayVinteEUm(seed=4, delay=0, lang="pt")
+    click(view, "bet")
+    lines = [unescape(x) for x in re.findall(r"<div class='cartas-log-line'>(.*?)</div>", view.log_box.value)]
+    events = view.state.view(0).events
+    assert 2 < len(events) < 120 and lines == [view.state.narrate(e, "pt") for e in events]
+    assert "flex-direction:column-reverse" in view.log_box.value
+
+
+def _bet_everything_until_out(view, steps=400):
+    for _ in range(steps):
+        if view.state.is_terminal() or view._human_out():
+            return
+        if view._amount_fields:
+            view._amount_fields[0].value = view._amount_fields[0].max
+            next(b for b in view.actions.children if isinstance(b, w.Button)).click()
+        elif "hit" in kinds(view):
+            click(view, "hit")
+        elif kinds(view):
+            click(view, sorted(kinds(view))[0])
+        elif view.go_on.layout.display != "none":
+            view.go_on.click()
+        else:
+            raise AssertionError("no move offered and the game goes nowhere")
+    raise AssertionError("never ran out of chips")
+
+
+def test_running_out_of_chips_ends_the_game_for_you_in_plain_view():
+    view = PlayVinteEUm(seed=0, delay=0, lang="pt")
+    assert view.end_box.layout.display == "none"
+    _bet_everything_until_out(view)
+    assert view._human_out() and view.state.chips[0] == 0 and not view.state.is_terminal()
+    assert view.end_box.layout.display == ""
+    end = view.end_text.value
+    assert "data-end='out'" in end and "Acabou para você: sem fichas" in end
+    assert all(f"assento {s}: {n}" in end for s, n in enumerate(view.state.chips))
+    assert view.end_again.description == "Jogar de novo" and view.actions.children == ()
+    view.language.value = "en"
+    assert "It is over for you: with no chips" in view.end_text.value
+    view.end_again.click()  # a new game, from the end box
+    assert view.state.chips[0] > 0 and view.end_box.layout.display == "none"

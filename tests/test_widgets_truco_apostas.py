@@ -108,3 +108,16 @@ def test_nova_mao_deals_new_cards_and_a_typed_seed_replays_its_deal():
     again = BettingLab(seed=8)
     again.seed.value = seed  # Enter in the seed box deals that seed
     assert [list(h) for h in again.state.hands] == [list(h) for h in view.state.hands]
+
+
+def test_a_disabled_answer_button_loses_its_colour():
+    view = BettingLab(seed=3)
+    for button in (view.accept_button, view.run_button):  # nothing to answer yet
+        assert button.disabled and button.button_style == ""
+    view.raise_button.click()
+    assert not view.accept_button.disabled and view.accept_button.button_style == "success"
+    assert not view.run_button.disabled and view.run_button.button_style == "warning"
+    view.accept_button.click()
+    assert view.accept_button.disabled and view.accept_button.button_style == ""
+    assert view.run_button.disabled and view.run_button.button_style == ""
+    assert not view.raise_button.disabled and view.raise_button.button_style == "danger"

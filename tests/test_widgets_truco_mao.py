@@ -161,3 +161,33 @@ def test_each_play_says_who_is_winning_the_trick_so_far():
     table = lead["table"]
     assert trick_winning_seat(table.trick, table.variant, table.vira) == table.trick[-1][0]
     assert "takes the lead" in lead["text"]["en"]
+
+
+def _turn_seat(html):
+    """The seat whose box carries the "a vez" badge, or None."""
+    boxes = re.split(r'(?=<div class="cartas-seat" data-seat=")', html)[1:]
+    marked = [int(box[len('<div class="cartas-seat" data-seat="'):][0]) for box in boxes
+              if "a vez</span>" in box.split("cartas-hand")[0]]
+    assert len(marked) <= 1
+    return marked[0] if marked else None
+
+
+def test_the_turn_badge_is_on_the_seat_to_act_not_the_one_that_just_acted():
+    from cartas.truco import hand_events
+    from cartas.truco.bots import RuleBot
+    for seed in (7, 11, 12):
+        steps = build_steps("paulista", seed)
+        state = new_game("paulista", seed)
+        bots = [RuleBot(seed=seed * 4 + s) for s in range(4)]
+        to_act = [state.current_seat]  # after each event of the hand: the engine's seat to act
+        while state.last_hand is None:
+            seat = state.current_seat
+            state.apply_action(bots[seat].choose(state.view(seat)))
+            new = len(hand_events(state.events, 1)) - len(to_act)
+            to_act += [None if state.last_hand is not None else state.current_seat] * new
+        after_deal = len(steps) - len(to_act)  # the vira step: the deal event
+        shown = [_turn_seat(table_html(step["table"], "pt")) for step in steps[after_deal:]]
+        assert shown == to_act and shown[-1] is None
+        moved = [i for i in range(1, len(to_act)) if "joga" in steps[after_deal + i]["text"]["pt"]]
+        # after a play that does not close a trick, the badge has moved on from the player
+        assert any(shown[i] != steps[after_deal + i]["table"].trick[-1][0] for i in moved)

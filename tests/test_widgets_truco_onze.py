@@ -1,6 +1,8 @@
 """The mão de onze / mão de dez and mão de ferro lab, driven as a learner would."""
 import re
 
+import ipywidgets as w
+
 from widgets.pages.truco_mao_de_onze import ThresholdLab
 
 
@@ -49,7 +51,28 @@ def test_mao_de_ferro_is_played_blind_by_position():
     assert "às cegas a 3ª carta" in view.ferro_story.value
     assert view.blind_buttons[2].disabled is False  # the next seat still holds three cards
     view.ferro_call.click()
-    assert "ninguém pode pedir truco na mão de ferro" in view.message.value
+    assert "ninguém pode pedir truco na mão de ferro" in beside(view, view.ferro_call)
+
+
+def beside(view, control):
+    """The error slot next to the row of `control` (View.beside)."""
+    slot = view._slot_for(control)
+    assert slot is not None
+    return slot.value
+
+
+def test_a_refusal_shows_beside_the_buttons_that_caused_it_not_above():
+    view = ThresholdLab(seed=2)
+    view.ferro_call.click()  # "Pedir truco" in the mão de ferro
+    assert "cartas-error" in beside(view, view.ferro_call) and view.message.value == ""
+    row = next(c for c in view.children
+               if isinstance(c, w.HBox) and c.children and view.ferro_call in getattr(c.children[0], "children", ()))
+    assert view.children.index(row) > view.children.index(view.ferro_info)  # under the mão de ferro's text
+    view.blind_buttons[0].click()  # the next move clears it
+    assert beside(view, view.ferro_call) == ""
+    view.play_hand_button.click()
+    view.run_hand_button.click()  # the decision is made already: the refusal shows in the onze row
+    assert "Não é possível" in beside(view, view.run_hand_button) and view.message.value == ""
 
 
 def test_language_and_exercises():
@@ -71,4 +94,15 @@ def test_an_illegal_move_becomes_a_friendly_message():
     view = ThresholdLab(seed=2)
     view.play_hand_button.click()
     view.run_hand_button.click()                  # the decision is already made
-    assert "Não é possível" in view.message.value and "Traceback" not in view.message.value
+    said = beside(view, view.run_hand_button)
+    assert "Não é possível" in said and "Traceback" not in said
+
+
+def test_disabled_buttons_lose_their_colour():
+    view = ThresholdLab(seed=2)
+    assert view.play_hand_button.button_style == "success" and view.call_button.disabled
+    assert view.call_button.button_style == ""
+    view.play_hand_button.click()
+    for button in (view.play_hand_button, view.run_hand_button):
+        assert button.disabled and button.button_style == ""
+    assert not view.call_button.disabled and view.call_button.button_style == "danger"

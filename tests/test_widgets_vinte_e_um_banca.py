@@ -56,7 +56,7 @@ def test_exercise_answers_at_once_keeps_score_and_reaches_the_index():
     right = view.correct_answer()
     assert "quem fica com a banca agora" in view.question.value and view.feedback.value == ""
     view.seat_buttons[right].click()
-    assert "cartas-right" in view.feedback.value and "A banca passa do jogador" in view.feedback.value
+    assert "cartas-right" in view.feedback.value and "A banca passa do assento" in view.feedback.value
     view.seat_buttons[(right + 1) % 4].click()  # a second try does not count
     assert "Acertos: 1 de 1" in view.score_label.value
     view.next_button.click()
@@ -124,7 +124,7 @@ def test_a_bank_question_never_tells_who_took_the_bank():
     for _ in range(20):
         text = view.question.value
         assert "aceita a oferta" not in text and "aceita a banca" not in text
-        assert "passa do jogador" not in text
+        assert "passa do assento" not in text
         modes.add(view.q_mode)
         view.next_button.click()
     assert {"rounds", "sale"} <= modes
@@ -161,3 +161,21 @@ def test_exercise_alternates_who_takes_the_bank_and_what_it_costs():
     assert kinds == ["seat", "price"] * 6
     assert prices.get("rounds", {0}) == {0} and prices.get("natural", {0}) == {0}
     assert any(p > 0 for mode in ("auction", "sale") for p in prices.get(mode, ()))
+
+
+def test_a_wrong_price_is_answered_with_the_number_of_chips_asked_for():
+    view = BankRotation(seed=4, lang="pt")
+    seen = set()
+    for _ in range(12):
+        if view.q_kind == "price":
+            price = view.correct_answer()
+            view.price_buttons[(price + 1) % len(view.price_buttons)].click()
+            chips = "1 ficha" if price == 1 else f"{price} fichas"
+            assert "cartas-wrong" in view.feedback.value
+            assert f"O novo banqueiro paga {chips} pela banca." in view.feedback.value
+            view.language.value = "en"
+            assert f"The new banker pays {price} chip{'' if price == 1 else 's'} for the bank." in view.feedback.value
+            view.language.value = "pt"
+            seen.add(price)
+        view.next_button.click()
+    assert any(p > 0 for p in seen)

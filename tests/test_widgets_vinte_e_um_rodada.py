@@ -41,7 +41,7 @@ def test_odds_panel_uses_only_what_the_deciding_seat_sees():
     bust = float(re.search(r"cartas-odds-bust' data-p='([\d.]+)'", html).group(1))
     win = float(re.search(r"cartas-odds-win' data-p='([\d.]+)'", html).group(1))
     assert abs(bust - expected["bust"]) < 1e-6 and abs(win - expected["win"]) < 1e-6
-    assert "O jogador 1 tem 16 pontos" in html and ms < 50  # a sanity bound, not a benchmark
+    assert "O assento 1 tem 16 pontos" in html and ms < 50  # a sanity bound, not a benchmark
     chart = odds_html(state, "en")[0]
     assert "<svg" in chart.split("cartas-chart")[1] and "bust" in chart
 
@@ -198,3 +198,25 @@ def test_a_bad_seed_is_refused_beside_the_seed_box_and_the_round_stays():
     view.seed.value = -5
     slot = view._error_slots[id(view.seed)].value
     assert "Não é possível" in slot and view.message.value == "" and view.snapshots[-1].events == events
+
+
+def test_the_banker_chart_writes_its_numbers_in_the_page_language():
+    import matplotlib.pyplot as plt
+
+    from widgets.draw.vinte_e_um_chart import draw_banker_chart
+    small = {17: 0.03, 18: 0.025, 19: 0.02, 20: 0.015, 21: 0.01, "bust": 0.9}
+    for distribution in (small, {17: 0.012, 18: 0.008, "bust": 0.014}):
+        ticks = {}
+        for lang in ("pt", "en"):
+            fig = draw_banker_chart(distribution, lang, mine=19)
+            try:
+                fig.canvas.draw()
+                ax = fig.axes[0]
+                ticks[lang] = [t.get_text() for t in ax.get_yticklabels() if t.get_text()]
+                bars = [t.get_text() for t in ax.texts]
+            finally:
+                plt.close(fig)
+            assert ticks[lang] and all(t.endswith("%") for t in ticks[lang] + bars), ticks[lang]
+        assert not any("." in t for t in ticks["pt"]) and not any("," in t for t in ticks["en"])
+        assert [t.replace(",", ".") for t in ticks["pt"]] == ticks["en"]
+    assert any("," in t for t in ticks["pt"])  # a fractional tick: "0,2%", never "0.2%" or 0.002

@@ -555,7 +555,7 @@ LESSONS["jogar_21"] = [
     ("text", """
 # Jogar 21
 
-Jogue o 21 de banca com fichas contra robôs. Você é o **jogador 0**: escolha se joga como
+Jogue o 21 de banca com fichas contra robôs. Você é o **assento 0**: escolha se joga como
 **jogador** ou como **banca**, quantos participantes e o **rodízio da banca**, e clique em
 **Jogar de novo** para começar com essas escolhas. Acima da mesa está a regra do ás e quantas
 rodadas faltam. A aposta se digita no campo de fichas; as outras jogadas permitidas aparecem
@@ -638,6 +638,12 @@ você abre a tabela da turma, que se atualiza sozinha enquanto esta página est�
 sozinho, que todos os alunos têm, não abre a tabela. Você pode baixar a tabela em CSV, imprimir
 os cartões de acesso (nome, código e QR de cada aluno, para entrar em outro aparelho), dar a um
 aluno um PIN novo, juntar dois alunos que são a mesma pessoa e remover um aluno.
+
+Na tabela, **Lições começadas** são as lições em que o aluno já respondeu alguma pergunta, e
+**Lições feitas** aquelas em que ele já acertou pelo menos 5 perguntas. Marque **lembrar neste
+aparelho** ao abrir a turma e ela abre sozinha neste navegador da próxima vez (o navegador
+guarda uma ficha do aparelho, nunca a chave). **Esquecer neste aparelho** apaga essa ficha;
+**Esquecer todos os aparelhos**, com a chave, vale também para um aparelho perdido ou roubado.
 """, """
 # The class
 
@@ -647,6 +653,12 @@ and the key you open the class table, which refreshes by itself while this page 
 code alone, which every learner has, does not open the table. You can download the table as
 CSV, print login cards (each learner's name, code and QR code, to sign in on another device),
 give a learner a new PIN, merge two learners who are the same person and remove a learner.
+
+In the table, **Lessons started** are the lessons in which the learner has answered a question,
+and **Lessons done** those in which they have at least 5 right answers. Tick **remember on this
+device** when you open the class and it opens by itself in this browser next time (the browser
+keeps a device token, never the key). **Forget on this device** deletes that token; **Forget
+every device**, with the key, also covers a lost or stolen device.
 """),
     widget("turma", "ClassView"),
     ("checks", *CHECKS),
@@ -662,12 +674,12 @@ LESSONS["mesa"] = [
 # Mesas: jogar com a turma
 
 Crie uma mesa de **Truco Paulista**, **Truco Mineiro** ou **21** e passe o **código** (ou o link)
-aos colegas. Cada um escolhe um lugar; quem criou a mesa começa o jogo quando todos estiverem
-sentados. Os lugares vazios são jogados pelos robôs. No truco, os lugares 0 e 2 formam a dupla A,
-e 1 e 3 a dupla B; no 21, quem cria a mesa escolhe os lugares (3 a 12), o valor do ás, os
-baralhos, as apostas e o modo da banca. Cada navegador só vê as cartas do seu lugar; a narração e
+aos colegas. Cada um escolhe um assento; quem criou a mesa começa o jogo quando todos estiverem
+sentados. Os assentos vazios são jogados pelos robôs. No truco, os assentos 0 e 2 formam a dupla A,
+e 1 e 3 a dupla B; no 21, quem cria a mesa escolhe os assentos (3 a 12), o valor do ás, os
+baralhos, as apostas e o modo da banca. Cada navegador só vê as cartas do seu assento; a narração e
 o **porquê** de cada rodada aparecem para todos. Quem sai da página por mais tempo que o limite
-da mesa (60 s, se ninguém mudar) é substituído por um robô e pode voltar ao lugar.
+da mesa (60 s, se ninguém mudar) é substituído por um robô e pode voltar ao assento.
 """, """
 # Tables: play with your class
 

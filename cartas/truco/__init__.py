@@ -16,7 +16,7 @@ import importlib
 from typing import TYPE_CHECKING
 
 from .actions import ACCEPT, PLAY_HAND, RAISE, RUN, RUN_HAND, Action
-from .catalogue import CATALOGUE, TEAM_LETTERS, ordinal, seat_name, team_label, team_phrase
+from .catalogue import CATALOGUE, TEAM_LETTERS, manilha_label, ordinal, seat_name, team_label, team_phrase
 from .errors import IllegalActionError, TrucoError
 from .explain import explain_hand, explain_last_hand, explain_next_leader, explain_trick
 from .narration import narrate
@@ -79,7 +79,7 @@ def __getattr__(name: str):
 
 
 __all__ = [
-    "CATALOGUE", "TEAM_LETTERS", "ordinal", "seat_name", "team_label", "team_phrase",
+    "CATALOGUE", "TEAM_LETTERS", "manilha_label", "ordinal", "seat_name", "team_label", "team_phrase",
     "MINEIRO", "NATURAL_ORDER", "PAULISTA", "VARIANTS", "Variant", "get_variant",
     "is_manilha", "manilha_rank", "manilhas", "next_rank", "ranking", "strength_table",
     "ACCEPT", "PLAY_HAND", "RAISE", "RUN", "RUN_HAND", "Action", "IllegalActionError",

@@ -33,8 +33,11 @@ _ENTRIES = {
     "threshold_11": ("mão de onze", "mão de onze"),
     "threshold_10": ("mão de dez", "mão de dez"),
     "manilha_zap": ("o zap", "the zap, the top manilha"),
-    "manilha_copas": ("a manilha de copas", "the copas manilha"),
-    "manilha_sete copas": ("o sete copas", "the sete copas manilha"),
+    "manilha_copas": ("a manilha de copas", "the hearts manilha"),
+    "manilha_sete copas": ("o sete copas", "the seven of hearts manilha"),
+    # a manilha's nickname as a caption: the game's own words, but a suit's name is translated
+    "label_copas": ("copas", "hearts"),
+    "label_sete copas": ("sete copas", "seven of hearts"),
     "manilha_espadilha": ("a espadilha", "the espadilha manilha"),
     "manilha_pica-fumo": ("o pica-fumo", "the pica-fumo manilha"),
     "manilha_other": ("a manilha {name}", "the manilha {name}"),
@@ -491,6 +494,13 @@ def manilha_phrase(name: str | None, lang: str = "pt") -> str:
     if key in CATALOGUE:
         return CATALOGUE.template(key, lang)
     return CATALOGUE.say("manilha_other", lang, name=name)
+
+
+def manilha_label(name: str, lang: str = "pt") -> str:
+    """A manilha's nickname as a caption: "zap", "espadilha" and "pica-fumo" are the game's
+    words in both languages; "copas" (a suit's name) is "hearts" in English."""
+    key = f"label_{name}"
+    return CATALOGUE.template(key, lang) if key in CATALOGUE else name
 
 
 def card_phrase(card: str, manilha: str | None, lang: str = "pt") -> str:

@@ -2,8 +2,14 @@
 
 Every event names its variant (`event["variant"]`), so narration needs nothing else; the
 state's own `state.narrate(event, lang)` is the same function.
+
+Decided rule: with `names` ({seat: name}, a table of learners), a seat that has a name is
+called by it ("Ana joga 7♥."); the other seats, and every seat without `names`, are "assento
+N" / "seat N". A team is still named with its seats ("a dupla A (assentos 0 e 2)").
 """
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from ..catalogue import check_lang
 from .catalogue import CATALOGUE, cap, card_phrase, ordinal, seat_name, team_phrase, unit
@@ -11,32 +17,43 @@ from .errors import TrucoError
 from .variants import get_variant
 
 
-def narrate(event: dict, lang: str = "pt") -> str:
-    """One sentence for one event, in Portuguese ("pt", the default) or English ("en")."""
+def narrate(event: dict, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+    """One sentence for one event, in Portuguese ("pt", the default) or English ("en");
+    a seat in `names` is called by its name (see the module's rule)."""
     lang = check_lang(lang)
     kind = event.get("type") if isinstance(event, dict) else None
     handler = _NARRATORS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise TrucoError("unknown_event", kind=repr(kind)[:40])
-    return handler(event, lang)
+    return handler(event, lang, _Names(lang, names))
+
+
+class _Names:
+    """How this sentence calls a seat: its name when known, else "assento N" / "seat N"."""
+
+    def __init__(self, lang: str, names: Mapping[int, str] | None):
+        self.lang = lang
+        self.names = {s: n for s, n in (names or {}).items() if isinstance(n, str) and n.strip()}
+
+    def __call__(self, seat: int) -> str:
+        return self.names.get(seat) or seat_name(seat, self.lang)
+
+    def cap(self, seat: int) -> str:
+        return self.names.get(seat) or cap(seat_name(seat, self.lang))
 
 
 def _t(key: str, lang: str, **fields) -> str:
     return CATALOGUE.template(key, lang).format(**fields)
 
 
-def _seat(seat: int, lang: str) -> str:
-    return cap(seat_name(seat, lang))
-
-
 def _score(score) -> str:
     return f"{score[0]} x {score[1]}"
 
 
-def _n_deal(e, lang):
+def _n_deal(e, lang, who):
     variant = get_variant(e["variant"])
-    fields = {"hand_number": e["hand_number"], "dealer": seat_name(e["dealer"], lang),
-              "mao": seat_name(e["mao"], lang), "value": e["value"]}
+    fields = {"hand_number": e["hand_number"], "dealer": who(e["dealer"]),
+              "mao": who(e["mao"]), "value": e["value"]}
     if e.get("vira"):
         s = _t("n_deal_vira", lang, vira=e["vira"], manilhas=", ".join(e["manilhas"]), **fields)
     else:
@@ -49,49 +66,49 @@ def _n_deal(e, lang):
     return s
 
 
-def _n_decide(e, lang):
+def _n_decide(e, lang, who):
     name = get_variant(e["variant"]).threshold_name
     return _t("n_decide_play" if e["play"] else "n_decide_run", lang,
               Team=cap(team_phrase(e["team"], lang)), name=name)
 
 
-def _n_play(e, lang):
-    who = _seat(e["seat"], lang)
+def _n_play(e, lang, who):
+    seat = who.cap(e["seat"])
     if e.get("covered"):
-        return _t("n_play_covered", lang, Seat=who)
+        return _t("n_play_covered", lang, Seat=seat)
     card = card_phrase(e["card"], e.get("manilha"), lang)
     if e.get("blind"):
-        return _t("n_play_blind", lang, Seat=who, nth=ordinal(e["position"] + 1, lang), card=card)
-    return _t("n_play", lang, Seat=who, card=card)
+        return _t("n_play_blind", lang, Seat=seat, nth=ordinal(e["position"] + 1, lang), card=card)
+    return _t("n_play", lang, Seat=seat, card=card)
 
 
-def _n_trick(e, lang):
+def _n_trick(e, lang, who):
     nth = ordinal(e["number"], lang)
     if e["winner_team"] is None:
         return _t("n_trick_tie", lang, nth=nth)
-    return _t("n_trick", lang, Seat=_seat(e["winning_seat"], lang), nth=nth,
+    return _t("n_trick", lang, Seat=who.cap(e["winning_seat"]), nth=nth,
               card=card_phrase(e["card"], e.get("manilha"), lang))
 
 
-def _n_raise(e, lang):
-    who = _seat(e["seat"], lang)
+def _n_raise(e, lang, who):
+    seat = who.cap(e["seat"])
     if e.get("forbidden"):  # in a mão de onze/dez any raise is a call for truco; the hand
         name = get_variant(e["variant"]).threshold_name  # event says the rest
-        return _t("n_raise_forbidden", lang, Seat=who, name=name)
-    return _t("n_raise", lang, Seat=who, word=e["name"], value=e["value"])
+        return _t("n_raise_forbidden", lang, Seat=seat, name=name)
+    return _t("n_raise", lang, Seat=seat, word=e["name"], value=e["value"])
 
 
-def _n_accept(e, lang):
-    return _t("n_accept", lang, Seat=_seat(e["seat"], lang), value=e["value"])
+def _n_accept(e, lang, who):
+    return _t("n_accept", lang, Seat=who.cap(e["seat"]), value=e["value"])
 
 
-def _n_run(e, lang):
+def _n_run(e, lang, who):
     pts = e["points"]
-    return _t("n_run", lang, Seat=_seat(e["seat"], lang), team=team_phrase(1 - e["team"], lang),
+    return _t("n_run", lang, Seat=who.cap(e["seat"]), team=team_phrase(1 - e["team"], lang),
               points=pts, unit=unit(pts, lang))
 
 
-def _n_hand(e, lang):
+def _n_hand(e, lang, who):
     score = _score(e["score"])
     if e["winner_team"] is None:
         return _t("n_hand_all_tied", lang, score=score)
@@ -104,7 +121,7 @@ def _n_hand(e, lang):
               unit=unit(pts, lang), score=score)
 
 
-def _n_game(e, lang):
+def _n_game(e, lang, who):
     return _t("n_game", lang, Team=cap(team_phrase(e["winner_team"], lang)),
               score=_score(e["score"]))
 

@@ -282,9 +282,9 @@ class TrucoState:
             events += [ev.build(record) for record in log[len(events):]]
         return events
 
-    def narrate(self, event: dict, lang: str = "pt") -> str:
-        """One sentence for one event (see `cartas.truco.narrate`)."""
-        return narrate(event, lang)
+    def narrate(self, event: dict, lang: str = "pt", names=None) -> str:
+        """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
+        return narrate(event, lang, names)
 
     def describe(self, action: object, lang: str = "pt") -> str:
         """The action's name in `lang`, a raise named by this variant's shout ("pedir

@@ -98,6 +98,6 @@ class SeatView:
         return [redact_event(e, self.seat) for e in self._events[:self._n]]
 
     @staticmethod
-    def narrate(event: dict, lang: str = "pt") -> str:
-        """One sentence for one event (see `cartas.truco.narrate`)."""
-        return narrate(event, lang)
+    def narrate(event: dict, lang: str = "pt", names=None) -> str:
+        """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
+        return narrate(event, lang, names)

@@ -18,7 +18,7 @@ _ACTIONS = {
     "action.hit": ("pedir carta", "hit"),
     "action.stand": ("parar", "stand"),
     "action.draw": ("a banca compra carta", "the banker draws a card"),
-    "action.call": ("chamar o jogador {seat}", "call seat {seat}"),
+    "action.call": ("chamar o assento {seat}", "call seat {seat}"),
     "action.take_bank": ("aceitar a banca", "take the bank"),
     "action.refuse_bank": ("recusar a banca", "refuse the bank"),
     "action.bid": ("dar um lance de {n} ficha{n_s}", "bid {n} chip{n_s}"),
@@ -46,42 +46,42 @@ _PHASES = {
 }
 
 _EVENTS = {
-    "event.game_start": ("Começa o 21 com {players} participantes; a banca é do jogador {banker}.",
+    "event.game_start": ("Começa o 21 com {players} participantes; a banca é do assento {banker}.",
                          "21 begins with {players} participants; seat {banker} holds the bank."),
-    "event.round_start": ("Rodada {round}: a banca é do jogador {banker}.",
+    "event.round_start": ("Rodada {round}: a banca é do assento {banker}.",
                           "Round {round}: seat {banker} holds the bank."),
-    "event.deal_down": ("O jogador {seat} recebe uma carta fechada.",
+    "event.deal_down": ("O assento {seat} recebe uma carta fechada.",
                         "Seat {seat} gets a face-down card."),
-    "event.deal_down_known": ("O jogador {seat} recebe uma carta fechada ({card}).",
+    "event.deal_down_known": ("O assento {seat} recebe uma carta fechada ({card}).",
                               "Seat {seat} gets a face-down card ({card})."),
-    "event.deal_up": ("O jogador {seat} recebe {card}.", "Seat {seat} gets {card}."),
-    "event.bet": ("O jogador {seat} aposta {amount} ficha{amount_s}.",
+    "event.deal_up": ("O assento {seat} recebe {card}.", "Seat {seat} gets {card}."),
+    "event.bet": ("O assento {seat} aposta {amount} ficha{amount_s}.",
                   "Seat {seat} bets {amount} chip{amount_s}."),
     "event.banker_21": ("A banca mostra {cards}: 21 com duas cartas, e recolhe todas as apostas.",
                         "The banker shows {cards}: 21 with two cards, and takes every bet."),
-    "event.hit": ("O jogador {seat} pede carta.", "Seat {seat} hits."),
-    "event.stand": ("O jogador {seat} para com {points} pontos.", "Seat {seat} stands on {points}."),
-    "event.stand_21": ("O jogador {seat} fez 21 e para.", "Seat {seat} has 21 and stands."),
-    "event.bust": ("Estourei! O jogador {seat} passa de 21 com {points} pontos.",
+    "event.hit": ("O assento {seat} pede carta.", "Seat {seat} hits."),
+    "event.stand": ("O assento {seat} para com {points} pontos.", "Seat {seat} stands on {points}."),
+    "event.stand_21": ("O assento {seat} fez 21 e para.", "Seat {seat} has 21 and stands."),
+    "event.bust": ("Estourei! O assento {seat} passa de 21 com {points} pontos.",
                    "Bust (estourei)! Seat {seat} goes over 21 with {points}."),
-    "event.pay": ("O jogador {from} paga {amount} ficha{amount_s} ao jogador {to}.",
+    "event.pay": ("O assento {from} paga {amount} ficha{amount_s} ao assento {to}.",
                   "Seat {from} pays {amount} chip{amount_s} to seat {to}."),
-    "event.pay_short": ("O jogador {from} só tem {amount} ficha{amount_s} para pagar {owed} ao "
-                        "jogador {to}.",
+    "event.pay_short": ("O assento {from} só tem {amount} ficha{amount_s} para pagar {owed} ao "
+                        "assento {to}.",
                         "Seat {from} has only {amount} chip{amount_s} to pay the {owed} owed to "
                         "seat {to}."),
-    "event.pay_none": ("A banca (jogador {from}) não tem mais fichas para pagar o jogador {to}, "
+    "event.pay_none": ("A banca (assento {from}) não tem mais fichas para pagar o assento {to}, "
                        "que só recebe de volta a sua aposta de {owed} ficha{owed_s}.",
                        "The banker (seat {from}) has no chips left to pay seat {to}, "
                        "who only gets back the bet of {owed} chip{owed_s}."),
     "event.draw": ("A banca compra uma carta.", "The banker draws a card."),
     "event.reveal": ("A banca vira a sua carta fechada: {card}.",
                      "The banker turns his face-down card: {card}."),
-    "event.call_player": ("A banca chama o jogador {seat}: {player_points} contra "
+    "event.call_player": ("A banca chama o assento {seat}: {player_points} contra "
                           "{banker_points}; ganha o jogador.",
                           "The banker calls seat {seat}: {player_points} against "
                           "{banker_points}; the player wins."),
-    "event.call_banker": ("A banca chama o jogador {seat}: {player_points} contra "
+    "event.call_banker": ("A banca chama o assento {seat}: {player_points} contra "
                           "{banker_points}; ganha a banca.",
                           "The banker calls seat {seat}: {player_points} against "
                           "{banker_points}; the bank wins."),
@@ -97,22 +97,22 @@ _EVENTS = {
     "event.rotation_auction": ("A banca vai a leilão.", "The bank goes up for auction."),
     "event.rotation_sale": ("Quem quiser pode fazer uma oferta pela banca.",
                             "Anyone may make an offer for the bank."),
-    "event.take_bank": ("O jogador {seat} aceita a banca.", "Seat {seat} takes the bank."),
-    "event.refuse_bank": ("O jogador {seat} recusa a banca.", "Seat {seat} refuses the bank."),
-    "event.bid": ("O jogador {seat} dá um lance de {amount} ficha{amount_s}.",
+    "event.take_bank": ("O assento {seat} aceita a banca.", "Seat {seat} takes the bank."),
+    "event.refuse_bank": ("O assento {seat} recusa a banca.", "Seat {seat} refuses the bank."),
+    "event.bid": ("O assento {seat} dá um lance de {amount} ficha{amount_s}.",
                   "Seat {seat} bids {amount} chip{amount_s}."),
-    "event.pass": ("O jogador {seat} passa.", "Seat {seat} passes."),
-    "event.offer": ("O jogador {seat} oferece {amount} ficha{amount_s} pela banca.",
+    "event.pass": ("O assento {seat} passa.", "Seat {seat} passes."),
+    "event.offer": ("O assento {seat} oferece {amount} ficha{amount_s} pela banca.",
                     "Seat {seat} offers {amount} chip{amount_s} for the bank."),
-    "event.accept_offer": ("A banca aceita a oferta de {amount} ficha{amount_s} do jogador {buyer}.",
+    "event.accept_offer": ("A banca aceita a oferta de {amount} ficha{amount_s} do assento {buyer}.",
                            "The banker accepts seat {buyer}'s offer of {amount} chip{amount_s}."),
-    "event.refuse_offer": ("A banca recusa a oferta de {amount} ficha{amount_s} do jogador {buyer}.",
+    "event.refuse_offer": ("A banca recusa a oferta de {amount} ficha{amount_s} do assento {buyer}.",
                            "The banker refuses seat {buyer}'s offer of {amount} chip{amount_s}."),
-    "event.bank_change": ("A banca passa do jogador {from} para o jogador {to} ({reason}).",
+    "event.bank_change": ("A banca passa do assento {from} para o assento {to} ({reason}).",
                           "The bank passes from seat {from} to seat {to} ({reason})."),
-    "event.game_over_one": ("Fim de jogo: vence o jogador {winner}.",
+    "event.game_over_one": ("Fim de jogo: vence o assento {winner}.",
                             "Game over: seat {winner} wins."),
-    "event.game_over_tie": ("Fim de jogo: empate entre os jogadores {winners}.",
+    "event.game_over_tie": ("Fim de jogo: empate entre os assentos {winners}.",
                             "Game over: a tie between seats {winners}."),
     "event.game_over_cap": ("Fim de jogo: chegou-se ao limite de {cap} rodadas.",
                             "Game over: the limit of {cap} rounds was reached."),
@@ -164,7 +164,7 @@ _WORDS = {
     "word.nobody": ("ninguém", "nobody"),
     "word.none": ("nenhum", "none"),
     "field.amount": ("quantidade", "amount"),
-    "field.seat": ("jogador", "seat"),
+    "field.seat": ("assento", "seat"),
 }
 
 # Refusals of actions (IllegalAction). Their keys are the errors' codes.
@@ -172,21 +172,21 @@ _REFUSALS = {
     "game_over": ("o jogo acabou", "the game is over"),
     "no_offer": ("não há oferta pela banca para aceitar ou recusar",
                  "there is no offer for the bank to accept or refuse"),
-    "not_your_turn": ("é a vez do jogador {current}, não do jogador {seat}",
+    "not_your_turn": ("é a vez do assento {current}, não do assento {seat}",
                       "it is seat {current}'s turn, not seat {seat}'s"),
-    "wrong_kind": ("“{kind}” não vale agora: o jogador {current} deve escolher {expected} "
+    "wrong_kind": ("“{kind}” não vale agora: o assento {current} deve escolher {expected} "
                    "(fase: {phase})",
                    "'{kind}' is not allowed now: seat {current} must choose {expected} "
                    "({phase} phase)"),
     "bet_limits": ("uma aposta de {n} está fora dos limites de {min_bet} a {max_bet}",
                    "a bet of {n} is outside the limits {min_bet} to {max_bet}"),
-    "too_few_chips": ("o jogador {seat} só tem {chips} ficha{chips_s}",
+    "too_few_chips": ("o assento {seat} só tem {chips} ficha{chips_s}",
                       "seat {seat} has only {chips} chip{chips_s}"),
-    "hand_full": ("o jogador {seat} tem {points} pontos e não pode receber mais cartas",
+    "hand_full": ("o assento {seat} tem {points} pontos e não pode receber mais cartas",
                   "seat {seat} has {points} points and may take no more cards"),
     "no_cards_left": ("não há mais cartas para dar: pare",
                       "there are no cards left to deal: stand instead"),
-    "not_waiting": ("o jogador {seat} não está esperando ser chamado (esperam: {waiting})",
+    "not_waiting": ("o assento {seat} não está esperando ser chamado (esperam: {waiting})",
                     "seat {seat} is not a player waiting to be called (waiting: {waiting})"),
     "bid_too_low": ("um lance de {n} tem de superar o maior lance, {high_bid}",
                     "a bid of {n} must beat the highest bid, {high_bid}"),
@@ -225,9 +225,9 @@ _SETUP = {
                          "valendo 1 nenhuma dupla de cartas faz 21 e a banca nunca passaria.",
                          "The 'natural' rotation needs the ace to count 11 (or 'flexible'): with "
                          "the ace worth 1 no two cards make 21 and the bank would never move."),
-    "banker_range": ("A banca é um jogador de 0 a {last}, não {value}.",
+    "banker_range": ("A banca é um assento de 0 a {last}, não {value}.",
                      "The banker must be a seat from 0 to {last}, not {value}."),
-    "banker_no_chips": ("O jogador {banker} não tem fichas e não pode ficar com a banca.",
+    "banker_no_chips": ("O assento {banker} não tem fichas e não pode ficar com a banca.",
                         "Seat {banker} has no chips and cannot hold the bank."),
     "nobody_can_bet": ("Ninguém pode apostar contra a banca nesta mesa: nenhum jogador além da "
                        "banca tem pelo menos {min_bet} ficha{min_bet_s} (a aposta mínima).",
@@ -251,7 +251,7 @@ _SETUP = {
                          "{packs} pack(s) hold too few of {cards}."),
     "bad_card": ("Não é uma carta: {value}. Escreva como '7♥', '10♦' ou '7 de copas'.",
                  "Not a card: {value}. Write it as '7♥', '10♦' or '7 de copas'."),
-    "bad_viewer": ("Quem olha é um jogador de 0 a {last}, None (espectador) ou 'all' (todas as "
+    "bad_viewer": ("Quem olha é um assento de 0 a {last}, None (espectador) ou 'all' (todas as "
                    "cartas), não {value}.",
                    "A viewer is a seat from 0 to {last}, None (a spectator) or 'all' (every "
                    "card), not {value}."),
@@ -270,7 +270,7 @@ _SETUP = {
                            "given_under_21."),
     "bots_count": ("play_game precisa de um robô por participante ({players}), não {count}.",
                    "play_game needs one bot per seat ({players}), got {count}."),
-    "no_move": ("O jogador {seat} não tem nada a fazer: é a vez do jogador {current}.",
+    "no_move": ("O assento {seat} não tem nada a fazer: é a vez do assento {current}.",
                 "Seat {seat} has nothing to do: it is seat {current}'s turn."),
     "bad_state": ("Este estado salvo do 21 não é válido: {where}: {rule}.",
                   "This saved 21 state is not valid: {where}: {rule}."),
@@ -303,7 +303,7 @@ _STATE_RULES = {
     "rule.phase": ("fase desconhecida", "unknown phase"),
     "rule.chips": ("as fichas não conferem com o total da mesa",
                    "the chips do not add up to the table's total"),
-    "rule.seat": ("não é um jogador da mesa", "not a seat at the table"),
+    "rule.seat": ("não é um assento da mesa", "not a seat at the table"),
     "rule.hand": ("mão impossível nesta fase", "a hand impossible in this phase"),
     "rule.rng": ("estado de gerador aleatório inválido", "invalid random generator state"),
     "rule.inconsistent": ("contradiz o resto do estado", "contradicts the rest of the state"),

@@ -5,6 +5,9 @@ only picks the key and fills in the fields (card names from `Card.name(lang)`).
 """
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
+
 from ..catalogue import LANGS
 from .catalogue import CATALOGUE
 from .errors import VinteEUmError, render_fields, shown
@@ -44,8 +47,10 @@ def _cards(texts, lang: str) -> str:
     return ", ".join(_card_name(c, lang) for c in texts)
 
 
-def narrate(event: dict, lang: str = "pt") -> str:
+def narrate(event: dict, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
     """One sentence telling what the event means, in Portuguese (default) or English.
+    With `names` ({seat: name}, a table of learners) a named seat is called by its name
+    (`_with_names`).
 
     Events are the dicts `VinteEUmState.apply_action` returns (and `state.events`); a
     face-down deal whose card the viewer may not see has card None. Anything that is not
@@ -53,11 +58,43 @@ def narrate(event: dict, lang: str = "pt") -> str:
     """
     lang = check_lang(lang)
     try:
-        return _narrate(event, lang)
+        return _with_names(_narrate(event, lang), lang, names)
     except VinteEUmError:
         raise
     except (KeyError, TypeError, ValueError, AttributeError, IndexError):
         raise VinteEUmError("bad_event", value=shown(event)) from None
+
+
+# A seat in a sentence, with the word before it that a name changes: the catalogue writes
+# a seat "assento N" / "seat N" ("field.seat"), after an article or a preposition in pt.
+_PT_BEFORE = {"o": "", "do": "de ", "ao": "a ", "no": "em ", "pelo": "por "}
+_SEAT_IN = {
+    "pt": re.compile(r"\b(?:(o|do|ao|no|pelo) )?assento (\d+)\b", re.IGNORECASE),
+    "en": re.compile(r"\bseat (\d+)\b", re.IGNORECASE),
+}
+
+
+def _with_names(sentence: str, lang: str, names: Mapping[int, str] | None) -> str:
+    """`sentence` with each named seat called by its name: "O assento 2 pede carta." ->
+    "Ana pede carta.", "do assento 2" -> "de Ana", "Seat 2 hits." -> "Ana hits." A seat
+    without a name stays "assento N" / "seat N"."""
+    known = {s: n.strip() for s, n in (names or {}).items() if isinstance(n, str) and n.strip()}
+    if not known:
+        return sentence
+
+    def named(match: re.Match) -> str:
+        if lang == "pt":
+            before, number = match.group(1), int(match.group(2))
+        else:
+            before, number = None, int(match.group(1))
+        if number not in known:
+            return match.group(0)
+        lead = _PT_BEFORE.get(before.lower(), "") if before else ""
+        if before and before[0].isupper():
+            lead = lead.capitalize()
+        return lead + known[number]
+
+    return _SEAT_IN[lang].sub(named, sentence)
 
 
 def _plain(event: dict) -> str:

@@ -139,10 +139,11 @@ class VinteEUmState:
                          and self.events[i]["face_up"] and self.events[i]["seat"] == change["to"])
         return [dict(e) for e in self.events[start:last + 1]]
 
-    def narrate(self, event: dict, lang: str = "pt") -> str:
-        """One sentence telling what `event` means, in "pt" (default) or "en"."""
+    def narrate(self, event: dict, lang: str = "pt", names=None) -> str:
+        """One sentence telling what `event` means, in "pt" (default) or "en"; `names`:
+        {seat: name}, see `cartas.vinte_e_um.narrate`."""
         from .narration import narrate
-        return narrate(event, lang)
+        return narrate(event, lang, names)
 
     @property
     def pot(self) -> int:

@@ -308,7 +308,7 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
         conn.execute("COMMIT")
     finally:
         conn.close()
-    assert "o lugar 1 já está ocupado por Zed" in refusal(bia, "ocupado")
+    assert "o assento 1 já está ocupado por Zed" in refusal(bia, "ocupado")
     from classroom.store import connect
     from classroom.tables import StoreRepository, Tables
     Tables(StoreRepository(connect(str(db)))).leave(code, "zed-browser")  # a bot plays seat 1

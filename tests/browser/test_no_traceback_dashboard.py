@@ -127,7 +127,7 @@ def test_crafted_widget_messages_in_the_truco_game_leave_no_traceback_in_any_fra
         picker = widget_id(frames, "cartas-hand-cards")
         marker = f"crafted-{uuid.uuid4().hex}"
         page.evaluate(SEND_UPDATE, [picker, {"picked": {"index": "x", "count": 99}}])
-        page.locator(".cartas-message", has_text="no card there").wait_for()  # refused aloud
+        page.locator(".cartas-field-error", has_text="no card there").wait_for()  # refused aloud, beside the moves
         page.evaluate(SEND_UPDATE, [picker, {"picked": [marker]}])  # not a dict: the kernel cannot apply it
         deadline = time.monotonic() + 10
         while marker not in error_log_path().read_text(errors="replace") and time.monotonic() < deadline:

@@ -16,7 +16,17 @@ def test_a_whole_round_by_clicking(dashboard):
         page.locator(".cartas-act-stand, .cartas-act-refuse_bank, .cartas-act-bet").first.click()
         wait_settled(page, step)
     log = page.locator(".cartas-log").text_content()
-    assert "Rodada 2" in log and "Fim da rodada 1" in log and "O jogador 0 aposta" in log
+    assert "Rodada 2" in log and "Fim da rodada 1" in log and "O assento 0 aposta" in log
+    # oldest first, and the newest line in view without scrolling (widgets.components.log)
+    last_seen, overflows, first_hidden = page.evaluate("""() => {
+        const box = document.querySelector('.cartas-log-scroll'), b = box.getBoundingClientRect();
+        const lines = box.querySelectorAll('.cartas-log-line');
+        const last = lines[lines.length - 1].getBoundingClientRect(), first = lines[0].getBoundingClientRect();
+        return [last.top >= b.top - 1 && last.bottom <= b.bottom + 1, box.scrollHeight > box.clientHeight,
+                first.top < b.top];
+    }""")
+    assert last_seen and overflows and first_hidden
+    assert page.locator(".cartas-log-line").first.text_content().startswith("Começa o 21")
 
 
 def test_bet_by_number_then_the_hint_at_1024x768(dashboard):

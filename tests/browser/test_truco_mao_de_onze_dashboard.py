@@ -9,3 +9,16 @@ def test_a_raise_in_the_mao_de_onze_loses_the_game(dashboard):
     page.wait_for_function(
         "() => document.querySelector('.cartas-onze-story')?.textContent.includes('forbidden')")
     assert "wins the game" in page.locator(".cartas-onze-story").text_content()
+
+
+def test_the_mao_de_ferro_refusal_shows_beside_its_button(dashboard):
+    page = dashboard("truco_mao_de_onze.ipynb", "?lang=en")
+    button = page.locator(".cartas-ferro-call")
+    button.scroll_into_view_if_needed()
+    button.click()
+    error = page.locator(".cartas-field-error .cartas-error")
+    error.wait_for()
+    assert "mão de ferro" in error.text_content()
+    at, near = button.bounding_box(), error.bounding_box()
+    assert abs((near["y"] + near["height"] / 2) - (at["y"] + at["height"] / 2)) < 120  # beside, not 800 px above
+    assert page.locator(".cartas-message").first.text_content() == ""

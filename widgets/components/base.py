@@ -10,6 +10,10 @@ Decided rules:
 - A URL parameter a view uses is read through `widgets.components.params` and `View.from_url`: a refused
   one is replaced by its default, and the view's notice (under its title) says so in the
   view's language. A view that follows the page also reports a refused `?lang=`.
+- A disabled button is grey (`enable`): it loses its colour with its use.
+- A refusal shows beside the control that caused it (`beside`: a field, or a row of
+  buttons), so the learner reads it where she looks; only an error no control caused goes
+  to the message line under the title.
 - No traceback leaves the kernel: the kernel forwards its stdout and stderr to every page
   it serves, so an unexpected error is written to the kernel error log (`error_log()`, a
   file in the temp folder, `CARTAS_ERROR_LOG` to choose another), never printed. Inside a
@@ -182,6 +186,13 @@ def seed_field(rng, value: int | None = None, width: str = "190px", **kwargs) ->
     return w.IntText(value=value, layout=w.Layout(width=width), _dom_classes=("cartas-seed",), **kwargs)
 
 
+def enable(button: w.Button, on: bool, style: str = "") -> None:
+    """Enable `button` in its colour (`style`: "success", "danger"...), or disable it grey:
+    a disabled button keeps no colour, so it never looks clickable."""
+    button.disabled = not on
+    button.button_style = style if on else ""
+
+
 def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> str:
     """An exercise's right/wrong line: class cartas-right (green) or cartas-wrong (red)."""
     kind, colour = ("right", "#1b5e20") if correct else ("wrong", "#b71c1c")
@@ -205,6 +216,7 @@ class View(w.VBox):
         self.lang: str = lang if isinstance(lang, str) and explicit else page.current()
         self.last_error: BaseException | None = None
         self._error_slots: dict[int, w.HTML] = {}
+        self._error_rows: list[tuple[w.Box, w.HTML]] = []  # rows of controls sharing one slot
         self.language = w.ToggleButtons(
             options=[("Português", "pt"), ("English", "en")], value=self.lang,
             style={"button_width": "90px"}, _dom_classes=("cartas-language",))
@@ -294,10 +306,30 @@ class View(w.VBox):
     # Errors ---------------------------------------------------------------------------
     def beside(self, control, width: str = "auto") -> w.HBox:
         """`control` with a slot for its errors right after it (class cartas-field-error);
-        `guarded(callback, near=control)` and `show_error(error, near=control)` write there."""
+        `guarded(callback, near=control)` and `show_error(error, near=control)` write there.
+        `control` may be a row of buttons (a Box): a refusal of any control in it (a callback
+        wrapped by `guarded`, which knows the button clicked) shows in the row's slot."""
         slot = html("cartas-field-error", layout=w.Layout(width=width))
         self._error_slots[id(control)] = slot
-        return w.HBox([control, slot], layout=w.Layout(align_items="center"))
+        if isinstance(control, w.Box):
+            self._error_rows.append((control, slot))
+        return w.HBox([control, slot], layout=w.Layout(align_items="center", flex_flow="row wrap"))
+
+    def _slot_for(self, control) -> w.HTML | None:
+        """The error slot of `control`, or of the row (`beside`) it sits in."""
+        slot = self._error_slots.get(id(control))
+        if slot is None:
+            slot = next((s for row, s in self._error_rows if control in row.children), None)
+        return slot
+
+    @staticmethod
+    def _control_of(args) -> object:
+        """The widget behind a callback's first argument: the button clicked (`on_click`) or
+        the owner of an observed change."""
+        first = args[0] if args else None
+        if isinstance(first, w.Widget):
+            return first
+        return first.get("owner") if isinstance(first, dict) else None
 
     def guarded(self, callback, near=None, clears: bool = True):
         """Wrap a widget callback: a refused move becomes a friendly message in the view,
@@ -314,10 +346,11 @@ class View(w.VBox):
                     self.clear_message()
                 return callback(*args, **kwargs)
             except Exception as error:  # shown to the learner instead
-                if near is None:
+                place = near if near is not None else self._control_of(args)
+                if place is None or (near is None and self._slot_for(place) is None):
                     self.show_error(error)  # views may override show_error(error)
                 else:
-                    self.show_error(error, near=near)
+                    self.show_error(error, near=place)
                 return None
         return run
 
@@ -333,7 +366,7 @@ class View(w.VBox):
             error_log().error("unexpected error in %s", type(self).__name__,
                               exc_info=(type(error), error, error.__traceback__))
             text = self.t("unexpected")
-        slot = self._error_slots.get(id(near)) if near is not None else None
+        slot = self._slot_for(near) if near is not None else None
         if slot is None:
             self.show_message(text, kind="error")
         else:

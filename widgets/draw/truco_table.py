@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 
 from cartas.cards import Card
-from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, team_label, team_of
+from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, manilha_label, team_label, team_of
 from widgets.components.i18n import translate
 from widgets.draw.svg import card_svg
 
@@ -198,7 +198,7 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
     elif table.variant is not None:
         parts.append(f"<div class='cartas-table-vira' data-card=''>{translate(TEXT, 'no_vira', lang)}</div>")
     if table.manilhas:
-        names = getattr(table.variant, "manilha_names", ()) or ("",) * 4
+        names = [manilha_label(n, lang) for n in getattr(table.variant, "manilha_names", ())] or [""] * 4
         row = "".join(f"<span title='{escape(n)}' style='margin-right:2px'>"
                       f"{card_svg(c, width=34, highlight='manilha')}</span>"
                       for c, n in zip(table.manilhas, names))

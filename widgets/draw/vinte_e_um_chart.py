@@ -15,9 +15,9 @@ from widgets.components.i18n import number, percent, translate
 
 TEXT = {
     "title": {"pt": "Chances de quem decide", "en": "Odds for the seat deciding"},
-    "player": {"pt": "O jogador {seat} tem {points} pontos e decide: pedir carta ou parar?",
+    "player": {"pt": "O assento {seat} tem {points} pontos e decide: pedir carta ou parar?",
                "en": "Seat {seat} has {points} points and decides: hit or stand?"},
-    "banker": {"pt": "A banca (jogador {seat}) tem {points} pontos e decide: comprar ou chamar?",
+    "banker": {"pt": "A banca (assento {seat}) tem {points} pontos e decide: comprar ou chamar?",
                "en": "The banker (seat {seat}) has {points} points and decides: draw or call?"},
     "bust": {"pt": "Chance de estourar com mais uma carta", "en": "Chance the next card busts"},
     "win": {"pt": "Chance de ganhar da banca parando agora", "en": "Chance to beat the banker standing now"},
@@ -33,6 +33,43 @@ TEXT = {
 }
 
 
+def draw_banker_chart(distribution: dict, lang: str = "pt", mine: int | None = None):
+    """The matplotlib figure of `banker_chart_svg` (the caller closes it). Every number on
+    it is written in the page's language (`percent`): the bars' labels and the axis's ticks
+    ("10%", "12,5%" in Portuguese), never matplotlib's own "0.1"."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
+
+    totals = sorted(k for k in distribution if k != "bust")
+    labels = [str(k) for k in totals] + [translate(TEXT, "chart_bust", lang)]
+    values = [distribution[k] for k in totals] + [distribution.get("bust", 0.0)]
+    colours = ["#2e7d32" if mine is not None and beats(mine, k) else "#6d4c41" for k in totals] + ["#c62828"]
+    fig, ax = plt.subplots(figsize=(5.2, 2.6), dpi=72)
+    try:
+        ax.bar(labels, values, color=colours)
+        for x, v in enumerate(values):
+            ax.text(x, v, percent(v, lang, 0), ha="center", va="bottom", fontsize=9)
+        ax.set_title(translate(TEXT, "chart", lang), fontsize=11)
+        ax.set_ylabel(translate(TEXT, "probability", lang), fontsize=9)
+        ax.set_ylim(0, max(values + [0.01]) * 1.2)
+        ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: _tick(v, lang)))
+        ax.spines[["top", "right"]].set_visible(False)
+        fig.tight_layout()
+    except Exception:
+        plt.close(fig)
+        raise
+    return fig
+
+
+def _tick(fraction: float, lang: str) -> str:
+    """An axis tick as a percentage in `lang`, with a decimal only where one is needed."""
+    whole = abs(fraction * 100 - round(fraction * 100)) < 1e-9
+    return percent(fraction, lang, 0 if whole else 1)
+
+
 def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = None) -> str:
     """A bar chart of {total: p, ..., "bust": p} as an inline <svg> string; the totals that
     `mine` points beat (the engine's `beats`) are green."""
@@ -41,21 +78,9 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    totals = sorted(k for k in distribution if k != "bust")
-    labels = [str(k) for k in totals] + [translate(TEXT, "chart_bust", lang)]
-    values = [distribution[k] for k in totals] + [distribution.get("bust", 0.0)]
-    colours = ["#2e7d32" if mine is not None and beats(mine, k) else "#6d4c41" for k in totals] + ["#c62828"]
     with matplotlib.rc_context({"svg.hashsalt": "cartas", "svg.fonttype": "path"}):
-        fig, ax = plt.subplots(figsize=(5.2, 2.6), dpi=72)
+        fig = draw_banker_chart(distribution, lang, mine)
         try:
-            ax.bar(labels, values, color=colours)
-            for x, v in enumerate(values):
-                ax.text(x, v, percent(v, lang, 0), ha="center", va="bottom", fontsize=9)
-            ax.set_title(translate(TEXT, "chart", lang), fontsize=11)
-            ax.set_ylabel(translate(TEXT, "probability", lang), fontsize=9)
-            ax.set_ylim(0, max(values + [0.01]) * 1.2)
-            ax.spines[["top", "right"]].set_visible(False)
-            fig.tight_layout()
             out = io.StringIO()
             fig.savefig(out, format="svg")
         finally:

@@ -15,7 +15,7 @@ from widgets.components.i18n import translate
 from widgets.draw.svg import card_svg
 
 TEXT = {
-    "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "banker": {"pt": "Banca", "en": "Banker"},
     "chips": {"pt": "fichas", "en": "chips"},
     "bet": {"pt": "aposta", "en": "bet"},

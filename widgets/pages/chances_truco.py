@@ -31,7 +31,7 @@ TEXT = {
     "seen": {"pt": "Cartas já vistas", "en": "Cards already seen"},
     "position": {"pt": "Sua posição", "en": "Your position"},
     "positions": {"pt": ["mão (1º a jogar)", "2º", "3º", "pé (último)"],
-                  "en": ["mão (leads)", "2nd", "3rd", "pé (last)"]},
+                  "en": ["first to play", "2nd", "3rd", "last to play"]},
     "compute": {"pt": "Calcular", "en": "Compute"},
     "trick": {"pt": "{n}ª rodada", "en": "Trick {n}"},
     "win": {"pt": "ganha", "en": "win"}, "tie": {"pt": "empata", "en": "tie"},

@@ -31,6 +31,7 @@ from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rota
 from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.later import after_paint
+from widgets.components.log import log_html
 from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
 from widgets.draw.vinte_e_um_table import table_html
 
@@ -43,17 +44,22 @@ TEXT = {
     "players": {"pt": "Participantes", "en": "Participants"},
     "new": {"pt": "Jogar de novo", "en": "Play again"},
     "your_turn": {"pt": "Rodada {round}: sua vez.", "en": "Round {round}: your turn."},
-    "waiting": {"pt": "Rodada {round}: jogador {seat} pensando...",
+    "waiting": {"pt": "Rodada {round}: assento {seat} pensando...",
                 "en": "Round {round}: seat {seat} is thinking..."},
     "over": {"pt": "Fim de jogo. Suas fichas: {chips}. {result}",
              "en": "Game over. Your chips: {chips}. {result}"},
     "you_won": {"pt": "Você venceu!", "en": "You won!"},
-    "you_lost": {"pt": "Vencedor: jogador {seats}.", "en": "Winner: seat {seats}."},
+    "you_lost": {"pt": "Vencedor: assento {seats}.", "en": "Winner: seat {seats}."},
     "log": {"pt": "O que aconteceu", "en": "What happened"},
     "chips": {"pt": "Suas fichas: {chips}", "en": "Your chips: {chips}"},
     "out": {"pt": "Você ficou sem fichas: o jogo acabou para você. {result}",
             "en": "You have no chips left: the game is over for you. {result}"},
-    "leader": {"pt": "Na frente: jogador {seats}.", "en": "Leading: seat {seats}."},
+    "leader": {"pt": "Na frente: assento {seats}.", "en": "Leading: seat {seats}."},
+    "end_out": {"pt": "Acabou para você: sem fichas, você não joga mais nesta partida (rodada {round}).",
+                "en": "It is over for you: with no chips you cannot play on in this game (round {round})."},
+    "end_over": {"pt": "A partida terminou.", "en": "The game has ended."},
+    "end_chips": {"pt": "Fichas no fim: {chips}.", "en": "Chips at the end: {chips}."},
+    "end_seat": {"pt": "assento {seat}: {n}", "en": "seat {seat}: {n}"},
     "paused": {"pt": "Rodada {round}: os outros jogadores fizeram {steps} lances. Continuar?",
                "en": "Round {round}: the other seats made {steps} moves. Go on?"},
     "continue": {"pt": "Continuar", "en": "Continue"},
@@ -106,6 +112,11 @@ class PlayVinteEUm(BotPacing, View):
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
+        # the end of the game for the learner, in plain view beside a new game's button
+        self.end_text = w.HTML().add_class("cartas-end-text")
+        self.end_again = w.Button(button_style="primary", layout=w.Layout(width="auto")).add_class("cartas-end-again")
+        self.end_again.on_click(self.guarded(lambda _: self.new_game()))
+        self.end_box = w.VBox([self.end_text, self.end_again], layout=w.Layout(display="none")).add_class("cartas-end")
         self.go_on.on_click(self.guarded(lambda _: self.continue_bots()))
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
@@ -124,7 +135,7 @@ class PlayVinteEUm(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
-            self.rules, self.status, self.message, self.actions,
+            self.rules, self.status, self.end_box, self.message, self.actions,
             w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
             self.go_on, self.review_box, self.log_box,
         ]
@@ -258,10 +269,7 @@ class PlayVinteEUm(BotPacing, View):
         self._draw_status()
         self._draw_actions()
         lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
-                              f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
-                              + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines)) + "</div>")
+        self.log_box.value = log_html(self.t('log'), lines)
 
     def _draw_status(self) -> None:
         state = self.state
@@ -281,12 +289,30 @@ class PlayVinteEUm(BotPacing, View):
         else:
             text, turn = self.t("waiting", round=state.round_number, seat=state.current_seat), "bot"
         chips = self.t("chips", chips=state.chips[HUMAN])
+        self._draw_end(turn)
         self.go_on.description = self.t("continue")
         self.go_on.layout.display = None if turn == "paused" else "none"
         # data-turn and data-step let a browser test wait until the bots have finished moving.
         self.status.value = (f"<div data-turn='{turn}' data-step='{len(state.events)}' "
                              f"style='font-size:18px;margin:4px 0'>{escape(text)} "
                              f"<span class='cartas-my-chips' style='color:#555'>{escape(chips)}</span></div>")
+
+    def _draw_end(self, turn: str) -> None:
+        """When the game is over, or over for the learner (no chips: `seat_is_out`), a box
+        under the status says so, with every seat's chips and a "Jogar de novo" button."""
+        ended = turn in ("over", "out")
+        self.end_box.layout.display = "" if ended else "none"
+        self.end_again.description = self.t("new")
+        if not ended:
+            self.end_text.value = ""
+            return
+        state = self.state
+        head = self.t("end_out", round=state.round_number) if turn == "out" else self.t("end_over")
+        seats = ", ".join(self.t("end_seat", seat=s, n=n) for s, n in enumerate(state.chips))
+        self.end_text.value = (f"<div role='status' data-end='{turn}' style='font-size:18px;font-weight:bold;"
+                               f"background:#fff3e0;color:#4e342e;padding:8px 12px;border-radius:6px;margin:4px 0'>"
+                               f"{escape(head)}<div style='font-size:15px;font-weight:normal'>"
+                               f"{escape(self.t('end_chips', chips=seats))}</div></div>")
 
     def _draw_rules(self) -> None:
         state = self.state

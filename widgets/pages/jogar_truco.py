@@ -33,6 +33,7 @@ from widgets.components.card_picker import CardPicker
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.i18n import number, percent
 from widgets.components.later import after_paint
+from widgets.components.log import log_html
 from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
 from widgets.draw.svg import card_svg, cards_row
 from widgets.draw.truco_table import table_html
@@ -151,7 +152,9 @@ class PlayTruco(BotPacing, View):
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.variant.observe(self.guarded(lambda _: self.new_game()), names="value")
-        self.hand_cards.on_pick(self.guarded(self.play_card))
+        self.moves = w.VBox([self.raise_button, self.accept_button, self.run_button,
+                             self.play_hand_button, self.run_hand_button])
+        self.hand_cards.on_pick(self.guarded(self.play_card, near=self.moves))  # refusals under the cards
         self.raise_button.on_click(self.guarded(lambda _: self.act_kind("raise")))
         self.accept_button.on_click(self.guarded(lambda _: self.act_kind("accept")))
         self.run_button.on_click(self.guarded(lambda _: self.act_kind("run")))
@@ -164,8 +167,7 @@ class PlayTruco(BotPacing, View):
         # The learner's cards and buttons stand beside the table (it fits 1024 x 768).
         controls = w.VBox([
             self.hand_title, self.hand_cards, self.cover,
-            w.VBox([self.raise_button, self.accept_button, self.run_button,
-                    self.play_hand_button, self.run_hand_button]),
+            self.beside(self.moves),
             w.HBox([self.hint_button, self.why, self.review_button],
                    layout=w.Layout(flex_flow="row wrap")),
             self.last_trick,
@@ -395,10 +397,7 @@ class PlayTruco(BotPacing, View):
         self._draw_hand(view, legal)
         self._draw_buttons(legal, variant)
         lines = [state.narrate(e, self.lang) for e in view.events]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
-                              f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
-                              + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines[-80:])) + "</div>")
+        self.log_box.value = log_html(self.t('log'), lines[-80:])
 
     def _draw_last_trick(self) -> None:
         trick = next((e for e in reversed(self.state.events) if e["type"] == "trick"), None)

@@ -15,7 +15,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, lazy_rng
-from cartas.truco import NATURAL_ORDER, get_variant, manilha_rank, manilhas, ranking, strength_table
+from cartas.truco import NATURAL_ORDER, get_variant, manilha_label, manilha_rank, manilhas, ranking, strength_table
 from widgets.components.base import View, html, variant_toggle
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, translate
@@ -42,7 +42,7 @@ TEXT = {
     "manilhas": {"pt": "As manilhas, da mais fraca à mais forte", "en": "The manilhas, weakest to strongest"},
     "suit_order": {
         "pt": "Entre as manilhas vale o naipe: ouros ♦ &lt; espadas ♠ &lt; copas ♥ &lt; paus ♣ (o zap).",
-        "en": "Among the manilhas the suit decides: ouros ♦ &lt; espadas ♠ &lt; copas ♥ &lt; paus ♣ (the zap).",
+        "en": "Among the manilhas the suit decides: diamonds ♦ &lt; spades ♠ &lt; hearts ♥ &lt; clubs ♣ (the zap).",
     },
     "ranking": {"pt": "Força de todas as 40 cartas (da mais forte para a mais fraca)",
                 "en": "Strength of all 40 cards (strongest first)"},
@@ -62,8 +62,8 @@ TEXT = {
                     "en": "{card} is a manilha and beats every ordinary card."},
     "why_suit": {"pt": "As duas são manilhas; entre manilhas vale o naipe: ouros ♦ &lt; espadas ♠ &lt; copas ♥ "
                        "&lt; paus ♣.",
-                 "en": "Both are manilhas; among manilhas the suit decides: ouros ♦ &lt; espadas ♠ &lt; "
-                       "copas ♥ &lt; paus ♣."},
+                 "en": "Both are manilhas; among manilhas the suit decides: diamonds ♦ &lt; spades ♠ &lt; "
+                       "hearts ♥ &lt; clubs ♣."},
     "why_order": {"pt": "Nenhuma é manilha, e na ordem natural {a} vem depois de {b}.",
                   "en": "Neither is a manilha, and in the natural order {a} comes after {b}."},
 }
@@ -242,7 +242,7 @@ class ManilhaExplorer(View):
 
     def _draw_manilhas(self, variant, vira) -> None:
         cards = manilhas(variant, vira)
-        labels = list(variant.manilha_names)
+        labels = [manilha_label(name, self.lang) for name in variant.manilha_names]
         self.manilhas_html = (
             f"<b>{self.t('manilhas')}</b>"
             + cards_row(cards, width=80, highlights=["manilha"] * 4, labels=labels)

@@ -62,6 +62,7 @@ from classroom.tables import (
 )
 from widgets.components import params
 from widgets.components.base import View, html
+from widgets.components.log import log_html
 from widgets.components.ticker import Ticker
 
 BEAT_SECONDS = 5
@@ -75,7 +76,7 @@ TEXT = {
     "create_head": {"pt": "Criar uma mesa", "en": "Create a table"},
     "join_head": {"pt": "Entrar numa mesa", "en": "Join a table"},
     "game": {"pt": "Jogo", "en": "Game"},
-    "seats": {"pt": "Lugares", "en": "Seats"},
+    "seats": {"pt": "Assentos", "en": "Seats"},
     "ace": {"pt": "Ás vale", "en": "Ace counts"},
     "packs": {"pt": "Baralhos", "en": "Packs"},
     "min_bet": {"pt": "Aposta mín.", "en": "Min. bet"},
@@ -90,7 +91,7 @@ TEXT = {
     "table_head": {"pt": "Mesa {code} · {game}", "en": "Table {code} · {game}"},
     "share": {"pt": "Passe o código {code} ou este link aos colegas:",
               "en": "Give your classmates the code {code} or this link:"},
-    "seat": {"pt": "Lugar {seat}", "en": "Seat {seat}"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "team": {"pt": "dupla {team}", "en": "team {team}"},
     "banker": {"pt": "banca", "en": "banker"},
     "bot": {"pt": "robô", "en": "bot"},
@@ -98,12 +99,12 @@ TEXT = {
     "away": {"pt": "ausente: o robô joga", "en": "away: a bot plays"},
     "you": {"pt": "você", "en": "you"},
     "sit": {"pt": "Sentar aqui", "en": "Sit here"},
-    "back": {"pt": "Voltar ao lugar", "en": "Take the seat back"},
+    "back": {"pt": "Voltar ao assento", "en": "Take the seat back"},
     "leave": {"pt": "Levantar", "en": "Stand up"},
     "start": {"pt": "Começar o jogo", "en": "Start the game"},
     "close": {"pt": "Sair da mesa", "en": "Leave the table"},
     "waiting": {"pt": "Esperando o criador começar o jogo.", "en": "Waiting for the creator to start."},
-    "waiting_you": {"pt": "Quando todos estiverem sentados, comece o jogo. Lugares vazios são robôs.",
+    "waiting_you": {"pt": "Quando todos estiverem sentados, comece o jogo. Assentos vazios são robôs.",
                     "en": "When everyone is seated, start the game. Empty seats are bots."},
     "your_turn": {"pt": "Sua vez.", "en": "Your turn."},
     "answer": {"pt": "Pediram {name}: aceite, corra ou aumente.",
@@ -584,11 +585,9 @@ class Mesa(View):
         self.why.value = "" if not why else (
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")
-        lines = [games.narrate(state, e, self.lang) for e in games.events_for(state, mine)[-LOG_LINES:]]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
-                              f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
-                              + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
-                                        for x in reversed(lines)) + "</div>")
+        names = {info["seat"]: info["name"] for info in snap.seats(time.time()) if info["name"]}
+        lines = [games.narrate(state, e, self.lang, names) for e in games.events_for(state, mine)[-LOG_LINES:]]
+        self.log_box.value = log_html(self.t('log'), lines)
 
     def _draw_seats(self, snap, now: float) -> None:
         client = self._open()

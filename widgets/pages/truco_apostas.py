@@ -34,7 +34,7 @@ from cartas.truco import (
     team_label,
 )
 from cartas.truco.catalogue import cap
-from widgets.components.base import View
+from widgets.components.base import View, enable
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import after_paint, deal_from_seed
@@ -175,9 +175,9 @@ class BettingLab(View):
         raise_to = next((a.value for a in legal if a.kind == "raise"), None)
         self.raise_button.description = (self.t("raise", name=state.variant.raise_name(raise_to), value=raise_to)
                                          if raise_to else self.t("raise_top"))
-        self.raise_button.disabled = over
-        self.accept_button.disabled = "accept" not in kinds
-        self.run_button.disabled = "run" not in kinds
+        enable(self.raise_button, not over, "danger")
+        enable(self.accept_button, "accept" in kinds, "success")
+        enable(self.run_button, "run" in kinds, "warning")
         buttons = []
         for action in legal:
             if action.kind == "play":

@@ -117,9 +117,10 @@ def build_steps(variant, seed: int) -> list[dict]:
     table = _copy(table, vira=vira, manilhas=tuple(Card.parse(c) for c in deal["manilhas"]),
                   pack=pack_left(len(dealt) + (1 if vira else 0)), current_seat=None,
                   hand_value=deal["value"])
+    table.current_seat = _next_actor(events, 0)
     steps.append({"table": table, "highlight": {}, "text": _narrated(deal, variant)})
     new_trick = False
-    for event in events[1:]:
+    for index, event in enumerate(events[1:], start=1):
         table = _copy(table, pack=0)
         kind = event["type"]
         highlight = {}
@@ -129,11 +130,9 @@ def build_steps(variant, seed: int) -> list[dict]:
         if kind == "play":
             table.hands[event["seat"]].remove(Card.parse(event["card"]))
             table.trick.append((event["seat"], None if event["covered"] else Card.parse(event["card"])))
-            table.current_seat = event["seat"]
             text = _with_lead(text, table.trick, variant, vira)
         elif kind == "trick":
             table.trick_results.append(event["winner_team"])
-            table.current_seat = None
             if event["card"]:
                 highlight = {event["card"]: "winner"}
             plays = [(s, c) for s, c in event["plays"]]
@@ -143,17 +142,30 @@ def build_steps(variant, seed: int) -> list[dict]:
         elif kind == "raise":
             table.pending_raise = {"name": event["name"], "value": event["value"]}
             table.hand_value = event["hand_value"]  # a re-raise accepts the raise it answers
-            table.current_seat = event["seat"]
         elif kind == "accept":
             table.pending_raise, table.hand_value = None, event["value"]
-            table.current_seat = event["seat"]
         elif kind in ("run", "hand"):
             table.pending_raise = None
-            table.current_seat = event.get("seat") if kind == "run" else None
             if kind == "hand":
                 table.score = tuple(event["score"])
+        table.current_seat = _next_actor(events, index)
         steps.append({"table": table, "highlight": highlight, "text": text})
     return steps
+
+
+ACTS = ("play", "raise", "accept", "run")
+
+
+def _next_actor(events: list[dict], index: int) -> int | None:
+    """The seat that acts after `events[index]`: the seat of the next move the engine
+    recorded (a play, a raise, an answer), or None once the hand is over. The "a vez" badge
+    goes there, never on the seat that just acted."""
+    for event in events[index + 1:]:
+        if event["type"] == "hand":
+            return None
+        if event["type"] in ACTS and isinstance(event.get("seat"), int):
+            return event["seat"]
+    return None
 
 
 def _with_lead(text: dict, trick, variant, vira) -> dict:

@@ -28,7 +28,7 @@ from cartas.truco import (
     narrate,
     team_label,
 )
-from widgets.components.base import View
+from widgets.components.base import View, enable
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import after_paint, deal_from_seed
@@ -141,9 +141,9 @@ class ThresholdLab(View):
             self.header(),
             w.HBox([self.variant, self.beside(self.seed), self.new_button]), self.message,
             self.onze_title, self.onze_info,
-            w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button]),
+            self.beside(w.HBox([self.play_hand_button, self.run_hand_button, self.call_button, self.finish_button])),
             w.HBox([self.onze_table, self.onze_story]),
-            self.ferro_title, self.ferro_info, w.HBox(self.blind_buttons + [self.ferro_call]),
+            self.ferro_title, self.ferro_info, self.beside(w.HBox(self.blind_buttons + [self.ferro_call])),
             w.HBox([self.ferro_table, self.ferro_story]), self.exercises,
         ]
         self.redraw()  # the page: labels now, the hands right after (see the module's docstring)
@@ -217,8 +217,10 @@ class ThresholdLab(View):
                          "</span>")
         self.onze_info.value = "<div style='font-size:17px;line-height:1.6'>" + "<br>".join(lines) + "</div>"
         deciding = state.phase == "decide"
-        self.play_hand_button.disabled = self.run_hand_button.disabled = not deciding
-        self.call_button.disabled = self.finish_button.disabled = deciding or over
+        enable(self.play_hand_button, deciding, "success")
+        enable(self.run_hand_button, deciding, "warning")
+        enable(self.call_button, not (deciding or over), "danger")
+        enable(self.finish_button, not (deciding or over))
         if over:
             self.onze_table.value = ""
         else:  # the decider's view: its own and its partner's cards while deciding
@@ -237,7 +239,7 @@ class ThresholdLab(View):
             button.description = self.t("blind", n=p + 1)
             button.disabled = p not in positions
         self.ferro_call.description = self.t("call")
-        self.ferro_call.disabled = over
+        enable(self.ferro_call, not over, "danger")
         self.ferro_table.value = "" if over else table_html(state, lang, reveal=False)
         self.ferro_story.value = self._story(state)
 

@@ -23,11 +23,13 @@ from cartas.truco import (
     TEAM_LETTERS,
     TrucoError,
     explain_trick,
+    manilha_label,
     manilhas,
     team_label,
     team_of,
     trick_winner,
 )
+from cartas.truco.catalogue import unit
 from widgets.components.base import View
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, every_language, translate
@@ -63,9 +65,9 @@ TEXT = {
     "q_runs": {"pt": "{variant}: uma dupla pede {call} e a outra corre. Quantos pontos ganha a dupla que pediu?",
                "en": "{variant}: a team asks for {call} and the other team runs. How many points does the "
                      "team that asked win?"},
-    "a_runs": {"pt": "No {variant}, correr de {call} dá {pays} ponto(s) a quem pediu: o valor da mão antes do "
+    "a_runs": {"pt": "No {variant}, correr de {call} dá {pays} {unit} a quem pediu: o valor da mão antes do "
                      "pedido.",
-               "en": "In {variant}, running from {call} gives {pays} point(s) to the team that asked: what the "
+               "en": "In {variant}, running from {call} gives {pays} {unit} to the team that asked: what the "
                      "hand was worth before the call."},
 }
 
@@ -146,7 +148,8 @@ class VariantComparison(View):
     def _variant_column(self, variant, vira) -> list[str]:
         uses = variant.uses_vira
         cards = manilhas(variant, vira if uses else None)
-        row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=list(variant.manilha_names))
+        labels = [manilha_label(name, self.lang) for name in variant.manilha_names]
+        row = cards_row(cards, width=46, highlights=["manilha"] * 4, labels=labels)
         steps = " · ".join(f"{name} {worth}/{pays}" for name, worth, pays in ladder_rows(variant.key) if name)
         name = variant.threshold_name
         return [
@@ -206,7 +209,8 @@ class VariantComparison(View):
         fields = {"variant": variant.label["pt"], "call": call}
         return Question({lang: escape(translate(TEXT, "q_runs", lang, **fields)) for lang in LANGUAGES},
                         [(p, str(p)) for p in options], pays,
-                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, **fields)) for lang in LANGUAGES},
+                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, unit=unit(pays, lang), **fields))
+                         for lang in LANGUAGES},
                         skill="mineiro_ladder")
 
     @staticmethod

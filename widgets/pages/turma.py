@@ -6,11 +6,19 @@ Decided rules:
 - The table opens only with the class code and its teacher key: the code alone, which every
   learner has, is refused with the same message as a wrong key.
 - The table is learners x lessons with exercises: "right/asked" per lesson, last activity,
-  and lessons done (DONE_RIGHT right answers in a lesson). Names are escaped.
+  lessons started (at least one answer) and lessons done. A lesson is done once the learner
+  has DONE_RIGHT right answers in it (classroom.progress); both counts take only the lessons
+  of the table, and the definition is written under it. Names are escaped.
 - While the table is open and the page is visible, the browser pings the kernel every
   REFRESH_SECONDS (a timer in a small anywidget); the kernel never loops or sleeps.
-- CSV export is a download link holding the table (data URI); a cell that a spreadsheet
-  would run as a formula gets a leading apostrophe.
+- CSV export is a download link holding the table (data URI): UTF-8 with a byte order mark
+  (so a spreadsheet reads "ç" and "º"), headers in the teacher's language; a cell that a
+  spreadsheet would run as a formula gets a leading apostrophe.
+- "Lembrar neste aparelho" (classroom.classes): opening with the key and that box ticked
+  keeps a device token for this class in the browser's localStorage (never the key); on the
+  next visit the page opens that class with it. "Esquecer neste aparelho" forgets it here;
+  "Esquecer todos os aparelhos", with the key, revokes every token of the class (a stolen
+  device's too). A token the store no longer knows is dropped from the browser.
 - Removing a learner asks for confirmation and deletes her answers in this class only; a
   removed learner who answers again appears again, starting from nothing.
 """
@@ -23,10 +31,13 @@ from datetime import datetime
 from html import escape
 from urllib.parse import quote
 
+import anywidget
 import ipywidgets as w
+import traitlets
 
-from classroom import progress as stored
+from classroom import classes as devices, progress as stored
 from classroom.classes import NotAllowed, create_class, open_class
+from classroom.identity import clean_code
 from classroom.store import StoreError
 from widgets.components.base import View
 from widgets.components.ticker import Ticker
@@ -53,6 +64,30 @@ TEXT = {
     "learner": {"pt": "Aluno", "en": "Learner"},
     "last": {"pt": "Última atividade", "en": "Last activity"},
     "done": {"pt": "Lições feitas", "en": "Lessons done"},
+    "started": {"pt": "Lições começadas", "en": "Lessons started"},
+    "done_means": {"pt": "Lições começadas: as lições desta tabela em que o aluno já respondeu alguma pergunta. "
+                         "Lições feitas: aquelas em que ele já acertou pelo menos {n} perguntas.",
+                   "en": "Lessons started: the lessons of this table in which the learner has answered a "
+                         "question. Lessons done: those in which they have at least {n} right answers."},
+    "csv_right": {"pt": "{lesson}: certas", "en": "{lesson}: right"},
+    "csv_asked": {"pt": "{lesson}: perguntas", "en": "{lesson}: asked"},
+    "remember": {"pt": "lembrar neste aparelho", "en": "remember on this device"},
+    "remembered": {"pt": "Esta turma abre sozinha neste aparelho (sem a chave).",
+                   "en": "This class opens by itself on this device (without the key)."},
+    "devices": {"pt": "Aparelhos que abrem esta turma sem a chave: {n}.",
+                "en": "Devices that open this class without the key: {n}."},
+    "forget": {"pt": "Esquecer neste aparelho", "en": "Forget on this device"},
+    "forget_all": {"pt": "Esquecer todos os aparelhos", "en": "Forget every device"},
+    "forgotten": {"pt": "Este aparelho não abre mais a turma sozinho.",
+                  "en": "This device no longer opens the class by itself."},
+    "forgotten_all": {"pt": "Nenhum aparelho abre mais a turma sem a chave ({n} esquecidos).",
+                      "en": "No device opens the class without the key any more ({n} forgotten)."},
+    "need_key": {"pt": "Digite a chave do professor acima para esquecer todos os aparelhos.",
+                 "en": "Type the teacher key above to forget every device."},
+    "device_gone": {"pt": "Este aparelho não abre mais a turma {code} sozinho (foi esquecido). "
+                          "Digite o código e a chave.",
+                    "en": "This device no longer opens class {code} by itself (it was forgotten). "
+                          "Type the code and the key."},
     "nobody": {"pt": "Ninguém ainda. Os alunos digitam o código {code} no índice.",
                "en": "Nobody yet. Learners type the code {code} on the index."},
     "anonymous": {"pt": "(sem nome)", "en": "(no name)"},
@@ -76,6 +111,47 @@ def _when(stamp: float) -> str:
     return datetime.fromtimestamp(stamp).strftime("%d/%m %H:%M") if stamp else ""
 
 
+def _shown_code(code) -> str:
+    """A class code the browser sent, fit to be shown: cleaned, or "" if it is none."""
+    try:
+        return clean_code(code)
+    except ValueError:
+        return ""
+
+
+_DEVICE_ESM = """
+const KEY = "cartas.teacher";
+function render({ model, el }) {
+  el.style.display = "none";
+  let kept = {};
+  try { kept = JSON.parse(localStorage.getItem(KEY) || "{}") || {}; } catch (e) { kept = {}; }
+  model.set("stored", { code: String(kept.code || ""), token: String(kept.token || "") });
+  model.save_changes();
+  model.on("change:keep", () => {
+    const keep = model.get("keep");
+    try {
+      if (keep.token) localStorage.setItem(KEY, JSON.stringify({ code: keep.code, token: keep.token }));
+      else localStorage.removeItem(KEY);
+    } catch (e) { /* private mode: nothing is kept */ }
+  });
+}
+export default { render };
+"""
+
+
+class TeacherDevice(anywidget.AnyWidget):
+    """The teacher's remembered class in this browser's localStorage: `stored` is what the
+    browser reports when drawn ({"code", "token"}, never trusted: the store checks the
+    token); setting `keep` ({"code", "token", "n"}; an empty token forgets) writes there."""
+
+    _esm = _DEVICE_ESM
+    stored = traitlets.Dict({}).tag(sync=True)
+    keep = traitlets.Dict({}).tag(sync=True)
+
+    def write(self, code: str, token: str) -> None:
+        self.keep = {"code": code, "token": token, "n": int(self.keep.get("n", 0)) + 1}
+
+
 class ClassView(View):
     """The teacher's dashboard (see the module's rules)."""
 
@@ -86,6 +162,7 @@ class ClassView(View):
         self.lessons = [lesson for lesson in (lessons or LESSONS) if lesson.exercises]
         self.opened = None  # the class whose key was given
         self.rows: list[dict] = []
+        self.device_count = 0
         self.create_head, self.open_head = w.HTML(), w.HTML()
         self.class_name = w.Text(layout=w.Layout(width="260px")).add_class("cartas-class-name")
         self.create_button = w.Button(layout=w.Layout(width="160px")).add_class("cartas-create-class")
@@ -93,6 +170,12 @@ class ClassView(View):
         self.code = w.Text(layout=w.Layout(width="160px")).add_class("cartas-class-code")
         self.key = w.Password(layout=w.Layout(width="240px")).add_class("cartas-teacher-key")
         self.open_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-open-class")
+        self.remember = w.Checkbox(value=False, indent=False).add_class("cartas-remember")
+        self.device = TeacherDevice()
+        self.device_token = ""  # this browser's token for the open class, if it keeps one
+        self.device_status = w.HTML().add_class("cartas-device-status")
+        self.forget_button = w.Button(layout=w.Layout(width="220px")).add_class("cartas-forget-device")
+        self.forget_all_button = w.Button(layout=w.Layout(width="240px")).add_class("cartas-forget-devices")
         self.status = w.HTML().add_class("cartas-class-status")
         self.table = w.HTML().add_class("cartas-class-table")
         self.download = w.HTML().add_class("cartas-csv")
@@ -114,7 +197,12 @@ class ClassView(View):
         self.confirm_yes.on_click(self.guarded(lambda _: self.remove()))
         self.confirm_no.on_click(self.guarded(lambda _: self._hide_confirm()))
         self.ticker.observe(self.guarded(lambda _: self.refresh()), names="tick")
-        self.manage = w.VBox([self.status, self.table, self.download,
+        self.device.observe(self.guarded(lambda _: self._device_reported(), clears=False), names="stored")
+        self.forget_button.on_click(self.guarded(lambda _: self.forget_here()))
+        self.forget_all_button.on_click(self.guarded(lambda _: self.forget_everywhere(), near=self.forget_all_button))
+        devices_row = w.HBox([self.device_status, self.forget_button, self.beside(self.forget_all_button)],
+                             layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        self.manage = w.VBox([self.status, self.table, self.download, devices_row,
                               w.HBox([self.who, self.remove_button]), self.confirm, self.roster,
                               self.homework],
                              layout=w.Layout(display="none"))
@@ -124,8 +212,9 @@ class ClassView(View):
         self.children = [
             self.header(),
             self.create_head, w.HBox([self.class_name, self.create_button]), self.created,
-            self.open_head, w.HBox([self.code, self.key, self.open_button]),
-            self.message, self.manage, self.tables_box, self.ticker,
+            self.open_head, w.HBox([self.code, self.key, self.open_button, self.remember],
+                                   layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.message, self.manage, self.tables_box, self.ticker, self.device,
         ]
         self.redraw()
 
@@ -151,16 +240,80 @@ class ClassView(View):
         return made
 
     def open_table(self, code: str, key: str) -> None:
-        """Open the class table with its teacher key; ValueError (shown) otherwise."""
-        self.opened = None
-        self.ticker.active = False
-        self.manage.layout.display = "none"
+        """Open the class table with its teacher key; ValueError (shown) otherwise. With
+        "lembrar neste aparelho" ticked, this browser keeps a device token for the class."""
+        self._close_table()
         try:
-            self.opened = open_class(self._store(), code, key)
+            made = open_class(self._store(), code, key)
+            if self.remember.value:
+                self.device_token = devices.remember_device(self._store(), made.code, key)
+                self.device.write(made.code, self.device_token)
+            elif self.device.stored.get("code") == made.code:
+                self.device_token = str(self.device.stored.get("token", ""))
         except NotAllowed:
             raise ValueError(self.t("refused")) from None
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
+        self._show_table(made)
+
+    def _close_table(self) -> None:
+        self.opened = None
+        self.device_token = ""
+        self.ticker.active = False
+        self.manage.layout.display = "none"
+
+    def _device_reported(self) -> None:
+        """The browser said what it keeps: a remembered class opens with its device token
+        (checked by the store); a token the store refuses is dropped from the browser."""
+        kept = self.device.stored
+        code, token = kept.get("code"), kept.get("token")
+        if self.opened is not None or not token:
+            return
+        try:
+            made = devices.open_with_device(self._store(), str(code or ""), token)
+        except NotAllowed:
+            self.device.write("", "")
+            self.show_message(self.t("device_gone", code=_shown_code(code)), kind="info")
+            return
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.code.value = made.code
+        self.device_token = str(token)
+        self._show_table(made)
+
+    def forget_here(self) -> None:
+        """This browser forgets its token, and the store with it."""
+        try:
+            if self.device_token:
+                devices.forget_device(self._store(), self.device_token)
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.device.write("", "")
+        self.device_token = ""
+        self.remember.value = False
+        self.redraw()
+        self.show_message(self.t("forgotten"), kind="ok")
+
+    def forget_everywhere(self) -> None:
+        """With the teacher key, every device token of the open class stops working."""
+        if self.opened is None:
+            return
+        if not self.key.value:
+            raise ValueError(self.t("need_key"))
+        try:
+            gone = devices.forget_every_device(self._store(), self.opened.code, self.key.value)
+        except NotAllowed:
+            raise ValueError(self.t("refused")) from None
+        except StoreError as error:
+            raise ValueError(self.t("store_down")) from error
+        self.device.write("", "")
+        self.device_token = ""
+        self.remember.value = False
+        self.redraw()
+        self.show_message(self.t("forgotten_all", n=gone), kind="ok")
+
+    def _show_table(self, made) -> None:
+        self.opened = made
         self.manage.layout.display = ""
         from widgets.pages.mesa import ClassTables  # the class's tables, each watchable as a spectator
         if self.class_tables is None:  # made once: opening a class again reuses it
@@ -178,8 +331,10 @@ class ClassView(View):
         try:
             store = self._store()
             self.rows = stored.class_learners(store, self.opened.code)
+            remote = getattr(store, "remote", False)  # under JupyterHub: the hub's login, no device
+            self.device_count = 0 if remote else devices.remembered_devices(store, self.opened.code)
             self.roster.show(self.opened, self.rows)
-            if getattr(store, "remote", False):  # under JupyterHub the class service has no homework yet
+            if remote:  # under JupyterHub the class service has no homework yet
                 self.homework.layout.display = "none"
             else:
                 self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
@@ -216,19 +371,30 @@ class ClassView(View):
                     learner_id)
 
     # Drawing ----------------------------------------------------------------------------
+    def counts(self, row: dict) -> tuple[int, int]:
+        """(lessons started, lessons done) of a learner's row, over this table's lessons."""
+        scores = [row["lessons"].get(lesson.key) for lesson in self.lessons]
+        started = sum(1 for s in scores if s and s["asked"] > 0)
+        done = sum(1 for s in scores if s and s["right"] >= stored.DONE_RIGHT)
+        return started, done
+
     def csv_text(self) -> str:
+        """The table as CSV, headers in the view's language, with a UTF-8 byte order mark."""
         out = io.StringIO()
         writer = csv.writer(out)
-        writer.writerow(["name", "last_activity", "lessons_done",
-                         *[f"{lesson.key}_{part}" for lesson in self.lessons for part in ("right", "asked")]])
+        heads = [self.t("learner"), self.t("last"), self.t("started"), self.t("done")]
+        for lesson in self.lessons:
+            title = lesson.title[self.lang]
+            heads += [self.t("csv_right", lesson=title), self.t("csv_asked", lesson=title)]
+        writer.writerow(heads)
         for row in self.rows:
             cells = []
             for lesson in self.lessons:
                 score = row["lessons"].get(lesson.key, {"right": 0, "asked": 0})
                 cells += [score["right"], score["asked"]]
-            stamp = datetime.fromtimestamp(row["last_seen"]).isoformat(timespec="seconds")
-            writer.writerow([_spreadsheet_safe(row["name"]), stamp, row["done"], *cells])
-        return out.getvalue()
+            stamp = datetime.fromtimestamp(row["last_seen"]).isoformat(sep=" ", timespec="seconds")
+            writer.writerow([_spreadsheet_safe(row["name"] or self.t("anonymous")), stamp, *self.counts(row), *cells])
+        return "\ufeff" + out.getvalue()
 
     def redraw(self) -> None:
         self.create_head.value = f"<h4>{self.t('create_head')}</h4>"
@@ -239,6 +405,9 @@ class ClassView(View):
         self.open_button.description = self.t("open")
         self.remove_button.description = self.t("remove")
         self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
+        self.remember.description = self.t("remember")
+        self.forget_button.description, self.forget_all_button.description = self.t("forget"), self.t("forget_all")
+        self.forget_button.layout.display = "" if self.device_token else "none"
         self.roster.redraw()
         self.homework.redraw()
         if self.opened is None:
@@ -261,16 +430,24 @@ class ClassView(View):
                     text = f"{score['right']}/{score['asked']}" if score else "–"
                     cells.append(f"<td data-lesson='{escape(lesson.key)}'>{text}</td>")
                 name = row["name"] or self.t("anonymous")
+                started, done = self.counts(row)
                 body.append(f"<tr data-learner='{escape(row['name'])}'><td><b>{escape(name)}</b></td>"
                             f"<td>{escape(_when(row['last_seen']))}</td>"
-                            f"<td class='cartas-done'>{row['done']}</td>{''.join(cells)}</tr>")
+                            f"<td class='cartas-started'>{started}</td>"
+                            f"<td class='cartas-done'>{done}</td>{''.join(cells)}</tr>")
+            means = escape(self.t("done_means", n=stored.DONE_RIGHT))
             self.table.value = (
                 "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
-                f"<tr><th>{self.t('learner')}</th><th>{self.t('last')}</th><th>{self.t('done')}</th>"
-                f"{heads}</tr>{''.join(body)}</table>")
+                f"<tr><th>{self.t('learner')}</th><th>{self.t('last')}</th>"
+                f"<th title='{means}'>{self.t('started')}</th><th title='{means}'>{self.t('done')}</th>"
+                f"{heads}</tr>{''.join(body)}</table>"
+                f"<p class='cartas-done-means' style='font-size:13px;color:#444'>{means}</p>")
         data = quote(self.csv_text())
         self.download.value = (f"<a download='turma-{escape(code)}.csv' "
                                f"href='data:text/csv;charset=utf-8,{data}'>{self.t('csv')}</a>")
+        here = f"{self.t('remembered')} " if self.device_token else ""
+        self.device_status.value = (f"<span style='font-size:14px'>{escape(here)}"
+                                    f"{escape(self.t('devices', n=self.device_count))}</span>")
         options = [(r["name"] or self.t("anonymous"), r["id"]) for r in self.rows]
         if list(self.who.options) != options:
             self.who.options = options

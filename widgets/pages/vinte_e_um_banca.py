@@ -24,6 +24,7 @@ from cartas.cards import lazy_rng
 from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
 from widgets.components.base import View
 from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import translate
 from widgets.components.later import after_paint
 from widgets.draw.vinte_e_um_table import table_html
 from widgets.pages.vinte_e_um_rodada import bots_for
@@ -47,24 +48,25 @@ TEXT = {
         "pt": "Depois de cada rodada um jogador pode oferecer fichas pela banca; o banqueiro aceita ou não.",
         "en": "After every round a player may offer chips for the bank; the banker accepts or not."},
     "story": {"pt": "O que aconteceu", "en": "What happened"},
-    "change": {"pt": "A banca passou do jogador {src} para o jogador {dst}.",
+    "change": {"pt": "A banca passou do assento {src} para o assento {dst}.",
                "en": "The bank passed from seat {src} to seat {dst}."},
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
     "quiz": {"pt": "Exercício", "en": "Exercise"},
-    "question": {"pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Neste modo, quem fica com a banca agora?",
+    "question": {"pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Neste modo, quem fica com a banca agora?",
                  "en": "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"},
     "hint_take": {"pt": "O próximo jogador a quem a banca é oferecida aceita.",
                   "en": "The next player the bank is offered to takes it."},
     "hint_accept": {"pt": "A banca aceita a última oferta feita.",
                     "en": "The banker accepts the last offer made."},
     "question_price": {
-        "pt": "Modo: {mode}. A banca era do jogador {banker}.{hint} Quantas fichas o novo banqueiro paga "
+        "pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Quantas fichas o novo banqueiro paga "
               "pela banca?",
         "en": "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
               "for the bank?"},
-    "seat": {"pt": "Jogador {seat}", "en": "Seat {seat}"},
+    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "chips": {"pt": "{n} fichas", "en": "{n} chips"},
     "one_chip": {"pt": "1 ficha", "en": "1 chip"},
+    "paid": {"pt": "O novo banqueiro paga {chips} pela banca.", "en": "The new banker pays {chips} for the bank."},
 }
 SEATS = 4
 PRICES = 7  # the price question offers 0..6 chips (more if the price is higher)
@@ -237,7 +239,17 @@ class BankRotation(View):
         """Answer at once; only the first answer counts and is marked, and later clicks leave
         its verdict (`widgets.components.exercises.FirstAnswer`)."""
         change = self.q_change
-        correct = self.block.answer(seat, self.correct_answer(), lambda lang: escape(narrate(change, lang)),
+        price = self.correct_answer() if self.q_kind == "price" else None
+
+        def why(lang: str) -> str:
+            """What happened, and for a price question the number of chips asked for, in words."""
+            said = narrate(change, lang)
+            if price is not None:
+                chips = translate(TEXT, "one_chip", lang) if price == 1 else translate(TEXT, "chips", lang, n=price)
+                said = f"{translate(TEXT, 'paid', lang, chips=chips)} {said}"
+            return escape(said)
+
+        correct = self.block.answer(seat, self.correct_answer(), why,
                                     attrs=f' data-answer="{self.correct_answer()}"', skill="pass_the_bank")
         self._draw_question()
         return correct

@@ -41,15 +41,15 @@ TEXT = {
     "view_none": {"pt": "espectador", "en": "spectator"},
     "view_all": {"pt": "todas as cartas", "en": "every card"},
     "moves": {"pt": "Fichas que mudaram de lugar", "en": "Chips that moved"},
-    "move": {"pt": "jogador {src} → jogador {dst}", "en": "seat {src} → seat {dst}"},
+    "move": {"pt": "assento {src} → assento {dst}", "en": "seat {src} → seat {dst}"},
     "quiz": {"pt": "Exercício: comprar ou parar?", "en": "Exercise: one more card or not?"},
     "question": {
-        "pt": "A banca (jogador {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
+        "pt": "A banca (assento {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
               "Ela deve comprar mais uma carta ou chamar?",
         "en": "The banker (seat {banker}) has {points} points. Still waiting to be called: {waiting}. "
               "Should the banker draw another card or call?"},
     "question_player": {
-        "pt": "O jogador {seat} tem {points} pontos; a banca mostra {upcard}. Ele deve pedir mais uma carta "
+        "pt": "O assento {seat} tem {points} pontos; a banca mostra {upcard}. Ele deve pedir mais uma carta "
               "ou parar?",
         "en": "Seat {seat} has {points} points; the banker shows {upcard}. Should the player hit or stand?"},
     "draw": {"pt": "Comprar", "en": "Draw"},

@@ -1,0 +1,30 @@
+"""The teacher's view survives a reload on that browser when she ticks "remember on this
+device", keeps no key in the browser, and forgets on request (widgets.pages.turma)."""
+from __future__ import annotations
+
+
+def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
+    page = dashboard("turma.ipynb", "?lang=en")
+    page.locator(".cartas-remember input").check()
+    page.locator(".cartas-class-name input").fill("Reload class")
+    page.locator(".cartas-create-class").click()
+    created = page.locator(".cartas-created .cartas-ok")
+    created.wait_for()
+    code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
+    page.wait_for_function("() => (localStorage.getItem('cartas.teacher') || '').includes('token')")
+    kept = page.evaluate("localStorage.getItem('cartas.teacher')")
+    assert code in kept and key not in kept and key.replace("-", "") not in kept
+
+    page.reload()
+    status = page.locator(".cartas-class-status [data-code]")
+    status.wait_for()  # opened without typing anything
+    assert status.get_attribute("data-code") == code
+    assert "opens by itself on this device" in page.locator(".cartas-device-status").text_content()
+    assert page.locator(".cartas-teacher-key input").input_value() == ""
+
+    page.locator(".cartas-forget-device").click()
+    page.wait_for_function("() => localStorage.getItem('cartas.teacher') === null")
+    page.reload()
+    page.locator(".cartas-open-class").wait_for()
+    page.wait_for_timeout(1500)  # the browser has reported what it keeps: nothing
+    assert page.locator(".cartas-class-status [data-code]").count() == 0
