@@ -254,7 +254,9 @@ class PlayVinteEUm(BotPacing, View):
         self._draw_status()
         self._draw_actions()
         lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
+        self.log_box.value = (f"<b>{self.t('log')}</b><div tabindex='0' role='log' "
+                              f"aria-label='{escape(self.t('log'))}' "
+                              f"style='max-height:220px;overflow-y:auto;"
                               f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                               + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
                                         for x in reversed(lines)) + "</div>")

@@ -576,7 +576,9 @@ class Mesa(View):
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")
         lines = [games.narrate(state, e, self.lang) for e in games.events_for(state, mine)[-LOG_LINES:]]
-        self.log_box.value = (f"<b>{self.t('log')}</b><div style='max-height:220px;overflow-y:auto;"
+        self.log_box.value = (f"<b>{self.t('log')}</b><div tabindex='0' role='log' "
+                              f"aria-label='{escape(self.t('log'))}' "
+                              f"style='max-height:220px;overflow-y:auto;"
                               f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                               + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
                                         for x in reversed(lines)) + "</div>")
