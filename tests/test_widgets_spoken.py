@@ -69,3 +69,12 @@ def test_playing_a_card_announces_it_in_the_views_language():
     view.hand_cards.pick(index)
     assert any(f"Assento 0 joga {card}" in text for text in said), said  # the learner's own move
     assert any(re.search(r"Assento [123] joga", text) for text in said), said  # and the bots' after it
+
+
+def test_the_21_odds_chart_has_a_text_alternative_with_every_bar_in_the_pages_language():
+    from widgets.draw.vinte_e_um_chart import banker_chart_svg
+
+    distribution = {17: 0.145, 18: 0.14, 19: 0.135, 20: 0.18, 21: 0.12, "bust": 0.28}
+    name = _names(banker_chart_svg(distribution, "pt", mine=19))[0]
+    assert name.startswith("Total final da banca") and "17: 14" in name and "estoura: 28%" in name
+    assert "bust: 28%" in _names(banker_chart_svg(distribution, "en"))[0]

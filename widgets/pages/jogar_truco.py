@@ -408,7 +408,7 @@ class PlayTruco(BotPacing, View):
         if len(lines) < self._said:
             self._said = 0
         if len(lines) > self._said:
-            self.announce(" ".join(lines[self._said:][-4:]))
+            self.announce(" ".join(lines[self._said:][-8:]))
             self._said = len(lines)
 
     def _draw_last_trick(self) -> None:
