@@ -78,3 +78,20 @@ def test_the_21_odds_chart_has_a_text_alternative_with_every_bar_in_the_pages_la
     name = _names(banker_chart_svg(distribution, "pt", mine=19))[0]
     assert name.startswith("Total final da banca") and "17: 14" in name and "estoura: 28%" in name
     assert "bust: 28%" in _names(banker_chart_svg(distribution, "en"))[0]
+
+
+def test_a_21_move_is_announced_in_the_views_language():
+    from widgets.pages.jogar_21 import PlayVinteEUm
+
+    view = PlayVinteEUm(seed=2, delay=0, lang="en")
+    view.new_game()
+    said: list[str] = []
+    view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
+    before = len(view.state.view(0).events)
+    legal = view.legal()
+    assert legal, "the learner has a move at the start"
+    view.act(legal[0])
+    events = view.state.view(0).events
+    assert len(events) > before
+    mine = view.state.narrate(events[before], "en")  # the learner's own move, in English
+    assert any(mine in text for text in said), (mine, said)

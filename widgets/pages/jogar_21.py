@@ -118,6 +118,7 @@ class PlayVinteEUm(BotPacing, View):
         self.review_box = w.HTML().add_class("cartas-review")
         self.log_box = w.HTML().add_class("cartas-log")
         self.decisions: list[dict] = []
+        self._said = 0  # events already announced (widgets.components.announce)
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.hint_button.on_click(self.guarded(lambda _: self.hint()))
         self.review_button.on_click(self.guarded(lambda _: self.review()))
@@ -253,13 +254,25 @@ class PlayVinteEUm(BotPacing, View):
         self.table.value = table_html(state, self.lang, viewer=HUMAN)
         self._draw_status()
         self._draw_actions()
-        lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
+        events = state.view(HUMAN).events
+        lines = [state.narrate(e, self.lang) for e in events[-120:]]
+        self._announce_moves(state, events)
         self.log_box.value = (f"<b>{self.t('log')}</b><div tabindex='0' role='log' "
                               f"aria-label='{escape(self.t('log'))}' "
                               f"style='max-height:220px;overflow-y:auto;"
                               f"font-size:14px;border:1px solid #ddd;padding:4px 8px'>"
                               + "".join(f"<div class='cartas-log-line'>{escape(x)}</div>"
                                         for x in reversed(lines)) + "</div>")
+
+    def _announce_moves(self, state, events) -> None:
+        """Say the moves since the last drawing (the learner's and the bots', at most the last
+        8); a new round or game starts again from its first event, a redraw in the other
+        language says nothing."""
+        if len(events) < self._said:
+            self._said = 0
+        if len(events) > self._said:
+            self.announce(" ".join(state.narrate(e, self.lang) for e in events[self._said:][-8:]))
+            self._said = len(events)
 
     def _draw_status(self) -> None:
         state = self.state
