@@ -39,6 +39,9 @@ CATALOGUE = Catalogue("cards", {
                  "not {value}"),
     "bad_packs": ("o número de baralhos é um inteiro de 1 a {top}, não {value}",
                   "the number of packs is a whole number from 1 to {top}, not {value}"),
+    # a card's name in words, as a screen reader says it (`Card.spoken`, `FACE_DOWN`)
+    "spoken": ("{rank} de {suit}", "{rank} of {suit}"),
+    "face_down": ("carta virada para baixo", "face-down card"),
 })
 MAX_CARDS = 1000     # `parse_cards` reads at most this many cards
 MAX_PACKS = 8        # `standard_pack` joins at most this many packs
@@ -119,6 +122,14 @@ for _names in _RANK_NAMES.values():
     for _rank in RANKS:
         _names.setdefault(_rank, _rank.value)
 
+# every rank in words, for `Card.spoken` ("sete de copas" / "seven of hearts")
+_RANK_WORDS_SPOKEN = {
+    "pt": {**_RANK_NAMES["pt"], Rank.TWO: "dois", Rank.THREE: "três", Rank.FOUR: "quatro", Rank.FIVE: "cinco",
+           Rank.SIX: "seis", Rank.SEVEN: "sete", Rank.EIGHT: "oito", Rank.NINE: "nove", Rank.TEN: "dez"},
+    "en": {**_RANK_NAMES["en"], Rank.TWO: "two", Rank.THREE: "three", Rank.FOUR: "four", Rank.FIVE: "five",
+           Rank.SIX: "six", Rank.SEVEN: "seven", Rank.EIGHT: "eight", Rank.NINE: "nine", Rank.TEN: "ten"},
+}
+
 _SUIT_NAMES = {
     "pt": {Suit.OUROS: "ouros", Suit.ESPADAS: "espadas", Suit.COPAS: "copas", Suit.PAUS: "paus"},
     "en": {Suit.OUROS: "diamonds", Suit.ESPADAS: "spades", Suit.COPAS: "hearts", Suit.PAUS: "clubs"},
@@ -139,6 +150,8 @@ _RANK_WORDS.update({
     "oito": Rank.EIGHT, "nove": Rank.NINE, "dez": Rank.TEN,
     "valete": Rank.JACK, "dama": Rank.QUEEN, "rei": Rank.KING,
     "jack": Rank.JACK, "queen": Rank.QUEEN, "king": Rank.KING,
+    "two": Rank.TWO, "three": Rank.THREE, "four": Rank.FOUR, "five": Rank.FIVE, "six": Rank.SIX,
+    "seven": Rank.SEVEN, "eight": Rank.EIGHT, "nine": Rank.NINE, "ten": Rank.TEN,
 })
 _SUIT_WORDS: dict[str, Suit] = {suit.value: suit for suit in SUITS}
 _SUIT_WORDS.update({"♡": Suit.COPAS, "♢": Suit.OUROS, "♤": Suit.ESPADAS, "♧": Suit.PAUS})
@@ -167,6 +180,12 @@ class Card:
         joiner = " de " if lang == "pt" else " of "
         return self.rank.name_in(lang) + joiner + self.suit.name_in(lang)
 
+    def spoken(self, lang: str = "pt") -> str:
+        """The name in words, as a screen reader should say it: "sete de copas" / "seven of
+        hearts" (`name` keeps the digits: "7 de copas"). Parses back."""
+        return CATALOGUE.say("spoken", lang, rank=_RANK_WORDS_SPOKEN[lang][self.rank],
+                             suit=self.suit.name_in(lang))
+
     @classmethod
     def parse(cls, text: str) -> Card:
         """Read "7♥", "10♦", "Q♠", "7 de copas", "Ás de Espadas", "dama de ouros"...
@@ -189,6 +208,11 @@ class Card:
         if rank is None or suit is None:
             raise CardError("unreadable_card", text=text[:40])
         return cls(rank, suit)
+
+
+def face_down_name(lang: str = "pt") -> str:
+    """What a card the viewer may not see is called aloud: "carta virada para baixo" / "face-down card"."""
+    return CATALOGUE.say("face_down", lang)
 
 
 def parse_cards(texts: str | Iterable[str | Card]) -> list[Card]:

@@ -51,7 +51,7 @@ def test_buttons_follow_the_legal_actions():
     # seeded bots: unseeded ones may call truco before the trick ends (then you answer first)
     view = PlayTruco(state=state, delay=0, lang="pt", seed=1)
     assert "Sua vez" in view.status.value
-    assert [card["label"] for card in view.hand_cards.cards] == ["3♣", "2♦", "K♥"]
+    assert [card["label"] for card in view.hand_cards.cards] == ["três de paus", "dois de ouros", "rei de copas"]
     assert all(card["enabled"] and 'data-card="' in card["svg"] for card in view.hand_cards.cards)
     assert visible(view.raise_button) and "truco" in view.raise_button.description
     assert not visible(view.accept_button) and not visible(view.run_button)

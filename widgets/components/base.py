@@ -31,7 +31,7 @@ import tempfile
 import threading
 from html import escape
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
@@ -39,6 +39,9 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 from widgets.components import page
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import hold_messages_for_browser
+
+if TYPE_CHECKING:
+    from widgets.components.announce import Announcer
 
 ERROR_LOG_NAME = "cartas-kernel-errors.log"
 ERROR_LOG_BYTES = 2_000_000  # per file; one older file is kept beside it
@@ -222,6 +225,7 @@ class View(w.VBox):
             style={"button_width": "90px"}, _dom_classes=("cartas-language",))
         self.language.observe(self.guarded(self._on_language), names="value")
         self.title = html()  # drawn by draw_title(), shown by header()
+        self.announcer: Announcer | None = None  # the live region (widgets.components.announce), made by header()
         self.message = html("cartas-message")
         error_log()  # from the first view on, nothing this kernel logs reaches its stderr
         hold_messages_for_browser()  # under Voilà, before the page's browser comes: widgets.components.later
@@ -239,9 +243,18 @@ class View(w.VBox):
     def header(self) -> w.HBox:
         """The first row: `self.title` (drawn by `draw_title`), the learner at this browser
         ("Você é X · não sou eu", widgets.components.learner) and the language switch."""
+        from widgets.components.announce import Announcer
         from widgets.components.learner import attach
-        return w.HBox([self.title, attach(self), self.language],
+        if self.announcer is None:
+            self.announcer = Announcer()
+        return w.HBox([self.title, attach(self), self.language, self.announcer],
                       layout=w.Layout(justify_content="space-between", align_items="center"))
+
+    def announce(self, text: str) -> None:
+        """Have a screen reader say `text` (a move, a bot's move), through the view's live region
+        (`widgets.components.announce`; verdicts and refusals it says by itself)."""
+        if self.announcer is not None:
+            self.announcer.say(text)
 
     def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
                       width: str = "130px", fresh: bool = False):

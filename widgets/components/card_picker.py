@@ -1,7 +1,9 @@
 """Card pictures the learner clicks: a row of inline SVG cards drawn by a tiny anywidget.
 
 The pictures come from `widgets.draw.svg`; this widget only draws them and reports which one was
-picked. Disabled cards are dimmed and ignore clicks. Keyboard: Tab to a card, Enter or Space.
+picked. Disabled cards are dimmed and ignore clicks. Keyboard: Tab to a card, Enter or Space; after
+a card is played the focus moves to the next card that can be played (or waits on the row while
+the others play), never back to the page's top. A focused card shows an outline.
 """
 from __future__ import annotations
 
@@ -16,7 +18,9 @@ function render({ model, el }) {
     model.set("picked", { index, count, drawing: model.get("drawing") });
     model.save_changes();
   };
+  el.tabIndex = -1;  // holds the focus while no card can be played (never the page's body)
   const draw = () => {
+    const hadFocus = el.contains(document.activeElement);
     el.replaceChildren();
     model.get("cards").forEach((card, index) => {
       const slot = document.createElement("div");
@@ -35,6 +39,8 @@ function render({ model, el }) {
       }
       el.appendChild(slot);
     });
+    // after a card is played the focus goes to the next card to play, or stays on the row
+    if (hadFocus) (el.querySelector(".cartas-pick-on") || el).focus();
   };
   model.on("change:cards", draw);
   draw();
@@ -46,7 +52,9 @@ _CSS = """
 .cartas-picker { display: flex; gap: 10px; align-items: flex-end; padding-top: 8px; }
 .cartas-pick { opacity: 0.5; }
 .cartas-pick-on { opacity: 1; cursor: pointer; transition: transform 0.1s; }
-.cartas-pick-on:hover, .cartas-pick-on:focus { transform: translateY(-8px); outline: none; }
+.cartas-pick-on:hover, .cartas-pick-on:focus { transform: translateY(-8px); }
+.cartas-pick-on:focus-visible { outline: 3px solid #1565c0; outline-offset: 3px; border-radius: 8px; }
+.cartas-picker:focus { outline: none; }
 .cartas-pick-on.cartas-pick-dim { opacity: 0.6; }
 """
 

@@ -231,12 +231,12 @@ _CSS = """
 .cartas-code-input { width: 200px; text-transform: uppercase; }
 .cartas-pin-input { width: 170px; }
 .cartas-card-input { width: 240px; text-transform: uppercase; }
-.cartas-pin-wanted { outline: 3px solid #e65100; }
+.cartas-pin-wanted { outline: 3px solid #b34700; }
 .cartas-identity button { font-size: 14px; cursor: pointer; }
 .cartas-not-me { background: none; border: none; color: #0d47a1; text-decoration: underline; padding: 0; }
 .cartas-identity-help { color: #555; font-size: 13px; }
 .cartas-identity-error { color: #b71c1c; }
-.cartas-identity-notice { background: #fff3e0; color: #e65100; padding: 4px 8px; border-radius: 6px; margin-top: 4px; }
+.cartas-identity-notice { background: #fff3e0; color: #a84300; padding: 4px 8px; border-radius: 6px; margin-top: 4px; }
 """
 
 

@@ -112,9 +112,12 @@ function render({ model, el }) {
     label.textContent = (labels.link || "") + ": ";
     copy.textContent = labels.copy || "Copy";
     input.value = link();
+    input.setAttribute("aria-label", labels.link || "Link");  // the <b> beside it is not a <label>
     status.textContent = "";
     el.style.display = model.get("path") ? "" : "none";
     qr.innerHTML = model.get("qr_svg");  // drawn by segno in the kernel: paths only
+    const code = qr.querySelector("svg");
+    if (code) code.setAttribute("aria-label", `QR: ${labels.link || "Link"}`);
     note.textContent = model.get("qr_svg") ? (labels.qr || "") : (model.get("url") ? (labels.too_long || "") : "");
   };
   const selectIt = () => { input.focus(); input.select(); input.setSelectionRange(0, input.value.length); };

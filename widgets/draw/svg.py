@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from html import escape
 
-from cartas.cards import Card
+from cartas.cards import Card, face_down_name
+from widgets.components import page
+from widgets.components.i18n import LANGUAGES
 
 RED = "#c62828"
 BLACK = "#1b1b1b"
@@ -21,20 +23,31 @@ HIGHLIGHTS = {
 _FONT = "font-family=\"DejaVu Sans, Arial, Helvetica, sans-serif\""
 
 
+def card_name(card: Card | None, face_up: bool = True, lang: str | None = None) -> str:
+    """A card's name in words in `lang` (default: the page's language), from the engine's card
+    catalogue: "sete de copas" / "seven of hearts", or "carta virada para baixo" /
+    "face-down card" for a back."""
+    lang = lang if lang in LANGUAGES else page.current()
+    return card.spoken(lang) if card is not None and face_up else face_down_name(lang)
+
+
 def card_svg(card: Card | None, face_up: bool = True, width: int = 72,
              highlight: str | None = None, label: str | None = None,
-             title: str | None = None) -> str:
+             title: str | None = None, lang: str | None = None) -> str:
     """One card as an <svg> element.
 
     `card=None` or `face_up=False` draws the back (carta coberta). `highlight` is a key of
     HIGHLIGHTS (or a CSS colour) and draws a thick ring. `label` is a caption under the card.
-    `title` becomes a tooltip and the accessible name.
+    The accessible name (`aria-label` and `<title>`, also a tooltip) is `title`, else the
+    card's name in words in `lang` (`card_name`; default the page's language).
     """
     box_height = 140 + (22 if label else 0)  # viewBox units; the card is 100 x 140
     ring = HIGHLIGHTS.get(highlight, highlight) if highlight else None
-    name = title or (str(card) if card is not None and face_up else "carta coberta")
+    name = title or card_name(card, face_up, lang)
+    if label and not title:
+        name = f"{name} ({label})"
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-card" role="img" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="cartas-card" role="img" aria-label="{escape(name)}" '
         f'width="{width}" height="{round(width * box_height / 100)}" viewBox="0 0 100 {box_height}" '
         f'data-card="{escape(str(card)) if card is not None and face_up else "back"}">',
         f"<title>{escape(name)}</title>",
@@ -72,15 +85,17 @@ def card_svg(card: Card | None, face_up: bool = True, width: int = 72,
     return "".join(parts)
 
 
-def cards_row(cards, width: int = 72, highlights=None, labels=None, face_up=True, gap: int = 6) -> str:
-    """Several cards side by side, as HTML. `highlights`/`labels`: one entry per card or None."""
+def cards_row(cards, width: int = 72, highlights=None, labels=None, face_up=True, gap: int = 6,
+              lang: str | None = None) -> str:
+    """Several cards side by side, as HTML. `highlights`/`labels`: one entry per card or None;
+    `lang`: the language of the cards' names (`card_svg`)."""
     cards = list(cards)
     highlights = list(highlights or [None] * len(cards))
     labels = list(labels or [None] * len(cards))
     faces = face_up if isinstance(face_up, (list, tuple)) else [face_up] * len(cards)
     items = "".join(
         f'<span style="display:inline-block;margin-right:{gap}px">'
-        f"{card_svg(card, face, width, hl, lb)}</span>"
+        f"{card_svg(card, face, width, hl, lb, lang=lang)}</span>"
         for card, face, hl, lb in zip(cards, faces, highlights, labels)
     )
     return f'<div class="cartas-row" style="display:flex;flex-wrap:wrap;align-items:flex-end">{items}</div>'

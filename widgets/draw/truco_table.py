@@ -38,7 +38,7 @@ from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, manilha_label, team_label, 
 from widgets.components.i18n import translate
 from widgets.draw.svg import card_svg
 
-TEAM_COLOURS = ("#1565c0", "#ef6c00")  # team A blue, team B orange
+TEAM_COLOURS = ("#1565c0", "#b34700")  # team A blue, team B orange: both >= 4.5:1 on white and on their backgrounds
 TEAM_BACKGROUNDS = ("#e3f2fd", "#fff3e0")
 
 TEXT = {
@@ -130,12 +130,12 @@ def _badge(text: str, colour: str) -> str:
             f'border-radius:9px;background:{colour};color:white;font-size:12px">{escape(text)}</span>')
 
 
-def _card(card, face_up: bool, width: int, manilhas, marks, title=None) -> str:
+def _card(card, face_up: bool, width: int, manilhas, marks, title=None, lang: str = "pt") -> str:
     hl = None
     if card is not None and face_up:
         text = str(card)
         hl = marks.get(text) or ("manilha" if card in manilhas else None)
-    return card_svg(card, face_up=face_up and card is not None, width=width, highlight=hl, title=title)
+    return card_svg(card, face_up=face_up and card is not None, width=width, highlight=hl, title=title, lang=lang)
 
 
 def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact: bool = False) -> str:
@@ -147,15 +147,15 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
     if table.dealer == seat:
         badges.append(_badge(translate(TEXT, "dealer", lang), "#6d4c41"))
     if table.mao == seat:
-        badges.append(_badge(translate(TEXT, "mao", lang), "#00897b"))
+        badges.append(_badge(translate(TEXT, "mao", lang), "#00695c"))
     if table.current_seat == seat:
         badges.append(_badge(translate(TEXT, "turn", lang), "#c2185b"))
     glow = "box-shadow:0 0 0 4px #f48fb1;" if table.current_seat == seat else ""
     width = 44 if compact else 50
-    cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks)}</span>'
+    cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks, lang=lang)}</span>'
                     for c in table.hands[seat])
     seat_text = escape(translate(TEXT, "seat", lang, seat=seat))
-    head = (f'<div style="font-weight:bold;color:{colour};font-size:14px">'
+    head = (f'<div class="cartas-seat-head" style="font-weight:bold;color:{colour};font-size:14px">'
             f'{seat_text} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
     return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
             f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
@@ -170,13 +170,14 @@ def _trick_area(table: Table, lang: str, marks, note, compact: bool = False) -> 
     for seat, card in table.trick:
         covered = None if card is not None else translate(
             TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat))
-        svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks, title=covered)
+        svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks, title=covered, lang=lang)
         spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" '
                      f'style="grid-area:{_TRICK_SPOTS[seat]};justify-self:center;align-self:center">{svg}</div>')
     if table.pack:
         spots.append(f'<div class="cartas-pack" data-cards="{table.pack}" style="grid-area:2 / 2;'
                      f'justify-self:center;align-self:center;text-align:center">'
-                     f'{card_svg(None, width=50)}<div style="font-size:12px;color:#eee">{table.pack}</div></div>')
+                     f'{card_svg(None, width=50, lang=lang)}'
+                     f'<div style="font-size:12px;color:#fff">{table.pack}</div></div>')
     size = 210 if compact else 250
     note_html = (f'<div class="cartas-table-note" style="grid-area:2 / 1 / 3 / 4;align-self:end;'
                  f'text-align:center;color:#fff;font-size:14px">{note}</div>') if note else ""
@@ -191,8 +192,8 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
         mode = f" · {translate(TEXT, 'ferro', lang)}" if table.mode == "mao_de_ferro" else ""
         parts.append(f"<div style='font-weight:bold'>{translate(TEXT, 'hand', lang, n=table.hand_number)}{mode}</div>")
     if getattr(table.variant, "uses_vira", False):
-        vira = card_svg(table.vira, width=56, highlight="vira") if table.vira is not None \
-            else card_svg(None, width=56)
+        vira = card_svg(table.vira, width=56, highlight="vira", lang=lang) if table.vira is not None \
+            else card_svg(None, width=56, lang=lang)
         parts.append(f"<div class='cartas-table-vira' data-card='{table.vira or ''}'>"
                      f"<div>{translate(TEXT, 'vira', lang)}</div>{vira}</div>")
     elif table.variant is not None:
@@ -200,7 +201,7 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
     if table.manilhas:
         names = [manilha_label(n, lang) for n in getattr(table.variant, "manilha_names", ())] or [""] * 4
         row = "".join(f"<span title='{escape(n)}' style='margin-right:2px'>"
-                      f"{card_svg(c, width=34, highlight='manilha')}</span>"
+                      f"{card_svg(c, width=34, highlight='manilha', lang=lang)}</span>"
                       for c, n in zip(table.manilhas, names))
         label = translate(TEXT, "manilhas", lang)
         parts.append(f"<div class='cartas-table-manilhas'><div>{label} (↑)</div>{row}</div>")
@@ -244,7 +245,7 @@ def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str 
     marks = _highlights(highlight)
     seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact) for s in SEATS)
     columns, middle = ("175px 220px 175px", "220px") if compact else ("210px 270px 210px", "270px")
-    grid = (f"<div style='display:grid;grid-template-columns:{columns};"
+    grid = (f"<div class='cartas-table-grid' style='display:grid;grid-template-columns:{columns};"
             f"grid-template-rows:auto {middle} auto;gap:6px'>{seats}"
             f"{_trick_area(table, lang, marks, note, compact)}</div>")
     direction = "flex-direction:column;" if compact else ""

@@ -2,7 +2,9 @@
 act, from the cards that seat can see, and the banker's final-total distribution as a chart.
 
 `odds_html(state, lang)` returns the panel's HTML; `banker_chart_svg(...)` draws the chart
-with matplotlib (Agg, imported on first use so dashboards start light) as inline SVG.
+with matplotlib (Agg, imported on first use so dashboards start light) as inline SVG, named
+for a screen reader by its text alternative (`chart_alt`: the title and every bar's figure, in
+the page's language) and never wider than its box.
 """
 from __future__ import annotations
 
@@ -86,7 +88,17 @@ def banker_chart_svg(distribution: dict, lang: str = "pt", mine: int | None = No
         finally:
             plt.close(fig)
     text = out.getvalue()
-    return text[text.index("<svg"):]
+    named = f'<svg role="img" aria-label="{escape(chart_alt(distribution, lang))}" class="cartas-chart-svg" '
+    return text[text.index("<svg"):].replace("<svg", named + 'style="max-width:100%;height:auto"', 1)
+
+
+def chart_alt(distribution: dict, lang: str = "pt") -> str:
+    """The chart's text alternative: its title and every bar's figure in words a screen reader
+    reads ("Total final da banca (comprando abaixo de 17): 17: 14%; 18: 13%; ...; estoura: 28%")."""
+    totals = sorted(k for k in distribution if k != "bust")
+    bars = [f"{k}: {percent(distribution[k], lang, 0)}" for k in totals]
+    bars.append(f"{translate(TEXT, 'chart_bust', lang)}: {percent(distribution.get('bust', 0.0), lang, 0)}")
+    return f"{translate(TEXT, 'chart', lang)}: " + "; ".join(bars)
 
 
 def odds_html(state, lang: str = "pt", chart: bool = True) -> tuple[str, float]:

@@ -89,13 +89,13 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
     border = "#f9a825" if turn else ("#6d4c41" if is_banker else "#90a4ae")
     badges = []
     if turn:
-        badges.append(f'<span class="cartas-turn" style="color:#e65100">● {translate(TEXT, "turn", lang)}</span>')
+        badges.append(f'<span class="cartas-turn" style="color:#b34700">● {translate(TEXT, "turn", lang)}</span>')
     if outcome:
         word = translate(TEXT, outcome, lang)
         badges.append(f'<span class="cartas-outcome" data-outcome="{outcome}" '
                       f'style="color:{OUTCOME_COLOURS[outcome]};font-weight:bold">{word}</span>')
     if seat in view.sitting_out:
-        badges.append(f'<span style="color:#777">{translate(TEXT, "out", lang)}</span>')
+        badges.append(f'<span style="color:#616161">{translate(TEXT, "out", lang)}</span>')
     card_row = "".join(
         f'<span style="margin-right:3px">'
         f'{card_svg(None if c is None else Card.parse(c), face_up=c is not None, width=card_width)}</span>'

@@ -28,7 +28,7 @@ import ipywidgets as w
 
 from cartas import scenario as sc
 from cartas.cards import TRUCO_PACK, Card, lazy_rng, shuffled
-from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, VARIANTS, deal_hands, get_variant
+from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, VARIANTS, deal_hands, get_variant, team_label
 from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
 from widgets.components import params
 from widgets.components.base import View, seed_field, variant_toggle
@@ -104,7 +104,8 @@ class ScenarioBuilder(View):
         self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value="leader",
                                    layout=w.Layout(width="480px")).add_class("cartas-tie-lead")
         # not bounded: a score the rules forbid (13) must reach the engine and be refused aloud
-        self.score = [w.IntText(value=0, layout=w.Layout(width="70px")).add_class(f"cartas-score-{t}")
+        self.score = [w.IntText(value=0, layout=w.Layout(width="70px"),
+                                _dom_classes=("cartas-sr-label",)).add_class(f"cartas-score-{t}")
                       for t in range(2)]
         self.random_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-random")
         # 21 fields (unbounded too: the scenario check names a number out of range)
@@ -122,7 +123,8 @@ class ScenarioBuilder(View):
         self.seed = seed_field(self._rng, width="240px")
 
         self.make_button = w.Button(button_style="primary").add_class("cartas-make")
-        self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px")).add_class("cartas-paste")
+        self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px"),
+                                _dom_classes=("cartas-sr-label",)).add_class("cartas-paste")
         self.load_button = w.Button().add_class("cartas-load")
         self.share = ShareLink(lang=self.lang).add_class("cartas-share-widget")
         self.output = w.HTML().add_class("cartas-share")
@@ -366,6 +368,8 @@ class ScenarioBuilder(View):
         self.tie_lead.value = chosen
         self.tie_lead.style = {"description_width": "130px"}
         self.score_label.value = self.t("score") + ":&nbsp;"
+        for team, field in enumerate(self.score):  # named for a screen reader (class cartas-sr-label)
+            field.description = team_label(team, lang)
         self.random_button.description = self.t("random")
         ace = self.ace.value
         self.ace.options = [(self.t(f"ace_{a}"), a) for a in ACE_OPTIONS]
@@ -383,7 +387,7 @@ class ScenarioBuilder(View):
             field.style = {"description_width": "150px"}
         self.make_button.description = self.t("make")
         self.load_button.description = self.t("load")
-        self.paste.placeholder = self.t("paste")
+        self.paste.placeholder = self.paste.description = self.t("paste")
         self.step_button.description = self.t("step")
         self.play_button.description = self.t("play")
         ready = self.scenario is not None

@@ -59,8 +59,10 @@ def _cards(text: str, place: str) -> list[Card]:
 
 
 def _bar(parts, lang: str) -> str:
-    return "".join(f"<span title='{escape(label)} {percent(p, lang, 0)}' style='display:inline-block;height:18px;"
-                   f"width:{p * 300:.0f}px;background:{colour}'></span>" for label, p, colour in parts)
+    """A bar 300 px wide on a wide screen, under a third of the screen on a phone."""
+    inner = "".join(f"<span title='{escape(label)} {percent(p, lang, 0)}' style='display:inline-block;height:18px;"
+                    f"width:{p * 100:.1f}%;background:{colour}'></span>" for label, p, colour in parts)
+    return f"<span class='cartas-odds-bar' style='display:inline-flex;width:min(300px, 28vw)'>{inner}</span>"
 
 
 class TrucoOddsExplorer(View):

@@ -129,6 +129,7 @@ class PlayVinteEUm(BotPacing, View):
         self.review_box = w.HTML().add_class("cartas-review")
         self.log_box = w.HTML().add_class("cartas-log")
         self.decisions: list[dict] = []
+        self._said = 0  # events already announced (widgets.components.announce)
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.hint_button.on_click(self.guarded(lambda _: self.hint()))
         self.review_button.on_click(self.guarded(lambda _: self.review()))
@@ -268,8 +269,20 @@ class PlayVinteEUm(BotPacing, View):
         self.table.value = table_html(state, self.lang, viewer=HUMAN)
         self._draw_status()
         self._draw_actions()
-        lines = [state.narrate(e, self.lang) for e in state.view(HUMAN).events[-120:]]
+        events = state.view(HUMAN).events
+        self._announce_moves(state, events)
+        lines = [state.narrate(e, self.lang) for e in events[-120:]]
         self.log_box.value = log_html(self.t('log'), lines)
+
+    def _announce_moves(self, state, events) -> None:
+        """Say the moves since the last drawing (the learner's and the bots', at most the last
+        8); a new round or game starts again from its first event, a redraw in the other
+        language says nothing."""
+        if len(events) < self._said:
+            self._said = 0
+        if len(events) > self._said:
+            self.announce(" ".join(state.narrate(e, self.lang) for e in events[self._said:][-8:]))
+            self._said = len(events)
 
     def _draw_status(self) -> None:
         state = self.state

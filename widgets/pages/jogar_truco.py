@@ -35,7 +35,7 @@ from widgets.components.i18n import number, percent
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
 from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
-from widgets.draw.svg import card_svg, cards_row
+from widgets.draw.svg import card_name, card_svg, cards_row
 from widgets.draw.truco_table import table_html
 
 TEXT = {
@@ -148,6 +148,7 @@ class PlayTruco(BotPacing, View):
         self.explanation = w.HTML().add_class("cartas-explanation")
         self.log_box = w.HTML().add_class("cartas-log")
         self.decisions: list[dict] = []
+        self._said = 0  # narration lines already announced (widgets.components.announce)
         self._hint_cache: tuple | None = None
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
@@ -175,7 +176,8 @@ class PlayTruco(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.variant, self.again]), self.status, self.message,
-            w.HBox([self.table, controls], layout=w.Layout(align_items="flex-start")),
+            w.HBox([self.table, controls], layout=w.Layout(align_items="flex-start"),
+                   _dom_classes=("cartas-table-and-controls",)),
             self.hint_box, self.explanation, self.review_box, self.log_box,
         ]
         if state is not None:
@@ -397,7 +399,17 @@ class PlayTruco(BotPacing, View):
         self._draw_hand(view, legal)
         self._draw_buttons(legal, variant)
         lines = [state.narrate(e, self.lang) for e in view.events]
+        self._announce_moves(lines)
         self.log_box.value = log_html(self.t('log'), lines[-80:])
+
+    def _announce_moves(self, lines: list[str]) -> None:
+        """Say the moves narrated since the last drawing (the learner's and the bots'); a new
+        game starts again from its first line, and a redraw in the other language says nothing."""
+        if len(lines) < self._said:
+            self._said = 0
+        if len(lines) > self._said:
+            self.announce(" ".join(lines[self._said:][-8:]))
+            self._said = len(lines)
 
     def _draw_last_trick(self) -> None:
         trick = next((e for e in reversed(self.state.events) if e["type"] == "trick"), None)
@@ -409,7 +421,7 @@ class PlayTruco(BotPacing, View):
         highlight = ["winner" if s == trick["winning_seat"] else None for s, _ in trick["plays"]]
         self.last_trick.value = (f"<div><b>{self.t('last_trick')}</b>"
                                  + cards_row(parsed, width=40, highlights=highlight, labels=labels,
-                                             face_up=[c is not None for c in parsed]) + "</div>")
+                                             face_up=[c is not None for c in parsed], lang=self.lang) + "</div>")
 
     def final_text(self) -> str:
         """The end of the game as a person says it: who won and by how much, and why when it
@@ -455,11 +467,12 @@ class PlayTruco(BotPacing, View):
         cards = []
         for i, card in enumerate(view.hand):
             if card is None:  # mão de ferro: nobody sees their own cards
-                cards.append({"svg": card_svg(None, width=76), "label": self.t("blind", n=i + 1),
+                cards.append({"svg": card_svg(None, width=76, lang=self.lang), "label": self.t("blind", n=i + 1),
                               "enabled": i in blind})
             else:
                 ring = "manilha" if card in view.manilhas else None
-                cards.append({"svg": card_svg(card, width=76, highlight=ring), "label": str(card),
+                cards.append({"svg": card_svg(card, width=76, highlight=ring, lang=self.lang),
+                              "label": card_name(card, lang=self.lang),
                               "enabled": card in playable})
         self.hand_cards.cards = cards
         self.cover.layout.display = None if any(a.kind == "cover" for a in legal) else "none"

@@ -242,7 +242,7 @@ class BettingLab(View):
                           f"style='margin-right:30px'><b>{variant.label[self.lang]}: {values}</b>"
                           f"<table style='font-size:15px;border-spacing:10px 2px'>{head}{''.join(rows)}</table></div>")
         self.ladders.value = (f"<h4 style='margin:10px 0 2px'>{self.t('ladders')}</h4>"
-                              f"<div style='display:flex'>{''.join(tables)}</div>")
+                              f"<div style='display:flex;flex-wrap:wrap'>{''.join(tables)}</div>")
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:

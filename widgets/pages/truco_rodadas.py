@@ -269,7 +269,7 @@ class TrickLab(View):
                      f"<div>{self.t('vira')}</div></div>") if vira else ""
         winner = self.t("winner", team=_winner_name(team, self.lang))
         self.trick_box.value = (
-            f"<div style='display:flex;align-items:flex-end'>{vira_html}{''.join(cells)}</div>"
+            f"<div style='display:flex;flex-wrap:wrap;align-items:flex-end'>{vira_html}{''.join(cells)}</div>"
             f"<div class='cartas-trick-winner' data-team='{_answer(team)}' "
             f"style='font-size:18px;margin-top:6px'><b>{escape(winner)}</b> · {escape(sentence)}</div>")
 

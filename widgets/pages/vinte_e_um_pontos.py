@@ -118,7 +118,8 @@ class HandScorer(View):
 
         self.quiz_title = w.HTML()
         self.question = w.HTML().add_class("cartas-question")
-        self.worth = w.IntText(layout=w.Layout(width="80px")).add_class("cartas-worth")
+        self.worth = w.IntText(layout=w.Layout(width="80px"),
+                               _dom_classes=("cartas-sr-label", "cartas-worth"))
         self.answer_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer")
         self.who_player = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-player")
         self.who_banker = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-banker")
@@ -313,6 +314,7 @@ class HandScorer(View):
         self.worth_row.layout.display = None if self.kind == "worth" else "none"
         self.who_row.layout.display = None if self.kind == "call" else "none"
         self.answer_button.description = self.t("answer")
+        self.worth.description = self.t("total")  # for a screen reader (class cartas-sr-label)
         self.who_player.description = self.block.label("player", self.t("answer_player"))
         self.who_banker.description = self.block.label("banker", self.t("answer_banker"))
         self.block.redraw()

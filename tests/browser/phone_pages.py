@@ -1,0 +1,145 @@
+"""What the phone, axe and keyboard tests share: the dashboards, a phone's browser context,
+the layout checks run in the page, a dashboard's main interactions, and axe-core.
+
+A phone is 360×740 CSS pixels (and 390×844), touch, device scale 2 (JUPYTER-NOTES.md).
+"""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+from lessons import LESSONS  # noqa: E402 - from tools/, put on the path above
+
+DASHBOARDS = sorted(LESSONS) + ["index"]
+PHONES = ((360, 740), (390, 844))
+TAP = 44  # px: the least tap target on a touch screen (WCAG 2.5.5)
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SCREENSHOTS = ROOT / "screenshots" / "phone"
+
+
+def phone_context(browser, size=PHONES[0]):
+    width, height = size
+    return browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                               has_touch=True, device_scale_factor=2)
+
+
+def open_page(context, voila_url: str, name: str, lang: str = "pt"):
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{voila_url}/voila/render/{name}.ipynb?lang={lang}")
+    page.wait_for_selector(".cartas-view", state="visible")
+    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
+    settle(page)
+    return page
+
+
+def settle(page, ms: int = 700) -> None:
+    """Let the kernel's answer reach the page (the views draw after the first paint)."""
+    page.wait_for_load_state("networkidle")
+    page.wait_for_timeout(ms)
+
+
+# Layout, measured in the page. An element is out of the screen when its box reaches past the
+# viewport's width (or left of 0); a target is every control a finger taps; a label is cut
+# when its text is wider than its box (ipywidgets then ends it with "…") and a field is
+# squeezed when it is narrower than 4 characters of its font.
+LAYOUT = """(tap) => {
+  const width = document.documentElement.clientWidth;
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
+                     && !e.closest('.cartas-sr-only');
+  const name = e => ((e.getAttribute && e.getAttribute('aria-label')) || e.textContent || e.tagName)
+                     .trim().replace(/\\s+/g, ' ').slice(0, 40);
+  const out = [], small = [], cut = [];
+  for (const e of document.querySelectorAll('.jp-OutputArea-output *')) {
+    if (!shown(e)) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1))
+      out.push(`${name(e)} (${Math.round(r.left)}..${Math.round(r.right)} of ${width})`);
+  }
+  const targets = 'button, select, textarea, a[href], [role=button], .widget-checkbox label, '
+    + 'input:not([type=checkbox]):not([type=radio]):not([type=hidden])';
+  for (const e of document.querySelectorAll(targets)) {
+    if (!shown(e) || e.closest('.cartas-sr-label > label')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width < tap - 0.5 || r.height < tap - 0.5)
+      small.push(`${name(e)} (${Math.round(r.width)}×${Math.round(r.height)})`);
+  }
+  const labels = '.widget-label, .widget-label-basic, .widget-button, .widget-toggle-button, '
+    + '.jupyter-button, .widget-inline-hbox > label';
+  for (const e of document.querySelectorAll(labels)) {
+    if (!shown(e) || e.closest('.cartas-sr-label') || !e.innerText.trim()) continue;
+    if (e.scrollWidth > e.clientWidth + 1) cut.push(`${name(e)} (${e.scrollWidth} > ${e.clientWidth})`);
+  }
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const e of document.querySelectorAll('input[type=text], input[type=number], textarea, select')) {
+    if (!shown(e)) continue;
+    const style = getComputedStyle(e);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    if (e.clientWidth < canvas.measureText('0000').width) cut.push(`field ${name(e)} (${e.clientWidth} px)`);
+  }
+  return {out, small, cut};
+}"""
+
+
+def layout_problems(page) -> dict:
+    return page.evaluate(LAYOUT, TAP)
+
+
+def axe_violations(page) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations on the page, one line per rule and element."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    return [f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+            for v in result.response["violations"] for node in v["nodes"]]
+
+
+# A dashboard's main interactions, in order: ask for an exercise and answer it, open a class
+# table and start it, play a card or a 21 move, deal, compute, show, call truco and accept.
+# Each step clicks the first visible, enabled control it names (a dashboard without one skips
+# the step) and lets the page settle.
+MAIN_STEPS = (
+    ".cartas-next",
+    ".cartas-answer, .cartas-answer-player, .cartas-answer-draw, .cartas-answer-0",
+    ".cartas-mesa-create",
+    ".cartas-mesa-start",
+    ".cartas-pick-on",
+    ".cartas-act",
+    ".cartas-new, .cartas-deal, .cartas-compute, .cartas-show, .cartas-make, .cartas-create-class, .cartas-refresh",
+    ".cartas-raise",
+    ".cartas-accept",
+)
+
+
+def click_first(page, selector: str) -> bool:
+    for element in page.locator(selector).all():
+        if element.is_visible() and element.is_enabled():
+            element.click()
+            settle(page, 900)
+            return True
+    return False
+
+
+def main_interactions(page) -> list[str]:
+    """Do the dashboard's main interactions; returns the steps done."""
+    return [step for step in MAIN_STEPS if click_first(page, step)]
+
+
+def switch_language(page, lang: str) -> None:
+    page.locator(f".cartas-page-language button[data-lang='{lang}']").click()
+    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
+    settle(page)
+
+
+def full_screenshot(page, path: Path) -> None:
+    """The whole dashboard at the phone's width (Voilà scrolls an inner element, so the
+    viewport grows to the content's height first)."""
+    size = page.viewport_size
+    height = page.evaluate("Math.max(...Array.from(document.querySelectorAll('body *'), e => e.scrollHeight))")
+    page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height) + 40, 8000))})
+    page.wait_for_timeout(300)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    page.set_viewport_size(size)

@@ -1,0 +1,100 @@
+"""Keyboard only (Tab and Enter, no mouse): a whole hand of truco and an exercise answered.
+After a card is played the focus stays on the learner's cards (the next card to play, or the
+row while the bots move), never on the page's body; a focused control shows an outline.
+
+And what a screen reader hears: the view's aria-live region says a move (the learner's and the
+bots') and a refusal, in the page's language."""
+from __future__ import annotations
+
+import pytest
+
+from serving import status_step, wait_settled
+
+pytestmark = pytest.mark.browser
+
+FOCUSED = "(selector) => !!document.activeElement && document.activeElement.matches(selector)"
+
+
+def tab_to(page, selector: str, limit: int = 80) -> None:
+    """Press Tab until the focused element matches `selector` (fails after `limit` presses)."""
+    for _ in range(limit):
+        if page.evaluate(FOCUSED, selector):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def focus_outline(page) -> str:
+    return page.evaluate("() => { const s = getComputedStyle(document.activeElement); "
+                         "return s.outlineStyle + ' ' + s.outlineWidth; }")
+
+
+def test_a_whole_truco_hand_by_keyboard_with_the_focus_kept_on_the_cards(dashboard):
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=pt")
+    page.wait_for_selector(".cartas-status [data-turn='you']")
+    played = 0
+    for _ in range(12):
+        if "Mão 2" in page.locator(".cartas-log").text_content():
+            break
+        step = status_step(page)
+        answer = next((b for b in ("cartas-accept", "cartas-play-hand") if page.locator(f".{b}").is_visible()), None)
+        if answer is not None:
+            tab_to(page, f".{answer}")
+        elif not page.evaluate(FOCUSED, ".cartas-pick-on"):
+            tab_to(page, ".cartas-pick-on")
+        assert focus_outline(page).split()[0] != "none"  # a visible focus outline
+        page.keyboard.press("Enter")
+        if answer is None:
+            played += 1
+            # the focus stays with the cards (the next one, or the row), not the page's body
+            assert page.evaluate("() => !!document.activeElement.closest('.cartas-hand-cards')")
+        wait_settled(page, step)
+    log = page.locator(".cartas-log").text_content()
+    assert played >= 2 and "Mão 2" in log
+
+
+def test_an_exercise_answered_by_keyboard(dashboard):
+    page = dashboard("manilhas.ipynb", "?lang=en")
+    tab_to(page, ".cartas-exercises .cartas-next")
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".cartas-exercises .cartas-answer", state="visible")
+    tab_to(page, ".cartas-exercises .cartas-answer")
+    assert focus_outline(page).split()[0] != "none"
+    page.keyboard.press("Enter")
+    page.wait_for_selector(".cartas-exercises .cartas-right, .cartas-exercises .cartas-wrong")
+
+
+RECORD = """() => { window.cartasSaid = [];
+  const region = document.querySelector('.cartas-announce');
+  new MutationObserver(() => { if (region.textContent) window.cartasSaid.push(region.textContent); })
+    .observe(region, {childList: true, characterData: true, subtree: true}); }"""
+
+
+def said(page) -> list[str]:
+    return page.evaluate("() => window.cartasSaid")
+
+
+def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboard):
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en")
+    page.wait_for_selector(".cartas-status [data-turn='you']")
+    live = page.locator(".cartas-announce").first
+    assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
+    page.evaluate(RECORD)
+    step = status_step(page)
+    card = page.locator(".cartas-hand-cards .cartas-pick-on").first
+    name = card.get_attribute("aria-label")
+    assert " of " in name  # the card named in words ("seven of hearts")
+    card.click()
+    wait_settled(page, step)
+    page.wait_for_function("() => window.cartasSaid.some(t => /Seat [123] plays/.test(t))")
+    assert any("Seat 0 plays" in text for text in said(page)), said(page)  # the learner's move, then the bots'
+    assert not any("Assento" in text for text in said(page))
+
+    odds = dashboard("chances_truco.ipynb", "?lang=pt")
+    odds.evaluate(RECORD)
+    field = odds.locator(".cartas-hand input")
+    field.fill("xyz")
+    field.press("Enter")
+    odds.wait_for_selector(".cartas-field-error .cartas-error")
+    odds.wait_for_function("() => window.cartasSaid.some(t => t.includes('Não é possível'))")
+    assert any("xyz" in text for text in said(odds)), said(odds)

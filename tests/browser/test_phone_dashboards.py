@@ -1,0 +1,43 @@
+"""Every dashboard on a phone (360×740 and 390×844, touch), in Portuguese and in English, at
+opening and after its main interactions: nothing reaches past the screen's edge, every tap
+target is at least 44×44 px, no label is cut off and no field is squeezed below its content.
+
+The phone screenshots under screenshots/phone/ are written here (one per dashboard, after its
+main interactions, in Portuguese).
+"""
+from __future__ import annotations
+
+import pytest
+from phone_pages import (
+    DASHBOARDS,
+    PHONES,
+    SCREENSHOTS,
+    full_screenshot,
+    layout_problems,
+    main_interactions,
+    open_page,
+    phone_context,
+    switch_language,
+)
+
+pytestmark = pytest.mark.browser
+
+NONE = {"out": [], "small": [], "cut": []}
+
+
+@pytest.mark.parametrize("name", DASHBOARDS)
+def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, browser, voila_url):
+    context = phone_context(browser)
+    try:
+        page = open_page(context, voila_url, name, "pt")
+        assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
+        main_interactions(page)
+        assert ("pt", "after", layout_problems(page)) == ("pt", "after", NONE)
+        full_screenshot(page, SCREENSHOTS / f"{name}.png")
+        switch_language(page, "en")
+        for width, height in PHONES:
+            page.set_viewport_size({"width": width, "height": height})
+            page.wait_for_timeout(300)
+            assert ("en", width, layout_problems(page)) == ("en", width, NONE)
+    finally:
+        context.close()

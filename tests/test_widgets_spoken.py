@@ -1,0 +1,97 @@
+"""What a screen reader is given: cards named in words in the page's language, and one live
+region per view that says moves, verdicts and refusals (widgets.components.announce)."""
+from __future__ import annotations
+
+import re
+
+from cartas.cards import STANDARD_PACK, Card, face_down_name
+from widgets.components import page
+from widgets.draw.svg import card_svg
+from widgets.draw.truco_table import table_html
+
+
+def _names(html: str) -> list[str]:
+    return re.findall(r'aria-label="([^"]*)"', html)
+
+
+def test_cards_are_named_in_words_in_portuguese_and_english_and_parse_back():
+    seven = Card.parse("7♥")
+    assert (seven.spoken("pt"), seven.spoken("en")) == ("sete de copas", "seven of hearts")
+    assert Card.parse("A♠").spoken("en") == "ace of spades"
+    assert (face_down_name("pt"), face_down_name("en")) == ("carta virada para baixo", "face-down card")
+    assert all(Card.parse(c.spoken(lang)) == c for c in STANDARD_PACK for lang in ("pt", "en"))
+
+
+def test_a_card_picture_is_named_in_words_in_the_language_asked_or_the_pages():
+    seven = Card.parse("7♥")
+    assert _names(card_svg(seven, lang="en")) == ["seven of hearts"]
+    assert _names(card_svg(seven, face_up=False, lang="en")) == ["face-down card"]
+    assert "<title>sete de copas</title>" in card_svg(seven, lang="pt")
+    page.reset()
+    assert _names(card_svg(None)) == ["carta virada para baixo"]  # no page switch: the URL's, default pt
+
+
+def test_the_truco_table_names_every_card_in_the_tables_language():
+    from cartas.truco import new_game
+
+    state = new_game("paulista", 3)
+    html = table_html(state.view(0), lang="en")
+    names = _names(html)
+    assert "face-down card" in names
+    assert any(n.endswith((" of hearts", " of clubs", " of spades", " of diamonds")) for n in names)
+    assert not any(re.search(r"[♥♣♠♦]|coberta", n) for n in names)
+
+
+def test_a_views_live_region_says_a_move_and_a_repeat_is_said_again():
+    from widgets.pages.jogar_truco import PlayTruco
+
+    view = PlayTruco(seed=1, delay=0, lang="en")
+    view.new_game()
+    assert view.announcer is not None and view.announcer in view.children[0].children
+    first = dict(view.announcer.said)
+    assert first["text"]  # the deal and the bots' first moves, in English
+    view.announce("Seat 1 plays 7♥.")
+    view.announce("Seat 1 plays 7♥.")
+    assert view.announcer.said == {"text": "Seat 1 plays 7♥.", "count": first["count"] + 2}
+
+
+def test_playing_a_card_announces_it_in_the_views_language():
+    from widgets.pages.jogar_truco import PlayTruco
+
+    view = PlayTruco(seed=4, delay=0, lang="pt")
+    view.new_game()
+    while view.acting_seat() != 0 or not any(c["enabled"] for c in view.hand_cards.cards):
+        view.new_game()
+    index = next(i for i, c in enumerate(view.hand_cards.cards) if c["enabled"])
+    said: list[str] = []
+    view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
+    card = str(view.state.view(0).hand[index])
+    view.hand_cards.pick(index)
+    assert any(f"Assento 0 joga {card}" in text for text in said), said  # the learner's own move
+    assert any(re.search(r"Assento [123] joga", text) for text in said), said  # and the bots' after it
+
+
+def test_the_21_odds_chart_has_a_text_alternative_with_every_bar_in_the_pages_language():
+    from widgets.draw.vinte_e_um_chart import banker_chart_svg
+
+    distribution = {17: 0.145, 18: 0.14, 19: 0.135, 20: 0.18, 21: 0.12, "bust": 0.28}
+    name = _names(banker_chart_svg(distribution, "pt", mine=19))[0]
+    assert name.startswith("Total final da banca") and "17: 14" in name and "estoura: 28%" in name
+    assert "bust: 28%" in _names(banker_chart_svg(distribution, "en"))[0]
+
+
+def test_a_21_move_is_announced_in_the_views_language():
+    from widgets.pages.jogar_21 import PlayVinteEUm
+
+    view = PlayVinteEUm(seed=2, delay=0, lang="en")
+    view.new_game()
+    said: list[str] = []
+    view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
+    before = len(view.state.view(0).events)
+    legal = view.legal()
+    assert legal, "the learner has a move at the start"
+    view.act(legal[0])
+    events = view.state.view(0).events
+    assert len(events) > before
+    mine = view.state.narrate(events[before], "en")  # the learner's own move, in English
+    assert any(mine in text for text in said), (mine, said)
