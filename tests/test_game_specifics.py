@@ -60,7 +60,7 @@ def test_a_table_refusal_is_a_rule_error_with_the_tables_catalogue_in_both_langu
     assert info.value.message("en") == "a Truco Mineiro table has 4 seats, not 6"
     with pytest.raises(TableError) as info:
         games.check_setup("21", 13, None)
-    assert info.value.message("pt") == "uma mesa de 21 (vinte e um) tem de 3 a 12 lugares, não 13"
+    assert info.value.message("pt") == "uma mesa de 21 (vinte e um) tem de 3 a 12 assentos, não 13"
     with pytest.raises(KeyError):
         TableError("no_such_code")
     for key in CATALOGUE.keys():

@@ -77,7 +77,7 @@ async def _many_writes(location: str, pool: int, writers: int) -> tuple[int, int
         with psycopg.connect(location, autocommit=True) as watcher:
             while not done.done():
                 count = watcher.execute("SELECT count(*) FROM pg_stat_activity WHERE application_name = "
-                                        "'cartas-service'").fetchone()[0]
+                                        "'cartas-service' AND datname = current_database()").fetchone()[0]
                 peak = max(peak, count)
                 await asyncio.sleep(0.01)
         await done

@@ -45,7 +45,8 @@ def learners(browser, mesa_url, request):
         return pages
 
     yield open_pages
-    from conftest import SCREENSHOTS
+    from serving import ROOT
+    SCREENSHOTS = ROOT / "screenshots"  # as tests/browser/conftest.py saves them
     SCREENSHOTS.mkdir(exist_ok=True)
     for i, context in enumerate(contexts):
         for page in context.pages:

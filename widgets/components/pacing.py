@@ -34,10 +34,14 @@ def pace_from_query(default: float = 0.8):
 
 
 def _running_loop() -> asyncio.AbstractEventLoop | None:
+    """The loop a kernel's cell runs on, else None: as in `widgets.components.later`, a loop
+    that runs under the caller with no task of its own (Playwright's sync API in the browser
+    tests' main thread) is no kernel's, and a task put there would never run."""
     try:
-        return asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:
         return None
+    return loop if asyncio.current_task() is not None else None
 
 
 class BotPacing:

@@ -275,13 +275,15 @@ class PlayVinteEUm(BotPacing, View):
         self.log_box.value = log_html(self.t('log'), lines)
 
     def _announce_moves(self, state, events) -> None:
-        """Say the moves since the last drawing (the learner's and the bots', at most the last
-        8); a new round or game starts again from its first event, a redraw in the other
+        """Say the moves since the last drawing (the learner's and the bots': at most 8, the
+        first of them and the last 7); a new round or game starts again from its first event, a redraw in the other
         language says nothing."""
         if len(events) < self._said:
             self._said = 0
         if len(events) > self._said:
-            self.announce(" ".join(state.narrate(e, self.lang) for e in events[self._said:][-8:]))
+            new = list(events[self._said:])
+            said = new if len(new) <= 8 else [new[0], *new[-7:]]  # her own move first, then the latest
+            self.announce(" ".join(state.narrate(e, self.lang) for e in said))
             self._said = len(events)
 
     def _draw_status(self) -> None:

@@ -408,7 +408,8 @@ class PlayTruco(BotPacing, View):
         if len(lines) < self._said:
             self._said = 0
         if len(lines) > self._said:
-            self.announce(" ".join(lines[self._said:][-8:]))
+            new = lines[self._said:]
+            self.announce(" ".join(new if len(new) <= 8 else [new[0], *new[-7:]]))  # hers first, then the latest
             self._said = len(lines)
 
     def _draw_last_trick(self) -> None:

@@ -43,7 +43,7 @@ TEXT = {
     "open_tables": {"pt": "abrir as mesas", "en": "open the tables"},
     "open_scenario": {"pt": "ver no construtor de cenários", "en": "see it in the scenario builder"},
     "play_here": {"pt": "Jogar aqui", "en": "Play here"},
-    "you_are": {"pt": "Você está no lugar {seat}.", "en": "You are in seat {seat}."},
+    "you_are": {"pt": "Você está no assento {seat}.", "en": "You are in seat {seat}."},
     "your_cards": {"pt": "Suas cartas: {cards}.", "en": "Your cards: {cards}."},
     "vira": {"pt": "Vira: {card}.", "en": "Vira: {card}."},
     "on_table": {"pt": "Na mesa: {plays}.", "en": "On the table: {plays}."},
