@@ -185,8 +185,8 @@ def every_text(widget) -> str:
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("ritmo",),
-         "jogar_21.ipynb": ("ritmo",), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
+READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo"),
+         "jogar_21.ipynb": ("semente", "ritmo"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
 
 
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))
@@ -223,6 +223,28 @@ def test_a_refused_parameter_is_said_in_the_page_language_and_follows_the_switch
     assert "<b>x" not in view.title.value
     view.language.value = "pt"
     assert "a mesa usa uma semente sorteada" in view.title.value
+
+
+@pytest.mark.parametrize("page", ["jogar_truco", "jogar_21"])
+def test_a_play_pages_semente_deals_the_same_game_from_the_same_link(page, monkeypatch):
+    import importlib
+    view_class = {"jogar_truco": "PlayTruco", "jogar_21": "PlayVinteEUm"}[page]
+    make = getattr(importlib.import_module(f"widgets.pages.{page}"), view_class)
+
+    def opened(query: str):
+        monkeypatch.setenv("QUERY_STRING", query)
+        view = make(delay=0)
+        view.new_game()
+        return view
+
+    first, again, other = opened("semente=41"), opened("semente=41"), opened("semente=42")
+    assert first.state.events == again.state.events  # the same deal, and the bots chose the same
+    assert first.state.events != other.state.events
+    refused = opened("semente=²&lang=en")
+    assert ("?semente=², which is not a whole number (digits 0 to 9 only): the game uses a random seed"
+            in refused.title.value)
+    for view in (first, again, other, refused):
+        view.close()
 
 
 def test_a_view_given_its_language_reports_no_page_language(monkeypatch):

@@ -1,10 +1,14 @@
-"""A whole hand of truco played by clicking in the dashboard (bots at full speed: ?ritmo=0)."""
+"""A whole hand of truco played by clicking in the dashboard (bots at full speed: ?ritmo=0).
+
+Each page opens a seeded game (?semente=), so each test meets the same deal every run:
+with 0 a bot calls truco during the first hand and she accepts it; with 6 she plays first
+and nobody calls."""
 
 from serving import status_step, wait_settled
 
 
 def test_a_whole_hand_by_clicking(dashboard):
-    page = dashboard("jogar_truco.ipynb", "?ritmo=0")
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&semente=0")
     page.wait_for_selector(".cartas-status [data-turn='you']")
     assert page.locator(".cartas-table svg[data-card]").count() >= 3
     for _ in range(12):
@@ -36,7 +40,7 @@ def _inside(box, width=1024, height=768):
 
 
 def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768(dashboard):
-    page = dashboard("jogar_truco.ipynb", "?ritmo=0")
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&semente=6")
     page.set_viewport_size({"width": 1024, "height": 768})
     page.wait_for_selector(".cartas-status [data-turn='you']")
     page.locator(".cartas-table").scroll_into_view_if_needed()
@@ -56,7 +60,7 @@ def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768(dashboard)
 
 
 def test_the_hint_button_gives_the_advice_with_its_numbers(dashboard):
-    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en")
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en&semente=6")
     page.wait_for_selector(".cartas-status [data-turn='you']")
     page.locator(".cartas-hint-button").click()
     page.wait_for_selector(".cartas-hint-line")

@@ -8,9 +8,11 @@ parameter never fails a cell: the view falls back to the default and says so in 
 
 Decided rules (one per parameter; every reader bounds the text it looks at):
 
-- `?semente=` (the seed of a table created on `mesa.ipynb`): a whole number from 0 to
-  `MAX_SEED`, written in ASCII digits (no "²", no "٣", no sign, no exponent). Anything else: a
-  seed drawn at random, and the notice says so.
+- `?semente=` (the seed of a table created on `mesa.ipynb`, and of the game on the "play"
+  dashboards `jogar_truco` and `jogar_21`: the same link deals the same cards, and the bots
+  choose the same, so a teacher can have the class play one deal and talk it over): a whole
+  number from 0 to `MAX_SEED`, written in ASCII digits (no "²", no "٣", no sign, no exponent).
+  Anything else: a seed drawn at random, and the notice says so.
 - `?ritmo=` (seconds between bot moves, every "play" dashboard and `mesa.ipynb`): a decimal
   number from 0 to `MAX_PACE`, with a point or a comma ("0.3", "0,3"), at most
   `PACE_DECIMALS` decimals. Anything else (nan, inf, 1e309, -1, 9): the usual pace.
@@ -78,6 +80,7 @@ CATALOGUE = Catalogue("params", {
                       "such as AB23): {fallback}."),
     "fallback_live": ("digite o código que aparece no projetor", "type the code shown on the projector"),
     "fallback_seed": ("a mesa usa uma semente sorteada", "the table uses a random seed"),
+    "fallback_game_seed": ("o jogo usa uma semente sorteada", "the game uses a random seed"),
     "fallback_pace": ("os robôs jogam no ritmo de sempre ({value} s)",
                       "the bots play at the usual pace ({value} s)"),
     "fallback_table": ("crie uma mesa ou digite o código abaixo", "create a table or type its code below"),
@@ -252,9 +255,9 @@ def scenario_link(name: str, text: str | None) -> Reading:
 
 
 # The dashboards' parameters ---------------------------------------------------------------
-def seed(name: str = "semente") -> Reading:
-    """`?semente=`: a table's seed, or None (a random one)."""
-    return whole_number(name, query_parameters().get(name), 0, MAX_SEED, None, "seed")
+def seed(name: str = "semente", fallback: str = "seed") -> Reading:
+    """`?semente=`: a table's seed (a game's, with `fallback="game_seed"`), or None (a random one)."""
+    return whole_number(name, query_parameters().get(name), 0, MAX_SEED, None, fallback)
 
 
 def pace(default: float, name: str = "ritmo") -> Reading:

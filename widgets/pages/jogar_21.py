@@ -19,6 +19,9 @@ Decided here (the view's, not the rules'):
   kept with its view; the review (cartas-review, shown by itself at the end) lists those
   that went against the advice, judged when asked, with the odds of that moment. At most
   `MAX_DECISIONS` are kept.
+- `?semente=N` (`widgets.components.params.seed`) seeds the deals and the bots: the same link
+  plays the same game as long as the learner makes the same moves. Without it, or refused,
+  the seed is drawn at random.
 """
 from __future__ import annotations
 
@@ -100,6 +103,9 @@ class PlayVinteEUm(BotPacing, View):
     def __init__(self, players: int = 4, role: str = "player", rotation: str = "rounds",
                  seed=None, lang=None, delay=None, state=None, rounds: int = 10):
         super().__init__(lang=lang)
+        if seed is None and state is None:  # ?semente=: the same link deals the same game
+            from widgets.components.params import seed as seed_param
+            seed = self.from_url(seed_param(fallback="game_seed"))
         self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.components.later)
         self.state = None
         self.delay = self.from_url(pace_from_query()) if delay is None else delay

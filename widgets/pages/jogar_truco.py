@@ -18,6 +18,9 @@ Decided here (how the learner plays for a team, not a rule of the game):
   said. At most `MAX_DECISIONS` are kept (a game has far fewer).
 - The hint, the review and the "why" explanation are cleared at each move of the learner:
   they speak of one moment and never linger into the next hand.
+- `?semente=N` (`widgets.components.params.seed`) seeds the deals and the bots: the same link
+  plays the same game as long as the learner makes the same moves ("Jogar de novo" goes on
+  with the next deals of that seed). Without it, or refused, the seed is drawn at random.
 """
 from __future__ import annotations
 
@@ -120,6 +123,9 @@ class PlayTruco(BotPacing, View):
 
     def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None):
         super().__init__(lang=lang)
+        if seed is None and state is None:  # ?semente=: the same link deals the same game
+            from widgets.components.params import seed as seed_param
+            seed = self.from_url(seed_param(fallback="game_seed"))
         self._rng = lazy_rng(seed)  # numpy loads with the deal, right after the page (widgets.components.later)
         self.state = None
         self.delay = self.from_url(pace_from_query()) if delay is None else delay
