@@ -190,3 +190,15 @@ def test_a_loop_running_under_plain_code_deals_at_once():
         return await done
 
     assert run_async(main())
+
+
+def test_the_teachers_page_makes_its_class_tools_only_when_a_class_opens(tmp_path):
+    open_page("turma", "assert view._roster is None and view._homework is None\n"
+                       "assert 'widgets.components.homework' not in sys.modules\n"
+                       "from ipywidgets.widgets.widget import _instances\n"
+                       "before = len(_instances)\n"
+                       "view.class_name.value = 'Turma A'\n"
+                       "view.create()\n"
+                       "assert view._roster is not None and view._homework is not None\n"
+                       "assert view._roster in view.manage.children and view._homework in view.manage.children\n"
+                       "assert len(_instances) > before + 100\n", tmp_path)

@@ -187,10 +187,7 @@ class ClassView(View):
         self.confirm = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
                               layout=w.Layout(display="none")).add_class("cartas-remove-confirm")
         self.ticker = Ticker()
-        from widgets.components.roster import Roster  # login cards, new PINs, merging (widgets.components.roster)
-        self.roster = Roster(self)
-        from widgets.components.homework import HomeworkPanel  # homework and mastery (issue 23)
-        self.homework = HomeworkPanel(self, self.lessons)
+        self._roster = self._homework = None  # made when first needed: a class opened (see `roster`)
         self.create_button.on_click(self.guarded(lambda _: self.create()))
         self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
         self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
@@ -203,8 +200,7 @@ class ClassView(View):
         devices_row = w.HBox([self.device_status, self.forget_button, self.beside(self.forget_all_button)],
                              layout=w.Layout(flex_flow="row wrap", align_items="center"))
         self.manage = w.VBox([self.status, self.table, self.download, devices_row,
-                              w.HBox([self.who, self.remove_button]), self.confirm, self.roster,
-                              self.homework],
+                              w.HBox([self.who, self.remove_button]), self.confirm],
                              layout=w.Layout(display="none"))
         self.tables_box = w.VBox().add_class("cartas-class-tables-box")  # the class's tables (mesas)
         self.class_tables = None
@@ -217,6 +213,29 @@ class ClassView(View):
             self.message, self.manage, self.tables_box, self.ticker, self.device,
         ]
         self.redraw()
+
+    # The class's tools, made when a class opens -------------------------------------------
+    # A teacher's page opens with the forms to create or open a class; the learner tools and
+    # the homework panel (about half of the page's widgets) are made the first time they are
+    # needed, so the page opens about as fast as a bare notebook (benchmarks/class_load.py).
+    @property
+    def roster(self):
+        """Login cards, new PINs, merging (widgets.components.roster)."""
+        if self._roster is None:
+            from widgets.components.roster import Roster
+            self._roster = Roster(self)
+            self.manage.children = (*self.manage.children, self._roster)
+        return self._roster
+
+    @property
+    def homework(self):
+        """Homework and mastery (widgets.components.homework)."""
+        if self._homework is None:
+            from widgets.components.homework import HomeworkPanel
+            self._homework = HomeworkPanel(self, self.lessons)
+            self.roster  # noqa: B018 - the roster comes first on the page
+            self.manage.children = (*self.manage.children, self._homework)
+        return self._homework
 
     # Actions ----------------------------------------------------------------------------
     def _store(self):
@@ -408,8 +427,9 @@ class ClassView(View):
         self.remember.description = self.t("remember")
         self.forget_button.description, self.forget_all_button.description = self.t("forget"), self.t("forget_all")
         self.forget_button.layout.display = "" if self.device_token else "none"
-        self.roster.redraw()
-        self.homework.redraw()
+        for part in (self._roster, self._homework):  # the parts made so far
+            if part is not None:
+                part.redraw()
         if self.opened is None:
             self.table.value = self.status.value = self.download.value = ""
             self.who.options = []
