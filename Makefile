@@ -8,7 +8,7 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 
-.PHONY: serve test quick lint install browser postgres hubproxy bench clean
+.PHONY: serve test quick lint install browser postgres hubproxy screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,6 +74,10 @@ test: install browser postgres hubproxy lint
 # The developer's loop: lint, then every test but the browser ones (about 3 minutes).
 quick: install postgres lint
 	$(BIN)/python -m pytest -q tests --ignore=tests/browser
+
+# Rewrite the reviewed phone screenshots in screenshots/phone/ (a test run writes under build/).
+screenshots: install browser
+	CARTAS_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_phone_dashboards.py
 
 bench: install browser
 	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional

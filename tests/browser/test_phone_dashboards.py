@@ -2,8 +2,9 @@
 opening and after its main interactions: nothing reaches past the screen's edge, every tap
 target is at least 44×44 px, no label is cut off and no field is squeezed below its content.
 
-The phone screenshots under screenshots/phone/ are written here (one per dashboard, after its
-main interactions, in Portuguese).
+Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
+under build/screenshots/phone/ in a test run, and into the reviewed screenshots/phone/ by
+`make screenshots`.
 """
 from __future__ import annotations
 
