@@ -129,7 +129,8 @@ def test_rule_a_finished_table_marks_its_seated_learners_items_from_the_stores_r
         snap = tables.bot_move(snap) or tables.snapshot(table)
     state = snap.state
     written = hw.table_game_over(store, table)
-    assert sorted((r["learner"], r["item"]) for r in written) == sorted([(ana.key, 0), (bia.key, 0)])
+    assert sorted((r["learner"], r["assignment"], r["item"]) for r in written) == sorted(
+        [(ana.key, task["id"], 0), (bia.key, task["id"], 0)])
     team = find_game("paulista").team_of
     for person, seat in ((ana, 0), (bia, 1)):
         [mine] = hw.learner_homework(store, person.key)
