@@ -2,7 +2,8 @@
 
 Decided rules (docs/rules.md#review-boxes):
 - The skills due now (classroom.mastery.due_skills, the most overdue first) are asked in
-  turn, one question each, for at most ROUND questions; then the due skills are read again.
+  turn, one question each, for at most ROUND questions, mixed across truco and 21
+  (classroom.mastery.review_queue); then the due skills are read again.
 - A question comes from the lesson that trains the skill (its own question maker, seeded from
   a `numpy.random.Generator`), so it reads as in the lesson; its answer is recorded for that
   lesson and that skill, like an answer in the lesson. Only the first answer counts.
@@ -27,7 +28,7 @@ from widgets.components.exercises import Question
 from widgets.components.scores import Score
 from widgets.pages.index import LESSONS
 
-ROUND = 10
+ROUND = mastery.ROUND
 TRIES = 24  # questions drawn from a lesson until one trains the skill asked
 
 # lesson -> its page's question maker (a widgets.components.exercises.Question from a
@@ -99,7 +100,7 @@ class Review(View):
                 self.due = panel.mastery_service().due_skills(learner.key, self.now) if learner else []
             except StoreError:
                 self.show_message(self.t("store_down"), kind="error")
-        self.queue = [s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS][:ROUND]
+        self.queue = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS], ROUND)
         self.redraw()
 
     def _maker(self, lesson: str) -> Callable:
