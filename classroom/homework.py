@@ -419,10 +419,11 @@ def _class_of(tx, learner_id: str) -> str:
 
 
 def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None) -> dict:
-    """The learner's answer to a scenario item, judged against the stored key, or the end of
-    her game for a game item (`choice` "won" or "lost"). Only the first counts: returns
-    {"correct", "answer", "reason", "first"}; HomeworkError when she is not in the class, the
-    item is not there or the choice is not one of its options."""
+    """The learner's answer to a scenario item, judged against the stored key. Only the first
+    counts: returns {"correct", "answer", "reason", "first"}; HomeworkError when she is not in
+    the class, the item is not there or the choice is not one of its options, and ("by_game")
+    for a game item: nobody's word says a game was won, its end is the game's own
+    (`finish_game`, `table_game_over`; docs/rules.md#homework-games)."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
@@ -439,9 +440,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
                 raise HomeworkError("bad_choice")
             correct = choice == spec["answer"]
         elif spec["kind"] == "game":
-            if choice not in ("won", "lost"):
-                raise HomeworkError("bad_choice")
-            correct = choice == "won"
+            raise HomeworkError("by_game")  # the game itself says who won: finish_game, table_game_over
         else:
             raise HomeworkError("bad_item")  # a lesson item is done by answering in the lesson
         first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "

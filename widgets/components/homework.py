@@ -119,6 +119,8 @@ TEXT = {
     "game_store_down": {"pt": "O armazenamento não responde agora: a partida ainda não foi registrada na tarefa.",
                         "en": "The store does not answer right now: the game is not recorded in the homework yet."},
     # a finished game that does not count for its item (classroom.homework.finish_game)
+    "err_by_game": {"pt": "Este item é feito jogando a partida até o fim.",
+                    "en": "This item is done by playing the game to its end."},
     "err_not_over": {"pt": "A partida ainda não terminou.", "en": "The game is not over yet."},
     "err_bad_game_state": {"pt": "Esta partida não pôde ser conferida.", "en": "This game could not be checked."},
     "err_other_game": {"pt": "Este item da tarefa pede uma partida de outro jogo.",
