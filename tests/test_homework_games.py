@@ -183,3 +183,40 @@ def test_a_game_from_a_scenario_on_the_play_page_does_not_count_and_says_why(sto
     assert view.state.is_terminal()
     assert "A game started from a scenario does not count for this homework item." in view.message.value
     assert hw.learner_homework(store, ana.key)[0]["summary"]["done"] == 0
+
+
+class SeenIdentity:
+    """What the identity widget tells the tables page's kernel: the learner at this browser."""
+
+    def __init__(self, learner):
+        self.current = learner
+        self.listeners = []
+
+    def on_change(self, callback):
+        self.listeners.append(callback)
+
+
+def test_the_tables_page_of_a_finished_table_marks_her_item_done_and_asks_once(store_location, monkeypatch):
+    """docs/rules.md#homework-games: mesa asks the store once per table; its record decides."""
+    from widgets.pages.mesa import Mesa
+
+    store = open_store(store_location)
+    code, (ana,) = learners(store, "Ana")
+    hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "where": "table"}])
+    clock = [time.time()]
+    tables = Tables(StoreRepository(store), clock=lambda: clock[0])
+    table = tables.create("mineiro", ana.key, "Ana", class_code=code, timeout=10, pace=0, seed=4)
+    tables.start(table, ana.key)
+    clock[0] += 100  # she is away: the bots play the game out
+    snap = tables.snapshot(table)
+    while snap.status != "finished":
+        snap = tables.bot_move(snap) or tables.snapshot(table)
+    asked = []
+    real = hw.StoreHomework.table_game_over
+    monkeypatch.setattr(hw.StoreHomework, "table_game_over", lambda self, c: asked.append(c) or real(self, c))
+    view = Mesa(lang="en", tables=tables, identity=SeenIdentity(ana), code=table, autopoll=False)
+    view.redraw()
+    view.redraw()
+    assert asked == [table] and "Game recorded in the homework." in view.message.value
+    [mine] = hw.learner_homework(store, ana.key)
+    assert mine["states"][0]["done"] and mine["states"][0]["right"] == (snap.state.winner == 0)
