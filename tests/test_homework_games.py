@@ -220,3 +220,19 @@ def test_the_tables_page_of_a_finished_table_marks_her_item_done_and_asks_once(s
     assert asked == [table] and "Game recorded in the homework." in view.message.value
     [mine] = hw.learner_homework(store, ana.key)
     assert mine["states"][0]["done"] and mine["states"][0]["right"] == (snap.state.winner == 0)
+
+
+def test_the_homework_page_links_a_bot_game_item_to_the_games_own_page(store_location):
+    from widgets.pages.tarefa import Homework
+
+    store = open_store(store_location)
+    made = create_class(store, "7º B")
+    task = hw.create(store, made.code, "T", DUE, 50, [{"kind": "game", "game": "21"},
+                                                      {"kind": "game", "game": "truco", "where": "table"}])
+    sign_in(made.code, "Ana", "browser-ana-0001")
+    page = Homework(code=task["id"], lang="en")
+    bots, table = (box.children for box in page.items_box.children)
+    [link] = [c for c in bots if "cartas-task-game-page" in str(getattr(c, "value", ""))]
+    assert f"jogar_21.ipynb?tarefa={task['id']}&amp;item=0&amp;lang=en" in link.value
+    assert "the game counts for the homework" in link.value
+    assert "mesa.ipynb" in table[-1].value

@@ -10,7 +10,8 @@ Decided rules (docs/rules.md#homework):
   stay on screen (a second click changes nothing).
 - A game item against the bots is played here (in the item's variant when it names one):
   when the game is over for her, the game itself is sent once and the homework service
-  decides its result (widgets.components.game_homework, docs/rules.md#homework-games). A game
+  decides its result (widgets.components.game_homework, docs/rules.md#homework-games); or on
+  the game's own page, linked with `?tarefa=ID&item=N`, which sends its end the same way. A game
   at a class table links to the tables page, where the table's end marks it done.
 """
 from __future__ import annotations
@@ -45,6 +46,8 @@ TEXT = {
     "open_tables": {"pt": "abrir as mesas", "en": "open the tables"},
     "open_scenario": {"pt": "ver no construtor de cenários", "en": "see it in the scenario builder"},
     "play_here": {"pt": "Jogar aqui", "en": "Play here"},
+    "open_game": {"pt": "ou jogar na página do jogo (a partida conta para a tarefa)",
+                  "en": "or play on the game's page (the game counts for the homework)"},
     "you_are": {"pt": "Você está no assento {seat}.", "en": "You are in seat {seat}."},
     "your_cards": {"pt": "Suas cartas: {cards}.", "en": "Your cards: {cards}."},
     "vira": {"pt": "Vira: {card}.", "en": "Vira: {card}."},
@@ -204,7 +207,10 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            parts.append(button)
+            page = GAME_PAGES[item["game"]][0].rsplit(".", 1)[1]
+            link = f"{page}.ipynb?tarefa={self.code}&item={index}&lang={lang}"
+            parts += [button, w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
+                                     f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>")]
         return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
 
     def _seen(self, item: dict) -> str:
