@@ -14,8 +14,26 @@ Decided rules (docs/rules.md#homework):
     "hit or stand?", "draw or call?"). The answer key and the coach's reason, in both
     languages, are taken from the coach (cartas.coach) when the assignment is made and
     stored with it. Only her first answer counts; the store judges it against the key;
-  - `game`: a whole game of truco or 21, against the bots or at a table with classmates;
-    done when her game ends (right when her team or she wins).
+  - `game`: a whole game of truco or 21 (its family, `cartas.games.GameSpec.family`),
+    against the bots or at a table with classmates; done when her game ends (right when her
+    team or she wins: her side among the contract's `outcome().winners`, a shared top of
+    21 included). What counts (docs/rules.md#homework-games):
+    - a game of the item's family, and of its `variant` (a registry key: "paulista",
+      "mineiro", "21") when the teacher named one; without one, any variant of the family.
+      A game's options (21's seats, role, rotation) are the learner's to choose;
+    - a game begun from the game's own deal; one begun from a scenario (a position made by
+      hand, possibly a won one) only when the item says `scenarios: True`;
+    - against the bots (`finish_game`): the engine decides, from the state the kernel played
+      (its `to_json()`, replayed by the engine here), that the game is over for her seat (the
+      game is over, or, in 21, her seat can never act again: docs/rules.md#21-seat-out, a
+      loss) and whether she won; the browser only plays moves the engine checked;
+    - at a table (`table_game_over`): the store's own table record decides: its game is
+      finished, its state (replayed) says who won, and the learners seated when it ended
+      (`sitters`) are the ones whose item is done, each in her own class's assignments made
+      before the game ended. Every open table item of that game, in every such assignment,
+      is done by it.
+    The first finished game counts (one row per item and learner, as every result), so a
+    reload or a second "game over" drawing writes nothing more.
 - A learner's results are one row per (assignment, item, learner), written with `ON CONFLICT
   DO NOTHING`, so two kernels finishing the same item at once count it once.
 - A learner sees and answers only her class's assignments (her class is the store's, never
@@ -178,8 +196,158 @@ def check_item(item) -> dict:
             raise HomeworkError("bad_game", game=str(item.get("game"))[:20])
         if item.get("where", "bots") not in PLACES:
             raise HomeworkError("bad_game", game=str(item.get("where"))[:20])
-        return {"kind": "game", "game": item["game"], "where": item.get("where", "bots")}
+        checked = {"kind": "game", "game": item["game"], "where": item.get("where", "bots")}
+        variant = item.get("variant")
+        if variant is not None:  # one variant of the family only (docs/rules.md#homework-games)
+            if variant not in variants_of(item["game"]):
+                raise HomeworkError("bad_game", game=str(variant)[:20])
+            checked["variant"] = variant
+        scenarios = item.get("scenarios", False)
+        if not isinstance(scenarios, bool):
+            raise HomeworkError("bad_game", game=str(scenarios)[:20])
+        if scenarios:
+            checked["scenarios"] = True
+        return checked
     raise HomeworkError("bad_item")
+
+
+def variants_of(family: str) -> tuple[str, ...]:
+    """The registry's keys of the games of `family` (cartas.games: "truco" has "paulista" and
+    "mineiro", "21" has "21")."""
+    from cartas.games import all_games
+    return tuple(spec.key for spec in all_games() if spec.family == family)
+
+
+# Whether a seat's game is over before the game itself is, by family: a 21 seat left without
+# chips can never act again (docs/rules.md#21-seat-out); a truco seat plays to the end.
+OUT_BEFORE_THE_END: dict[str, Callable[[Any, int], bool]] = {
+    "truco": lambda state, seat: False,
+    "21": lambda state, seat: bool(state.seat_is_out(seat)),
+}
+
+
+def game_result(state, seat: int) -> str | None:
+    """"won" or "lost" once the game is over for `seat`, None while it goes on (the contract:
+    `is_terminal`, `outcome().winners`, the spec's `team_of`; docs/rules.md#homework-games).
+    She wins when her seat, or her team, is among the winners (a shared top of 21 too); a 21
+    seat out of the game before its end has lost."""
+    from cartas.games import find_game
+    spec = find_game(state.game)
+    if state.is_terminal():
+        side = spec.team_of(seat)
+        return "won" if (seat if side is None else side) in state.outcome().winners else "lost"
+    if OUT_BEFORE_THE_END[spec.family](state, seat):
+        return "lost"
+    return None
+
+
+def _counts(spec: dict, game_key: str, from_scenario: bool) -> str | None:
+    """Why a game of `game_key` does not count for the game item `spec` (a HomeworkError
+    code), or None when it counts (docs/rules.md#homework-games)."""
+    from cartas.games import find_game
+    if find_game(game_key).family != spec["game"]:
+        return "other_game"
+    if spec.get("variant") not in (None, game_key):
+        return "other_variant"
+    if from_scenario and not spec.get("scenarios", False):
+        return "from_scenario"
+    return None
+
+
+def _write_result(tx, assignment_id: str, item: int, learner_id: str, correct: bool, choice: str,
+                  now: float) -> tuple[bool, bool, str]:
+    """One result row, first write wins: (written now, the kept result's correct and choice)."""
+    first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "
+                       "done_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (assignment_id, item, learner_id) "
+                       "DO NOTHING", (assignment_id, item, learner_id, int(correct), choice, now)).rowcount
+    if first:
+        return True, bool(correct), choice
+    kept = tx.execute("SELECT correct, choice FROM homework_results WHERE assignment_id = ? AND item = ? "
+                      "AND learner_id = ?", (assignment_id, item, learner_id)).fetchone()
+    return False, bool(kept[0]), str(kept[1])
+
+
+def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
+                seat: int = 0, from_scenario: bool = False, now: float | None = None) -> dict:
+    """A game against the bots, played by the learner at `seat`, for game item `item`: the
+    engine replays `state_json` (the state's `to_json()`, registry key `game`) and decides
+    that the game is over for her seat and whether she won (`game_result`); the item is done
+    with that result if the game counts for it (`from_scenario`: it began from a scenario;
+    docs/rules.md#homework-games). Only the first finished game counts. Returns {"correct",
+    "choice", "first"}; HomeworkError: "not_over", "bad_game_state", "other_game",
+    "other_variant", "from_scenario", or as `answer` ("not_yours", "bad_item", ...)."""
+    from cartas.errors import RuleError
+    from cartas.games import find_game
+    try:
+        spec_game = find_game(game)
+        state = spec_game.from_json(state_json) if isinstance(state_json, str) else None
+    except RuleError:
+        state = None
+    if state is None or state.game != game:
+        raise HomeworkError("bad_game_state")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise HomeworkError("bad_game_state")
+    result = game_result(state, seat)
+    if result is None:
+        raise HomeworkError("not_over")
+    now = time.time() if now is None else now
+    with store.transaction() as tx:
+        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+        if row is None:
+            raise HomeworkError("no_assignment")
+        task = _row(row)
+        if _class_of(tx, learner_id) != task["class_code"]:
+            raise HomeworkError("not_yours")
+        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
+            raise HomeworkError("bad_item")
+        spec = task["items"][item]
+        if spec["kind"] != "game" or spec["where"] != "bots":
+            raise HomeworkError("bad_item")
+        refused = _counts(spec, game, bool(from_scenario))
+        if refused is not None:
+            raise HomeworkError(refused)
+        first, correct, kept = _write_result(tx, assignment_id, item, learner_id, result == "won", result, now)
+    return {"correct": correct, "choice": kept, "first": first}
+
+
+def table_game_over(store: Store, table_code: str, now: float | None = None) -> list[dict]:
+    """Mark done, from the store's own record of table `table_code`, the table game items of
+    the learners seated when its game ended (docs/rules.md#homework-games): for each of them,
+    every table item of that game in her class's assignments made before the game ended.
+    Returns the results written now: [{"learner", "assignment", "item", "correct"}] (empty
+    for a table whose game is not finished, or when every item was done already)."""
+    from .games import load_state
+    from .tables import StoreRepository, clean_code
+    loaded = StoreRepository(store).load(clean_code(table_code))
+    if loaded is None:
+        return []
+    record = loaded[1]
+    if record.get("status") != "finished" or not record.get("state"):
+        return []
+    state = load_state(record["game"], record["state"])  # the engine replays the stored game
+    ended = float(record.get("moved_at") or 0.0)
+    seated = [(seat, who["id"]) for seat, who in enumerate(record.get("sitters") or []) if who]
+    written: list[dict] = []
+    now = ended if now is None else now
+    with store.transaction() as tx:
+        for seat, learner_id in seated:
+            result = game_result(state, seat)
+            code = _class_of(tx, learner_id)
+            if result is None or not code or code != record.get("class_code", ""):
+                continue
+            rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? AND created_at <= ? "
+                              "ORDER BY created_at, id", (code, ended)).fetchall()
+            for task in map(_row, rows):
+                for index, spec in enumerate(task["items"]):
+                    if (spec["kind"] != "game" or spec["where"] != "table"
+                            or _counts(spec, record["game"], False) is not None):
+                        continue
+                    first, correct, _ = _write_result(tx, task["id"], index, learner_id, result == "won", result,
+                                                      now)
+                    if first:
+                        written.append({"learner": learner_id, "assignment": task["id"], "item": index,
+                                        "correct": correct})
+    return written
 
 
 # The store --------------------------------------------------------------------------------------
@@ -251,10 +419,11 @@ def _class_of(tx, learner_id: str) -> str:
 
 
 def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None) -> dict:
-    """The learner's answer to a scenario item, judged against the stored key, or the end of
-    her game for a game item (`choice` "won" or "lost"). Only the first counts: returns
-    {"correct", "answer", "reason", "first"}; HomeworkError when she is not in the class, the
-    item is not there or the choice is not one of its options."""
+    """The learner's answer to a scenario item, judged against the stored key. Only the first
+    counts: returns {"correct", "answer", "reason", "first"}; HomeworkError when she is not in
+    the class, the item is not there or the choice is not one of its options, and ("by_game")
+    for a game item: nobody's word says a game was won, its end is the game's own
+    (`finish_game`, `table_game_over`; docs/rules.md#homework-games)."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
@@ -271,9 +440,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
                 raise HomeworkError("bad_choice")
             correct = choice == spec["answer"]
         elif spec["kind"] == "game":
-            if choice not in ("won", "lost"):
-                raise HomeworkError("bad_choice")
-            correct = choice == "won"
+            raise HomeworkError("by_game")  # the game itself says who won: finish_game, table_game_over
         else:
             raise HomeworkError("bad_item")  # a lesson item is done by answering in the lesson
         first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "
@@ -374,6 +541,9 @@ class HomeworkService(Protocol):
     def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict: ...
     def learner_homework(self, learner_id: str) -> list[dict]: ...
     def class_results(self, assignment_id: str) -> dict | None: ...
+    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
+                    seat: int = 0, from_scenario: bool = False) -> dict: ...
+    def table_game_over(self, table_code: str) -> list[dict]: ...
 
 
 class StoreHomework:
@@ -399,6 +569,13 @@ class StoreHomework:
 
     def class_results(self, assignment_id: str) -> dict | None:
         return class_results(self.store, assignment_id)
+
+    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
+                    seat: int = 0, from_scenario: bool = False) -> dict:
+        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario)
+
+    def table_game_over(self, table_code: str) -> list[dict]:
+        return table_game_over(self.store, table_code)
 
 
 # A scenario's question, by the scenario's game family (cartas.scenario's "game"): the one place

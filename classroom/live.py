@@ -26,7 +26,8 @@ Decided rules (docs/rules.md#live-quiz-points):
   question's opening to its limit, plus a streak bonus of `STREAK_POINTS` per right answer in
   a row before this one (to the previous question of the session), at most `STREAK_CAP`.
 - Every answer also joins the learner's progress (the store's `answers` and `progress`
-  tables, under the question's lesson), in the same transaction as her points.
+  tables, under the question's lesson, with the skill the question trains, so it counts for
+  her mastery: classroom.mastery), in the same transaction as her points.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ from cartas.catalogue import Catalogue
 from cartas.errors import RuleError
 
 from .identity import CODE_ALPHABET
+from .mastery import check_skill
 from .store import Migrations, Store, Transaction
 
 CODE_LENGTH = 4
@@ -149,7 +151,8 @@ def _texts(value, what: str) -> dict:
 def clean_question(question) -> dict:
     """A question as the store keeps it: {"lesson": str, "prompt": {"pt", "en"}, "options":
     [{"pt", "en"}, ...] (2 to MAX_OPTIONS), "answer": the right option's index, "why":
-    {"pt", "en"}}; LiveError("bad_question") naming the missing part."""
+    {"pt", "en"}, "skill": the skill it trains (classroom.mastery.SKILLS; "" for none, or
+    when absent)}; LiveError("bad_question") naming the missing or wrong part."""
     if not isinstance(question, dict):
         raise LiveError("bad_question", what="question")
     lesson = question.get("lesson")
@@ -161,9 +164,14 @@ def clean_question(question) -> dict:
     answer = question.get("answer")
     if not isinstance(answer, int) or isinstance(answer, bool) or not 0 <= answer < len(options):
         raise LiveError("bad_question", what="answer")
+    skill = question.get("skill", "")
+    try:
+        skill = check_skill(skill)
+    except ValueError:
+        raise LiveError("bad_question", what="skill") from None
     return {"lesson": lesson, "prompt": _texts(question.get("prompt"), "prompt"),
             "options": [_texts(o, "options") for o in options], "answer": answer,
-            "why": _texts(question.get("why"), "why")}
+            "why": _texts(question.get("why"), "why"), "skill": skill}
 
 
 class LiveQuiz(Protocol):
@@ -304,6 +312,7 @@ class StoreLiveQuiz:
             if row is None:
                 raise LiveError("no_question")
             lesson, body, right, opened, closes = row
+            skill = json.loads(body).get("skill", "")  # checked when asked (clean_question)
             if number < int(player[0]):
                 raise LiveError("next_question")
             if now >= float(closes):
@@ -325,8 +334,8 @@ class StoreLiveQuiz:
             total = tx.execute("UPDATE live_players SET points = points + ? WHERE session_code = ? "
                                "AND learner_id = ? RETURNING points", (points, code, learner_id)).fetchone()
             # the learner's progress, under the question's lesson (classroom.progress's tables)
-            tx.execute("INSERT INTO answers (learner_id, lesson, correct, at) VALUES (?, ?, ?, ?)",
-                       (learner_id, lesson, int(correct), now))
+            tx.execute("INSERT INTO answers (learner_id, lesson, correct, at, skill) VALUES (?, ?, ?, ?, ?)",
+                       (learner_id, lesson, int(correct), now, skill))
             tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
                        "VALUES (?, ?, ?, 1, ?) ON CONFLICT (learner_id, lesson) DO UPDATE SET "
                        "right_count = progress.right_count + excluded.right_count, "

@@ -14,6 +14,9 @@ Decided rules (docs/rules.md#mastery-levels, docs/rules.md#review-boxes):
   answers is stored: concurrent kernels cannot lose a box move.
 - A skill is due for review when REVIEW_DAYS[box] days have passed since its last answer
   (box 1: at once, 2: one day, 3: three, 4: seven, 5: fourteen); the most overdue first.
+- Today's review asks at most ROUND of the due skills, truco's and 21's alike, mixed: the
+  next skill is the most overdue one of the other game family, while there is one
+  (`review_queue`).
 - Levels, boxes and the class's hardest skills are read with plain values in and out, behind
   `MasteryService` (`StoreMastery` over this store), so a class service can answer instead.
 """
@@ -31,6 +34,7 @@ BOXES = 5
 DAY = 86_400.0
 REVIEW_DAYS = {1: 0, 2: 1, 3: 3, 4: 7, 5: 14}
 LEVELS = ("attempted", "familiar", "proficient", "mastered")
+ROUND = 10  # questions in one round of today's review, at most
 
 
 @dataclass(frozen=True)
@@ -38,41 +42,42 @@ class Skill:
     key: str
     lesson: str   # the lesson whose exercises ask it (its progress key)
     name: dict    # {"pt": ..., "en": ...}
+    family: str   # the game family it belongs to (cartas.games.GameSpec.family): "truco" or "21"
 
 
 SKILLS: tuple[Skill, ...] = (
     Skill("manilhas_from_vira", "manilhas",
-          {"pt": "Achar as manilhas pela vira", "en": "Find the manilhas from the vira"}),
+          {"pt": "Achar as manilhas pela vira", "en": "Find the manilhas from the vira"}, "truco"),
     Skill("fixed_manilhas", "manilhas",
-          {"pt": "Reconhecer as manilhas fixas", "en": "Know the fixed manilhas"}),
+          {"pt": "Reconhecer as manilhas fixas", "en": "Know the fixed manilhas"}, "truco"),
     Skill("stronger_card", "manilhas",
-          {"pt": "Dizer qual carta é mais forte", "en": "Tell which card is stronger"}),
+          {"pt": "Dizer qual carta é mais forte", "en": "Tell which card is stronger"}, "truco"),
     Skill("who_is_mao", "truco_mao",
-          {"pt": "Saber quem é a mão", "en": "Know who leads the hand"}),
+          {"pt": "Saber quem é a mão", "en": "Know who leads the hand"}, "truco"),
     Skill("manilha_in_hand", "truco_mao",
-          {"pt": "Ver a manilha numa mão", "en": "Spot a manilha in a hand"}),
+          {"pt": "Ver a manilha numa mão", "en": "Spot a manilha in a hand"}, "truco"),
     Skill("trick_winner", "truco_rodadas",
-          {"pt": "Quem leva a rodada", "en": "Who takes a trick"}),
+          {"pt": "Quem leva a rodada", "en": "Who takes a trick"}, "truco"),
     Skill("tied_hand", "truco_rodadas",
-          {"pt": "Quem leva uma mão empatada", "en": "Who takes a tied hand"}),
+          {"pt": "Quem leva uma mão empatada", "en": "Who takes a tied hand"}, "truco"),
     Skill("value_after_raise", "truco_apostas",
-          {"pt": "Quanto vale a mão depois de um pedido", "en": "What the hand is worth after a raise"}),
+          {"pt": "Quanto vale a mão depois de um pedido", "en": "What the hand is worth after a raise"}, "truco"),
     Skill("points_for_running", "truco_apostas",
-          {"pt": "Quanto ganha quem pediu se o outro corre", "en": "What running from a raise gives away"}),
+          {"pt": "Quanto ganha quem pediu se o outro corre", "en": "What running from a raise gives away"}, "truco"),
     Skill("mao_de_onze", "truco_mao_de_onze",
-          {"pt": "Jogar ou correr na mão de onze", "en": "Play or run at the mão de onze"}),
+          {"pt": "Jogar ou correr na mão de onze", "en": "Play or run at the mão de onze"}, "truco"),
     Skill("mineiro_ladder", "truco_mineiro",
-          {"pt": "A escada do Truco Mineiro", "en": "The Truco Mineiro ladder"}),
+          {"pt": "A escada do Truco Mineiro", "en": "The Truco Mineiro ladder"}, "truco"),
     Skill("mineiro_duel", "truco_mineiro",
-          {"pt": "Duelo de cartas no Mineiro e no Paulista", "en": "Card duels in Mineiro and Paulista"}),
+          {"pt": "Duelo de cartas no Mineiro e no Paulista", "en": "Card duels in Mineiro and Paulista"}, "truco"),
     Skill("score_21_hand", "vinte_e_um_pontos",
-          {"pt": "Contar os pontos de uma mão de 21", "en": "Score a 21 hand"}),
+          {"pt": "Contar os pontos de uma mão de 21", "en": "Score a 21 hand"}, "21"),
     Skill("who_wins_21_call", "vinte_e_um_pontos",
-          {"pt": "Quem ganha a chamada no 21", "en": "Who wins a call at 21"}),
+          {"pt": "Quem ganha a chamada no 21", "en": "Who wins a call at 21"}, "21"),
     Skill("hit_or_stand", "vinte_e_um_rodada",
-          {"pt": "Pedir ou parar no 21", "en": "Hit or stand at 21"}),
+          {"pt": "Pedir ou parar no 21", "en": "Hit or stand at 21"}, "21"),
     Skill("pass_the_bank", "vinte_e_um_banca",
-          {"pt": "Para quem vai a banca", "en": "Who takes the bank"}),
+          {"pt": "Para quem vai a banca", "en": "Who takes the bank"}, "21"),
 )
 BY_KEY = {skill.key: skill for skill in SKILLS}
 
@@ -122,6 +127,21 @@ def box(recent: list[bool]) -> int:
 def due_at(recent: list[bool], last_at: float) -> float:
     """When a skill answered last at `last_at` comes back for review."""
     return last_at + REVIEW_DAYS[box(recent)] * DAY
+
+
+def review_queue(due: list[str], size: int = ROUND) -> list[str]:
+    """The skills today's review asks, in turn (docs/rules.md#review-boxes): at most `size` of
+    the due skills `due` (the most overdue first, as `due_skills` gives them), truco's and 21's
+    alike, mixed: each next skill is the most overdue one of another game family than the skill
+    just before it, while one is left; then the most overdue one left."""
+    left = [skill for skill in due if skill in BY_KEY][:size]
+    queue: list[str] = []
+    while left:
+        last = BY_KEY[queue[-1]].family if queue else None
+        chosen = next((skill for skill in left if BY_KEY[skill].family != last), left[0])
+        queue.append(chosen)
+        left.remove(chosen)
+    return queue
 
 
 # The store -------------------------------------------------------------------------------------

@@ -16,8 +16,9 @@ def record_many(location: str, worker: int, count: int) -> int:
 
 
 def homework_many(location: str, assignment_id: str, learner_keys: list, class_code: str, worker: int,
-                  count: int) -> int:
-    """Answers with a skill, and the same homework items answered by every worker at once."""
+                  count: int, game: tuple) -> int:
+    """Answers with a skill, and the same homework items finished by every worker at once
+    (`game`: the registry key, state JSON and seat of a finished game)."""
     from classroom import homework
 
     store = open_store(location)
@@ -25,6 +26,6 @@ def homework_many(location: str, assignment_id: str, learner_keys: list, class_c
         key = learner_keys[i % len(learner_keys)]
         learner = Learner(f"hw-{worker:04d}-{i:04d}", key.split(":", 2)[2], class_code)
         record(store, learner, "manilhas", [i % 2 == 0], skills=["stronger_card"])
-        homework.answer(store, assignment_id, 1, key, "won" if worker % 2 else "lost")
+        homework.finish_game(store, assignment_id, 1, key, *game)
     store.close()
     return count

@@ -28,6 +28,27 @@ def a_class(store, *names):
     return made.code, people
 
 
+def finished(game: str, result: str, seed: int = 3) -> tuple[str, str, int]:
+    """(registry key, state JSON, seat) of a whole game of `game` ("truco" or "21") played by
+    the rule bots, and a seat whose result it is ("won" or "lost")."""
+    from cartas.games import find_game
+    key, options = {"truco": ("paulista", {}), "21": ("21", {"rounds": 2})}[game]
+    spec = find_game(key)
+    state = spec.new_game(seed, **options)
+    bots = [spec.bot(seat) for seat in range(state.players)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
+    won = [s for s in range(state.players) if (s if spec.team_of(s) is None else spec.team_of(s))
+           in state.outcome().winners]
+    seat = won[0] if result == "won" else next(s for s in range(state.players) if s not in won)
+    return key, state.to_json(), seat
+
+
+def finish(store, assignment_id, item, learner_id, game, result, now=None) -> dict:
+    key, text, seat = finished(game, result)
+    return hw.finish_game(store, assignment_id, item, learner_id, key, text, seat, now=now)
+
+
 def truco_link():
     return encode_link(truco_scenario("paulista", HANDS, "K♠"))
 
@@ -90,10 +111,10 @@ def test_an_item_finished_after_its_due_day_is_late(store_location):
     store = open_store(store_location)
     code, (ana,) = a_class(store, "Ana")
     task = hw.create(store, code, "T", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
-    hw.answer(store, task["id"], 0, ana.key, "won", now=hw.end_of_day("2020-01-10") - 1)
+    finish(store, task["id"], 0, ana.key, "21", "won", now=hw.end_of_day("2020-01-10") - 1)
     assert not hw.learner_homework(store, ana.key)[0]["states"][0]["late"]
     task2 = hw.create(store, code, "T2", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
-    hw.answer(store, task2["id"], 0, ana.key, "lost", now=hw.end_of_day("2020-01-10") + 1)
+    finish(store, task2["id"], 0, ana.key, "21", "lost", now=hw.end_of_day("2020-01-10") + 1)
     late = next(t for t in hw.learner_homework(store, ana.key) if t["id"] == task2["id"])
     assert late["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": True, "done_at": 0,
                                                   "count": 0, "asked": 1, "choice": "lost"}
@@ -123,12 +144,23 @@ def test_a_learner_answers_only_her_own_class_homework(store_location):
     other, (zeca,) = a_class(store, "Zeca")
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
     with pytest.raises(hw.HomeworkError, match="not_yours"):
-        hw.answer(store, task["id"], 0, zeca.key, "won")
+        finish(store, task["id"], 0, zeca.key, "truco", "won")
     with pytest.raises(hw.HomeworkError, match="not_yours"):
-        hw.answer(store, task["id"], 0, "b:some-browser-id", "won")
+        finish(store, task["id"], 0, "b:some-browser-id", "truco", "won")
     assert hw.learner_homework(store, zeca.key) == []
     with pytest.raises(hw.HomeworkError, match="bad_item"):
-        hw.answer(store, task["id"], 5, learner_key(code, "Ana"), "won")
+        finish(store, task["id"], 5, learner_key(code, "Ana"), "truco", "won")
+
+
+def test_rule_nobodys_word_finishes_a_game_item(store_location):
+    """docs/rules.md#homework-games: "won" sent as an answer is refused; the game decides."""
+    store = open_store(store_location)
+    code, (ana,) = a_class(store, "Ana")
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
+    for said in ("won", "lost"):
+        with pytest.raises(hw.HomeworkError, match="by_game"):
+            hw.answer(store, task["id"], 0, ana.key, said)
+    assert hw.learner_homework(store, ana.key)[0]["summary"]["done"] == 0
 
 
 def test_an_assignment_id_in_a_link_is_checked():
@@ -143,12 +175,15 @@ def test_many_threads_finishing_the_same_items_count_each_once(store_location):
     code, people = a_class(store, *[f"Aluno {i}" for i in range(10)])
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}, {"kind": "game", "game": "21"}])
 
-    def finish(n):
-        person = people[n % len(people)]
-        return hw.answer(open_store(store_location), task["id"], (n // 10) % 2, person.key, "won")["first"]
+    games = [finished("truco", "won"), finished("21", "won")]
+
+    def finish_one(n):
+        person, item = people[n % len(people)], (n // 10) % 2
+        key, text, seat = games[item]
+        return hw.finish_game(open_store(store_location), task["id"], item, person.key, key, text, seat)["first"]
 
     with ThreadPoolExecutor(8) as pool:
-        firsts = list(pool.map(finish, range(80)))
+        firsts = list(pool.map(finish_one, range(80)))
     assert sum(firsts) == 20  # 10 learners x 2 items, whatever the order
     results = hw.class_results(store, task["id"])
     assert all(row["summary"]["done"] == 2 for row in results["learners"])
@@ -162,7 +197,8 @@ def test_processes_recording_answers_and_finishing_items_at_once_lose_nothing(st
     keys = [p.key for p in people]
     workers, count = 4, 30
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        done = pool.starmap(homework_many, [(store_location, task["id"], keys, code, w, count)
+        done = pool.starmap(homework_many, [(store_location, task["id"], keys, code, w, count,
+                                             finished("21", "won" if w % 2 else "lost"))
                                             for w in range(workers)])
     assert done == [count] * workers
     with store.transaction(write=False) as tx:
@@ -181,9 +217,9 @@ def test_a_removed_learner_loses_her_results_and_a_merged_one_brings_them(store_
     store = open_store(store_location)
     code, (ana, bia, cris) = a_class(store, "Ana", "Bia", "Cris")
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21"}, {"kind": "game", "game": "truco"}])
-    hw.answer(store, task["id"], 0, ana.key, "won")
-    hw.answer(store, task["id"], 0, bia.key, "lost")
-    hw.answer(store, task["id"], 1, bia.key, "won")
+    finish(store, task["id"], 0, ana.key, "21", "won")
+    finish(store, task["id"], 0, bia.key, "21", "lost")
+    finish(store, task["id"], 1, bia.key, "truco", "won")
     ids.merge(store, code, bia.key, cris.key)
     cris_states = hw.learner_homework(store, cris.key)[0]["states"]
     assert [(s["done"], s["right"]) for s in cris_states] == [(True, False), (True, True)]

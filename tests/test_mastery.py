@@ -23,6 +23,33 @@ def test_every_skill_has_a_name_in_both_languages_and_a_lesson():
         assert set(mastery.LEVEL_NAMES[name]) == {"pt", "en"}
 
 
+def test_rule_todays_review_mixes_truco_and_21_skills_the_most_overdue_first():
+    """docs/rules.md#review-boxes: the next skill is the most overdue one of the other game."""
+    due = ["tied_hand", "stronger_card", "mao_de_onze", "score_21_hand", "hit_or_stand"]
+    assert mastery.review_queue(due) == ["tied_hand", "score_21_hand", "stronger_card", "hit_or_stand",
+                                         "mao_de_onze"]
+    assert mastery.review_queue(["hit_or_stand", "pass_the_bank", "trick_winner"]) == [
+        "hit_or_stand", "trick_winner", "pass_the_bank"]
+    assert mastery.review_queue(due, size=2) == ["tied_hand", "stronger_card"]  # the most overdue, then mixed
+    assert mastery.review_queue(["no_such_skill", "pass_the_bank"]) == ["pass_the_bank"]
+    assert {s.family for s in SKILLS if s.lesson.startswith("vinte_e_um")} == {"21"}
+
+
+def test_every_lesson_has_a_review_question_maker_and_each_21_skill_is_asked_by_its_own():
+    """docs/rules.md#review-boxes: 21's skills are asked in the review, not only linked."""
+    import numpy as np
+
+    from widgets.pages.revisao import MAKERS, Review
+
+    review = Review(lang="en", seed=1)
+    assert {s.lesson for s in SKILLS} <= set(MAKERS)
+    for skill in [s for s in SKILLS if s.family == "21"]:
+        question = review.make_question(skill.key)
+        assert question.skill == skill.key, skill.key
+        assert question.answer in [value for value, _ in question.options]
+    assert isinstance(review._rng(), np.random.Generator)
+
+
 @pytest.mark.parametrize("recent, expected", [
     ([], None),
     ([W], "attempted"),

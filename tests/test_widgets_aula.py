@@ -146,3 +146,59 @@ def test_the_projector_asks_a_scenario_and_refuses_a_21_one_in_both_languages(tu
     projector.scenario_button.click()
     assert projector.board["number"] == 1 and projector.board["lesson"] == "aula_cenario"
     assert "O que você jogaria aqui?" in projector.screen.value
+
+
+TWENTY_ONE_LESSONS = ("vinte_e_um_pontos", "vinte_e_um_rodada", "vinte_e_um_banca")
+
+
+def test_the_picker_offers_21s_lesson_questions_drawn_from_the_seed_in_both_languages(turma):
+    _store, made = turma
+    projector = LiveProjector(lang="en", seed=5)
+    projector.start(made.code, made.key)
+    offered = {value: label for label, value in projector.lesson.options}
+    assert set(TWENTY_ONE_LESSONS) <= set(offered)
+    assert offered["vinte_e_um_pontos"] == "21: what a hand is worth"  # the index's title of the lesson
+    skills = set()
+    for _ in range(6):
+        for lesson in TWENTY_ONE_LESSONS:
+            question = projector.draw_question(lesson)
+            assert 2 <= len(question["options"]) <= 12 and 0 <= question["answer"] < len(question["options"])
+            for part in ("prompt", "why"):
+                assert question[part]["pt"] != question[part]["en"]  # both languages
+            skills.add(question["skill"])
+    assert skills == {"score_21_hand", "who_wins_21_call", "hit_or_stand", "pass_the_bank"}  # every kind
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_21_scoring_question_keys_the_engines_total_and_judgement(seed):
+    import numpy as np
+
+    from cartas.cards import Card
+    from cartas.vinte_e_um import judge_call, points
+    from widgets.pages.vinte_e_um_pontos import question
+
+    asked = question(np.random.default_rng(seed))
+    if asked.key[0] == "worth":
+        _, ace, shown = asked.key
+        assert asked.answer == points([Card.parse(c) for c in shown.split()], ace)
+        assert asked.answer in [v for v, _ in asked.options] and len(asked.options) >= 5
+    else:
+        player, banker = re.findall(r": ([^·]+)", asked.key[1])
+        winner = judge_call([Card.parse(c) for c in player.split()], [Card.parse(c) for c in banker.split()], 1)[2]
+        assert asked.answer == winner and [v for v, _ in asked.options] == ["player", "banker"]
+
+
+def test_a_21_question_answered_on_a_phone_counts_for_her_skill(turma):
+    from classroom.mastery import learner_levels
+
+    store, made = turma
+    projector = LiveProjector(lang="en", seed=2)
+    projector.start(made.code, made.key)
+    ana = _sign_in(store, made.code, "Ana", "2468", "b-ana-phone-21")
+    phone = LivePhone(lang="en", code=projector.session["code"])
+    projector.lesson.value = "vinte_e_um_rodada"
+    projector.ask_button.click()
+    phone.refresh()
+    phone.buttons.children[projector.board["answer"]].click()
+    assert learner_levels(store, ana.key)["hit_or_stand"]["right"] == 1
+    assert learner_progress(store, ana.key)["vinte_e_um_rodada"]["right"] == 1

@@ -129,7 +129,8 @@ def test_a_malformed_homework_code_in_the_address_is_named_in_the_notice(monkeyp
     assert "which is not a homework code" in page.title.value and "<script>" not in page.title.value
 
 
-def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_skills(turma):
+def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_truco_and_21_skills(turma):
+    """docs/rules.md#review-boxes: the due skills of truco's and 21's lessons are asked in turn."""
     store = open_store()
     ana = sign_in(turma.code, "Ana")
     old = time.time() - 2 * DAY
@@ -142,16 +143,21 @@ def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_skills
     assert "Who takes a tied hand" in levels and "2 skill(s) to review today" in levels
     review = Review(lang="en", seed=4)
     assert "To review today: Who takes a tied hand, Score a 21 hand." in review.status.value
-    assert "vinte_e_um_pontos.ipynb?lang=en" in review.status.value  # no multiple choice there: its lesson
+    assert review.queue == ["tied_hand", "score_21_hand"]  # 21's skill asked here too, not only linked
     review.next_button.click()
     assert review.question.skill == "tied_hand"
     review.answer(review.question.answer)
     review.answer(None)  # a second answer changes nothing
+    review.next_button.click()
+    assert review.question.skill == "score_21_hand" and "what is this hand worth?" in review.question.prompt["en"]
+    assert [b.description for b in review.buttons.children] == [str(v) for v, _ in review.question.options]
+    review.answer(review.question.answer)
     with store.transaction(write=False) as tx:
-        rows = tx.execute("SELECT lesson, correct, skill FROM answers WHERE at > ?", (old + 2,)).fetchall()
-    assert rows == [("truco_rodadas", 1, "tied_hand")]
-    assert "Review done: 1 of 1 right." in review.feedback.value
-    assert Review(lang="en").due == ["score_21_hand"]  # tied_hand moved to box 2: back tomorrow
+        rows = tx.execute("SELECT lesson, correct, skill FROM answers WHERE at > ? ORDER BY id",
+                          (old + 2,)).fetchall()
+    assert rows == [("truco_rodadas", 1, "tied_hand"), ("vinte_e_um_pontos", 1, "score_21_hand")]
+    assert "Review done: 2 of 2 right." in review.feedback.value
+    assert Review(lang="en").due == []  # both moved to box 2: back tomorrow
 
 
 def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):

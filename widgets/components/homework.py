@@ -114,6 +114,21 @@ TEXT = {
     "err_no_assignment": {"pt": "Essa tarefa não existe (confira o link).",
                           "en": "That homework does not exist (check the link)."},
     "err_bad_id": {"pt": "O link não traz um código de tarefa válido.", "en": "The link has no valid homework code."},
+    # a game item played on a play page (widgets.components.game_homework)
+    "game_saved": {"pt": "Partida registrada na tarefa.", "en": "Game recorded in the homework."},
+    "game_store_down": {"pt": "O armazenamento não responde agora: a partida ainda não foi registrada na tarefa.",
+                        "en": "The store does not answer right now: the game is not recorded in the homework yet."},
+    # a finished game that does not count for its item (classroom.homework.finish_game)
+    "err_by_game": {"pt": "Este item é feito jogando a partida até o fim.",
+                    "en": "This item is done by playing the game to its end."},
+    "err_not_over": {"pt": "A partida ainda não terminou.", "en": "The game is not over yet."},
+    "err_bad_game_state": {"pt": "Esta partida não pôde ser conferida.", "en": "This game could not be checked."},
+    "err_other_game": {"pt": "Este item da tarefa pede uma partida de outro jogo.",
+                       "en": "This homework item asks for a game of another kind."},
+    "err_other_variant": {"pt": "Este item da tarefa pede outra variante do jogo.",
+                          "en": "This homework item asks for another variant of the game."},
+    "err_from_scenario": {"pt": "Uma partida começada de um cenário não vale para este item da tarefa.",
+                          "en": "A game started from a scenario does not count for this homework item."},
 }
 
 GAME_CHOICES = (("truco", "bots"), ("21", "bots"), ("truco", "table"), ("21", "table"))

@@ -7,7 +7,8 @@ Decided rules (docs/rules.md#live-quiz-points, classroom.live):
   every PROJECTOR_SECONDS, a phone every PHONE_SECONDS, and only while the page is visible.
 - A lesson's question (`widgets.components.exercises.Question`, from the lesson's own
   generator) goes to the store as plain texts: the prompt and the reason as the lesson wrote
-  them (HTML), each option's label in both languages, and the index of the right one.
+  them (HTML), each option's label in both languages, the index of the right one, and the
+  skill it trains (its answers count for the learner's mastery).
 - Every text a learner's page receives from the store is drawn as the lesson made it; names
   and option labels are escaped.
 """
@@ -52,7 +53,7 @@ def stored_question(lesson: str, question) -> dict:
     return {"lesson": lesson, "prompt": {lang: question.prompt[lang] for lang in LANGUAGES},
             "options": [_label(label) for _, label in question.options],
             "answer": values.index(question.answer),
-            "why": {lang: question.why[lang] for lang in LANGUAGES}}
+            "why": {lang: question.why[lang] for lang in LANGUAGES}, "skill": question.skill}
 
 
 def say(key: str, lang: str, **fields) -> str:

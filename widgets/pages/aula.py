@@ -4,11 +4,14 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
 - The session starts with the class code and its teacher key, as the class view opens
   (`classroom.classes.open_class`, with its limit on wrong keys). The page then shows the join
   code in large letters, the learners' link (`aula_aluno.ipynb?codigo=...`) and its QR code.
-- The teacher picks the next question: a lesson, whose own question generator (the lesson
-  view's exercise block, `widgets.components.exercises`) draws it from this session's seeded
-  Generator (seed shown; `?semente=` replays a class's questions); or a truco position from the scenario
-  builder (its link, or the whole address), asked as "what would you play here?", the answer
-  key and its reason taken from the coach (`cartas.coach.truco.advise`).
+- The teacher picks the next question: a lesson, truco's or 21's, whose own question
+  generator (a truco lesson view's exercise block, `widgets.components.exercises`; a 21
+  lesson page's `question`, the same question kinds as its exercises: scoring a hand, who wins
+  a call, hit or stand, draw or call, who takes the bank and for how much) draws it from this
+  session's seeded Generator (seed shown; `?semente=` replays a class's questions); or a
+  truco position from the scenario builder (its link, or the whole address), asked as "what
+  would you play here?", the answer key and its reason taken from the coach
+  (`cartas.coach.truco.advise`).
 - While a question is open, the projector shows how many have answered; when its time is up
   (or the teacher shows the result), the histogram, the right answer with its reason, and the
   leaderboard. It refreshes on the browser's timer (`widgets.components.live.LiveTicker`).
@@ -28,7 +31,9 @@ from widgets.components import live as drawing
 from widgets.components.base import View
 from widgets.components.i18n import LANGUAGES, translate
 
-# The lessons whose exercise blocks the projector asks from: (page module, view class).
+# The lessons whose questions the projector asks: (page module, its question maker): a view
+# class, whose exercise block's `make_question` is used (the truco lessons), or the page's own
+# function of a Generator (the 21 lessons, whose exercises have answer widgets of their own).
 QUESTION_LESSONS = {
     "manilhas": ("manilhas", "ManilhaExplorer"),
     "truco_mao": ("truco_mao", "DealStepper"),
@@ -36,6 +41,9 @@ QUESTION_LESSONS = {
     "truco_apostas": ("truco_apostas", "BettingLab"),
     "truco_mao_de_onze": ("truco_mao_de_onze", "ThresholdLab"),
     "truco_mineiro": ("truco_mineiro", "VariantComparison"),
+    "vinte_e_um_pontos": ("vinte_e_um_pontos", "question"),
+    "vinte_e_um_rodada": ("vinte_e_um_rodada", "question"),
+    "vinte_e_um_banca": ("vinte_e_um_banca", "question"),
 }
 # A scenario question counts in the learner's progress under the live quiz's own key: the
 # scenario builder (cenarios) asks no exercises of its own, so its column stays empty.
@@ -247,13 +255,14 @@ class LiveProjector(View):
         self.refresh()
         return self.session
 
-    def _lesson_view(self, lesson: str):
+    def _maker(self, lesson: str):
+        """The question maker of `lesson` (see QUESTION_LESSONS), made once."""
         if lesson not in QUESTION_LESSONS:
             raise KeyError(lesson)
         if lesson not in self._views:
             module, name = QUESTION_LESSONS[lesson]
-            view_class = getattr(importlib.import_module(f"widgets.pages.{module}"), name)
-            self._views[lesson] = view_class(lang=self.lang)
+            found = getattr(importlib.import_module(f"widgets.pages.{module}"), name)
+            self._views[lesson] = found(lang=self.lang).exercises.make_question if isinstance(found, type) else found
         return self._views[lesson]
 
     def draw_question(self, lesson: str) -> dict:
@@ -261,7 +270,7 @@ class LiveProjector(View):
         seeded Generator, as the store keeps it."""
         if self._rng is None:
             raise ValueError(self.t("no_session"))
-        made = self._lesson_view(lesson).exercises.make_question(self._rng)
+        made = self._maker(lesson)(self._rng)
         return drawing.stored_question(lesson, made)
 
     def ask_lesson(self, lesson: str) -> int:

@@ -31,6 +31,7 @@ import ipywidgets as w
 
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rotation_label
+from widgets.components import game_homework
 from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.later import after_paint
@@ -146,6 +147,8 @@ class PlayVinteEUm(BotPacing, View):
             w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
             self.go_on, self.review_box, self.log_box,
         ]
+        # a homework's game item (?tarefa=ID&item=N): its end is sent once (widgets.components.game_homework)
+        self.homework_item = game_homework.from_url(self, from_scenario=state is not None)
         if state is not None:
             self.start(state)  # a scenario's state: the engine is loaded already
         else:
@@ -279,6 +282,8 @@ class PlayVinteEUm(BotPacing, View):
         self._announce_moves(state, events)
         lines = [state.narrate(e, self.lang) for e in events[-120:]]
         self.log_box.value = log_html(self.t('log'), lines)
+        if self.homework_item is not None:
+            self.homework_item.check()
 
     def _announce_moves(self, state, events) -> None:
         """Say the moves since the last drawing (the learner's and the bots': at most 8, the

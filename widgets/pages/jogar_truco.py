@@ -31,6 +31,7 @@ import ipywidgets as w
 from cartas.cards import Card, lazy_rng
 from cartas.coach.truco import Miss, advise_answer, advise_card, advise_threshold, advise_truco, judge, spot_from_view
 from cartas.truco import explain_last_hand, explain_trick, seat_name, team_of
+from widgets.components import game_homework
 from widgets.components.base import View, variant_toggle
 from widgets.components.card_picker import CardPicker
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
@@ -186,6 +187,8 @@ class PlayTruco(BotPacing, View):
                    _dom_classes=("cartas-table-and-controls",)),
             self.hint_box, self.explanation, self.review_box, self.log_box,
         ]
+        # a homework's game item (?tarefa=ID&item=N): its end is sent once (widgets.components.game_homework)
+        self.homework_item = game_homework.from_url(self, from_scenario=state is not None)
         if state is not None:
             self.start(state)  # a scenario's state: the engine is loaded already
         else:
@@ -407,6 +410,8 @@ class PlayTruco(BotPacing, View):
         lines = [state.narrate(e, self.lang) for e in view.events]
         self._announce_moves(lines)
         self.log_box.value = log_html(self.t('log'), lines[-80:])
+        if self.homework_item is not None:
+            self.homework_item.check()
 
     def _announce_moves(self, lines: list[str]) -> None:
         """Say the moves narrated since the last drawing (the learner's and the bots'); a new

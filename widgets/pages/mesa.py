@@ -577,6 +577,8 @@ class Mesa(View):
             self.cover.layout.display = "none"
             self._draw_move_buttons(snap.version, state, [])
             return
+        if snap.status == "finished" and snap.code not in self._homework_sent:
+            self._table_homework(snap.code)
         hand_play = games.hand_play(snap.game)
         self.picture.value = _DRAWINGS[games.spec_of(snap.game).family](state, self.lang, mine)
         self._draw_status(snap, state, mine)
@@ -588,6 +590,23 @@ class Mesa(View):
         names = {info["seat"]: info["name"] for info in snap.seats(time.time()) if info["name"]}
         lines = [games.narrate(state, e, self.lang, names) for e in games.events_for(state, mine)[-LOG_LINES:]]
         self.log_box.value = log_html(self.t('log'), lines)
+
+    # Homework: a finished table marks its seated learners' table game items done, the store's
+    # own record deciding (classroom.homework.table_game_over, docs/rules.md#homework-games).
+    # Each kernel asks once per table; the store writes each result once whoever asks.
+    _homework_sent: frozenset[str] = frozenset()
+
+    def _table_homework(self, code: str) -> None:
+        from classroom.store import StoreError
+        from widgets.components.homework import homework_service, t
+        self._homework_sent = self._homework_sent | {code}
+        try:
+            written = homework_service().table_game_over(code)
+        except StoreError:
+            return  # the homework waits: another seated learner's kernel, or a reload, asks again
+        learner = self._open().learner
+        if any(result["learner"] == learner for result in written):
+            self.show_message(t("game_saved", self.lang), kind="ok")
 
     def _draw_seats(self, snap, now: float) -> None:
         client = self._open()

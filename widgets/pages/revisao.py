@@ -2,16 +2,19 @@
 
 Decided rules (docs/rules.md#review-boxes):
 - The skills due now (classroom.mastery.due_skills, the most overdue first) are asked in
-  turn, one question each, for at most ROUND questions; then the due skills are read again.
+  turn, one question each, for at most ROUND questions, mixed across truco and 21
+  (classroom.mastery.review_queue); then the due skills are read again.
 - A question comes from the lesson that trains the skill (its own question maker, seeded from
   a `numpy.random.Generator`), so it reads as in the lesson; its answer is recorded for that
   lesson and that skill, like an answer in the lesson. Only the first answer counts.
-- A due skill whose lesson asks no multiple-choice questions (the 21 lessons) is listed with
-  a link to its lesson instead.
+- Every lesson with exercises has a question maker here, truco's and 21's alike (a 21
+  lesson's page gives its question kinds as multiple-choice questions: `question(rng)`); a
+  due skill of a lesson without one would be listed with a link to its lesson instead.
 """
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from html import escape
 
 import ipywidgets as w
@@ -25,13 +28,16 @@ from widgets.components.exercises import Question
 from widgets.components.scores import Score
 from widgets.pages.index import LESSONS
 
-ROUND = 10
+ROUND = mastery.ROUND
 TRIES = 24  # questions drawn from a lesson until one trains the skill asked
 
-# lesson -> its page's view class with a `_question(rng)` (widgets.components.exercises.Question)
+# lesson -> its page's question maker (a widgets.components.exercises.Question from a
+# Generator): a view class, whose `_question(rng)` is used (the truco lessons), or the page's
+# own `question(rng)` function (the 21 lessons, whose exercises have answer widgets of their own).
 MAKERS = {"manilhas": "ManilhaExplorer", "truco_mao": "DealStepper", "truco_rodadas": "TrickLab",
           "truco_apostas": "BettingLab", "truco_mao_de_onze": "ThresholdLab",
-          "truco_mineiro": "VariantComparison"}
+          "truco_mineiro": "VariantComparison", "vinte_e_um_pontos": "question",
+          "vinte_e_um_rodada": "question", "vinte_e_um_banca": "question"}
 NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 
 TEXT = {
@@ -70,7 +76,7 @@ class Review(View):
         self.skill: str | None = None
         self.question: Question | None = None
         self.chosen = None
-        self._views: dict[str, View] = {}
+        self._makers: dict[str, Callable] = {}
         self.status = w.HTML().add_class("cartas-review-status")
         self.prompt = w.HTML().add_class("cartas-review-question")
         self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-review-answers")
@@ -94,18 +100,19 @@ class Review(View):
                 self.due = panel.mastery_service().due_skills(learner.key, self.now) if learner else []
             except StoreError:
                 self.show_message(self.t("store_down"), kind="error")
-        self.queue = [s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS][:ROUND]
+        self.queue = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS], ROUND)
         self.redraw()
 
-    def _view(self, lesson: str) -> View:
-        if lesson not in self._views:
-            module = importlib.import_module(f"widgets.pages.{lesson}")
-            self._views[lesson] = getattr(module, MAKERS[lesson])(lang=self.lang)
-        return self._views[lesson]
+    def _maker(self, lesson: str) -> Callable:
+        """The question maker of `lesson` (see MAKERS), made once."""
+        if lesson not in self._makers:
+            found = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
+            self._makers[lesson] = found(lang=self.lang)._question if isinstance(found, type) else found
+        return self._makers[lesson]
 
     def make_question(self, skill: str) -> Question:
         """A question of `skill`, drawn by its lesson's own question maker."""
-        maker = self._view(mastery.BY_KEY[skill].lesson)._question
+        maker = self._maker(mastery.BY_KEY[skill].lesson)
         question = maker(self._rng())
         for _ in range(TRIES):
             if question.skill == skill:

@@ -8,24 +8,27 @@ Decided rules (docs/rules.md#homework):
 - A scenario item shows what the deciding seat sees and the question; her first answer is sent
   to the store, which judges it against the coach's key, and the verdict and the coach's reason
   stay on screen (a second click changes nothing).
-- A game item against the bots is played here: when the game ends, her result is sent (won or
-  lost). A game at a class table links to the tables page.
+- A game item against the bots is played here (in the item's variant when it names one):
+  when the game is over for her, the game itself is sent once and the homework service
+  decides its result (widgets.components.game_homework, docs/rules.md#homework-games); or on
+  the game's own page, linked with `?tarefa=ID&item=N`, which sends its end the same way. A game
+  at a class table links to the tables page, where the table's end marks it done.
 """
 from __future__ import annotations
 
 import importlib
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
-from cartas.games import find_game
 from classroom import homework as hw
 from classroom.identity import Learner
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
 from widgets.components.base import View, verdict_html
+from widgets.components.game_homework import GameHomework
 from widgets.components.homework import Refusal, item_text, state_text
-from widgets.components.pacing import HUMAN
 from widgets.components.params import homework as homework_param
 from widgets.pages.index import LESSONS
 
@@ -43,6 +46,8 @@ TEXT = {
     "open_tables": {"pt": "abrir as mesas", "en": "open the tables"},
     "open_scenario": {"pt": "ver no construtor de cenários", "en": "see it in the scenario builder"},
     "play_here": {"pt": "Jogar aqui", "en": "Play here"},
+    "open_game": {"pt": "ou jogar na página do jogo (a partida conta para a tarefa)",
+                  "en": "or play on the game's page (the game counts for the homework)"},
     "you_are": {"pt": "Você está no assento {seat}.", "en": "You are in seat {seat}."},
     "your_cards": {"pt": "Suas cartas: {cards}.", "en": "Your cards: {cards}."},
     "vira": {"pt": "Vira: {card}.", "en": "Vira: {card}."},
@@ -67,10 +72,12 @@ NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 TITLES = {lesson.key: lesson.title for lesson in LESSONS}
 
 
-# The page a homework's game item opens, by the item's game family: (the registry's key for
-# its teams, the page's module, its class). The one place a family is named here.
-GAME_PAGES = {"truco": ("paulista", "widgets.pages.jogar_truco", "PlayTruco"),
-              "21": ("21", "widgets.pages.jogar_21", "PlayVinteEUm")}
+# The page a homework's game item opens, by the item's game family: (the page's module, its
+# class), and the families whose page starts in the variant an item names. The one place a
+# family is named here.
+GAME_PAGES = {"truco": ("widgets.pages.jogar_truco", "PlayTruco"),
+              "21": ("widgets.pages.jogar_21", "PlayVinteEUm")}
+VARIANT_CHOSEN = {"truco": True, "21": False}
 
 class Homework(View):
     """The homework page (see the module's rules). `code`: the homework's code (default: the
@@ -134,32 +141,22 @@ class Homework(View):
         return verdict
 
     def play_here(self, index: int) -> View:
-        """Open the game of item `index` against the bots under it; its end is sent."""
+        """Open the game of item `index` against the bots under it; its end is sent once, for the
+        service to judge (widgets.components.game_homework, docs/rules.md#homework-games)."""
         if index in self.games:
             return self.games[index]
         assert self.task is not None
         item = self.task["items"][index]
-        key, module, name = GAME_PAGES[item["game"]]
-        game: View = getattr(importlib.import_module(module), name)(lang=self.lang)
-        spec = find_game(key)
+        module, name = GAME_PAGES[item["game"]]
+        kwargs = {"variant": item["variant"]} if item.get("variant") and VARIANT_CHOSEN[item["game"]] else {}
+        game: Any = getattr(importlib.import_module(module), name)(lang=self.lang, **kwargs)
 
-        def result(state) -> str:
-            """Won when the learner's seat, or her team, is among the winners (the contract's
-            outcome: truco's winning team, 21's seats with the most chips)."""
-            side = spec.team_of(HUMAN)
-            return "won" if (HUMAN if side is None else side) in state.outcome().winners else "lost"
-        draw = game.redraw
-        sent: list[str] = []
+        def recorded(verdict: dict) -> None:
+            self.verdicts.setdefault(index, verdict)
+            self.load()
+            self.show_message(self.t("game_saved"), kind="ok")
 
-        def redraw_and_check() -> None:
-            draw()
-            state = game.state
-            if state.is_terminal() and not sent:
-                sent.append(result(state))
-                self.answer(index, sent[0])
-                self.show_message(self.t("game_saved"), kind="ok")
-
-        game.redraw = self.guarded(redraw_and_check, clears=False)  # type: ignore[method-assign]
+        game.homework_item = GameHomework(game, self.code or "", index, on_done=recorded)
         self.games[index] = game
         self.redraw()
         return game
@@ -210,7 +207,10 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            parts.append(button)
+            page = GAME_PAGES[item["game"]][0].rsplit(".", 1)[1]
+            link = f"{page}.ipynb?tarefa={self.code}&item={index}&lang={lang}"
+            parts += [button, w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
+                                     f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>")]
         return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
 
     def _seen(self, item: dict) -> str:

@@ -23,8 +23,8 @@ import ipywidgets as w
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
 from widgets.components.base import View
-from widgets.components.exercises import FirstAnswer, NoRepeats
-from widgets.components.i18n import translate
+from widgets.components.exercises import FirstAnswer, NoRepeats, Question
+from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import after_paint
 from widgets.draw.vinte_e_um_table import table_html
 from widgets.pages.vinte_e_um_rodada import bots_for
@@ -298,3 +298,41 @@ class BankRotation(View):
             text = self.t("one_chip") if n == 1 else self.t("chips", n=n)
             button.description = text if seats else self.block.label(n, text)
         self.block.redraw()
+
+
+# The lesson's two question kinds as multiple-choice questions (the live quiz's projector and
+# "Revisão do dia" ask them; widgets.components.exercises.Question): a seeded variation of a
+# mode's example, its story up to the change of bank, the engine's bank_change the answer.
+def question(rng) -> Question:
+    """A seeded "who holds the bank now?" or "how many chips does the new banker pay?"."""
+    kind = "seat" if int(rng.integers(2)) else "price"
+    mode, _state, story, change = rotation_question(rng)
+    hint = {lang: "" for lang in LANGUAGES}
+    if mode in HINT_OF_MODE:
+        hint = {lang: " " + translate(TEXT, HINT_OF_MODE[mode], lang) for lang in LANGUAGES}
+
+    def prompt(lang: str) -> str:
+        lines = " ".join(narrate(e, lang) for e in story if e["type"] not in ("round_start", "deal"))
+        asked = translate(TEXT, "question" if kind == "seat" else "question_price", lang,
+                          mode=rotation_label(mode, lang), banker=change["from"], hint=hint[lang])
+        return f"{escape(asked)}<div style='font-size:15px'>{escape(lines)}</div>"
+
+    def chips(n: int, lang: str) -> str:
+        return translate(TEXT, "one_chip", lang) if n == 1 else translate(TEXT, "chips", lang, n=n)
+
+    if kind == "seat":
+        options = [(s, {lang: translate(TEXT, "seat", lang, seat=s) for lang in LANGUAGES}) for s in range(SEATS)]
+        right = change["to"]
+        why = {lang: escape(narrate(change, lang)) for lang in LANGUAGES}
+    else:
+        right = change["price"]
+        top = min(max(PRICES - 1, right), 11)  # at most 12 choices (classroom.live.MAX_OPTIONS)
+        options = [(n, {lang: chips(n, lang) for lang in LANGUAGES}) for n in range(max(0, right - 11), top + 1)]
+        why = {lang: escape(f"{translate(TEXT, 'paid', lang, chips=chips(right, lang))} {narrate(change, lang)}")
+               for lang in LANGUAGES}
+    return Question({lang: prompt(lang) for lang in LANGUAGES}, options, right, why,
+                    key=(kind, mode, change["from"], change["to"], change.get("price"), len(story)),
+                    skill="pass_the_bank")
+
+
+HINT_OF_MODE = {"rounds": "hint_take", "sale": "hint_accept"}  # the decision a story leaves out, said instead

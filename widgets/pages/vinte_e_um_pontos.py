@@ -33,8 +33,8 @@ from cartas.vinte_e_um import (
     points,
 )
 from widgets.components.base import View
-from widgets.components.exercises import FirstAnswer, NoRepeats
-from widgets.components.i18n import translate
+from widgets.components.exercises import FirstAnswer, NoRepeats, Question
+from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import after_paint
 from widgets.draw.svg import cards_row
 
@@ -318,3 +318,40 @@ class HandScorer(View):
         self.who_player.description = self.block.label("player", self.t("answer_player"))
         self.who_banker.description = self.block.label("banker", self.t("answer_banker"))
         self.block.redraw()
+
+
+# The lesson's two question kinds as multiple-choice questions (the live quiz's projector and
+# "Revisão do dia" ask them; widgets.components.exercises.Question): the same seeded draws,
+# the engine's totals and judgement, the lesson's own words.
+def question(rng) -> Question:
+    """A seeded "what is this hand worth?" (its total under the table's ace, among its totals
+    under the other ace options and four nearby totals, placed at random) or "who wins this
+    call?" (the engine's `judge_call`), kinds drawn at random."""
+    def draw(count: int, avoid=()) -> list:
+        pool = [c for c in STANDARD_PACK if c not in avoid]
+        return [pool[i] for i in rng.choice(len(pool), size=count, replace=False)]
+
+    def every(key: str, **fields) -> dict:
+        return {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}
+
+    if int(rng.integers(2)):
+        ace = ACE_OPTIONS[int(rng.integers(len(ACE_OPTIONS)))]
+        hand = draw(int(rng.integers(2, 4)))
+        right = points(hand, ace)
+        low = right - int(rng.integers(5))  # five totals in a row around it, the right one anywhere among them
+        totals = {points(hand, a) for a in ACE_OPTIONS} | set(range(low, low + 5))
+        shown = " ".join(str(c) for c in hand)
+        prompt = {lang: f"{escape(translate(TEXT, 'q_worth', lang, ace=ace_label(ace, lang)))} {escape(shown)}"
+                  for lang in LANGUAGES}
+        why = {lang: escape(translate(TEXT, "worth_is", lang, points=right)) for lang in LANGUAGES}
+        return Question(prompt, [(n, str(n)) for n in sorted(t for t in totals if t > 0)], right, why,
+                        key=("worth", ace, shown), skill="score_21_hand")
+    hand = draw(2)
+    banker = draw(int(rng.integers(2, 4)), avoid=hand)
+    player_used, banker_used, winner = judge_call(hand, banker, 1)
+    cards = {lang: f"{translate(TEXT, 'player', lang)}: {' '.join(map(str, hand))} · "
+                   f"{translate(TEXT, 'banker', lang)}: {' '.join(map(str, banker))}" for lang in LANGUAGES}
+    prompt = {lang: escape(f"{translate(TEXT, 'q_call', lang, ace=1)} {cards[lang]}") for lang in LANGUAGES}
+    why = {lang: escape(explain_call(player_used, banker_used, 1, lang)) for lang in LANGUAGES}
+    return Question(prompt, [("player", every("answer_player")), ("banker", every("answer_banker"))], winner, why,
+                    key=("call", cards["en"]), skill="who_wins_21_call")

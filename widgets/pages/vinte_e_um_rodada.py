@@ -21,8 +21,8 @@ import ipywidgets as w
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import ALL, DRAW, HIT, narrate, new_game
 from widgets.components.base import View, seed_field
-from widgets.components.exercises import FirstAnswer, NoRepeats
-from widgets.components.i18n import percent, translate
+from widgets.components.exercises import FirstAnswer, NoRepeats, Question
+from widgets.components.i18n import LANGUAGES, percent, translate
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.vinte_e_um_chart import odds_html
 from widgets.draw.vinte_e_um_table import chips_svg, table_html
@@ -319,3 +319,36 @@ class RoundStepper(View):
         self.draw_button.description = self.block.label(True, self.t(labels[0]))
         self.call_button.description = self.block.label(False, self.t(labels[1]))
         self.block.redraw()
+
+
+# The lesson's question kinds as multiple-choice questions (the live quiz's projector and
+# "Revisão do dia" ask them; widgets.components.exercises.Question): taken, as in the lesson,
+# from a seeded round of 4 bots; the answer is the careful bot's, the reason its bust odds.
+def question(rng) -> Question:
+    """A seeded "should the banker draw or call?" or "should this player hit or stand?"."""
+    from cartas.vinte_e_um import SensibleBot, odds_for_view
+
+    kind = "banker" if int(rng.integers(2)) else "player"
+    phase, choice = ("banker", DRAW) if kind == "banker" else ("players", HIT)
+    state = None
+    while state is None:
+        state = next((s for s in play_round(4, int(rng.integers(1_000_000)))
+                      if s.phase == phase and choice in s.legal_actions()), None)
+    seat = state.banker if kind == "banker" else state.current_seat
+    view = state.view(seat)
+    take = SensibleBot().choose(view) in (DRAW, HIT)
+    risk = odds_for_view(view)["bust"]
+    labels = ("draw", "call") if kind == "banker" else ("hit", "stand")
+    key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
+           ("player", True): "explain_hit", ("player", False): "explain_stand"}[kind, take]
+    if kind == "banker":
+        waiting = ", ".join(str(s) for s in state.uncalled)
+        prompt = {lang: escape(translate(TEXT, "question", lang, banker=seat, points=state.points(seat),
+                                         waiting=waiting)) for lang in LANGUAGES}
+    else:
+        prompt = {lang: escape(translate(TEXT, "question_player", lang, seat=seat, points=state.points(seat),
+                                         upcard=state.hands[state.banker][1])) for lang in LANGUAGES}
+    options = [(True, {lang: translate(TEXT, labels[0], lang) for lang in LANGUAGES}),
+               (False, {lang: translate(TEXT, labels[1], lang) for lang in LANGUAGES})]
+    why = {lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))) for lang in LANGUAGES}
+    return Question(prompt, options, take, why, key=(kind, str(state.hands), seat), skill="hit_or_stand")
