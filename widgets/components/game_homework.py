@@ -20,11 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from classroom import homework as hw
-from classroom.store import StoreError
-from widgets.components import learner as identity
-from widgets.components.homework import Refusal, homework_service, t
 from widgets.components.pacing import HUMAN
+
+# The homework store and the learner's widget are imported when a page has a homework item
+# (`from_url`, `GameHomework.check`), so a play page opened without one loads none of them
+# (benchmarks/class_load.py).
 
 
 class GameHomework:
@@ -47,6 +47,11 @@ class GameHomework:
         """Send the game if it is over for the learner and not sent yet; the service's verdict
         ({"correct", "choice", "first"}) when it was taken now, else None. Never raises: a
         refusal or a store that does not answer is shown on the view."""
+        from classroom import homework as hw
+        from classroom.store import StoreError
+        from widgets.components import learner as identity
+        from widgets.components.homework import Refusal, homework_service, t
+
         state = self.view.state
         if self.done or state is None or state is self._sent or hw.game_result(state, HUMAN) is None:
             return None
@@ -77,6 +82,10 @@ def from_url(view, from_scenario: bool = False) -> GameHomework | None:
     the page's notice says why)."""
     from widgets.components import params
     from widgets.components.i18n import query_parameters
+
+    if "tarefa" not in query_parameters():
+        return None
+    from classroom import homework as hw
 
     code = view.from_url(params.homework())
     text = query_parameters().get("item")
