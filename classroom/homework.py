@@ -250,18 +250,20 @@ def _class_of(tx, learner_id: str) -> str:
     return row[0] if row else ""
 
 
-def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None) -> dict:
+def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None,
+           classes: list[str] | None = None) -> dict:
     """The learner's answer to a scenario item, judged against the stored key, or the end of
     her game for a game item (`choice` "won" or "lost"). Only the first counts: returns
     {"correct", "answer", "reason", "first"}; HomeworkError when she is not in the class, the
-    item is not there or the choice is not one of its options."""
+    item is not there or the choice is not one of its options. `classes`: her classes when the
+    caller knows them (the class service: her hub groups), else her class in this store."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
         if row is None:
             raise HomeworkError("no_assignment")
         task = _row(row)
-        if _class_of(tx, learner_id) != task["class_code"]:
+        if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
             raise HomeworkError("not_yours")
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
             raise HomeworkError("bad_item")
@@ -333,14 +335,15 @@ def summary(task: dict, states: list[dict], now: float | None = None) -> dict:
             "passed": passed, "overdue": done < len(states) and now > task["due_at"]}
 
 
-def learner_homework(store: Store, learner_id: str) -> list[dict]:
-    """Her class's assignments, the newest first, each with "states" (per item) and "summary"."""
+def learner_homework(store: Store, learner_id: str, classes: list[str] | None = None) -> list[dict]:
+    """Her class's assignments, the newest first, each with "states" (per item) and "summary".
+    `classes`: her classes when the caller knows them (the class service: her hub groups)."""
     with store.transaction(write=False) as tx:
-        code = _class_of(tx, learner_id)
-        if not code:
+        codes = [c for c in (classes if classes is not None else [_class_of(tx, learner_id)]) if c]
+        if not codes:
             return []
-        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? "
-                          "ORDER BY created_at DESC, id", (code,)).fetchall()
+        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code IN "
+                          f"({', '.join('?' for _ in codes)}) ORDER BY created_at DESC, id", codes).fetchall()
         tasks = [_row(r) for r in rows]
         for task in tasks:
             task["states"] = _states(tx, task, [learner_id])[learner_id]
@@ -349,16 +352,17 @@ def learner_homework(store: Store, learner_id: str) -> list[dict]:
     return tasks
 
 
-def class_results(store: Store, assignment_id: str) -> dict | None:
+def class_results(store: Store, assignment_id: str, learners: list[tuple[str, str]] | None = None) -> dict | None:
     """The assignment with {"learners": [{"id", "name", "states", "summary"}]} for every
-    learner of its class, by name."""
+    learner of its class, by name. `learners`: the class's (id, name) when the caller knows
+    them (the class service: the hub group's members), else the class's in this store."""
     with store.transaction(write=False) as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
         if row is None:
             return None
         task = _row(row)
-        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
-                            (task["class_code"],)).fetchall()
+        people = learners if learners is not None else tx.execute(
+            "SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id", (task["class_code"],)).fetchall()
         states = _states(tx, task, [pid for pid, _ in people])
     task["learners"] = [{"id": pid, "name": name, "states": states[pid], "summary": summary(task, states[pid])}
                         for pid, name in people]
@@ -399,6 +403,14 @@ class StoreHomework:
 
     def class_results(self, assignment_id: str) -> dict | None:
         return class_results(self.store, assignment_id)
+
+
+def for_store(store) -> HomeworkService:
+    """The HomeworkService of `store`: under JupyterHub (the class service's client) the
+    service's, else this store's."""
+    if getattr(store, "remote", False):
+        return store.homework()
+    return StoreHomework(store)
 
 
 # A scenario's question, by the scenario's game family (cartas.scenario's "game"): the one place

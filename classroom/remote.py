@@ -33,9 +33,11 @@ WATCH_WAIT = 25.0
 class ServiceRefused(StoreError):
     """The class service said no: `status` (HTTP), `code`, and `pt`/`en` sentences."""
 
-    def __init__(self, status: int, code: str, pt: str = "", en: str = ""):
+    def __init__(self, status: int, code: str, pt: str = "", en: str = "", family: str = "",
+                 fields: dict | None = None):
         super().__init__(f"{status} {code}: {en or pt}")
         self.status, self.code, self.pt, self.en = status, code, pt, en
+        self.family, self.fields = family, fields or {}  # a lesson's refusal (homework, live)
 
     def message(self, lang: str = "pt") -> str:
         return self.pt if lang == "pt" else self.en
@@ -90,8 +92,10 @@ class RemoteClassroom:
                 detail = {}
             if error.code >= 500 and detail.get("error") in (None, "store_down", "internal"):
                 raise StoreUnavailable(f"the class service failed ({error.code})") from None
+            fields = detail.get("fields")
             raise ServiceRefused(error.code, str(detail.get("error", "refused")), str(detail.get("pt", "")),
-                                 str(detail.get("en", ""))) from None
+                                 str(detail.get("en", "")), str(detail.get("family", "")),
+                                 fields if isinstance(fields, dict) else None) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise StoreUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
 
@@ -113,13 +117,16 @@ class RemoteClassroom:
         return self.call("GET", "api/me")
 
     # progress
-    def record(self, lesson: str, answers) -> int:
-        """Add `answers` (booleans) to the hub user's `lesson`."""
+    def record(self, lesson: str, answers, skills=None) -> int:
+        """Add `answers` (booleans) to the hub user's `lesson`; `skills`, one per answer ("" for
+        none), names the skill each trains (classroom.mastery)."""
         answers = [bool(a) for a in answers]
         if not answers:
             return 0
-        return self.call("POST", f"api/progress/{quote(self.user, safe='')}",
-                         {"lesson": lesson, "answers": answers})["recorded"]
+        body: dict[str, Any] = {"lesson": lesson, "answers": answers}
+        if skills and any(skills):
+            body["skills"] = list(skills)
+        return self.call("POST", f"api/progress/{quote(self.user, safe='')}", body)["recorded"]
 
     def progress(self, user: str | None = None) -> dict[str, dict]:
         """{lesson: {"right", "asked", "last"}} of the hub user (a teacher may name another)."""
@@ -171,3 +178,132 @@ class RemoteClassroom:
 
     def move(self, code: str, action: str, version: int) -> dict:
         return self.call("POST", f"api/tables/{quote(code)}/move", {"action": action, "version": version})
+
+    # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
+    # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the
+    # service, which takes the learner from the token: the learner ids passed are not sent.
+    def homework(self) -> RemoteHomework:
+        return RemoteHomework(self)
+
+    def mastery(self) -> RemoteMastery:
+        return RemoteMastery(self)
+
+    def live(self) -> RemoteLiveQuiz:
+        return RemoteLiveQuiz(self)
+
+
+def _lesson_error(refused: ServiceRefused) -> Exception:
+    """A lesson's refusal as the in-process call raises it (HomeworkError, LiveError), so the
+    pages say it in their own words; any other refusal as it came."""
+    if refused.family == "homework":
+        from .homework import HomeworkError
+        return HomeworkError(refused.code, **refused.fields)
+    if refused.family == "live":
+        from .live import CATALOGUE, LiveError
+        if refused.code in CATALOGUE:
+            try:
+                return LiveError(refused.code, **refused.fields)
+            except (KeyError, ValueError, IndexError):  # fields this code's sentence cannot take
+                pass
+    return refused
+
+
+@dataclass
+class _Lessons:
+    client: RemoteClassroom
+
+    def _ask(self, method: str, path: str, body: Any = None, none_if: tuple[int, ...] = ()) -> Any:
+        try:
+            return self.client.call(method, path, body)
+        except ServiceRefused as refused:
+            if refused.status in none_if:
+                return None
+            raise _lesson_error(refused) from None
+
+
+class RemoteHomework(_Lessons):
+    """classroom.homework's HomeworkService through the class service."""
+
+    def create(self, class_code: str, title, due, pass_mark, items) -> dict:
+        return self._ask("POST", "api/homework", {"class": class_code, "title": title, "due": due,
+                                                  "pass_mark": pass_mark, "items": list(items)})
+
+    def assignment(self, assignment_id: str) -> dict | None:
+        """The assignment (a teacher's whole; a learner's her own, with her states); None if
+        there is none; only its id when it is another class's (the service says no more)."""
+        try:
+            return self.client.call("GET", f"api/homework/{quote(str(assignment_id), safe='')}")
+        except ServiceRefused as refused:
+            if refused.status == 404 or refused.code == "bad_id":
+                return None
+            if refused.code == "not_yours":
+                return {"id": str(assignment_id)}
+            raise _lesson_error(refused) from None
+
+    def class_assignments(self, class_code: str) -> list[dict]:
+        return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/homework")
+
+    def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict:
+        return self._ask("POST", f"api/homework/{quote(str(assignment_id), safe='')}/answer",
+                        {"item": item, "choice": choice})
+
+    def learner_homework(self, learner_id: str) -> list[dict]:
+        return self._ask("GET", "api/homework")
+
+    def class_results(self, assignment_id: str) -> dict | None:
+        return self._ask("GET", f"api/homework/{quote(str(assignment_id), safe='')}/results", none_if=(404,))
+
+
+class RemoteMastery(_Lessons):
+    """classroom.mastery's MasteryService through the class service (the due skills by the
+    service's clock: `now` is not sent)."""
+
+    def learner_levels(self, learner_id: str) -> dict[str, dict]:
+        return self._ask("GET", "api/skills")["levels"]
+
+    def due_skills(self, learner_id: str, now: float | None = None) -> list[str]:
+        return self._ask("GET", "api/skills")["due"]
+
+    def class_levels(self, class_code: str) -> dict:
+        return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/skills")
+
+
+class RemoteLiveQuiz(_Lessons):
+    """classroom.live's LiveQuiz through the class service: the hub decides who teaches (no
+    teacher key), the token who answers."""
+
+    def _path(self, code: str, tail: str = "") -> str:
+        return f"api/live/{quote(str(code)[:20], safe='')}{tail}"
+
+    def start(self, class_code: str, teacher_key: str = "") -> dict:
+        """A session for the class that is hub group `class_code`; NotAllowed if this hub user
+        does not teach or there is no such group."""
+        from .values import NotAllowed
+        try:
+            return self.client.call("POST", "api/live", {"class": str(class_code).strip()})
+        except ServiceRefused as refused:
+            if refused.status in (403, 404):
+                raise NotAllowed(refused.en) from None
+            raise _lesson_error(refused) from None
+
+    def ask(self, code: str, host_token: str, question: dict, seconds: int = 20) -> int:
+        return self._ask("POST", self._path(code, "/ask"),
+                         {"host_token": host_token, "question": question, "seconds": seconds})["number"]
+
+    def close(self, code: str, host_token: str) -> None:
+        self._ask("POST", self._path(code, "/close"), {"host_token": host_token})
+
+    def end(self, code: str, host_token: str) -> None:
+        self._ask("POST", self._path(code, "/end"), {"host_token": host_token})
+
+    def join(self, code: str, learner_id: str = "", name: str = "", class_code: str = "") -> dict:
+        return self._ask("POST", self._path(code, "/join"), {})
+
+    def answer(self, code: str, learner_id: str, number: int, choice: int) -> dict:
+        return self._ask("POST", self._path(code, "/answer"), {"number": number, "choice": choice})
+
+    def question(self, code: str, learner_id: str | None = None) -> dict:
+        return self._ask("GET", self._path(code))
+
+    def board(self, code: str) -> dict:
+        return self._ask("GET", self._path(code, "/board"))
