@@ -409,7 +409,7 @@ def for_store(store) -> HomeworkService:
     """The HomeworkService of `store`: under JupyterHub (the class service's client) the
     service's, else this store's."""
     if getattr(store, "remote", False):
-        return store.homework()
+        return store.homework(HomeworkError)
     return StoreHomework(store)
 
 

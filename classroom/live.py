@@ -407,5 +407,5 @@ def open_quiz(location: str | None = None) -> LiveQuiz:
     from .progress import open_store
     store = open_store(location)
     if getattr(store, "remote", False):
-        return store.live()  # type: ignore[attr-defined]
+        return store.live(LiveError)  # type: ignore[attr-defined]
     return StoreLiveQuiz(store)

@@ -19,7 +19,7 @@ import json
 import os
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -182,35 +182,32 @@ class RemoteClassroom:
     # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
     # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the
     # service, which takes the learner from the token: the learner ids passed are not sent.
-    def homework(self) -> RemoteHomework:
-        return RemoteHomework(self)
+    # `error`: the in-process refusal (HomeworkError, LiveError) a refusal of that family is
+    # raised as, so the pages say it in their own words (passed in: no import cycle).
+    def homework(self, error: Callable[..., Exception] | None = None) -> RemoteHomework:
+        return RemoteHomework(self, "homework", error)
 
     def mastery(self) -> RemoteMastery:
-        return RemoteMastery(self)
+        return RemoteMastery(self, "", None)
 
-    def live(self) -> RemoteLiveQuiz:
-        return RemoteLiveQuiz(self)
-
-
-def _lesson_error(refused: ServiceRefused) -> Exception:
-    """A lesson's refusal as the in-process call raises it (HomeworkError, LiveError), so the
-    pages say it in their own words; any other refusal as it came."""
-    if refused.family == "homework":
-        from .homework import HomeworkError
-        return HomeworkError(refused.code, **refused.fields)
-    if refused.family == "live":
-        from .live import CATALOGUE, LiveError
-        if refused.code in CATALOGUE:
-            try:
-                return LiveError(refused.code, **refused.fields)
-            except (KeyError, ValueError, IndexError):  # fields this code's sentence cannot take
-                pass
-    return refused
+    def live(self, error: Callable[..., Exception] | None = None) -> RemoteLiveQuiz:
+        return RemoteLiveQuiz(self, "live", error)
 
 
 @dataclass
 class _Lessons:
     client: RemoteClassroom
+    family: str
+    error: Callable[..., Exception] | None
+
+    def _error(self, refused: ServiceRefused) -> Exception:
+        """A refusal of this family as `error` (code and fields); any other as it came."""
+        if self.error is not None and refused.family == self.family:
+            try:
+                return self.error(refused.code, **refused.fields)
+            except (KeyError, TypeError, ValueError, IndexError):  # a code or fields it does not know
+                pass
+        return refused
 
     def _ask(self, method: str, path: str, body: Any = None, none_if: tuple[int, ...] = ()) -> Any:
         try:
@@ -218,7 +215,7 @@ class _Lessons:
         except ServiceRefused as refused:
             if refused.status in none_if:
                 return None
-            raise _lesson_error(refused) from None
+            raise self._error(refused) from None
 
 
 class RemoteHomework(_Lessons):
@@ -238,7 +235,7 @@ class RemoteHomework(_Lessons):
                 return None
             if refused.code == "not_yours":
                 return {"id": str(assignment_id)}
-            raise _lesson_error(refused) from None
+            raise self._error(refused) from None
 
     def class_assignments(self, class_code: str) -> list[dict]:
         return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/homework")
@@ -284,7 +281,7 @@ class RemoteLiveQuiz(_Lessons):
         except ServiceRefused as refused:
             if refused.status in (403, 404):
                 raise NotAllowed(refused.en) from None
-            raise _lesson_error(refused) from None
+            raise self._error(refused) from None
 
     def ask(self, code: str, host_token: str, question: dict, seconds: int = 20) -> int:
         return self._ask("POST", self._path(code, "/ask"),

@@ -334,10 +334,7 @@ class ClassView(View):
             remote = getattr(store, "remote", False)  # under JupyterHub: the hub's login, no device
             self.device_count = 0 if remote else devices.remembered_devices(store, self.opened.code)
             self.roster.show(self.opened, self.rows)
-            if remote:  # under JupyterHub the class service has no homework yet
-                self.homework.layout.display = "none"
-            else:
-                self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
+            self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
