@@ -10,6 +10,9 @@ Decided rules (see classroom.service for what the service decides):
 - Every call carries the token in the `Authorization` header; a refusal comes back as
   `ServiceRefused` with the HTTP status, a code and the service's sentences in Portuguese
   and English. An unreachable service is `StoreUnavailable`, as an unreachable store is.
+- Homework, skills and the live quiz: `homework()`, `mastery()` and `live()` give the
+  in-process interfaces (classroom.homework.HomeworkService, classroom.mastery.MasteryService,
+  classroom.live.LiveQuiz) over the service; the learner ids they are passed are never sent.
 - Table changes: `watch(code, version)` is a long poll (the service answers when the
   version moves, or after `wait` seconds); a page waits there instead of polling.
 """

@@ -30,6 +30,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   notifies on each save), so several service replicas agree; on SQLite it checks the
   versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
   table whatever the number of pages.
+- Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
+  answers and joins only theirs, as herself; teachers compose, read results and run the
+  projector (the rules in full above `Lessons`).
 - Bounded database use: on PostgreSQL one pool of `--pool-size` connections (one of them
   listens), whatever the number of learners; store calls run on pool-size - 1 threads.
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
