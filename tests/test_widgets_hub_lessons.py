@@ -49,6 +49,8 @@ def test_under_the_hub_the_teacher_gives_homework_a_learner_does_it_and_the_teac
     kernel_of("prof")
     view, panel = _teacher_view()
     assert view.opened is not None and panel.layout.display != "none"
+    hidden = [view.key, view.remember, view.forget_all_button, view.device_status]
+    assert [part.layout.display for part in hidden] == ["none"] * 4  # the hub's login: no key, no device
     panel.kind.value = "scenario"
     panel.link.value = encode_link(truco_scenario("paulista", HANDS, "K♠"))
     panel.add_button.click()
