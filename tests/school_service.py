@@ -1,7 +1,8 @@
 """The class service in this process for tests: on a thread and a port of its own (127.0.0.1),
 with `SchoolHub` answering what the service asks the hub (whose token, who teaches, the
 groups) for a small school: a teacher (`prof`, in the teachers group), class `turma-a` (ana
-and bia) and class `turma-b` (caio). tests/hub drives the same service through a real hub.
+and bia), class `turma-b` (caio) and class `turma-c` (40 learners, `aluno00` to `aluno39`).
+tests/hub drives the same service through a real hub.
 """
 from __future__ import annotations
 
@@ -20,9 +21,11 @@ class SchoolHub:
 
     teachers_group = "teachers"
 
-    def __init__(self):
-        self.tokens = {f"token-{name}": name for name in ("prof", "ana", "bia", "caio")}
-        self.groups = {"teachers": ["prof"], "turma-a": ["ana", "bia"], "turma-b": ["caio"]}
+    def __init__(self, crowd: int = 40):
+        """`crowd`: the learners of class `turma-c` (`aluno00`, `aluno01`, ...), for bursts."""
+        many = [f"aluno{i:02d}" for i in range(crowd)]
+        self.tokens = {f"token-{name}": name for name in ("prof", "ana", "bia", "caio", *many)}
+        self.groups = {"teachers": ["prof"], "turma-a": ["ana", "bia"], "turma-b": ["caio"], "turma-c": many}
 
     async def user_for_token(self, token: str) -> dict | None:
         name = self.tokens.get(token)

@@ -9,6 +9,8 @@ tests/hub drives the same service through a real JupyterHub.
 from __future__ import annotations
 
 import json
+import time
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from school_service import School
@@ -272,3 +274,40 @@ def test_a_bad_session_code_or_question_is_refused_with_the_quizs_code(school):
     with pytest.raises(LiveError) as caught:
         school.client("ana").live(LiveError).join("ZZZZ")
     assert caught.value.code == "no_session"
+
+
+def test_the_service_stamps_an_answers_time_whatever_time_the_kernel_sends(school):
+    session, teacher = _live(school)
+    code, host = session["code"], session["host_token"]
+    school.client("ana").live(LiveError).join(code)
+    number = teacher.ask(code, host, QUESTION, 20)
+    opened = time.time()
+    teacher.close(code, host)
+    status, refused = school.raw("ana", "POST", f"api/live/{code}/answer", json.dumps(
+        {"number": number, "choice": 1, "at": opened, "elapsed": 0.1}).encode())
+    assert (status, refused["error"]) == (409, "closed")   # too late by the store's clock
+    assert teacher.board(code)["answered"] == 0
+
+
+def test_forty_learners_answering_at_once_through_the_service_lose_none_and_count_none_twice(school):
+    teacher = school.client("prof").live(LiveError)
+    session = teacher.start("turma-c")
+    code, host = session["code"], session["host_token"]
+    crowd = [school.client(f"aluno{i:02d}").live(LiveError) for i in range(40)]
+    for phone in crowd:
+        phone.join(code)
+    number = teacher.ask(code, host, QUESTION, 60)
+
+    def answer_twice(k: int) -> tuple[bool, str]:
+        phone = crowd[k]
+        phone.answer(code, "", number, k % 3)
+        try:
+            phone.answer(code, "", number, (k + 1) % 3)
+            return True, ""
+        except LiveError as error:
+            return False, error.code
+    with ThreadPoolExecutor(40) as pool:
+        seconds = list(pool.map(answer_twice, range(40)))
+    assert seconds == [(False, "already_answered")] * 40
+    board = teacher.board(code)
+    assert board["answered"] == 40 and board["counts"] == [14, 13, 13] and board["players"] == 40
