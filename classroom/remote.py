@@ -282,7 +282,7 @@ class RemoteLiveQuiz(_Lessons):
         try:
             return self.client.call("POST", "api/live", {"class": str(class_code).strip()})
         except ServiceRefused as refused:
-            if refused.status in (403, 404):
+            if refused.status in (400, 403, 404):  # not a class name, not a teacher, no such group
                 raise NotAllowed(refused.en) from None
             raise self._error(refused) from None
 

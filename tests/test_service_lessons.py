@@ -274,6 +274,9 @@ def test_a_bad_session_code_or_question_is_refused_with_the_quizs_code(school):
     with pytest.raises(LiveError) as caught:
         school.client("ana").live(LiveError).join("ZZZZ")
     assert caught.value.code == "no_session"
+    for group in ("no-such-group", "teachers", "x" * 200):   # not a class: no session
+        with pytest.raises(NotAllowed):
+            teacher.start(group)
 
 
 def test_the_service_stamps_an_answers_time_whatever_time_the_kernel_sends(school):
