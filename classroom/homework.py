@@ -268,14 +268,16 @@ def _write_result(tx, assignment_id: str, item: int, learner_id: str, correct: b
 
 
 def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                seat: int = 0, from_scenario: bool = False, now: float | None = None) -> dict:
+                seat: int = 0, from_scenario: bool = False, now: float | None = None,
+                classes: list[str] | None = None) -> dict:
     """A game against the bots, played by the learner at `seat`, for game item `item`: the
     engine replays `state_json` (the state's `to_json()`, registry key `game`) and decides
     that the game is over for her seat and whether she won (`game_result`); the item is done
     with that result if the game counts for it (`from_scenario`: it began from a scenario;
     docs/rules.md#homework-games). Only the first finished game counts. Returns {"correct",
     "choice", "first"}; HomeworkError: "not_over", "bad_game_state", "other_game",
-    "other_variant", "from_scenario", or as `answer` ("not_yours", "bad_item", ...)."""
+    "other_variant", "from_scenario", or as `answer` ("not_yours", "bad_item", ...). `classes`:
+    as for `answer` (the class service: her hub groups)."""
     from cartas.errors import RuleError
     from cartas.games import find_game
     try:
@@ -296,7 +298,7 @@ def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, ga
         if row is None:
             raise HomeworkError("no_assignment")
         task = _row(row)
-        if _class_of(tx, learner_id) != task["class_code"]:
+        if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
             raise HomeworkError("not_yours")
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
             raise HomeworkError("bad_item")
@@ -310,12 +312,15 @@ def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, ga
     return {"correct": correct, "choice": kept, "first": first}
 
 
-def table_game_over(store: Store, table_code: str, now: float | None = None) -> list[dict]:
+def table_game_over(store: Store, table_code: str, now: float | None = None,
+                    classes_of: Callable[[list[str]], dict[str, list[str]]] | None = None) -> list[dict]:
     """Mark done, from the store's own record of table `table_code`, the table game items of
     the learners seated when its game ended (docs/rules.md#homework-games): for each of them,
     every table item of that game in her class's assignments made before the game ended.
     Returns the results written now: [{"learner", "assignment", "item", "correct"}] (empty
-    for a table whose game is not finished, or when every item was done already)."""
+    for a table whose game is not finished, or when every item was done already).
+    `classes_of(learner ids)`: each one's classes when the caller knows them (the class
+    service: their hub groups), else each one's class in this store."""
     from .games import load_state
     from .tables import StoreRepository, clean_code
     loaded = StoreRepository(store).load(clean_code(table_code))
@@ -329,11 +334,13 @@ def table_game_over(store: Store, table_code: str, now: float | None = None) -> 
     seated = [(seat, who["id"]) for seat, who in enumerate(record.get("sitters") or []) if who]
     written: list[dict] = []
     now = ended if now is None else now
+    code = record.get("class_code", "")
+    known = classes_of([learner_id for _, learner_id in seated]) if classes_of is not None and code else None
     with store.transaction() as tx:
         for seat, learner_id in seated:
             result = game_result(state, seat)
-            code = _class_of(tx, learner_id)
-            if result is None or not code or code != record.get("class_code", ""):
+            mine = known.get(learner_id, []) if known is not None else [_class_of(tx, learner_id)]
+            if result is None or not code or code not in mine:
                 continue
             rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? AND created_at <= ? "
                               "ORDER BY created_at, id", (code, ended)).fetchall()
@@ -418,19 +425,21 @@ def _class_of(tx, learner_id: str) -> str:
     return row[0] if row else ""
 
 
-def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None) -> dict:
+def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice, now: float | None = None,
+           classes: list[str] | None = None) -> dict:
     """The learner's answer to a scenario item, judged against the stored key. Only the first
     counts: returns {"correct", "answer", "reason", "first"}; HomeworkError when she is not in
     the class, the item is not there or the choice is not one of its options, and ("by_game")
     for a game item: nobody's word says a game was won, its end is the game's own
-    (`finish_game`, `table_game_over`; docs/rules.md#homework-games)."""
+    (`finish_game`, `table_game_over`; docs/rules.md#homework-games). `classes`: her classes
+    when the caller knows them (the class service: her hub groups), else her class in this store."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
         if row is None:
             raise HomeworkError("no_assignment")
         task = _row(row)
-        if _class_of(tx, learner_id) != task["class_code"]:
+        if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
             raise HomeworkError("not_yours")
         if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
             raise HomeworkError("bad_item")
@@ -500,14 +509,15 @@ def summary(task: dict, states: list[dict], now: float | None = None) -> dict:
             "passed": passed, "overdue": done < len(states) and now > task["due_at"]}
 
 
-def learner_homework(store: Store, learner_id: str) -> list[dict]:
-    """Her class's assignments, the newest first, each with "states" (per item) and "summary"."""
+def learner_homework(store: Store, learner_id: str, classes: list[str] | None = None) -> list[dict]:
+    """Her class's assignments, the newest first, each with "states" (per item) and "summary".
+    `classes`: her classes when the caller knows them (the class service: her hub groups)."""
     with store.transaction(write=False) as tx:
-        code = _class_of(tx, learner_id)
-        if not code:
+        codes = [c for c in (classes if classes is not None else [_class_of(tx, learner_id)]) if c]
+        if not codes:
             return []
-        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code = ? "
-                          "ORDER BY created_at DESC, id", (code,)).fetchall()
+        rows = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE class_code IN "
+                          f"({', '.join('?' for _ in codes)}) ORDER BY created_at DESC, id", codes).fetchall()
         tasks = [_row(r) for r in rows]
         for task in tasks:
             task["states"] = _states(tx, task, [learner_id])[learner_id]
@@ -516,16 +526,17 @@ def learner_homework(store: Store, learner_id: str) -> list[dict]:
     return tasks
 
 
-def class_results(store: Store, assignment_id: str) -> dict | None:
+def class_results(store: Store, assignment_id: str, learners: list[tuple[str, str]] | None = None) -> dict | None:
     """The assignment with {"learners": [{"id", "name", "states", "summary"}]} for every
-    learner of its class, by name."""
+    learner of its class, by name. `learners`: the class's (id, name) when the caller knows
+    them (the class service: the hub group's members), else the class's in this store."""
     with store.transaction(write=False) as tx:
         row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
         if row is None:
             return None
         task = _row(row)
-        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
-                            (task["class_code"],)).fetchall()
+        people = learners if learners is not None else tx.execute(
+            "SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id", (task["class_code"],)).fetchall()
         states = _states(tx, task, [pid for pid, _ in people])
     task["learners"] = [{"id": pid, "name": name, "states": states[pid], "summary": summary(task, states[pid])}
                         for pid, name in people]
@@ -576,6 +587,14 @@ class StoreHomework:
 
     def table_game_over(self, table_code: str) -> list[dict]:
         return table_game_over(self.store, table_code)
+
+
+def for_store(store) -> HomeworkService:
+    """The HomeworkService of `store`: under JupyterHub (the class service's client) the
+    service's, else this store's."""
+    if getattr(store, "remote", False):
+        return store.homework(HomeworkError)
+    return StoreHomework(store)
 
 
 # A scenario's question, by the scenario's game family (cartas.scenario's "game"): the one place

@@ -203,15 +203,20 @@ class StoreLiveQuiz:
         "class_code", "title"}; classroom.classes.NotAllowed for a wrong key."""
         from .classes import open_class
         opened = open_class(self.store, class_code, teacher_key)
+        return self.open_session(opened.code, opened.title)
+
+    def open_session(self, class_code: str, title: str) -> dict:
+        """A new session for class `class_code`, whose teacher the caller has checked (`start`
+        with the teacher key; the class service with the hub's teachers group)."""
         token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             with self.store.transaction() as tx:
                 made = tx.execute("INSERT INTO live_sessions (code, class_code, host_hash, created_at) "
                                   "VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
-                                  (code, opened.code, _digest(token), self.clock(tx))).rowcount
+                                  (code, class_code, _digest(token), self.clock(tx))).rowcount
             if made:
-                return {"code": code, "host_token": token, "class_code": opened.code, "title": opened.title}
+                return {"code": code, "host_token": token, "class_code": class_code, "title": title}
         raise LiveError("no_session", code="?")  # pragma: no cover - 20 clashes in a row
 
     def _host(self, tx: Transaction, code: str, host_token: str) -> None:
@@ -405,7 +410,11 @@ class StoreLiveQuiz:
         return out
 
 
-def open_quiz(location: str | None = None) -> StoreLiveQuiz:
-    """The live quiz on this process's store (the progress tables migrated too)."""
+def open_quiz(location: str | None = None) -> LiveQuiz:
+    """The live quiz on this process's store (the progress tables migrated too); under
+    JupyterHub, the class service's (its client answers the same `LiveQuiz` calls)."""
     from .progress import open_store
-    return StoreLiveQuiz(open_store(location))
+    store = open_store(location)
+    if getattr(store, "remote", False):
+        return store.live(LiveError)  # type: ignore[attr-defined]
+    return StoreLiveQuiz(store)

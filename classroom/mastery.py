@@ -187,12 +187,17 @@ def due_skills(store: Store, learner_id: str, now: float | None = None) -> list[
     return [skill for _, skill in sorted(due)]
 
 
-def class_levels(store: Store, class_code: str) -> dict:
+def class_levels(store: Store, class_code: str, learner_ids: list[str] | None = None) -> dict:
     """The class's levels: {"learners": {learner: {skill: level}}, "skills": {skill: {"right",
     "asked", "rate", "levels": {level: count}}}, "hardest": skills answered, the lowest share
-    of right recent answers first}."""
-    recent = _recent(store, "l.class_code = ?", (class_code,),
-                     join="JOIN learners l ON l.id = a.learner_id")
+    of right recent answers first}. `learner_ids`: the class's when the caller knows them (the
+    class service: the hub group's members), else the class's in this store."""
+    if learner_ids is not None:
+        recent = _recent(store, f"a.learner_id IN ({', '.join('?' for _ in learner_ids) or 'NULL'})",
+                         tuple(learner_ids))
+    else:
+        recent = _recent(store, "l.class_code = ?", (class_code,),
+                         join="JOIN learners l ON l.id = a.learner_id")
     learners = {pid: {skill: level(answers) for skill, (answers, _) in skills.items()}
                 for pid, skills in recent.items()}
     per_skill: dict[str, dict] = {}
@@ -232,3 +237,11 @@ class StoreMastery:
 
     def class_levels(self, class_code: str) -> dict:
         return class_levels(self.store, class_code)
+
+
+def for_store(store) -> MasteryService:
+    """The MasteryService of `store`: under JupyterHub (the class service's client) the
+    service's, else this store's."""
+    if getattr(store, "remote", False):
+        return store.mastery()
+    return StoreMastery(store)

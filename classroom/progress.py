@@ -97,7 +97,7 @@ def record(store: Store, learner: Learner, lesson: str, answers, at: float | Non
     if len(skills) != len(answers):
         raise ValueError("one skill per answer")
     if getattr(store, "remote", False):
-        store.record(lesson, answers)  # type: ignore[attr-defined]  # the service knows who she is (skills: not yet)
+        store.record(lesson, answers, skills)  # type: ignore[attr-defined]  # the service knows who she is
         return
     at = time.time() if at is None else at
     right = sum(answers)

@@ -10,6 +10,9 @@ Decided rules (see classroom.service for what the service decides):
 - Every call carries the token in the `Authorization` header; a refusal comes back as
   `ServiceRefused` with the HTTP status, a code and the service's sentences in Portuguese
   and English. An unreachable service is `StoreUnavailable`, as an unreachable store is.
+- Homework, skills and the live quiz: `homework()`, `mastery()` and `live()` give the
+  in-process interfaces (classroom.homework.HomeworkService, classroom.mastery.MasteryService,
+  classroom.live.LiveQuiz) over the service; the learner ids they are passed are never sent.
 - Table changes: `watch(code, version)` is a long poll (the service answers when the
   version moves, or after `wait` seconds); a page waits there instead of polling.
 """
@@ -19,7 +22,7 @@ import json
 import os
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlencode
@@ -33,9 +36,11 @@ WATCH_WAIT = 25.0
 class ServiceRefused(StoreError):
     """The class service said no: `status` (HTTP), `code`, and `pt`/`en` sentences."""
 
-    def __init__(self, status: int, code: str, pt: str = "", en: str = ""):
+    def __init__(self, status: int, code: str, pt: str = "", en: str = "", family: str = "",
+                 fields: dict | None = None):
         super().__init__(f"{status} {code}: {en or pt}")
         self.status, self.code, self.pt, self.en = status, code, pt, en
+        self.family, self.fields = family, fields or {}  # a lesson's refusal (homework, live)
 
     def message(self, lang: str = "pt") -> str:
         return self.pt if lang == "pt" else self.en
@@ -90,8 +95,10 @@ class RemoteClassroom:
                 detail = {}
             if error.code >= 500 and detail.get("error") in (None, "store_down", "internal"):
                 raise StoreUnavailable(f"the class service failed ({error.code})") from None
+            fields = detail.get("fields")
             raise ServiceRefused(error.code, str(detail.get("error", "refused")), str(detail.get("pt", "")),
-                                 str(detail.get("en", ""))) from None
+                                 str(detail.get("en", "")), str(detail.get("family", "")),
+                                 fields if isinstance(fields, dict) else None) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise StoreUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
 
@@ -113,13 +120,16 @@ class RemoteClassroom:
         return self.call("GET", "api/me")
 
     # progress
-    def record(self, lesson: str, answers) -> int:
-        """Add `answers` (booleans) to the hub user's `lesson`."""
+    def record(self, lesson: str, answers, skills=None) -> int:
+        """Add `answers` (booleans) to the hub user's `lesson`; `skills`, one per answer ("" for
+        none), names the skill each trains (classroom.mastery)."""
         answers = [bool(a) for a in answers]
         if not answers:
             return 0
-        return self.call("POST", f"api/progress/{quote(self.user, safe='')}",
-                         {"lesson": lesson, "answers": answers})["recorded"]
+        body: dict[str, Any] = {"lesson": lesson, "answers": answers}
+        if skills and any(skills):
+            body["skills"] = list(skills)
+        return self.call("POST", f"api/progress/{quote(self.user, safe='')}", body)["recorded"]
 
     def progress(self, user: str | None = None) -> dict[str, dict]:
         """{lesson: {"right", "asked", "last"}} of the hub user (a teacher may name another)."""
@@ -171,3 +181,138 @@ class RemoteClassroom:
 
     def move(self, code: str, action: str, version: int) -> dict:
         return self.call("POST", f"api/tables/{quote(code)}/move", {"action": action, "version": version})
+
+    # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
+    # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the
+    # service, which takes the learner from the token: the learner ids passed are not sent.
+    # `error`: the in-process refusal (HomeworkError, LiveError) a refusal of that family is
+    # raised as, so the pages say it in their own words (passed in: no import cycle).
+    def homework(self, error: Callable[..., Exception] | None = None) -> RemoteHomework:
+        return RemoteHomework(self, "homework", error)
+
+    def mastery(self) -> RemoteMastery:
+        return RemoteMastery(self, "", None)
+
+    def live(self, error: Callable[..., Exception] | None = None) -> RemoteLiveQuiz:
+        return RemoteLiveQuiz(self, "live", error)
+
+
+@dataclass
+class _Lessons:
+    client: RemoteClassroom
+    family: str
+    error: Callable[..., Exception] | None
+
+    def _error(self, refused: ServiceRefused) -> Exception:
+        """A refusal of this family as `error` (code and fields); any other as it came."""
+        if self.error is not None and refused.family == self.family:
+            try:
+                return self.error(refused.code, **refused.fields)
+            except (KeyError, TypeError, ValueError, IndexError):  # a code or fields it does not know
+                pass
+        return refused
+
+    def _ask(self, method: str, path: str, body: Any = None, none_if: tuple[int, ...] = ()) -> Any:
+        try:
+            return self.client.call(method, path, body)
+        except ServiceRefused as refused:
+            if refused.status in none_if:
+                return None
+            raise self._error(refused) from None
+
+
+class RemoteHomework(_Lessons):
+    """classroom.homework's HomeworkService through the class service."""
+
+    def create(self, class_code: str, title, due, pass_mark, items) -> dict:
+        return self._ask("POST", "api/homework", {"class": class_code, "title": title, "due": due,
+                                                  "pass_mark": pass_mark, "items": list(items)})
+
+    def assignment(self, assignment_id: str) -> dict | None:
+        """The assignment (a teacher's whole; a learner's her own, with her states); None if
+        there is none; only its id when it is another class's (the service says no more)."""
+        try:
+            return self.client.call("GET", f"api/homework/{quote(str(assignment_id), safe='')}")
+        except ServiceRefused as refused:
+            if refused.status == 404 or refused.code == "bad_id":
+                return None
+            if refused.code == "not_yours":
+                return {"id": str(assignment_id)}
+            raise self._error(refused) from None
+
+    def class_assignments(self, class_code: str) -> list[dict]:
+        return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/homework")
+
+    def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict:
+        return self._ask("POST", f"api/homework/{quote(str(assignment_id), safe='')}/answer",
+                        {"item": item, "choice": choice})
+
+    def learner_homework(self, learner_id: str) -> list[dict]:
+        return self._ask("GET", "api/homework")
+
+    def class_results(self, assignment_id: str) -> dict | None:
+        return self._ask("GET", f"api/homework/{quote(str(assignment_id), safe='')}/results", none_if=(404,))
+
+    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
+                    seat: int = 0, from_scenario: bool = False) -> dict:
+        return self._ask("POST", f"api/homework/{quote(str(assignment_id), safe='')}/game",
+                         {"item": item, "game": game, "state": state_json, "seat": seat,
+                          "from_scenario": from_scenario})
+
+    def table_game_over(self, table_code: str) -> list[dict]:
+        return self._ask("POST", f"api/tables/{quote(str(table_code), safe='')}/homework", {})
+
+
+class RemoteMastery(_Lessons):
+    """classroom.mastery's MasteryService through the class service (the due skills by the
+    service's clock: `now` is not sent)."""
+
+    def learner_levels(self, learner_id: str) -> dict[str, dict]:
+        return self._ask("GET", "api/skills")["levels"]
+
+    def due_skills(self, learner_id: str, now: float | None = None) -> list[str]:
+        return self._ask("GET", "api/skills")["due"]
+
+    def class_levels(self, class_code: str) -> dict:
+        return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/skills")
+
+
+class RemoteLiveQuiz(_Lessons):
+    """classroom.live's LiveQuiz through the class service: the hub decides who teaches (no
+    teacher key), the token who answers."""
+
+    def _path(self, code: str, tail: str = "") -> str:
+        return f"api/live/{quote(str(code)[:20], safe='')}{tail}"
+
+    def start(self, class_code: str, teacher_key: str = "") -> dict:
+        """A session for the class that is hub group `class_code`; NotAllowed if this hub user
+        does not teach or there is no such group."""
+        from .values import NotAllowed
+        try:
+            return self.client.call("POST", "api/live", {"class": str(class_code).strip()})
+        except ServiceRefused as refused:
+            if refused.status in (400, 403, 404):  # not a class name, not a teacher, no such group
+                raise NotAllowed(refused.en) from None
+            raise self._error(refused) from None
+
+    def ask(self, code: str, host_token: str, question: dict, seconds: int = 20) -> int:
+        return self._ask("POST", self._path(code, "/ask"),
+                         {"host_token": host_token, "question": question, "seconds": seconds})["number"]
+
+    def close(self, code: str, host_token: str) -> None:
+        self._ask("POST", self._path(code, "/close"), {"host_token": host_token})
+
+    def end(self, code: str, host_token: str) -> None:
+        self._ask("POST", self._path(code, "/end"), {"host_token": host_token})
+
+    def join(self, code: str, learner_id: str = "", name: str = "", class_code: str = "") -> dict:
+        return self._ask("POST", self._path(code, "/join"), {})
+
+    def answer(self, code: str, learner_id: str, number: int, choice: int) -> dict:
+        return self._ask("POST", self._path(code, "/answer"), {"number": number, "choice": choice})
+
+    def question(self, code: str, learner_id: str | None = None) -> dict:
+        return self._ask("GET", self._path(code))
+
+    def board(self, code: str) -> dict:
+        return self._ask("GET", self._path(code, "/board"))

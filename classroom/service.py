@@ -30,6 +30,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   notifies on each save), so several service replicas agree; on SQLite it checks the
   versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
   table whatever the number of pages.
+- Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
+  answers and joins only theirs, as herself; teachers compose, read results and run the
+  projector (the rules in full above `Lessons`).
 - Bounded database use: on PostgreSQL one pool of `--pool-size` connections (one of them
   listens), whatever the number of learners; store calls run on pool-size - 1 threads.
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
@@ -54,7 +57,7 @@ from urllib.parse import quote
 from tornado import httpclient, web
 from tornado.ioloop import IOLoop
 
-from . import games, progress
+from . import games, homework, live, mastery, progress
 from .games import TableError
 from .identity import clean_name
 from .store import Store, StoreError, connect
@@ -81,6 +84,7 @@ TEXT = {
     "no_class": ("Não há turma {name} no JupyterHub.", "There is no class {name} on JupyterHub."),
     "bad_request": ("Pedido inválido: {why}.", "Bad request: {why}."),
     "not_found": ("Não há nada aqui.", "There is nothing here."),
+    "not_seated": ("Você não está sentado nesta mesa.", "You are not seated at this table."),
     "hub_down": ("O JupyterHub não respondeu; tente de novo.", "JupyterHub did not answer; try again."),
     "store_down": ("As turmas estão sem conexão com o banco de dados; tente de novo.",
                    "The classes cannot reach the store; try again."),
@@ -171,6 +175,7 @@ class Classes:
     def __init__(self, store: Store, workers: int):
         self.store = store
         store.migrate(progress.MIGRATIONS)
+        self.lessons = Lessons(store)  # homework, skills and the live quiz (below)
         from .tables import StoreRepository
         self.tables = Tables(StoreRepository(store))
         # Tables are waited on, answers are not: a quarter of the threads (at least one) records
@@ -196,8 +201,8 @@ class Classes:
                            "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
 
     # progress
-    def record(self, user: str, lesson: str, answers: list[bool]) -> None:
-        progress.record(self.store, HubUser("hub-learner", user, ""), lesson, answers)
+    def record(self, user: str, lesson: str, answers: list[bool], skills: list[str] | None = None) -> None:
+        progress.record(self.store, HubUser("hub-learner", user, ""), lesson, answers, skills=skills)
 
     def learner_progress(self, user: str) -> dict:
         return progress.learner_progress(self.store, learner_id(user))
@@ -598,7 +603,11 @@ class ProgressHandler(Handler):
             if (not isinstance(answers, list) or not 0 < len(answers) <= MAX_ANSWERS
                     or not all(isinstance(a, bool) for a in answers)):
                 raise Refused(400, "bad_request", why="answers")
-            await self.service.classes.write(self.service.classes.record, user, lesson, answers)
+            skills = body.get("skills")  # one per answer, "" for none (classroom.mastery)
+            if skills is not None and (not isinstance(skills, list) or len(skills) != len(answers) or not all(
+                    isinstance(s, str) and (s == "" or s in mastery.BY_KEY) for s in skills)):
+                raise Refused(400, "bad_request", why="skills")
+            await self.service.classes.write(self.service.classes.record, user, lesson, answers, skills)
             return {"recorded": len(answers)}
         await self.guarded(work)
 
@@ -742,6 +751,383 @@ class TableActionHandler(Handler):
         await self.guarded(work)
 
 
+# Homework, skills and the live quiz (classroom.homework, .mastery, .live) -------------------------
+# Decided rules (the lessons' own are docs/rules.md#homework, #mastery-levels, #live-quiz-points):
+# - A learner's classes are her hub groups (the teachers group aside). She lists and answers the
+#   homework of those classes only, always as herself: the learner is the token's, never a
+#   field of the request. Until she has done a scenario item, its answer key and the coach's
+#   reason are not sent to her (the store judges her answer).
+# - A teacher (as for the classes: a hub admin or a member of the teachers group) composes
+#   homework for a class that is a hub group, lists a class's homework and reads its learners x
+#   items, one row per member of the group; learners are named by their hub name, as in the
+#   class rows.
+# - Skills: a learner reads her own levels and the skills due for review by the service's
+#   clock; a teacher reads a class's levels (its members').
+# - The live quiz: a teacher starts a session for a class (a hub group) and, with the host
+#   token it gives her projector, asks, closes and ends; only teachers read the board (it holds
+#   the right answer while the question is open). A learner joins a session of one of her
+#   groups by its code and answers once per question; the store's clock stamps her answer.
+# - Every field a request carries is checked here (types, sizes, ids); a refusal of the lessons'
+#   rules is {"error": code, "pt", "en", "family": "homework" | "live", "fields"}, with 400 for
+#   bad input, 403 for what is not hers, 404 for what does not exist, 409 for a rule of the
+#   quiz (closed, already answered, ...); `fields` let a page say it in its own words.
+LESSON_TEXT = {
+    "homework": ("A tarefa foi recusada ({code}).", "The homework was refused ({code})."),
+}
+LESSON_STATUS = {"no_assignment": 404, "not_yours": 403, "no_session": 404, "not_host": 403,
+                 "other_class": 403, "bad_code": 400, "bad_question": 400, "bad_seconds": 400,
+                 "bad_choice": 400}
+MAX_NUMBER = 1_000_000      # a live question's number, at most
+MAX_CHOICE = 40             # characters of a homework answer (a card, "accept", "won", ...)
+MAX_GAME_STATE = 60_000     # characters of a finished game sent for a homework game item (to_json; in MAX_BODY)
+MAX_SECRET = 200            # characters of a host token
+
+
+def _learner_task(task: dict) -> dict:
+    """An assignment as its learner receives it: a scenario item she has not done yet comes
+    without its answer key and reason."""
+    states = task.get("states") or []
+    items = []
+    for index, item in enumerate(task["items"]):
+        done = index < len(states) and states[index]["done"]
+        hidden = item["kind"] == "scenario" and not done
+        items.append({k: v for k, v in item.items() if k not in ("answer", "reason")} if hidden else item)
+    return {**task, "items": items}
+
+
+def _hub_names(rows: dict) -> dict:
+    """{learner id: value} keyed by hub names (`hub:ana` -> `ana`), as a teacher reads them."""
+    return {(k[4:] if k.startswith("hub:") else k): v for k, v in rows.items()}
+
+
+class Lessons:
+    """The store side of homework, skills and the live quiz (no HTTP); each call a store
+    transaction, run on one of the answers threads (`Classes.write`)."""
+
+    def __init__(self, store: Store):
+        self.store = store
+        store.migrate(homework.MIGRATIONS)
+        self.quiz = live.StoreLiveQuiz(store)   # migrates the live tables
+
+    def learner_homework(self, user: str, groups: list[str]) -> list[dict]:
+        return [_learner_task(t) for t in homework.learner_homework(self.store, learner_id(user), groups)]
+
+    def learner_assignment(self, user: str, groups: list[str], ident: str) -> dict:
+        mine = next((t for t in self.learner_homework(user, groups) if t["id"] == ident), None)
+        if mine is not None:
+            return mine
+        raise homework.HomeworkError("no_assignment" if homework.assignment(self.store, ident) is None
+                                     else "not_yours")
+
+    def results(self, task: dict, members: list[str]) -> dict | None:
+        found = homework.class_results(self.store, task["id"], [(learner_id(m), m) for m in members])
+        if found is not None:
+            for row in found["learners"]:
+                row["id"] = row["name"]
+        return found
+
+    def learner_skills(self, user: str) -> dict:
+        return {"levels": mastery.learner_levels(self.store, learner_id(user)),
+                "due": mastery.due_skills(self.store, learner_id(user))}
+
+    def class_skills(self, group: str, members: list[str]) -> dict:
+        found = mastery.class_levels(self.store, group, [learner_id(m) for m in members])
+        return {**found, "learners": _hub_names(found["learners"])}
+
+    def session_class(self, code: str) -> str:
+        code = live.clean_code(code)
+        with self.store.transaction(write=False) as tx:
+            row = tx.execute("SELECT class_code FROM live_sessions WHERE code = ?", (code,)).fetchone()
+        if row is None:
+            raise live.LiveError("no_session", code=code)
+        return str(row[0])
+
+
+class LessonHandler(Handler):
+    """A handler of homework, skills or the live quiz (see the rules above)."""
+
+    @property
+    def lessons(self) -> Lessons:
+        return self.service.classes.lessons
+
+    async def store(self, fn, *args):
+        return await self.service.classes.write(fn, *args)
+
+    async def groups(self, user: str) -> list[str]:
+        """The user's classes: her hub groups but the teachers group."""
+        teachers = self.service.hub.teachers_group
+        return [g for g in (await self.service.hub.user(user)).get("groups") or [] if g != teachers]
+
+    async def members(self, group) -> list[str]:
+        """The members of class `group` (a hub group); 404 if there is no such class."""
+        if not isinstance(group, str) or not 0 < len(group) <= 100:
+            raise Refused(400, "bad_request", why="class")
+        members = None if group == self.service.hub.teachers_group else await self.service.hub.members(group)
+        if members is None:
+            raise Refused(404, "no_class", name=group[:40])
+        return members
+
+    def refuse(self, error: Refused) -> None:
+        family = getattr(error, "family", None)
+        if family is None:
+            super().refuse(error)
+            return
+        self.set_status(error.status)
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en, "family": family,
+                                "fields": getattr(error, "fields", {})}, ensure_ascii=False, default=str))
+
+    async def guarded(self, work) -> None:
+        async def checked():
+            try:
+                return await work()
+            except homework.HomeworkError as error:
+                pt, en = (s.format(code=error.code) for s in LESSON_TEXT["homework"])
+                refused = Refused(LESSON_STATUS.get(error.code, 400), error.code, pt, en)
+                refused.family, refused.fields = "homework", error.fields  # type: ignore[attr-defined]
+                raise refused from None
+            except live.LiveError as error:
+                refused = Refused(LESSON_STATUS.get(error.code, 409), error.code, error.message("pt"),
+                                  error.message("en"))
+                refused.family, refused.fields = "live", error.fields  # type: ignore[attr-defined]
+                raise refused from None
+        await super().guarded(checked)
+
+
+def _whole(value, low: int, high: int, what: str) -> int:
+    """`value` if it is a whole number from `low` to `high`; 400 naming `what` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(400, "bad_request", why=f"{what}: a whole number from {low} to {high}")
+    return value
+
+
+def _text(value, longest: int, what: str) -> str:
+    if not isinstance(value, str) or not 0 < len(value) <= longest:
+        raise Refused(400, "bad_request", why=f"{what}: text of 1 to {longest} characters")
+    return value
+
+
+class HomeworkListHandler(LessonHandler):
+    async def get(self):
+        """The caller's homework: her classes' assignments with her states."""
+        async def work():
+            user = await self.user()
+            return await self.store(self.lessons.learner_homework, user, await self.groups(user))
+        await self.guarded(work)
+
+    async def post(self):
+        """A teacher's new assignment: {class, title, due, pass_mark, items}."""
+        async def work():
+            await self.teacher()
+            body = self.body()
+            group = body.get("class")
+            await self.members(group)
+            return await self.store(homework.create, self.lessons.store, group, body.get("title"), body.get("due"),
+                                    body.get("pass_mark"), body.get("items"))
+        await self.guarded(work)
+
+
+class HomeworkHandler(LessonHandler):
+    async def get(self, ident: str):
+        """One assignment: whole for a teacher; for a learner, hers with her states (403 if
+        it is another class's)."""
+        async def work():
+            user = await self.user()
+            ident_ = homework.clean_id(ident)
+            if await self.service.hub.is_teacher(user):
+                found = await self.store(homework.assignment, self.lessons.store, ident_)
+                if found is None:
+                    raise homework.HomeworkError("no_assignment")
+                return found
+            return await self.store(self.lessons.learner_assignment, user, await self.groups(user), ident_)
+        await self.guarded(work)
+
+
+class HomeworkResultsHandler(LessonHandler):
+    async def get(self, ident: str):
+        """A teacher reads learners x items of an assignment: every member of its class."""
+        async def work():
+            await self.teacher()
+            task = await self.store(homework.assignment, self.lessons.store, homework.clean_id(ident))
+            if task is None:
+                raise homework.HomeworkError("no_assignment")
+            members = await self.service.hub.members(task["class_code"]) or []
+            return await self.store(self.lessons.results, task, members)
+        await self.guarded(work)
+
+
+class HomeworkAnswerHandler(LessonHandler):
+    async def post(self, ident: str):
+        """The caller's result for one item: {item, choice}, as herself only."""
+        async def work():
+            user = await self.user()
+            body = self.body()
+            item = _whole(body.get("item"), 0, homework.MAX_ITEMS - 1, "item")
+            choice = _text(body.get("choice"), MAX_CHOICE, "choice")
+            ident_ = homework.clean_id(ident)
+            groups = await self.groups(user)
+            return await self.store(partial(homework.answer, self.lessons.store, ident_, item, learner_id(user),
+                                            choice, classes=groups))
+        await self.guarded(work)
+
+
+class HomeworkGameHandler(LessonHandler):
+    """The caller's finished game against the bots for a game item: {item, game, state, seat,
+    from_scenario}. The kernel sends the game, never who won: the engine replays it here and
+    decides (classroom.homework.finish_game, docs/rules.md#homework-games)."""
+
+    async def post(self, ident: str):
+        async def work():
+            user = await self.user()
+            body = self.body()
+            item = _whole(body.get("item"), 0, homework.MAX_ITEMS - 1, "item")
+            game = _text(body.get("game"), 40, "game")
+            state = _text(body.get("state"), MAX_GAME_STATE, "state")
+            seat = _whole(body.get("seat", 0), 0, 11, "seat")
+            from_scenario = body.get("from_scenario", False)
+            if not isinstance(from_scenario, bool):
+                raise Refused(400, "bad_request", why="from_scenario: true or false")
+            ident_ = homework.clean_id(ident)
+            groups = await self.groups(user)
+            return await self.store(partial(homework.finish_game, self.lessons.store, ident_, item, learner_id(user),
+                                            game, state, seat, from_scenario, classes=groups))
+        await self.guarded(work)
+
+
+class TableHomeworkHandler(LessonHandler):
+    """A finished table's game items, marked from the service's own record of the table
+    (classroom.homework.table_game_over): anyone seated may ask, and asking twice writes
+    nothing more; each seated learner's classes are her hub groups."""
+
+    async def post(self, code: str):
+        async def work():
+            user = await self.user()
+            code_ = clean_code(code)
+            tables = self.service.classes.tables
+            snap = await self.service.classes.run(lambda: tables.snapshot(code_))
+            if snap.seat_of(learner_id(user)) is None:
+                raise Refused(403, "not_seated")
+            teachers = self.service.hub.teachers_group
+            known: dict[str, list[str]] = {}
+            for who in snap.sitters:
+                if who and str(who["id"]).startswith("hub:"):
+                    groups = (await self.service.hub.user(str(who["id"])[4:])).get("groups") or []
+                    known[str(who["id"])] = [g for g in groups if g != teachers]
+            written = await self.store(partial(homework.table_game_over, self.lessons.store, code_,
+                                               classes_of=lambda ids: known))
+            return [{**row, "learner": row["learner"][4:] if row["learner"].startswith("hub:") else row["learner"]}
+                    for row in written]
+        await self.guarded(work)
+
+
+class ClassHomeworkHandler(LessonHandler):
+    async def get(self, group: str):
+        async def work():
+            await self.teacher()
+            await self.members(group)
+            return await self.store(homework.class_assignments, self.lessons.store, group)
+        await self.guarded(work)
+
+
+class SkillsHandler(LessonHandler):
+    async def get(self):
+        """The caller's own levels and the skills due for her review."""
+        async def work():
+            return await self.store(self.lessons.learner_skills, await self.user())
+        await self.guarded(work)
+
+
+class ClassSkillsHandler(LessonHandler):
+    async def get(self, group: str):
+        async def work():
+            await self.teacher()
+            members = await self.members(group)
+            return await self.store(self.lessons.class_skills, group, members)
+        await self.guarded(work)
+
+
+class LiveStartHandler(LessonHandler):
+    async def post(self):
+        """A teacher starts a live session for a class: {class}; its code and host token."""
+        async def work():
+            await self.teacher()
+            group = self.body().get("class")
+            await self.members(group)
+            return await self.store(self.lessons.quiz.open_session, group, group)
+        await self.guarded(work)
+
+
+class LiveHostHandler(LessonHandler):
+    async def post(self, code: str, action: str):
+        """ask {host_token, question, seconds}, close {host_token}, end {host_token}: a teacher's."""
+        async def work():
+            await self.teacher()
+            body = self.body()
+            token = _text(body.get("host_token"), MAX_SECRET, "host_token")
+            quiz = self.lessons.quiz
+            if action == "ask":
+                seconds = _whole(body.get("seconds", live.DEFAULT_SECONDS), *live.SECONDS, "seconds")
+                return {"number": await self.store(quiz.ask, code, token, body.get("question"), seconds)}
+            await self.store(quiz.close if action == "close" else quiz.end, code, token)
+            return {"done": action}
+        await self.guarded(work)
+
+
+class LiveBoardHandler(LessonHandler):
+    async def get(self, code: str):
+        """What the projector shows (the right answer included): teachers only."""
+        async def work():
+            await self.teacher()
+            return await self.store(self.lessons.quiz.board, code)
+        await self.guarded(work)
+
+
+class LiveQuestionHandler(LessonHandler):
+    async def get(self, code: str):
+        """What the caller's phone shows: the question, and her points and answer."""
+        async def work():
+            user = await self.user()
+            return await self.store(self.lessons.quiz.question, code, learner_id(user))
+        await self.guarded(work)
+
+
+class LivePlayerHandler(LessonHandler):
+    async def post(self, code: str, action: str):
+        """join {} a session of one of her classes; answer {number, choice}: as herself."""
+        async def work():
+            user = await self.user()
+            body = self.body()
+            quiz = self.lessons.quiz
+            if action == "join":
+                session_class = await self.store(self.lessons.session_class, code)
+                mine = session_class if session_class in await self.groups(user) else ""
+                return await self.store(quiz.join, code, learner_id(user), clean_name(user), mine)
+            number = _whole(body.get("number"), 1, MAX_NUMBER, "number")
+            choice = _whole(body.get("choice"), 0, live.MAX_OPTIONS - 1, "choice")
+            return await self.store(quiz.answer, code, learner_id(user), number, choice)
+        await self.guarded(work)
+
+
+def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
+    """The homework, skills and live quiz routes under `prefix` (it ends with "/")."""
+    return [
+        (rf"{prefix}api/homework", HomeworkListHandler),
+        (rf"{prefix}api/homework/([^/]+)", HomeworkHandler),
+        (rf"{prefix}api/homework/([^/]+)/results", HomeworkResultsHandler),
+        (rf"{prefix}api/homework/([^/]+)/answer", HomeworkAnswerHandler),
+        (rf"{prefix}api/homework/([^/]+)/game", HomeworkGameHandler),
+        (rf"{prefix}api/tables/([^/]+)/homework", TableHomeworkHandler),
+        (rf"{prefix}api/classes/([^/]+)/homework", ClassHomeworkHandler),
+        (rf"{prefix}api/classes/([^/]+)/skills", ClassSkillsHandler),
+        (rf"{prefix}api/skills", SkillsHandler),
+        (rf"{prefix}api/live", LiveStartHandler),
+        (rf"{prefix}api/live/([^/]{{1,20}})", LiveQuestionHandler),
+        (rf"{prefix}api/live/([^/]{{1,20}})/board", LiveBoardHandler),
+        (rf"{prefix}api/live/([^/]{{1,20}})/(ask|close|end)", LiveHostHandler),
+        (rf"{prefix}api/live/([^/]{{1,20}})/(join|answer)", LivePlayerHandler),
+    ]
+
+
 class HealthHandler(Handler):
     async def get(self):
         self.reply({"ok": True, "notifications": self.service.notifications,
@@ -759,6 +1145,7 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
         (rf"{prefix}api/classes/([^/]+)", ClassHandler),
         (rf"{prefix}api/tables", TablesHandler), (rf"{prefix}api/tables/{code}", TableHandler),
         (rf"{prefix}api/tables/{code}/(join|leave|start|move)", TableActionHandler),
+        *lesson_routes(prefix),
     ]
     return web.Application([(path, handler, {"service": service}) for path, handler in routes],
                            compress_response=True)

@@ -252,3 +252,30 @@ def test_she_cannot_make_bots_busy_nor_choose_a_tables_deals(attempts):
     assert attempts["busy_bots"] == 400
     first, second = attempts["seeded_hands"]   # two tables asked for with one seed
     assert first != second and None not in first  # the seed was ignored: two different deals
+
+
+def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_sees_it(hub, teacher):
+    """Homework through the class service: the teacher gives it to the hub group, Ana's kernel
+    lists her to-do and records the item as herself (naming Bia changes nothing), and her
+    token cannot read the class's results."""
+    from classroom.homework import for_store
+    task = for_store(teacher).create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
+                                     [{"kind": "game", "game": "21", "where": "bots"}])
+    done = in_kernel(hub, "ana", """
+        import json
+        from classroom import homework, progress
+        from classroom.remote import ServiceRefused
+        service = homework.for_store(progress.open_store())   # what the pages call: the class service
+        todo = [t["id"] for t in service.learner_homework("hub:bia")]
+        verdict = service.answer(TASK, 0, "hub:bia", "won")
+        try:
+            service.class_results(TASK)
+            results = 200
+        except ServiceRefused as refused:
+            results = refused.status
+        print(json.dumps({"todo": todo, "correct": verdict["correct"], "results": results}))
+    """.replace("TASK", repr(task["id"])))
+    assert done == {"todo": [task["id"]], "correct": True, "results": 403}
+    rows = {r["id"]: r["states"][0] for r in for_store(teacher).class_results(task["id"])["learners"]}
+    assert set(rows) == {"ana", "bia", "cora"}
+    assert rows["ana"]["done"] and rows["ana"]["right"] and not rows["bia"]["done"] and not rows["cora"]["done"]

@@ -151,14 +151,15 @@ class Refusal(ValueError):
 
 
 def homework_service() -> hw.HomeworkService:
-    """Who answers questions about homework: this process's store."""
+    """Who answers questions about homework: this process's store, or under JupyterHub the
+    class service (classroom.remote)."""
     from classroom.progress import open_store
-    return hw.StoreHomework(open_store())
+    return hw.for_store(open_store())
 
 
 def mastery_service() -> mastery.MasteryService:
     from classroom.progress import open_store
-    return mastery.StoreMastery(open_store())
+    return mastery.for_store(open_store())
 
 
 def _spreadsheet_safe(value) -> str:

@@ -2,7 +2,8 @@
 
 Decided rules (classroom.live, docs/rules.md#live-quiz-points):
 - The session starts with the class code and its teacher key, as the class view opens
-  (`classroom.classes.open_class`, with its limit on wrong keys). The page then shows the join
+  (`classroom.classes.open_class`, with its limit on wrong keys); under JupyterHub with the
+  class's hub group alone (the class service checks that she teaches). The page then shows the join
   code in large letters, the learners' link (`aula_aluno.ipynb?codigo=...`) and its QR code.
 - The teacher picks the next question: a lesson, truco's or 21's, whose own question
   generator (a truco lesson view's exercise block, `widgets.components.exercises`; a 21
@@ -25,6 +26,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
+from classroom import hub_user
 from classroom.classes import NotAllowed
 from classroom.store import StoreError
 from widgets.components import live as drawing
@@ -58,6 +60,10 @@ TEXT = {
     "key": {"pt": "Chave do professor", "en": "Teacher key"},
     "start": {"pt": "Começar a aula", "en": "Start the session"},
     "refused": {"pt": "Código ou chave do professor errados.", "en": "Wrong class code or teacher key."},
+    "hub_intro": {"pt": "Escreva a turma (o grupo do JupyterHub) para começar a aula.",
+                  "en": "Type the class (its JupyterHub group) to start the session."},
+    "hub_refused": {"pt": "Não há essa turma no JupyterHub, ou você não é professor(a).",
+                    "en": "There is no such class on JupyterHub, or you do not teach."},
     "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
                    "en": "The store does not answer right now; try again in a moment."},
     "join": {"pt": "Entre pelo celular: código {code}", "en": "Join on your phone: code {code}"},
@@ -237,7 +243,7 @@ class LiveProjector(View):
         try:
             self.session = self._call(lambda quiz: quiz.start(class_code, teacher_key))
         except NotAllowed:
-            raise ValueError(self.t("refused")) from None
+            raise ValueError(self.t("hub_refused" if hub_user() else "refused")) from None
         seed = self._seed
         if seed is None:
             import secrets
@@ -319,7 +325,9 @@ class LiveProjector(View):
     # Drawing ----------------------------------------------------------------------------
     def redraw(self) -> None:
         self.draw_title()
-        self.intro.value = f"<p style='font-size:16px'>{escape(self.t('intro'))}</p>"
+        hub = hub_user() is not None  # under JupyterHub: the hub group alone, no key
+        self.intro.value = f"<p style='font-size:16px'>{escape(self.t('hub_intro' if hub else 'intro'))}</p>"
+        self.key.layout.display = "none" if hub else ""
         self.code.placeholder, self.key.placeholder = self.t("code"), self.t("key")
         self.start_button.description = self.t("start")
         from widgets.pages.index import LESSONS

@@ -91,8 +91,8 @@ class LivePhone(View):
         """The learner at this browser, her token checked now; None if not in a class."""
         if not self.identity.reported():
             return None
-        learner = self.identity.verified()
-        return learner if learner is not None and learner.class_code else None
+        learner = self.identity.verified()  # under JupyterHub the hub user: the service checks her groups
+        return learner if learner is not None and (learner.class_code or self.identity.hub) else None
 
     def join(self, text: str) -> None:
         from classroom.live import clean_code
@@ -148,7 +148,8 @@ class LivePhone(View):
         lang, shown = self.lang, self.shown
         self.code_input.placeholder = self.t("code")
         self.join_button.description = self.t("join")
-        in_class = self.identity.current is not None and bool(self.identity.current.class_code)
+        in_class = self.identity.current is not None and (bool(self.identity.current.class_code)
+                                                          or self.identity.hub)
         self.identity.layout.display = "none" if in_class else ""
         self.ask_code.layout.display = "none" if self.joined is not None else ""
         if self.joined is None:

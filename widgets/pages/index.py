@@ -203,11 +203,12 @@ class CourseIndex(View):
             return
         titles = {lesson.key: lesson.title for lesson in self.lessons}
         try:
-            tasks = homework.homework_service().learner_homework(learner.key) if learner.class_code else None
+            in_class = bool(learner.class_code) or self.identity.hub  # under JupyterHub: her hub groups
+            tasks = homework.homework_service().learner_homework(learner.key) if in_class else None
             skills = homework.mastery_service()
             levels, due = skills.learner_levels(learner.key), skills.due_skills(learner.key)
         except StoreError:
             self.todo.value = self.levels.value = ""
             return
-        self.todo.value = homework.todo_html(tasks, self.lang, titles, bool(learner.class_code))
+        self.todo.value = homework.todo_html(tasks, self.lang, titles, in_class)
         self.levels.value = homework.levels_html(levels, due, self.lang)

@@ -173,7 +173,8 @@ class Homework(View):
                 self.info.value = f"<p class='cartas-task-state'>{self.t('waiting')}</p>"
             elif self.code is None:  # no code: her class's homework, each with its link
                 learner = identity.current()
-                self.info.value = panel.todo_html(self.mine, lang, TITLES, bool(learner and learner.class_code))
+                in_class = bool(learner and learner.class_code) or self.identity.hub  # JupyterHub: her groups
+                self.info.value = panel.todo_html(self.mine, lang, TITLES, in_class)
             else:
                 self.info.value = ""
             return

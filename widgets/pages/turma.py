@@ -18,7 +18,8 @@ Decided rules:
   keeps a device token for this class in the browser's localStorage (never the key); on the
   next visit the page opens that class with it. "Esquecer neste aparelho" forgets it here;
   "Esquecer todos os aparelhos", with the key, revokes every token of the class (a stolen
-  device's too). A token the store no longer knows is dropped from the browser.
+  device's too). A token the store no longer knows is dropped from the browser. Under
+  JupyterHub the hub's login is the teacher: no key and no remembered device are shown.
 - Removing a learner asks for confirmation and deletes her answers in this class only; a
   removed learner who answers again appears again, starting from nothing.
 """
@@ -35,7 +36,7 @@ import anywidget
 import ipywidgets as w
 import traitlets
 
-from classroom import classes as devices, progress as stored
+from classroom import classes as devices, hub_user, progress as stored
 from classroom.classes import NotAllowed, create_class, open_class
 from classroom.identity import clean_code
 from classroom.store import StoreError
@@ -353,10 +354,7 @@ class ClassView(View):
             remote = getattr(store, "remote", False)  # under JupyterHub: the hub's login, no device
             self.device_count = 0 if remote else devices.remembered_devices(store, self.opened.code)
             self.roster.show(self.opened, self.rows)
-            if remote:  # under JupyterHub the class service has no homework yet
-                self.homework.layout.display = "none"
-            else:
-                self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
+            self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
@@ -427,6 +425,9 @@ class ClassView(View):
         self.remember.description = self.t("remember")
         self.forget_button.description, self.forget_all_button.description = self.t("forget"), self.t("forget_all")
         self.forget_button.layout.display = "" if self.device_token else "none"
+        hub = hub_user() is not None  # under JupyterHub: the hub's login, no key nor device
+        for part in (self.key, self.remember, self.forget_all_button, self.device_status):
+            part.layout.display = "none" if hub else ""
         for part in (self._roster, self._homework):  # the parts made so far
             if part is not None:
                 part.redraw()
