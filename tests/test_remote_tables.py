@@ -284,3 +284,26 @@ def test_the_teacher_watches_the_class_tables_through_the_service_without_a_hidd
     with pytest.raises(RefusedByService) as refused:
         tables_of(service, "ana").list_class("turma-a")             # a learner is no teacher
     assert refused.value.status == 403
+
+
+def test_a_21_table_under_the_hub_draws_her_own_face_down_card_only_and_takes_her_bet(service):
+    ana = page_of(service, "ana", lang="en")
+    ana.game.value, ana.seats.value = "21", 3
+    code = ana.create()
+    bia = page_of(service, "bia", code=code)
+    bia.sit(1)
+    watch(ana)
+    ana.start_button.click()
+    for view, seat in ((ana, 0), (bia, 1)):
+        watch(view, 0.2)
+        own = [str(c) for c in view.client.snap.state.view(seat).hands[seat]]
+        drawn = re.findall(r'data-card="([^"]+)"', view.picture.value)
+        assert len(own) == 1 and [c for c in drawn if c != "back"] == own   # her face-down card, no other
+    _until(ana, lambda: ana.client.snap.state.current_seat in (0, 1))   # the bot bet; now one of them
+    mover = ana if ana.client.snap.state.current_seat == 0 else bia
+    mover.client.refresh()
+    mover.redraw()
+    before = mover.client.snap.version
+    assert mover.actions.children                                # her bets, as buttons
+    mover.actions.children[0].click()                            # the page's own button
+    assert mover.client.snap.version > before and not mover.move_error.value
