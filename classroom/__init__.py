@@ -12,6 +12,7 @@ Pure Python (sqlite3, psycopg 3); never imports Jupyter. Modules:
 - `tables`: tables (mesas) shared by several learners;
 - `service`: the class service for JupyterHub (the store behind the hub's login);
 - `remote`: the classroom of a hub user, asked of that service over HTTP.
+- `remote_tables`: the tables (mesas) of a hub user, asked of that service (her seat's view only).
 
 One interface, two implementations: `progress.open_store()` (what the dashboards use) is the
 store in this process on a laptop or Binder, and `hub_classroom()` under JupyterHub (the

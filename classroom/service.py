@@ -301,6 +301,49 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
                   for lang in ("pt", "en")}
     out["hand_number"] = games.hand_number(state)
+    # what a kernel draws this seat's page from (classroom.remote_tables): the engine's own view of
+    # the seat, its events and the outcome so far, as JSON (cards {"card": text}; values that are no
+    # JSON, as truco's variant, the kernel takes from the game's setup)
+    out["setup"] = {"seats": record["seats"], "options": record["options"]}
+    out["view"] = seen_fields(view)
+    out["events"] = events   # JSON already (cartas.contract: an event is plain data)
+    out["result"] = state.outcome().to_dict()
+    return out
+
+
+_UNSET = object()
+
+
+def _seen(value: Any, card: type) -> Any:
+    """A view's value as JSON (a `card` as {"card": text}), `_UNSET` for one that has none."""
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, card):
+        return {"card": str(value)}
+    if isinstance(value, (list, tuple)):
+        items = [_seen(v, card) for v in value]
+        return _UNSET if any(v is _UNSET for v in items) else items
+    if isinstance(value, dict):
+        pairs = {str(k): _seen(v, card) for k, v in value.items()}
+        return _UNSET if any(v is _UNSET for v in pairs.values()) else pairs
+    return _UNSET
+
+
+def seen_fields(view: Any) -> dict:
+    """The public attributes of an engine SeatView as JSON (`_seen`); its legal actions and
+    events are sent apart (`legal`, `events`), engine objects not at all."""
+    import dataclasses
+
+    from cartas.cards import Card
+    names = ([f.name for f in dataclasses.fields(view)] if dataclasses.is_dataclass(view)
+             else list(vars(view)))
+    out = {}
+    for name in names:
+        if name.startswith("_") or name == "legal":
+            continue
+        value = _seen(getattr(view, name), Card)
+        if value is not _UNSET:
+            out[name] = value
     return out
 
 

@@ -52,7 +52,8 @@ if mine == 0:
 while view["status"] == "waiting":
     view = c.watch(code, view["version"], wait=10)
 seen, played, leaks = 0, [], 0
-while not (view["table"].get("tricks") or view["hand_number"] > 1) and seen < 200:
+both = lambda v: {{e.get("seat") for e in v.get("events") or [] if e["type"] == "play"}} >= {{0, 1}}
+while not ((view["table"].get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
     seen += 1
     hands = view["hands"] or []
     leaks += sum(card is not None for s, hand in enumerate(hands) if s != mine for card in hand)
@@ -265,17 +266,114 @@ def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_s
         import json
         from classroom import homework, progress
         from classroom.remote import ServiceRefused
+        from cartas.games import find_game
         service = homework.for_store(progress.open_store())   # what the pages call: the class service
         todo = [t["id"] for t in service.learner_homework("hub:bia")]
-        verdict = service.answer(TASK, 0, "hub:bia", "won")
+        spec = find_game("21")
+        state = spec.new_game(3, rounds=2)                     # a short game, played to its end
+        bots = [spec.bot(seat) for seat in range(state.players)]
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
+        verdict = service.finish_game(TASK, 0, "hub:bia", "21", state.to_json())  # the service replays it
         try:
             service.class_results(TASK)
             results = 200
         except ServiceRefused as refused:
             results = refused.status
-        print(json.dumps({"todo": todo, "correct": verdict["correct"], "results": results}))
+        print(json.dumps({"todo": todo, "first": verdict["first"], "correct": verdict["correct"],
+                          "results": results}))
     """.replace("TASK", repr(task["id"])))
-    assert done == {"todo": [task["id"]], "correct": True, "results": 403}
+    assert (done["todo"], done["first"], done["results"]) == ([task["id"]], True, 403)
     rows = {r["id"]: r["states"][0] for r in for_store(teacher).class_results(task["id"])["learners"]}
     assert set(rows) == {"ana", "bia", "cora"}
-    assert rows["ana"]["done"] and rows["ana"]["right"] and not rows["bia"]["done"] and not rows["cora"]["done"]
+    assert rows["ana"]["done"] and rows["ana"]["right"] == done["correct"]
+    assert not rows["bia"]["done"] and not rows["cora"]["done"]
+
+
+MESA = """
+import asyncio, json, re, time
+from classroom import games
+from widgets.pages.mesa import Mesa
+code, mine = {code!r}, {seat}
+page = Mesa(lang="pt", code=code)      # the tables dashboard, in her own kernel: the hub user is the learner
+assert page.client is not None, page.message.value
+if page.client.seat != mine:
+    page.sit(mine)
+snap = lambda: page.client.snap
+
+async def until(done, limit=90):
+    end, beat = time.monotonic() + limit, 0.0
+    while not done():
+        if time.monotonic() > end:
+            raise RuntimeError("the table did not get there: " + page.status.value + page.message.value)
+        if time.monotonic() - beat > 3:
+            page.browser_beat()         # what the page's browser timer does
+            beat = time.monotonic()
+        await asyncio.sleep(0.1)        # the page's own loop waits on the service's long poll meanwhile
+
+def plays(seat):
+    state = snap().state
+    return state is not None and any(e["type"] == "play" and e.get("seat") == seat for e in state.events)
+
+def turn():
+    state = snap().state
+    if state is None or snap().status != "playing" or state.current_seat != mine:
+        return False
+    legal = state.legal_actions()
+    if any(a.kind == "play" for a in legal):
+        hand = state.view(mine).hand
+        page.play_card(next(i for i, c in enumerate(hand) if any(a.kind == "play" and a.card == c for a in legal)))
+    else:
+        page.act(next((a for a in legal if a.kind == "accept"), legal[0]))
+    return True
+
+if mine == 0:
+    await until(lambda: snap().view["seats"][1]["name"] is not None)
+    page.start_button.click()
+await until(lambda: snap().status == "playing")
+done = lambda: len(snap().state.tricks) + games.hand_number(snap().state) > 1 and plays(0) and plays(1)
+moves = 0
+async def play():
+    global moves
+    while not done():
+        moves += turn()
+        await asyncio.sleep(0.1)
+task = asyncio.ensure_future(play())
+await until(task.done, 120)
+task.result()
+drawn = set()
+for block in re.findall(r'class="cartas-hand".*?</div>', page.picture.value, flags=re.DOTALL):
+    drawn |= {{c for c in re.findall(r'data-card="([^"]+)"', block) if c != "back"}}
+sent = snap().view
+print(json.dumps({{"seat": page.client.seat, "moves": moves, "drawn": sorted(drawn),
+                  "own": sorted(str(c) for c in snap().state.view(mine).hand),
+                  "others": sum(c is not None for s, h in enumerate(sent["hands"]) if s != mine for c in h),
+                  "state_sent": '"state"' in json.dumps(sent) or "seed" in json.dumps(sent),
+                  "watches": page.client.watches, "store": type(page.tables).__name__}}))
+"""
+
+
+def test_two_learners_play_a_trick_on_the_mesa_page_each_drawing_only_her_own_hand(hub):
+    """The tables dashboard's own view (widgets.pages.mesa) in each learner's kernel, with its
+    tables asked of the class service: Ana creates the table on her page, both open it, Bia
+    sits, Ana deals, each plays through the page; each page draws only her own hand."""
+    made = in_kernel(hub, "ana", """
+        import json
+        from widgets.pages.mesa import Mesa
+        page = Mesa(lang="pt")
+        page.pace = 0.2                 # the bots' pace, as ?ritmo=0.2 sets it
+        code = page.create()
+        print(json.dumps({"code": code, "seat": page.client.seat, "store": type(page.tables).__name__}))
+    """)
+    assert made["seat"] == 0 and made["store"] == "RemoteTables"
+    outs = run_async(_both(hub, {"ana": MESA.format(code=made["code"], seat=0),
+                                 "bia": MESA.format(code=made["code"], seat=1)}))
+    seen = {u: json.loads(o.strip().splitlines()[-1]) for u, o in outs.items()}
+    for user, seat in (("ana", 0), ("bia", 1)):
+        page = seen[user]
+        assert page["seat"] == seat and page["store"] == "RemoteTables"
+        assert page["moves"] >= 1                              # she played through her page
+        assert page["others"] == 0 and not page["state_sent"]  # her kernel never got another's card
+        assert page["drawn"] == page["own"]                    # the picture: her own hand, face up
+        assert page["watches"] >= 1                            # the page waited on the service's long poll
+    assert not set(seen["ana"]["drawn"]) & set(seen["bia"]["drawn"])

@@ -21,6 +21,10 @@ Decided here:
   hidden timer widget); the beat is the learner's presence at the table, and a kernel whose
   page has not beaten for IDLE_STOP seconds stops polling until the page beats again, so a
   closed tab costs nothing and its learner is counted away after the table's timeout.
+  Under JupyterHub (`classroom.hub_classroom()`) the tables are the class service's
+  (`classroom.remote_tables`): the page waits on the service's long poll instead (one request
+  at a time, bounded) and the service moves the bots; the kernel holds no store, so the
+  limit on guessed codes above is not applied there.
 - Widgets: a page builds its widgets once and updates them in place, whatever the number of
   moves or refreshes: one row per seat, kept and reused; the teacher's list keeps one "Watch"
   button per open table and one spectator view. Only a move's buttons are made anew for each
@@ -149,7 +153,24 @@ _DRAWINGS = {"truco": _truco_picture, "21": _picture_21}
 
 
 def _tables() -> Tables:
-    return Tables()
+    """The store's tables; under JupyterHub the class service's (classroom.remote_tables)."""
+    from classroom import hub_classroom
+    hub = hub_classroom()
+    if hub is None:
+        return Tables()
+    from classroom.remote_tables import RemoteTables
+    return RemoteTables(hub)  # type: ignore[return-value]  # the same interface, asked over HTTP
+
+
+def _client(tables: Tables, code: str, learner: str | None) -> TableClient:
+    """The page's client of table `code`: the tables' own (the class service's), else a TableClient."""
+    own = getattr(tables, "client", None)
+    return own(code, learner) if own is not None else TableClient(tables, code, learner, beat_in_tick=False)
+
+
+def _why(state, lang: str) -> str | None:
+    told = getattr(state, "told_why", None)  # a seat's view from the class service: its words
+    return told(lang) if told is not None else games.why(state, lang)
 
 
 def learner_of(identity) -> tuple[str, str] | None:
@@ -324,15 +345,15 @@ class Mesa(View):
         code = clean_code(code)
         me = self.me()
         # guessing codes is limited (classroom.attempts): per browser and the learner's class
-        limiter = self._store_call(attempts.limiter)
+        remote = getattr(self.tables, "remote", False)  # under JupyterHub the class service answers
+        limiter = None if remote else self._store_call(attempts.limiter)
         where = attempts.scopes(getattr(self.identity.current, "class_code", "") or "")
-        self._store_call(lambda: limiter.check(attempts.TABLE_CODE, where))
+        if limiter is not None:
+            self._store_call(lambda: limiter.check(attempts.TABLE_CODE, where))
         try:
-            self.client = self._store_call(lambda: TableClient(self.tables, code,
-                                                               me[0] if me else None,
-                                                               beat_in_tick=False))
+            self.client = self._store_call(lambda: _client(self.tables, code, me[0] if me else None))
         except TableError as error:
-            if error.code == "no_table":
+            if error.code == "no_table" and limiter is not None:
                 self._store_call(lambda: limiter.failed(attempts.TABLE_CODE, where))
             raise
         self.code.value = code
@@ -366,7 +387,8 @@ class Mesa(View):
 
     async def _poll_loop(self) -> None:
         while self.client is not None and time.time() - self._last_beat < IDLE_STOP:
-            await asyncio.sleep(POLL_EVERY)
+            watch = getattr(self.client, "wait_for_change", None)  # the class service's long poll
+            await (watch() if watch is not None else asyncio.sleep(POLL_EVERY))
             self.guarded(self.poll, clears=False)()  # not the learner's action: refusals stay
 
     def poll(self) -> bool:
@@ -432,7 +454,7 @@ class Mesa(View):
         key, name = self._need_me()
         client = self._open()
         if client.learner != key:
-            self.client = TableClient(self.tables, client.code, key, beat_in_tick=False)
+            self.client = _client(self.tables, client.code, key)
         self._act(lambda c: c.join(name, seat))
 
     def act(self, action, seen_version: int | None = None) -> None:
@@ -583,7 +605,7 @@ class Mesa(View):
         self.picture.value = _DRAWINGS[games.spec_of(snap.game).family](state, self.lang, mine)
         self._draw_status(snap, state, mine)
         self._draw_moves(snap, state, mine, hand_play)
-        why = games.why(state, self.lang)
+        why = _why(state, self.lang)
         self.why.value = "" if not why else (
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")

@@ -1,0 +1,360 @@
+"""The tables (mesas) of a hub user, asked of the class service: what the tables page
+(`widgets.pages.mesa`) needs of `classroom.tables.Tables` and `TableClient`, answered over
+HTTP by the service's client (`classroom.remote.RemoteClassroom`).
+
+Decided rules (the service's side is in `classroom.service`):
+
+- Under JupyterHub the kernel holds no table: the service keeps the deal, the whole state and
+  its random generator, checks and applies every move and moves the bots. The kernel receives
+  only its learner's seat view (`classroom.service.seat_view`: her cards, the face-up ones,
+  her legal moves, the log as her seat saw it). The page draws that view as it draws a table
+  of the local store: `SeatState` answers the engine calls the page makes from the view alone,
+  and refuses another seat's view.
+- She sits only as herself: the learner key and name a page passes are not sent (the service
+  takes her hub login); nor is a seed (no learner chooses a table's deals).
+- A refusal of the service (HTTP 4xx with a code) is a `TableError` of that code carrying the
+  service's sentences in Portuguese and English (`RefusedByService`), so the page shows it as
+  any table's refusal ("a mesa já mudou", "não é a sua vez", a seat taken...). A service that
+  does not answer is `StoreUnavailable`, which the page shows as its "store_down" notice.
+- Changes: the page waits on the service's long poll (`RemoteTableClient.wait_for_change`),
+  not on a 0.2 s poll: one request outstanding per page, answered when the table's version
+  moves or after WATCH_WAIT s, run in a thread off the kernel's loop; after a failure the page
+  waits RETRY_AFTER s before it asks again (no busy loop). On PostgreSQL the service hears of
+  every change by LISTEN/NOTIFY.
+- Presence: a seated learner's requests to the service are her presence at the table (the
+  service records them); `heartbeat()` asks for the table once.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cartas.cards import Card
+from cartas.contract import Outcome
+
+from . import games
+from .games import TableError
+from .remote import RemoteClassroom, ServiceRefused
+from .store import StoreError
+from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT, clean_code
+
+WATCH_WAIT = 20.0    # seconds one long poll waits for a change (the service caps it at 30)
+RETRY_AFTER = 2.0    # seconds before asking again after the service failed or refused
+MAX_TEMPLATES = 32
+
+TEXT = {
+    "refused": ("O serviço das turmas recusou o pedido ({code}).", "The class service refused the request ({code})."),
+    "not_your_seat": ("Você só vê as cartas do seu lugar.", "You only see your own seat's cards."),
+}
+
+
+class RefusedByService(TableError):
+    """A table request the class service refused: its `code` (a tables' or an engine's
+    refusal, or the service's own) and its sentences in both languages, as the service wrote
+    them (the same catalogues), shown by the page like any table's refusal."""
+
+    def __init__(self, code: str, pt: str = "", en: str = "", status: int = 409):
+        if not (pt or en):
+            pt, en = (text.format(code=code) for text in TEXT["refused"])
+        self.code, self.fields, self.status = code, {}, status
+        self.texts = {"pt": pt or en, "en": en or pt}
+        ValueError.__init__(self, self.texts["en"])
+
+    def message(self, lang: str = "pt") -> str:
+        return self.texts["en" if lang == "en" else "pt"]
+
+    def __reduce__(self):
+        return (RefusedByService, (self.code, self.texts["pt"], self.texts["en"], self.status))
+
+
+def _ask(call: Callable[..., Any], *args, **kwargs) -> Any:
+    """`call(...)` on the service; its refusal as a RefusedByService (StoreUnavailable passes)."""
+    try:
+        return call(*args, **kwargs)
+    except ServiceRefused as refused:
+        raise RefusedByService(refused.code, refused.pt, refused.en, refused.status) from None
+
+
+# A seat's view, rebuilt from the service's JSON ----------------------------------------------
+def _decode(value: Any) -> Any:
+    """JSON from `classroom.service.seen_fields` back to the engine's values: {"card": text}
+    is a Card, a list a tuple."""
+    if isinstance(value, dict):
+        if set(value) == {"card"}:
+            return Card.parse(value["card"])
+        return {k: _decode(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_decode(v) for v in value)
+    return value
+
+
+_templates: dict[str, Any] = {}
+_templates_lock = threading.Lock()
+
+
+def _template(game: str, setup: dict) -> Any:
+    """A game of the table's set-up dealt from seed 0: it narrates events and names moves as
+    the table's game does, and gives the values no JSON carries (truco's variant). None of its
+    cards is ever drawn: a seat's cards come from the service."""
+    key = json.dumps([game, setup.get("seats"), setup.get("options") or {}], sort_keys=True)
+    with _templates_lock:
+        found = _templates.get(key)
+        if found is None:
+            if len(_templates) >= MAX_TEMPLATES:
+                _templates.clear()
+            found = _templates[key] = games.new_state(game, int(setup["seats"]), dict(setup.get("options") or {}), 0)
+        return found
+
+
+class SeenView:
+    """One seat's engine view (`state.view(seat)`) as the service sent it: the same attributes,
+    its legal moves and its events; what no JSON carries comes from the set-up's template."""
+
+    def __init__(self, fields: dict, template_view: Any, legal: list, events: list):
+        self._fields = fields
+        self._template_view = template_view
+        self.legal = tuple(legal)
+        self._events = events
+
+    def __getattr__(self, name: str) -> Any:
+        fields = self.__dict__.get("_fields")
+        if fields is None or name.startswith("_"):
+            raise AttributeError(name)
+        if name in fields:
+            return fields[name]
+        return getattr(self._template_view, name)
+
+    def legal_actions(self) -> list:
+        return list(self.legal)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self._fields.get("seat") is not None and self._fields.get("current_seat") == self._fields.get("seat")
+
+    @property
+    def events(self) -> list[dict]:
+        return list(self._events)
+
+
+class SeatState:
+    """A table's game as one seat knows it: answers what the tables page asks of a game state
+    (`current_seat`, `legal_actions`, `view` of her own seat, `narrate`, `describe`, `outcome`,
+    `is_terminal`, and the view's attributes the game's spec reads) from the service's seat
+    view. It cannot play: the service applies moves."""
+
+    last_hand = None  # the hand before is the service's; its explanation comes as `told_why`
+
+    def __init__(self, game: str, view: dict):
+        self.game = game
+        self.seat: int | None = view["seat"]
+        self._view = view
+        self._template = _template(game, view["setup"])
+        self._labels = {m["action"]: m for m in view["legal"]}
+        legal = [games.parse_action(game, m["action"]) for m in view["legal"]]
+        self.seen = SeenView({k: _decode(v) for k, v in view["view"].items()}, self._template.view(self.seat),
+                             legal, list(view["events"]))
+        self.players = self._template.players
+
+    def __getattr__(self, name: str) -> Any:
+        seen = self.__dict__.get("seen")
+        if seen is None or name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(seen, name)
+
+    @property
+    def current_seat(self) -> int | None:
+        return self._view["current_seat"]
+
+    @property
+    def winner(self) -> int | None:
+        return self._view["result"]["winner"]
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(self._view["result"]["winners"])
+
+    @property
+    def events(self) -> list[dict]:
+        return self.seen.events
+
+    def legal_actions(self) -> list:
+        return self.seen.legal_actions()
+
+    def is_terminal(self) -> bool:
+        return self._view["status"] == "finished"
+
+    def view(self, seat: int | None) -> SeenView:
+        if seat != self.seat:
+            raise RefusedByService("not_your_seat", *TEXT["not_your_seat"], status=403)
+        return self.seen
+
+    def narrate(self, event: dict, lang: str = "pt", names: dict | None = None) -> str:
+        return games.narrate(self._template, event, lang, names)
+
+    def describe(self, action: Any, lang: str = "pt") -> str:
+        label = self._labels.get(str(action))
+        return label["en" if lang == "en" else "pt"] if label else games.describe(self._template, action, lang)
+
+    def outcome(self) -> Outcome:
+        r = self._view["result"]
+        return Outcome(r["by"], tuple(r["scores"]), r["winner"], tuple(r["winners"]), bool(r["over"]))
+
+    def told_why(self, lang: str) -> str | None:
+        """The "why" of the last trick or call, as the service (which holds the game) says it."""
+        return (self._view.get("why") or {}).get("en" if lang == "en" else "pt")
+
+
+class RemoteSnapshot:
+    """One version of a table as the service showed it to this learner (`classroom.tables.Snapshot`'s
+    interface): seats and names for all, the game only as her seat sees it."""
+
+    def __init__(self, view: dict, learner: str | None):
+        self.view = view
+        self.code: str = view["code"]
+        self.version: int = view["version"]
+        self.learner = learner
+        self.presence: dict[str, float] = {}
+        self.record = {"creator": learner if view.get("creator") else None, "class_code": view.get("class", ""),
+                       "status": view["status"], "game": view["game"], "last": view.get("last"),
+                       "outcome": view.get("outcome")}
+        self._state: SeatState | None = None
+
+    @property
+    def game(self) -> str:
+        return self.view["game"]
+
+    @property
+    def status(self) -> str:
+        return self.view["status"]
+
+    @property
+    def state(self) -> SeatState | None:
+        if self._state is None and self.view.get("view") is not None:
+            self._state = SeatState(self.game, self.view)
+        return self._state
+
+    def _id(self, seat: dict) -> str | None:
+        """A sitter's key as the page knows it: hers for her seat; the others' are not sent."""
+        if seat["name"] is None:
+            return None
+        return self.learner if seat["seat"] == self.view["seat"] else f"seat-{seat['seat']}"
+
+    @property
+    def sitters(self) -> list[dict | None]:
+        return [None if s["name"] is None else {"id": self._id(s), "name": s["name"]} for s in self.view["seats"]]
+
+    def seat_of(self, learner: str | None) -> int | None:
+        return self.view["seat"] if learner == self.learner else None
+
+    def seats(self, now: float | None = None) -> list[dict]:
+        return [{**s, "id": self._id(s)} for s in self.view["seats"]]
+
+    def controller(self, seat: int, now: float | None = None) -> str:
+        return self.view["seats"][seat]["controller"]
+
+
+class RemoteTables:
+    """`classroom.tables.Tables` as the tables page uses it, asked of the class service."""
+
+    remote = True
+
+    def __init__(self, classroom: RemoteClassroom, clock: Callable[[], float] = time.time):
+        self.classroom = classroom
+        self.clock = clock
+
+    def create(self, game: str, learner: str | None = None, name: str | None = None, *, seats: int | None = None,
+               options: dict | None = None, class_code: str = "", seat: int = 0,
+               timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE, seed: int | None = None) -> str:
+        """A new table with the hub user seated (`learner`, `name` and `seed` are not sent:
+        the service seats her under her hub login and deals from its own seed)."""
+        setup: dict[str, Any] = {"seats": seats, "options": options or {}, "timeout": timeout, "pace": pace,
+                                 "seat": seat}
+        if class_code:
+            setup["class"] = class_code
+        return _ask(self.classroom.create_table, game, **setup)["code"]
+
+    def snapshot(self, code: str, learner: str | None = None) -> RemoteSnapshot:
+        return RemoteSnapshot(_ask(self.classroom.table, clean_code(code)), learner)
+
+    def list_class(self, class_code: str, archived: bool = False) -> list[RemoteSnapshot]:
+        """A class's open tables, as a teacher watches them (the service refuses a learner)."""
+        return [RemoteSnapshot(view, None) for view in _ask(self.classroom.class_tables, class_code)]
+
+    def heartbeat(self, code: str, learner: str | None = None) -> None:
+        self.snapshot(code, learner)
+
+    def client(self, code: str, learner: str | None) -> RemoteTableClient:
+        return RemoteTableClient(self, code, learner)
+
+
+class RemoteTableClient:
+    """`classroom.tables.TableClient` over the class service: the last view seen, the page's
+    acts (each answered with the newer view), and the long poll (`wait_for_change`) whose
+    answer the page's `tick()` takes on the kernel's loop."""
+
+    beat_in_tick = False
+
+    def __init__(self, tables: RemoteTables, code: str, learner: str | None):
+        self.tables = tables
+        self.code = clean_code(code)
+        self.learner = learner
+        self.snap = tables.snapshot(self.code, learner)
+        self._news: dict | BaseException | None = None
+        self.watches = 0   # long polls made (tests, benchmarks)
+
+    @property
+    def seat(self) -> int | None:
+        return self.snap.view["seat"]
+
+    def _take(self, view: dict) -> bool:
+        """Keep `view` unless it is older than the one held; True when the page must redraw."""
+        old = self.snap
+        if view["version"] < old.version:
+            return False
+        self.snap = RemoteSnapshot(view, self.learner)
+        return (view["version"] != old.version or view["seats"] != old.view["seats"]
+                or view["seat"] != old.view["seat"])
+
+    def refresh(self) -> bool:
+        return self._take(_ask(self.tables.classroom.table, self.code))
+
+    def heartbeat(self) -> None:
+        self.refresh()
+
+    def tick(self) -> bool:
+        """Take the long poll's answer, if one came (a failure is raised here, on the loop)."""
+        news, self._news = self._news, None
+        if news is None:
+            return False
+        if isinstance(news, BaseException):
+            raise news
+        return self._take(news)
+
+    async def wait_for_change(self, wait: float | None = None) -> None:
+        """One long poll: until the table leaves the version held, or `wait` (WATCH_WAIT) s."""
+        wait = WATCH_WAIT if wait is None else wait
+        self.watches += 1
+        try:
+            self._news = await asyncio.to_thread(_ask, self.tables.classroom.watch, self.code,
+                                                 self.snap.version, wait)
+        except (StoreError, TableError) as error:
+            self._news = error
+            await asyncio.sleep(RETRY_AFTER)
+
+    # acting: always as the hub user herself, on the version she saw
+    def move(self, action: Any, seen_version: int | None = None) -> None:
+        seen = self.snap.version if seen_version is None else seen_version
+        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen))
+
+    def join(self, name: str, seat: int) -> None:
+        self._take(_ask(self.tables.classroom.join, self.code, seat))
+
+    def leave(self) -> None:
+        self._take(_ask(self.tables.classroom.leave, self.code))
+
+    def start(self) -> None:
+        self._take(_ask(self.tables.classroom.start, self.code))

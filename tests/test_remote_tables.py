@@ -1,0 +1,309 @@
+"""The tables page under JupyterHub: the class service's tables (classroom.remote_tables).
+
+A real class service (`classroom.service`: its HTTP handlers, store, waiting pages and bots)
+runs in this process on 127.0.0.1, on SQLite and on PostgreSQL. Only the hub's answer to "whose
+token is this?" is given by `TokenHub` (tests/hub drives the same service behind a real
+JupyterHub). Each learner's page is a real `widgets.pages.mesa.Mesa` whose tables are a
+`RemoteTables` with her own token, as `hub_classroom()` gives them in her kernel.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import socket
+import threading
+import time
+
+import pytest
+
+from classroom import games, remote_tables
+from classroom.identity import Learner
+from classroom.remote import RemoteClassroom
+from classroom.remote_tables import RefusedByService, RemoteTables
+from classroom.service import Classes, Service, make_app, open_store
+from widgets.pages.mesa import ClassTables, Mesa
+
+from loops import run_async
+
+USERS = {"token-ana": "ana", "token-bia": "bia", "token-caio": "caio", "token-tereza": "tereza"}
+GROUPS = {"teachers": ["tereza"], "turma-a": ["ana", "bia", "caio"]}
+
+
+class TokenHub:
+    """What JupyterHub says about tokens, users and groups (`classroom.service.Hub`'s answers)."""
+
+    teachers_group = "teachers"
+
+    async def user_for_token(self, token: str) -> dict | None:
+        name = USERS.get(token)
+        return None if name is None else {"kind": "user", "name": name}
+
+    async def user(self, name: str) -> dict:
+        return {"name": name, "admin": False, "groups": [g for g, members in GROUPS.items() if name in members]}
+
+    async def is_teacher(self, name: str) -> bool:
+        return name in GROUPS["teachers"]
+
+    async def classes(self) -> list[dict]:
+        return [{"name": g, "members": m} for g, m in GROUPS.items() if g != "teachers"]
+
+    async def members(self, group: str) -> list[str] | None:
+        return GROUPS.get(group)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class RunningService:
+    """The class service on its own thread and event loop, stopped by `stop()`."""
+
+    def __init__(self, location: str):
+        self.port = _free_port()
+        self.url = f"http://127.0.0.1:{self.port}/"
+        self._ready = threading.Event()
+        self._failed: BaseException | None = None
+        self._thread = threading.Thread(target=asyncio.run, args=(self._serve(location),), daemon=True)
+        self._thread.start()
+        if not self._ready.wait(30) or self._failed is not None:
+            raise RuntimeError(f"the class service did not start: {self._failed!r}")
+
+    async def _serve(self, location: str) -> None:
+        try:
+            store, listen, workers = open_store(location, 3)
+            self.service = Service(Classes(store, workers), TokenHub(), listen)  # type: ignore[arg-type]
+            server = make_app(self.service).listen(self.port, "127.0.0.1")
+            self.service.start()
+            self._loop, self._stop = asyncio.get_running_loop(), asyncio.Event()
+        except BaseException as error:
+            self._failed = error
+            self._ready.set()
+            raise
+        self._ready.set()
+        try:
+            await self._stop.wait()
+        finally:
+            server.stop()
+            store.close()
+
+    def stop(self) -> None:
+        self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(30)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def service(request, tmp_path):
+    location = (str(tmp_path / "service.db") if request.param == "sqlite"
+                else request.getfixturevalue("postgres_url"))
+    running = RunningService(location)
+    yield running
+    running.stop()
+
+
+class HubIdentity:
+    """What the identity widget says under JupyterHub: the hub user, no name typed."""
+
+    def __init__(self, user: str):
+        self.current = Learner("jupyterhub-user", user)
+
+    def on_change(self, callback) -> None:
+        pass
+
+
+def tables_of(service, user: str) -> RemoteTables:
+    token = next(t for t, u in USERS.items() if u == user)
+    return RemoteTables(RemoteClassroom(service.url, token, user))
+
+
+def page_of(service, user: str, code=None, lang="pt") -> Mesa:
+    return Mesa(lang=lang, tables=tables_of(service, user), identity=HubIdentity(user), code=code, autopoll=False)
+
+
+def watch(view: Mesa, wait: float = 5.0) -> bool:
+    """One long poll of the page's client, then the page's own polling step."""
+    run_async(view.client.wait_for_change(wait))
+    return view.poll()
+
+
+def drawn_hand_cards(html: str) -> set[str]:
+    """The face-up cards drawn in the seats' hands of a truco table picture."""
+    cards = set()
+    for block in re.findall(r"class=\"cartas-hand\".*?</div>", html, flags=re.DOTALL):
+        cards |= {c for c in re.findall(r'data-card="([^"]+)"', block) if c != "back"}
+    return cards
+
+
+def _sit_two(service):
+    ana = page_of(service, "ana")
+    code = ana.create()
+    bia = page_of(service, "bia", code=code)
+    bia.sit(1)
+    assert watch(ana)   # the long poll brings Bia's seat to Ana's page
+    ana.start_button.click()
+    watch(bia)
+    return ana, bia, code
+
+
+def _until(view: Mesa, done, rounds: int = 40) -> None:
+    for _ in range(rounds):
+        if done():
+            return
+        watch(view)
+    raise AssertionError("the table did not get there")
+
+
+def test_under_the_hub_each_page_draws_only_its_own_seats_cards_from_the_service(service):
+    ana, bia, code = _sit_two(service)
+    assert ana.client.seat == 0 and bia.client.seat == 1
+    assert ana.client.snap.status == bia.client.snap.status == "playing"
+    for view, seat in ((ana, 0), (bia, 1)):
+        sent = view.client.snap.view                       # all this kernel ever got
+        assert all(card is None for s, hand in enumerate(sent["hands"]) if s != seat for card in hand)
+        text = json.dumps(sent)
+        assert '"state"' not in text and "seed" not in text and "rng" not in text.lower()
+        own = {str(c) for c in view.client.snap.state.view(seat).hand}
+        assert len(own) == 3 and drawn_hand_cards(view.picture.value) == own
+        assert len(view.hand_cards.cards) == 3
+    assert not drawn_hand_cards(ana.picture.value) & drawn_hand_cards(bia.picture.value)
+    with pytest.raises(RefusedByService) as refused:
+        ana.client.snap.state.view(1)                   # another seat's view: not in this kernel
+    assert refused.value.message("pt") and refused.value.message("en")
+
+
+def _her_turn(view: Mesa) -> bool:
+    """Play for the page's learner if it is her turn, through the page: a card of her hand
+    (`play_card`, as a click on it), or accepting a raise (`act`, as its button). True if she did."""
+    state = view.client.snap.state
+    if state is None or state.current_seat != view.client.seat or view.client.snap.status != "playing":
+        return False
+    legal = state.legal_actions()
+    if any(a.kind == "play" for a in legal):
+        view.play_card(next(i for i, c in enumerate(state.view(view.client.seat).hand)
+                            if any(a.kind == "play" and a.card == c for a in legal)))
+    else:
+        view.act(next((a for a in legal if a.kind == "accept"), legal[0]))
+    return True
+
+
+def test_under_the_hub_two_learners_play_a_trick_through_their_pages(service):
+    ana, bia, code = _sit_two(service)
+    pages = {0: ana, 1: bia}
+
+    def tricks() -> int:
+        state = ana.client.snap.state
+        return len(state.tricks) + 3 * (games.hand_number(state) - 1)
+    played = {0: 0, 1: 0}
+    for _ in range(80):
+        if tricks() >= 1 and min(played.values()) >= 1:
+            break
+        for seat, view in pages.items():
+            played[seat] += _her_turn(view)
+        watch(ana, 1.0)
+        watch(bia, 0.3)
+    assert tricks() >= 1 and played[0] >= 1 and played[1] >= 1
+    for view, seat in ((ana, 0), (bia, 1)):
+        mine = {str(c) for c in view.client.snap.state.view(seat).hand}
+        assert drawn_hand_cards(view.picture.value) == mine
+        assert all(card is None for s, hand in enumerate(view.client.snap.view["hands"]) if s != seat for card in hand)
+    assert "ana" in ana.log_box.value and "bia" in ana.log_box.value    # the log names the learners
+
+
+def test_a_refusal_of_the_service_is_the_pages_own_table_refusal_in_her_language(service):
+    ana, bia, code = _sit_two(service)
+    _until(ana, lambda: ana.client.snap.state.current_seat in (0, 1))   # the bots played up to her or Bia
+    mover, other = (ana, bia) if ana.client.snap.state.current_seat == 0 else (bia, ana)
+    for view in (mover, other):
+        view.client.refresh()
+        view.redraw()
+    card = other.client.snap.state.view(other.client.seat).hand[0]
+    other.guarded(other.play_card, near=other.actions)(0)            # a card clicked out of turn
+    assert f"não é a sua vez: é a vez do assento {mover.client.seat}" in other.move_error.value
+    seen = mover.client.snap.version
+    move = mover.client.snap.state.legal_actions()[0]
+    mover.act(move, seen)
+    mover.guarded(mover.act, near=mover.actions)(move, seen)         # a double click: the same drawing
+    assert "a mesa já mudou" in mover.move_error.value
+    assert card in other.client.snap.state.view(other.client.seat).hand   # nothing of hers was played
+    caio = page_of(service, "caio", code=code, lang="en")
+    caio.guarded(caio.sit, near=caio.seat_box)(0)
+    assert "seat 0 is already taken by ana" in caio.seat_error.value
+    assert "Traceback" not in caio.seat_error.value + mover.move_error.value
+
+
+def test_she_sits_only_as_herself_whatever_her_kernel_sends(service):
+    tables = tables_of(service, "ana")
+    code = tables.create("paulista", "hub:bia", "Bia", seed=1)       # another key, name and seed
+    snap = tables.snapshot(code, "me")
+    assert snap.seats()[0]["name"] == "ana" and snap.view["seat"] == 0
+    bia = tables_of(service, "bia").client(code, "hub:bia")
+    bia.join("Ana", 2)
+    assert [s["name"] for s in bia.snap.seats()] == ["ana", None, "bia", None]
+    with pytest.raises(RefusedByService) as refused:
+        bia.start()                                                   # only the creator deals
+    assert refused.value.code == "not_creator" and refused.value.message("pt").startswith("só quem criou")
+
+
+def test_the_long_poll_wakes_the_page_at_a_change_and_otherwise_waits_its_time(service):
+    ana = page_of(service, "ana")
+    code = ana.create()
+    bia = tables_of(service, "bia").client(code, "hub:bia")
+    began = time.monotonic()
+    assert not watch(ana, 1.0)                   # nothing moved: one request, answered after ~1 s
+    assert 0.9 <= time.monotonic() - began < 3
+    threading.Timer(0.3, lambda: bia.join("bia", 1)).start()
+    began = time.monotonic()
+    assert watch(ana, 10.0)                      # Bia sat: the page knew within a moment
+    assert time.monotonic() - began < 2.0
+    assert "bia" in ana.seat_box.children[1].children[0].value
+    assert ana.client.watches == 2
+
+
+def test_a_service_that_does_not_answer_is_the_pages_store_notice(service, monkeypatch):
+    monkeypatch.setattr(remote_tables, "RETRY_AFTER", 0.1)
+    ana = page_of(service, "ana")
+    ana.create()
+    ana.client.tables.classroom.url = f"http://127.0.0.1:{_free_port()}/"   # the service is gone
+    assert not watch(ana)
+    assert "sem conexão" in ana.message.value
+    offline = page_of(service, "bia")
+    offline.tables.classroom.url = ana.client.tables.classroom.url
+    offline.guarded(offline.open_table)(ana.client.code)
+    assert "banco de dados das mesas" in offline.message.value and offline.client is None
+
+
+def test_the_teacher_watches_the_class_tables_through_the_service_without_a_hidden_card(service):
+    ana, bia, code = _sit_two(service)
+    listing = ClassTables("turma-a", lang="en", tables=tables_of(service, "tereza"))
+    assert f"data-table='{code}'" in listing.listing.value
+    watched = listing.watch(code)
+    assert watched.client.seat is None and drawn_hand_cards(watched.picture.value) == set()
+    assert "data-turn='watch'" in watched.status.value and not watched.actions.children
+    with pytest.raises(RefusedByService) as refused:
+        tables_of(service, "ana").list_class("turma-a")             # a learner is no teacher
+    assert refused.value.status == 403
+
+
+def test_a_21_table_under_the_hub_draws_her_own_face_down_card_only_and_takes_her_bet(service):
+    ana = page_of(service, "ana", lang="en")
+    ana.game.value, ana.seats.value = "21", 3
+    code = ana.create()
+    bia = page_of(service, "bia", code=code)
+    bia.sit(1)
+    watch(ana)
+    ana.start_button.click()
+    for view, seat in ((ana, 0), (bia, 1)):
+        watch(view, 0.2)
+        own = [str(c) for c in view.client.snap.state.view(seat).hands[seat]]
+        drawn = re.findall(r'data-card="([^"]+)"', view.picture.value)
+        assert len(own) == 1 and [c for c in drawn if c != "back"] == own   # her face-down card, no other
+    _until(ana, lambda: ana.client.snap.state.current_seat in (0, 1))   # the bot bet; now one of them
+    mover = ana if ana.client.snap.state.current_seat == 0 else bia
+    mover.client.refresh()
+    mover.redraw()
+    before = mover.client.snap.version
+    assert mover.actions.children                                # her bets, as buttons
+    mover.actions.children[0].click()                            # the page's own button
+    assert mover.client.snap.version > before and not mover.move_error.value
