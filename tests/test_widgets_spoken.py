@@ -6,6 +6,7 @@ import re
 
 from cartas.cards import STANDARD_PACK, Card, face_down_name
 from widgets.components import page
+from widgets.components.announce import News, bounded, in_words
 from widgets.draw.svg import card_svg
 from widgets.draw.truco_table import table_html
 
@@ -51,8 +52,8 @@ def test_a_views_live_region_says_a_move_and_a_repeat_is_said_again():
     first = dict(view.announcer.said)
     assert first["text"]  # the deal and the bots' first moves, in English
     view.announce("Seat 1 plays 7♥.")
-    view.announce("Seat 1 plays 7♥.")
-    assert view.announcer.said == {"text": "Seat 1 plays 7♥.", "count": first["count"] + 2}
+    view.announce("Seat 1 plays 7♥.")  # the card in words, in the view's language
+    assert view.announcer.said == {"text": "Seat 1 plays seven of hearts.", "count": first["count"] + 2}
 
 
 def test_playing_a_card_announces_it_in_the_views_language():
@@ -65,9 +66,9 @@ def test_playing_a_card_announces_it_in_the_views_language():
     index = next(i for i, c in enumerate(view.hand_cards.cards) if c["enabled"])
     said: list[str] = []
     view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
-    card = str(view.state.view(0).hand[index])
+    card = view.state.view(0).hand[index].spoken("pt")
     view.hand_cards.pick(index)
-    assert any(f"Assento 0 joga {card}" in text for text in said), said  # the learner's own move
+    assert any(f"Assento 0 joga {card}" in text for text in said), said  # the learner's own move, in words
     assert any(re.search(r"Assento [123] joga", text) for text in said), said  # and the bots' after it
 
 
@@ -93,5 +94,33 @@ def test_a_21_move_is_announced_in_the_views_language():
     view.act(legal[0])
     events = view.state.view(0).events
     assert len(events) > before
-    mine = view.state.narrate(events[before], "en")  # the learner's own move, in English
+    mine = in_words(view.state.narrate(events[before], "en"), "en")  # her own move, in English words
     assert any(mine in text for text in said), (mine, said)
+
+
+def test_a_sentence_names_its_cards_in_words_in_the_language_asked():
+    said = in_words("Assento 1 joga 7♥, a manilha de copas.", "pt")
+    assert said == "Assento 1 joga sete de copas, a manilha de copas."
+    assert in_words("Seat 2 plays 10♦ and Q♣.", "en") == "Seat 2 plays ten of diamonds and queen of clubs."
+    assert in_words("Pontos: 21 x 17 (A10♥ is no card)", "pt") == "Pontos: 21 x 17 (A10♥ is no card)"
+
+
+def test_only_the_news_is_said_at_most_a_few_lines_the_first_and_the_latest():
+    news = News()
+    assert news.new(["deal", "a"], key="hand 1", quiet_first=True) == []  # a page opened: its past is not news
+    assert news.new(["deal", "a", "b"], key="hand 1") == ["b"]
+    assert news.new(["deal", "a", "b"], key="hand 1") == []  # a redraw, a poll: nothing new
+    assert news.new(["deal"], key="hand 1") == ["deal"]  # a shorter list: a new game
+    assert news.new(["x", "y"], key="hand 2") == ["x", "y"]  # another list
+    assert bounded(["mine", "b1", "b2", "b3", "b4", "b5"], 4) == ["mine", "b3", "b4", "b5"]
+    assert bounded(["mine", "b1"], 4) == ["mine", "b1"]
+
+
+def test_an_announcement_is_a_line_per_event():
+    from widgets.pages.jogar_truco import PlayTruco
+
+    view = PlayTruco(seed=1, delay=0, lang="en")
+    view.announce(["Seat 1 plays 7♥.", "Seat 3 plays 4♣.", "Seat 0 plays 5♦.", "Seat 2   plays A♠.", "x",
+                   "Seat 1 runs."])
+    assert view.announcer.lines == ["Seat 1 plays seven of hearts.", "Seat 2 plays ace of spades.",
+                                    "x", "Seat 1 runs."]  # at most four: the first and the latest
