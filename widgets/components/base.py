@@ -384,6 +384,11 @@ class View(w.VBox):
             error_log().error("unexpected error in %s", type(self).__name__,
                               exc_info=(type(error), error, error.__traceback__))
             text = self.t("unexpected")
+        self.show_refusal(text, near)
+
+    def show_refusal(self, text: str, near=None) -> None:
+        """Show the refusal `text` (plain text) beside `near` if it has a slot, else in the
+        view's message line."""
         slot = self._slot_for(near) if near is not None else None
         if slot is None:
             self.show_message(text, kind="error")
