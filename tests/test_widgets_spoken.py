@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from cartas.cards import STANDARD_PACK, Card, face_down_name
 from widgets.components import page
 from widgets.components.announce import News, bounded, in_words
@@ -124,3 +126,69 @@ def test_an_announcement_is_a_line_per_event():
                    "Seat 1 runs."])
     assert view.announcer.lines == ["Seat 1 plays seven of hearts.", "Seat 2 plays ace of spades.",
                                     "x", "Seat 1 runs."]  # at most four: the first and the latest
+
+
+def heard(view) -> list[str]:
+    """Every announcement of `view`'s live region from now on (a list that grows)."""
+    said: list[str] = []
+    view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
+    return said
+
+
+SUIT_WORDS = {"pt": r"(copas|espadas|ouros|paus)", "en": r"(hearts|spades|diamonds|clubs)"}
+
+
+@pytest.mark.parametrize("lang, plays, of", [("pt", "joga", "de"), ("en", "plays", "of")])
+def test_each_step_of_the_hand_stepper_is_announced_with_its_cards_in_words(lang, plays, of):
+    from widgets.pages.truco_mao import DealStepper
+
+    view = DealStepper(seed=3, lang=lang)
+    said = heard(view)
+    while not re.search(rf" {plays} ", view.steps[view.index]["text"][lang]):
+        view.forward_button.click()
+    assert re.search(rf" {plays} \w+ {of} {SUIT_WORDS[lang]}", said[-1]), said[-1]
+    assert not re.search("[♥♣♠♦]", said[-1])
+    count = len(said)
+    view.language.value = "en" if lang == "pt" else "pt"  # a redraw in the other language says nothing
+    assert len(said) == count
+
+
+def test_a_bet_and_its_answer_are_announced_once_each():
+    from widgets.pages.truco_apostas import BettingLab
+
+    view = BettingLab(seed=3, lang="en")
+    said = heard(view)
+    view.raise_button.click()
+    assert len(said) == 1 and "truco" in said[0].lower(), said
+    view.redraw()
+    assert len(said) == 1  # a redraw: nothing new, nothing said
+    view.accept_button.click()
+    assert len(said) == 2 and "accept" in said[1].lower() and "\n" not in said[1], said
+
+
+def test_a_card_played_in_the_mao_de_ferro_is_announced_in_words():
+    from widgets.pages.truco_mao_de_onze import ThresholdLab
+
+    view = ThresholdLab(seed=4, lang="pt")
+    said = heard(view)
+    button = next(b for b in view.blind_buttons if not b.disabled)
+    button.click()
+    assert said and re.search(rf" joga .*: \w+ de {SUIT_WORDS['pt']}\.", said[0]), said
+
+
+@pytest.mark.parametrize("lang, no, answer", [("pt", "Não.", "A resposta é"), ("en", "No.", "The answer is")])
+def test_an_exercise_verdict_is_announced_with_the_right_answer_and_only_once(lang, no, answer):
+    from widgets.pages.truco_mao import DealStepper
+
+    view = DealStepper(seed=3, lang=lang)
+    block = view.exercises
+    question = block.new_question()
+    said = heard(view)
+    wrong = next(value for value, _ in question.options if value != question.answer)
+    block.answer(wrong)
+    assert len(said) == 1 and said[0].startswith(no) and answer in said[0], said
+    assert "<" not in said[0] and not re.search("[♥♣♠♦]", said[0])  # text, cards in words
+    assert "data-announced" in block.feedback.value  # the region does not say it a second time
+    block.answer(question.answer)  # a second answer changes nothing, and says nothing
+    view.language.value = "en" if lang == "pt" else "pt"
+    assert len(said) == 1

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Hashable, Sequence
+from html import unescape
 from typing import TypeVar
 
 import anywidget
@@ -45,6 +46,11 @@ def in_words(text: str, lang: str) -> str:
     from cartas.cards import Card
 
     return _CARD.sub(lambda m: Card.parse(m.group(0)).spoken(lang), text)
+
+
+def text_of(html: str) -> str:
+    """The text a page shows for `html` (tags dropped, entities read), for the live region."""
+    return unescape(re.sub(r"<[^>]+>", " ", html))
 
 
 def bounded(lines: Sequence[T], most: int = MAX_LINES) -> list[T]:
