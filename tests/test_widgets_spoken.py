@@ -192,3 +192,36 @@ def test_an_exercise_verdict_is_announced_with_the_right_answer_and_only_once(la
     block.answer(question.answer)  # a second answer changes nothing, and says nothing
     view.language.value = "en" if lang == "pt" else "pt"
     assert len(said) == 1
+
+
+def test_a_trick_set_by_the_learner_is_announced_with_its_winner():
+    from widgets.pages.truco_rodadas import TrickLab
+
+    view = TrickLab(seed=1, lang="en")
+    said = heard(view)
+    view.cards[0].value = "4♣"  # the learner changes a card: the trick's verdict is said, cards in words
+    assert len(said) == 1 and said[0].startswith("Winner: Team") and " of clubs" in said[0], said
+    view.cards[1].value = "xyz"  # a refused card: its refusal is said by the region, not a verdict
+    assert len(said) == 1
+
+
+def test_the_variant_comparison_announces_each_variants_winner():
+    from widgets.pages.truco_mineiro import VariantComparison
+
+    view = VariantComparison(seed=1, lang="pt")
+    said = heard(view)
+    view.cards[0].value = "7♥"
+    lines = said[0].split("\n") if said else []
+    assert len(said) == 1, said
+    assert lines[0].startswith("Truco Paulista: Vence") and lines[1].startswith("Truco Mineiro: Vence"), said
+
+
+def test_each_step_of_a_21_round_is_announced_in_words():
+    from widgets.pages.vinte_e_um_rodada import RoundStepper
+
+    view = RoundStepper(seed=1, lang="en", chart=False)
+    said = heard(view)
+    for _ in range(6):
+        view.buttons["forward"].click()
+    assert len(said) == 6 and not any(re.search("[♥♣♠♦]", text) for text in said), said
+    assert any(re.search(SUIT_WORDS["en"], text) for text in said), said
