@@ -80,19 +80,36 @@ def test_a_refusal_shows_beside_its_control_on_a_phone_and_is_said(browser, voil
         context.close()
 
 
+def version(page) -> str | None:
+    return page.locator(".cartas-status [data-turn]").get_attribute("data-version")
+
+
+def moved(page, before: str | None, seconds: float = 5) -> bool:
+    """Whether the table's version changed from `before` within `seconds`."""
+    for _ in range(int(seconds * 4)):
+        if version(page) != before:
+            return True
+        page.wait_for_timeout(250)
+    return False
+
+
 def play_her_card(page) -> None:
-    """Wait for her turn at the table (accepting a bot's call first) and play her first card."""
+    """Wait for her turn at the table (accepting a bot's call first) and play her first card;
+    a click on a drawing the table has left behind is refused, so she clicks again."""
     for _ in range(120):
         accept = page.locator(".cartas-act-accept")
+        cards = page.locator(".cartas-hand-cards .cartas-pick-on")
+        turn = page.locator(".cartas-status [data-turn]").get_attribute("data-turn")
+        before = version(page)
         if accept.count() and accept.first.is_visible():
             accept.first.click()
-        else:
-            cards = page.locator(".cartas-hand-cards .cartas-pick-on")
-            turn = page.locator(".cartas-status [data-turn]").get_attribute("data-turn")
-            if turn == "you" and cards.count():
-                cards.first.click()
+            moved(page, before)
+        elif turn == "you" and cards.count():
+            cards.first.click()
+            if moved(page, before):
                 return
-        page.wait_for_timeout(250)
+        else:
+            page.wait_for_timeout(250)
     raise AssertionError("her turn never came")
 
 
