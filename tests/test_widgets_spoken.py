@@ -8,7 +8,7 @@ import pytest
 
 from cartas.cards import STANDARD_PACK, Card, face_down_name
 from widgets.components import page
-from widgets.components.announce import News, bounded, in_words
+from widgets.components.announce import MAX_LINES, News, bounded, in_words
 from widgets.draw.svg import card_svg
 from widgets.draw.truco_table import table_html
 
@@ -122,10 +122,16 @@ def test_an_announcement_is_a_line_per_event():
     from widgets.pages.jogar_truco import PlayTruco
 
     view = PlayTruco(seed=1, delay=0, lang="en")
-    view.announce(["Seat 1 plays 7♥.", "Seat 3 plays 4♣.", "Seat 0 plays 5♦.", "Seat 2   plays A♠.", "x",
-                   "Seat 1 runs."])
+    lines = ["Seat 1 plays 7♥.", "Seat 2   plays A♠.", "Seat 3 plays 4♣.", "Seat 0 plays 5♦.",
+             "Seat 1 wins the trick.", "Seat 1 plays 6♠.", "Seat 2 runs.", "Seat 3 plays K♥."]
+    view.announce(lines[:6])  # a whole trick and the next lead: a line each, cards in words
     assert view.announcer.lines == ["Seat 1 plays seven of hearts.", "Seat 2 plays ace of spades.",
-                                    "x", "Seat 1 runs."]  # at most four: the first and the latest
+                                    "Seat 3 plays four of clubs.", "Seat 0 plays five of diamonds.",
+                                    "Seat 1 wins the trick.", "Seat 1 plays six of spades."]
+    view.announce(lines)  # more than MAX_LINES: the first, then the latest
+    assert len(view.announcer.lines) == MAX_LINES
+    assert view.announcer.lines[0] == "Seat 1 plays seven of hearts."
+    assert view.announcer.lines[-2:] == ["Seat 2 runs.", "Seat 3 plays king of hearts."]
 
 
 def heard(view) -> list[str]:

@@ -33,7 +33,7 @@ import anywidget
 import traitlets
 
 MAX_CHARS = 600  # a screen reader reads a sentence or two, not a whole log
-MAX_LINES = 4    # lines said at once: the first new one and the latest
+MAX_LINES = 6    # lines said at once (a whole trick: her card, three more, who won it): the first and the latest
 T = TypeVar("T")
 
 # a card as the engine writes it in a sentence: rank then suit symbol ("7♥", "10♦", "Q♣")
