@@ -1,4 +1,6 @@
 """The scenario builder: make, share, open, refuse, step and play."""
+import re
+
 import pytest
 import segno
 
@@ -9,6 +11,14 @@ from widgets.pages.cenarios import ScenarioBuilder
 PAGE = "http://127.0.0.1:8866/voila/render/notebooks/cenarios.ipynb?lang=en"
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
+
+
+def beside(view, control) -> str:
+    """What the error slot beside `control` shows (`View.beside`); the message line stays empty."""
+    slot = view._slot_for(control)
+    assert slot is not None, "no error slot beside this control"
+    assert "cartas-error" not in view.message.value, view.message.value
+    return slot.value
 
 
 def fill(view, hands=HANDS, vira="K♠"):
@@ -51,14 +61,15 @@ def test_bad_scenarios_are_refused_and_nothing_changes():
     table = view.table.value
     fill(view, [["7♥", "A♠", "4♣"]] + HANDS[1:])
     view.make_button.click()
-    assert "Cenário recusado" in view.message.value and "4♣ foi distribuída duas vezes" in view.message.value
+    refused = beside(view, view.make_button)
+    assert "Cenário recusado" in refused and "4♣ foi distribuída duas vezes" in refused
     link = encode_link(good)
     view.paste.value = link[:-2] + ("00" if link[-2:] != "00" else "11")
     view.load_button.click()
-    assert "alterado" in view.message.value
+    assert "alterado" in beside(view, view.load_button)
     view.paste.value = '{"format": "cartas.cenario/1", "game": "truco", "variant": "paulista"'
     view.load_button.click()
-    assert "não pôde ser lido" in view.message.value
+    assert "não pôde ser lido" in beside(view, view.load_button)
     assert view.scenario == good and view.table.value == table
 
 
@@ -107,7 +118,7 @@ def test_a_21_table_scenario():
     assert view.game_box.children[0].state.players == 4
     view.first.value = "5♥, 5♥, 2♦, A♠"
     view.make_button.click()
-    assert "5♥ aparece duas vezes" in view.message.value
+    assert "5♥ aparece duas vezes" in beside(view, view.make_button)
 
 
 def test_the_builder_offers_tie_lead_and_keeps_it_through_the_link():
@@ -128,8 +139,8 @@ def test_an_engine_refusal_is_shown_in_the_views_language():
     view = ScenarioBuilder(seed=1, query=False, lang="en")
     fill(view, vira="7♥")
     view.make_button.click()
-    assert "Scenario refused" in view.message.value
-    assert "cannot also be in a hand" in view.message.value
+    assert "Scenario refused" in beside(view, view.make_button)
+    assert "cannot also be in a hand" in beside(view, view.make_button)
 
 
 def made(view):
@@ -244,7 +255,7 @@ def test_a_score_outside_the_rules_is_refused_not_clamped(lang, phrase):
     view.score[0].value = 13
     assert view.score[0].value == 13  # the field keeps what was typed
     view.make_button.click()
-    assert "cartas-error" in view.message.value and phrase in view.message.value
+    assert "cartas-error" in beside(view, view.make_button) and phrase in beside(view, view.make_button)
     assert view.scenario == good  # nothing changed
 
 
@@ -253,8 +264,8 @@ def test_a_number_of_participants_outside_the_rules_is_refused_not_clamped():
     view.game.value = "21"
     view.players.value = 13
     view.make_button.click()
-    assert view.players.value == 13 and "cartas-error" in view.message.value
-    assert "3 a 12" in view.message.value and view.scenario is None
+    assert view.players.value == 13 and "cartas-error" in beside(view, view.make_button)
+    assert "3 a 12" in beside(view, view.make_button) and view.scenario is None
 
 
 def test_a_21_scenario_link_round_trips_through_the_builder():
@@ -269,3 +280,19 @@ def test_a_21_scenario_link_round_trips_through_the_builder():
     assert view.scenario == scenario, view.message.value
     view.first.value = "5♥, -, 2♦ A♠ K♣"  # "-": a seat dealt no card
     assert view.fields_scenario()["deal"]["first_cards"] == ["5♥", None, "2♦", "A♠", "K♣"]
+
+
+def test_a_refusal_stays_beside_its_button_until_the_next_action_and_a_step_is_announced():
+    view = ScenarioBuilder(seed=1, query=False, lang="en")
+    fill(view, vira="7♥")
+    view.make_button.click()
+    assert "cannot also be in a hand" in beside(view, view.make_button)
+    view.redraw()  # a redraw (the language switch, a step) is no action of hers: it stays
+    assert "cannot also be in a hand" in beside(view, view.make_button)
+    fill(view)
+    view.make_button.click()  # her next action clears it
+    assert beside(view, view.make_button) == "" and view.scenario is not None
+    said = []
+    view.announcer.observe(lambda change: said.append(change["new"]["text"]), names="said")
+    view.step_button.click()  # seat 0's bot plays a card: said in words
+    assert said and re.search(r"Seat 0 plays \w+ of (hearts|spades|diamonds|clubs)", said[-1]), said

@@ -102,8 +102,8 @@ def test_english_option_names_and_a_score_of_13_refused(dashboard):
     page.locator(".cartas-game").get_by_role("button", name="Truco").click()
     type_into(page, ".cartas-score-0", "13")
     make(page)
-    page.wait_for_selector(".cartas-message .cartas-error")
-    assert "from 0 to 11, not (13, 0)" in page.locator(".cartas-message").text_content()
+    page.wait_for_selector(".cartas-field-error .cartas-error")  # beside "Make scenario"
+    assert "from 0 to 11, not (13, 0)" in page.locator(".cartas-field-error .cartas-error").text_content()
     assert page.locator(".cartas-score-0 input").input_value() == "13"  # not clamped
 
 

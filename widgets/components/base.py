@@ -250,11 +250,16 @@ class View(w.VBox):
         return w.HBox([self.title, attach(self), self.language, self.announcer],
                       layout=w.Layout(justify_content="space-between", align_items="center"))
 
-    def announce(self, text: str) -> None:
-        """Have a screen reader say `text` (a move, a bot's move), through the view's live region
-        (`widgets.components.announce`; verdicts and refusals it says by itself)."""
-        if self.announcer is not None:
-            self.announcer.say(text)
+    def announce(self, text) -> None:
+        """Have a screen reader say `text` (a move, a bot's move), or a list of lines (one per
+        event, at most `announce.MAX_LINES` of them: `announce.bounded`), through the view's
+        live region (`widgets.components.announce`; refusals it says by itself). Cards are
+        said in words in the view's language (`announce.in_words`)."""
+        if self.announcer is None:
+            return
+        from widgets.components.announce import bounded, in_words
+        lines = [text] if isinstance(text, str) else bounded([str(line) for line in text])
+        self.announcer.say("\n".join(in_words(line, self.lang) for line in lines))
 
     def deal_controls(self, variant, rng, on_deal, button_class: str = "cartas-new",
                       width: str = "130px", fresh: bool = False):
@@ -379,6 +384,11 @@ class View(w.VBox):
             error_log().error("unexpected error in %s", type(self).__name__,
                               exc_info=(type(error), error, error.__traceback__))
             text = self.t("unexpected")
+        self.show_refusal(text, near)
+
+    def show_refusal(self, text: str, near=None) -> None:
+        """Show the refusal `text` (plain text) beside `near` if it has a slot, else in the
+        view's message line."""
         slot = self._slot_for(near) if near is not None else None
         if slot is None:
             self.show_message(text, kind="error")

@@ -7,6 +7,10 @@ Decided rules (every lesson, truco and 21 alike; one set of bilingual texts, `TE
 - The chosen answer is marked once answered: its button gets the class `cartas-chosen` (and
   `cartas-chosen-right` or `cartas-chosen-wrong`), a sign that is not a colour (✓ right, ✗
   wrong) before its label, and a tooltip saying "your answer, right/wrong" (`FirstAnswer.mark`).
+- The verdict of the first answer is said by the page's live region (`View.announce`): right
+  or wrong, and the reason, which names the right answer when the learner's was wrong ("Não.
+  A resposta é: 7♥..." said "sete de copas"), in the page's language; a language switch
+  redraws it and says nothing.
 - A new question never repeats the one just asked, and none repeats an earlier one until the
   lesson's pool of questions has been gone through (`NoRepeats`, drawing from the seeded
   generator: a question is the same as another when its `key` is).
@@ -36,6 +40,7 @@ from typing import Any
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
+from widgets.components.announce import text_of
 from widgets.components.base import html, verdict_html
 from widgets.components.i18n import translate
 from widgets.components.scores import Score, score_html
@@ -120,7 +125,15 @@ class FirstAnswer:
         self.score.add(self.correct, skill)
         self.mark()
         self.redraw()
+        self._say_verdict()
         return self.correct
+
+    def _say_verdict(self) -> None:
+        """The verdict, as the live region says it (see the module's rules)."""
+        announce = getattr(self.view, "announce", None)
+        if callable(announce) and self._why is not None:
+            head = self.t("right" if self.correct else "wrong")
+            announce(" ".join(text_of(f"{head} {self._why(self.view.lang)}").split()))
 
     def label(self, value, text: str) -> str:
         """`text` as the label of the choice `value`: marked if it is the answer given."""
@@ -152,8 +165,9 @@ class FirstAnswer:
     def redraw(self, next_key: str = "next") -> None:
         if self._why is not None and self.feedback is not None:
             head = self.t("right" if self.correct else "wrong")
+            # said by `_say_verdict`: the live region does not say it again (data-announced)
             self.feedback.value = verdict_html(bool(self.correct), f"<b>{head}</b> {self._why(self.view.lang)}",
-                                               size=16, attrs=self._attrs)
+                                               size=16, attrs=self._attrs + " data-announced='1'")
         if self.answered and self.chosen in self.choices:
             self.choices[self.chosen].tooltip = self.t("chosen_right" if self.correct else "chosen_wrong")
         self.next_button.description = self.t(next_key)

@@ -17,6 +17,11 @@ Decided rules:
   a score of 13 reaches the engine, which refuses it, and the refusal is shown.
 - "Jogar a partir daqui" plays from the position on screen (after any "Próximo passo"), on an
   independent copy: stepping the builder afterwards does not move the game.
+- A refusal shows beside the button that was used ("Criar cenário", "Abrir cenário" with
+  the pasted text, "Próximo passo"/"Jogar a partir daqui", "Sortear cartas") and stays until
+  the next action; only a link the page was opened with is refused in the message line
+  under the title (no control was used). The live region says it, and says each step's
+  events, a line each, cards in words (`widgets.components.announce`).
 """
 from __future__ import annotations
 
@@ -138,11 +143,11 @@ class ScenarioBuilder(View):
         self.score_label = w.HTML()
         self.truco_box = w.VBox([self.variant, *self.hands, w.HBox([self.vira, self.dealer]),
                                  self.tie_lead, w.HBox([self.score_label, *self.score]),
-                                 self.random_button])
+                                 self.beside(self.random_button)])
         self.box21 = w.VBox([self.players, self.banker, self.chips, self.ace, self.rotation,
                              self.first, self.upcard, self.then, self.seed])
         self.editor = w.VBox([self.game, self.name, self.cards_hint, self.truco_box, self.box21,
-                              self.make_button, w.HBox([self.paste, self.load_button]),
+                              self.beside(self.make_button), self.beside(w.HBox([self.paste, self.load_button])),
                               self.share, self.output]).add_class("cartas-editor")
         self.game.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
@@ -155,7 +160,7 @@ class ScenarioBuilder(View):
         self.play_button.on_click(self.guarded(lambda _: self.play()))
         self.children = [
             self.header(), self.edit, self.editor, self.message, self.table,
-            w.HBox([self.step_button, self.play_button]), self.narration, self.game_box,
+            self.beside(w.HBox([self.step_button, self.play_button])), self.narration, self.game_box,
         ]
         link = self.from_url(params.scenario()) if query else None
         if link:
@@ -299,7 +304,7 @@ class ScenarioBuilder(View):
     def show_error(self, error: BaseException, near=None) -> None:
         if isinstance(error, sc.ScenarioError):  # a RuleError: its message in the view's language
             self.last_error = error
-            self.show_message(self.t("refused", reason=self._reason(error)), "error")
+            self.show_refusal(self.t("refused", reason=self._reason(error)), near)
         else:
             super().show_error(error, near)
 
@@ -318,6 +323,7 @@ class ScenarioBuilder(View):
         events = state.apply_action(bot.choose(state.view(seat)))
         lines = [state.narrate(e, self.lang) for e in events]
         self.narration.value += "".join(f"<div class='cartas-step-line'>{escape(x)}</div>" for x in lines)
+        self.announce(lines)  # this step's events, cards in words
         self.redraw()
 
     def play(self) -> None:

@@ -40,10 +40,15 @@ Decided here:
   a closed button does nothing. The cards carry their drawing's version to the kernel
   (`CardPicker.drawing`). A learner's face-up cards stay clickable (dimmed) while another seat
   is to play: the store answers "não é a sua vez".
-- Refusals stay: a refused move shows beside the move buttons, a refused seat beside the
-  seats, a refused start or stand-up beside those buttons; the message stays until the
-  learner's next action or ERROR_STAYS (8 s), whichever comes first. The poll and the beat
-  are not the learner's actions and never clear it.
+- Refusals stay: a refused move (a button or a card) shows beside the move buttons, right
+  under the cards, a refused seat beside the seats, a refused start or stand-up beside those
+  buttons, a refused new table under "Criar mesa", a refused code beside its field and
+  "Abrir mesa"; the message stays until the learner's next action. The poll and the beat
+  are not the learner's actions and never clear it. Only what no control caused (the store
+  out of reach) shows in the message line under the title.
+- Every move is said by the page's live region (`widgets.components.announce`): each seat's
+  move, in the learners' names as in "O que aconteceu", its cards in words, a line per event
+  and only what is new since the last drawing (a table opened says nothing of its past).
 """
 from __future__ import annotations
 
@@ -65,13 +70,13 @@ from classroom.tables import (
     table_link,
 )
 from widgets.components import params
+from widgets.components.announce import News, bounded
 from widgets.components.base import View, html
 from widgets.components.log import log_html
 from widgets.components.ticker import Ticker
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
-ERROR_STAYS = 8.0  # seconds a refusal stays when the learner does nothing
 LOG_LINES = 80     # the last events narrated in "What happened"
 
 TEXT = {
@@ -202,8 +207,7 @@ class Mesa(View):
         self._last_beat = 0.0
         self._store_ok = True
         self._drawn_version: int | None = None
-        self.timer = time.monotonic  # times how long a refusal has been shown (tests replace it)
-        self._error_at: float | None = None
+        self._news = News()  # the events already said by the live region
         # widgets reused by every drawing (see the module's rules)
         self._button_style = w.ButtonStyle()  # the seats' buttons' (see _seat_row)
         self._seat_rows: list[tuple[w.HBox, w.HTML, w.Button]] = []
@@ -241,8 +245,10 @@ class Mesa(View):
         self.create_button = w.Button(button_style="primary").add_class("cartas-mesa-create")
         self.code = w.Text(layout=w.Layout(width="200px")).add_class("cartas-mesa-code-input")
         self.join_button = w.Button().add_class("cartas-mesa-open")
+        # a refused new table shows under its button, a refused code beside the field and its button
         self.lobby = w.VBox([self.create_head, w.HBox([self.game, self.timeout]), self.options_box,
-                             self.create_button, self.join_head, w.HBox([self.code, self.join_button])])
+                             self.beside(self.create_button), self.join_head,
+                             self.beside(w.HBox([self.code, self.join_button]))])
         # table
         self.table_head = w.HTML().add_class("cartas-mesa-head")
         self.seat_box = w.VBox().add_class("cartas-mesa-seats-box")
@@ -408,20 +414,9 @@ class Mesa(View):
         if not self._store_ok:
             self._store_ok = True
             self.message.value = ""  # the store notice; a refusal beside a control stays
-        if self._error_at is not None and self.timer() - self._error_at >= ERROR_STAYS:
-            self.clear_message()
         if changed or self._drawn_version != self.client.snap.version:
             self.redraw()
         return changed
-
-    # Refusals: shown beside their control until the learner acts again, or ERROR_STAYS ------
-    def show_error(self, error: BaseException, near=None) -> None:
-        super().show_error(error, near=near)
-        self._error_at = self.timer()
-
-    def clear_message(self) -> None:
-        super().clear_message()
-        self._error_at = None
 
     def _store_call(self, call):
         from classroom.store import StoreError
@@ -593,6 +588,7 @@ class Mesa(View):
         if state is None:
             text = self.t("waiting_you") if is_creator else self.t("waiting")
             self._status(text, "waiting", snap)
+            self._news.new([], key=snap.code, quiet_first=True)  # the game's first events are news
             for box in (self.picture, self.hand_title, self.why, self.log_box):
                 box.value = ""
             self.hand_cards.cards = []
@@ -610,8 +606,16 @@ class Mesa(View):
             f"<div style='font-size:15px;background:#f3e5f5;padding:6px 10px;border-radius:6px;margin:4px 0'>"
             f"<b>{self.t('why')}</b> {escape(why)}</div>")
         names = {info["seat"]: info["name"] for info in snap.seats(time.time()) if info["name"]}
-        lines = [games.narrate(state, e, self.lang, names) for e in games.events_for(state, mine)[-LOG_LINES:]]
+        events = games.events_for(state, mine)
+        lines = [games.narrate(state, e, self.lang, names) for e in events[-LOG_LINES:]]
         self.log_box.value = log_html(self.t('log'), lines)
+        self._announce_moves(snap.code, state, events, names)
+
+    def _announce_moves(self, code: str, state, events: list, names: dict) -> None:
+        """Say the events new since the last drawing (see the module's rules)."""
+        new = self._news.new(events, key=code, quiet_first=True)
+        if new:
+            self.announce([games.narrate(state, e, self.lang, names) for e in bounded(new)])
 
     # Homework: a finished table marks its seated learners' table game items done, the store's
     # own record deciding (classroom.homework.table_game_over, docs/rules.md#homework-games).

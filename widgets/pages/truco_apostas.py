@@ -34,6 +34,7 @@ from cartas.truco import (
     team_label,
 )
 from cartas.truco.catalogue import cap
+from widgets.components.announce import News, bounded
 from widgets.components.base import View, enable
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, translate
@@ -107,6 +108,7 @@ class BettingLab(View):
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
+        self._news = News()  # the moves the live region has said
         rng = lazy_rng(seed)
         self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hand, fresh=True)
         self.state: Any = None  # the engine's state, from the first deal on
@@ -189,7 +191,9 @@ class BettingLab(View):
         self._draw_status(over)
         shown = state if not over else None
         self.table.value = table_html(shown, lang) if shown else ""
-        lines = [narrate(e, lang) for e in hand_events(state.events, 1)[1:]]
+        told = hand_events(state.events, 1)[1:]
+        lines = [narrate(e, lang) for e in told]
+        self.announce([narrate(e, lang) for e in bounded(self._news.new(told, key=state, quiet_first=True))])
         items = "".join(f"<li>{escape(x)}</li>" for x in lines)
         self.story.value = f"<div style='font-size:14px;min-width:260px;max-width:360px'><b>{self.t('log')}</b>" \
             f"<ol>{items}</ol></div>"

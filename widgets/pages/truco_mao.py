@@ -26,6 +26,7 @@ from cartas.truco import (
     seat_name,
     trick_winning_seat,
 )
+from widgets.components.announce import text_of
 from widgets.components.base import View
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, every_language, translate
@@ -234,8 +235,11 @@ class DealStepper(View):
         self.go(0)
 
     def go(self, index: int) -> None:
+        """Show step `index`; the live region says its event (cards in words)."""
         self.index = max(0, min(index, len(self.steps) - 1))
         self.redraw()
+        if self.steps:
+            self.announce(text_of(self.steps[self.index]["text"][self.lang]))
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:

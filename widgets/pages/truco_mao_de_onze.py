@@ -28,6 +28,7 @@ from cartas.truco import (
     narrate,
     team_label,
 )
+from widgets.components.announce import News, bounded
 from widgets.components.base import View, enable
 from widgets.components.exercises import Exercises, Question
 from widgets.components.i18n import LANGUAGES, translate
@@ -109,6 +110,7 @@ class ThresholdLab(View):
 
     def __init__(self, variant="paulista", seed=None, lang=None):
         super().__init__(lang=lang)
+        self._onze_news, self._ferro_news = News(), News()  # the moves the live region has said, per part
         rng = lazy_rng(seed)
         self.variant, self.seed, self.new_button = self.deal_controls(variant, rng, self.new_hands, fresh=True)
         self.onze: Any = None  # the engine's states, from the first deal on
@@ -183,6 +185,11 @@ class ThresholdLab(View):
         self.redraw()
 
     # Drawing ---------------------------------------------------------------------------
+    def _announce_moves(self, news: News, state) -> None:
+        """Say the moves of `state` new since its last drawing (a new deal says nothing)."""
+        new = news.new(hand_events(state.events, 1), key=state, quiet_first=True)
+        self.announce([narrate(e, self.lang) for e in bounded(new)])
+
     def _story(self, state) -> str:
         items = "".join(f"<li>{escape(narrate(e, self.lang))}</li>"
                         for e in hand_events(state.events, 1))
@@ -226,6 +233,7 @@ class ThresholdLab(View):
         else:  # the decider's view: its own and its partner's cards while deciding
             self.onze_table.value = table_html(state.view(self.decider) if deciding else state, lang)
         self.onze_story.value = self._story(state)
+        self._announce_moves(self._onze_news, state)
 
     def _draw_ferro(self, variant) -> None:
         state, lang = self.ferro, self.lang
@@ -242,6 +250,7 @@ class ThresholdLab(View):
         enable(self.ferro_call, not over, "danger")
         self.ferro_table.value = "" if over else table_html(state, lang, reveal=False)
         self.ferro_story.value = self._story(state)
+        self._announce_moves(self._ferro_news, state)
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:

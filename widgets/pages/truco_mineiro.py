@@ -88,7 +88,7 @@ class VariantComparison(View):
         self.cards = [w.Text(value=c, layout=w.Layout(width="140px"), continuous_update=False
                              ).add_class(f"cartas-card-{s}") for s, c in enumerate(DEFAULT_TRICK)]
         self.compare = w.HTML().add_class("cartas-compare")
-        update = self.guarded(lambda _: self.redraw())
+        update = self.guarded(lambda _: self._trick_changed())
         self.vira.observe(update, names="value")
         for box in self.cards:
             box.observe(update, names="value")
@@ -132,6 +132,17 @@ class VariantComparison(View):
     def show_error(self, error: BaseException, near=None) -> None:
         """A refused field shows its error beside it (`read` names the field)."""
         super().show_error(error, near=getattr(error, "near", near))
+
+    def _trick_changed(self) -> None:
+        """The learner changed the vira or a card: redraw, and the live region says who wins
+        the trick in each variant (a refused field says its refusal instead)."""
+        self.redraw()
+        vira, plays = self.read()
+        self.announce([f"{v.label[self.lang]}: {self._winner(plays, v, vira)}" for v in (PAULISTA, MINEIRO)])
+
+    def _winner(self, plays, variant, vira) -> str:
+        team = trick_winner(plays, variant, vira if variant.uses_vira else None)
+        return self.t("winner", team=self.t("tie") if team is None else team_label(team, self.lang))
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -179,10 +190,10 @@ class VariantComparison(View):
         for variant in (PAULISTA, MINEIRO):
             v = vira if variant.uses_vira else None
             team = trick_winner(plays, variant, v)
+            winner = self._winner(plays, variant, vira)
             shown = cards_row([c for _, c in plays], width=50,
                               highlights=["manilha" if c in manilhas(variant, v) else None for _, c in plays],
                               labels=[f"{s} · {TEAM_LETTERS[team_of(s)]}" for s, _ in plays])
-            winner = self.t("winner", team=self.t("tie") if team is None else team_label(team, self.lang))
             colour = "#555" if team is None else TEAM_COLOURS[team]
             columns.append(
                 f"<div class='cartas-verdict' data-variant='{variant.key}' "

@@ -155,7 +155,8 @@ class TrickLab(View):
         self.hand_box = w.HTML().add_class("cartas-hand-result")
         self.outcomes = w.HTML().add_class("cartas-outcomes")
 
-        update = self.guarded(lambda _: self.update_trick())
+        update = self.guarded(lambda _: self._trick_changed())
+        self.trick_said = ""  # the trick's verdict as the live region says it ("" when refused)
         self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.vira.observe(update, names="value")
         self.leader.observe(update, names="value")
@@ -229,8 +230,13 @@ class TrickLab(View):
         return [_RESULT_KEYS[v] for v in values[:cut]]
 
     # Updating -------------------------------------------------------------------------------
+    def _trick_changed(self) -> None:
+        """The learner changed the trick: draw its verdict, and the live region says it."""
+        self.update_trick()
+        self.announce(self.trick_said)
+
     def update_trick(self) -> None:
-        self.trick_box.value = ""
+        self.trick_box.value = self.trick_said = ""
         variant = get_variant(self.variant.value)
         try:
             try:
@@ -268,6 +274,7 @@ class TrickLab(View):
         vira_html = (f"<div style='margin-right:18px;text-align:center'>{card_svg(vira, width=60, highlight='vira')}"
                      f"<div>{self.t('vira')}</div></div>") if vira else ""
         winner = self.t("winner", team=_winner_name(team, self.lang))
+        self.trick_said = f"{winner}. {sentence}"
         self.trick_box.value = (
             f"<div style='display:flex;flex-wrap:wrap;align-items:flex-end'>{vira_html}{''.join(cells)}</div>"
             f"<div class='cartas-trick-winner' data-team='{_answer(team)}' "

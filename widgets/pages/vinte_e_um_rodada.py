@@ -183,6 +183,7 @@ class RoundStepper(View):
         self.position = 0
         if redraw:
             self.redraw()
+            self._say_step()
 
     def new_seed(self) -> None:
         self.seed.value = int(self.rng.integers(10_000))  # its observer restarts the round
@@ -190,6 +191,11 @@ class RoundStepper(View):
     def go(self, delta: int) -> None:
         self.position = max(0, min(len(self.snapshots) - 1, self.position + delta))
         self.redraw()
+        self._say_step()
+
+    def _say_step(self) -> None:
+        """The live region says the step's events, as the chosen viewer knows them (cards in words)."""
+        self.announce([narrate(e, self.lang) for e in self.step_events()])
 
     def step_events(self) -> list[dict]:
         """The events the current step produced, as the chosen viewer may know them."""
