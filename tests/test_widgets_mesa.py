@@ -410,13 +410,15 @@ def test_a_crafted_card_pick_at_a_21_table_is_refused_without_a_traceback():
         assert isinstance(view.last_error, ValueError)  # a refusal, never an internal error
 
 
-def test_a_refusal_stays_through_the_poll_until_the_learners_next_action(tables):
+def test_a_refusal_stays_through_the_poll_until_the_learners_next_action_or_8_seconds(tables):
     import asyncio
 
     ana = page(tables, "ana", "Ana")
     code = ana.create()
     bia = page(tables, "bia", "Bia", code=code)
     page(tables, "caio", "Caio", code=code).sit(1)  # Bia's page still shows seat 1 free
+    now = [100.0]
+    bia.timer = lambda: now[0]
     bia.seat_box.children[1].children[1].click()
     shown = bia.seat_error.value
     assert "seat 1 is already taken by Caio" in shown
@@ -427,8 +429,12 @@ def test_a_refusal_stays_through_the_poll_until_the_learners_next_action(tables)
         bia._task.cancel()
 
     run_async(polling())
+    now[0] += 7.9
     bia.poll(), bia.browser_beat()
     assert bia.seat_error.value == shown     # the poll and the beat leave it
+    now[0] += 0.1
+    bia.poll()
+    assert bia.seat_error.value == ""        # 8 s later it goes
     page(tables, "dan", "Dan", code=code).sit(2)
     bia.seat_box.children[2].children[1].click()
     assert "seat 2 is already taken by Dan" in bia.seat_error.value

@@ -43,8 +43,9 @@ Decided here:
 - Refusals stay: a refused move (a button or a card) shows beside the move buttons, right
   under the cards, a refused seat beside the seats, a refused start or stand-up beside those
   buttons, a refused new table under "Criar mesa", a refused code beside its field and
-  "Abrir mesa"; the message stays until the learner's next action. The poll and the beat
-  are not the learner's actions and never clear it. Only what no control caused (the store
+  "Abrir mesa"; the message stays until the learner's next action or ERROR_STAYS (8 s),
+  whichever comes first. The poll and the beat are not the learner's actions and never clear
+  it (the poll only notices that the 8 s are over). Only what no control caused (the store
   out of reach) shows in the message line under the title.
 - Every move is said by the page's live region (`widgets.components.announce`): each seat's
   move, in the learners' names as in "O que aconteceu", its cards in words, a line per event
@@ -77,6 +78,7 @@ from widgets.components.ticker import Ticker
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
+ERROR_STAYS = 8.0  # seconds a refusal stays when the learner does nothing
 LOG_LINES = 80     # the last events narrated in "What happened"
 
 TEXT = {
@@ -207,6 +209,8 @@ class Mesa(View):
         self._last_beat = 0.0
         self._store_ok = True
         self._drawn_version: int | None = None
+        self.timer = time.monotonic  # times how long a refusal has been shown (tests replace it)
+        self._error_at: float | None = None
         self._news = News()  # the events already said by the live region
         # widgets reused by every drawing (see the module's rules)
         self._button_style = w.ButtonStyle()  # the seats' buttons' (see _seat_row)
@@ -380,6 +384,7 @@ class Mesa(View):
         self._last_beat = time.time()
         if self.client is not None and self.client.learner is not None:
             self._store_call(self.client.heartbeat)
+        self._expire_refusal()  # under the class service a poll may wait 20 s: the beat looks too
         self._ensure_polling()
 
     def _ensure_polling(self) -> None:
@@ -414,9 +419,23 @@ class Mesa(View):
         if not self._store_ok:
             self._store_ok = True
             self.message.value = ""  # the store notice; a refusal beside a control stays
+        self._expire_refusal()
         if changed or self._drawn_version != self.client.snap.version:
             self.redraw()
         return changed
+
+    # Refusals: shown beside their control until the learner acts again, or ERROR_STAYS ------
+    def _expire_refusal(self) -> None:
+        if self._error_at is not None and self.timer() - self._error_at >= ERROR_STAYS:
+            self.clear_message()
+
+    def show_error(self, error: BaseException, near=None) -> None:
+        super().show_error(error, near=near)
+        self._error_at = self.timer()
+
+    def clear_message(self) -> None:
+        super().clear_message()
+        self._error_at = None
 
     def _store_call(self, call):
         from classroom.store import StoreError
