@@ -72,6 +72,8 @@ def test_playing_a_card_announces_it_in_the_views_language():
     view.hand_cards.pick(index)
     assert any(f"Assento 0 joga {card}" in text for text in said), said  # the learner's own move, in words
     assert any(re.search(r"Assento [123] joga", text) for text in said), said  # and the bots' after it
+    lines = said[-1].split("\n")  # a line per event, at most MAX_LINES of them
+    assert 1 < len(lines) <= MAX_LINES and all(line.count(" joga ") <= 1 for line in lines), lines
 
 
 def test_the_21_odds_chart_has_a_text_alternative_with_every_bar_in_the_pages_language():

@@ -286,15 +286,14 @@ class PlayVinteEUm(BotPacing, View):
             self.homework_item.check()
 
     def _announce_moves(self, state, events) -> None:
-        """Say the moves since the last drawing (the learner's and the bots': at most 8, the
-        first of them and the last 7); a new round or game starts again from its first event, a redraw in the other
-        language says nothing."""
+        """Say the moves since the last drawing, a line per event (the learner's and the bots':
+        at most `announce.MAX_LINES`, the first of them and the latest); a new round or game
+        starts again from its first event, a redraw in the other language says nothing."""
+        from widgets.components.announce import bounded
         if len(events) < self._said:
             self._said = 0
         if len(events) > self._said:
-            new = list(events[self._said:])
-            said = new if len(new) <= 8 else [new[0], *new[-7:]]  # her own move first, then the latest
-            self.announce(" ".join(state.narrate(e, self.lang) for e in said))
+            self.announce([state.narrate(e, self.lang) for e in bounded(events[self._said:])])
             self._said = len(events)
 
     def _draw_status(self) -> None:

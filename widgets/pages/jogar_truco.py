@@ -420,7 +420,7 @@ class PlayTruco(BotPacing, View):
             self._said = 0
         if len(lines) > self._said:
             new = lines[self._said:]
-            self.announce(" ".join(new if len(new) <= 8 else [new[0], *new[-7:]]))  # hers first, then the latest
+            self.announce(new)  # a line per event: hers first, then the latest (announce.bounded)
             self._said = len(lines)
 
     def _draw_last_trick(self) -> None:
