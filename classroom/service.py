@@ -45,6 +45,7 @@ import re
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -195,6 +196,19 @@ class Classes:
             tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
                            "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
 
+    def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]:
+        """Who was seen when at each of the tables `codes`, in one query (the sweep's)."""
+        out: dict[str, dict[str, float]] = {code: {} for code in codes}
+        if not codes:
+            return out
+        marks = ", ".join("?" for _ in codes)
+        with self.store.transaction(write=False) as tx:
+            rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
+                              codes).fetchall()
+        for code, learner, at in rows:
+            out[code][learner] = float(at)
+        return out
+
     # progress
     def record(self, user: str, lesson: str, answers: list[bool]) -> None:
         progress.record(self.store, HubUser("hub-learner", user, ""), lesson, answers)
@@ -299,6 +313,29 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     return out
 
 
+class Stages:
+    """How long each step of a move's way to the waiting pages takes here, in seconds: the
+    service's own figures (in `/health`, read by benchmarks/school.py). The last KEEP samples
+    of each step are kept."""
+
+    KEEP = 5000
+
+    def __init__(self):
+        self.samples: dict[str, deque[float]] = {}
+
+    def add(self, name: str, seconds: float) -> None:
+        self.samples.setdefault(name, deque(maxlen=self.KEEP)).append(seconds)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        out = {}
+        for name, values in sorted(self.samples.items()):
+            ordered = sorted(values)
+            if ordered:
+                out[name] = {"n": len(ordered), "p50_ms": round(1000 * ordered[len(ordered) // 2], 1),
+                             "p95_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1)}
+        return out
+
+
 class Service:
     """Waiting pages and bots over `Classes`, on the tornado loop.
 
@@ -320,6 +357,8 @@ class Service:
         self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
         self.notifications = 0
+        self.stages = Stages()
+        self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -329,6 +368,15 @@ class Service:
             asyncio.ensure_future(self._poll_versions())
         asyncio.ensure_future(self._sweep())
         asyncio.ensure_future(self._flush_beats())
+        asyncio.ensure_future(self._loop_lag())
+
+    async def _loop_lag(self, every: float = 0.1) -> None:
+        """How late the loop runs what is due (`stages["loop_lag"]`): the time every page's
+        answer waits behind the others' work."""
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(every)
+            self.stages.add("loop_lag", time.monotonic() - began - every)
 
     # change notification
     def changed_threadsafe(self, payload: str) -> None:
@@ -341,6 +389,9 @@ class Service:
         code, _, version = payload.partition(" ")
         known = self.snaps.get(code)
         if known is not None and version.isdigit() and known.version >= int(version):
+            published = self.published.get(code)
+            if published is not None and str(published[0]) == version:
+                self.stages.add("notify_after_publish", time.monotonic() - published[1])
             return  # already published (a change made here)
         if code not in self.waiters and code not in self.active:
             self.snaps.pop(code, None)  # nobody watches it here: forget it
@@ -374,6 +425,7 @@ class Service:
         if known is not None and known.version > snap.version:
             return
         self.snaps[snap.code] = snap
+        self.published[snap.code] = (snap.version, time.monotonic())
         waiting = self.waiters.get(snap.code, {})
         for future, seen in list(waiting.items()):
             if seen != snap.version:
@@ -459,34 +511,50 @@ class Service:
         return self.classes.tables.bot_move(snap)
 
     async def _sweep(self) -> None:
-        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
-        again, a seat whose learner went away is a bot's now; move it. Tables nobody looked at
-        for IDLE_TABLE s are forgotten."""
-        tables = self.classes.tables
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            now = time.monotonic()
-            for code, at in list(self.active.items()):
-                if now - at > IDLE_TABLE and code not in self.waiters:
-                    self.active.pop(code, None)
-                    self.snaps.pop(code, None)
-                    self.texts.forget(code)
-                    continue
-                try:
-                    snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
-                    if snap.status != "playing":
-                        continue
-                    snap.presence = await self.classes.run(tables.repo.presence, code)
-                    if tables.bot_due(snap, tables.clock()):
-                        moved = await self.classes.run(self._bot_move, code, snap.version)
-                        if moved is not None:
-                            self.publish(moved)
-                            asyncio.ensure_future(self._bots_for(moved))
-                except (StoreError, TableError):
-                    continue
-            for key, at in list(self._beats.items()):
-                if now - at > IDLE_TABLE:
-                    self._beats.pop(key, None)
+            await self.sweep_once()
+
+    async def sweep_once(self) -> None:
+        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
+        again, a seat whose learner went away is a bot's now; move it. The presence of all
+        those tables is one query, whatever their number (a query per table, every 2 s, queued
+        before the learners' moves). Tables nobody looked at for IDLE_TABLE s are forgotten."""
+        tables = self.classes.tables
+        now = time.monotonic()
+        playing: list[Snapshot] = []
+        for code, at in list(self.active.items()):
+            if now - at > IDLE_TABLE and code not in self.waiters:
+                self.active.pop(code, None)
+                self.snaps.pop(code, None)
+                self.texts.forget(code)
+                continue
+            try:
+                snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
+            except (StoreError, TableError):
+                continue
+            if snap.status == "playing":
+                playing.append(snap)
+        try:
+            presence = await self.classes.run(self.classes.presence_of, [snap.code for snap in playing])
+        except StoreError:
+            presence = {}
+        for snap in playing:
+            if snap.code not in presence:
+                continue
+            snap.presence = presence[snap.code]
+            if not tables.bot_due(snap, tables.clock()):
+                continue
+            try:
+                moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+            except (StoreError, TableError):
+                continue
+            if moved is not None:
+                self.publish(moved)
+                asyncio.ensure_future(self._bots_for(moved))
+        for key, at in list(self._beats.items()):
+            if now - at > IDLE_TABLE:
+                self._beats.pop(key, None)
 
 
 # HTTP ----------------------------------------------------------------------------------------
@@ -495,9 +563,19 @@ class Handler(web.RequestHandler):
 
     def initialize(self, service: Service) -> None:
         self.service = service
+        self.began = time.monotonic()
+        self.stage: str | None = None      # the step this request's whole time counts as
+        self.since = self.began            # ... from this moment
+
+    def on_finish(self) -> None:
+        if self.stage is not None:
+            self.service.stages.add(self.stage, time.monotonic() - self.since)
 
     def check_xsrf_cookie(self) -> None:  # token-authenticated API: no cookies are used
         pass
+
+    def compute_etag(self) -> None:  # answers are `no-store`: no hash of every body
+        return None
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "application/json")
@@ -695,6 +773,10 @@ class TableHandler(Handler):
                     if snap.seat_of(me) is not None:
                         service.beat(code_, me)
                     got = await service.wait(code_, future, waiting)
+                    published = service.published.get(code_)
+                    if got is not None and published is not None and published[0] == got.version:
+                        service.stages.add("wake_resume", time.monotonic() - published[1])
+                        self.stage, self.since = "wake_answer", published[1]
                     snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
                 else:
                     await service.wait(code_, future, 0)  # unregister
@@ -715,6 +797,8 @@ class TableActionHandler(Handler):
         """join {seat}, leave, start, move {action, version}: always as the caller herself."""
         async def work():
             user = await self.user()
+            self.service.stages.add(f"{action}_auth", time.monotonic() - self.began)
+            self.stage = f"{action}_answer" if action == "move" else None
             me = learner_id(user)
             body = self.body()
             tables = self.service.classes.tables
@@ -731,11 +815,23 @@ class TableActionHandler(Handler):
                 move, version = body.get("action"), body.get("version")
                 if not isinstance(move, str) or not isinstance(version, int) or isinstance(version, bool):
                     raise Refused(400, "bad_request", why="action and version")
-                run = lambda: tables.move(code, me, move, version)  # noqa: E731
+                # the version she saw is most often the one held here: no load, and her presence
+                # goes with the others' beats (one transaction a second), so the move is one save
+                known = self.service.snaps.get(clean_code(code))
+                run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
             else:
                 raise Refused(404, "not_found")
-            snap = await self.service.classes.run(run)
+            began, started = time.monotonic(), [0.0]
+
+            def timed():
+                started[0] = time.monotonic()
+                return run()
+            snap = await self.service.classes.run(timed)
+            self.service.stages.add(f"{action}_queue", started[0] - began)
+            self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
             self.service.active[snap.code] = time.monotonic()
+            if action == "move":
+                self.service.beat(snap.code, me)
             self.service.publish(snap)          # the pages waiting here see it at once
             asyncio.ensure_future(self.service._bots_for(snap))
             return seat_view(snap, snap.seat_of(me), user, tables.clock(), self.service.texts)
@@ -745,6 +841,7 @@ class TableActionHandler(Handler):
 class HealthHandler(Handler):
     async def get(self):
         self.reply({"ok": True, "notifications": self.service.notifications,
+                    "stages": self.service.stages.summary(),
                     "queries": getattr(self.service.classes.store, "queries", None),
                     "waiting": sum(len(w) for w in self.service.waiters.values())})
 
