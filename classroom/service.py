@@ -9,8 +9,9 @@ database credentials.
 Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 
 - Who asks: every request carries a hub token (`Authorization: token ...`); the hub says
-  whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS). No
-  token, or one the hub does not know, is 401. A service's token is not a learner: 403.
+  whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS, one
+  question per token at a time, re-checked in the background while in use: `Hub.user_for_token`).
+  No token, or one the hub does not know, is 401. A service's token is not a learner: 403.
 - The learner is the hub user: her store id is `hub:<name>` and her name the hub name. No
   name is typed and nothing the kernel sends names a learner, a class or a seat.
 - A teacher is a hub admin or a member of the teachers group (`--teachers-group`, default
@@ -39,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import re
@@ -62,6 +64,8 @@ from .store import Store, StoreError, connect
 from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
 
 CACHE_SECONDS = 30.0
+REFRESH_FROM = 0.5         # of CACHE_SECONDS: a token in use is re-checked in the background from then
+MAX_TOKENS = 20_000        # token answers kept at most (older ones dropped first)
 LONG_POLL = 30.0
 MAX_BODY = 64 * 1024
 MAX_ANSWERS = 200
@@ -126,10 +130,48 @@ class Hub:
         self.teachers_group = teachers_group
         self.clock = clock
         self._cache: dict[str, tuple[float, Any]] = {}
+        self._tokens: dict[str, tuple[float, dict | None]] = {}   # sha256 of a token -> (when asked, model)
+        self._asking: dict[str, asyncio.Future] = {}
+        self.hub_asked = 0
         self.http = httpclient.AsyncHTTPClient()
 
     async def user_for_token(self, token: str) -> dict | None:
-        return await self.auth.user_for_token(token, sync=False)
+        """Whose token this is, as the hub says (None: the hub does not know it).
+
+        Asked once per token at a time: requests arriving together share one question to the
+        hub. An answer is kept CACHE_SECONDS and never used later (a revoked token is refused
+        within CACHE_SECONDS). A token in use is asked again in the background once its answer
+        is past REFRESH_FROM of that age (spread per token, so 200 learners who signed in
+        together are not re-checked together): an active learner's requests never wait on the
+        hub, and the hub is asked about each token at most every REFRESH_FROM x CACHE_SECONDS."""
+        key = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+        hit = self._tokens.get(key)
+        if hit is not None:
+            age = self.clock() - hit[0]
+            if age < CACHE_SECONDS:
+                if age >= CACHE_SECONDS * (REFRESH_FROM + (1 - REFRESH_FROM) * int(key[:2], 16) / 512):
+                    self._ask(key, token)
+                return hit[1]
+        return await asyncio.shield(self._ask(key, token))
+
+    def _ask(self, key: str, token: str) -> asyncio.Future:
+        pending = self._asking.get(key)
+        if pending is None:
+            pending = self._asking[key] = asyncio.ensure_future(self._ask_hub(key, token))
+            pending.add_done_callback(lambda f: f.cancelled() or f.exception())  # a refresh nobody awaits
+        return pending
+
+    async def _ask_hub(self, key: str, token: str) -> dict | None:
+        try:
+            self.hub_asked += 1
+            model = await self.auth.user_for_token(token, use_cache=False, sync=False)
+            now = self.clock()
+            if len(self._tokens) >= MAX_TOKENS:   # bounded: answers too old to use go first
+                self._tokens = {k: v for k, v in self._tokens.items() if now - v[0] < CACHE_SECONDS}
+            self._tokens[key] = (now, model)
+            return model
+        finally:
+            self._asking.pop(key, None)
 
     async def _get(self, path: str) -> Any:
         now = self.clock()

@@ -6,6 +6,7 @@ No hub here: the service's store side runs in this process (tests/hub drives the
 """
 from __future__ import annotations
 
+import asyncio
 import time
 
 import pytest
@@ -132,3 +133,81 @@ def test_the_service_keeps_each_steps_recent_times_and_their_percentiles():
     for _ in range(Stages.KEEP + 10):
         stages.add("loop_lag", 0.0)
     assert stages.summary()["loop_lag"]["n"] == Stages.KEEP   # bounded
+
+
+# The hub's answers about tokens, cached ------------------------------------------------------
+class FakeHubApi:
+    """A hub API on 127.0.0.1 that knows some tokens (`GET /hub/api/user`, as HubAuth asks),
+    answering each after `delay` s and counting the questions per token."""
+
+    def __init__(self, users: dict[str, str], delay: float = 0.2):
+        self.users, self.delay = users, delay
+        self.asked: dict[str, int] = {}
+
+    async def start(self) -> str:
+        from tornado import web
+        from tornado.httpserver import HTTPServer
+        from tornado.netutil import bind_sockets
+        api = self
+
+        class User(web.RequestHandler):
+            async def get(self):
+                token = self.request.headers.get("Authorization", "").split()[-1]
+                api.asked[token] = api.asked.get(token, 0) + 1
+                await asyncio.sleep(api.delay)
+                name = api.users.get(token)
+                if name is None:
+                    self.set_status(403)
+                    self.finish("{}")
+                else:
+                    self.finish({"kind": "user", "name": name, "admin": False, "groups": []})
+        sockets = bind_sockets(0, "127.0.0.1")
+        self.server = HTTPServer(web.Application([(r"/hub/api/user", User)]))
+        self.server.add_sockets(sockets)
+        return f"http://127.0.0.1:{sockets[0].getsockname()[1]}/hub/api"
+
+    def stop(self) -> None:
+        self.server.stop()
+
+
+async def _token_checks() -> dict:
+    from classroom.service import CACHE_SECONDS, Hub
+    api = FakeHubApi({"tok-ana": "ana", "tok-bia": "bia"})
+    url = await api.start()
+    now = [1000.0]
+    hub = Hub(api_url=url, api_token="service-token", clock=lambda: now[0])
+    try:
+        out: dict = {}
+        together = await asyncio.gather(*(hub.user_for_token("tok-ana") for _ in range(5)),
+                                        hub.user_for_token("nobody"), hub.user_for_token("nobody"))
+        out["together"] = [m and m["name"] for m in together]
+        out["asked_together"] = dict(api.asked)
+        began = time.monotonic()
+        now[0] += CACHE_SECONDS * 0.4            # fresh: the hub is not asked again
+        out["fresh"] = (await hub.user_for_token("tok-ana"))["name"]
+        out["asked_fresh"] = api.asked["tok-ana"]
+        now[0] += CACHE_SECONDS * 0.4            # 0.8 of its age: answered at once, re-checked behind
+        api.users.pop("tok-ana")                 # ... and meanwhile the hub revoked it
+        out["refreshing"] = (await hub.user_for_token("tok-ana"))["name"]
+        out["refresh_waited"] = time.monotonic() - began
+        await asyncio.sleep(api.delay * 3)
+        out["asked_refresh"] = api.asked["tok-ana"]
+        out["after_refresh"] = await hub.user_for_token("tok-ana")
+        await hub.user_for_token("tok-bia")
+        now[0] += CACHE_SECONDS + 1              # past its age, an answer is never used
+        api.users.pop("tok-bia")
+        out["expired"] = await hub.user_for_token("tok-bia")
+        out["asked_bia"] = api.asked["tok-bia"]
+        return out
+    finally:
+        api.stop()
+
+
+def test_hub_token_checks_are_shared_cached_refreshed_behind_and_expire():
+    out = run_async(_token_checks())
+    assert out["together"] == ["ana"] * 5 + [None, None]
+    assert out["asked_together"] == {"tok-ana": 1, "nobody": 1}   # one question per token at a time
+    assert out["fresh"] == "ana" and out["asked_fresh"] == 1
+    assert out["refreshing"] == "ana" and out["refresh_waited"] < 0.15   # not kept waiting on the hub
+    assert out["asked_refresh"] == 2 and out["after_refresh"] is None   # the revocation is seen
+    assert out["expired"] is None and out["asked_bia"] == 2
