@@ -7,17 +7,21 @@ kernels) and a throwaway PostgreSQL (or uses --database). Every learner gets a h
 her own, so every request goes through the service's token check, as a learner's kernel does.
 Learners go through the hub's proxy (`/services/cartas/`), as in the deployment.
 
-Each learner, in one asyncio process: every ~ANSWER_EVERY s records 1 to 3 answers; at her
-table (four learners, truco paulista, no bots) she waits on a long poll and, when it is her
+Each learner (in one of --processes asyncio processes, a table's four in the same one; no
+gzip asked, as a kernel's urllib asks none): every ~ANSWER_EVERY s records 1 to 3 answers; at
+her table (four learners, truco paulista, no bots) she waits on a long poll and, when it is her
 turn, thinks THINK s and plays. A finished game is followed by a new table for the same four.
 For every move, the time from sending it to each other seat's long poll returning that
 version is one latency sample.
 
-    .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--database URL]
+    .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--processes 4]
+        [--database URL] [--direct]
 
 Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
 vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory, and
-database queries (and transactions) per second.
+database queries (and transactions) per second; then where a move's time went: the mover's
+own answer, the clients' loop lateness, and the service's steps (`/health` "stages": auth,
+queue and store of a move, a woken page's answer, the service loop's lateness).
 """
 from __future__ import annotations
 
@@ -73,11 +77,23 @@ def stop_postgres(run_as, bindir, data) -> None:
                    capture_output=True)
 
 
+def _numeric_resolver():
+    import socket
+
+    from tornado.netutil import Resolver
+
+    class Numeric(Resolver):
+        """The service's address is numeric (127.0.0.1): no resolver thread per request."""
+        async def resolve(self, host, port, family=socket.AF_UNSPEC):
+            return [(socket.AF_INET, (host, port))]
+    return Numeric()
+
+
 # The simulated school --------------------------------------------------------------------------
 class School:
     def __init__(self, service_url: str, tokens: dict[str, str], seconds: float, seed: int = 7):
         from tornado.httpclient import AsyncHTTPClient
-        AsyncHTTPClient.configure(None, max_clients=2 * len(tokens) + 50)
+        AsyncHTTPClient.configure(None, max_clients=2 * len(tokens) + 50, resolver=_numeric_resolver())
         self.http = AsyncHTTPClient()
         self.url = service_url
         self.tokens = tokens
@@ -88,6 +104,8 @@ class School:
         self.errors: dict[str, int] = {}
         self.moves_sent: dict[tuple[str, int], float] = {}   # (table, version after) -> when sent
         self.seen: list[tuple[str, int, float]] = []          # (table, version, when a watcher saw it)
+        self.move_answers: list[float] = []                   # send -> the mover's own answer
+        self.lag: list[float] = []                            # how late this process's loop runs
         self.moves = 0
         self.games = 0
 
@@ -97,7 +115,7 @@ class School:
             response = await self.http.fetch(
                 self.url + path, method=method, body=None if body is None else json.dumps(body),
                 headers={"Authorization": f"token {self.tokens[user]}", "Content-Type": "application/json"},
-                request_timeout=timeout, allow_nonstandard_methods=True)
+                request_timeout=timeout, allow_nonstandard_methods=True, decompress_response=False)
             return json.loads(response.body)
         except HTTPClientError as error:
             key = str(error.code)
@@ -151,6 +169,7 @@ class School:
                 if moved is not None:
                     self.moves += 1
                     self.moves_sent[(code, moved["version"])] = sent
+                    self.move_answers.append(time.monotonic() - sent)
                     view = moved
                 else:
                     view = await self.call(user, "GET", f"api/tables/{code}")
@@ -164,6 +183,13 @@ class School:
                 self.seen.append((code, got["version"], time.monotonic()))
             view = got if got is not None else view
         return "" if view is None else view["status"]
+
+    async def loop_lag(self, every: float = 0.1) -> None:
+        """The simulated learners' own lateness: a late loop delays every notification seen."""
+        while time.monotonic() < self.until:
+            began = time.monotonic()
+            await asyncio.sleep(every)
+            self.lag.append(time.monotonic() - began - every)
 
     def latencies(self) -> list[float]:
         out = []
@@ -202,9 +228,8 @@ async def run(args, hub, database: str) -> dict:
     proxy = next((p for p in psutil.Process(hub.process.pid).children(recursive=True)
                   if "configurable-http-proxy" in " ".join(p.cmdline())), None)
     proxy0 = proxy.cpu_times() if proxy else None
-    cpu0, wall0, client0 = proc.cpu_times(), time.monotonic(), time.process_time()
+    cpu0, wall0 = proc.cpu_times(), time.monotonic()
     url = f"http://127.0.0.1:{hub.service_port}/services/cartas/" if args.direct else hub.service_url
-    school = School(url, tokens, args.seconds)
     stop, peak, rss = asyncio.Event(), [0], [proc.memory_info().rss]
 
     async def sample_memory():
@@ -215,9 +240,20 @@ async def run(args, hub, database: str) -> dict:
     watchers = [asyncio.ensure_future(watch_connections(database, stop, peak)),
                 asyncio.ensure_future(sample_memory())]
     tables = [names[i:i + 4] for i in range(0, len(names) - len(names) % 4, 4)]
-    await asyncio.gather(*(school.answers(u) for u in names), *(school.table(t) for t in tables))
+    # the learners' kernels are processes of their own: here `--processes` of them share the
+    # tables (a table's four seats in one process, so a move and its notifications are timed
+    # on one clock), and one process's loop is not every learner's bottleneck
+    parts_of = [tables[k::args.processes] for k in range(args.processes)]
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+    loop = asyncio.get_running_loop()
+    with ProcessPoolExecutor(len(parts_of), mp_context=get_context("spawn")) as pool:
+        parts = await asyncio.gather(*(loop.run_in_executor(
+            pool, clients, url, {u: tokens[u] for four in part for u in four}, part, args.seconds, 7 + k)
+            for k, part in enumerate(parts_of) if part))
     wall = time.monotonic() - wall0
-    cpu1, client1 = proc.cpu_times(), time.process_time()
+    cpu1 = proc.cpu_times()
+    school = Results(parts)
     proxy1 = proxy.cpu_times() if proxy else None
     stop.set()
     await asyncio.gather(*watchers)
@@ -229,8 +265,8 @@ async def run(args, hub, database: str) -> dict:
                                    "WHERE lesson = 'manilhas'").fetchall())
         rows = dict(conn.execute("SELECT substr(learner_id, 5), count(*) FROM answers "
                                  "WHERE lesson = 'manilhas' GROUP BY learner_id").fetchall())
-    lost = sum(max(0, school.sent[u] - stored.get(u, 0)) for u in names)
-    duplicated = sum(max(0, stored.get(u, 0) - school.sent[u]) for u in names)
+    lost = sum(max(0, school.sent.get(u, 0) - stored.get(u, 0)) for u in names)
+    duplicated = sum(max(0, stored.get(u, 0) - school.sent.get(u, 0)) for u in names)
     rows_off = sum(abs(rows.get(u, 0) - stored.get(u, 0)) for u in names)
     lat = school.latencies()
     return {
@@ -243,15 +279,59 @@ async def run(args, hub, database: str) -> dict:
         "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
         "p95_ms": round(1000 * float(np.percentile(lat, 95)), 1) if lat else None,
         "max_ms": round(1000 * max(lat), 1) if lat else None,
+        "move_answer_p50_ms": _ms(school.move_answers, 50), "move_answer_p95_ms": _ms(school.move_answers, 95),
+        "clients_loop_lag_p50_ms": _ms(school.lag, 50), "clients_loop_lag_p95_ms": _ms(school.lag, 95),
+        "service_stages": after.get("stages"),
         "service_cpu_percent": round(100 * ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / wall, 1),
         "service_rss_mb_peak": round(rss[0] / 2**20, 1),
-        "clients_cpu_percent": round(100 * (client1 - client0) / wall, 1),
+        "clients_cpu_percent": round(100 * school.cpu / wall, 1), "client_processes": len(parts),
         "proxy_cpu_percent": round(100 * ((proxy1.user + proxy1.system) - (proxy0.user + proxy0.system)) / wall, 1)
         if proxy0 and proxy1 else None,
         "load_average": os.getloadavg()[0],
         "queries_per_s": round((after["queries"] - before["queries"]) / wall, 1),
         "transactions_per_s": round((xact1 - xact0) / wall, 1),
     }
+
+
+def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: float, seed: int) -> dict:
+    """One process of simulated learners: the answers of `tokens`' learners and the games of
+    `tables`, for `seconds`; what it saw."""
+    cpu0 = time.process_time()
+
+    async def go() -> School:
+        school = School(url, tokens, seconds, seed)
+        await asyncio.gather(*(school.answers(u) for u in tokens), *(school.table(t) for t in tables),
+                             school.loop_lag())
+        return school
+    school = asyncio.run(go())
+    return {"sent": school.sent, "failed_writes": school.failed_writes, "errors": school.errors,
+            "moves": school.moves, "games": school.games, "latencies": school.latencies(),
+            "move_answers": school.move_answers, "lag": school.lag, "cpu": time.process_time() - cpu0}
+
+
+class Results:
+    """The client processes' figures, together."""
+
+    def __init__(self, parts: list[dict]):
+        self.sent = {u: n for part in parts for u, n in part["sent"].items()}
+        self.failed_writes = sum(p["failed_writes"] for p in parts)
+        self.errors: dict[str, int] = {}
+        for part in parts:
+            for key, n in part["errors"].items():
+                self.errors[key] = self.errors.get(key, 0) + n
+        self.moves = sum(p["moves"] for p in parts)
+        self.games = sum(p["games"] for p in parts)
+        self.lat = [x for p in parts for x in p["latencies"]]
+        self.move_answers = [x for p in parts for x in p["move_answers"]]
+        self.lag = [x for p in parts for x in p["lag"]]
+        self.cpu = sum(p["cpu"] for p in parts)
+
+    def latencies(self) -> list[float]:
+        return self.lat
+
+
+def _ms(values: list[float], percent: float) -> float | None:
+    return round(1000 * float(np.percentile(values, percent)), 1) if values else None
 
 
 def main() -> None:
@@ -261,6 +341,8 @@ def main() -> None:
     parser.add_argument("--pool", type=int, default=8, help="the service's --pool-size")
     parser.add_argument("--database", default=None, help="postgresql://... (default: a throwaway server)")
     parser.add_argument("--direct", action="store_true", help="ask the service directly, not through the proxy")
+    parser.add_argument("--processes", type=int, default=4,
+                        help="processes the simulated learners run in (their kernels' stand-ins)")
     args = parser.parse_args()
     import hubkit
     problem = hubkit.missing()

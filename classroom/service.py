@@ -9,8 +9,9 @@ database credentials.
 Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 
 - Who asks: every request carries a hub token (`Authorization: token ...`); the hub says
-  whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS). No
-  token, or one the hub does not know, is 401. A service's token is not a learner: 403.
+  whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS, one
+  question per token at a time, re-checked in the background while in use: `Hub.user_for_token`).
+  No token, or one the hub does not know, is 401. A service's token is not a learner: 403.
 - The learner is the hub user: her store id is `hub:<name>` and her name the hub name. No
   name is typed and nothing the kernel sends names a learner, a class or a seat.
 - A teacher is a hub admin or a member of the teachers group (`--teachers-group`, default
@@ -42,12 +43,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import hashlib
 import json
 import os
 import re
 import signal
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
@@ -64,6 +67,8 @@ from .store import Store, StoreError, connect
 from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
 
 CACHE_SECONDS = 30.0
+REFRESH_FROM = 0.5         # of CACHE_SECONDS: a token in use is re-checked in the background from then
+MAX_TOKENS = 20_000        # token answers kept at most (older ones dropped first)
 LONG_POLL = 30.0
 MAX_BODY = 64 * 1024
 MAX_ANSWERS = 200
@@ -129,10 +134,48 @@ class Hub:
         self.teachers_group = teachers_group
         self.clock = clock
         self._cache: dict[str, tuple[float, Any]] = {}
+        self._tokens: dict[str, tuple[float, dict | None]] = {}   # sha256 of a token -> (when asked, model)
+        self._asking: dict[str, asyncio.Future] = {}
+        self.hub_asked = 0
         self.http = httpclient.AsyncHTTPClient()
 
     async def user_for_token(self, token: str) -> dict | None:
-        return await self.auth.user_for_token(token, sync=False)
+        """Whose token this is, as the hub says (None: the hub does not know it).
+
+        Asked once per token at a time: requests arriving together share one question to the
+        hub. An answer is kept CACHE_SECONDS and never used later (a revoked token is refused
+        within CACHE_SECONDS). A token in use is asked again in the background once its answer
+        is past REFRESH_FROM of that age (spread per token, so 200 learners who signed in
+        together are not re-checked together): an active learner's requests never wait on the
+        hub, and the hub is asked about each token at most every REFRESH_FROM x CACHE_SECONDS."""
+        key = hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+        hit = self._tokens.get(key)
+        if hit is not None:
+            age = self.clock() - hit[0]
+            if age < CACHE_SECONDS:
+                if age >= CACHE_SECONDS * (REFRESH_FROM + (1 - REFRESH_FROM) * int(key[:2], 16) / 512):
+                    self._ask(key, token)
+                return hit[1]
+        return await asyncio.shield(self._ask(key, token))
+
+    def _ask(self, key: str, token: str) -> asyncio.Future:
+        pending = self._asking.get(key)
+        if pending is None:
+            pending = self._asking[key] = asyncio.ensure_future(self._ask_hub(key, token))
+            pending.add_done_callback(lambda f: f.cancelled() or f.exception())  # a refresh nobody awaits
+        return pending
+
+    async def _ask_hub(self, key: str, token: str) -> dict | None:
+        try:
+            self.hub_asked += 1
+            model = await self.auth.user_for_token(token, use_cache=False, sync=False)
+            now = self.clock()
+            if len(self._tokens) >= MAX_TOKENS:   # bounded: answers too old to use go first
+                self._tokens = {k: v for k, v in self._tokens.items() if now - v[0] < CACHE_SECONDS}
+            self._tokens[key] = (now, model)
+            return model
+        finally:
+            self._asking.pop(key, None)
 
     async def _get(self, path: str) -> Any:
         now = self.clock()
@@ -199,6 +242,19 @@ class Classes:
         with self.store.transaction() as tx:
             tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
                            "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
+
+    def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]:
+        """Who was seen when at each of the tables `codes`, in one query (the sweep's)."""
+        out: dict[str, dict[str, float]] = {code: {} for code in codes}
+        if not codes:
+            return out
+        marks = ", ".join("?" for _ in codes)
+        with self.store.transaction(write=False) as tx:
+            rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
+                              codes).fetchall()
+        for code, learner, at in rows:
+            out[code][learner] = float(at)
+        return out
 
     # progress
     def record(self, user: str, lesson: str, answers: list[bool], skills: list[str] | None = None) -> None:
@@ -347,6 +403,29 @@ def seen_fields(view: Any) -> dict:
     return out
 
 
+class Stages:
+    """How long each step of a move's way to the waiting pages takes here, in seconds: the
+    service's own figures (in `/health`, read by benchmarks/school.py). The last KEEP samples
+    of each step are kept."""
+
+    KEEP = 5000
+
+    def __init__(self):
+        self.samples: dict[str, deque[float]] = {}
+
+    def add(self, name: str, seconds: float) -> None:
+        self.samples.setdefault(name, deque(maxlen=self.KEEP)).append(seconds)
+
+    def summary(self) -> dict[str, dict[str, float]]:
+        out = {}
+        for name, values in sorted(self.samples.items()):
+            ordered = sorted(values)
+            if ordered:
+                out[name] = {"n": len(ordered), "p50_ms": round(1000 * ordered[len(ordered) // 2], 1),
+                             "p95_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))], 1)}
+        return out
+
+
 class Service:
     """Waiting pages and bots over `Classes`, on the tornado loop.
 
@@ -368,6 +447,8 @@ class Service:
         self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
         self.notifications = 0
+        self.stages = Stages()
+        self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -377,6 +458,15 @@ class Service:
             asyncio.ensure_future(self._poll_versions())
         asyncio.ensure_future(self._sweep())
         asyncio.ensure_future(self._flush_beats())
+        asyncio.ensure_future(self._loop_lag())
+
+    async def _loop_lag(self, every: float = 0.1) -> None:
+        """How late the loop runs what is due (`stages["loop_lag"]`): the time every page's
+        answer waits behind the others' work."""
+        while True:
+            began = time.monotonic()
+            await asyncio.sleep(every)
+            self.stages.add("loop_lag", time.monotonic() - began - every)
 
     # change notification
     def changed_threadsafe(self, payload: str) -> None:
@@ -389,6 +479,9 @@ class Service:
         code, _, version = payload.partition(" ")
         known = self.snaps.get(code)
         if known is not None and version.isdigit() and known.version >= int(version):
+            published = self.published.get(code)
+            if published is not None and str(published[0]) == version:
+                self.stages.add("notify_after_publish", time.monotonic() - published[1])
             return  # already published (a change made here)
         if code not in self.waiters and code not in self.active:
             self.snaps.pop(code, None)  # nobody watches it here: forget it
@@ -422,6 +515,7 @@ class Service:
         if known is not None and known.version > snap.version:
             return
         self.snaps[snap.code] = snap
+        self.published[snap.code] = (snap.version, time.monotonic())
         waiting = self.waiters.get(snap.code, {})
         for future, seen in list(waiting.items()):
             if seen != snap.version:
@@ -507,34 +601,50 @@ class Service:
         return self.classes.tables.bot_move(snap)
 
     async def _sweep(self) -> None:
-        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
-        again, a seat whose learner went away is a bot's now; move it. Tables nobody looked at
-        for IDLE_TABLE s are forgotten."""
-        tables = self.classes.tables
         while True:
             await asyncio.sleep(SWEEP_EVERY)
-            now = time.monotonic()
-            for code, at in list(self.active.items()):
-                if now - at > IDLE_TABLE and code not in self.waiters:
-                    self.active.pop(code, None)
-                    self.snaps.pop(code, None)
-                    self.texts.forget(code)
-                    continue
-                try:
-                    snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
-                    if snap.status != "playing":
-                        continue
-                    snap.presence = await self.classes.run(tables.repo.presence, code)
-                    if tables.bot_due(snap, tables.clock()):
-                        moved = await self.classes.run(self._bot_move, code, snap.version)
-                        if moved is not None:
-                            self.publish(moved)
-                            asyncio.ensure_future(self._bots_for(moved))
-                except (StoreError, TableError):
-                    continue
-            for key, at in list(self._beats.items()):
-                if now - at > IDLE_TABLE:
-                    self._beats.pop(key, None)
+            await self.sweep_once()
+
+    async def sweep_once(self) -> None:
+        """Every SWEEP_EVERY s, for each table in play watched here: with its presence read
+        again, a seat whose learner went away is a bot's now; move it. The presence of all
+        those tables is one query, whatever their number (a query per table, every 2 s, queued
+        before the learners' moves). Tables nobody looked at for IDLE_TABLE s are forgotten."""
+        tables = self.classes.tables
+        now = time.monotonic()
+        playing: list[Snapshot] = []
+        for code, at in list(self.active.items()):
+            if now - at > IDLE_TABLE and code not in self.waiters:
+                self.active.pop(code, None)
+                self.snaps.pop(code, None)
+                self.texts.forget(code)
+                continue
+            try:
+                snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
+            except (StoreError, TableError):
+                continue
+            if snap.status == "playing":
+                playing.append(snap)
+        try:
+            presence = await self.classes.run(self.classes.presence_of, [snap.code for snap in playing])
+        except StoreError:
+            presence = {}
+        for snap in playing:
+            if snap.code not in presence:
+                continue
+            snap.presence = presence[snap.code]
+            if not tables.bot_due(snap, tables.clock()):
+                continue
+            try:
+                moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+            except (StoreError, TableError):
+                continue
+            if moved is not None:
+                self.publish(moved)
+                asyncio.ensure_future(self._bots_for(moved))
+        for key, at in list(self._beats.items()):
+            if now - at > IDLE_TABLE:
+                self._beats.pop(key, None)
 
 
 # HTTP ----------------------------------------------------------------------------------------
@@ -543,9 +653,19 @@ class Handler(web.RequestHandler):
 
     def initialize(self, service: Service) -> None:
         self.service = service
+        self.began = time.monotonic()
+        self.stage: str | None = None      # the step this request's whole time counts as
+        self.since = self.began            # ... from this moment
+
+    def on_finish(self) -> None:
+        if self.stage is not None:
+            self.service.stages.add(self.stage, time.monotonic() - self.since)
 
     def check_xsrf_cookie(self) -> None:  # token-authenticated API: no cookies are used
         pass
+
+    def compute_etag(self) -> None:  # answers are `no-store`: no hash of every body
+        return None
 
     def write_error(self, status_code: int, **kwargs) -> None:
         self.set_header("Content-Type", "application/json")
@@ -747,6 +867,10 @@ class TableHandler(Handler):
                     if snap.seat_of(me) is not None:
                         service.beat(code_, me)
                     got = await service.wait(code_, future, waiting)
+                    published = service.published.get(code_)
+                    if got is not None and published is not None and published[0] == got.version:
+                        service.stages.add("wake_resume", time.monotonic() - published[1])
+                        self.stage, self.since = "wake_answer", published[1]
                     snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
                 else:
                     await service.wait(code_, future, 0)  # unregister
@@ -767,6 +891,8 @@ class TableActionHandler(Handler):
         """join {seat}, leave, start, move {action, version}: always as the caller herself."""
         async def work():
             user = await self.user()
+            self.service.stages.add(f"{action}_auth", time.monotonic() - self.began)
+            self.stage = f"{action}_answer" if action == "move" else None
             me = learner_id(user)
             body = self.body()
             tables = self.service.classes.tables
@@ -783,11 +909,23 @@ class TableActionHandler(Handler):
                 move, version = body.get("action"), body.get("version")
                 if not isinstance(move, str) or not isinstance(version, int) or isinstance(version, bool):
                     raise Refused(400, "bad_request", why="action and version")
-                run = lambda: tables.move(code, me, move, version)  # noqa: E731
+                # the version she saw is most often the one held here: no load, and her presence
+                # goes with the others' beats (one transaction a second), so the move is one save
+                known = self.service.snaps.get(clean_code(code))
+                run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
             else:
                 raise Refused(404, "not_found")
-            snap = await self.service.classes.run(run)
+            began, started = time.monotonic(), [0.0]
+
+            def timed():
+                started[0] = time.monotonic()
+                return run()
+            snap = await self.service.classes.run(timed)
+            self.service.stages.add(f"{action}_queue", started[0] - began)
+            self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
             self.service.active[snap.code] = time.monotonic()
+            if action == "move":
+                self.service.beat(snap.code, me)
             self.service.publish(snap)          # the pages waiting here see it at once
             asyncio.ensure_future(self.service._bots_for(snap))
             return seat_view(snap, snap.seat_of(me), user, tables.clock(), self.service.texts)
@@ -1174,6 +1312,7 @@ def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
 class HealthHandler(Handler):
     async def get(self):
         self.reply({"ok": True, "notifications": self.service.notifications,
+                    "stages": self.service.stages.summary(),
                     "queries": getattr(self.service.classes.store, "queries", None),
                     "waiting": sum(len(w) for w in self.service.waiters.values())})
 

@@ -412,18 +412,28 @@ class Tables:
         self.repo.touch(clean_code(code), learner, self.clock())
 
     # playing
-    def move(self, code: str, learner: str, action, seen_version: int) -> Snapshot:
+    def move(self, code: str, learner: str, action, seen_version: int, known: Snapshot | None = None,
+             touch: bool = True) -> Snapshot:
         """`learner` plays `action` (an engine Action or its text) on the version he saw.
         Refused with "the table moved on" if the table changed since; the engine refuses an
-        illegal move. Returns the new snapshot."""
+        illegal move. Returns the new snapshot.
+
+        `known`, a snapshot of this table the caller already holds (the class service's), is
+        used instead of loading the table when it is the version seen: a version's record never
+        changes, and the save's compare-and-swap still refuses a move on a table that moved on.
+        With `touch=False` the move is not written as the learner's presence (the caller
+        records presence itself): the move is then one store transaction, its save."""
         code = clean_code(code)
-        loaded = self.repo.load(code)
-        if loaded is None:
-            raise TableError("no_table", code=code)
-        version, record = loaded
-        if version != seen_version:
-            raise TableError("moved_on")
-        snap = Snapshot(code, version, record, self.repo.presence(code))
+        if known is not None and known.code == code and known.version == seen_version:
+            snap = Snapshot(code, known.version, known.record, dict(known.presence))
+        else:
+            loaded = self.repo.load(code)
+            if loaded is None:
+                raise TableError("no_table", code=code)
+            version, record = loaded
+            if version != seen_version:
+                raise TableError("moved_on")
+            snap = Snapshot(code, version, record, self.repo.presence(code))
         if snap.status == "waiting":
             raise TableError("not_started")
         if snap.status == "finished":
@@ -441,7 +451,10 @@ class Tables:
                 raise TableError("bad_action", text=action[:40]) from None
         games.apply(state, action, seat)   # the engine's refusal (a RuleError) passes through
         now = self.clock()
-        self.repo.touch(code, learner, now)
+        if touch:
+            self.repo.touch(code, learner, now)
+        else:
+            snap.presence[learner] = now
         return self._save(snap, state, now, {"kind": "move", "seat": seat, "action": str(action),
                                              "by": "learner"})
 
