@@ -157,17 +157,23 @@ class Hub:
                     self.request("DELETE", f"{self.api}/users/{user}/server")
                 except (OSError, RuntimeError):
                     pass
+            # the hub starts its proxy, its services and the single-user servers each in a
+            # session of their own: known now, so none outlives the hub if its shutdown misses one
+            children = _descendants(self.process.pid)
             self.process.send_signal(signal.SIGTERM)
             try:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
-        # anything of the hub's session left (proxy, services, single-user servers)
+        else:
+            children = []
+        # anything of the hub's session left, then anything it started in a session of its own
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        _kill_all(children)
         self.process = None
 
     # the hub's REST API, as the tester service
@@ -263,3 +269,32 @@ async def run_in_kernel(hub: Hub, user: str, code: str, timeout: float = 120.0) 
         return "".join(out)
     finally:
         await client.fetch(f"{base}/{kernel}", method="DELETE", headers=headers, raise_error=False)
+
+
+def _descendants(pid: int) -> list:
+    """Every live process under `pid` (psutil, which ipykernel needs anyway)."""
+    import psutil
+    try:
+        return psutil.Process(pid).children(recursive=True)
+    except psutil.NoSuchProcess:
+        return []
+
+
+def _kill_all(processes: list) -> None:
+    """Stop `processes` (SIGTERM, then SIGKILL after 5 s); RuntimeError if one is still alive."""
+    import psutil
+    alive = [p for p in processes if p.is_running()]
+    for process in alive:
+        try:
+            process.terminate()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(alive, timeout=5)
+    for process in alive:
+        try:
+            process.kill()
+        except psutil.NoSuchProcess:
+            pass
+    _, alive = psutil.wait_procs(alive, timeout=5)
+    if alive:
+        raise RuntimeError(f"processes the hub started outlived it: {[p.pid for p in alive]}")
