@@ -10,7 +10,8 @@ Learners go through the hub's proxy (`/services/cartas/`), as in the deployment.
 Each learner (in one of --processes asyncio processes, a table's four in the same one; no
 gzip asked, as a kernel's urllib asks none): every ~ANSWER_EVERY s records 1 to 3 answers; at
 her table (four learners, truco paulista, no bots) she waits on a long poll and, when it is her
-turn, thinks THINK s and plays. A finished game is followed by a new table for the same four.
+turn, thinks THINK s and plays; like a kernel's page, she says which events she holds, so each
+answer carries only the new ones. A finished game is followed by a new table for the same four.
 For every move, the time from sending it to each other seat's long poll returning that
 version is one latency sample.
 
@@ -165,7 +166,7 @@ class School:
                 move = plays[int(rng.integers(len(plays)))]
                 sent = time.monotonic()
                 moved = await self.call(user, "POST", f"api/tables/{code}/move",
-                                        {"action": move, "version": view["version"]})
+                                        {"action": move, "version": view["version"], **held(view)})
                 if moved is not None:
                     self.moves += 1
                     self.moves_sent[(code, moved["version"])] = sent
@@ -177,7 +178,9 @@ class School:
             left = self.until - time.monotonic()
             if left <= 0:
                 break
-            got = await self.call(user, "GET", f"api/tables/{code}?after={view['version']}&wait={min(WAIT, left):.1f}",
+            h = held(view)
+            got = await self.call(user, "GET", f"api/tables/{code}?after={view['version']}&wait={min(WAIT, left):.1f}"
+                                  f"&events_since={h['events_since']}&events_seat={h['events_seat']}",
                                   timeout=WAIT + 30)
             if got is not None and got["version"] != view["version"]:
                 self.seen.append((code, got["version"], time.monotonic()))
@@ -198,6 +201,12 @@ class School:
             if sent is not None:
                 out.append(when - sent)
         return out
+
+
+def held(view: dict) -> dict:
+    """What of its seat's log a page holds after `view`, as a kernel's page says it
+    (classroom.remote_tables): the answers carry only the events after those."""
+    return {"events_since": view["events_total"], "events_seat": "none" if view["seat"] is None else view["seat"]}
 
 
 async def watch_connections(url: str, stop: asyncio.Event, peak: list[int]) -> None:

@@ -162,25 +162,28 @@ class RemoteClassroom:
     def create_table(self, game: str, **setup) -> dict:
         return self.call("POST", "api/tables", {"game": game, **setup})
 
-    def table(self, code: str, seat: int | None = None) -> dict:
-        return self.call("GET", f"api/tables/{quote(code)}", query={"seat": seat})
+    # `held` ({"events_since": K, "events_seat": S}, classroom.service): the first K events of
+    # seat S's log are on this page already; the answer carries the events from K on
+    def table(self, code: str, seat: int | None = None, held: dict | None = None) -> dict:
+        return self.call("GET", f"api/tables/{quote(code)}", query={"seat": seat, **(held or {})})
 
-    def watch(self, code: str, version: int, wait: float = WATCH_WAIT) -> dict:
+    def watch(self, code: str, version: int, wait: float = WATCH_WAIT, held: dict | None = None) -> dict:
         """The table once its version is no longer `version` (or as it is after `wait` s)."""
-        return self.call("GET", f"api/tables/{quote(code)}", query={"after": version, "wait": wait},
+        return self.call("GET", f"api/tables/{quote(code)}", query={"after": version, "wait": wait, **(held or {})},
                          timeout=wait + TIMEOUT)
 
-    def join(self, code: str, seat: int) -> dict:
-        return self.call("POST", f"api/tables/{quote(code)}/join", {"seat": seat})
+    def join(self, code: str, seat: int, held: dict | None = None) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/join", {"seat": seat, **(held or {})})
 
-    def leave(self, code: str) -> dict:
-        return self.call("POST", f"api/tables/{quote(code)}/leave", {})
+    def leave(self, code: str, held: dict | None = None) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/leave", {**(held or {})})
 
-    def start(self, code: str) -> dict:
-        return self.call("POST", f"api/tables/{quote(code)}/start", {})
+    def start(self, code: str, held: dict | None = None) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/start", {**(held or {})})
 
-    def move(self, code: str, action: str, version: int) -> dict:
-        return self.call("POST", f"api/tables/{quote(code)}/move", {"action": action, "version": version})
+    def move(self, code: str, action: str, version: int, held: dict | None = None) -> dict:
+        return self.call("POST", f"api/tables/{quote(code)}/move",
+                         {"action": action, "version": version, **(held or {})})
 
     # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
     # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the

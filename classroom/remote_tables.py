@@ -21,6 +21,11 @@ Decided rules (the service's side is in `classroom.service`):
   moves or after WATCH_WAIT s, run in a thread off the kernel's loop; after a failure the page
   waits RETRY_AFTER s before it asks again (no busy loop). On PostgreSQL the service hears of
   every change by LISTEN/NOTIFY.
+- The log: the service sends a seat's events once. Each request says how many events of which
+  seat's log the page holds (`held`), and the answer carries the ones after those; the page
+  joins them to what it has, so its log keeps growing as the game's does (the announcements
+  count on that) while a move costs a few events on the wire. After a gap or a change of seat
+  the page takes the service's tail afresh. At most KEEP_EVENTS events are held.
 - Presence: a seated learner's requests to the service are her presence at the table (the
   service records them); `heartbeat()` asks for the table once.
 """
@@ -45,6 +50,7 @@ from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT, clean_code
 WATCH_WAIT = 20.0    # seconds one long poll waits for a change (the service caps it at 30)
 RETRY_AFTER = 2.0    # seconds before asking again after the service failed or refused
 MAX_TEMPLATES = 32
+KEEP_EVENTS = 2_000  # events of a table's log a page holds at most (the oldest go first)
 
 TEXT = {
     "refused": ("O serviço das turmas recusou o pedido ({code}).", "The class service refused the request ({code})."),
@@ -257,6 +263,22 @@ class RemoteSnapshot:
         return self.view["seats"][seat]["controller"]
 
 
+def _joined(old: dict, new: dict) -> tuple[list, int]:
+    """The log a page holds after view `new`, and the index of its first event: `old`'s events
+    followed by `new`'s when they are the same seat's log and meet; `new`'s alone otherwise.
+    At most KEEP_EVENTS (the oldest dropped)."""
+    events = list(new.get("events") or [])
+    first = int(new.get("events_from") or 0)
+    had, had_from = old.get("events") or [], int(old.get("events_from") or 0)
+    if (old.get("code") == new.get("code") and old.get("seat") == new.get("seat")
+            and had_from <= first <= had_from + len(had)):
+        events, first = had[:first - had_from] + events, had_from
+    if len(events) > KEEP_EVENTS:
+        first += len(events) - KEEP_EVENTS
+        events = events[-KEEP_EVENTS:]
+    return events, first
+
+
 class RemoteTables:
     """`classroom.tables.Tables` as the tables page uses it, asked of the class service."""
 
@@ -310,17 +332,25 @@ class RemoteTableClient:
     def seat(self) -> int | None:
         return self.snap.view["seat"]
 
+    def held(self) -> dict:
+        """What of its seat's log this page holds, as the service reads it (see the rules)."""
+        view = self.snap.view
+        return {"events_since": view.get("events_from", 0) + len(view.get("events") or []),
+                "events_seat": "none" if view["seat"] is None else view["seat"]}
+
     def _take(self, view: dict) -> bool:
-        """Keep `view` unless it is older than the one held; True when the page must redraw."""
+        """Keep `view` unless it is older than the one held; True when the page must redraw.
+        Its events join the log held (see the rules)."""
         old = self.snap
         if view["version"] < old.version:
             return False
+        view["events"], view["events_from"] = _joined(old.view, view)
         self.snap = RemoteSnapshot(view, self.learner)
         return (view["version"] != old.version or view["seats"] != old.view["seats"]
                 or view["seat"] != old.view["seat"])
 
     def refresh(self) -> bool:
-        return self._take(_ask(self.tables.classroom.table, self.code))
+        return self._take(_ask(self.tables.classroom.table, self.code, held=self.held()))
 
     def heartbeat(self) -> None:
         self.refresh()
@@ -340,7 +370,7 @@ class RemoteTableClient:
         self.watches += 1
         try:
             self._news = await asyncio.to_thread(_ask, self.tables.classroom.watch, self.code,
-                                                 self.snap.version, wait)
+                                                 self.snap.version, wait, self.held())
         except (StoreError, TableError) as error:
             self._news = error
             await asyncio.sleep(RETRY_AFTER)
@@ -348,13 +378,13 @@ class RemoteTableClient:
     # acting: always as the hub user herself, on the version she saw
     def move(self, action: Any, seen_version: int | None = None) -> None:
         seen = self.snap.version if seen_version is None else seen_version
-        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen))
+        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen, self.held()))
 
     def join(self, name: str, seat: int) -> None:
-        self._take(_ask(self.tables.classroom.join, self.code, seat))
+        self._take(_ask(self.tables.classroom.join, self.code, seat, self.held()))
 
     def leave(self) -> None:
-        self._take(_ask(self.tables.classroom.leave, self.code))
+        self._take(_ask(self.tables.classroom.leave, self.code, self.held()))
 
     def start(self) -> None:
-        self._take(_ask(self.tables.classroom.start, self.code))
+        self._take(_ask(self.tables.classroom.start, self.code, self.held()))

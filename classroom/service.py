@@ -25,6 +25,12 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   (the engine checks it) and moves the bots (`classroom.tables` rules: pace, away seats).
   A learner cannot choose a table's seed (its deals would be known) and sets its bots' pace
   within PACE_RANGE only.
+- A seat's log is sent as what the page lacks: with `events_since=K&events_seat=S` (in the
+  query, or the body of a table action), a page that holds the first K events of seat S's log
+  receives the events from K on (at most MAX_EVENTS_SENT); otherwise the last LOG_LINES.
+  `events_from` is the index of the first event sent and `events_total` the log's length, so
+  a move costs a few events on the wire, not the whole log. The page narrates the events in
+  its own language (`classroom.remote_tables`).
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
   answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
@@ -72,7 +78,8 @@ MAX_TOKENS = 20_000        # token answers kept at most (older ones dropped firs
 LONG_POLL = 30.0
 MAX_BODY = 64 * 1024
 MAX_ANSWERS = 200
-LOG_LINES = 80
+LOG_LINES = 80             # the last events of a seat's log sent to a page that has none of them
+MAX_EVENTS_SENT = 1_000    # events sent at most to a page that has the log up to `events_since`
 SWEEP_EVERY = 2.0          # seconds between checks of away seats and due bots
 PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set it (no busy bots)
 IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
@@ -326,9 +333,11 @@ class Texts:
         self.size -= len(self.by_table.pop(code, {}))
 
 
-def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, texts: Texts | None = None) -> dict:
+def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, texts: Texts | None = None,
+              since: int | None = None) -> dict:
     """What one seat (None: a spectator) may know of a table: never the deal, the whole state
-    or the random generator, only the engine's view for that seat, narrated in both languages."""
+    or the random generator, only the engine's view for that seat; of its log, the events from
+    `since` on (a page that holds the first `since`), else the last LOG_LINES."""
     texts = Texts() if texts is None else texts
     record = snap.record
     out: dict[str, Any] = {
@@ -337,7 +346,7 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
                   for info in snap.seats(now)],
         "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
         "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
-        "hands": None, "current_seat": None, "legal": [], "log": {"pt": [], "en": []},
+        "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
         "why": {"pt": None, "en": None}, "hand_number": 0, "table": {},
     }
     state = snap.state
@@ -350,10 +359,11 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     legal = games.legal_actions(state, seat) if snap.status == "playing" else []
     out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
                     for a in legal]
-    events = games.events_for(state, seat)[-LOG_LINES:]
-    keys = [json.dumps(e, sort_keys=True, default=str) for e in events]
-    out["log"] = {lang: [texts.get(snap.code, (lang, k), partial(games.narrate, state, e, lang))
-                         for e, k in zip(events, keys)] for lang in ("pt", "en")}
+    events = games.events_for(state, seat)
+    total = len(events)
+    first = max(0, total - LOG_LINES) if since is None or not 0 <= since <= total else max(since, total - MAX_EVENTS_SENT)
+    out["events"] = events[first:]   # JSON already (cartas.contract: an event is plain data)
+    out["events_from"], out["events_total"] = first, total
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
                   for lang in ("pt", "en")}
     out["hand_number"] = games.hand_number(state)
@@ -362,9 +372,33 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     # JSON, as truco's variant, the kernel takes from the game's setup)
     out["setup"] = {"seats": record["seats"], "options": record["options"]}
     out["view"] = seen_fields(view)
-    out["events"] = events   # JSON already (cartas.contract: an event is plain data)
     out["result"] = state.outcome().to_dict()
     return out
+
+
+def held_events(values: dict) -> tuple[int, str] | None:
+    """What log a page says it holds: (count, seat) from its `events_since` and `events_seat`
+    ("none" for a spectator's log), None if it says nothing. 400 for values that are not a
+    count and a seat, before anything is done."""
+    since, seen_as = values.get("events_since"), values.get("events_seat")
+    if since is None:
+        return None
+    try:
+        count = int(since) if isinstance(since, (int, str)) and not isinstance(since, bool) else -1
+    except ValueError:
+        count = -1
+    if (not 0 <= count <= 10**7 or not isinstance(seen_as, (int, str)) or isinstance(seen_as, bool)
+            or len(str(seen_as)) > 4):
+        raise Refused(400, "bad_request", why="events_since and events_seat")
+    return count, str(seen_as)
+
+
+def events_since(held: tuple[int, str] | None, seat: int | None) -> int | None:
+    """The count of `seat`'s events a page holds (`held_events`), None when what it holds is
+    another seat's log (it sat down or stood up since) or nothing."""
+    if held is None or held[1] != ("none" if seat is None else str(seat)):
+        return None
+    return held[0]
 
 
 _UNSET = object()
@@ -855,6 +889,7 @@ class TableHandler(Handler):
                 after_version = None if after is None else int(after)
             except ValueError:
                 raise Refused(400, "bad_request", why="after/wait") from None
+            held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
             code_ = clean_code(code)
             service = self.service
             if after_version is not None and waiting > 0:
@@ -882,7 +917,7 @@ class TableHandler(Handler):
                 raise Refused(403, "not_your_seat")
             if mine is not None and (after_version is None or waiting == 0):
                 service.beat(snap.code, me)
-            return seat_view(snap, mine, user, tables.clock(), service.texts)
+            return seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
         await self.guarded(work)
 
 
@@ -895,6 +930,7 @@ class TableActionHandler(Handler):
             self.stage = f"{action}_answer" if action == "move" else None
             me = learner_id(user)
             body = self.body()
+            held = held_events(body)
             tables = self.service.classes.tables
             if action == "join":
                 seat = body.get("seat")
@@ -928,7 +964,8 @@ class TableActionHandler(Handler):
                 self.service.beat(snap.code, me)
             self.service.publish(snap)          # the pages waiting here see it at once
             asyncio.ensure_future(self.service._bots_for(snap))
-            return seat_view(snap, snap.seat_of(me), user, tables.clock(), self.service.texts)
+            mine = snap.seat_of(me)
+            return seat_view(snap, mine, user, tables.clock(), self.service.texts, events_since(held, mine))
         await self.guarded(work)
 
 

@@ -307,3 +307,58 @@ def test_a_21_table_under_the_hub_draws_her_own_face_down_card_only_and_takes_he
     assert mover.actions.children                                # her bets, as buttons
     mover.actions.children[0].click()                            # the page's own button
     assert mover.client.snap.version > before and not mover.move_error.value
+
+
+def test_the_page_is_sent_only_the_events_it_lacks_and_its_log_keeps_growing_past_the_tail(service, monkeypatch):
+    from classroom import service as class_service
+    monkeypatch.setattr(class_service, "LOG_LINES", 4)      # the tail a page with no log receives
+    ana, bia, code = _sit_two(service)
+    said: list = []
+    speak = ana.announce
+    ana.announce = lambda lines: (said.append(lines), speak(lines))   # type: ignore[method-assign]
+    tables = service.service.classes.tables
+
+    def whole_log(seat):
+        return games.events_for(tables.snapshot(code).state, seat)
+    for _ in range(60):
+        if len(whole_log(0)) >= 14 and said:
+            break
+        for view in (ana, bia):
+            _her_turn(view)
+        watch(ana, 0.5)
+        watch(bia, 0.2)
+    assert len(whole_log(0)) >= 14
+    sent = ana.client.snap.view
+    assert sent["events_from"] == 0 and sent["events"] == whole_log(0)[:len(sent["events"])]
+    assert len(sent["events"]) > 4 and said           # well past the tail, and still announced
+    # what a page holding the whole log receives: no event again
+    held = ana.client.held()
+    again = ana.client.tables.classroom.table(code, held=held)
+    assert again["events"] == [] and again["events_from"] == again["events_total"] == held["events_since"]
+    # a page that just opened gets the tail only, then grows from there
+    late = tables_of(service, "bia").client(code, "hub:bia")
+    total = len(whole_log(1))
+    assert late.snap.view["events_from"] == total - 4 and len(late.snap.view["events"]) == 4
+    # another seat's count is not taken for hers: she gets her own tail
+    other = tables_of(service, "bia").classroom.table(code, held={"events_since": 2, "events_seat": 0})
+    assert other["events_from"] == total - 4
+
+
+@pytest.mark.parametrize("held", [{"events_since": "²", "events_seat": 0}, {"events_since": -1, "events_seat": 0},
+                                  {"events_since": 10**30, "events_seat": 0}, {"events_since": True, "events_seat": 0},
+                                  {"events_since": 3, "events_seat": [0]}, {"events_since": 3, "events_seat": "x" * 500}])
+def test_a_bad_count_of_the_events_a_page_holds_is_refused_before_the_move(service, held):
+    ana, bia, code = _sit_two(service)
+    _until(ana, lambda: ana.client.snap.state.current_seat in (0, 1))
+    mover = ana if ana.client.snap.state.current_seat == 0 else bia
+    mover.client.refresh()
+    snap = mover.client.snap
+    classroom = mover.client.tables.classroom
+    with pytest.raises(Exception) as refused:
+        classroom.move(code, str(snap.state.legal_actions()[0]), snap.version, held=held)
+    assert getattr(refused.value, "status", None) == 400 and getattr(refused.value, "code", "") == "bad_request"
+    assert service.service.classes.tables.snapshot(code).version == snap.version      # nothing moved
+    if not isinstance(held["events_seat"], list):
+        with pytest.raises(Exception) as asked:
+            classroom.table(code, held=held)
+        assert getattr(asked.value, "status", None) == 400
