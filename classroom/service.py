@@ -246,7 +246,7 @@ class Classes:
 
     def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
         """Learners' presence at tables, (code, learner, when) each, in one transaction."""
-        with self.store.transaction() as tx:
+        with self.store.transaction(batch=True) as tx:
             tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
                            "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
 
@@ -256,7 +256,7 @@ class Classes:
         if not codes:
             return out
         marks = ", ".join("?" for _ in codes)
-        with self.store.transaction(write=False) as tx:
+        with self.store.transaction(write=False, single=True) as tx:
             rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
                               codes).fetchall()
         for code, learner, at in rows:

@@ -112,8 +112,9 @@ class Store:
         self.closed = False  # set by close(); `shared()` then opens a new connection
 
     # What each back end provides.
-    def _begin(self, write: bool) -> AbstractContextManager[Transaction]:
-        """A context manager yielding a Transaction, committed when the block ends."""
+    def _begin(self, write: bool, how: str = "") -> AbstractContextManager[Transaction]:
+        """A context manager yielding a Transaction, committed when the block ends (`how`:
+        see `transaction`)."""
         raise NotImplementedError
 
     def _driver_errors(self) -> type[Exception] | tuple[type[Exception], ...]:
@@ -129,12 +130,17 @@ class Store:
         raise NotImplementedError
 
     @contextmanager
-    def transaction(self, write: bool = True) -> Iterator[Transaction]:
+    def transaction(self, write: bool = True, *, single: bool = False, batch: bool = False) -> Iterator[Transaction]:
         """One transaction: committed when the block ends, rolled back if it raises.
-        Driver errors come out as StoreError (StoreUnavailable when the store is unreachable)."""
+        Driver errors come out as StoreError (StoreUnavailable when the store is unreachable).
+
+        Round trips to PostgreSQL, which a busy service waits on (SQLite, in this process,
+        ignores both): `single`, the block runs one statement, its own transaction (no BEGIN
+        and COMMIT sent); `batch`, the block's statements wait for no answer before the next
+        (writes whose results are not read), and go together in pipeline mode."""
         with self._lock:
             try:
-                with self._begin(write) as tx:
+                with self._begin(write, "single" if single else "batch" if batch else "") as tx:
                     yield tx
             except (StoreError, KeyboardInterrupt):
                 raise
@@ -234,7 +240,7 @@ class SQLiteStore(Store):
         return StoreError(str(error))
 
     @contextmanager
-    def _begin(self, write: bool):
+    def _begin(self, write: bool, how: str = ""):
         cursor = self._conn.cursor()
         cursor.execute("BEGIN IMMEDIATE" if write else "BEGIN")
         try:
@@ -339,14 +345,13 @@ class PostgresStore(Store):
         self._conn = None
 
     @contextmanager
-    def _begin(self, write: bool):
+    def _begin(self, write: bool, how: str = ""):
         if self._conn is None or self._conn.closed:
             self._connect()
         conn = self._conn
         assert conn is not None  # `_connect` set it or raised StoreUnavailable
-        with conn.transaction():
-            with conn.cursor() as cursor:
-                yield Transaction(self.kind, cursor)
+        with _postgres_transaction(conn, how) as cursor:
+            yield Transaction(self.kind, cursor)
 
     def _lock_migrations(self, tx, component):
         key = int.from_bytes(hashlib.sha256(f"cartas:{component}".encode()).digest()[:8], "big",
@@ -392,11 +397,10 @@ class PooledPostgresStore(PostgresStore):
         return StoreError(_first_line(error))
 
     @contextmanager
-    def _begin(self, write: bool):
+    def _begin(self, write: bool, how: str = ""):
         with self._pool.connection() as conn:
-            with conn.transaction():
-                with conn.cursor() as cursor:
-                    yield _CountingTransaction(self, cursor)
+            with _postgres_transaction(conn, how) as cursor:
+                yield _CountingTransaction(self, cursor)
 
     def listen(self, channel: str, callback: Callable[[str], None]) -> None:
         """Call `callback(payload)` for every NOTIFY on `channel`, for as long as the store is
@@ -416,6 +420,21 @@ class PooledPostgresStore(PostgresStore):
     def close(self) -> None:
         self.closed = True
         self._pool.close()
+
+
+@contextmanager
+def _postgres_transaction(conn, how: str) -> Iterator[Any]:
+    """A cursor in a transaction on `conn` (autocommit): BEGIN ... COMMIT; for `how` "single"
+    the one statement's own; for "batch" in pipeline mode (`Store.transaction`)."""
+    if how == "single":
+        with conn.cursor() as cursor:
+            yield cursor
+    elif how == "batch":
+        with conn.pipeline(), conn.transaction(), conn.cursor() as cursor:
+            yield cursor
+    else:
+        with conn.transaction(), conn.cursor() as cursor:
+            yield cursor
 
 
 class _CountingTransaction(Transaction):

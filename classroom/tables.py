@@ -141,17 +141,28 @@ class StoreRepository:
             return True
 
     def load(self, code):
-        with self.store.transaction(write=False) as tx:
+        with self.store.transaction(write=False, single=True) as tx:
             row = tx.execute("SELECT version, record FROM mesas WHERE code = ?",
                              (code,)).fetchone()
         return None if row is None else (int(row[0]), json.loads(row[1]))
 
     def version(self, code):
-        with self.store.transaction(write=False) as tx:
+        with self.store.transaction(write=False, single=True) as tx:
             row = tx.execute("SELECT version FROM mesas WHERE code = ?", (code,)).fetchone()
         return None if row is None else int(row[0])
 
     def save(self, code, expected_version, record, archived=False) -> bool:
+        """Compare-and-swap: the record replaces version `expected_version` only. On
+        PostgreSQL the update and its NOTIFY are one statement (one round trip)."""
+        if self.store.kind == "postgresql":
+            with self.store.transaction(single=True) as tx:
+                cursor = tx.execute(
+                    "WITH saved AS (UPDATE mesas SET version = version + 1, record = ?, archived = ?, "
+                    "updated_at = ? WHERE code = ? AND version = ? RETURNING code, version) "
+                    "SELECT pg_notify(?, code || ' ' || version) FROM saved",
+                    (json.dumps(record, ensure_ascii=False), int(bool(archived)), time.time(), code,
+                     expected_version, NOTIFY_CHANNEL))
+                return len(cursor.fetchall()) == 1
         with self.store.transaction() as tx:
             cursor = tx.execute(
                 "UPDATE mesas SET version = version + 1, record = ?, archived = ?, "
@@ -164,20 +175,20 @@ class StoreRepository:
             return saved
 
     def list_class(self, class_code, archived=False):
-        with self.store.transaction(write=False) as tx:
+        with self.store.transaction(write=False, single=True) as tx:
             rows = tx.execute("SELECT code, version, record FROM mesas WHERE class_code = ? "
                               "AND archived = ? ORDER BY created_at, code",
                               (class_code, int(bool(archived)))).fetchall()
         return [(code, int(version), json.loads(record)) for code, version, record in rows]
 
     def touch(self, code, learner, at) -> None:
-        with self.store.transaction() as tx:
+        with self.store.transaction(single=True) as tx:
             tx.execute("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
                        "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at",
                        (code, learner, at))
 
     def presence(self, code):
-        with self.store.transaction(write=False) as tx:
+        with self.store.transaction(write=False, single=True) as tx:
             rows = tx.execute("SELECT learner, seen_at FROM mesa_presence WHERE code = ?",
                               (code,)).fetchall()
         return {learner: float(at) for learner, at in rows}

@@ -101,6 +101,50 @@ def test_a_failed_transaction_leaves_the_store_as_it_was(store_location):
     assert learner_progress(store, ANA.key)["manilhas"]["right"] == 1
 
 
+@pytest.mark.parametrize("pooled", [False, True])
+def test_a_batched_transaction_is_all_or_nothing_like_any_other(store_location, pooled):
+    from classroom.store import PooledPostgresStore
+    if pooled and not store_location.startswith("postgresql"):
+        pytest.skip("the pool is PostgreSQL's (the class service)")
+    store = PooledPostgresStore(store_location, 2) if pooled else open_store(store_location)
+    store.migrate(MIGRATIONS)
+    record(store, ANA, "manilhas", [True, False])          # a batch: the learner, her answers, the counts
+    with pytest.raises(StoreError):
+        with store.transaction(batch=True) as tx:
+            tx.execute("UPDATE progress SET right_count = 50")
+            tx.execute("INSERT INTO no_such_table VALUES (1)")
+    with pytest.raises(StoreError):
+        with store.transaction(single=True) as tx:
+            tx.execute("UPDATE progress SET right_count = 50 WHERE no_such_column = 1")
+    counts = learner_progress(store, ANA.key)["manilhas"]
+    assert (counts["right"], counts["asked"]) == (1, 2)
+    with store.transaction(write=False) as tx:
+        assert tx.execute("SELECT count(*) FROM answers").fetchone()[0] == 2
+    store.close()
+
+
+@pytest.mark.postgres
+def test_on_postgresql_a_tables_save_and_its_notice_are_one_and_a_lost_race_sends_none(postgres_url):
+    import threading
+
+    from classroom.store import PooledPostgresStore
+    from classroom.tables import NOTIFY_CHANNEL, StoreRepository
+    store = PooledPostgresStore(postgres_url, 3)
+    repo = StoreRepository(store)
+    heard: list[str] = []
+    threading.Thread(target=store.listen, args=(NOTIFY_CHANNEL, heard.append), daemon=True).start()
+    time.sleep(0.5)
+    assert repo.create("ABCDEF", "", {"n": 1})
+    assert repo.save("ABCDEF", 1, {"n": 2}) and not repo.save("ABCDEF", 1, {"n": 3})
+    deadline = time.monotonic() + 5
+    while len(heard) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    assert heard == ["ABCDEF 1", "ABCDEF 2"]                  # the winner's notice; none for the loser
+    assert repo.load("ABCDEF") == (2, {"n": 2})
+    store.close()
+
+
 @pytest.mark.parametrize("location", [
     "postgresql://cartas@127.0.0.1:{closed}/nowhere",
     "mysql://somewhere/db",
