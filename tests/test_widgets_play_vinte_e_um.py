@@ -236,8 +236,9 @@ def _bet_everything_until_out(view, steps=400):
     for _ in range(steps):
         if view.state.is_terminal() or view._human_out():
             return
-        if view._amount_fields:
-            view._amount_fields[0].value = view._amount_fields[0].max
+        fields = [box.children[0] for box in view.actions.children if isinstance(box, w.HBox)]
+        if fields:
+            fields[0].value = fields[0].max
             next(b for b in view.actions.children if isinstance(b, w.Button)).click()
         elif "hit" in kinds(view):
             click(view, "hit")
@@ -264,3 +265,25 @@ def test_running_out_of_chips_ends_the_game_for_you_in_plain_view():
     assert "It is over for you: with no chips" in view.end_text.value
     view.end_again.click()  # a new game, from the end box
     assert view.state.chips[0] > 0 and view.end_box.layout.display == "none"
+
+
+def test_a_long_game_of_21_makes_no_widget_after_its_first_moves_and_keeps_each_buttons_move():
+    from ipywidgets.widgets.widget import _instances  # what ipywidgets.Widget.widgets returns
+    view = PlayVinteEUm(seed=5, delay=0, lang="en")
+    seen: dict[int, str] = {}
+
+    def play(moves: int) -> None:
+        for _ in range(moves):
+            if view.state.is_terminal() or view._human_out():
+                view.new_game()
+            for child in view.actions.children:
+                if isinstance(child, w.Button):
+                    assert seen.setdefault(id(child), child.description) == child.description  # one move per button
+            if kinds(view):
+                click(view, sorted(kinds(view))[0])
+            elif view.go_on.layout.display != "none":
+                view.go_on.click()
+    play(60)
+    made = len(_instances)
+    play(300)
+    assert len(_instances) <= made + 2      # every move button and field was made in the first moves

@@ -129,6 +129,9 @@ class PlayVinteEUm(BotPacing, View):
         self.table = w.HTML().add_class("cartas-table-box")
         self.rules = w.HTML().add_class("cartas-rules")
         self.actions = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-actions")
+        self._amount_rows: dict[str, tuple] = {}
+        self._move_buttons: dict[str, w.Button] = {}
+        self._amount_row("bet")   # a player's first move: drawn with the page, not after it
         self.hint_button = w.Button(button_style="info", icon="lightbulb-o",
                                     layout=w.Layout(width="auto")).add_class("cartas-hint-button")
         self.review_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-review-button")
@@ -353,31 +356,51 @@ class PlayVinteEUm(BotPacing, View):
                             f"{escape(self.t('ace_' + str(ace)))} {escape(rounds)}</div>")
 
     def _draw_actions(self) -> None:
-        widgets = []
-        for old in getattr(self, "_amount_fields", []):  # their error slots go with them
-            self._error_slots.pop(id(old), None)
-        self._amount_fields: list = []
+        """The learner's legal moves: a field and its button per amount kind, a button per other
+        move. Each is made the first time it is offered and then kept, updated in place (a
+        button's move never changes: "call 2" is always seat 2's call), so a game makes no
+        widget after its first moves and a page drops none it would have to close."""
+        widgets: list = []
         legal = [] if self._busy else self.legal()
         for kind in AMOUNT_KINDS:
             amounts = [a.amount for a in legal if a.kind == kind]
             if not amounts:
                 continue
-            field = w.BoundedIntText(value=min(amounts), min=min(amounts), max=max(amounts),
-                                     description=self.t("chips_field", low=min(amounts), high=max(amounts)),
-                                     style={"description_width": "initial"},
+            field, submit, row = self._amount_row(kind)
+            low, high = min(amounts), max(amounts)
+            with field.hold_sync():
+                field.max = max(high, field.max)   # widen first: min never passes max
+                field.min = low
+                field.max = high
+                field.value = low
+                field.description = self.t("chips_field", low=low, high=high)
+            submit.description = self.t("amount_" + kind)
+            widgets += [row, submit]
+        for action in legal:
+            if action.kind not in AMOUNT_KINDS:
+                widgets.append(self._move_button(action))
+        self.actions.children = widgets
+
+    def _amount_row(self, kind: str) -> tuple:
+        """The number field of `kind`, its submit button and the field beside its error slot."""
+        found = self._amount_rows.get(kind)
+        if found is None:
+            field = w.BoundedIntText(value=0, min=0, max=0, style={"description_width": "initial"},
                                      layout=w.Layout(width="230px")).add_class(f"cartas-amount-{kind}")
-            submit = w.Button(description=self.t("amount_" + kind), button_style="primary",
-                              layout=w.Layout(width="auto")).add_class("cartas-act")
+            submit = w.Button(button_style="primary", layout=w.Layout(width="auto")).add_class("cartas-act")
             submit.add_class(f"cartas-act-{kind}")
             submit.on_click(self.guarded(lambda _, k=kind, f=field: self.act_amount(k, f), near=field))
-            self._amount_fields.append(field)
-            widgets += [self.beside(field), submit]
-        for action in legal:
-            if action.kind in AMOUNT_KINDS:
-                continue
-            button = w.Button(description=describe_action(action, self.lang),
-                              layout=w.Layout(width="auto")).add_class("cartas-act")
+            found = self._amount_rows[kind] = (field, submit, self.beside(field))
+        return found
+
+    def _move_button(self, action) -> w.Button:
+        """The button of `action` (a move without an amount), in the page's language."""
+        key = str(action)
+        button = self._move_buttons.get(key)
+        if button is None:
+            button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-act")
             button.add_class(f"cartas-act-{action.kind}")
             button.on_click(self.guarded(lambda _, a=action: self.act(a)))
-            widgets.append(button)
-        self.actions.children = widgets
+            button = self._move_buttons[key] = button
+        button.description = describe_action(action, self.lang)
+        return button
