@@ -32,11 +32,18 @@ _remote: dict[tuple[str, str], RemoteClassroom] = {}
 _remote_lock = threading.Lock()
 
 
+def hub_configured(environ=None) -> bool:
+    """True when this process runs under JupyterHub with a class service to ask (asked by every
+    page: the HTTP client, `remote`, is imported only then)."""
+    environ = os.environ if environ is None else environ
+    return bool(environ.get("JUPYTERHUB_API_TOKEN", "").strip() and environ.get("CARTAS_SERVICE_URL", "").strip())
+
+
 def hub_classroom() -> RemoteClassroom | None:
     """This kernel's client of the class service when it runs under JupyterHub, else None."""
-    from . import remote
-    if not remote.configured():
+    if not hub_configured():
         return None
+    from . import remote
     key = (os.environ["CARTAS_SERVICE_URL"], os.environ["JUPYTERHUB_API_TOKEN"])
     with _remote_lock:
         client = _remote.get(key)

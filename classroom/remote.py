@@ -46,12 +46,6 @@ class ServiceRefused(StoreError):
         return self.pt if lang == "pt" else self.en
 
 
-def configured(environ: Mapping[str, str] | None = None) -> bool:
-    """True when this process runs under JupyterHub with a class service to ask."""
-    environ = os.environ if environ is None else environ
-    return bool(environ.get("JUPYTERHUB_API_TOKEN", "").strip() and environ.get("CARTAS_SERVICE_URL", "").strip())
-
-
 @dataclass
 class RemoteClassroom:
     """The classroom of a hub user, asked over HTTP (one instance per kernel)."""

@@ -361,7 +361,10 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
                     for a in legal]
     events = games.events_for(state, seat)
     total = len(events)
-    first = max(0, total - LOG_LINES) if since is None or not 0 <= since <= total else max(since, total - MAX_EVENTS_SENT)
+    if since is None or not 0 <= since <= total:
+        first = max(0, total - LOG_LINES)
+    else:
+        first = max(since, total - MAX_EVENTS_SENT)
     out["events"] = events[first:]   # JSON already (cartas.contract: an event is plain data)
     out["events_from"], out["events_total"] = first, total
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))

@@ -344,9 +344,10 @@ def test_the_page_is_sent_only_the_events_it_lacks_and_its_log_keeps_growing_pas
     assert other["events_from"] == total - 4
 
 
-@pytest.mark.parametrize("held", [{"events_since": "²", "events_seat": 0}, {"events_since": -1, "events_seat": 0},
-                                  {"events_since": 10**30, "events_seat": 0}, {"events_since": True, "events_seat": 0},
-                                  {"events_since": 3, "events_seat": [0]}, {"events_since": 3, "events_seat": "x" * 500}])
+@pytest.mark.parametrize("held", [
+    {"events_since": "²", "events_seat": 0}, {"events_since": -1, "events_seat": 0},
+    {"events_since": 10**30, "events_seat": 0}, {"events_since": True, "events_seat": 0},
+    {"events_since": 3, "events_seat": [0]}, {"events_since": 3, "events_seat": "x" * 500}])
 def test_a_bad_count_of_the_events_a_page_holds_is_refused_before_the_move(service, held):
     ana, bia, code = _sit_two(service)
     _until(ana, lambda: ana.client.snap.state.current_seat in (0, 1))
