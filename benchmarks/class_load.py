@@ -19,8 +19,9 @@ at once (default 30), one notebook after the other, and the script prints:
   turn (`--cull` seconds of idleness, default 60, checked every cull/4 s); with several, each
   burst's kernels are shut down (Voilà's shutdown API) once measured, so memory stays bounded;
 - one table, each notebook's figures as ratios to the bare notebook's (targets: time <= 1.2,
-  memory <= 1.3). The bare notebook is measured first and last; its mean is the reference, and
-  the two runs' spread says how noisy the machine was.
+  memory <= 1.3). With several notebooks the bare notebook is measured before and after each
+  of them, and each notebook's reference is the mean of its two neighbours (a shared machine
+  drifts within a run); the bare bursts' spread says how noisy the machine was.
 
 `--pool K` turns on Voilà's preheated kernels, K per notebook measured (0 for every other
 notebook), and waits for the pools to fill before the bursts; it also checks that `?lang=en`
@@ -349,8 +350,11 @@ def main() -> None:
                     warm: list[str] = []
                     burst(base, path, 1, warm)
                     shut_down(base, warm)
-                # the bare notebook first and last (with several notebooks): its mean is the reference
-                for path in [BARE, *notebooks, *([BARE] if several else [])]:
+                # the bare notebook before and after each notebook (with several): the mean of a
+                # notebook's two neighbours is its reference, so a machine that drifts during the
+                # run (a shared host: 13 s one minute, 18 s the next) drifts its reference too
+                order = [BARE] + [x for path in notebooks for x in (path, BARE)] if several else [BARE, *notebooks]
+                for path in order:
                     results.append(measure(process, base, browser, path, args.n, args.pool))
                     if several:
                         shut_down(base, results[-1]["kernels"])
@@ -371,31 +375,45 @@ def main() -> None:
     report(results, args.pool, args.n)
 
 
+KEYS = ("p50", "p95", "max", "rss", "cpu", "cpu_quiet")
+
+
 def report(results: list[dict], pool: int, n: int) -> None:
-    """One table: each dashboard's figures and their ratios to the bare notebook's mean."""
+    """One table: each dashboard's figures and their ratios to the bare notebook's: the mean
+    of the bare bursts just before and after it when they are interleaved (several notebooks),
+    else the one bare burst."""
     bares = [r for r in results if r["path"] == BARE]
-    ref = {key: statistics.mean(r[key] for r in bares) for key in ("p50", "p95", "max", "rss", "cpu", "cpu_quiet")}
+    rows: list[tuple[dict, dict]] = []
+    for i, r in enumerate(results):
+        if r["path"] == BARE:
+            continue
+        near = [results[j] for j in (i - 1, i + 1) if 0 <= j < len(results) and results[j]["path"] == BARE] or bares
+        rows.append((r, {key: statistics.mean(b[key] for b in near) for key in KEYS}))
     if len(bares) > 1:
-        print(f"bare notebook, first and last burst: p50 {bares[0]['p50']:.1f} s and {bares[-1]['p50']:.1f} s, "
-              f"max {bares[0]['max']:.1f} s and {bares[-1]['max']:.1f} s (their mean is the reference)")
+        spread = [b["p50"] for b in bares]
+        print(f"bare notebook, {len(bares)} bursts between the others: p50 {min(spread):.1f} to {max(spread):.1f} s "
+              "(each notebook's reference: the two beside it)")
     print(f"\n{n} pages at once (pool {pool}); ratios to the bare notebook (targets: time <= 1.2, "
           f"memory <= 1.3)")
     head = (f"{'notebook':24s} {'p50 s':>6s} {'p95 s':>6s} {'max s':>6s} {'x p50':>6s} {'x p95':>6s} "
-            f"{'x max':>6s} {'RSS MB':>7s} {'x RSS':>6s} {'CPU s':>6s} {'x CPU':>6s} {'quiet':>6s} {'ok':>3s}")
+            f"{'x max':>6s} {'RSS MB':>7s} {'x RSS':>6s} {'CPU s':>6s} {'x CPU':>6s} {'quiet':>6s} "
+            f"{'ref s':>6s} {'ok':>3s}")
     print(head)
     print("-" * len(head))
-    for r in results[1:-1] if len(bares) > 1 else [r for r in results if r["path"] != BARE]:
-        ratios = {key: r[key] / ref[key] for key in ref}
+    for r, ref in rows:
+        ratios = {key: r[key] / ref[key] for key in KEYS}
         ok = max(ratios["p50"], ratios["p95"], ratios["max"]) <= 1.2 and ratios["rss"] <= 1.3
         print(f"{Path(r['path']).stem:24s} {r['p50']:6.1f} {r['p95']:6.1f} {r['max']:6.1f} "
               f"{ratios['p50']:6.2f} {ratios['p95']:6.2f} {ratios['max']:6.2f} {r['rss']:7.0f} "
               f"{ratios['rss']:6.2f} {r['cpu']:6.2f} {ratios['cpu']:6.2f} {r['cpu_quiet']:6.2f} "
-              f"{'yes' if ok else 'NO':>3s}")
-    print(f"{'bare (reference)':24s} {ref['p50']:6.1f} {ref['p95']:6.1f} {ref['max']:6.1f} "
-          f"{1:6.2f} {1:6.2f} {1:6.2f} {ref['rss']:7.0f} {1:6.2f} {ref['cpu']:6.2f} {1:6.2f} "
-          f"{ref['cpu_quiet']:6.2f}")
+              f"{ref['p50']:6.1f} {'yes' if ok else 'NO':>3s}")
+    mean = {key: statistics.mean(b[key] for b in bares) for key in KEYS}
+    print(f"{'bare (all its bursts)':24s} {mean['p50']:6.1f} {mean['p95']:6.1f} {mean['max']:6.1f} "
+          f"{1:6.2f} {1:6.2f} {1:6.2f} {mean['rss']:7.0f} {1:6.2f} {mean['cpu']:6.2f} {1:6.2f} "
+          f"{mean['cpu_quiet']:6.2f}")
     print("CPU s: median CPU of a kernel when its page came back; quiet: once the kernels were "
-          "idle (a lesson's deal right after its page counts there); RSS once quiet.")
+          "idle (a lesson's deal right after its page counts there); RSS once quiet; ref s: the "
+          "reference's p50.")
 
 
 if __name__ == "__main__":
