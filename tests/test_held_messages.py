@@ -64,8 +64,9 @@ def comm_messages(messages: list[dict]) -> list[dict]:
     return [m for m in messages if m["msg_type"].startswith("comm_")]
 
 
-def ask_for_states(client) -> dict:
-    """What the browser's widget manager does first: the widgets' states, from one request."""
+def ask_for_states(client, before: list | None = None) -> dict:
+    """What the browser's widget manager does first: the widgets' states, from one request
+    (`before` gets the messages the kernel published ahead of its answer)."""
     comm_id = uuid.uuid4().hex
     client.shell_channel.send(client.session.msg(
         "comm_open", {"comm_id": comm_id, "target_name": "jupyter.widget.control", "data": {}},
@@ -80,6 +81,8 @@ def ask_for_states(client) -> dict:
         data = message["content"].get("data", {})
         if message["msg_type"] == "comm_msg" and data.get("method") == "update_states":
             return data["states"]
+        if before is not None:
+            before.append(message)
 
 
 @pytest.mark.parametrize("name", ["truco_rodadas", "turma"])
@@ -108,6 +111,18 @@ def test_a_voila_page_sends_no_widget_message_until_its_browser_asks_for_the_sta
     assert model_id in states
     assert [m for m in comm_messages(changed) if m["content"]["comm_id"] == model_id
             and m["content"]["data"].get("state", {}).get("value") == "redrawn"]
+
+
+def test_a_lessons_deal_when_the_browser_asks_sends_nothing_of_its_own_and_is_in_the_answer(kernel):
+    client = kernel(voila=True)
+    for source in visible_cells("truco_apostas"):    # deals when its browser asks (widgets.components.later)
+        run(client, source)
+    before: list = []
+    states = ask_for_states(client, before)
+    assert [m for m in comm_messages(before) if m["content"].get("comm_id") in states] == []
+    plays = [s for s in states.values() if "cartas-play" in s["state"].get("_dom_classes", [])]
+    assert len(plays) == 3                           # the hand dealt, its three cards as buttons
+    assert all(p["state"]["description"] for p in plays)
 
 
 def test_outside_voila_every_widget_message_is_sent_at_once(kernel):

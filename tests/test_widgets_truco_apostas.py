@@ -121,3 +121,19 @@ def test_a_disabled_answer_button_loses_its_colour():
     assert view.accept_button.disabled and view.accept_button.button_style == ""
     assert view.run_button.disabled and view.run_button.button_style == ""
     assert not view.raise_button.disabled and view.raise_button.button_style == "danger"
+
+
+def test_a_second_click_on_a_played_cards_button_plays_no_other_card_and_makes_no_widget():
+    from ipywidgets.widgets.widget import _instances  # what ipywidgets.Widget.widgets returns
+    view = BettingLab(seed=3)
+    first = view.play_buttons.children[0]
+    first.click()
+    played = len(view.state.events)
+    first.click()                                     # the same button again: its card is on the table
+    assert len(view.state.events) == played and view.message.value
+    made = len(_instances)
+    for _ in range(30):                               # hands dealt and played through
+        view.new_button.click()
+        while view.play_buttons.children:
+            view.play_buttons.children[0].click()
+    assert len(_instances) <= made + 3 * 40           # a button (its layout, its style) per card at most

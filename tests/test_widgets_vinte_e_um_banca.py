@@ -179,3 +179,15 @@ def test_a_wrong_price_is_answered_with_the_number_of_chips_asked_for():
             seen.add(price)
         view.next_button.click()
     assert any(p > 0 for p in seen)
+
+
+def test_the_price_questions_close_the_buttons_they_no_longer_show():
+    from ipywidgets.widgets.widget import _instances  # what ipywidgets.Widget.widgets returns
+    view = BankRotation()
+    for _ in range(4):
+        view.new_question()
+    made = len(_instances)
+    for _ in range(40):                             # 20 price questions, 20 seat questions
+        view.new_question()
+    assert len(_instances) <= made + 3 * 8          # at most one question's buttons more
+    assert all(button.comm is not None for button in view.answers.children)

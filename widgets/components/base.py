@@ -419,3 +419,14 @@ class View(w.VBox):
         self.message.value = ""
         for slot in self._error_slots.values():
             slot.value = ""
+
+
+def close_drawing(buttons) -> None:
+    """Close buttons a view no longer shows, then the layouts and styles they were drawn with
+    (in the browser, closing a layout or style model removes its views, which hold the
+    buttons'). Their layouts and styles must be theirs alone, not shared with a kept widget."""
+    parts = {id(part): part for button in buttons for part in (button.layout, button.style)}
+    for button in buttons:
+        button.close()
+    for part in parts.values():
+        part.close()

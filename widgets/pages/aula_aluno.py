@@ -20,7 +20,7 @@ import ipywidgets as w
 
 from classroom.store import StoreError
 from widgets.components import learner as identity, live as drawing
-from widgets.components.base import View, verdict_html
+from widgets.components.base import View, close_drawing, verdict_html
 
 TAP_PX = 56
 
@@ -207,5 +207,4 @@ class LivePhone(View):
             buttons.append(button)
         self.buttons.children = buttons
         self._buttons_for = wanted
-        for button in old:
-            button.close()
+        close_drawing(old)

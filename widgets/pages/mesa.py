@@ -72,7 +72,7 @@ from classroom.tables import (
 )
 from widgets.components import params
 from widgets.components.announce import News, bounded
-from widgets.components.base import View, html
+from widgets.components.base import View, close_drawing, html
 from widgets.components.log import log_html
 from widgets.components.ticker import Ticker
 
@@ -789,16 +789,6 @@ class Mesa(View):
             buttons.append(button)
         self._old_move_buttons, self._move_buttons, self._moves_key = self._move_buttons, buttons, key
         self.actions.children = tuple(buttons)
-
-
-def close_drawing(buttons: list[w.Button]) -> None:
-    """Close a drawing's buttons, then the layouts and styles they were drawn with (in the
-    browser, closing a layout or style model removes its views, which hold the buttons')."""
-    parts = {id(part): part for button in buttons for part in (button.layout, button.style)}
-    for button in buttons:
-        button.close()
-    for part in parts.values():
-        part.close()
 
 
 class ClassTables(View):

@@ -23,7 +23,7 @@ from cartas.cards import lazy_rng
 from classroom import mastery
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
-from widgets.components.base import View, verdict_html
+from widgets.components.base import View, close_drawing, verdict_html
 from widgets.components.exercises import Question
 from widgets.components.scores import Score
 from widgets.pages.index import LESSONS
@@ -135,8 +135,7 @@ class Review(View):
             buttons.append(b)
         old = self.buttons.children
         self.buttons.children = buttons
-        for b in old:
-            b.close()
+        close_drawing(old)
         self.redraw()
 
     def answer(self, value) -> bool:

@@ -119,6 +119,7 @@ class BettingLab(View):
         self.run_button = w.Button(button_style="warning", layout=w.Layout(width="110px")
                                    ).add_class("cartas-run")
         self.play_buttons = w.HBox().add_class("cartas-plays")
+        self._plays: dict[str, w.Button] = {}
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
         self.story = w.HTML().add_class("cartas-log")
@@ -162,6 +163,18 @@ class BettingLab(View):
     def _seat(self, seat) -> str:
         return self.t("seat", seat=seat)
 
+    def _play_button(self, action) -> w.Button:
+        """The button that plays `action`'s card: one per card, made the first time it is
+        offered and kept (a button's move never changes, so a late second click on it is the
+        engine's refusal, never another card), at most one per card of the deck."""
+        button = self._plays.get(str(action))
+        if button is None:
+            button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-play")
+            button.on_click(self.guarded(lambda _, a=action: self.act(a)))
+            self._plays[str(action)] = button
+        button.description = self.t("play", card=action.card)
+        return button
+
     def redraw(self) -> None:
         state, lang = self.state, self.lang
         self.draw_title()
@@ -180,14 +193,7 @@ class BettingLab(View):
         enable(self.raise_button, not over, "danger")
         enable(self.accept_button, "accept" in kinds, "success")
         enable(self.run_button, "run" in kinds, "warning")
-        buttons = []
-        for action in legal:
-            if action.kind == "play":
-                b = w.Button(description=self.t("play", card=action.card),
-                             layout=w.Layout(width="auto")).add_class("cartas-play")
-                b.on_click(self.guarded(lambda _, a=action: self.act(a)))
-                buttons.append(b)
-        self.play_buttons.children = buttons
+        self.play_buttons.children = [self._play_button(a) for a in legal if a.kind == "play"]
         self._draw_status(over)
         shown = state if not over else None
         self.table.value = table_html(shown, lang) if shown else ""

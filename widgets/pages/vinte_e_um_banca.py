@@ -22,7 +22,7 @@ import ipywidgets as w
 
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
-from widgets.components.base import View
+from widgets.components.base import View, close_drawing
 from widgets.components.exercises import FirstAnswer, NoRepeats, Question
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import after_paint
@@ -215,11 +215,13 @@ class BankRotation(View):
         self.q_kind = kind
         if self.q_kind == "price":
             top = max(PRICES - 1, self.q_change["price"])
+            old = self.price_buttons
             self.price_buttons = [w.Button(layout=w.Layout(width="90px")).add_class(f"cartas-price-{n}")
                                   for n in range(top + 1)]
             for n, button in enumerate(self.price_buttons):
                 button.on_click(self.guarded(lambda _, n=n: self.answer(n)))
             self.answers.children = self.price_buttons
+            close_drawing(old)   # the last price question's: a late click on them answers nothing
         else:
             self.answers.children = self.seat_buttons
         self.block.ask(dict(enumerate(self.answers.children)))
