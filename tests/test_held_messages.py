@@ -113,18 +113,6 @@ def test_a_voila_page_sends_no_widget_message_until_its_browser_asks_for_the_sta
             and m["content"]["data"].get("state", {}).get("value") == "redrawn"]
 
 
-def test_a_lessons_deal_when_the_browser_asks_sends_nothing_of_its_own_and_is_in_the_answer(kernel):
-    client = kernel(voila=True)
-    for source in visible_cells("truco_apostas"):    # deals when its browser asks (widgets.components.later)
-        run(client, source)
-    before: list = []
-    states = ask_for_states(client, before)
-    assert [m for m in comm_messages(before) if m["content"].get("comm_id") in states] == []
-    plays = [s for s in states.values() if "cartas-play" in s["state"].get("_dom_classes", [])]
-    assert len(plays) == 3                           # the hand dealt, its three cards as buttons
-    assert all(p["state"]["description"] for p in plays)
-
-
 def test_outside_voila_every_widget_message_is_sent_at_once(kernel):
     """JupyterLab builds widgets from their messages: nothing is held there."""
     client = kernel(voila=False)

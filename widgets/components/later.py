@@ -10,8 +10,7 @@ kernel for the widgets' state only when its JavaScript has started, about two se
 the page arrived (more on a busy machine). ipywidgets answers that "request_states" (on its
 "jupyter.widget.control" comm) in `Widget._handle_control_comm_msg`, which `after_paint` wraps
 (once) so that every deal still waiting runs first: the state a browser receives always holds
-the deal, and the learner sees a dealt hand at first paint. The deals' own widget messages are
-dropped (`_deal_quietly`): that answer carries all they made. The deal then runs after the
+the deal, and the learner sees a dealt hand at first paint. The deal then runs after the
 learner's page was sent, never while a class's pages are being run: 30 kernels starting at
 once on 2 cores finish their cells over many seconds, and a deal a second after each cell
 (numpy alone is about 0.1 s of CPU per kernel) measurably slowed the pages of the kernels still
@@ -151,21 +150,6 @@ def run_waiting() -> None:
         _run(_waiting[0])
 
 
-def _deal_quietly() -> None:
-    """The deals waiting, made while this kernel's widget messages are held (in Voilà; outside
-    it nothing is held): the answer to the browser's "request_states", sent right after, holds
-    every widget the deals made and their state, so their own "comm_open" and updates would
-    only make the browser build those models twice before its first paint (jogar_21's move
-    buttons cost a phone 2 s that way)."""
-    global _holding
-    was = _holding
-    _holding = True
-    try:
-        run_waiting()
-    finally:
-        _holding = was
-
-
 def _answer_browsers_after_the_deals() -> None:
     """Wrap ipywidgets' answer to a browser's "request_states" so the deals waiting run first."""
     from ipywidgets import Widget
@@ -175,8 +159,8 @@ def _answer_browsers_after_the_deals() -> None:
         return
 
     def deals_first(cls, msg):
-        if msg.get("content", {}).get("data", {}).get("method") == "request_states" and _waiting:
-            _deal_quietly()
+        if msg.get("content", {}).get("data", {}).get("method") == "request_states":
+            run_waiting()
         return handler(cls, msg)
 
     deals_first._cartas_deals_first = True  # type: ignore[attr-defined]
