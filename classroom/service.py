@@ -309,9 +309,9 @@ def _plain(value: Any) -> Any:
 
 
 class Texts:
-    """Sentences already written, per table: narrating an event depends only on the table and
-    the event as the seat sees it (its redacted form is the key), and a trick's "why" only on
-    the table's version. Bounded: past MAX_TEXTS sentences, it starts again."""
+    """Sentences already written, per table: a trick's "why" depends only on the table's
+    version (pages narrate the events themselves). Bounded: past MAX_TEXTS sentences, it
+    starts again."""
 
     MAX_TEXTS = 200_000
 

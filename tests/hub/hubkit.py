@@ -284,17 +284,12 @@ def _kill_all(processes: list) -> None:
     """Stop `processes` (SIGTERM, then SIGKILL after 5 s); RuntimeError if one is still alive."""
     import psutil
     alive = [p for p in processes if p.is_running()]
-    for process in alive:
-        try:
-            process.terminate()
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(alive, timeout=5)
-    for process in alive:
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            pass
-    _, alive = psutil.wait_procs(alive, timeout=5)
+    for stop in (psutil.Process.terminate, psutil.Process.kill):
+        for process in alive:
+            try:
+                stop(process)
+            except psutil.NoSuchProcess:
+                pass
+        _, alive = psutil.wait_procs(alive, timeout=5)
     if alive:
         raise RuntimeError(f"processes the hub started outlived it: {[p.pid for p in alive]}")

@@ -401,6 +401,6 @@ class PlayVinteEUm(BotPacing, View):
             button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-act")
             button.add_class(f"cartas-act-{action.kind}")
             button.on_click(self.guarded(lambda _, a=action: self.act(a)))
-            button = self._move_buttons[key] = button
+            self._move_buttons[key] = button
         button.description = describe_action(action, self.lang)
         return button
