@@ -31,6 +31,13 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   `events_from` is the index of the first event sent and `events_total` the log's length, so
   a move costs a few events on the wire, not the whole log. The page narrates the events in
   its own language (`classroom.remote_tables`).
+- Guessing table codes is limited as on a laptop (`classroom.attempts`): a learner's first
+  request on a table code is a try, counted when there is no such table, in her scopes (the
+  hub user `hub:<name>` and each of her classes). After attempts.LIMIT wrong tries within
+  attempts.WINDOW, every try in that scope, the right code included, is refused (429
+  `too_many_tries`, the wait said in words) before the code is looked at. A table she made,
+  or reached once on this service (a teacher: through her class's listing), is no guess
+  again; at most REACHED_PAIRS such (learner, table) pairs are kept, the oldest dropped.
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
   answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
@@ -43,7 +50,8 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 - Bounded database use: on PostgreSQL one pool of `--pool-size` connections (one of them
   listens), whatever the number of learners; store calls run on pool-size - 1 threads.
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
-  input, 401, 403, 404); no traceback leaves the service.
+  input, 401, 403, 404, 429 too many guesses, 503 hub or store down); no traceback leaves the
+  service.
 """
 from __future__ import annotations
 
@@ -56,8 +64,8 @@ import re
 import signal
 import threading
 import time
-from collections import deque
-from collections.abc import Callable
+from collections import OrderedDict, deque
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -66,7 +74,7 @@ from urllib.parse import quote
 from tornado import httpclient, web
 from tornado.ioloop import IOLoop
 
-from . import games, homework, live, mastery, progress
+from . import attempts, games, homework, live, mastery, progress
 from .games import TableError
 from .identity import clean_name
 from .store import Store, StoreError, connect
@@ -84,6 +92,7 @@ SWEEP_EVERY = 2.0          # seconds between checks of away seats and due bots
 PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set it (no busy bots)
 IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
 DEFAULT_POOL = 5
+REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any more (oldest dropped)
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -228,6 +237,7 @@ class Classes:
         self.lessons = Lessons(store)  # homework, skills and the live quiz (below)
         from .tables import StoreRepository
         self.tables = Tables(StoreRepository(store))
+        self.limiter = attempts.Attempts(store)   # guessing table codes (the rules above)
         # Tables are waited on, answers are not: a quarter of the threads (at least one) records
         # answers, the rest serve tables, so a burst of answers never delays a move.
         writers = max(1, workers // 4) if workers > 1 else 1
@@ -486,6 +496,20 @@ class Service:
         self.notifications = 0
         self.stages = Stages()
         self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
+        self.reached: OrderedDict[tuple[str, str], None] = OrderedDict()  # (user, code): no guess
+
+    def has_reached(self, user: str, code: str) -> bool:
+        """Whether `user` reached table `code` here before (so asking for it is no guess)."""
+        if (user, code) not in self.reached:
+            return False
+        self.reached.move_to_end((user, code))
+        return True
+
+    def reach(self, user: str, code: str) -> None:
+        self.reached[(user, code)] = None
+        self.reached.move_to_end((user, code))
+        while len(self.reached) > REACHED_PAIRS:
+            self.reached.popitem(last=False)
 
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
@@ -737,6 +761,30 @@ class Handler(web.RequestHandler):
             raise Refused(403, "teachers_only")
         return user
 
+    async def on_table(self, user: str, code: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        """`work()`, a request of `user` about table `code` (cleaned), with her guesses of
+        codes limited (the module's rules): 429 while one of her scopes waits."""
+        service = self.service
+        if service.has_reached(user, code):
+            return await work()
+        groups = (await service.hub.user(user)).get("groups") or []
+        where = [f"hub:{user[:100]}"] + [f"class:{g}" for g in groups if g != service.hub.teachers_group]
+        limiter = service.classes.limiter
+        try:
+            await service.classes.run(limiter.check, attempts.TABLE_CODE, where)
+        except attempts.TooManyTries as error:
+            raise Refused(429, "too_many_tries", error.message("pt"), error.message("en")) from None
+        try:
+            value = await work()
+        except TableError as error:
+            if error.code == "no_table":
+                await service.classes.write(limiter.failed, attempts.TABLE_CODE, where)
+            else:                       # refused at a table that is there: no guess any more
+                service.reach(user, code)
+            raise
+        service.reach(user, code)
+        return value
+
     def body(self) -> dict:
         if len(self.request.body) > MAX_BODY:
             raise Refused(400, "bad_request", why="body too long")
@@ -759,6 +807,10 @@ class Handler(web.RequestHandler):
         except StoreError:
             self.refuse(Refused(503, "store_down"))
         except (httpclient.HTTPClientError, OSError):
+            self.refuse(Refused(503, "hub_down"))
+        except web.HTTPError as error:   # HubAuth could not ask the hub (it raises 500/502)
+            if error.status_code < 500:
+                raise
             self.refuse(Refused(503, "hub_down"))
         except Exception as error:  # a rule the engine refuses (RuleError) or bad input
             message = getattr(error, "message", None)
@@ -835,9 +887,11 @@ class ClassHandler(Handler):
 class ClassTablesHandler(Handler):
     async def get(self, group: str):
         async def work():
-            await self.teacher()
+            teacher = await self.teacher()
             tables = self.service.classes.tables
             snaps = await self.service.classes.run(tables.list_class, group)
+            for snap in snaps:
+                self.service.reach(teacher, snap.code)
             now = tables.clock()
             return [seat_view(s, None, None, now, self.service.texts) for s in snaps]
         await self.guarded(work)
@@ -871,6 +925,7 @@ class TablesHandler(Handler):
                 return tables.snapshot(code)
             snap = await self.service.classes.run(create)
             self.service.active[snap.code] = time.monotonic()
+            self.service.reach(user, snap.code)
             return seat_view(snap, snap.seat_of(learner_id(user)), user, tables.clock(), self.service.texts)
         await self.guarded(work)
 
@@ -883,45 +938,54 @@ class TableHandler(Handler):
         learner's request counts as her presence at the table."""
         async def work():
             user = await self.user()
-            tables = self.service.classes.tables
-            me = learner_id(user)
-            after = self.get_argument("after", None)
-            wait = self.get_argument("wait", "0")
-            try:
-                waiting = min(LONG_POLL, max(0.0, float(wait)))
-                after_version = None if after is None else int(after)
-            except ValueError:
-                raise Refused(400, "bad_request", why="after/wait") from None
-            held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
             code_ = clean_code(code)
-            service = self.service
-            if after_version is not None and waiting > 0:
-                future = service.register(code_, after_version)  # before comparing: no change slips by
-                snap = service.snaps.get(code_)
-                if snap is None:
-                    snap = await service.classes.run(tables.snapshot, code_)
-                    service.publish(snap)
-                if snap.version == after_version:
-                    if snap.seat_of(me) is not None:
-                        service.beat(code_, me)
-                    got = await service.wait(code_, future, waiting)
-                    published = service.published.get(code_)
-                    if got is not None and published is not None and published[0] == got.version:
-                        service.stages.add("wake_resume", time.monotonic() - published[1])
-                        self.stage, self.since = "wake_answer", published[1]
-                    snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
-                else:
-                    await service.wait(code_, future, 0)  # unregister
-            else:
-                snap = await service.classes.run(tables.snapshot, code_)
-            mine = snap.seat_of(me)
-            asked = self.get_argument("seat", None)
-            if asked is not None and asked != str(mine):
-                raise Refused(403, "not_your_seat")
-            if mine is not None and (after_version is None or waiting == 0):
-                service.beat(snap.code, me)
-            return seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
+            return await self.on_table(user, code_, lambda: self.look(user, code_))
         await self.guarded(work)
+
+    async def look(self, user: str, code_: str) -> dict:
+        tables = self.service.classes.tables
+        me = learner_id(user)
+        after = self.get_argument("after", None)
+        wait = self.get_argument("wait", "0")
+        try:
+            waiting = min(LONG_POLL, max(0.0, float(wait)))
+            after_version = None if after is None else int(after)
+        except ValueError:
+            raise Refused(400, "bad_request", why="after/wait") from None
+        held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
+        service = self.service
+        if after_version is not None and waiting > 0:
+            future = service.register(code_, after_version)  # before comparing: no change slips by
+            snap = service.snaps.get(code_)
+            if snap is None:
+                try:
+                    snap = await service.classes.run(tables.snapshot, code_)
+                except BaseException as error:   # nothing is left waiting on a table not there
+                    await service.wait(code_, future, 0)
+                    if isinstance(error, TableError) and error.code == "no_table":
+                        service.active.pop(code_, None)
+                    raise
+                service.publish(snap)
+            if snap.version == after_version:
+                if snap.seat_of(me) is not None:
+                    service.beat(code_, me)
+                got = await service.wait(code_, future, waiting)
+                published = service.published.get(code_)
+                if got is not None and published is not None and published[0] == got.version:
+                    service.stages.add("wake_resume", time.monotonic() - published[1])
+                    self.stage, self.since = "wake_answer", published[1]
+                snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
+            else:
+                await service.wait(code_, future, 0)  # unregister
+        else:
+            snap = await service.classes.run(tables.snapshot, code_)
+        mine = snap.seat_of(me)
+        asked = self.get_argument("seat", None)
+        if asked is not None and asked != str(mine):
+            raise Refused(403, "not_your_seat")
+        if mine is not None and (after_version is None or waiting == 0):
+            service.beat(snap.code, me)
+        return seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
 
 
 class TableActionHandler(Handler):
@@ -930,46 +994,50 @@ class TableActionHandler(Handler):
         async def work():
             user = await self.user()
             self.service.stages.add(f"{action}_auth", time.monotonic() - self.began)
-            self.stage = f"{action}_answer" if action == "move" else None
-            me = learner_id(user)
-            body = self.body()
-            held = held_events(body)
-            tables = self.service.classes.tables
-            if action == "join":
-                seat = body.get("seat")
-                if not isinstance(seat, int) or isinstance(seat, bool):
-                    raise Refused(400, "bad_request", why="seat")
-                run = lambda: tables.join(code, me, clean_name(user), seat)  # noqa: E731
-            elif action == "leave":
-                run = lambda: tables.leave(code, me)  # noqa: E731
-            elif action == "start":
-                run = lambda: tables.start(code, me)  # noqa: E731
-            elif action == "move":
-                move, version = body.get("action"), body.get("version")
-                if not isinstance(move, str) or not isinstance(version, int) or isinstance(version, bool):
-                    raise Refused(400, "bad_request", why="action and version")
-                # the version she saw is most often the one held here: no load, and her presence
-                # goes with the others' beats (one transaction a second), so the move is one save
-                known = self.service.snaps.get(clean_code(code))
-                run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
-            else:
-                raise Refused(404, "not_found")
-            began, started = time.monotonic(), [0.0]
-
-            def timed():
-                started[0] = time.monotonic()
-                return run()
-            snap = await self.service.classes.run(timed)
-            self.service.stages.add(f"{action}_queue", started[0] - began)
-            self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
-            self.service.active[snap.code] = time.monotonic()
-            if action == "move":
-                self.service.beat(snap.code, me)
-            self.service.publish(snap)          # the pages waiting here see it at once
-            asyncio.ensure_future(self.service._bots_for(snap))
-            mine = snap.seat_of(me)
-            return seat_view(snap, mine, user, tables.clock(), self.service.texts, events_since(held, mine))
+            code_ = clean_code(code)
+            return await self.on_table(user, code_, lambda: self.act(user, code_, action))
         await self.guarded(work)
+
+    async def act(self, user: str, code: str, action: str) -> dict:
+        self.stage = f"{action}_answer" if action == "move" else None
+        me = learner_id(user)
+        body = self.body()
+        held = held_events(body)
+        tables = self.service.classes.tables
+        if action == "join":
+            seat = body.get("seat")
+            if not isinstance(seat, int) or isinstance(seat, bool):
+                raise Refused(400, "bad_request", why="seat")
+            run = lambda: tables.join(code, me, clean_name(user), seat)  # noqa: E731
+        elif action == "leave":
+            run = lambda: tables.leave(code, me)  # noqa: E731
+        elif action == "start":
+            run = lambda: tables.start(code, me)  # noqa: E731
+        elif action == "move":
+            move, version = body.get("action"), body.get("version")
+            if not isinstance(move, str) or not isinstance(version, int) or isinstance(version, bool):
+                raise Refused(400, "bad_request", why="action and version")
+            # the version she saw is most often the one held here: no load, and her presence
+            # goes with the others' beats (one transaction a second), so the move is one save
+            known = self.service.snaps.get(code)
+            run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
+        else:
+            raise Refused(404, "not_found")
+        began, started = time.monotonic(), [0.0]
+
+        def timed():
+            started[0] = time.monotonic()
+            return run()
+        snap = await self.service.classes.run(timed)
+        self.service.stages.add(f"{action}_queue", started[0] - began)
+        self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
+        self.service.active[snap.code] = time.monotonic()
+        if action == "move":
+            self.service.beat(snap.code, me)
+        self.service.publish(snap)          # the pages waiting here see it at once
+        asyncio.ensure_future(self.service._bots_for(snap))
+        mine = snap.seat_of(me)
+        return seat_view(snap, mine, user, tables.clock(), self.service.texts, events_since(held, mine))
 
 
 # Homework, skills and the live quiz (classroom.homework, .mastery, .live) -------------------------
@@ -1225,7 +1293,7 @@ class TableHomeworkHandler(LessonHandler):
             user = await self.user()
             code_ = clean_code(code)
             tables = self.service.classes.tables
-            snap = await self.service.classes.run(lambda: tables.snapshot(code_))
+            snap = await self.on_table(user, code_, lambda: self.service.classes.run(tables.snapshot, code_))
             if snap.seat_of(learner_id(user)) is None:
                 raise Refused(403, "not_seated")
             teachers = self.service.hub.teachers_group

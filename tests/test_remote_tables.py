@@ -15,13 +15,16 @@ import socket
 import threading
 import time
 
+import numpy as np
 import pytest
+from tornado import web
 
-from classroom import games, remote_tables
+from classroom import attempts, games, remote_tables
 from classroom.identity import Learner
-from classroom.remote import RemoteClassroom
+from classroom.remote import RemoteClassroom, ServiceRefused
 from classroom.remote_tables import RefusedByService, RemoteTables
 from classroom.service import Classes, Service, make_app, open_store
+from classroom.tables import CODE_ALPHABET, CODE_LENGTH
 from widgets.pages.mesa import ClassTables, Mesa
 
 from loops import run_async
@@ -365,3 +368,63 @@ def test_a_bad_count_of_the_events_a_page_holds_is_refused_before_the_move(servi
         with pytest.raises(Exception) as asked:
             classroom.table(code, held=held)
         assert getattr(asked.value, "status", None) == 400
+
+
+def _codes_not(code: str, n: int, seed: int = 18) -> list[str]:
+    rng = np.random.default_rng(seed)
+    made: list[str] = []
+    while len(made) < n:
+        guess = "".join(rng.choice(list(CODE_ALPHABET), CODE_LENGTH))
+        if guess != code and guess not in made:
+            made.append(guess)
+    return made
+
+
+def test_under_the_hub_guessing_table_codes_waits_after_ten_wrong_tries_in_her_class(service):
+    ana = page_of(service, "ana")
+    code = ana.create()                                    # her own table: never a guess of hers
+    now = [time.time()]
+    service.service.classes.limiter.clock = lambda: now[0]
+    caio = tables_of(service, "caio")
+    for guess in _codes_not(code, attempts.LIMIT):         # a learner's own code sweeping codes
+        with pytest.raises(RefusedByService) as missed:
+            caio.snapshot(guess, "hub:caio")
+        assert (missed.value.status, missed.value.code) == (404, "no_table")
+    with pytest.raises(RefusedByService) as waits:
+        caio.snapshot(code, "hub:caio")                    # the right code too, during the wait
+    assert (waits.value.status, waits.value.code) == (429, "too_many_tries")
+    assert waits.value.message("pt") == "Muitas tentativas: espere 20 segundos."
+    bia = page_of(service, "bia", lang="en")               # her class waits with her
+    bia.code.value = code
+    bia.join_button.click()
+    beside_the_code = bia.lobby.children[-1].children[1]   # the slot beside the code and its button
+    assert "Too many tries: wait 20 seconds." in beside_the_code.value and bia.client is None
+    with pytest.raises(ServiceRefused) as raised:          # a long poll is a try like any other
+        caio.classroom.watch(code, 1, wait=0.1)
+    assert raised.value.status == 429
+    ana.client.refresh()                                   # the table's maker plays on
+    assert ana.client.snap.view["seat"] == 0 and ana.client.snap.code == code
+    watcher = ClassTables("turma-a", lang="en", tables=tables_of(service, "tereza"))
+    assert watcher.watch(code).client.seat is None         # the teacher is not of that class
+    now[0] += attempts.FIRST_WAIT + 1
+    assert caio.snapshot(code, "hub:caio").code == code    # the wait is over
+
+
+def test_a_long_poll_on_a_table_that_is_not_there_leaves_nothing_waiting_or_watched(service):
+    classroom = tables_of(service, "caio").classroom
+    guess = _codes_not("", 1)[0]
+    with pytest.raises(ServiceRefused) as missed:
+        classroom.watch(guess, 3, wait=0.2)
+    assert (missed.value.status, missed.value.code) == (404, "no_table")
+    run_async(asyncio.sleep(0.1))
+    assert guess not in service.service.waiters and guess not in service.service.active
+
+
+def test_a_hub_that_cannot_check_a_token_is_a_503_hub_down_not_an_internal_error(service, monkeypatch):
+    async def failing(token):
+        raise web.HTTPError(500, "Failed to connect to Hub API")
+    monkeypatch.setattr(service.service.hub, "user_for_token", failing)
+    with pytest.raises(ServiceRefused) as refused:
+        tables_of(service, "ana").classroom.me()
+    assert (refused.value.status, refused.value.code) == (503, "hub_down")
+    assert "JupyterHub" in refused.value.message("en")
