@@ -98,6 +98,10 @@ def test_a_voila_page_sends_no_widget_message_until_its_browser_asks_for_the_sta
     children = {child.removeprefix("IPY_MODEL_") for state in states.values()
                 for child in state["state"].get("children", [])}
     assert children and children <= set(states)  # every child the browser must draw is there
+    # made when asked, whole: no widget's state is the empty one its held comm_open carried
+    assert all(state["state"].get("_model_name") and state["state"].get("_view_module") is not None
+               for state in states.values())
+    assert any("export default" in state["state"].get("_esm", "") for state in states.values())
     # the browser is here: the kernel speaks as usual again, even when a view is made later
     later = run(client, "from widgets.components.base import View\nimport ipywidgets as w\n"
                         "View(lang='pt')\nlater = w.Button(description='x')\nlater.description = 'y'")

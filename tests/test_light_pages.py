@@ -48,10 +48,11 @@ async def main():
 asyncio.run(main())
 '''
 
-# What a page must not import at open, beyond numpy.
+# What a page must not import at open, beyond numpy (and anywidget's Python package: the
+# pages' small widgets speak its front end without it, widgets/components/tiny.py).
 ENGINE = ["numpy", "cartas.truco.state", "cartas.truco.bots", "cartas.truco.odds",
           "cartas.vinte_e_um.bots", "cartas.vinte_e_um.odds", "cartas.coach.truco",
-          "cartas.coach.vinte_e_um"]
+          "cartas.coach.vinte_e_um", "anywidget", "psygnal"]
 
 
 def visible_cells(name: str) -> list[str]:

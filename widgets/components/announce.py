@@ -29,8 +29,9 @@ from collections.abc import Hashable, Sequence
 from html import unescape
 from typing import TypeVar
 
-import anywidget
 import traitlets
+
+from widgets.components.tiny import TinyWidget, module
 
 MAX_CHARS = 600  # a screen reader reads a sentence or two, not a whole log
 MAX_LINES = 6    # lines said at once (a whole trick: her card, three more, who won it): the first and the latest
@@ -134,11 +135,11 @@ export default { render };
 """.replace("__MAX__", str(MAX_CHARS))
 
 
-class Announcer(anywidget.AnyWidget):
+class Announcer(TinyWidget):
     """The view's live region. `say(text)` makes a screen reader read `text`; `text` keeps the
     last sentence said (tests read it)."""
 
-    _esm = _ESM
+    _esm = module(_ESM)
     said = traitlets.Dict().tag(sync=True)  # {"text": str, "count": n}: the count makes a repeat a change
 
     @property

@@ -7,8 +7,9 @@ the others play), never back to the page's top. A focused card shows an outline.
 """
 from __future__ import annotations
 
-import anywidget
 import traitlets
+
+from widgets.components.tiny import TinyWidget, module
 
 _ESM = """
 function render({ model, el }) {
@@ -59,7 +60,7 @@ _CSS = """
 """
 
 
-class CardPicker(anywidget.AnyWidget):
+class CardPicker(TinyWidget):
     """A row of clickable cards.
 
     `cards`: one {"svg": str, "label": str, "enabled": bool} per card, drawn in order; an
@@ -74,8 +75,8 @@ class CardPicker(anywidget.AnyWidget):
     refuses it aloud); whether that card may be played now is the view's (the engine's) call.
     """
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = module(_ESM)
+    _css = module(_CSS)
     cards: traitlets.List[dict] = traitlets.List().tag(sync=True)
     picked: traitlets.Dict[str, int] = traitlets.Dict().tag(sync=True)
     drawing = traitlets.Int(0).tag(sync=True)

@@ -36,6 +36,12 @@ sends to this kernel's comms (opening the control comm, or any comm message) end
 good, so a page that is live works as before. Outside Voilà (JupyterLab, nbval, tests) nothing
 is held: JupyterLab builds widgets from those very messages.
 
+While messages are held, the kernel does not even make them: a widget opened then opens its
+comm with no state (ipywidgets would serialise every trait for a "comm_open" nobody receives),
+and a trait changed then sends no update. That was a third of a page's CPU in its cell
+(`mesa`: 44 of 140 ms, most of it `get_state` for 141 widgets). The state the browser asks for
+is made when it asks, from the widgets as they are then.
+
 On a kernel an event loop runs while the cell runs, and the callback goes on it with
 `call_later` (checked on ipykernel 7: work there leaves the cell's reply, and the page, on
 time). A kernel runs each cell inside an asyncio task. Without a running loop (plain Python,
@@ -96,6 +102,7 @@ def hold_messages_for_browser() -> None:
 
         held_publish._cartas_holds = True  # type: ignore[attr-defined]
         BaseComm.publish_msg = held_publish  # type: ignore[method-assign]
+    _make_no_held_messages()
     for name in ("comm_open", "comm_msg"):
         handler = handlers.get(name)
         if handler is None or getattr(handler, "_cartas_releases", False):
@@ -108,6 +115,53 @@ def hold_messages_for_browser() -> None:
         browser_speaks._cartas_releases = True  # type: ignore[attr-defined]
         handlers[name] = browser_speaks
     _holding = True
+
+
+_widget_traits_of: dict[type, tuple[str, ...]] = {}
+
+
+def _widget_traits(kind: type) -> tuple[str, ...]:
+    """The synced traits of widget class `kind` that hold widgets (a layout, a style, children)."""
+    names = _widget_traits_of.get(kind)
+    if names is None:
+        from ipywidgets.widgets.widget import _widget_to_json
+        names = _widget_traits_of[kind] = tuple(
+            name for name, trait in kind.class_traits(sync=True).items()  # type: ignore[attr-defined]
+            if trait.metadata.get("to_json") is _widget_to_json)
+    return names
+
+
+def _make_no_held_messages() -> None:
+    """While held, a widget opens its comm without serialising its state, and a changed trait
+    sends nothing (neither message would leave the kernel). Installed once."""
+    from ipywidgets import Widget, comm
+    from ipywidgets._version import __protocol_version__
+
+    if getattr(Widget.open, "_cartas_holds", False):
+        return
+    open_widget, send_state = Widget.open, Widget.send_state
+
+    def held_open(self):
+        if not _holding or self.comm is not None:
+            return open_widget(self)
+        for name in _widget_traits(type(self)):  # its layout and style are made now, as
+            getattr(self, name)  # get_state would: made later, while the browser's request_states
+                                 # runs over the widgets, a new one would break that answer
+        opening = {"target_name": WIDGET_TARGET, "data": {"state": {}, "buffer_paths": []},
+                   "buffers": [], "metadata": {"version": __protocol_version__}}
+        if self._model_id is not None:
+            opening["comm_id"] = self._model_id
+        self.comm = comm.create_comm(**opening)
+        return None
+
+    def held_send_state(self, key=None):
+        if _holding:
+            return None  # the browser, when it comes, asks for the whole state
+        return send_state(self, key)
+
+    held_open._cartas_holds = True  # type: ignore[attr-defined]
+    Widget.open = held_open
+    Widget.send_state = held_send_state
 
 
 def release_messages() -> None:

@@ -31,13 +31,13 @@ from __future__ import annotations
 
 import sys
 
-import anywidget
 import traitlets
 
 from classroom import identity as ids
 from classroom.identity import IdentityError, Learner, clean_code, clean_name
 from classroom.store import StoreError
 from widgets.components.i18n import LANGUAGES, every_key, translate
+from widgets.components.tiny import TinyWidget, module
 
 TEXT = {
     "you_are": {"pt": "Você é", "en": "You are"},
@@ -249,13 +249,13 @@ def learners() -> ids.LearnerService:
     return ids.StoreLearners(open_store())
 
 
-class Identity(anywidget.AnyWidget):
+class Identity(TinyWidget):
     """The learner at this browser (see the module's rules). `learner` holds the accepted
     identity as a dict for the browser; `current` the same as a classroom Learner, and
     `verified()` checks it against the store again."""
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = module(_ESM)
+    _css = module(_CSS)
     mode = traitlets.Unicode("badge").tag(sync=True)       # "form" on the index
     labels = traitlets.Dict().tag(sync=True)
     learner = traitlets.Dict().tag(sync=True)               # kernel -> browser

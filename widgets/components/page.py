@@ -38,12 +38,12 @@ from __future__ import annotations
 
 import weakref
 
-import anywidget
 import traitlets
 from IPython.display import HTML, display
 
 from widgets.components.i18n import LANGUAGES
 from widgets.components.params import initial_language
+from widgets.components.tiny import TinyWidget, module
 
 STORAGE_KEY = "cartas-lang"
 
@@ -136,11 +136,11 @@ class PageLanguageState(traitlets.HasTraits):
 language = PageLanguageState()
 
 
-class PageLanguage(anywidget.AnyWidget):
+class PageLanguage(TinyWidget):
     """The page switch: its `lang` is linked both ways to `language.lang`."""
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = module(_ESM)
+    _css = module(_CSS)
     lang = traitlets.Unicode("pt").tag(sync=True)
 
     def __init__(self, **kwargs):

@@ -22,7 +22,6 @@ from __future__ import annotations
 from html import escape
 from urllib.parse import quote
 
-import anywidget
 import ipywidgets as w
 import traitlets
 
@@ -30,6 +29,7 @@ from classroom import identity as ids
 from classroom.store import StoreError
 from widgets.components.i18n import every_key, translate
 from widgets.components.share import full_link, qr_svg
+from widgets.components.tiny import TinyWidget, module
 
 TEXT = {
     "head": {"pt": "Alunos: cartões de acesso, PIN, juntar", "en": "Learners: login cards, PIN, merge"},
@@ -116,11 +116,11 @@ body { font-family: sans-serif; margin: 12px; }
 """
 
 
-class CardSheet(anywidget.AnyWidget):
+class CardSheet(TinyWidget):
     """The printable sheet of login cards: `html` is the whole page; the browser reports its
     own address as `page` (for the QR codes' links) and opens or downloads the sheet."""
 
-    _esm = _SHEET_ESM
+    _esm = module(_SHEET_ESM)
     html = traitlets.Unicode("").tag(sync=True)
     filename = traitlets.Unicode("cartoes.html").tag(sync=True)
     labels = traitlets.Dict().tag(sync=True)

@@ -26,11 +26,11 @@ from __future__ import annotations
 
 from urllib.parse import urljoin, urlsplit, urlunsplit
 
-import anywidget
 import segno
 import traitlets
 
 from widgets.components.i18n import every_key
+from widgets.components.tiny import TinyWidget, module
 
 MAX_PAGE = 2000
 MAX_QR = 1200
@@ -162,11 +162,11 @@ _CSS = """
 """
 
 
-class ShareLink(anywidget.AnyWidget):
+class ShareLink(TinyWidget):
     """The full link, a copy button and a QR code; set `path` and `lang`, the browser does the rest."""
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = module(_ESM)
+    _css = module(_CSS)
     path = traitlets.Unicode("").tag(sync=True)
     page = traitlets.Unicode("").tag(sync=True)
     url = traitlets.Unicode("").tag(sync=True)

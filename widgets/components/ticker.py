@@ -5,8 +5,9 @@ The kernel never waits in a loop for a refresh: the page ticks, and only while i
 
 from __future__ import annotations
 
-import anywidget
 import traitlets
+
+from widgets.components.tiny import TinyWidget, module
 
 REFRESH_SECONDS = 5
 
@@ -25,11 +26,11 @@ export default { render };
 """
 
 
-class Ticker(anywidget.AnyWidget):
+class Ticker(TinyWidget):
     """A browser-side timer: while `active` and the page is visible, `tick` grows every
     `seconds`. The kernel only reacts to the ticks; it never waits in a loop."""
 
-    _esm = _TICKER_ESM
+    _esm = module(_TICKER_ESM)
     tick = traitlets.Int(0).tag(sync=True)
     active = traitlets.Bool(False).tag(sync=True)
     seconds = traitlets.Int(REFRESH_SECONDS).tag(sync=True)

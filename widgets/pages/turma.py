@@ -32,7 +32,6 @@ from datetime import datetime
 from html import escape
 from urllib.parse import quote
 
-import anywidget
 import ipywidgets as w
 import traitlets
 
@@ -42,6 +41,7 @@ from classroom.identity import clean_code
 from classroom.store import StoreError
 from widgets.components.base import View
 from widgets.components.ticker import Ticker
+from widgets.components.tiny import TinyWidget, module
 from widgets.pages.index import LESSONS
 
 REFRESH_SECONDS = 5
@@ -140,12 +140,12 @@ export default { render };
 """
 
 
-class TeacherDevice(anywidget.AnyWidget):
+class TeacherDevice(TinyWidget):
     """The teacher's remembered class in this browser's localStorage: `stored` is what the
     browser reports when drawn ({"code", "token"}, never trusted: the store checks the
     token); setting `keep` ({"code", "token", "n"}; an empty token forgets) writes there."""
 
-    _esm = _DEVICE_ESM
+    _esm = module(_DEVICE_ESM)
     stored = traitlets.Dict({}).tag(sync=True)
     keep = traitlets.Dict({}).tag(sync=True)
 
