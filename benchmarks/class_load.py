@@ -22,13 +22,17 @@ at once (default 30), one notebook after the other, and the script prints:
   memory <= 1.3). With several notebooks the bare notebook is measured before and after each
   of them, and each notebook's reference is the mean of its two neighbours (a shared machine
   drifts within a run); the bare bursts' spread says how noisy the machine was.
+- `--repeat K` (with several notebooks) measures them all K times over, interleaved as above,
+  and the table gives each notebook's median over the K passes (each pass's ratios are
+  listed too): on a machine whose bare burst swings by a third from one minute to the next,
+  one unlucky burst then says nothing of a page.
 
 `--pool K` turns on Voilà's preheated kernels, K per notebook measured (0 for every other
 notebook), and waits for the pools to fill before the bursts; it also checks that `?lang=en`
 and `?cenario=` still reach a preheated kernel. Use it with one or two notebooks.
 
     .venv/bin/python benchmarks/class_load.py [--n 30] [--pool 0] [--cull 60]
-    .venv/bin/python benchmarks/class_load.py --all --skip-cull
+    .venv/bin/python benchmarks/class_load.py --all --skip-cull [--repeat 3]
     .venv/bin/python benchmarks/class_load.py --notebook truco_mao --notebook jogar_21
 """
 from __future__ import annotations
@@ -318,7 +322,11 @@ def main() -> None:
     parser.add_argument("--cull", type=int, default=60, help="cull_idle_timeout in s (default 60)")
     parser.add_argument("--skip-cull", action="store_true",
                         help="stop once the bursts are measured, without waiting for the culler")
+    parser.add_argument("--repeat", type=int, default=1, metavar="K",
+                        help="measure every notebook K times over (with several): the table gives medians")
     args = parser.parse_args()
+    if args.repeat < 1:
+        parser.error("--repeat is at least 1")
     notebooks = notebook_paths(args.notebook + ([args.lesson] if args.lesson else []), args.all)
     several = len(notebooks) > 1
     compile_packages()  # as make serve does
@@ -353,7 +361,8 @@ def main() -> None:
                 # the bare notebook before and after each notebook (with several): the mean of a
                 # notebook's two neighbours is its reference, so a machine that drifts during the
                 # run (a shared host: 13 s one minute, 18 s the next) drifts its reference too
-                order = [BARE] + [x for path in notebooks for x in (path, BARE)] if several else [BARE, *notebooks]
+                order = ([BARE] + [x for _ in range(args.repeat) for path in notebooks for x in (path, BARE)]
+                         if several else [BARE, *notebooks])
                 for path in order:
                     results.append(measure(process, base, browser, path, args.n, args.pool))
                     if several:
@@ -381,32 +390,37 @@ KEYS = ("p50", "p95", "max", "rss", "cpu", "cpu_quiet")
 def report(results: list[dict], pool: int, n: int) -> None:
     """One table: each dashboard's figures and their ratios to the bare notebook's: the mean
     of the bare bursts just before and after it when they are interleaved (several notebooks),
-    else the one bare burst."""
+    else the one bare burst. A notebook measured in several passes: the median of each figure
+    and of each ratio over its passes."""
     bares = [r for r in results if r["path"] == BARE]
-    rows: list[tuple[dict, dict]] = []
+    passes: dict[str, list[tuple[dict, dict]]] = {}
     for i, r in enumerate(results):
         if r["path"] == BARE:
             continue
         near = [results[j] for j in (i - 1, i + 1) if 0 <= j < len(results) and results[j]["path"] == BARE] or bares
-        rows.append((r, {key: statistics.mean(b[key] for b in near) for key in KEYS}))
+        ref = {key: statistics.mean(b[key] for b in near) for key in KEYS}
+        passes.setdefault(r["path"], []).append((r, {key: r[key] / ref[key] for key in KEYS} | {"ref": ref["p50"]}))
     if len(bares) > 1:
         spread = [b["p50"] for b in bares]
         print(f"bare notebook, {len(bares)} bursts between the others: p50 {min(spread):.1f} to {max(spread):.1f} s "
               "(each notebook's reference: the two beside it)")
+    repeated = max(len(seen) for seen in passes.values()) > 1 if passes else False
     print(f"\n{n} pages at once (pool {pool}); ratios to the bare notebook (targets: time <= 1.2, "
-          f"memory <= 1.3)")
+          f"memory <= 1.3)" + ("; medians over the passes, x p95 of each pass at the end" if repeated else ""))
     head = (f"{'notebook':24s} {'p50 s':>6s} {'p95 s':>6s} {'max s':>6s} {'x p50':>6s} {'x p95':>6s} "
             f"{'x max':>6s} {'RSS MB':>7s} {'x RSS':>6s} {'CPU s':>6s} {'x CPU':>6s} {'quiet':>6s} "
-            f"{'ref s':>6s} {'ok':>3s}")
+            f"{'ref s':>6s} {'ok':>3s}" + ("  each pass" if repeated else ""))
     print(head)
     print("-" * len(head))
-    for r, ref in rows:
-        ratios = {key: r[key] / ref[key] for key in KEYS}
+    for path, seen in passes.items():
+        r = {key: statistics.median(one[key] for one, _ in seen) for key in KEYS}
+        ratios = {key: statistics.median(each[key] for _, each in seen) for key in (*KEYS, "ref")}
         ok = max(ratios["p50"], ratios["p95"], ratios["max"]) <= 1.2 and ratios["rss"] <= 1.3
-        print(f"{Path(r['path']).stem:24s} {r['p50']:6.1f} {r['p95']:6.1f} {r['max']:6.1f} "
+        each = " ".join(f"{x['p95']:.2f}" for _, x in seen) if repeated else ""
+        print(f"{Path(path).stem:24s} {r['p50']:6.1f} {r['p95']:6.1f} {r['max']:6.1f} "
               f"{ratios['p50']:6.2f} {ratios['p95']:6.2f} {ratios['max']:6.2f} {r['rss']:7.0f} "
               f"{ratios['rss']:6.2f} {r['cpu']:6.2f} {ratios['cpu']:6.2f} {r['cpu_quiet']:6.2f} "
-              f"{ref['p50']:6.1f} {'yes' if ok else 'NO':>3s}")
+              f"{ratios['ref']:6.1f} {'yes' if ok else 'NO':>3s}" + (f"  {each}" if each else ""))
     mean = {key: statistics.mean(b[key] for b in bares) for key in KEYS}
     print(f"{'bare (all its bursts)':24s} {mean['p50']:6.1f} {mean['p95']:6.1f} {mean['max']:6.1f} "
           f"{1:6.2f} {1:6.2f} {1:6.2f} {mean['rss']:7.0f} {1:6.2f} {mean['cpu']:6.2f} {1:6.2f} "
