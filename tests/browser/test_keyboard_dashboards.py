@@ -70,6 +70,13 @@ RECORD = """() => { window.cartasSaid = [];
     .observe(region, {childList: true, characterData: true, subtree: true}); }"""
 
 
+def record(page) -> None:
+    """Record what the live region says from now on, once it watches the view (before, what the
+    view draws is taken as already there and not said)."""
+    page.wait_for_selector(".cartas-announce[data-watching]", state="attached")
+    page.evaluate(RECORD)
+
+
 def said(page) -> list[str]:
     return page.evaluate("() => window.cartasSaid")
 
@@ -79,7 +86,7 @@ def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboa
     page.wait_for_selector(".cartas-status [data-turn='you']")
     live = page.locator(".cartas-announce").first
     assert live.get_attribute("aria-live") == "polite" and live.get_attribute("role") == "status"
-    page.evaluate(RECORD)
+    record(page)
     card = page.locator(".cartas-hand-cards .cartas-pick-on").first
     step = status_step(page)
     name = card.get_attribute("aria-label")
@@ -92,7 +99,7 @@ def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboa
     assert not any("Assento" in text for text in said(page))
 
     odds = dashboard("chances_truco.ipynb", "?lang=pt")
-    odds.evaluate(RECORD)
+    record(odds)
     field = odds.locator(".cartas-hand input")
     field.fill("xyz")
     field.press("Enter")

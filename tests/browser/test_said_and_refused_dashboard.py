@@ -19,6 +19,13 @@ RECORD = """() => { window.cartasSaid = [];
   new MutationObserver(() => { if (region.textContent) window.cartasSaid.push(region.innerText); })
     .observe(region, {childList: true, characterData: true, subtree: true}); }"""
 
+
+def record(page) -> None:
+    """Record what the live region says from now on, once it watches the view (before, what the
+    view draws is taken as already there and not said)."""
+    page.wait_for_selector(".cartas-announce[data-watching]", state="attached")
+    page.evaluate(RECORD)
+
 WORDS = {"en": r"\w+ of (hearts|spades|diamonds|clubs)", "pt": r"\w+ de (copas|espadas|ouros|paus)"}
 
 
@@ -61,14 +68,14 @@ def test_a_refusal_shows_beside_its_control_on_a_phone_and_is_said(browser, voil
     context = phone_context(browser)
     try:
         mesa = open_page(context, voila_url, "mesa", "pt")
-        mesa.evaluate(RECORD)
+        record(mesa)
         mesa.locator(".cartas-mesa-code-input input").fill("não!")
         mesa.locator(".cartas-mesa-open").click()
         assert_near_and_on_screen(refusal_beside(mesa, ".cartas-mesa-open"))
         wait_said(mesa, "código de mesa inválido")
 
         scenarios = open_page(context, voila_url, "cenarios", "en")
-        scenarios.evaluate(RECORD)
+        record(scenarios)
         score = scenarios.locator(".cartas-score-0 input")
         score.fill("13")
         score.press("Enter")
@@ -121,7 +128,7 @@ def test_a_move_at_a_table_and_a_lesson_step_are_said_with_cards_in_words(browse
         page.goto(f"{voila_url}/voila/render/mesa.ipynb?lang=en&ritmo=0")
         page.wait_for_selector(".cartas-view", state="visible")
         settle(page)
-        page.evaluate(RECORD)
+        record(page)
         name = page.locator(".cartas-mesa-name input")
         name.fill("Ana")
         name.press("Enter")
@@ -135,7 +142,7 @@ def test_a_move_at_a_table_and_a_lesson_step_are_said_with_cards_in_words(browse
         assert not any(re.search("[♥♣♠♦]", text) for text in said(page)), said(page)
 
         lesson = open_page(context, voila_url, "truco_mao", "en")  # the hand, step by step
-        lesson.evaluate(RECORD)
+        record(lesson)
         lesson.locator(".cartas-forward").click()  # the first card dealt
         first = wait_said(lesson, rf"Seat \d .*{WORDS['en']}")
         switch_language(lesson, "pt")

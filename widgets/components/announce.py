@@ -124,9 +124,10 @@ function render({ model, el }) {
   });
   const attach = () => {
     view = el.closest(".cartas-view");
-    if (!view) { setTimeout(attach, 200); return; }
+    if (!view) { setTimeout(attach, 50); return; }
     view.querySelectorAll(WATCHED).forEach((e) => seen.add(e));
     observer.observe(view, { childList: true, subtree: true });
+    region.dataset.watching = "view";  // from now on, what the view draws is said
   };
   attach();
   return () => observer.disconnect();
