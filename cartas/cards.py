@@ -187,7 +187,7 @@ class Card:
                              suit=self.suit.name_in(lang))
 
     @classmethod
-    def parse(cls, text: str) -> Card:
+    def parse(cls, text: object) -> Card:
         """Read "7♥", "10♦", "Q♠", "7 de copas", "Ás de Espadas", "dama de ouros"...
 
         Raises CardError (a RuleError, so a ValueError) naming the text when it is not a card.

@@ -28,11 +28,14 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .catalogue import check_lang
 from .contract import Action, Bot, GameState
 from .options import CATALOGUE, GameError, Option, check_options, shown as _shown, whole as _whole
+
+if TYPE_CHECKING:  # numpy loads with a game's first use, not with the registry
+    import numpy as np
 
 GAME_KEYS: tuple[str, ...] = ("paulista", "mineiro", "21")
 __all__ = ["CATALOGUE", "GAME_KEYS", "GameError", "GameSpec", "Option", "all_games", "find_game"]
@@ -87,7 +90,8 @@ class GameSpec:
         GameError naming the first unknown option or refused value."""
         return check_options(self.options, self.key, options, self.check_seats(seats))
 
-    def new_game(self, seed: object = None, seats: int | None = None, **options: object) -> GameState:
+    def new_game(self, seed: int | np.random.Generator | None = None, seats: int | None = None,
+                 **options: object) -> GameState:
         """A new game from `seed` (None, a whole number or a numpy Generator) with `seats`
         (None: `default_seats`) and `options` (see `check_options`)."""
         checked = self.check_options(options, seats)
@@ -138,7 +142,7 @@ def _truco_spec(key: str) -> GameSpec:
     from . import truco
     from .truco.rules import OPTIONS
 
-    def new(seed: object, seats: int, *, tie_lead: str) -> GameState:
+    def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str) -> GameState:
         return truco.new_game(key, seed, tie_lead=tie_lead)
 
     def why(state: Any, lang: str) -> str | None:
@@ -167,7 +171,7 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
     from .vinte_e_um import config
     from .vinte_e_um.scoring import ACE_OPTIONS
 
-    def new(seed: object, seats: int, **options: Any) -> GameState:
+    def new(seed: int | np.random.Generator | None, seats: int, **options: Any) -> GameState:
         return vinte_e_um.new_game(seats, seed, **options)
 
     def why(state: Any, lang: str) -> str | None:

@@ -10,11 +10,21 @@ TRUCO = pathlib.Path(__file__).resolve().parent.parent / "cartas" / "truco"
 
 
 def imports(path: pathlib.Path) -> set[str]:
-    """The sibling modules a truco module imports, anywhere in it."""
+    """The sibling modules a truco module imports, anywhere in it, except under
+    `if TYPE_CHECKING:` (annotations only: it never runs, as in tests/test_import_graph.py)."""
     found = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+
+    def visit(node):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            for child in node.orelse:
+                visit(child)
+            return
         if isinstance(node, ast.ImportFrom) and node.level == 1:
             found.update([node.module] if node.module else [a.name for a in node.names])
+        for child in ast.iter_child_nodes(node):
+            visit(child)
+
+    visit(ast.parse(path.read_text(encoding="utf-8")))
     return found
 
 

@@ -69,7 +69,7 @@ _LAZY = {"bots": "bots", "RandomBot": "bots", "RuleBot": "bots", "play_game": "b
          "TrucoState": "state", "from_deal": "state", "from_json": "state", "new_game": "state"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         module = importlib.import_module(f".{_LAZY[name]}", __name__)
         value = module if name == _LAZY[name] else getattr(module, name)

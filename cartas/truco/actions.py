@@ -24,10 +24,12 @@ kind           constructor          str()           meaning
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..cards import TRUCO_PACK, Card
 from .catalogue import describe_action
 from .errors import IllegalActionError, TrucoError
+from .variants import Variant
 
 KINDS = ("play", "cover", "blind", "raise", "accept", "run", "play_hand", "run_hand")
 
@@ -43,12 +45,12 @@ class Action:
 
     # -- constructors -------------------------------------------------------------------
     @staticmethod
-    def play(card) -> Action:
+    def play(card: Card | str) -> Action:
         """Play `card` (a Card or text such as "7♥") face up."""
         return _cached(_PLAY, card) or Action("play", card=Card.parse(card))
 
     @staticmethod
-    def cover(card) -> Action:
+    def cover(card: Card | str) -> Action:
         """Play `card` face down (carta coberta): it is worth nothing."""
         return _cached(_COVER, card) or Action("cover", card=Card.parse(card))
 
@@ -69,7 +71,7 @@ class Action:
         return Action("raise", value=value)
 
     @classmethod
-    def parse(cls, text: str) -> Action:
+    def parse(cls, text: object) -> Action:
         """Read an action from its str() form, e.g. "play 7♥", "raise 3", "accept"."""
         if isinstance(text, Action):
             return text
@@ -100,7 +102,7 @@ class Action:
     def __repr__(self) -> str:
         return f"Action.parse({str(self)!r})"
 
-    def describe(self, lang: str = "pt", variant=None) -> str:
+    def describe(self, lang: str = "pt", variant: Variant | None = None) -> str:
         """A short phrase: "jogar 7♥", "pedir truco (3)", "aceitar"...
 
         With the variant, raises are named by their shout (truco, seis, nove, dez, doze).
@@ -110,7 +112,7 @@ class Action:
             word = variant.raise_name(self.value)
         return describe_action(self.kind, lang, self.card, self.position, self.value, word)
 
-    def fields(self) -> dict:
+    def fields(self) -> dict[str, Any]:
         """The neutral fields a refusal needs to name this action in either language."""
         return {"action_kind": self.kind, "card": None if self.card is None else str(self.card),
                 "position": self.position, "value": self.value}
@@ -164,7 +166,7 @@ def _call(head: str, rest: str) -> Action | None:
     return None
 
 
-def _cached(table: dict, card) -> Action | None:
+def _cached(table: dict[Card | str | None, Action], card: object) -> Action | None:
     return table.get(card) if isinstance(card, (str, Card)) else None
 
 

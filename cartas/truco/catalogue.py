@@ -13,6 +13,10 @@ This module imports nothing else from `cartas.truco`, so every other module may 
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from ..cards import Card
 from ..catalogue import Catalogue, check_lang
 
 TEAM_LETTERS = ("A", "B")
@@ -408,7 +412,8 @@ class TrucoCatalogue(Catalogue):
         text = self.template(key, lang)
         return text.format(**self._derive(lang, fields)) if "{" in text else text
 
-    def _derive(self, lang: str, fields: dict) -> dict:
+    # Any: a refusal's fields are whatever its raiser gave; each is checked before it is used.
+    def _derive(self, lang: str, fields: dict[str, Any]) -> dict[str, Any]:
         out = dict(fields)
         i = 0 if lang == "pt" else 1
         team = fields.get("team")
@@ -443,7 +448,7 @@ CATALOGUE = TrucoCatalogue("truco", _ENTRIES)
 
 # -- phrases built from the entries --------------------------------------------------------
 
-def say(key: str, lang: str = "pt", **fields) -> str:
+def say(key: str, lang: str = "pt", **fields: object) -> str:
     """`CATALOGUE.say`."""
     return CATALOGUE.say(key, lang, **fields)
 
@@ -479,7 +484,7 @@ def threshold_name(threshold: int) -> str:
     return CATALOGUE.template(f"threshold_{threshold}", "pt")
 
 
-def results_text(results, lang: str = "pt") -> str:
+def results_text(results: Iterable[object], lang: str = "pt") -> str:
     """ "(A, empate, B)" / "(A, tie, B)". """
     tie = CATALOGUE.template("results_tie", lang)
     return "(" + ", ".join(tie if r is None else TEAM_LETTERS[r] if r in (0, 1) else str(r)
@@ -511,7 +516,8 @@ def card_phrase(card: str, manilha: str | None, lang: str = "pt") -> str:
                                                            manilha=manilha_phrase(manilha, lang))
 
 
-def describe_action(kind: str, lang: str = "pt", card=None, position=None, value=None,
+def describe_action(kind: str, lang: str = "pt", card: Card | str | None = None, position: int | None = None,
+                    value: int | None = None,
                     word: str | None = None) -> str:
     """What an action is called: "jogar 7♥", "pedir truco (3)", "aceitar"... `word` is the
     raise's shout (truco, seis...) when known; else the value is named."""
@@ -521,7 +527,7 @@ def describe_action(kind: str, lang: str = "pt", card=None, position=None, value
     if kind == "cover":
         return t("act_cover", lang).format(card=card)
     if kind == "blind":
-        return t("act_blind", lang).format(nth=ordinal(position + 1, lang))
+        return t("act_blind", lang).format(nth=ordinal(position + 1, lang))  # type: ignore[operator]  # a blind action has a position
     if kind == "raise":
         shout = word or ("truco" if value is None else str(value))
         if value is None:

@@ -23,10 +23,58 @@ indexes (see `rules.CARD_TEXT`) and are called by the state as each event happen
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, overload
 
-from ..contract import copy_event
+from ..contract import Event, copy_event
 from .rules import CARD_TEXT, deal_order, resolve_trick, strength_list
+from .variants import Variant
+
+if TYPE_CHECKING:
+    from .state import TrucoState
+
+# An event as the state logs it: its builder below, then the builder's arguments.
+Record: TypeAlias = "tuple[Callable[..., Event], *tuple[Any, ...]]"
+# A finished trick inside the engine: (seat, pack index, face down?) in play order.
+Trick: TypeAlias = "list[tuple[int, int, bool]]"
+# A play as events and `last_hand` write it: [seat, card text or None if face down].
+PlayPair: TypeAlias = "list[int | str | None]"
+Reason = Literal["tricks", "all_tied", "run", "ran_hand", "forbidden_raise"]
+
+
+class PendingRaise(TypedDict):
+    """`TrucoState.pending_raise`: the raise awaiting an answer."""
+
+    value: int
+    name: str
+    team: int
+    seat: int
+    answer_seat: int
+
+
+class LastHand(TypedDict):
+    """`TrucoState.last_hand`: the last finished hand (see `last_hand_dict`)."""
+
+    hand_number: int
+    dealer: int
+    mao: int
+    mode: str
+    threshold_team: int | None
+    vira: str | None
+    manilhas: list[str]
+    score_before: list[int]
+    hands: list[list[str]]
+    tricks: list[list[PlayPair]]
+    trick_results: list[int | None]
+    winning_seats: list[int | None]
+    unfinished_trick: list[PlayPair]
+    value: int
+    winner_team: int | None
+    points: int
+    reason: Reason
+    score: list[int]
+    seat: int | None
+    refused_value: int | None
 
 _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
 
@@ -43,8 +91,9 @@ def _deal_starts(dealer: int) -> tuple[int, ...]:
 DEAL_STARTS = tuple(_deal_starts(dealer) for dealer in range(4))
 
 
-def deal_event(variant, hand_number, dealer, mao, order, vira, manilha_texts, score, mode,
-               threshold_team, value) -> dict:
+def deal_event(variant: str, hand_number: int, dealer: int, mao: int, order: list[int], vira: int | None,
+               manilha_texts: tuple[str, ...], score: tuple[int, int], mode: str,
+               threshold_team: int | None, value: int) -> Event:
     text = CARD_TEXT
     return {
         "type": "deal", "variant": variant, "hand_number": hand_number, "dealer": dealer,
@@ -55,7 +104,8 @@ def deal_event(variant, hand_number, dealer, mao, order, vira, manilha_texts, sc
     }
 
 
-def play_event(variant, seat, card, covered, blind, pos, manilha_names, trick) -> dict:
+def play_event(variant: str, seat: int, card: int, covered: bool, blind: bool, pos: int,
+               manilha_names: tuple[str | None, ...], trick: int) -> Event:
     return {
         "type": "play", "variant": variant, "seat": seat, "card": CARD_TEXT[card],
         "covered": covered, "blind": blind, "position": pos if blind else None,
@@ -63,7 +113,8 @@ def play_event(variant, seat, card, covered, blind, pos, manilha_names, trick) -
     }
 
 
-def trick_event(variant, number, team, seat, card, manilha_names, trick, leader) -> dict:
+def trick_event(variant: str, number: int, team: int | None, seat: int | None, card: int | None,
+                manilha_names: tuple[str | None, ...], trick: Trick, leader: int) -> Event:
     text = CARD_TEXT
     return {
         "type": "trick", "variant": variant, "number": number, "winner_team": team,
@@ -74,42 +125,45 @@ def trick_event(variant, number, team, seat, card, manilha_names, trick, leader)
     }
 
 
-def raise_event(variant, seat, value, name, reraise, forbidden, hand_value) -> dict:
+def raise_event(variant: str, seat: int, value: int, name: str, reraise: bool, forbidden: bool,
+                hand_value: int) -> Event:
     return {"type": "raise", "variant": variant, "seat": seat, "team": seat & 1,
             "value": value, "name": name, "reraise": reraise, "forbidden": forbidden,
             "hand_value": hand_value}
 
 
-def accept_event(variant, seat, value) -> dict:
+def accept_event(variant: str, seat: int, value: int) -> Event:
     return {"type": "accept", "variant": variant, "seat": seat, "team": seat & 1, "value": value}
 
 
-def run_event(variant, seat, points) -> dict:
+def run_event(variant: str, seat: int, points: int) -> Event:
     return {"type": "run", "variant": variant, "seat": seat, "team": seat & 1, "points": points}
 
 
-def decide_event(variant, seat, team, play) -> dict:
+def decide_event(variant: str, seat: int, team: int, play: bool) -> Event:
     return {"type": "decide", "variant": variant, "seat": seat, "team": team, "play": play}
 
 
-def hand_event(variant, hand_number, winner, points, reason, results, score) -> dict:
+def hand_event(variant: str, hand_number: int, winner: int | None, points: int, reason: Reason,
+               results: list[int | None], score: list[int]) -> Event:
     return {"type": "hand", "variant": variant, "hand_number": hand_number,
             "winner_team": winner, "points": points, "reason": reason,
             "results": list(results), "score": [score[0], score[1]]}
 
 
-def game_event(variant, winner, score) -> dict:
+def game_event(variant: str, winner: int | None, score: list[int]) -> Event:
     return {"type": "game", "variant": variant, "winner_team": winner,
             "score": [score[0], score[1]]}
 
 
-def build(record: tuple) -> dict:
+def build(record: Record) -> Event:
     """The event a record `(builder, *args)` stands for."""
     return record[0](*record[1:])
 
 
-def last_hand_dict(variant, deal: tuple, tricks, unfinished, results, winner, points, reason,
-                   value, score, seat, refused) -> dict:
+def last_hand_dict(variant: Variant, deal: Record, tricks: list[Trick], unfinished: Trick,
+                   results: list[int | None], winner: int | None, points: int, reason: Reason,
+                   value: int, score: list[int], seat: int | None, refused: int | None) -> LastHand:
     """`TrucoState.last_hand` from the record the state keeps when a hand ends: `deal` is the
     record of the hand's deal event, `tricks` its finished tricks, `unfinished` the cards of
     a trick the hand ended before finishing ([] when none)."""
@@ -136,7 +190,7 @@ def last_hand_dict(variant, deal: tuple, tricks, unfinished, results, winner, po
     }
 
 
-class NewEvents(Sequence[dict]):
+class NewEvents(Sequence[Event]):
     """The events one `TrucoState.apply_action` caused: a read-only sequence of event dicts,
     built on first use.
 
@@ -150,24 +204,29 @@ class NewEvents(Sequence[dict]):
 
     __slots__ = ("_state", "_start", "_stop", "_built")
 
-    def __init__(self, state, start: int, stop: int):
+    def __init__(self, state: TrucoState, start: int, stop: int):
         self._state, self._start, self._stop = state, start, stop
-        self._built: list[dict] | None = None
+        self._built: list[Event] | None = None
 
-    def _events(self) -> list[dict]:
+    def _events(self) -> list[Event]:
         built = self._built
         if built is None:
             built = self._built = [copy_event(e) for e in self._state.events[self._start:self._stop]]
-            self._state = None  # the copies are made: the state may go
+            self._state = None  # type: ignore[assignment]  # the copies are made: the state may go (never read again)
         return built
 
     def __len__(self) -> int:
         return self._stop - self._start
 
-    def __getitem__(self, index):  # an int gives one event, a slice a list of them
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Event]: ...
+
+    def __getitem__(self, index: int | slice) -> Event | list[Event]:  # an int gives one event, a slice a list of them
         return self._events()[index]
 
-    def __iter__(self) -> Iterator[dict]:
+    def __iter__(self) -> Iterator[Event]:
         return iter(self._events())
 
     def __eq__(self, other: object) -> bool:
@@ -181,11 +240,11 @@ class NewEvents(Sequence[dict]):
     def __repr__(self) -> str:
         return repr(self._events())
 
-    def __reduce__(self):  # copies and pickles are plain lists
+    def __reduce__(self) -> tuple[type[list[Event]], tuple[list[Event]]]:  # copies and pickles are plain lists
         return (list, (self._events(),))
 
 
-def sees_hand(mode: str, phase_decide: bool, threshold_team, seat, owner: int) -> bool:
+def sees_hand(mode: str, phase_decide: bool, threshold_team: int | None, seat: int | None, owner: int) -> bool:
     """The rule of what a seat sees of a hand: its own cards, except in a mão de ferro (then
     nobody sees any); also its partner's while its team decides a mão de onze/dez. A
     spectator (seat None) sees no hand."""
@@ -196,7 +255,7 @@ def sees_hand(mode: str, phase_decide: bool, threshold_team, seat, owner: int) -
     return phase_decide and owner == (seat + 2) & 3 and seat & 1 == threshold_team
 
 
-def redact_event(event: dict, seat: int | None) -> dict:
+def redact_event(event: Event, seat: int | None) -> Event:
     """The event as `seat` saw it (None: a spectator): hidden cards become None.
 
     A face-down card is seen by its player only; a deal shows the seat its own hand (and its

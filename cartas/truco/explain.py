@@ -6,13 +6,18 @@
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ..cards import Card
 from .catalogue import CATALOGUE, cap, card_phrase, seat_name, team_phrase, unit
 from .errors import TrucoError
 from .rules import COVERED, _check_plays, check_results, hand_status, resolve_trick
-from .variants import get_variant, manilhas
+from .variants import Variant, get_variant, manilhas
 
 
-def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
+def explain_trick(plays: Iterable[tuple[int, Card | str | None]], variant: Variant | str,
+                  vira: Card | str | None = None, lang: str = "pt") -> str:
     """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
     variant = get_variant(variant)
     parsed, triples, strength = _check_plays(plays, variant, vira)
@@ -50,7 +55,7 @@ def explain_trick(plays, variant, vira=None, lang: str = "pt") -> str:
     return say("ex_takes_trick", lang, sentence=sentence, team=team_phrase(team, lang))
 
 
-def explain_hand(results, lang: str = "pt") -> str:
+def explain_hand(results: Iterable[int | None], lang: str = "pt") -> str:
     """One sentence saying who takes the hand from these trick results and why."""
     r = tuple(check_results(results))
     winner = hand_status(r)[1]
@@ -73,7 +78,7 @@ def explain_hand(results, lang: str = "pt") -> str:
     return CATALOGUE.template(key, lang).format(**fields)
 
 
-def explain_ending(last_hand: dict, variant, lang: str = "pt") -> str:
+def explain_ending(last_hand: Mapping[str, Any], variant: Variant | str, lang: str = "pt") -> str:
     """Why the last hand ended as it did when no trick decided it (a run, a run from the
     mão de onze/dez, a forbidden raise)."""
     variant = get_variant(variant)
@@ -97,7 +102,7 @@ def explain_ending(last_hand: dict, variant, lang: str = "pt") -> str:
     raise TrucoError("tricks_decided")
 
 
-def explain_last_hand(last_hand: dict, variant, lang: str = "pt") -> str:
+def explain_last_hand(last_hand: Mapping[str, Any], variant: Variant | str, lang: str = "pt") -> str:
     """Why `state.last_hand` ended as it did: its deciding trick and the hand's result, or who
     ran (from a raise or from the mão de onze/dez) and what it paid, or the forbidden raise."""
     variant = get_variant(variant)

@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
+from ..contract import Event
 from .errors import TrucoError
 from .narration import EVENT_TYPES
 from .rules import CARD_TEXT
 from .variants import VARIANTS
+
+if TYPE_CHECKING:
+    from .state import TrucoState
 
 FORMAT = "cartas.truco/1"
 MAX_EVENTS = 20_000      # as the first format allowed
@@ -37,10 +42,10 @@ _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
 
 # -- the first format, as the engine wrote it ------------------------------------------------
 
-def first_format(state) -> dict:
+def first_format(state: TrucoState) -> dict[str, Any]:
     """What the first format held for `state` (what a first-format save must agree with)."""
     text = CARD_TEXT
-    return json.loads(json.dumps({
+    return json.loads(json.dumps({  # type: ignore[no-any-return]  # the JSON of a dict is a dict
         "format": FORMAT, "variant": state.variant.key, "tie_lead": state.tie_lead,
         "rng": state._rng.bit_generator.state, "score": list(state._score),
         "winner": state.winner, "hand_number": state.hand_number, "dealer": state.dealer,
@@ -61,59 +66,63 @@ def first_format(state) -> dict:
 
 # -- the events' shape -----------------------------------------------------------------------
 
-def _int(x, low: int, high: int) -> bool:
+def _int(x: object, low: int, high: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
 
 
-def _seat(x) -> bool:
+def _seat(x: object) -> bool:
     return _int(x, 0, 3)
 
 
-def _team(x) -> bool:
+def _team(x: object) -> bool:
     return _int(x, 0, 1)
 
 
-def _opt(pred):
+# a check of one field's value
+Predicate = Callable[[object], bool]
+
+
+def _opt(pred: Predicate) -> Predicate:
     return lambda x: x is None or pred(x)
 
 
-def _card(x) -> bool:
+def _card(x: object) -> bool:
     return isinstance(x, str) and x in _IDX
 
 
-def _bool(x) -> bool:
+def _bool(x: object) -> bool:
     return isinstance(x, bool)
 
 
-def _pair(x) -> bool:
+def _pair(x: object) -> bool:
     return isinstance(x, list) and len(x) == 2 and all(_int(p, 0, 100) for p in x)
 
 
-def _results(x) -> bool:
+def _results(x: object) -> bool:
     return isinstance(x, list) and len(x) <= 3 and all(r is None or _team(r) for r in x)
 
 
-def _plays(x) -> bool:
+def _plays(x: object) -> bool:
     return isinstance(x, list) and len(x) <= 4 and all(
         isinstance(p, list) and len(p) == 2 and _seat(p[0]) and (p[1] is None or _card(p[1]))
         for p in x)
 
 
-def _hands(x) -> bool:
+def _hands(x: object) -> bool:
     return isinstance(x, list) and len(x) == 4 and all(
         isinstance(h, list) and len(h) <= 3 and all(c is None or _card(c) for c in h) for h in x)
 
 
-def _text(x) -> bool:
+def _text(x: object) -> bool:
     return isinstance(x, str) and len(x) <= 20
 
 
-def _small(x) -> bool:
+def _small(x: object) -> bool:
     return _int(x, 0, 100)
 
 
-_COMMON = {"type": lambda x: x in EVENT_TYPES, "variant": lambda x: x in VARIANTS}
-EVENT_SCHEMA: dict[str, dict[str, Callable]] = {
+_COMMON: dict[str, Predicate] = {"type": lambda x: x in EVENT_TYPES, "variant": lambda x: x in VARIANTS}
+EVENT_SCHEMA: dict[str, dict[str, Predicate]] = {
     "deal": {"hand_number": lambda x: _int(x, 1, MAX_HANDS), "dealer": _seat, "mao": _seat,
              "hands": _hands, "vira": _opt(_card),
              "manilhas": lambda x: isinstance(x, list) and len(x) == 4 and all(map(_card, x)),
@@ -137,7 +146,7 @@ EVENT_SCHEMA: dict[str, dict[str, Callable]] = {
 }
 
 
-def check_event(event, index: int, variant_key: str) -> None:
+def check_event(event: object, index: int, variant_key: str) -> None:
     """A TrucoError unless `event` has exactly the keys and value types of its type."""
     if not isinstance(event, dict) or not isinstance(event.get("type"), str):
         raise TrucoError("saved_event", index=index)
@@ -150,7 +159,7 @@ def check_event(event, index: int, variant_key: str) -> None:
 
 # -- reading ---------------------------------------------------------------------------------
 
-def _action(event: dict, index: int) -> str | None:
+def _action(event: Event, index: int) -> str | None:
     """The text of the action an event records (None for events no action causes)."""
     kind = event["type"]
     if kind == "play":
@@ -166,7 +175,7 @@ def _action(event: dict, index: int) -> str | None:
     return kind if kind in ("accept", "run") else None
 
 
-def read(d: dict, replay: Callable[[dict, list[str]], object]):
+def read(d: dict[str, Any], replay: Callable[[dict[str, Any], list[str]], TrucoState]) -> TrucoState:
     """The game a first-format save `d` holds, replayed by `replay(setup, actions)`; the
     save's fields must then agree with the replayed game's (see the module docstring)."""
     for key in d:
@@ -199,6 +208,6 @@ def read(d: dict, replay: Callable[[dict, list[str]], object]):
     return state
 
 
-def _canonical(value) -> str:
+def _canonical(value: object) -> str:
     """A JSON value as canonical text: equal texts are the same value of the same types."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)

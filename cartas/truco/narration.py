@@ -9,15 +9,16 @@ N" / "seat N". A team is still named with its seats ("a dupla A (assentos 0 e 2)
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from ..catalogue import check_lang
+from ..contract import Event
 from .catalogue import CATALOGUE, cap, card_phrase, ordinal, seat_name, team_phrase, unit
 from .errors import TrucoError
 from .variants import get_variant
 
 
-def narrate(event: dict, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
     """One sentence for one event, in Portuguese ("pt", the default) or English ("en");
     a seat in `names` is called by its name (see the module's rule)."""
     lang = check_lang(lang)
@@ -42,15 +43,15 @@ class _Names:
         return self.names.get(seat) or cap(seat_name(seat, self.lang))
 
 
-def _t(key: str, lang: str, **fields) -> str:
+def _t(key: str, lang: str, **fields: object) -> str:
     return CATALOGUE.template(key, lang).format(**fields)
 
 
-def _score(score) -> str:
+def _score(score: list[int]) -> str:
     return f"{score[0]} x {score[1]}"
 
 
-def _n_deal(e, lang, who):
+def _n_deal(e: Event, lang: str, who: _Names) -> str:
     variant = get_variant(e["variant"])
     fields = {"hand_number": e["hand_number"], "dealer": who(e["dealer"]),
               "mao": who(e["mao"]), "value": e["value"]}
@@ -66,13 +67,13 @@ def _n_deal(e, lang, who):
     return s
 
 
-def _n_decide(e, lang, who):
+def _n_decide(e: Event, lang: str, who: _Names) -> str:
     name = get_variant(e["variant"]).threshold_name
     return _t("n_decide_play" if e["play"] else "n_decide_run", lang,
               Team=cap(team_phrase(e["team"], lang)), name=name)
 
 
-def _n_play(e, lang, who):
+def _n_play(e: Event, lang: str, who: _Names) -> str:
     seat = who.cap(e["seat"])
     if e.get("covered"):
         return _t("n_play_covered", lang, Seat=seat)
@@ -82,7 +83,7 @@ def _n_play(e, lang, who):
     return _t("n_play", lang, Seat=seat, card=card)
 
 
-def _n_trick(e, lang, who):
+def _n_trick(e: Event, lang: str, who: _Names) -> str:
     nth = ordinal(e["number"], lang)
     if e["winner_team"] is None:
         return _t("n_trick_tie", lang, nth=nth)
@@ -90,7 +91,7 @@ def _n_trick(e, lang, who):
               card=card_phrase(e["card"], e.get("manilha"), lang))
 
 
-def _n_raise(e, lang, who):
+def _n_raise(e: Event, lang: str, who: _Names) -> str:
     seat = who.cap(e["seat"])
     if e.get("forbidden"):  # in a mão de onze/dez any raise is a call for truco; the hand
         name = get_variant(e["variant"]).threshold_name  # event says the rest
@@ -98,17 +99,17 @@ def _n_raise(e, lang, who):
     return _t("n_raise", lang, Seat=seat, word=e["name"], value=e["value"])
 
 
-def _n_accept(e, lang, who):
+def _n_accept(e: Event, lang: str, who: _Names) -> str:
     return _t("n_accept", lang, Seat=who.cap(e["seat"]), value=e["value"])
 
 
-def _n_run(e, lang, who):
+def _n_run(e: Event, lang: str, who: _Names) -> str:
     pts = e["points"]
     return _t("n_run", lang, Seat=who.cap(e["seat"]), team=team_phrase(1 - e["team"], lang),
               points=pts, unit=unit(pts, lang))
 
 
-def _n_hand(e, lang, who):
+def _n_hand(e: Event, lang: str, who: _Names) -> str:
     score = _score(e["score"])
     if e["winner_team"] is None:
         return _t("n_hand_all_tied", lang, score=score)
@@ -121,12 +122,12 @@ def _n_hand(e, lang, who):
               unit=unit(pts, lang), score=score)
 
 
-def _n_game(e, lang, who):
+def _n_game(e: Event, lang: str, who: _Names) -> str:
     return _t("n_game", lang, Team=cap(team_phrase(e["winner_team"], lang)),
               score=_score(e["score"]))
 
 
-_NARRATORS = {
+_NARRATORS: dict[str, Callable[[Event, str, _Names], str]] = {
     "deal": _n_deal, "decide": _n_decide, "play": _n_play, "trick": _n_trick,
     "raise": _n_raise, "accept": _n_accept, "run": _n_run, "hand": _n_hand, "game": _n_game,
 }

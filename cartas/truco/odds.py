@@ -22,8 +22,10 @@ engine's own `rules.hand_winner`, so the simulation never re-derives the hand ru
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Literal
 
 import numpy as np
 
@@ -32,7 +34,10 @@ from .bots import RuleBot
 from .errors import TrucoError
 from .rules import CARD_INDEX, COVER_FROM_TRICK, SEATS, finished_sequences, hand_winner, strength_list
 from .state import from_deal
-from .variants import get_variant
+from .variants import Variant, get_variant
+
+# cards as the odds take them: Cards or texts ("7♥"), or one text ("7♥ A♠ 3♣")
+Cards = Sequence[Card | str] | str
 
 GONE = 99        # a card already played (sorts above every real strength)
 NONE = -1        # no card yet / a face-down card
@@ -51,10 +56,10 @@ class TrucoOdds:
     """
 
     simulations: int
-    trick_win: tuple
-    trick_tie: tuple
-    trick_loss: tuple
-    trick_played: tuple
+    trick_win: tuple[float, ...]
+    trick_tie: tuple[float, ...]
+    trick_loss: tuple[float, ...]
+    trick_played: tuple[float, ...]
     hand_win: float
     hand_loss: float
     hand_none: float
@@ -79,14 +84,14 @@ def hand_tables() -> tuple[np.ndarray, np.ndarray]:
     return result, third
 
 
-def _code(result) -> int:
+def _code(result: int | None) -> int:
     return TIE if result is None else result
 
 
 MAX_SIMULATIONS = 1_000_000  # per call: a dashboard asks for 50,000
 
 
-def _indexes(cards, what: str) -> list[int]:
+def _indexes(cards: object, what: str) -> list[int]:
     """Pack indexes of `cards`; `what` is where they were given ("mine", "vira",
     "partner" or "seen", see the catalogue's places)."""
     if cards is None or isinstance(cards, str):
@@ -107,7 +112,8 @@ def _indexes(cards, what: str) -> list[int]:
     return out
 
 
-def _setup(variant, hand, vira, seen, partner):
+def _setup(variant: Variant | str, hand: Cards, vira: Card | str | None, seen: Cards | None,
+           partner: Cards | None) -> tuple[Variant, list[int], list[int], int | None, list[int]]:
     variant = get_variant(variant)
     mine = _indexes(hand, "mine")
     if len(mine) != 3:
@@ -132,7 +138,7 @@ def _setup(variant, hand, vira, seen, partner):
     return variant, mine, mate, vira_idx, unseen
 
 
-def _refuse_repeats(mine, mate, vira_idx, others) -> None:
+def _refuse_repeats(mine: list[int], mate: list[int], vira_idx: int | None, others: list[int]) -> None:
     """Every card is in the pack once: a card twice in one place, the vira in a hand or
     among the cards seen, or a card both held and seen is refused, naming the card and where."""
     places = [("mine", mine), ("partner", mate), ("seen", others)]
@@ -151,13 +157,13 @@ def _refuse_repeats(mine, mate, vira_idx, others) -> None:
             raise TrucoError("odds_card_twice", card=str(TRUCO_PACK[card]), place="partner")
 
 
-def _check_position(position) -> int:
+def _check_position(position: object) -> int:
     if not isinstance(position, int) or isinstance(position, bool) or not 0 <= position <= 3:
         raise TrucoError("odds_position", position=repr(position)[:40])
     return position
 
 
-def _check_simulations(n) -> int:
+def _check_simulations(n: object) -> int:
     if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SIMULATIONS:
         raise TrucoError("odds_simulations", top=MAX_SIMULATIONS, value=repr(n)[:40])
     return n
@@ -166,8 +172,9 @@ def _check_simulations(n) -> int:
 CHUNK = 32_768  # deals simulated together: small enough to stay in the CPU cache
 
 
-def deal_strengths(variant, hand, vira=None, position: int = 0, n: int = 100_000, seed=None,
-                   seen=(), partner=None) -> np.ndarray:
+def deal_strengths(variant: Variant | str, hand: Cards, vira: Card | str | None = None, position: int = 0,
+                   n: int = 100_000, seed: int | np.random.Generator | None = None,
+                   seen: Cards | None = (), partner: Cards | None = None) -> np.ndarray:
     """(n, 12) int8 strengths of random deals: three cards per position from the mão (0) to
     the pé (3). The unseen cards are drawn without replacement by a partial Fisher-Yates
     shuffle of every row at once."""
@@ -193,7 +200,7 @@ def deal_strengths(variant, hand, vira=None, position: int = 0, n: int = 100_000
     return hands
 
 
-def _draw(rng, pool_values: np.ndarray, n: int, need: int) -> np.ndarray:
+def _draw(rng: np.random.Generator, pool_values: np.ndarray, n: int, need: int) -> np.ndarray:
     """`need` values drawn without replacement from `pool_values` for each of n rows."""
     size = len(pool_values)
     pool = np.tile(pool_values, n)
@@ -221,7 +228,7 @@ def play_out(hands: np.ndarray) -> np.ndarray:
 _GONE, _NONE = np.int8(GONE), np.int8(NONE)
 
 
-def _sel(mask: np.ndarray, a, b) -> np.ndarray:
+def _sel(mask: np.ndarray, a: np.ndarray | np.int8, b: np.ndarray | np.int8) -> np.ndarray:
     """np.where(mask, a, b) for int8 values, by bit masks (np.where is far slower here)."""
     return b ^ ((a ^ b) & -mask.view(np.int8))
 
@@ -278,7 +285,8 @@ def _rotate(order: np.ndarray, shift: np.ndarray) -> np.ndarray:
     return out
 
 
-def _choose(cols, trick, j, opp, mate, mine_won):
+def _choose(cols: tuple[np.ndarray, np.ndarray, np.ndarray], trick: int, j: int, opp: np.ndarray,
+            mate: np.ndarray, mine_won: np.ndarray) -> tuple[np.ndarray, np.ndarray | Literal[False]]:
     """The strength each row's seat plays (its cards are `cols`, GONE when played) and
     whether it goes face down; see the module docstring for the policy."""
     c0, c1, c2 = cols
@@ -321,8 +329,9 @@ def summarise(results: np.ndarray, team: int) -> TrucoOdds:
                      float(np.count_nonzero(hand == TIE) / n))
 
 
-def hand_odds(variant, hand, vira=None, position: int = 0, simulations: int = 50_000,
-              seed=None, seen=(), partner=None) -> TrucoOdds:
+def hand_odds(variant: Variant | str, hand: Cards, vira: Card | str | None = None, position: int = 0,
+              simulations: int = 50_000, seed: int | np.random.Generator | None = None,
+              seen: Cards | None = (), partner: Cards | None = None) -> TrucoOdds:
     """Chances of your team for `hand` at `position` (0 = mão ... 3 = pé) with this vira.
 
     `seen`: cards known not to be in anyone's hand (shown, or seen elsewhere);
@@ -335,8 +344,8 @@ def hand_odds(variant, hand, vira=None, position: int = 0, simulations: int = 50
 
 # -- the slow reference: the real engine and RuleBot -----------------------------------------
 
-def engine_odds(variant, hand, vira=None, position: int = 0, simulations: int = 2000,
-                seed=None) -> TrucoOdds:
+def engine_odds(variant: Variant | str, hand: Cards, vira: Card | str | None = None, position: int = 0,
+                simulations: int = 2000, seed: int | np.random.Generator | None = None) -> TrucoOdds:
     """The same odds measured by playing `simulations` hands through the engine
     (`from_deal`, `legal_actions`, `apply_action`) with RuleBot choosing the cards
     (raises taken out of its choices). Slow: for tests and the benchmark."""

@@ -5,12 +5,18 @@ state is never changed. The sentences are in `cartas.truco.catalogue`.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .actions import Action
 from .errors import IllegalActionError
 from .rules import CARD_INDEX, COVER_FROM_TRICK
+from .variants import Variant
+
+if TYPE_CHECKING:
+    from .state import TrucoState
 
 
-def coerce(action) -> Action:
+def coerce(action: object) -> Action:
     """An Action from an Action or its text; an IllegalActionError for anything else."""
     if isinstance(action, str):
         return Action.parse(action)
@@ -19,17 +25,17 @@ def coerce(action) -> Action:
     raise IllegalActionError("not_an_action", text=repr(action)[:40])
 
 
-def over_error(state) -> IllegalActionError:
+def over_error(state: TrucoState) -> IllegalActionError:
     return IllegalActionError("game_over", team=state.winner)
 
 
-def turn_error(state, seat) -> IllegalActionError:
+def turn_error(state: TrucoState, seat: object) -> IllegalActionError:
     if state.phase == "game_over":
         return over_error(state)
     return IllegalActionError("not_your_turn", current=state.current_seat, seat=repr(seat)[:40])
 
 
-def why_illegal(state, action: Action) -> IllegalActionError:
+def why_illegal(state: TrucoState, action: Action) -> IllegalActionError:
     """The reason `action` is not legal for the current seat of `state`."""
     kind, seat, phase = action.kind, state.current_seat, state.phase
     err = IllegalActionError
@@ -49,9 +55,9 @@ def why_illegal(state, action: Action) -> IllegalActionError:
     return _why_not_a_play(state, action)
 
 
-def _why_not_an_answer(state, action: Action) -> IllegalActionError:
+def _why_not_an_answer(state: TrucoState, action: Action) -> IllegalActionError:
     """A seat answering a raise tried something else."""
-    value = state.pending_raise["value"]
+    value = state.pending_raise["value"]  # type: ignore[index]  # the answer phase has a pending raise
     if action.kind in ("play", "cover", "blind"):
         return IllegalActionError("must_answer", seat=state.current_seat, value=value,
                                   raise_name=state.variant.raise_name(value))
@@ -60,9 +66,9 @@ def _why_not_an_answer(state, action: Action) -> IllegalActionError:
     return _not_legal(action)
 
 
-def _why_no_raise(state, action: Action) -> IllegalActionError:
+def _why_no_raise(state: TrucoState, action: Action) -> IllegalActionError:
     """A raise in the play phase the rules refuse."""
-    team = state.current_seat & 1
+    team = state.current_seat & 1  # type: ignore[operator]  # the play phase has a current seat
     if state.mode == "mao_de_ferro":
         return IllegalActionError("ferro_no_raise")
     if team == state.last_raise_team:
@@ -70,10 +76,10 @@ def _why_no_raise(state, action: Action) -> IllegalActionError:
     return _bad_raise_value(state.variant, action.value, state.hand_value)
 
 
-def _why_not_a_play(state, action: Action) -> IllegalActionError:
+def _why_not_a_play(state: TrucoState, action: Action) -> IllegalActionError:
     """A card played (face up, covered or blind) that the rules refuse."""
     err, kind, seat = IllegalActionError, action.kind, state.current_seat
-    hand = state.hand_of(seat)
+    hand = state.hand_of(seat)  # type: ignore[arg-type]  # the play phase has a current seat
     if state.mode == "mao_de_ferro":
         if kind != "blind":
             return err("ferro_blind")
@@ -94,7 +100,7 @@ def _not_legal(action: Action) -> IllegalActionError:
     return IllegalActionError("not_legal", **action.fields())
 
 
-def _bad_raise_value(variant, asked, current) -> IllegalActionError:
+def _bad_raise_value(variant: Variant, asked: int | None, current: int) -> IllegalActionError:
     nxt = variant.next_value(current)
     if nxt is None:
         return IllegalActionError("above_top", value=current, top=variant.ladder[-1])

@@ -22,8 +22,10 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from functools import cache
+from typing import TypeVar, cast
 
 from ..cards import TRUCO_PACK, Card
+from ..contract import Event
 from ..options import Option
 from .errors import TrucoError
 from .variants import Variant, get_variant, manilhas, strength_table
@@ -71,7 +73,7 @@ CARDS_EACH = 3   # every seat is dealt three cards
 VIRA_CARD = 12   # pack position of the vira: the 13th card of the shuffle (Paulista)
 
 
-def _seat(seat, what: str) -> int:
+def _seat(seat: object, what: str) -> int:
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
         raise TrucoError("bad_dealer" if what == "dealer" else "bad_seat",
                          seat=repr(seat)[:40], dealer=repr(seat)[:40])
@@ -97,13 +99,17 @@ def deal_order(dealer: int) -> list[tuple[int, int]]:
     return [(seat, k) for seat in play_order(mao) for k in range(CARDS_EACH)]
 
 
-def deal_hands(pack: Sequence, dealer: int, uses_vira: bool) -> tuple[list[list], object]:
+_T = TypeVar("_T")
+
+
+def deal_hands(pack: Sequence[_T], dealer: int, uses_vira: bool) -> tuple[list[list[_T]], _T | None]:
     """The four hands (in seat order) and the vira (None without one) that dealing from
     `pack` (cards in shuffled order, at least 13) gives, as `deal_order` says."""
-    hands: list[list] = [[None] * CARDS_EACH for _ in SEATS]
+    hands: list[list[_T | None]] = [[None] * CARDS_EACH for _ in SEATS]
     for n, (seat, k) in enumerate(deal_order(dealer)):
         hands[seat][k] = pack[n]
-    return hands, (pack[VIRA_CARD] if uses_vira else None)
+    # cast: the deal fills every one of the 12 places, so no None is left
+    return cast("list[list[_T]]", hands), (pack[VIRA_CARD] if uses_vira else None)
 
 
 def pack_left(cards_out: int) -> int:
@@ -112,7 +118,7 @@ def pack_left(cards_out: int) -> int:
     return len(TRUCO_PACK) - cards_out
 
 
-def hand_events(events: Sequence[dict], hand_number: int = 1) -> list[dict]:
+def hand_events(events: Sequence[Event], hand_number: int = 1) -> list[Event]:
     """The events of one hand, from its "deal" event through its "hand" event, plus the
     "game" event when that hand ended the game. Empty if the hand was never dealt; while the
     hand is still being played, the events so far (its "hand" event is then missing)."""
@@ -206,7 +212,8 @@ def hand_status(results: Sequence[int | None]) -> tuple[bool, int | None]:
 
 # -- public rule functions --------------------------------------------------------------
 
-def _check_plays(plays, variant: Variant, vira) -> tuple[list, list, tuple[int, ...]]:
+def _check_plays(plays: object, variant: Variant, vira: Card | str | None
+                 ) -> tuple[list[tuple[int, Card | None]], list[tuple[int, int, bool]], tuple[int, ...]]:
     """Validate a trick given as (seat, card-or-None) pairs; return (the pairs parsed, the
     (seat, pack index, face down?) triples of `resolve_trick`, the strength list)."""
     if isinstance(plays, (str, bytes)) or not hasattr(plays, "__iter__"):
@@ -247,7 +254,8 @@ def _check_plays(plays, variant: Variant, vira) -> tuple[list, list, tuple[int, 
     return parsed, triples, strength_list(variant, vira_index)
 
 
-def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None) -> int | None:
+def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant: Variant | str,
+                 vira: Card | str | None = None) -> int | None:
     """The team (0 or 1) that wins the trick, or None for a tie.
 
     `plays` is the trick in order as (seat, card) pairs, a face-down card given as None.
@@ -259,8 +267,8 @@ def trick_winner(plays: Iterable[tuple[int, Card | str | None]], variant, vira=N
     return resolve_trick(triples, strength)[0]
 
 
-def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
-                       vira=None) -> int | None:
+def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant: Variant | str,
+                       vira: Card | str | None = None) -> int | None:
     """The seat whose card takes the trick, or None for a tie (arguments as `trick_winner`).
 
     Between partners holding equal best cards, the one who played first takes it."""
@@ -270,7 +278,8 @@ def trick_winning_seat(plays: Iterable[tuple[int, Card | str | None]], variant,
     return None if pos is None else triples[pos][0]
 
 
-def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, vira=None,
+def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant: Variant | str,
+                      vira: Card | str | None = None,
                       tie_lead: str = "leader") -> int:
     """Who leads the trick after this full trick (four plays in order, arguments as
     `trick_winner`): its winner, or after a tie as `tie_lead` says (see `next_leader`)."""
@@ -282,7 +291,7 @@ def trick_next_leader(plays: Iterable[tuple[int, Card | str | None]], variant, v
     return next_leader(tie_lead, parsed[0][0], [s for s, _ in parsed], win, tie)
 
 
-def check_results(results) -> list[int | None]:
+def check_results(results: object) -> list[int | None]:
     """The results of a finished hand as a list, or a TrucoError saying what is wrong."""
     if isinstance(results, (str, bytes)) or not hasattr(results, "__iter__"):
         raise TrucoError("bad_result", result=repr(results)[:40])

@@ -30,16 +30,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ..contract import Event
 from ..options import GameError, check_options
 from . import events as ev, legacy
 from .actions import BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN_HAND
 from .errors import TrucoError
 from .rules import CARD_TEXT, OPTIONS
-from .variants import VARIANTS
+from .variants import VARIANTS, Variant
+
+if TYPE_CHECKING:
+    from .state import TrucoState
+
+# the engine's own steps `load` is given by `state` (which this module may not import)
+Start = Callable[[dict[str, Any]], "TrucoState"]
+CheckDeal = Callable[[Variant, object, object], tuple[list[list[int]], int | None]]
+CheckScore = Callable[[object, Variant], tuple[int, int]]
 
 JSON_FORMAT = "cartas.truco/2"
 MAX_JSON = 2_000_000     # characters (a first-format save of 5,000 actions takes ~1.2 million)
@@ -58,18 +67,18 @@ def rng_copy(rng: np.random.Generator) -> np.random.Generator:
     return rng_from_state(rng.bit_generator.state)
 
 
-def rng_state(rng: np.random.Generator) -> dict | None:
+def rng_state(rng: np.random.Generator) -> dict[str, Any] | None:
     """The generator's state as saved (`setup["rng"]`); None when it is not a PCG64, which
     a save cannot name (see `BIT_GENERATORS`)."""
     state = dict(rng.bit_generator.state)
     return state if state.get("bit_generator") in BIT_GENERATORS else None
 
 
-def _whole(x, low: int, high: int) -> bool:
+def _whole(x: object, low: int, high: int) -> bool:
     return isinstance(x, int) and not isinstance(x, bool) and low <= x <= high
 
 
-def rng_from_state(state) -> np.random.Generator:
+def rng_from_state(state: object) -> np.random.Generator:
     """A Generator from a saved bit-generator state; only `BIT_GENERATORS` are accepted."""
     allowed = ", ".join(BIT_GENERATORS)
     if not isinstance(state, dict) or set(state) != {"bit_generator", "state", "has_uint32",
@@ -93,7 +102,7 @@ def rng_from_state(state) -> np.random.Generator:
 
 # -- saving -------------------------------------------------------------------------------
 
-def _action_texts() -> dict[Callable, Callable[[tuple], str]]:
+def _action_texts() -> dict[Callable[..., Event], Callable[[ev.Record], str]]:
     """Per event builder that records an action, the action's text from the record
     (see `TrucoState.events`): every action logs exactly one such event."""
     play_texts = [str(a) for a in PLAY_ACTIONS]
@@ -101,7 +110,7 @@ def _action_texts() -> dict[Callable, Callable[[tuple], str]]:
     blind_texts = [str(a) for a in BLIND_ACTIONS]
     play_hand, run_hand = str(PLAY_HAND), str(RUN_HAND)
 
-    def play(r: tuple) -> str:  # (builder, key, seat, card, covered, blind, pos, ...)
+    def play(r: ev.Record) -> str:  # (builder, key, seat, card, covered, blind, pos, ...)
         return blind_texts[r[6]] if r[5] else cover_texts[r[3]] if r[4] else play_texts[r[3]]
 
     return {
@@ -127,13 +136,13 @@ def _shared_texts() -> dict[int, str]:
 _TEXT_OF = _shared_texts()
 
 
-def actions_of(log: list[tuple]) -> list[str]:
+def actions_of(log: list[ev.Record]) -> list[str]:
     """The actions taken, as text, read from a state's event records."""
     texts = _ACTION_TEXT
     return [texts[record[0]](record) for record in log if record[0] in texts]
 
 
-def to_dict(state) -> dict:
+def to_dict(state: TrucoState) -> dict[str, Any]:
     """The saved game as a JSON-friendly dict: its setup and its actions.
 
     A game that draws from its caller's Generator (`new_game(variant, rng)`, which others
@@ -152,7 +161,7 @@ def to_dict(state) -> dict:
 
 # -- loading ------------------------------------------------------------------------------
 
-def parse(text) -> Any:
+def parse(text: object) -> Any:
     """The saved game's JSON value (text, bytes or an already parsed dict), size capped."""
     if isinstance(text, dict):
         return text
@@ -171,7 +180,7 @@ def parse(text) -> Any:
         raise TrucoError("saved_not_json") from None
 
 
-def exact_keys(d: dict, keys: tuple[str, ...]) -> None:
+def exact_keys(d: dict[str, Any], keys: tuple[str, ...]) -> None:
     """TrucoError unless `d` has exactly `keys`: the first unknown one, else the first missing."""
     for key in d:
         if key not in keys:
@@ -181,7 +190,7 @@ def exact_keys(d: dict, keys: tuple[str, ...]) -> None:
             raise TrucoError("saved_field", field=key)
 
 
-def check_setup(setup, check_deal, check_score) -> dict:
+def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -> dict[str, Any]:
     """The setup, checked: `check_deal(variant, hands, vira)` and `check_score(score,
     variant)` are the engine's own checks of `from_deal`; each refusal becomes "saved_setup"
     naming the field. Returns the setup with `variant` a Variant and `deals` as the engine's
@@ -224,7 +233,7 @@ def check_setup(setup, check_deal, check_score) -> dict:
             "forced": forced, "generator": generator, "saved": setup}
 
 
-def replay(state, actions) -> None:
+def replay(state: TrucoState, actions: object) -> None:
     """Apply the saved `actions` to `state`, in order; the first one that is no action's
     text, or not legal there, raises "saved_action" naming it (numbered from 1)."""
     if not isinstance(actions, list):
@@ -246,7 +255,7 @@ def replay(state, actions) -> None:
             raise TrucoError("saved_action", index=n, error=err) from None
 
 
-def load(text, start, check_deal, check_score):
+def load(text: object, start: Start, check_deal: CheckDeal, check_score: CheckScore) -> TrucoState:
     """The game a saved text (or dict) holds: `start(checked_setup)` begins it (see
     `state.from_json`), then its actions are replayed; first-format saves are read by
     `legacy.read`."""

@@ -27,15 +27,18 @@ from __future__ import annotations
 
 import itertools
 import json
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import Any
 
 import numpy as np
 
 from ..cards import TRUCO_PACK, Card, make_rng, parse_cards
-from ..contract import Outcome
+from ..contract import Event, Outcome
 from . import events as ev, serialization
 from .actions import ACCEPT, BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
+from .events import LastHand, PendingRaise, Record
 from .narration import narrate
 from .refusals import coerce, turn_error, why_illegal
 from .rules import (
@@ -94,6 +97,10 @@ def _raise_action(value: int) -> Action:
     return action
 
 
+# (strength of each pack index, manilha nickname or None per pack index, manilha texts)
+_ViraTables = tuple[tuple[int, ...], tuple[str | None, ...], tuple[str, ...]]
+
+
 class _Tables:
     """What the hot path looks up for one variant, computed once (see `_tables`)."""
 
@@ -111,9 +118,9 @@ class _Tables:
             v: (ACCEPT, RUN) + ((self.next_raise[v],) if v in steps else ()) for v in values}
         # vira (a pack index, None in Mineiro) -> what the hand needs from it, see `_for_vira`
         viras = range(len(TRUCO_PACK)) if variant.uses_vira else (None,)
-        self.by_vira: dict[int | None, tuple] = {vira: self._for_vira(vira) for vira in viras}
+        self.by_vira: dict[int | None, _ViraTables] = {vira: self._for_vira(vira) for vira in viras}
 
-    def _for_vira(self, vira: int | None) -> tuple[tuple[int, ...], tuple, tuple[str, ...]]:
+    def _for_vira(self, vira: int | None) -> _ViraTables:
         """(strength of each pack index, manilha nickname or None per pack index,
         manilha texts weakest first) for a hand with this vira."""
         v = self.variant
@@ -128,7 +135,7 @@ def _tables(variant: Variant) -> _Tables:
     return _Tables(variant)
 
 
-def check_tie_lead(tie_lead) -> str:
+def check_tie_lead(tie_lead: object) -> str:
     """`tie_lead` itself if it is "leader" or "first_tying"; a TrucoError otherwise."""
     if not isinstance(tie_lead, str) or tie_lead not in TIE_LEADS:
         raise TrucoError("bad_tie_lead", value=repr(tie_lead)[:40])
@@ -171,9 +178,9 @@ class TrucoState:
 
     # The slots' types (annotations only: a slot cannot also be a class attribute).
     _legal: list[Action] | tuple[Action, ...] | None
-    _deal: tuple | None
-    _last_hand: tuple | None
-    _last_hand_built: dict | None
+    _deal: Record | None
+    _last_hand: tuple[Any, ...] | None  # the arguments of `events.last_hand_dict`
+    _last_hand_built: LastHand | None
     _hands: list[list[int]]
     _vira: int | None
     _leader: int
@@ -197,8 +204,8 @@ class TrucoState:
         "_setup", "_forced",
     )
 
-    def __init__(self, variant, rng: np.random.Generator, tie_lead: str = "leader",
-                 score=(0, 0)):
+    def __init__(self, variant: Variant | str, rng: np.random.Generator, tie_lead: str = "leader",
+                 score: Sequence[int] = (0, 0)):
         self.variant: Variant = get_variant(variant)
         self._key = self.variant.key
         self._tables = _tables(self.variant)
@@ -206,16 +213,17 @@ class TrucoState:
         self._rng = rng
         self._score = [int(score[0]), int(score[1])]
         self.winner: int | None = None
-        self._events: list[dict] = []  # the events built as dicts so far
-        self._log: list = []  # every event's record, in order (see `events`)
+        self._events: list[Event] = []  # the events built as dicts so far
+        self._log: list[Record] = []  # every event's record, in order (see `events`)
         self.hand_number = 0
         self.dealer = 0
         self._legal = None  # cached legal actions (see `_legal_list`), None when stale
         self._deal = None       # this hand's deal record, for `last_hand`
         self._last_hand = None  # the last finished hand's record (see `last_hand`)
         self._last_hand_built = None  # ... and its dict, once read
-        self._setup: dict = {}  # how the game began, as saved (see `serialization`)
-        self._forced: list = []  # the hands dealt by hand: (hands, vira) as pack indexes
+        self._setup: dict[str, Any] = {}  # how the game began, as saved (see `serialization`)
+        # the hands dealt by hand: (hands, vira) as pack indexes
+        self._forced: list[tuple[list[list[int]], int | None]] = []
 
     def _deal_random(self, dealer: int) -> None:
         """Shuffle the 40 cards, deal them as `deal_order` says, turn the vira; or deal the
@@ -267,7 +275,7 @@ class TrucoState:
 
     # -- events ---------------------------------------------------------------------------
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         """Everything that happened, as plain dicts (see `cartas.truco.events`). Always the
         same list object, which grows as the game goes on: read it, never change it.
 
@@ -282,7 +290,7 @@ class TrucoState:
             events += [ev.build(record) for record in log[len(events):]]
         return events
 
-    def narrate(self, event: dict, lang: str = "pt", names=None) -> str:
+    def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
         return narrate(event, lang, names)
 
@@ -298,7 +306,7 @@ class TrucoState:
         return Outcome("team", (self._score[0], self._score[1]), self.winner, winners, over)
 
     @property
-    def last_hand(self) -> dict | None:
+    def last_hand(self) -> LastHand | None:
         """The last finished hand (None until a hand ends), as a JSON-friendly dict:
 
         hand_number, dealer, mao, mode, threshold_team, vira (text or None), manilhas,
@@ -379,7 +387,7 @@ class TrucoState:
         return partner_of(seat)
 
     @property
-    def pending_raise(self) -> dict | None:
+    def pending_raise(self) -> PendingRaise | None:
         if self._pending is None:
             return None
         value, team, seat = self._pending
@@ -519,7 +527,7 @@ class TrucoState:
             self._decide(kind == "play_hand")
         return _NewEvents(self, n, len(log))
 
-    def _check(self, action, seat: int | None, legal) -> Action:
+    def _check(self, action: object, seat: int | None, legal: Sequence[Action]) -> Action:
         """The slow path of `apply_action`: read text, check the seat, resolve raises and
         equal copies of legal actions; returns the shared legal action meant, or raises."""
         if not isinstance(action, Action):
@@ -687,7 +695,7 @@ class TrucoState:
         new._legal = None
         return new
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The whole state as a JSON-friendly dict (see `cartas.truco.serialization`)."""
         return serialization.to_dict(self)
 
@@ -696,7 +704,7 @@ class TrucoState:
         return json.dumps(self.to_dict(), ensure_ascii=False)
 
 
-def from_json(text) -> TrucoState:
+def from_json(text: str | dict[str, Any]) -> TrucoState:
     """Rebuild a state from `to_json()` (text, or the dict of `to_dict()`): its setup starts
     the game and its actions are replayed through `apply_action`, so it then behaves exactly
     like the original (docs/rules.md#saved-game-replays). A setup out of range or an action
@@ -704,7 +712,7 @@ def from_json(text) -> TrucoState:
     return serialization.load(text, _start, _check_deal, _check_score)
 
 
-def _start(setup: dict, rng: np.random.Generator | None = None) -> TrucoState:
+def _start(setup: dict[str, Any], rng: np.random.Generator | None = None) -> TrucoState:
     """The game a checked setup (`serialization.check_setup`) begins: its first hand dealt
     by hand, or shuffled from the generator (the first dealer drawn by lot when not given).
     `rng`: the generator to use, when the caller shares one (its state is the setup's)."""
@@ -717,14 +725,17 @@ def _start(setup: dict, rng: np.random.Generator | None = None) -> TrucoState:
     return state
 
 
-def _setup_of(variant: Variant, tie_lead: str, seed, score=(0, 0), dealer: int | None = None,
-              deals: tuple = ()) -> tuple[dict, np.random.Generator | None]:
+def _setup_of(variant: Variant, tie_lead: str, seed: int | np.random.Generator | None,
+              score: tuple[int, int] = (0, 0), dealer: int | None = None,
+              deals: tuple[tuple[list[list[int]], int | None], ...] = ()
+              ) -> tuple[dict[str, Any], np.random.Generator | None]:
     """The setup of a game begun by `new_game` or `from_deal` (already checked), and the
     caller's own Generator when `seed` is one (see `serialization.to_dict`). A seed None
     draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed."""
     shared = seed if isinstance(seed, np.random.Generator) else None
     if shared is not None and type(shared.bit_generator) not in _SAVED_GENERATORS:
-        shared, seed = None, int(seed.integers(2 ** 63))  # not one a save names: a seed from it
+        # not one a save names: a seed from it (`seed` is that Generator here)
+        shared, seed = None, int(seed.integers(2 ** 63))  # type: ignore[union-attr]
     if shared is None and seed is None:
         seed = int(np.random.SeedSequence().entropy)  # type: ignore[arg-type]
     generator = shared if shared is not None else make_rng(seed)  # checks the seed
@@ -732,12 +743,14 @@ def _setup_of(variant: Variant, tie_lead: str, seed, score=(0, 0), dealer: int |
              "dealer": dealer, "deals": [{"hands": [[CARD_TEXT[c] for c in h] for h in hands],
                                           "vira": None if vira is None else CARD_TEXT[vira]}
                                          for hands, vira in deals],
-             "seed": None if shared is not None else int(seed), "rng": None}
+             # without a shared Generator, `seed` is a whole number here (make_rng checked it)
+             "seed": None if shared is not None else int(seed), "rng": None}  # type: ignore[arg-type]
     return {"variant": variant, "tie_lead": tie_lead, "score": tuple(score), "dealer": dealer,
             "forced": list(deals), "generator": generator, "saved": saved}, shared
 
 
-def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
+def new_game(variant: Variant | str, seed: int | np.random.Generator | None = None, *,
+             tie_lead: str = "leader") -> TrucoState:
     """A new game to 12: the first dealer is drawn by lot, then the first hand is dealt.
 
     `seed` (None, a whole number or a numpy Generator; see `cartas.cards.make_rng`) drives
@@ -752,7 +765,7 @@ def new_game(variant, seed=None, *, tie_lead: str = "leader") -> TrucoState:
     return _start(setup, shared)
 
 
-def _card_index(card, seat: int | None = None) -> int:
+def _card_index(card: object, seat: int | None = None) -> int:
     """The pack index of a card given in `seat`'s hand (or as the vira if seat is None)."""
     index = _TEXT_INDEX.get(card) if isinstance(card, str) else None
     if index is not None:  # the exact text ("7♥"), as saved games write it
@@ -767,16 +780,18 @@ def _card_index(card, seat: int | None = None) -> int:
     return CARD_INDEX[card]
 
 
-def _check_score(score, variant: Variant) -> tuple[int, int]:
+def _check_score(score: object, variant: Variant) -> tuple[int, int]:
     top = variant.target - 1
     ok = isinstance(score, (tuple, list)) and len(score) == 2 and all(
         isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= top for p in score)
     if not ok:
         raise TrucoError("bad_score", top=top, score=repr(score)[:40])
-    return (score[0], score[1])
+    return (score[0], score[1])  # type: ignore[index]  # ok: a list or tuple of two
 
 
-def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=None,
+def from_deal(variant: Variant | str, hands: Sequence[Sequence[Card | str] | str], vira: Card | str | None = None,
+              dealer: int = 0, score: tuple[int, int] = (0, 0), *,
+              seed: int | np.random.Generator | None = None,
               tie_lead: str = "leader") -> TrucoState:
     """A game that starts from a chosen hand, e.g. for a lesson scenario.
 
@@ -796,7 +811,7 @@ def from_deal(variant, hands, vira=None, dealer: int = 0, score=(0, 0), *, seed=
     return _start(setup, shared)
 
 
-def _check_deal(variant: Variant, hands, vira) -> tuple[list[list[int]], int | None]:
+def _check_deal(variant: Variant, hands: object, vira: object) -> tuple[list[list[int]], int | None]:
     """Four hands of three cards (and the vira, Paulista only) as `from_deal` takes them, as
     pack indexes; TrucoError for an impossible deal."""
     if not isinstance(hands, (list, tuple)):

@@ -24,7 +24,7 @@ class Variant:
     """Everything that differs between Truco Paulista and Truco Mineiro."""
 
     key: str                      # "paulista" or "mineiro"
-    label: dict                   # {"pt": ..., "en": ...}
+    label: dict[str, str]         # {"pt": ..., "en": ...}
     uses_vira: bool
     fixed_manilhas: tuple[Card, ...] | None  # weakest first; None when derived from the vira
     base_value: int               # what a hand is worth before any raise
@@ -120,7 +120,7 @@ def get_variant(variant: Variant | str) -> Variant:
     return found
 
 
-def _check_vira(variant: Variant, vira) -> Card | None:
+def _check_vira(variant: Variant, vira: Card | str | None) -> Card | None:
     if not variant.uses_vira:
         return None  # Mineiro ignores any vira: its manilhas are fixed.
     if vira is None:
@@ -141,14 +141,14 @@ def next_rank(rank: Rank) -> Rank:
     return NATURAL_ORDER[(_NATURAL_INDEX[rank] + 1) % len(NATURAL_ORDER)]
 
 
-def manilha_rank(vira) -> Rank:
+def manilha_rank(vira: Card | str | None) -> Rank:
     """Paulista: the rank of the manilhas for this vira."""
     card = _check_vira(PAULISTA, vira)
     assert card is not None  # Paulista uses a vira: `_check_vira` refused a missing one
     return next_rank(card.rank)
 
 
-def manilhas(variant: Variant | str, vira=None) -> tuple[Card, ...]:
+def manilhas(variant: Variant | str, vira: Card | str | None = None) -> tuple[Card, ...]:
     """The four manilhas, weakest first."""
     variant = get_variant(variant)
     return _manilhas(variant, _check_vira(variant, vira))
@@ -163,7 +163,7 @@ def _manilhas(variant: Variant, vira: Card | None) -> tuple[Card, ...]:
     return tuple(Card(rank, suit) for suit in SUITS)
 
 
-def strength_table(variant: Variant | str, vira=None) -> dict[Card, int]:
+def strength_table(variant: Variant | str, vira: Card | str | None = None) -> dict[Card, int]:
     """Strength of each of the 40 cards: 0..9 by natural rank, 10..13 for the manilhas.
 
     Equal numbers mean equal cards (suits only matter among the manilhas).
@@ -180,7 +180,7 @@ def _strength_table(variant: Variant, vira: Card | None) -> dict[Card, int]:
     return table
 
 
-def ranking(variant: Variant | str, vira=None) -> list[list[Card]]:
+def ranking(variant: Variant | str, vira: Card | str | None = None) -> list[list[Card]]:
     """All 40 cards grouped by strength, weakest group first; cards in a group are equal."""
     table = strength_table(variant, vira)
     groups: dict[int, list[Card]] = {}
@@ -189,5 +189,5 @@ def ranking(variant: Variant | str, vira=None) -> list[list[Card]]:
     return [sorted(groups[k], key=lambda c: c.suit.order) for k in sorted(groups)]
 
 
-def is_manilha(card, variant: Variant | str, vira=None) -> bool:
+def is_manilha(card: Card | str, variant: Variant | str, vira: Card | str | None = None) -> bool:
     return Card.parse(card) in manilhas(variant, vira)

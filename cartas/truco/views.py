@@ -6,13 +6,19 @@ de onze/dez; a spectator (seat None) sees no hand; face-down cards of others sta
 """
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from ..cards import TRUCO_PACK, Card
-from .events import redact_event
+from ..contract import Event
+from .actions import Action
+from .events import PendingRaise, redact_event
 from .narration import narrate
 from .rules import partner_of, team_of
 from .variants import Variant
+
+if TYPE_CHECKING:
+    from .state import TrucoState
 
 _COPIED = ("variant", "vira", "manilhas", "dealer", "mao", "hand_number", "score", "phase",
            "current_seat", "mode", "is_mao_de_ferro", "is_threshold_hand", "raise_forbidden",
@@ -54,7 +60,7 @@ class SeatView:
     raise_forbidden: bool
     threshold_team: int | None
     hand_value: int
-    pending_raise: dict[str, Any] | None
+    pending_raise: PendingRaise | None
     run_value: int | None
     last_raise_team: int | None
     trick_number: int
@@ -66,7 +72,7 @@ class SeatView:
     tie_lead: str
     players: int
 
-    def __init__(self, state, seat: int | None):
+    def __init__(self, state: TrucoState, seat: int | None):
         self.seat = seat
         self.team = None if seat is None else team_of(seat)
         self.partner = None if seat is None else partner_of(seat)
@@ -84,7 +90,7 @@ class SeatView:
     team_of = staticmethod(team_of)
     partner_of = staticmethod(partner_of)
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         """The legal actions when it is this seat's turn, else []."""
         return list(self.legal)
 
@@ -93,11 +99,11 @@ class SeatView:
         return self.seat is not None and self.current_seat == self.seat
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         """The events up to this view, as this seat saw them."""
         return [redact_event(e, self.seat) for e in self._events[:self._n]]
 
     @staticmethod
-    def narrate(event: dict, lang: str = "pt", names=None) -> str:
+    def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
         return narrate(event, lang, names)
