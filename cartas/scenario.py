@@ -37,14 +37,23 @@ import hashlib
 import json
 import zlib
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar
 
 from .cards import STANDARD_PACK, TRUCO_PACK, Card
 from .catalogue import Catalogue, check_lang
 from .contract import Bot, GameState
 from .errors import RuleError
 from .games import GameSpec, find_game
+
+if TYPE_CHECKING:
+    from .truco import TrucoState, Variant
+
+# A scenario: a JSON object whose fields depend on its "game" (see the module docstring).
+Scenario = dict[str, Any]
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
 FORMAT = "cartas.cenario/1"
 LINK_VERSION = "2"  # links written now; "1" links are still read
@@ -147,7 +156,7 @@ class ScenarioError(RuleError):
         return error.code if isinstance(error, RuleError) else None
 
 
-def _shown(value) -> str:
+def _shown(value: object) -> str:
     """A short text for a refused value (never Python's own message for a huge number)."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         return "…"
@@ -160,7 +169,7 @@ def _shown(value) -> str:
 
 # -- small checks -----------------------------------------------------------------------
 
-def _int(value, field: str, low: int, high: int) -> int:
+def _int(value: object, field: str, low: int, high: int) -> int:
     """A whole number in [low, high]; a bool is not a number, nor is 11.0."""
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
         raise ScenarioError("number_too_long", where=f" ({field})", digits=MAX_DIGITS)
@@ -169,7 +178,7 @@ def _int(value, field: str, low: int, high: int) -> int:
     return value
 
 
-def _card(text, truco: bool) -> Card:
+def _card(text: object, truco: bool) -> Card:
     if not isinstance(text, str) or len(text) > 40:
         raise ScenarioError("card", value=_shown(text))
     try:
@@ -184,7 +193,7 @@ def _card(text, truco: bool) -> Card:
 _TRUCO_SET = frozenset(TRUCO_PACK)
 
 
-def _fields(data: dict, required: tuple, optional: tuple) -> None:
+def _fields(data: Scenario, required: tuple[str, ...], optional: tuple[str, ...]) -> None:
     for key in data:
         if key not in required and key not in optional:
             raise ScenarioError("unknown_field", field=_shown(key))
@@ -193,7 +202,7 @@ def _fields(data: dict, required: tuple, optional: tuple) -> None:
             raise ScenarioError("missing", field=key)
 
 
-def _seed(data: dict):
+def _seed(data: Scenario) -> int | None:
     seed = data.get("seed")
     if seed is not None:
         if isinstance(seed, int) and not isinstance(seed, bool) and seed.bit_length() > 64:
@@ -203,14 +212,14 @@ def _seed(data: dict):
     return seed
 
 
-def _title(data: dict):
+def _title(data: Scenario) -> str | None:
     title = data.get("title")
     if title is not None and (not isinstance(title, str) or len(title) > 200):
         raise ScenarioError("text", field="title")
     return title
 
 
-def _engine(make, *args, **kwargs):
+def _engine(make: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
     """Call the engine; its refusal (a RuleError) becomes ScenarioError("engine", error=...),
     rendered in the reader's language from the engine's own catalogue."""
     try:
@@ -231,7 +240,7 @@ _21_OPTIONAL = ("chips", "ace", "rotation", "rounds", "rotation_rounds", "min_be
                 "decks", "seed", "deal", "title")
 
 
-def validate(data) -> dict:
+def validate(data: object) -> Scenario:
     """Check a scenario (a dict) and return it normalised (cards in "7♥" form, defaults
     filled in). Raises ScenarioError naming the first problem."""
     if not isinstance(data, dict):
@@ -245,7 +254,7 @@ def validate(data) -> dict:
     return kind.validate(data)
 
 
-def _validate_truco(data: dict) -> dict:
+def _validate_truco(data: Scenario) -> Scenario:
     """The scenario checks its own shape (fields, four hands of three short texts, the
     stated manilhas); the engine's `from_deal` checks the cards, the vira, the dealer, the
     score and tie_lead, and its refusal is passed on (code "engine")."""
@@ -287,11 +296,11 @@ def _validate_truco(data: dict) -> dict:
     return out
 
 
-def _count(value) -> int:
+def _count(value: object) -> int:
     return len(value) if isinstance(value, (list, tuple)) else 0
 
 
-def _validate_21(data: dict) -> dict:
+def _validate_21(data: Scenario) -> Scenario:
     from .vinte_e_um import ACE_OPTIONS, ROTATIONS, default_ace
 
     _fields(data, _21_REQUIRED, _21_OPTIONAL)
@@ -330,7 +339,7 @@ def _validate_21(data: dict) -> dict:
     return out
 
 
-def _validate_21_deal(deal, players: int, data: dict):
+def _validate_21_deal(deal: object, players: int, data: Scenario) -> dict[str, Any] | None:
     if deal is None:
         return None
     if not isinstance(deal, dict) or set(deal) - {"first_cards", "upcard", "then"}:
@@ -357,29 +366,29 @@ def _validate_21_deal(deal, players: int, data: dict):
 
 # -- building games ------------------------------------------------------------------------
 
-def build(scenario: dict) -> GameState:
+def build(scenario: Scenario) -> GameState:
     """The engine state a validated scenario describes (a `cartas.contract.GameState`)."""
     return _KINDS[scenario["game"]].build(scenario)
 
 
-def game_of(scenario: dict) -> GameSpec:
+def game_of(scenario: Scenario) -> GameSpec:
     """The registry's game (`cartas.games`) a validated scenario plays."""
     return find_game(_KINDS[scenario["game"]].game_key(scenario))
 
 
-def bot(scenario: dict, seed: int) -> Bot:
+def bot(scenario: Scenario, seed: int) -> Bot:
     """A seeded rule-following bot (`cartas.contract.Bot`) for the scenario's game."""
     return game_of(scenario).bot(seed)
 
 
-def _build_truco(scenario: dict) -> GameState:
+def _build_truco(scenario: Scenario) -> GameState:
     from .truco import from_deal
     return _engine(from_deal, scenario["variant"], scenario["hands"], scenario["vira"],
                    scenario["dealer"], tuple(scenario["score"]), seed=scenario["seed"],
                    tie_lead=scenario["tie_lead"])
 
 
-def _build_21(scenario: dict) -> GameState:
+def _build_21(scenario: Scenario) -> GameState:
     from .vinte_e_um import from_deal as deal21, new_game as new21
     options = {k: scenario[k] for k in ("ace", "decks", "min_bet", "max_bet", "chips",
                                          "rotation", "rounds", "rotation_rounds")}
@@ -396,9 +405,9 @@ class _Kind:
     """One kind of scenario (its "game" field): how to check it, build its state, and which
     game of the registry it plays."""
 
-    validate: Callable[[dict], dict]
-    build: Callable[[dict], GameState]
-    game_key: Callable[[dict], str]
+    validate: Callable[[Scenario], Scenario]
+    build: Callable[[Scenario], GameState]
+    game_key: Callable[[Scenario], str]
 
 
 # "game" field -> its kind. Scenario texts name truco "truco" (the variant is a field of
@@ -410,8 +419,9 @@ _KINDS: dict[str, _Kind] = {
 GAMES = tuple(_KINDS)
 
 
-def truco_scenario(variant, hands, vira=None, dealer: int = 0, score=(0, 0), seed=None,
-                   title: str | None = None, tie_lead: str = "leader") -> dict:
+def truco_scenario(variant: Variant | str, hands: Sequence[Sequence[Card | str]], vira: Card | str | None = None,
+                   dealer: int = 0, score: Sequence[int] = (0, 0), seed: int | None = None,
+                   title: str | None = None, tie_lead: str = "leader") -> Scenario:
     """A validated truco scenario from its parts (cards as Card or text). `tie_lead`:
     who leads after a tied trick, "leader" or "first_tying" (see `cartas.truco.new_game`)."""
     if not isinstance(hands, (list, tuple)) or not all(isinstance(h, (list, tuple))
@@ -427,7 +437,8 @@ def truco_scenario(variant, hands, vira=None, dealer: int = 0, score=(0, 0), see
     return validate(data)
 
 
-def vinte_e_um_scenario(players: int, banker: int = 0, *, deal=None, title=None, **options) -> dict:
+def vinte_e_um_scenario(players: int, banker: int = 0, *, deal: dict[str, Any] | None = None,
+                        title: str | None = None, **options: object) -> Scenario:
     """A validated 21 scenario; `deal` = {"first_cards", "upcard", "then"} or None."""
     data = {"format": FORMAT, "game": "21", "players": players, "banker": banker, **options,
             "deal": deal}
@@ -436,7 +447,7 @@ def vinte_e_um_scenario(players: int, banker: int = 0, *, deal=None, title=None,
     return validate(data)
 
 
-def truco_from_state(state, title: str | None = None) -> dict:
+def truco_from_state(state: TrucoState, title: str | None = None) -> Scenario:
     """The scenario of the hand a TrucoState is dealing now (as dealt, before any play),
     with the game's tie_lead rule."""
     deal = next(e for e in reversed(state.events) if e["type"] == "deal")
@@ -446,7 +457,7 @@ def truco_from_state(state, title: str | None = None) -> dict:
 
 # -- JSON and links --------------------------------------------------------------------------
 
-def to_json(scenario: dict, indent: int | None = 1) -> str:
+def to_json(scenario: Scenario, indent: int | None = 1) -> str:
     """The scenario as JSON text (validated first)."""
     return json.dumps(validate(scenario), ensure_ascii=False, indent=indent)
 
@@ -463,7 +474,7 @@ def _parse_float(text: str) -> float:
     return float(text)
 
 
-def from_json(text) -> dict:
+def from_json(text: object) -> Scenario:
     """Read and validate a scenario from JSON text (or bytes)."""
     if isinstance(text, bytes):
         try:
@@ -503,7 +514,7 @@ def _deflate(raw: bytes) -> bytes:
     return packer.compress(raw) + packer.flush()
 
 
-def encode_link(scenario: dict) -> str:
+def encode_link(scenario: Scenario) -> str:
     """Compact URL-safe text for `?cenario=...`: version, compressed JSON and a digest.
 
     Version 2 (written now): the validated scenario's JSON without what validation puts back
@@ -518,7 +529,7 @@ def encode_link(scenario: dict) -> str:
     return f"{LINK_VERSION}.{body}.{_digest(raw)}"
 
 
-def decode_link(text) -> dict:
+def decode_link(text: object) -> Scenario:
     """Read a scenario back from `encode_link` text (version 1 or 2); an edited link is refused
     as tampered (its digest covers the JSON), a link of another version as not a link."""
     if not isinstance(text, str) or not text.strip():

@@ -29,7 +29,7 @@ class Action:
     amount: int | None = None
     seat: int | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not isinstance(self.kind, str) or self.kind not in KINDS:
             raise IllegalAction("unknown_action", text=shown(self.kind))
         needs = KINDS[self.kind]
@@ -71,7 +71,7 @@ class Action:
         return CATALOGUE.say("action." + self.kind, lang, **fields)
 
     @classmethod
-    def parse(cls, text) -> Action:
+    def parse(cls, text: object) -> Action:
         """Read the str() form back: "bet 3", "hit", "call 2", "take_bank" ("take bank" too)."""
         if isinstance(text, Action):
             return text

@@ -13,7 +13,7 @@ or Generator can only exist once numpy is loaded, so the checks look for it in `
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from ..cards import make_rng
 from ..options import Option
@@ -22,6 +22,7 @@ from .scoring import ACE_OPTIONS, check_ace
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import TypeIs  # annotations only: nothing imports it at run time
 
 ROTATIONS: tuple[str, ...] = ("rounds", "natural", "auction", "sale", "permanent")
 DEFAULT_ROTATION = "rounds"
@@ -44,11 +45,25 @@ OPTIONS: tuple[Option, ...] = (
     Option("rotation_rounds", 3, low=1, high=MAX_ROUNDS),
     Option("banker", None, low=0, high=MAX_PLAYERS - 1, nullable=True),
 )
+class Config(TypedDict):
+    """A table's options as `check_config` normalised them (`state.config`)."""
+
+    players: int
+    ace: int | str
+    decks: int
+    min_bet: int
+    max_bet: int
+    chips: list[int]
+    rotation: str
+    rotation_rounds: int
+    rounds: int | None
+
+
 CONFIG_KEYS = ("players", "ace", "decks", "min_bet", "max_bet", "chips", "rotation",
                "rotation_rounds", "rounds")
 
 
-def is_int(value) -> bool:
+def is_int(value: object) -> TypeIs[int | np.integer[Any]]:
     """A whole number: an int or numpy integer, never a bool."""
     if isinstance(value, bool):
         return False
@@ -58,7 +73,7 @@ def is_int(value) -> bool:
     return isinstance(value, (int, numpy.integer)) and not isinstance(value, numpy.bool_)
 
 
-def whole(value, name: str, low: int, high: int) -> int:
+def whole(value: object, name: str, low: int, high: int) -> int:
     """`value` as an int when it is a whole number in [low, high]; VinteEUmError otherwise."""
     if not is_int(value) or not low <= value <= high:
         raise VinteEUmError("whole_number", field=name, low=low, high=high, value=shown(value))
@@ -78,7 +93,7 @@ def default_packs(players: int) -> int:
     return 1 if players <= 8 else 2
 
 
-def check_seed(seed) -> np.random.Generator:
+def check_seed(seed: object) -> np.random.Generator:
     """A numpy Generator from a seed: None (fresh entropy), a whole number 0..2**63-1, or a
     Generator (shared). A bool, a float or a string is refused ("bad_seed")."""
     numpy = sys.modules.get("numpy")
@@ -89,8 +104,8 @@ def check_seed(seed) -> np.random.Generator:
     return make_rng(int(seed))
 
 
-def check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotation_rounds,
-                 rounds) -> dict:
+def check_config(players: object, ace: object, decks: object, min_bet: object, max_bet: object, chips: object,
+                 rotation: object, rotation_rounds: object, rounds: object) -> Config:
     """The table's options, normalised; VinteEUmError naming the first one refused.
     Decided: docs/rules.md#21-chips."""
     if not is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -121,7 +136,7 @@ def check_config(players, ace, decks, min_bet, max_bet, chips, rotation, rotatio
                 chips=stacks, rotation=rotation, rotation_rounds=rotation_rounds, rounds=rounds)
 
 
-def check_banker(banker, config: dict, rng: np.random.Generator) -> int:
+def check_banker(banker: object, config: Config, rng: np.random.Generator) -> int:
     """The first banker: `banker` when given (a seat holding chips), else drawn by lot with
     the seeded `rng` among the seats holding chips. Then the table must let somebody bet:
     some other seat must hold at least the minimum bet ("nobody_can_bet" otherwise: every

@@ -25,7 +25,7 @@ def shown(value: object, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
-def render_fields(fields: dict, lang: str) -> dict:
+def render_fields(fields: dict[str, object], lang: str) -> dict[str, object]:
     """Fields ready for a template in `lang` (see the module docstring)."""
     say = CATALOGUE.say
     data = dict(fields)

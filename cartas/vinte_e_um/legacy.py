@@ -19,11 +19,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from ..cards import STANDARD_PACK
+from ..contract import Event
 from .config import CONFIG_KEYS, check_config
 from .errors import VinteEUmError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .state import VinteEUmState
 
 FORMAT = "cartas.vinte_e_um/1"
 MAX_EVENTS = 400_000
@@ -73,11 +79,11 @@ _CHOICES = {"side": ("player", "banker"), "mode": ("rounds", "auction", "sale"),
 _BIG = 10 ** 9
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _is_value(value, kind: str, players: int) -> bool:
+def _is_value(value: object, kind: str, players: int) -> bool:
     if kind.endswith("?"):
         return value is None or _is_value(value, kind[:-1], players)
     if kind == "seat":
@@ -102,7 +108,7 @@ def _is_value(value, kind: str, players: int) -> bool:
     return False
 
 
-def _check_event(event, players: int) -> bool:
+def _check_event(event: object, players: int) -> bool:
     """Whether `event` is one the engine could have logged: its type, exactly its fields,
     each of the right kind."""
     if not isinstance(event, dict):
@@ -117,23 +123,24 @@ def _check_event(event, players: int) -> bool:
     return all(_is_value(event[k], fields[k], players) for k in keys)
 
 
-def _bad(where: str, rule: str, **fields) -> VinteEUmError:
+def _bad(where: str, rule: str, **fields: object) -> VinteEUmError:
     return VinteEUmError("bad_state", where=where, rule=rule, **fields)
 
 
-def rng_to_json(rng) -> dict:
+def rng_to_json(rng: np.random.Generator) -> dict[str, Any]:
     """A numpy Generator's state as JSON (its arrays as {"ndarray", "dtype"})."""
     state = rng.bit_generator.state
-    return json.loads(json.dumps(state, default=lambda a: {"ndarray": a.tolist(),
+    return json.loads(json.dumps(state, default=lambda a: {"ndarray": a.tolist(),  # type: ignore[no-any-return]  # the JSON of a dict is a dict
                                                            "dtype": str(a.dtype)}))
 
 
-def first_format(state) -> dict:
+def first_format(state: VinteEUmState) -> dict[str, Any]:
     """What the first format held for `state` (what a first-format save must agree with)."""
-    return json.loads(json.dumps(_first_format(state, rng_to_json(state.rng)), ensure_ascii=False))
+    # the JSON of a dict is a dict
+    return json.loads(json.dumps(_first_format(state, rng_to_json(state.rng)), ensure_ascii=False))  # type: ignore[no-any-return]
 
 
-def _first_format(state, rng: dict) -> dict:
+def _first_format(state: VinteEUmState, rng: dict[str, Any]) -> dict[str, Any]:
     return {
         "format": FORMAT, "config": dict(state.config),
         "rng": rng, "chips": list(state.chips), "banker": state.banker,
@@ -156,7 +163,7 @@ def _first_format(state, rng: dict) -> dict:
 _ACTION_EVENTS = {"hit", "draw", "take_bank", "refuse_bank", "pass", "accept_offer", "refuse_offer"}
 
 
-def _action(event: dict) -> str | None:
+def _action(event: Event) -> str | None:
     """The text of the action an event records (None for events no action causes)."""
     kind = event["type"]
     if kind in ("bet", "bid", "offer"):
@@ -168,7 +175,7 @@ def _action(event: dict) -> str | None:
     return kind if kind in _ACTION_EVENTS else None
 
 
-def _fixed(events: list[dict], stock) -> tuple[list[list[str]], list[int]]:
+def _fixed(events: list[Event], stock: object) -> tuple[list[list[str]], list[int]]:
     """The stocks laid out (the cards dealt from each, then the saved `stock` under the last)
     and the lots drawn, read from the events."""
     stocks: list[list[str]] = []
@@ -199,7 +206,7 @@ def _fixed(events: list[dict], stock) -> tuple[list[list[str]], list[int]]:
     return stocks, lots
 
 
-def read(data: dict, replay: Callable[[dict, list[str]], Any]):
+def read(data: dict[str, Any], replay: Callable[[dict[str, Any], list[str]], VinteEUmState]) -> VinteEUmState:
     """The game a first-format save holds, replayed by `replay(setup, actions)`; the save's
     fields must then agree with the replayed game's (see the module docstring)."""
     keys = set(data)
@@ -233,6 +240,6 @@ def read(data: dict, replay: Callable[[dict, list[str]], Any]):
     return state
 
 
-def _canonical(value) -> str:
+def _canonical(value: object) -> str:
     """A JSON value as canonical text: equal texts are the same value of the same types."""
     return json.dumps(value, sort_keys=True, ensure_ascii=False)

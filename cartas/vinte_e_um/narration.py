@@ -6,9 +6,11 @@ only picks the key and fills in the fields (card names from `Card.name(lang)`).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 
+from ..cards import Card
 from ..catalogue import LANGS
+from ..contract import Event
 from .catalogue import CATALOGUE
 from .errors import VinteEUmError, render_fields, shown
 from .scoring import call_reason, card_of, cards_of, check_ace, points
@@ -16,7 +18,7 @@ from .scoring import call_reason, card_of, cards_of, check_ace, points
 say = CATALOGUE.say
 
 
-def check_lang(lang) -> str:
+def check_lang(lang: object) -> str:
     """`lang` if it is "pt" or "en"; VinteEUmError "bad_language" otherwise."""
     if not isinstance(lang, str) or lang not in LANGS:
         raise VinteEUmError("bad_language", value=shown(lang))
@@ -33,21 +35,21 @@ ROTATION_LABELS = {lang: {r: say("rotation." + r, lang)
                    for lang in LANGS}
 
 
-def describe_action(action, lang: str = "pt") -> str:
+def describe_action(action: object, lang: str = "pt") -> str:
     """An action's name in `lang` ("apostar 3 fichas", "call seat 2")."""
     from .actions import Action
     return Action.parse(action).describe(check_lang(lang))
 
 
-def _card_name(text, lang: str) -> str:
+def _card_name(text: Card | str, lang: str) -> str:
     return card_of(text).name(lang)
 
 
-def _cards(texts, lang: str) -> str:
+def _cards(texts: Iterable[Card | str], lang: str) -> str:
     return ", ".join(_card_name(c, lang) for c in texts)
 
 
-def narrate(event: dict, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
     """One sentence telling what the event means, in Portuguese (default) or English.
     With `names` ({seat: name}, a table of learners) a named seat is called by its name
     (`_with_names`).
@@ -82,7 +84,7 @@ def _with_names(sentence: str, lang: str, names: Mapping[int, str] | None) -> st
     if not known:
         return sentence
 
-    def named(match: re.Match) -> str:
+    def named(match: re.Match[str]) -> str:
         if lang == "pt":
             before, number = match.group(1), int(match.group(2))
         else:
@@ -97,13 +99,13 @@ def _with_names(sentence: str, lang: str, names: Mapping[int, str] | None) -> st
     return _SEAT_IN[lang].sub(named, sentence)
 
 
-def _plain(event: dict) -> str:
-    return event["type"]
+def _plain(event: Event) -> str:
+    return str(event["type"])
 
 
 # event type -> the catalogue entry ("event.<entry>") its sentence is, where it depends on
 # more than the type
-_VARIANT = {
+_VARIANT: dict[str, Callable[[Event], str]] = {
     "stand": lambda e: "stand_21" if e["points"] == 21 and e.get("auto") else "stand",
     "pay": lambda e: "pay" if e["amount"] >= e["owed"] else ("pay_short" if e["amount"] else "pay_none"),
     "call": lambda e: "call_" + e["winner"],
@@ -112,7 +114,7 @@ _VARIANT = {
 }
 
 
-def _narrate(event: dict, lang: str) -> str:
+def _narrate(event: Event, lang: str) -> str:
     kind = event["type"]
     data = {k: v for k, v in event.items() if k != "type"}
     if kind == "deal":
@@ -146,7 +148,8 @@ def _narrate(event: dict, lang: str) -> str:
     return say(key, lang, **render_fields(data, lang))
 
 
-def explain_call(player_cards, banker_cards, ace=1, lang: str = "pt", decks: int = 1) -> str:
+def explain_call(player_cards: Iterable[Card | str], banker_cards: Iterable[Card | str], ace: int | str = 1,
+                 lang: str = "pt", decks: int = 1) -> str:
     """One sentence saying who takes the bet between this player and the banker, and why."""
     player = cards_of(player_cards, "player_cards")
     banker = cards_of(banker_cards, "banker_cards")

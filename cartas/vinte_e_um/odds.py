@@ -14,9 +14,9 @@ Banker policy: the banker draws while his total is below `draw_below` (default 1
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 import numpy as np
 
@@ -24,6 +24,10 @@ from ..cards import STANDARD_PACK, Card
 from .config import MAX_PACKS, is_int, whole
 from .errors import VinteEUmError, shown
 from .scoring import HARD_VALUES, VALUE_CLASSES, card_of, check_ace, points, total, value_class
+from .views import SeatView
+
+# cards as the odds take them: Cards or their texts, None for a card not seen (skipped)
+CardsSeen = Iterable[Card | str | None]
 
 BUST = 22                      # index of "bust" in the distribution vectors
 _VALUES = HARD_VALUES
@@ -36,7 +40,7 @@ _CLASS_OF = np.array([value_class(card) for card in STANDARD_PACK])
 _PACK_CLASSES = np.bincount(_CLASS_OF, minlength=VALUE_CLASSES)
 
 
-def _index(card) -> int:
+def _index(card: object) -> int:
     """Position of `card` (text or Card) in STANDARD_PACK; VinteEUmError "bad_card"."""
     found = _INDEX.get(id(card))
     if found is None and isinstance(card, str):
@@ -44,14 +48,14 @@ def _index(card) -> int:
     return found if found is not None else _INDEX[id(card_of(card))]
 
 
-def _cards(cards: Iterable) -> list[Card]:
+def _cards(cards: CardsSeen) -> list[Card]:
     """The pack's own card objects for cards given as text or Card (None entries skipped)."""
     if isinstance(cards, (str, bytes)) or cards is None:
         raise VinteEUmError("cards_list", field="cards", value=shown(cards))
     return [STANDARD_PACK[_index(c)] for c in cards if c is not None]
 
 
-def unknown_counts(seen: Iterable = (), decks: int = 1) -> np.ndarray:
+def unknown_counts(seen: CardsSeen = (), decks: int = 1) -> np.ndarray:
     """Cards not yet seen, counted by value class (index 0 ace, 1..8 for 2..9, 9 ten-valued)."""
     decks = whole(decks, "decks", 1, MAX_PACKS)
     if isinstance(seen, (str, bytes)) or seen is None:
@@ -64,7 +68,7 @@ def unknown_counts(seen: Iterable = (), decks: int = 1) -> np.ndarray:
     return _PACK_CLASSES * decks - np.bincount(_CLASS_OF[index], minlength=VALUE_CLASSES)
 
 
-def _unknown_apart(hand: list[Card], seen: Iterable, decks: int) -> np.ndarray:
+def _unknown_apart(hand: list[Card], seen: CardsSeen, decks: int) -> np.ndarray:
     """`unknown_counts` of `hand` plus `seen`, where `seen` must leave the hand's cards out."""
     seen = _cards(seen)
     try:
@@ -81,7 +85,7 @@ def _hard_aces(cards: list[Card]) -> tuple[int, int]:
     return sum(HARD_VALUES[k] for k in classes), classes.count(0)
 
 
-def bust_probability(hand: Iterable, seen: Iterable = (), ace=1, decks: int = 1) -> float:
+def bust_probability(hand: CardsSeen, seen: CardsSeen = (), ace: int | str = 1, decks: int = 1) -> float:
     """Probability that one more card takes `hand` over 21 (0.0 when no card is left).
 
     seen: the other cards the viewer has seen, NOT the hand itself (the hand's cards are
@@ -98,7 +102,7 @@ def bust_probability(hand: Iterable, seen: Iterable = (), ace=1, decks: int = 1)
     return float(counts[np.array(after) > 21].sum() / counts.sum())
 
 
-def _ace_total(ace):
+def _ace_total(ace: int | str) -> Callable[[int, int], int]:
     """total(hard, aces) for one ace option, as a fast closure."""
     if ace == 1:
         return lambda hard, aces: hard
@@ -124,8 +128,8 @@ def _end_of(t: int, check_21: bool, stopping: bool, last: bool, stop_at: int) ->
 
 
 @lru_cache(maxsize=4096)
-def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_under_21: bool,
-           ace, draw_below: int) -> tuple:
+def _final(counts: tuple[int, ...], hard: int, aces: int, forced: int, ncards: int, given_under_21: bool,
+           ace: int | str, draw_below: int) -> tuple[float, ...]:
     """Distribution of the banker's final total (index 0..21, 22 = bust) for a hand that
     holds `hard`/`aces` in `ncards` cards, must still take `forced` cards, then draws while
     below `draw_below` (and under 21), from `counts` unknown cards per value class.
@@ -162,8 +166,9 @@ def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_
         stopping = left <= 0
         check_21 = given_under_21 and ncards + drawn + 1 == 2 and stopping
         last = n == 1
-        rows_for: dict = {}
-        new: dict = {}
+        # (hard, aces) -> per value class: (shift, where the hand ends or None, one card, hard, aces)
+        rows_for: dict[tuple[int, int], list[tuple[int, int | None, int, int, int]]] = {}
+        new: dict[int, tuple[float, int, int]] = {}  # composition -> (mass, hard, aces)
         for key, (mass, hard, aces) in level.items():
             rows = rows_for.get((hard, aces))
             if rows is None:
@@ -188,13 +193,13 @@ def _final(counts: tuple, hard: int, aces: int, forced: int, ncards: int, given_
     return tuple(out)
 
 
-def _final_from(counts: tuple, hard: int, aces: int, forced: int, ncards: int,
-                given_under_21: bool, ace, draw_below: int) -> np.ndarray:
+def _final_from(counts: tuple[int, ...], hard: int, aces: int, forced: int, ncards: int,
+                given_under_21: bool, ace: int | str, draw_below: int) -> np.ndarray:
     return np.array(_final(counts, hard, aces, forced, ncards, given_under_21, ace, draw_below))
 
 
-def banker_distribution_array(banker_cards: Iterable = (), seen: Iterable = (), hidden: int = 0,
-                              draw_below: int = 17, ace=1, decks: int = 1,
+def banker_distribution_array(banker_cards: CardsSeen = (), seen: CardsSeen = (), hidden: int = 0,
+                              draw_below: int = 17, ace: int | str = 1, decks: int = 1,
                               given_under_21: bool = False) -> np.ndarray:
     """`banker_final_distribution` as a numpy vector: index t for a total t, index 22 for bust."""
     ace, visible = check_ace(ace), _cards(banker_cards)
@@ -220,12 +225,12 @@ def banker_distribution_array(banker_cards: Iterable = (), seen: Iterable = (), 
     mass = acc.sum()
     if mass == 0:
         raise VinteEUmError("no_consistent_deal")
-    return acc / mass
+    return acc / mass  # type: ignore[no-any-return]  # an array divided by its sum is an array
 
 
-def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), hidden: int = 0,
-                              draw_below: int = 17, ace=1, decks: int = 1,
-                              given_under_21: bool = False) -> dict:
+def banker_final_distribution(banker_cards: CardsSeen = (), seen: CardsSeen = (), hidden: int = 0,
+                              draw_below: int = 17, ace: int | str = 1, decks: int = 1,
+                              given_under_21: bool = False) -> dict[int | str, float]:
     """Probability of each final total of the banker under the policy "draw below N".
 
     banker_cards: the banker's cards the viewer can see; hidden: how many more he holds
@@ -243,8 +248,8 @@ def banker_final_distribution(banker_cards: Iterable = (), seen: Iterable = (), 
     return out
 
 
-def win_probability(player_cards: Iterable, banker_visible: Iterable = (), seen: Iterable = (),
-                    hidden: int = 1, draw_below: int = 17, ace=1, decks: int = 1,
+def win_probability(player_cards: CardsSeen, banker_visible: CardsSeen = (), seen: CardsSeen = (),
+                    hidden: int = 1, draw_below: int = 17, ace: int | str = 1, decks: int = 1,
                     given_under_21: bool = True) -> float:
     """Probability that `player_cards`, standing now, beat the banker (ties go to the bank).
 
@@ -263,7 +268,16 @@ def win_probability(player_cards: Iterable, banker_visible: Iterable = (), seen:
     return float(vec[BUST] + vec[:mine].sum())
 
 
-def odds_for_view(view, draw_below: int = 17) -> dict:
+class ViewOdds(TypedDict):
+    """`odds_for_view`: "bust" for every seat, "banker" and "win" for a player facing a banker
+    who holds cards."""
+
+    bust: float
+    banker: NotRequired[dict[int | str, float]]
+    win: NotRequired[float]
+
+
+def odds_for_view(view: SeatView, draw_below: int = 17) -> ViewOdds:
     """The three figures for the seat of `state.view(seat)` (a SeatView), from what that
     seat can see.
 
@@ -275,22 +289,23 @@ def odds_for_view(view, draw_below: int = 17) -> dict:
     if not is_int(seat):
         raise VinteEUmError("bad_viewer", last=view.players - 1, value=shown(seat))
     mine = list(view.hands[seat])
-    out: dict[str, Any] = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
+    out: ViewOdds = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
     if seat != banker and view.hands[banker]:
         faces = [c for c in view.hands[banker] if c is not None]
         hidden = len(view.hands[banker]) - len(faces)
         others = _others(view, seat, banker)
         under = view.phase in ("players", "banker")
-        out["banker"] = banker_final_distribution(faces, mine + others, hidden, draw_below,
+        # mine + others: a list of Card | None (mypy's list.__add__ does not join the two item types)
+        out["banker"] = banker_final_distribution(faces, mine + others, hidden, draw_below,  # type: ignore[operator]
                                                   view.ace, view.decks, under and hidden > 0)
         out["win"] = win_probability(mine, faces, others, hidden, draw_below, view.ace,
                                      view.decks, under and hidden > 0)
     return out
 
 
-def _others(view, *exclude: int) -> list[str]:
+def _others(view: SeatView, *exclude: int) -> list[Card]:
     """Seen cards outside the hands of the `exclude` seats."""
-    own: Counter = Counter()
+    own: Counter[Card] = Counter()
     for seat in exclude:
         own.update(c for c in view.hands[seat] if c is not None)
     rest = Counter(view.seen)

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from typing import Literal
 
 from ..cards import STANDARD_PACK, Card, Rank
 from .errors import VinteEUmError, shown
 
-ACE_OPTIONS: tuple = (1, 11, "flexible")
+# what the table agreed the ace counts (`check_ace` reads a few more spellings of "flexible")
+Ace = Literal[1, 11, "flexible"]
+ACE_OPTIONS: tuple[Ace, ...] = (1, 11, "flexible")
 FLEXIBLE = "flexible"
 
 # Value classes used by the odds: index 0 is the ace, 1..8 are 2..9, 9 is every 10-valued card.
@@ -31,7 +34,7 @@ _CARD_BY_TEXT = {str(card): card for card in STANDARD_PACK}
 _CARD_BY_ID = {id(card): card for card in STANDARD_PACK}
 
 
-def check_ace(ace) -> int | str:
+def check_ace(ace: object) -> int | str:
     """Normalise the ace option: 1, 11 or "flexible" (an int 1 or 11, never a bool or a
     float); anything else raises VinteEUmError "bad_ace"."""
     if isinstance(ace, str) and len(ace) < 20 and ace.strip().lower() in (
@@ -42,7 +45,7 @@ def check_ace(ace) -> int | str:
     raise VinteEUmError("bad_ace", value=shown(ace))
 
 
-def card_of(card) -> Card:
+def card_of(card: object) -> Card:
     """The pack's own Card for a Card or its text ("7♥", "7 de copas"); VinteEUmError
     "bad_card" for anything else."""
     found = _CARD_BY_ID.get(id(card))
@@ -60,7 +63,7 @@ def card_of(card) -> Card:
     raise VinteEUmError("bad_card", value=shown(card))
 
 
-def cards_of(cards, field: str = "cards") -> list[Card]:
+def cards_of(cards: Iterable[object], field: str = "cards") -> list[Card]:
     """`card_of` for each of a list (or tuple) of cards; VinteEUmError for anything else."""
     if isinstance(cards, (str, bytes)) or not isinstance(cards, (list, tuple)):
         try:
@@ -70,13 +73,13 @@ def cards_of(cards, field: str = "cards") -> list[Card]:
     return [card_of(c) for c in cards]
 
 
-def value_class(card: Card) -> int:
+def value_class(card: Card | str) -> int:
     """0 for an ace, 1..8 for 2..9, 9 for 10, J, Q, K."""
     found = _ID_CLASS.get(id(card))
     return found if found is not None else _CLASS[card_of(card).rank]
 
 
-def card_value(card, ace=1) -> int:
+def card_value(card: Card | str, ace: int | str = 1) -> int:
     """What one card counts; a flexible ace counts 11 here (its best value alone)."""
     card = card_of(card)
     if card.rank is Rank.ACE:
@@ -84,7 +87,7 @@ def card_value(card, ace=1) -> int:
     return HARD_VALUES[_CLASS[card.rank]]
 
 
-def total(hard: int, aces: int, ace) -> int:
+def total(hard: int, aces: int, ace: int | str) -> int:
     """Points of a hand from its total with aces as 1 (`hard`) and its number of aces."""
     if ace == 11:
         return hard + 10 * aces
@@ -93,7 +96,7 @@ def total(hard: int, aces: int, ace) -> int:
     return hard
 
 
-def points(cards: Iterable, ace=1) -> int:
+def points(cards: Iterable[Card | str], ace: int | str = 1) -> int:
     """The hand's total under the table's ace option."""
     ace = check_ace(ace)
     hard = aces = 0
@@ -104,18 +107,18 @@ def points(cards: Iterable, ace=1) -> int:
     return total(hard, aces, ace)
 
 
-def is_bust(cards: Iterable, ace=1) -> bool:
+def is_bust(cards: Iterable[Card | str], ace: int | str = 1) -> bool:
     """Over 21: "estourei"."""
     return points(cards, ace) > 21
 
 
-def is_two_card_21(cards: Iterable, ace=1) -> bool:
+def is_two_card_21(cards: Iterable[Card | str], ace: int | str = 1) -> bool:
     """Exactly two cards making 21 (impossible when the ace counts 1)."""
     cards = list(cards)
     return len(cards) == 2 and points(cards, ace) == 21
 
 
-def playable(cards: Iterable, ace=1) -> list[Card]:
+def playable(cards: Iterable[Card | str], ace: int | str = 1) -> list[Card]:
     """The cards a hand really plays, in order: it takes no card once at 21 or over.
 
     A player or banker at 21 stops (docs/rules.md#21-stop-at-21) and a hand
@@ -129,7 +132,8 @@ def playable(cards: Iterable, ace=1) -> list[Card]:
     return kept
 
 
-def call_reason(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
+def call_reason(player_cards: Iterable[Card | str], banker_cards: Iterable[Card | str], ace: int | str = 1,
+                decks: int = 1) -> str:
     """Why the bet goes where it goes when the banker meets this player, in the round's order.
 
     One of "banker_21" (two-card 21: he takes every bet before anyone plays),
@@ -166,7 +170,8 @@ def beats(player_points: int, banker_points: int) -> bool:
     return player_points <= 21 and (banker_points > 21 or player_points > banker_points)
 
 
-def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1) -> str:
+def call_winner(player_cards: Iterable[Card | str], banker_cards: Iterable[Card | str], ace: int | str = 1,
+                decks: int = 1) -> str:
     """Who takes the bet, "player" or "banker" (docs/rules.md#vinte-e-um, round steps 3 to 5).
 
     A player who busts loses (he busts before the banker plays); a banker who busts pays
@@ -178,7 +183,8 @@ def call_winner(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: in
     return "player" if reason in ("banker_two_aces", "banker_bust", "more") else "banker"
 
 
-def judge_call(player_cards: Iterable, banker_cards: Iterable, ace=1, decks: int = 1):
+def judge_call(player_cards: Iterable[Card | str], banker_cards: Iterable[Card | str], ace: int | str = 1,
+               decks: int = 1) -> tuple[list[Card], list[Card], str]:
     """A call between hands dealt card by card: (player's cards, banker's cards, winner).
 
     Each hand keeps only the cards it really plays (`playable`: none after it reached 21 or

@@ -35,7 +35,7 @@ load, through `legacy`, which turns one into a setup plus actions and replays it
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard
 
 import numpy as np
 
@@ -45,6 +45,9 @@ from . import legacy
 from .actions import Action
 from .config import CONFIG_KEYS, MAX_PACKS, MAX_PLAYERS, MAX_ROUNDS, OPTIONS, UNTIL_ONE_CAP
 from .errors import VinteEUmError
+
+if TYPE_CHECKING:
+    from .state import VinteEUmState
 
 FORMAT = "cartas.vinte_e_um/2"
 MAX_TEXT = 2_000_000            # characters of JSON
@@ -60,11 +63,11 @@ _DTYPES = ("uint32", "uint64", "int64")
 _CARD = {str(card): card for card in STANDARD_PACK}
 
 
-def _is_int(value) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _bad(where: str, rule: str, **fields) -> VinteEUmError:
+def _bad(where: str, rule: str, **fields: object) -> VinteEUmError:
     return VinteEUmError("bad_state", where=where, rule=rule, **fields)
 
 
@@ -73,11 +76,11 @@ def _bad(where: str, rule: str, **fields) -> VinteEUmError:
 _rng_to_json = legacy.rng_to_json
 
 
-def _rng_from_json(data) -> np.random.Generator:
-    def bad():
+def _rng_from_json(data: object) -> np.random.Generator:
+    def bad() -> VinteEUmError:
         return VinteEUmError("bad_state", where="rng", rule="rng")
 
-    def arrays(value, depth):
+    def arrays(value: object, depth: int) -> object:
         if depth > 3:
             raise bad()
         if isinstance(value, dict):
@@ -98,7 +101,7 @@ def _rng_from_json(data) -> np.random.Generator:
     try:
         state = arrays(data, 0)
         bit_generator = BIT_GENERATORS[data["bit_generator"]]()
-        bit_generator.state = state
+        bit_generator.state = state  # type: ignore[assignment]  # a wrong shape raises, caught below
         return np.random.Generator(bit_generator)
     except VinteEUmError:
         raise
@@ -108,7 +111,7 @@ def _rng_from_json(data) -> np.random.Generator:
 
 # -- saving -------------------------------------------------------------------------------
 
-def to_dict(state) -> dict:
+def to_dict(state: VinteEUmState) -> dict[str, Any]:
     """The saved game: its setup and its actions.
 
     A game that draws from its caller's Generator (`new_game(..., seed=rng)`, which others
@@ -125,13 +128,13 @@ def to_dict(state) -> dict:
             "actions": list(state._actions)}
 
 
-def to_json(state) -> str:
+def to_json(state: VinteEUmState) -> str:
     return json.dumps(to_dict(state), ensure_ascii=False, separators=(",", ":"))
 
 
 # -- loading ------------------------------------------------------------------------------
 
-def _cards(value, where: str, limit: int, none: bool = False) -> list:
+def _cards(value: object, where: str, limit: int, none: bool = False) -> list[str | None]:
     """A list of exact card texts ("7♥"; None too when `none`), at most `limit` long."""
     if not isinstance(value, list) or len(value) > limit:
         raise _bad(where, "length" if isinstance(value, list) else "type")
@@ -141,7 +144,7 @@ def _cards(value, where: str, limit: int, none: bool = False) -> list:
     return value
 
 
-def _check_deal(deal, players: int) -> tuple | None:
+def _check_deal(deal: object, players: int) -> tuple[list[str | None], str | None, list[str | None]] | None:
     """The deal chosen by hand, as `from_deal` takes it (first_cards, upcard, then)."""
     if deal is None:
         return None
@@ -154,7 +157,7 @@ def _check_deal(deal, players: int) -> tuple | None:
     return first, upcard, _cards(deal["then"], "setup.deal.then", 104)
 
 
-def check_setup(setup) -> dict:
+def check_setup(setup: object) -> dict[str, Any]:
     """The saved setup, its shape and ranges checked (the engine checks the rest as it
     starts the game): the options against `config.OPTIONS` ("bad_setup" wrapping the
     registry's GameError), the generator, the stocks and lots fixed by hand."""
@@ -191,7 +194,7 @@ def check_setup(setup) -> dict:
             "generator": generator, "saved": setup}
 
 
-def replay(state, actions) -> None:
+def replay(state: VinteEUmState, actions: object) -> None:
     """Apply the saved `actions` in order; the first one refused raises "saved_action"
     naming it (numbered from 1) and the engine's reason."""
     if not isinstance(actions, list):
@@ -214,7 +217,7 @@ def replay(state, actions) -> None:
             raise VinteEUmError("saved_action", index=n, error=err) from None
 
 
-def parse(text) -> dict:
+def parse(text: object) -> dict[str, Any]:
     """The saved game's top-level object (text, bytes or the parsed dict), size capped."""
     if isinstance(text, (str, bytes, bytearray)):
         if len(text) > MAX_TEXT:
@@ -230,7 +233,15 @@ def parse(text) -> dict:
     return data
 
 
-def load(text, begin: Callable):
+class Begin(Protocol):
+    """How `load` starts a game: `state._begin` (which this module may not import)."""
+
+    def __call__(self, players: int, seed: int | np.random.Generator | None, options: dict[str, Any],
+                 banker: int | None, deal: tuple[object, object, object] | None = None,
+                 saved: dict[str, Any] | None = None) -> VinteEUmState: ...
+
+
+def load(text: object, begin: Begin) -> VinteEUmState:
     """The game a saved text holds: `begin` (`state._begin`) starts it from its checked
     setup, then its actions are replayed. First-format saves are read by `legacy.read`."""
     data = parse(text)

@@ -11,16 +11,18 @@ from __future__ import annotations
 import copy
 import secrets
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cards import Card, shuffled, standard_pack
-from ..contract import Outcome, copy_event
-from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action, IllegalAction
+from ..contract import Event, Outcome, copy_event
+from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
 from .config import (
     CONFIG_KEYS,
     DEFAULT_ROTATION,
     ROTATIONS,
     UNTIL_ONE_CAP,
+    Config,
     check_banker,
     check_config,
     check_seed,
@@ -28,13 +30,15 @@ from .config import (
     default_packs,
     is_int,
 )
-from .errors import VinteEUmError, shown
+from .errors import IllegalAction, VinteEUmError, shown
 from .scoring import call_winner, card_of, points
 from .views import ALL, SeatView, hide_events
 
 if TYPE_CHECKING:
     import numpy as np  # the Generator comes from config.check_seed, which loads numpy
 
+# `from_deal`'s first cards: one per seat (None for a seat sitting out), or {seat: card}
+FirstCards = Sequence[Card | str | None] | Mapping[int, Card | str | None]
 PHASES: tuple[str, ...] = ("bet", "players", "banker", "rotation", "game_over")
 __all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "VinteEUmState", "default_ace",
            "default_packs", "from_deal", "from_json", "new_game"]
@@ -43,7 +47,7 @@ __all__ = ["ALL", "DEFAULT_ROTATION", "PHASES", "ROTATIONS", "VinteEUmState", "d
 class VinteEUmState:
     """A whole game of 21. Build it with `new_game`, `from_deal` or `from_json`."""
 
-    def __init__(self, config: dict, rng: np.random.Generator):
+    def __init__(self, config: Config, rng: np.random.Generator):
         self.config = config
         self.players: int = config["players"]
         self.ace = config["ace"]
@@ -77,12 +81,12 @@ class VinteEUmState:
         self.high_bidder: int | None = None
         self.pending_offer: tuple[int, int] | None = None
         self.offered: list[int] = []
-        self.events: list[dict] = []
+        self.events: list[Event] = []
         self.winner: int | None = None
         self.winners: list[int] = []
         # Saving (docs/rules.md#saved-game-replays): how the game began, the actions since, and
         # what the setup fixes by hand: the next stocks (top card first) and lots to draw.
-        self._setup: dict = {}
+        self._setup: dict[str, Any] = {}
         self._actions: list[str] = []
         self._stocks: list[list[Card]] = []
         self._lots: list[int] = []
@@ -118,7 +122,7 @@ class VinteEUmState:
             return True
         return seat != self.banker and self.bets[seat] == 0 and self.chips[seat] == 0
 
-    def bank_story(self) -> list[dict]:
+    def bank_story(self) -> list[Event]:
         """The events that led to the latest change of bank, ending with its bank_change;
         [] when the bank has not changed hands.
 
@@ -139,7 +143,7 @@ class VinteEUmState:
                          and self.events[i]["face_up"] and self.events[i]["seat"] == change["to"])
         return [dict(e) for e in self.events[start:last + 1]]
 
-    def narrate(self, event: dict, lang: str = "pt", names=None) -> str:
+    def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence telling what `event` means, in "pt" (default) or "en"; `names`:
         {seat: name}, see `cartas.vinte_e_um.narrate`."""
         from .narration import narrate
@@ -170,23 +174,23 @@ class VinteEUmState:
     def points(self, seat: int) -> int:
         return points(self.hands[self._seat_number(seat)], self.ace)
 
-    def _seat_number(self, seat) -> int:
+    def _seat_number(self, seat: object) -> int:
         if not is_int(seat) or not 0 <= seat < self.players:
             raise VinteEUmError("bad_viewer", last=self.players - 1, value=shown(seat))
         return int(seat)
 
-    def _viewer(self, seat):
+    def _viewer(self, seat: object) -> int | str | None:
         """Check a viewer: a seat number, None (a spectator) or "all" (every card)."""
         if seat is None or (isinstance(seat, str) and seat == ALL):
             return seat
         return self._seat_number(seat)
 
-    def _sees(self, viewer, other: int) -> bool:
+    def _sees(self, viewer: int | str | None, other: int) -> bool:
         """Whether `viewer` sees the face-down card of `other` (if it has one).
         Decided: docs/rules.md#21-who-sees."""
         return viewer == ALL or viewer == other or not self.covered[other]
 
-    def view(self, seat) -> SeatView:
+    def view(self, seat: int | str | None) -> SeatView:
         """What `seat` can see now, as an immutable `SeatView` (see `cartas.vinte_e_um.views`).
 
         seat: a seat number; None for a spectator (nobody's seat: only face-up and shown
@@ -231,7 +235,7 @@ class VinteEUmState:
             _log=self.events, _log_length=len(self.events),
         )
 
-    def events_for(self, seat) -> list[dict]:
+    def events_for(self, seat: int | str | None) -> list[Event]:
         """The event log with the face-down deals `seat` did not see hidden (card None).
         seat None: a spectator (every face-down deal hidden); "all": the whole log."""
         return hide_events(self.events, self._viewer(seat))
@@ -257,12 +261,12 @@ class VinteEUmState:
             return [ACCEPT_OFFER, REFUSE_OFFER]
         return [Action.offer(n) for n in range(1, self.chips[seat] + 1)] + [PASS]
 
-    def why_illegal(self, action, seat: int | None = None, lang: str = "en") -> str | None:
+    def why_illegal(self, action: object, seat: int | None = None, lang: str = "en") -> str | None:
         """None when `action` is legal now, else the reason in `lang` (English by default)."""
         error = self.illegal(action, seat)
         return None if error is None else error.message(lang)
 
-    def illegal(self, action, seat: int | None = None) -> IllegalAction | None:
+    def illegal(self, action: object, seat: int | None = None) -> IllegalAction | None:
         """None when `action` is legal now, else the IllegalAction (not raised) saying why;
         `message("pt")` / `message("en")` give the reason."""
         try:
@@ -319,7 +323,7 @@ class VinteEUmState:
         return {"bet": ("bet",), "players": ("hit", "stand"), "banker": ("draw", "call")}[self.phase]
 
     # ------------------------------------------------------------------ applying actions
-    def apply_action(self, action, seat: int | None = None) -> list[dict]:
+    def apply_action(self, action: object, seat: int | None = None) -> list[Event]:
         """Play `action` (an Action or its str form) for the current seat; `seat`, when
         given, must be the current seat.
 
@@ -348,32 +352,32 @@ class VinteEUmState:
         over = self.phase == "game_over"
         return Outcome("seat", tuple(self.chips), self.winner, tuple(self.winners) if over else (), over)
 
-    def _do_bet(self, seat, action):
-        self.chips[seat] -= action.amount
-        self.bets[seat] = action.amount
+    def _do_bet(self, seat: int, action: Action) -> None:
+        self.chips[seat] -= action.amount  # type: ignore[operator]  # a bet, bid or offer has an amount (Action checks)
+        self.bets[seat] = action.amount  # type: ignore[assignment]  # a bet, bid or offer has an amount (Action checks)
         self._log("bet", seat=seat, amount=action.amount)
         self.queue.pop(0)
         if not self.queue:
             self._banker_upcard()
 
-    def _do_hit(self, seat, action):
+    def _do_hit(self, seat: int, action: Action) -> None:
         self._log("hit", seat=seat)
         self._deal(seat, face_up=True)
         self._after_card(seat)
 
-    def _do_stand(self, seat, action):
+    def _do_stand(self, seat: int, action: Action) -> None:
         self._log("stand", seat=seat, points=self.points(seat), auto=False)
         self._next_player()
 
-    def _do_draw(self, seat, action):
+    def _do_draw(self, seat: int, action: Action) -> None:
         self._log("draw", seat=seat)
         self._deal(seat, face_up=True)
         if self.points(seat) > 21:
             self._banker_bust()
 
-    def _do_call(self, seat, action):
+    def _do_call(self, seat: int, action: Action) -> None:
         # Decided: docs/rules.md#21-banker-chooses
-        player = action.seat
+        player: int = action.seat  # type: ignore[assignment]  # a call names its seat (Action checks)
         if self.covered[seat]:
             self.covered[seat] = False
             self._log("reveal", seat=seat, card=str(self.hands[seat][0]))
@@ -390,12 +394,12 @@ class VinteEUmState:
         if not self.uncalled:
             self._end_round()
 
-    def _do_take_bank(self, seat, action):
+    def _do_take_bank(self, seat: int, action: Action) -> None:
         self._log("take_bank", seat=seat)
         self._change_bank(seat, "rounds")
         self._next_round()
 
-    def _do_refuse_bank(self, seat, action):
+    def _do_refuse_bank(self, seat: int, action: Action) -> None:
         self._log("refuse_bank", seat=seat)
         self.offered.append(self.queue.pop(0))
         if not self.queue:
@@ -403,13 +407,13 @@ class VinteEUmState:
             self._change_bank(lucky, "lot")
             self._next_round()
 
-    def _do_bid(self, seat, action):
+    def _do_bid(self, seat: int, action: Action) -> None:
         self._log("bid", seat=seat, amount=action.amount)
-        self.high_bid, self.high_bidder = action.amount, seat
+        self.high_bid, self.high_bidder = action.amount, seat  # type: ignore[assignment]  # a bet, bid or offer has an amount (Action checks)
         self.queue.append(self.queue.pop(0))
         self._auction_check()
 
-    def _do_pass(self, seat, action):
+    def _do_pass(self, seat: int, action: Action) -> None:
         self._log("pass", seat=seat)
         self.queue.pop(0)
         if self.rotation == "auction":
@@ -417,9 +421,9 @@ class VinteEUmState:
         elif not self.queue:
             self._next_round()
 
-    def _do_offer(self, seat, action):
+    def _do_offer(self, seat: int, action: Action) -> None:
         self._log("offer", seat=seat, amount=action.amount)
-        self.pending_offer = (seat, action.amount)
+        self.pending_offer = (seat, action.amount)  # type: ignore[assignment]  # a bet, bid or offer has an amount (Action checks)
 
     def _offer(self) -> tuple[int, int]:
         """The offer the banker answers; IllegalAction "no_offer" when none is pending."""
@@ -427,13 +431,13 @@ class VinteEUmState:
             raise IllegalAction("no_offer")
         return self.pending_offer
 
-    def _do_accept_offer(self, seat, action):
+    def _do_accept_offer(self, seat: int, action: Action) -> None:
         buyer, price = self._offer()
         self._log("accept_offer", seat=seat, buyer=buyer, amount=price)
         self.pending_offer = None
         self._sell_bank(buyer, price, "sale")
 
-    def _do_refuse_offer(self, seat, action):
+    def _do_refuse_offer(self, seat: int, action: Action) -> None:
         buyer, price = self._offer()
         self._log("refuse_offer", seat=seat, buyer=buyer, amount=price)
         self.pending_offer = None
@@ -446,7 +450,7 @@ class VinteEUmState:
         """Every other seat, starting at `seat`'s left."""
         return [(seat + i) % self.players for i in range(1, self.players)]
 
-    def _log(self, kind: str, **data):
+    def _log(self, kind: str, **data: object) -> None:
         self.events.append({"type": kind, **data})
 
     def _may_take_card(self, seat: int) -> bool:
@@ -692,7 +696,7 @@ class VinteEUmState:
         """An independent copy, its generator included."""
         return copy.deepcopy(self)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The saved game: its setup plus its actions (see `cartas.vinte_e_um.serialization`)."""
         from .serialization import to_dict
         return to_dict(self)
@@ -710,7 +714,7 @@ class VinteEUmState:
                 f"phase {self.phase}, chips {self.chips}>")
 
 
-def from_json(text) -> VinteEUmState:
+def from_json(text: str | dict[str, Any]) -> VinteEUmState:
     """The game saved by `to_json()` (text, or the parsed dict): its setup starts it and its
     actions are replayed (docs/rules.md#saved-game-replays), so it continues exactly as the
     original would. A setup out of range or an action the rules refuse raises VinteEUmError
@@ -719,8 +723,10 @@ def from_json(text) -> VinteEUmState:
     return load(text, _begin)
 
 
-def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5, chips=20,
-             rotation=DEFAULT_ROTATION, rounds=10, rotation_rounds=3, banker=None) -> VinteEUmState:
+def new_game(players: int, seed: int | np.random.Generator | None = None, ace: int | str | None = None,
+             decks: int | None = None, min_bet: int = 1, max_bet: int = 5, chips: int | Sequence[int] = 20,
+             rotation: str = DEFAULT_ROTATION, rounds: int | None = 10, rotation_rounds: int = 3,
+             banker: int | None = None) -> VinteEUmState:
     """A new game, dealt up to the first bet.
 
     players: everyone at the table, banker included (3..12). ace: 1, 11 or "flexible";
@@ -739,9 +745,11 @@ def new_game(players: int, seed=None, ace=None, decks=None, min_bet=1, max_bet=5
     return _begin(players, seed, options, banker)
 
 
-def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed=None, ace=None,
-              decks=None, min_bet=1, max_bet=5, chips=20, rotation=DEFAULT_ROTATION, rounds=10,
-              rotation_rounds=3) -> VinteEUmState:
+def from_deal(players: int, first_cards: FirstCards, upcard: Card | str | None = None,
+              then: Sequence[Card | str] = (), *, banker: int | None = 0,
+              seed: int | np.random.Generator | None = None, ace: int | str | None = None,
+              decks: int | None = None, min_bet: int = 1, max_bet: int = 5, chips: int | Sequence[int] = 20,
+              rotation: str = DEFAULT_ROTATION, rounds: int | None = 10, rotation_rounds: int = 3) -> VinteEUmState:
     """A game whose first round deals chosen cards, for lessons and tests.
 
     first_cards: each seat's face-down card, a list indexed by seat (None for a seat sitting
@@ -755,7 +763,7 @@ def from_deal(players: int, first_cards, upcard=None, then=(), *, banker=0, seed
     return _begin(players, seed, options, banker, (first_cards, upcard, then))
 
 
-def _deal_first(state: VinteEUmState, first_cards, upcard, then) -> dict:
+def _deal_first(state: VinteEUmState, first_cards: object, upcard: object, then: object) -> dict[str, Any]:
     """Start the first round with the chosen cards on top (see `from_deal`); returns the
     deal as saved: {"first_cards": a card text or None per seat, "upcard", "then"}."""
     players = state.players
@@ -786,8 +794,9 @@ def _deal_first(state: VinteEUmState, first_cards, upcard, then) -> dict:
             "upcard": None if not up else str(up[0]), "then": [str(c) for c in more]}
 
 
-def _begin(players, seed, options: dict, banker, deal: tuple | None = None,
-           saved: dict | None = None) -> VinteEUmState:
+def _begin(players: int, seed: int | np.random.Generator | None, options: dict[str, Any], banker: int | None,
+           deal: tuple[object, object, object] | None = None,
+           saved: dict[str, Any] | None = None) -> VinteEUmState:
     """A new game (`new_game`, or `from_deal` when `deal` is (first_cards, upcard, then)).
     Its setup is kept for saving: the options, the first banker as asked, the deal, and the
     seed (a seed None draws a fresh one, kept); a Generator of the caller's is used as it is,
@@ -813,7 +822,8 @@ def _begin(players, seed, options: dict, banker, deal: tuple | None = None,
         state._start_round()
     state._setup = saved if saved is not None else {
         "players": config["players"],
-        "options": {key: config[key] for key in CONFIG_KEYS if key != "players"},
+        "options": {key: config[key] for key in CONFIG_KEYS if key != "players"},  # type: ignore[literal-required]  # CONFIG_KEYS are Config's keys
         "banker": banker if banker is None else int(banker), "deal": chosen,
-        "seed": None if shared else int(seed), "rng": None, "stocks": [], "lots": []}
+        # not shared: `seed` is a whole number (check_seed refused anything else)
+        "seed": None if shared else int(seed), "rng": None, "stocks": [], "lots": []}  # type: ignore[arg-type]
     return state

@@ -28,11 +28,13 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from ..cards import Card
+from ..contract import Event
+from .actions import Action
 
 ALL = "all"   # the viewer who sees every card (the teacher); None is a spectator
 
 
-def hide_events(events: list[dict], viewer) -> list[dict]:
+def hide_events(events: list[Event], viewer: int | str | None) -> list[Event]:
     """`events` with the face-down deals `viewer` did not see hidden (card None)."""
     if viewer == ALL:
         return list(events)
@@ -81,26 +83,26 @@ class SeatView:
     pending_offer: tuple[int, int] | None
     winner: int | None
     winners: tuple[int, ...]
-    legal: tuple[Any, ...] = ()
-    _log: list = field(default_factory=list, repr=False, compare=False)
+    legal: tuple[Action, ...] = ()
+    _log: list[Event] = field(default_factory=list, repr=False, compare=False)
     _log_length: int = field(default=0, repr=False, compare=False)
 
     @property
     def is_my_turn(self) -> bool:
         return isinstance(self.seat, int) and self.seat == self.current_seat
 
-    def legal_actions(self) -> list:
+    def legal_actions(self) -> list[Action]:
         """The legal actions (Action values) when it is this seat's turn, else []."""
         return list(self.legal) if self.is_my_turn else []
 
     @property
-    def events(self) -> list[dict]:
+    def events(self) -> list[Event]:
         """Every event up to this view, with what this seat may not see replaced by None."""
         return hide_events(self._log[:self._log_length], self.seat)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         """The view as JSON-friendly data (cards and legal actions as their str form)."""
-        out = {}
+        out: dict[str, Any] = {}
         for f in fields(self):
             if f.name.startswith("_"):
                 continue
@@ -110,7 +112,7 @@ class SeatView:
         return out
 
 
-def _plain(value):
+def _plain(value: object) -> object:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
     if isinstance(value, Card):
