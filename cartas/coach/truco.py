@@ -40,16 +40,26 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..cards import TRUCO_PACK, Card, make_rng
 from ..truco.catalogue import CATALOGUE
 from ..truco.errors import TrucoError
 from ..truco.rules import finished_sequences, hand_winner
-from ..truco.variants import get_variant, strength_table
+from ..truco.variants import Variant, get_variant, strength_table
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..truco.actions import Action
+
+# what seeds the coach's draws (see `cartas.cards.make_rng`)
+Seed: TypeAlias = "int | np.random.Generator | None"
+# (finished, winning team or None) for every prefix of trick results (`_status_table`)
+StatusTable = dict[tuple[int | None, ...], tuple[bool, int | None]]
 
 ROLLOUTS = 400       # hands played out per candidate card (the whole advice stays under 300 ms)
 START_SIMULATIONS = 20_000   # hand_odds deals at the start of a hand
@@ -82,17 +92,17 @@ class TrucoSpot:
         has played its card, or its partner is the engine's answering seat.
     """
 
-    variant: Any
-    hand: Sequence
+    variant: Variant | str
+    hand: Sequence[Card | str]
     seat: int = 0
-    vira: Any = None
+    vira: Card | str | None = None
     mao: int = 0
-    table: Sequence = ()
-    results: Sequence = ()
-    seen: Sequence = ()
-    partner: Sequence | None = None
+    table: Sequence[tuple[int, Card | str | None]] = ()
+    results: Sequence[int | None] = ()
+    seen: Sequence[Card | str] = ()
+    partner: Sequence[Card | str] | None = None
     hand_value: int = 1
-    score: tuple = (0, 0)
+    score: tuple[int, ...] = (0, 0)
     pending: int | None = None
     run_value: int | None = None
     next_raise: int | None = None
@@ -117,9 +127,9 @@ class Advice:
     card: Card | None
     win: float
     loss: float
-    options: dict
+    options: dict[str, dict[str, float]]
     reason: str
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, object] = field(default_factory=dict)
     simulations: int = 0
     seconds: float = 0.0
 
@@ -128,13 +138,13 @@ class Advice:
         return say(self.reason, lang, self.fields)
 
 
-def say(key: str, lang: str, fields: dict) -> str:
+def say(key: str, lang: str, fields: Mapping[str, object]) -> str:
     """The coach's sentence `key` (its catalogue key less "coach_") in `lang`, its fields
     written the way `lang` writes them (`_fmt`)."""
     return CATALOGUE.say(f"coach_{key}", lang, **{k: _fmt(v, lang) for k, v in fields.items()})
 
 
-def _fmt(value, lang):
+def _fmt(value: object, lang: str) -> str:
     if isinstance(value, Card):
         return str(value)
     if isinstance(value, Percent):
@@ -153,7 +163,7 @@ class Percent:
 
 # -- entry points ----------------------------------------------------------------------------
 
-def advise(spot: TrucoSpot, seed=0) -> Advice:
+def advise(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     """The advice for the decision the spot is about: the mão de onze/dez when `deciding`,
     the answer when a raise is `pending`, else the card to play (`advise_truco` says whether
     to ask truco first)."""
@@ -164,7 +174,7 @@ def advise(spot: TrucoSpot, seed=0) -> Advice:
     return advise_card(spot, seed)
 
 
-def advise_card(spot: TrucoSpot, seed=0) -> Advice:
+def advise_card(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     start = time.perf_counter()
     game = _Game(spot)
     rule_index = game.rule_choice()
@@ -187,7 +197,7 @@ def advise_card(spot: TrucoSpot, seed=0) -> Advice:
                   {"card": card, "win": Percent(win)}, n, time.perf_counter() - start)
 
 
-def advise_truco(spot: TrucoSpot, seed=0) -> Advice:
+def advise_truco(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     """Whether to ask truco now, before playing a card."""
     start = time.perf_counter()
     win, loss, n = chance(spot, seed)
@@ -208,7 +218,7 @@ def advise_truco(spot: TrucoSpot, seed=0) -> Advice:
                   n, time.perf_counter() - start)
 
 
-def advise_answer(spot: TrucoSpot, seed=0) -> Advice:
+def advise_answer(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     """Accept, run or raise again when the other team has asked for `spot.pending`."""
     if spot.pending is None:
         raise TrucoError("coach_no_pending")
@@ -238,7 +248,7 @@ def advise_answer(spot: TrucoSpot, seed=0) -> Advice:
                   time.perf_counter() - start)
 
 
-def advise_threshold(spot: TrucoSpot, seed=0) -> Advice:
+def advise_threshold(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     """Play or run a mão de onze/dez, from both partners' cards."""
     start = time.perf_counter()
     variant = get_variant(spot.variant)
@@ -253,7 +263,7 @@ def advise_threshold(spot: TrucoSpot, seed=0) -> Advice:
                   time.perf_counter() - start)
 
 
-def chance(spot: TrucoSpot, seed=0) -> tuple[float, float, int]:
+def chance(spot: TrucoSpot, seed: Seed = 0) -> tuple[float, float, int]:
     """(win, loss, simulations): the chance that the seat's team takes / loses the hand, every
     seat (the coached one too) playing the rest of the hand under the rule policy."""
     if not spot.table and not spot.results and len(spot.hand) == 3:
@@ -266,7 +276,9 @@ def chance(spot: TrucoSpot, seed=0) -> tuple[float, float, int]:
     return _Game(spot).rollout(seed)
 
 
-def spot_from_view(view, legal=None) -> TrucoSpot:
+# view: Any, as the docstring says it is read duck-typed (a seat's `SeatView`, or anything with
+# its attributes), for a seat, never a spectator
+def spot_from_view(view: Any, legal: Sequence[Action] | None = None) -> TrucoSpot:
     """A TrucoSpot from a seat's view (`TrucoState.view(seat)`: seat, variant, vira, hand,
     hands, mao, current_trick, trick_leader, trick_results, tricks, hand_value, score,
     pending_raise, run_value, legal, mode, phase). Only reads; duck-typed.
@@ -299,9 +311,9 @@ class Miss:
     "coach_", and its fields), what it was worth (`yours`: likewise) and the advice."""
 
     did: str
-    did_fields: dict
+    did_fields: Mapping[str, object]
     yours: str | None
-    yours_fields: dict
+    yours_fields: Mapping[str, object]
     advice: Advice
 
     def text(self, lang: str = "pt", hand: int | str = "") -> str:
@@ -312,7 +324,7 @@ class Miss:
         return text.replace(" ()", "")
 
 
-def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
+def judge(spot: TrucoSpot, action: Action, seed: Seed = 0) -> Miss | None:
     """Whether `action` (anything with .kind and .card, as `cartas.truco.Action`) went
     against the advice for `spot`; None when it followed it (or there was no advice: a
     mão de ferro's blind card). Decided rules:
@@ -357,23 +369,23 @@ def judge(spot: TrucoSpot, action, seed=0) -> Miss | None:
     return Miss(f"did_{kind}", {"card": Card.parse(action.card)}, yours[0], yours[1], advice)
 
 
-def _miss(done: str, fields: dict, advice: Advice, option: str) -> Miss:
+def _miss(done: str, fields: Mapping[str, object], advice: Advice, option: str) -> Miss:
     expected = advice.options.get(option, {}).get("expected", 0.0)
     return Miss(f"did_{done}", fields, "yours_points", {"expected": float(expected)}, advice)
 
 
-def _plays(trick):
+def _plays(trick: Any) -> Any:
     return trick["plays"] if isinstance(trick, dict) else trick
 
 
-def _label(card, covered) -> str:
+def _label(card: Card, covered: bool) -> str:
     return f"{'cover' if covered else 'play'} {card}"
 
 
 # -- the play-out ------------------------------------------------------------------------------
 
 @lru_cache(maxsize=1)
-def _status_table() -> dict:
+def _status_table() -> StatusTable:
     """(finished, winner) for every prefix of trick results, from the engine's rules."""
     finished = {tuple(s): hand_winner(s) for s in finished_sequences()}
     table = {}
@@ -433,14 +445,14 @@ class _Game:
                 return i
         raise AssertionError("the rule's card is among the candidates")
 
-    def _deals(self, seed) -> list:
+    def _deals(self, seed: Seed) -> list[list[int]]:
         import numpy as np  # not at the top: a play page opens without numpy
 
         rng = make_rng(seed)
         order = np.argsort(rng.random((ROLLOUTS, len(self.unseen))), axis=1)
-        return np.array(self.unseen)[order].tolist()
+        return np.array(self.unseen)[order].tolist()  # type: ignore[no-any-return]  # a 2-D array of ints
 
-    def _hands(self, row) -> dict:
+    def _hands(self, row: list[int]) -> dict[int, list[int]]:
         hands, k = {}, 0
         for s, count in self.counts.items():
             hands[s] = row[k:k + count]
@@ -449,7 +461,7 @@ class _Game:
             hands[(self.seat + 2) % 4] = list(self.partner)
         return hands
 
-    def rollout(self, seed) -> tuple[float, float, int]:
+    def rollout(self, seed: Seed) -> tuple[float, float, int]:
         """(win, loss, n): the hand played out from where it stands, every seat (the coached
         one too) under the rule policy, over ROLLOUTS deals of the unseen cards."""
         status = _status_table()
@@ -467,7 +479,7 @@ class _Game:
                 losses += 1
         return wins / ROLLOUTS, losses / ROLLOUTS, ROLLOUTS
 
-    def candidates(self, seed, only: int | None = None) -> tuple[dict, int]:
+    def candidates(self, seed: Seed, only: int | None = None) -> tuple[dict[int, tuple[float, float]], int]:
         """{candidate index: (win, loss)} over ROLLOUTS deals shared by every candidate."""
         n = ROLLOUTS
         pool = self._deals(seed)
@@ -495,7 +507,7 @@ class _Game:
         return out, n
 
 
-def _distinct(cards, table):
+def _distinct(cards: list[Card], table: Mapping[Card, int]) -> list[Card]:
     seen, out = set(), []
     for c in cards:
         if table[c] not in seen:
@@ -504,7 +516,8 @@ def _distinct(cards, table):
     return out
 
 
-def _rule_card(mine, trick, results, seat, may_cover):
+def _rule_card(mine: Sequence[int], trick: Sequence[tuple[int, int]], results: Sequence[int | None], seat: int,
+               may_cover: bool) -> tuple[int, bool]:
     """RuleBot's card choice on strengths: (strength, face down?)."""
     mine = sorted(mine)
     lowest, highest = mine[0], mine[-1]
@@ -531,13 +544,14 @@ def _rule_card(mine, trick, results, seat, may_cover):
     return lowest, may_cover
 
 
-def _play_rest(hands, trick, results, status, leader=None):
+def _play_rest(hands: dict[int, list[int]], trick: list[tuple[int, int]], results: Sequence[int | None],
+               status: StatusTable, leader: int | None = None) -> int | None:
     """Play the hand out under the rule policy (`leader` leads when the trick is empty);
     returns the winning team or None."""
     results = tuple(results)
     while True:
         while len(trick) < 4:
-            seat = (trick[-1][0] + 1) & 3 if trick else leader
+            seat: int = (trick[-1][0] + 1) & 3 if trick else leader  # type: ignore[assignment]  # given when no card is down
             cards = hands[seat]
             value, covered = _rule_card(cards, trick, results, seat, may_cover=len(results) > 0)
             cards = list(cards)
@@ -545,7 +559,7 @@ def _play_rest(hands, trick, results, status, leader=None):
             hands[seat] = cards
             trick = trick + [(seat, COVERED if covered else value)]
         best = [-1, -1]
-        best_seat = [None, None]
+        best_seat: list[int | None] = [None, None]
         for s, c in trick:
             if c > best[s & 1]:
                 best[s & 1], best_seat[s & 1] = c, s

@@ -24,8 +24,9 @@ Decided rules:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -34,6 +35,10 @@ from ..vinte_e_um.catalogue import CATALOGUE
 from ..vinte_e_um.errors import VinteEUmError
 from ..vinte_e_um.odds import BUST, banker_distribution_array, unknown_counts, win_probability
 from ..vinte_e_um.scoring import HARD_VALUES, VALUE_CLASSES, check_ace, points, total, value_class
+
+_T = TypeVar("_T")
+# a player still to be called, as `advise_banker` takes it: (face-up cards, face-down count, bet)
+PlayerToCall = tuple[Sequence[Card | str], int, int]
 
 BANKER_DEPTH = 3  # further cards the banker weighs after the first draw
 
@@ -45,9 +50,9 @@ class Advice21:
     its values (("%", p) or ("chips", x), written per language); seconds: time taken."""
 
     action: str
-    options: dict
+    options: dict[str, dict[str, float]]
     reason: str
-    fields: dict = field(default_factory=dict)
+    fields: dict[str, tuple[str, float]] = field(default_factory=dict)
     seconds: float = 0.0
 
     def text(self, lang: str = "pt") -> str:
@@ -55,7 +60,7 @@ class Advice21:
                              **{k: _fmt(v, lang) for k, v in self.fields.items()})
 
 
-def _fmt(value, lang):
+def _fmt(value: tuple[str, float], lang: str) -> str:
     kind, number = value
     text = f"{100 * number:.1f}%" if kind == "%" else f"{number:+.2f}"
     return text.replace(".", ",") if lang == "pt" else text
@@ -63,8 +68,8 @@ def _fmt(value, lang):
 
 # -- player -----------------------------------------------------------------------------------
 
-def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence = (),
-                  hidden: int = 1, bet: int = 1, ace=1, decks: int = 1,
+def advise_player(hand: Sequence[Card | str], banker_visible: Sequence[Card | str] = (),
+                  seen: Sequence[Card | str] = (), hidden: int = 1, bet: int = 1, ace: int | str = 1, decks: int = 1,
                   draw_below: int = 17) -> Advice21:
     """Hit or stand for a player holding `hand` (face-down card included).
 
@@ -83,9 +88,9 @@ def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence 
                                     under)
     wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
     counts0 = tuple(int(c) for c in unknown_counts(hand + banker_visible + seen, decks))
-    memo: dict = {}
+    memo: dict[tuple[int, int, tuple[int, ...]], float] = {}
 
-    def best(h, a, counts):
+    def best(h: int, a: int, counts: tuple[int, ...]) -> float:
         t = total(h, a, ace)
         if t > 21:
             return 0.0
@@ -94,7 +99,7 @@ def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence 
             memo[key] = max(wins_at[t], hit(h, a, counts)) if t < 21 else wins_at[t]
         return memo[key]
 
-    def hit(h, a, counts):
+    def hit(h: int, a: int, counts: tuple[int, ...]) -> float:
         n = sum(counts)
         if n == 0:
             return wins_at[min(total(h, a, ace), 21)]
@@ -117,7 +122,7 @@ def advise_player(hand: Sequence, banker_visible: Sequence = (), seen: Sequence 
 
 # -- banker -----------------------------------------------------------------------------------
 
-def _player_totals(counts, up_hard: int, up_aces: int, hidden: int, ace) -> dict[int, float]:
+def _player_totals(counts: np.ndarray, up_hard: int, up_aces: int, hidden: int, ace: int | str) -> dict[int, float]:
     """Distribution {total: p} of a player's final total, given he is not over 21."""
     dist = {(up_hard, up_aces): 1.0}
     left = counts.astype(float)
@@ -139,8 +144,8 @@ def _player_totals(counts, up_hard: int, up_aces: int, hidden: int, ace) -> dict
     return {t: p / mass for t, p in out.items()} if mass else {}
 
 
-def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
-                  decks: int = 1) -> Advice21:
+def advise_banker(hand: Sequence[Card | str], players: Sequence[PlayerToCall], seen: Sequence[Card | str] = (),
+                  ace: int | str = 1, decks: int = 1) -> Advice21:
     """Draw or call for the banker holding `hand`.
 
     players: one (face-up cards, face-down count, bet) per player still to be called;
@@ -161,7 +166,7 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
     shown = [(sum(HARD_VALUES[value_class(c)] for c in up), sum(value_class(c) == 0 for c in up),
               hidden, bet) for up, hidden, bet in players]
 
-    def call_value(counts, mine):
+    def call_value(counts: np.ndarray, mine: int) -> float:
         value = 0.0
         for up_hard, up_aces, hidden, bet in shown:
             dist = _player_totals(counts, up_hard, up_aces, hidden, ace)
@@ -169,9 +174,9 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
             value += bet * (2 * beat - 1)
         return value
 
-    memo: dict = {}
+    memo: dict[tuple[tuple[int, ...], int, int, int], float] = {}
 
-    def draw_value(counts, h, a, depth):
+    def draw_value(counts: np.ndarray, h: int, a: int, depth: int) -> float:
         key = (tuple(counts), h, a, depth)
         if key in memo:
             return memo[key]
@@ -208,7 +213,7 @@ def advise_banker(hand: Sequence, players: Sequence, seen: Sequence = (), ace=1,
 
 # -- from a seat's view ----------------------------------------------------------------------
 
-def _without(cards, taken) -> list:
+def _without(cards: Iterable[_T], taken: Iterable[_T]) -> list[_T]:
     """`cards` less one copy of each card of `taken` (a multiset difference)."""
     rest = list(cards)
     for c in taken:
@@ -217,7 +222,9 @@ def _without(cards, taken) -> list:
     return rest
 
 
-def advise_view(view) -> Advice21 | None:
+# view: Any, not SeatView: it is a seat's own view (`seat` a number, its own cards all
+# known), which SeatView's types (spectators, "all", hidden cards) do not say
+def advise_view(view: Any) -> Advice21 | None:
     """The advice for the decision a 21 `SeatView` (`state.view(seat)`) is at: hit or stand
     for a player, draw or call for the banker; None at any other decision (a bet, the bank).
 

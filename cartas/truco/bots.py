@@ -7,19 +7,30 @@ given its seed.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
+from ..cards import Card
 from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
 from .state import TrucoState, new_game
-from .variants import strength_table
+from .variants import Variant, strength_table
 from .views import SeatView
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from ..contract import Bot
+
+    # one bot per seat: a list of four, or {seat: bot}
+    BotsBySeat = Sequence[Bot] | Mapping[int, Bot]
 
 MANILHA = 10   # strengths 10..13 are the manilhas (see variants.strength_table)
 THREE = 9      # a 3, the best ordinary card
 ACE = 7
 
 
-def _as_view(obj) -> SeatView:
+def _as_view(obj: object) -> SeatView:
     if not isinstance(obj, SeatView):
         raise TrucoError("bot_input", value=type(obj).__name__)
     if not obj.legal:
@@ -33,7 +44,7 @@ class RandomBot:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, view) -> Action:
+    def choose(self, view: object) -> Action:
         legal = _as_view(view).legal
         return legal[self.rng.randrange(len(legal))]
 
@@ -48,7 +59,7 @@ class RuleBot:
         self.bluff = bluff
 
     # -- entry point ----------------------------------------------------------------------
-    def choose(self, view) -> Action:
+    def choose(self, view: object) -> Action:
         v = _as_view(view)
         legal = v.legal
         table = strength_table(v.variant, v.vira)
@@ -65,7 +76,7 @@ class RuleBot:
 
     # -- judging the hand ---------------------------------------------------------------
     @staticmethod
-    def _power(cards, table) -> int:
+    def _power(cards: Iterable[Card | None], table: Mapping[Card, int]) -> int:
         """Rough worth of some cards: only an ace or better counts; manilhas count most."""
         return sum(max(0, table[c] - 6) for c in cards if c is not None)
 
@@ -74,7 +85,7 @@ class RuleBot:
         lost = sum(1 for r in v.trick_results if r is not None and r != v.team)
         return won, lost
 
-    def _confidence(self, v: SeatView, table) -> int:
+    def _confidence(self, v: SeatView, table: Mapping[Card, int]) -> int:
         """A score of how likely this team takes the hand, from own cards and tricks so far."""
         mine = [c for c in v.hand if c is not None]
         strengths = sorted((table[c] for c in mine), reverse=True)
@@ -88,13 +99,13 @@ class RuleBot:
                 score += max(0, table[card] - 7)
         return score
 
-    def _wants_raise(self, v: SeatView, table) -> bool:
+    def _wants_raise(self, v: SeatView, table: Mapping[Card, int]) -> bool:
         need = 9 + 2 * v.variant.ladder.index(v.variant.next_value(v.hand_value))
         if self._confidence(v, table) >= need:
             return True
         return self.rng.random() < self.bluff
 
-    def _answer(self, v: SeatView, table, legal) -> Action:
+    def _answer(self, v: SeatView, table: Mapping[Card, int], legal: Sequence[Action]) -> Action:
         pending = v.pending_raise
         # answering: this seat's team has a raise to answer
         assert pending is not None and v.team is not None
@@ -111,7 +122,7 @@ class RuleBot:
             return ACCEPT
         return RUN
 
-    def _decide(self, v: SeatView, table) -> Action:
+    def _decide(self, v: SeatView, table: Mapping[Card, int]) -> Action:
         assert v.team is not None and v.partner is not None  # a bot sits at a seat
         cards = [c for c in v.hand + v.hands[v.partner] if c is not None]
         manilhas = sum(1 for c in cards if table[c] >= MANILHA)
@@ -123,9 +134,10 @@ class RuleBot:
         return RUN_HAND
 
     # -- playing a card -----------------------------------------------------------------
-    def _play_card(self, v: SeatView, table, legal) -> Action:
-        plays = {a.card: a for a in legal if a.kind == "play"}
-        covers = {a.card: a for a in legal if a.kind == "cover"}
+    def _play_card(self, v: SeatView, table: Mapping[Card, int], legal: Sequence[Action]) -> Action:
+        # a play or cover action always holds its card (never None)
+        plays: dict[Card, Action] = {a.card: a for a in legal if a.kind == "play"}  # type: ignore[misc]
+        covers: dict[Card, Action] = {a.card: a for a in legal if a.kind == "cover"}  # type: ignore[misc]
         mine = sorted(plays, key=lambda c: table[c])
         lowest, highest = mine[0], mine[-1]
         trick = v.current_trick
@@ -156,14 +168,15 @@ class RuleBot:
         return covers.get(lowest) or plays[lowest]
 
 
-def play_game(variant, bots_by_seat, seed=None, **options) -> TrucoState:
+def play_game(variant: Variant | str, bots_by_seat: BotsBySeat, seed: int | np.random.Generator | None = None,
+              **options: str) -> TrucoState:
     """Play a whole game with one bot per seat (a list of four, or a dict seat -> bot);
     returns the final state. `options` go to `new_game` (e.g. tie_lead)."""
     state = new_game(variant, seed, **options)
     return play_out(state, bots_by_seat)
 
 
-def play_out(state: TrucoState, bots_by_seat) -> TrucoState:
+def play_out(state: TrucoState, bots_by_seat: BotsBySeat) -> TrucoState:
     """Let the bots play `state` to the end (in place) and return it."""
     bots = [bots_by_seat[s] for s in range(state.players)]
     while not state.is_terminal():

@@ -489,7 +489,7 @@ class TrucoState:
         return () if legal is None else legal
 
     # -- acting -----------------------------------------------------------------------------
-    def apply_action(self, action: Action | str, seat: int | None = None) -> ev.NewEvents:
+    def apply_action(self, action: object, seat: int | None = None) -> ev.NewEvents:
         """Apply a legal action (an Action or its str() form) for the current seat and
         return the events it caused: a sequence of copies of the dicts that end
         `state.events` (changing them never changes the history). It is an

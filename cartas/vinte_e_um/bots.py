@@ -6,6 +6,9 @@ always makes the same choices.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
@@ -15,6 +18,15 @@ from .odds import _others, bust_probability, unknown_counts
 from .scoring import HARD_VALUES, card_value, check_ace, points
 from .state import VinteEUmState, new_game
 from .views import SeatView
+
+if TYPE_CHECKING:
+    from ..contract import Bot
+
+# The view a bot's helpers read: its own seat's SeatView, whose `seat` is a seat number and
+# whose hands hold that seat's cards. `SeatView` types `seat` for spectators and "all" too,
+# and pinning it down here would take code changes in this module, which others are
+# editing, so the helpers take it as Any (the entry point, `choose`, takes a SeatView).
+BotView = Any
 
 
 def _legal(view: SeatView) -> list[Action]:
@@ -60,20 +72,20 @@ class SensibleBot:
             return self._bank(view, legal)
         return self._rotation(view, legal, kinds)
 
-    def _bet(self, view, legal):
+    def _bet(self, view: BotView, legal: list[Action]) -> Action:
         value = card_value(view.hands[view.seat][0], view.ace)
         lo, hi = legal[0].amount, legal[-1].amount
         want = view.max_bet if value >= 10 else (view.min_bet + view.max_bet) // 2 if value >= 8 else lo
-        return Action.bet(max(lo, min(hi, want)))
+        return Action.bet(max(lo, min(hi, want)))  # type: ignore[type-var, arg-type]  # bets have amounts
 
-    def _play(self, view, legal):
+    def _play(self, view: BotView, legal: list[Action]) -> Action:
         if HIT not in legal:
             return STAND
         hand = view.hands[view.seat]
         risk = bust_probability(hand, _others(view, view.seat), view.ace, view.decks)
         return STAND if risk >= self.risk else HIT
 
-    def _bank(self, view, legal):
+    def _bank(self, view: BotView, legal: list[Action]) -> Action:
         seat, ace = view.seat, check_ace(view.ace)
         unseen = unknown_counts(view.seen, view.decks)
         values = np.array(HARD_VALUES, dtype=float)
@@ -82,7 +94,7 @@ class SensibleBot:
         average = float(unseen @ values / unseen.sum()) if unseen.sum() else 6.5
         calls = [a for a in legal if a.kind == "call"]
 
-        def looks(action):
+        def looks(action: Action) -> float:
             faces = [c for c in view.hands[action.seat] if c is not None]
             hidden = len(view.hands[action.seat]) - len(faces)
             return points(faces, ace) + hidden * average
@@ -95,7 +107,7 @@ class SensibleBot:
                 return DRAW
         return weakest
 
-    def _rotation(self, view, legal, kinds):
+    def _rotation(self, view: BotView, legal: list[Action], kinds: set[str]) -> Action:
         chips, stake = view.chips[view.seat], view.max_bet
         if "take_bank" in kinds:
             return TAKE_BANK if chips >= 3 * stake else REFUSE_BANK
@@ -109,7 +121,8 @@ class SensibleBot:
         return PASS
 
 
-def play_game(players: int = 4, bots=None, seed=None, **options) -> VinteEUmState:
+def play_game(players: int = 4, bots: Sequence[Bot] | type[RandomBot | SensibleBot] | None = None,
+              seed: int | np.random.Generator | None = None, **options: Any) -> VinteEUmState:
     """Play a whole game with bots and return the final state.
 
     bots: one bot per seat, or a bot class (built once per seat with a seed derived from
@@ -126,5 +139,5 @@ def play_game(players: int = 4, bots=None, seed=None, **options) -> VinteEUmStat
         raise VinteEUmError("bots_count", players=state.players, count=len(bots))
     while not state.is_terminal():
         seat = state.current_seat
-        state.apply_action(bots[seat].choose(state.view(seat)), seat)
+        state.apply_action(bots[seat].choose(state.view(seat)), seat)  # type: ignore[index]  # not over: a seat acts
     return state
