@@ -790,7 +790,7 @@ def _check_score(score: object, variant: Variant) -> tuple[int, int]:
 
 
 def from_deal(variant: Variant | str, hands: Sequence[Sequence[Card | str] | str], vira: Card | str | None = None,
-              dealer: int = 0, score: tuple[int, int] = (0, 0), *,
+              dealer: int = 0, score: Sequence[int] = (0, 0), *,
               seed: int | np.random.Generator | None = None,
               tie_lead: str = "leader") -> TrucoState:
     """A game that starts from a chosen hand, e.g. for a lesson scenario.
