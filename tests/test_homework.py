@@ -113,11 +113,11 @@ def test_an_item_finished_after_its_due_day_is_late(store_location):
     task = hw.create(store, code, "T", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
     finish(store, task["id"], 0, ana.key, "21", "won", now=hw.end_of_day("2020-01-10") - 1)
     assert not hw.learner_homework(store, ana.key)[0]["states"][0]["late"]
-    task2 = hw.create(store, code, "T2", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
+    task2 = hw.create(store, code, "T2", "2020-01-10", 50, [{"kind": "game", "game": "21", "goal": "win"}])
     finish(store, task2["id"], 0, ana.key, "21", "lost", now=hw.end_of_day("2020-01-10") + 1)
     late = next(t for t in hw.learner_homework(store, ana.key) if t["id"] == task2["id"])
-    assert late["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": True, "done_at": 0,
-                                                  "count": 0, "asked": 1, "choice": "lost"}
+    assert late["states"][0] | {"done_at": 0, "score": ""} == {
+        "done": True, "right": False, "late": True, "done_at": 0, "count": 0, "asked": 1, "choice": "lost", "score": ""}
     assert not late["summary"]["passed"]
 
 
@@ -216,7 +216,8 @@ def test_a_removed_learner_loses_her_results_and_a_merged_one_brings_them(store_
     from classroom import identity as ids
     store = open_store(store_location)
     code, (ana, bia, cris) = a_class(store, "Ana", "Bia", "Cris")
-    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21"}, {"kind": "game", "game": "truco"}])
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21", "goal": "win"},
+                                                 {"kind": "game", "game": "truco", "goal": "win"}])
     finish(store, task["id"], 0, ana.key, "21", "won")
     finish(store, task["id"], 0, bia.key, "21", "lost")
     finish(store, task["id"], 1, bia.key, "truco", "won")

@@ -65,7 +65,8 @@ def test_the_teacher_composes_homework_item_by_item_and_a_bad_link_says_why(turm
     panel.create_button.click()
     assert "Homework “Week 1” given to the class." in view.message.value
     [task] = hw.class_assignments(open_store(), turma.code)
-    assert task["title"] == "Week 1" and task["items"][2] == {"kind": "game", "game": "21", "where": "bots"}
+    assert task["title"] == "Week 1"
+    assert task["items"][2] == {"kind": "game", "game": "21", "where": "bots", "goal": "play"}
     assert panel.items == [] and panel.which.value == task["id"]
 
 
@@ -162,7 +163,8 @@ def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_truco_
 
 def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):
     from cartas.truco import from_deal
-    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100, [{"kind": "game", "game": "truco"}])
+    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100,
+                     [{"kind": "game", "game": "truco", "goal": "win"}])
     sign_in(turma.code, "Ana")
     page = Homework(code=task["id"], lang="pt")
     [button] = [c for c in page.items_box.children[0].children if "cartas-task-play" in c._dom_classes]
@@ -178,5 +180,42 @@ def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_record
     assert game.state.is_terminal()
     [mine] = hw.learner_homework(open_store(), page.learner.key)
     assert mine["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": False, "done_at": 0,
-                                                 "count": 0, "asked": 1, "choice": "lost"}
+                                                 "count": 0, "asked": 1, "choice": "lost",
+                                                 "score": hw.final_score(game.state, 0)}
     assert "Partida registrada na tarefa." in page.message.value
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_teacher_asks_to_play_a_game_to_the_end_or_to_win_it_and_sees_the_result_either_way(turma, lang):
+    """docs/rules.md#homework-games: a lost game passes a "play to the end" item, not a "win" one;
+    the teacher's table shows "lost" and the score for both."""
+    from cartas.games import find_game
+    view, panel = teacher(turma, lang)
+    compose(panel, "game", game=1)  # 21 against the bots, "play to the end" by default
+    compose(panel, "game", game=1, goal="win")
+    assert [item["goal"] for item in panel.items] == ["play", "win"]
+    words = {"pt": ("jogar até o fim", "vencer", "perdeu", "sim"), "en": ("play to the end", "win", "lost", "yes")}
+    play, win, lost, yes = words[lang]
+    assert f"({play})" in panel.item_list.value and f"({win})" in panel.item_list.value
+    panel.title.value, panel.due.value, panel.pass_mark.value = "Vinte e um", "2030-12-20", 50
+    panel.create_button.click()
+    [task] = hw.class_assignments(open_store(), turma.code)
+    ana = sign_in(turma.code, "Ana")
+    spec = find_game("21")
+    state = spec.new_game(3, rounds=2)
+    bots = [spec.bot(seat) for seat in range(state.players)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
+    loser = next(seat for seat in range(state.players) if seat not in state.outcome().winners)
+    for item in (0, 1):
+        hw.finish_game(open_store(), task["id"], item, ana.key, "21", state.to_json(), loser)
+    panel.load_results()
+    row = panel.table.value.split("data-learner='Ana'")[1].split("</tr>")[0]
+    score = hw.final_score(state, loser)
+    assert row.count(f"<span class='cartas-hw-result'>{lost} {score}</span>") == 2
+    assert "data-right='1' data-late='0' data-result='lost'" in row  # played to the end: right
+    assert "data-right='0' data-late='0' data-result='lost'" in row  # asked to win: wrong
+    assert f"<td class='cartas-hw-passed'>{yes}</td>" in row  # 1 of 2 right, pass mark 50%
+    text = unquote(panel.download.value.split("charset=utf-8,")[1].split("'")[0])
+    rows = list(csv.reader(io.StringIO(text[1:])))
+    assert rows[1][4] == f"{lost} {score}" and rows[1][8] == f"{lost} {score}"

@@ -44,6 +44,14 @@ TEXT = {
     "game_21_bots": {"pt": "21 contra os robôs", "en": "21 against the bots"},
     "game_truco_table": {"pt": "Truco numa mesa com colegas", "en": "Truco at a table with classmates"},
     "game_21_table": {"pt": "21 numa mesa com colegas", "en": "21 at a table with classmates"},
+    "goal_play": {"pt": "jogar até o fim (ganhando ou perdendo)", "en": "play to the end (won or lost)"},
+    "goal_win": {"pt": "vencer a partida", "en": "win the game"},
+    "goal": {"pt": "Pede", "en": "Asks to"},
+    "item_goal_play": {"pt": "jogar até o fim", "en": "play to the end"},
+    "item_goal_win": {"pt": "vencer", "en": "win"},
+    "result_won": {"pt": "ganhou", "en": "won"},
+    "result_lost": {"pt": "perdeu", "en": "lost"},
+    "result_col": {"pt": "{item}: resultado", "en": "{item}: result"},
     "add": {"pt": "Adicionar item", "en": "Add item"},
     "drop": {"pt": "Tirar o último", "en": "Remove the last"},
     "create": {"pt": "Passar a tarefa", "en": "Assign"},
@@ -67,7 +75,7 @@ TEXT = {
     "item_scenario_answer": {"pt": "Cenário: aceitar, correr ou pedir mais?", "en": "Scenario: accept, run or raise?"},
     "item_scenario_hit": {"pt": "Cenário: pedir ou parar?", "en": "Scenario: hit or stand?"},
     "item_scenario_banker": {"pt": "Cenário: comprar ou chamar?", "en": "Scenario: draw or call?"},
-    "item_game": {"pt": "Partida: {game}", "en": "Game: {game}"},
+    "item_game": {"pt": "Partida: {game} ({goal})", "en": "Game: {game} ({goal})"},
     # the learner's side
     "todo": {"pt": "Para fazer", "en": "To do"},
     "todo_none": {"pt": "Nenhuma tarefa da turma.", "en": "No homework from your class."},
@@ -174,13 +182,23 @@ def item_text(item: dict, lang: str, lesson_titles: dict) -> str:
         return t("item_lesson", lang, lesson=title, need=item["need"])
     if item["kind"] == "scenario":
         return t(f"item_scenario_{item['question']}", lang)
-    return t("item_game", lang, game=t(f"game_{item['game']}_{item['where']}", lang))
+    return t("item_game", lang, game=t(f"game_{item['game']}_{item['where']}", lang),
+             goal=t(f"item_goal_{item.get('goal', 'play')}", lang))
+
+
+def result_text(state: dict, lang: str) -> str:
+    """A finished game's result as the teacher and the learner read it: "perdeu 8-12" /
+    "lost 8-12" (her side's score first); "" for an item that is no game or not done."""
+    if state.get("choice") not in ("won", "lost"):
+        return ""
+    return " ".join(part for part in (t(f"result_{state['choice']}", lang), state.get("score") or "") if part)
 
 
 def state_text(item: dict, state: dict, lang: str) -> str:
     if state["done"]:
         text = t("state_done" if state["right"] else "state_wrong", lang)
-        return text + (f" ({t('late', lang)})" if state["late"] else "")
+        result = result_text(state, lang)
+        return text + (f": {result}" if result else "") + (f" ({t('late', lang)})" if state["late"] else "")
     if item["kind"] == "lesson":
         return f"{t('state_open', lang)} ({t('state_count', lang, count=state['count'], need=item['need'])})"
     return t("state_open", lang)
@@ -261,6 +279,7 @@ class HomeworkPanel(w.VBox):
         self.need.add_class("cartas-hw-need")
         self.link = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-link")
         self.game = w.Dropdown(layout=w.Layout(width="280px")).add_class("cartas-hw-game")
+        self.goal = w.Dropdown(layout=w.Layout(width="340px")).add_class("cartas-hw-goal")
         self.add_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-hw-add")
         self.drop_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-hw-drop")
         self.create_button = w.Button(button_style="primary", layout=w.Layout(width="170px"))
@@ -272,7 +291,7 @@ class HomeworkPanel(w.VBox):
         self.mastery = w.HTML().add_class("cartas-class-mastery")
         self.lesson_row = w.HBox([self.lesson, self.need])
         self.link_row = view.beside(self.link)
-        self.game_row = w.HBox([self.game])
+        self.game_row = w.HBox([self.game, self.goal], layout=w.Layout(flex_flow="row wrap"))
         self.kind.observe(view.guarded(lambda _: self._show_kind()), names="value")
         self.add_button.on_click(view.guarded(lambda _: self.add_item(), near=self.link))
         self.drop_button.on_click(view.guarded(lambda _: self.drop_item()))
@@ -300,7 +319,7 @@ class HomeworkPanel(w.VBox):
             spec = {"kind": "scenario", "link": self.link.value}
         else:
             game, where = GAME_CHOICES[self.game.value]
-            spec = {"kind": "game", "game": game, "where": where}
+            spec = {"kind": "game", "game": game, "where": where, "goal": self.goal.value or "play"}
         if len(self.items) >= hw.MAX_ITEMS:
             raise Refusal(hw.HomeworkError("bad_items", n=hw.MAX_ITEMS))
         try:
@@ -370,12 +389,16 @@ class HomeworkPanel(w.VBox):
             label = f"{i}. {item_text(item, lang, self.titles)}"
             heads += [t("done_col", lang, item=label), t("right_col", lang, item=label),
                       t("late_col", lang, item=label)]
+            if item["kind"] == "game":
+                heads.append(t("result_col", lang, item=label))
         writer.writerow([*heads, t("passed", lang)])
         yes, no = t("yes", lang), t("no", lang)
         for row in task["learners"]:
             cells = []
-            for state in row["states"]:
+            for item, state in zip(task["items"], row["states"]):
                 cells += [yes if state["done"] else no, yes if state["right"] else no, yes if state["late"] else no]
+                if item["kind"] == "game":
+                    cells.append(result_text(state, lang))
             writer.writerow([_spreadsheet_safe(row["name"] or t("anonymous", lang)), *cells,
                              yes if row["summary"]["passed"] else no])
         return out.getvalue()
@@ -405,6 +428,12 @@ class HomeworkPanel(w.VBox):
             keep = self.game.value or 0
             self.game.options = games
             self.game.value = keep
+        goals = [(t(f"goal_{g}", lang), g) for g in hw.GOALS]
+        if list(self.goal.options) != goals:
+            keep_goal = self.goal.value or "play"
+            self.goal.options = goals
+            self.goal.value = keep_goal
+        self.goal.description = t("goal", lang)
         self.link.placeholder = t("link", lang)
         self.add_button.description, self.drop_button.description = t("add", lang), t("drop", lang)
         self.create_button.description = t("create", lang)
@@ -433,8 +462,11 @@ class HomeworkPanel(w.VBox):
                 mark = ("✓" if state["right"] else "✗") if state["done"] else "–"
                 late = f" <i>({t('late', lang)})</i>" if state["late"] else ""
                 count = "" if state["done"] or item["kind"] != "lesson" else f" {state['count']}/{item['need']}"
+                result = result_text(state, lang)
+                shown = f" <span class='cartas-hw-result'>{escape(result)}</span>" if result else ""
                 cells.append(f"<td data-done='{int(state['done'])}' data-right='{int(state['right'])}' "
-                             f"data-late='{int(state['late'])}'>{mark}{count}{late}</td>")
+                             f"data-late='{int(state['late'])}' data-result='{escape(state.get('choice') or '')}'>"
+                             f"{mark}{count}{shown}{late}</td>")
             passed = t("yes" if row["summary"]["passed"] else "no", lang)
             body.append(f"<tr data-learner='{escape(row['name'])}'><td><b>{escape(row['name'] or t('anonymous', lang))}"
                         f"</b></td>{''.join(cells)}<td class='cartas-hw-passed'>{passed}</td></tr>")
