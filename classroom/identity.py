@@ -37,7 +37,8 @@ against the store.
   window ends.
 - Every use (a progress write, sitting or moving at a table) checks the token again, so a
   removed learner's devices stop at once and a merged one's follow her into the learner kept.
-- The teacher (with the class's teacher key, see classroom.classes) can print cards, reset a
+- The teacher (with the class's teacher key, see classroom.classes) can print cards (for the
+  learners without one, for chosen learners, or new ones for the whole class), reset a
   PIN (a new random PIN is drawn and shown once; her card and devices are signed out, so
   whoever learned the old PIN is out too), merge one learner into another (answers and
   counters added up, devices and card follow) and remove a learner (her answers, devices and
@@ -364,13 +365,15 @@ def _in_class(tx: Transaction, class_code: str, learner_id: str) -> str:
     return row[0]
 
 
-def print_cards(store: Store, class_code: str, learner_ids=None) -> list[Card]:
+def print_cards(store: Store, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]:
     """New login cards for the learners of the class (all, or those in `learner_ids`), by
-    name; each revokes that learner's previous card."""
+    name; each revokes that learner's previous card, and only hers. `missing_only`: only for
+    those who have no card yet (so nobody's card is revoked)."""
     now = time.time()
     cards = []
     with store.transaction() as tx:
-        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
+        without = " AND id NOT IN (SELECT learner_id FROM learner_cards)" if missing_only else ""
+        people = tx.execute(f"SELECT id, name FROM learners WHERE class_code = ?{without} ORDER BY name, id",
                             (class_code,)).fetchall()
         wanted = None if learner_ids is None else set(learner_ids)
         for learner_id, name in people:
@@ -458,7 +461,7 @@ class LearnerService(Protocol):
     def sign_in_with_card(self, login_code, browser_id) -> Joined: ...
     def check(self, token, browser_id) -> Learner | None: ...
     def sign_out(self, token) -> None: ...
-    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]: ...
+    def print_cards(self, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]: ...
     def reset_pin(self, class_code: str, learner_id: str) -> str: ...
     def merge(self, class_code: str, source_id: str, target_id: str) -> None: ...
     def remove(self, class_code: str, learner_id: str) -> bool: ...
@@ -482,8 +485,8 @@ class StoreLearners:
     def sign_out(self, token) -> None:
         sign_out(self.store, token)
 
-    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]:
-        return print_cards(self.store, class_code, learner_ids)
+    def print_cards(self, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]:
+        return print_cards(self.store, class_code, learner_ids, missing_only)
 
     def reset_pin(self, class_code: str, learner_id: str) -> str:
         return reset_pin(self.store, class_code, learner_id)

@@ -583,3 +583,25 @@ def test_a_store_already_holding_names_that_compare_equal_keeps_each_learner(sto
     assert ids.join(store, "ABC234", "bia", "1111", "b-new-pc").learner.name == "Bia"
     with pytest.raises(ids.IdentityError):
         ids.join(store, "ABC234", "BIA", "0000", "b-new-pc")
+
+
+def test_cards_printed_for_chosen_learners_or_for_those_without_one_revoke_nobody_else(store_location):
+    """Issue 29, item 6, in the store: a card for some learners revokes only theirs; cards for
+    those without one revoke none."""
+    from classroom.classes import create_class
+    store = open_store(store_location)
+    turma = create_class(store, "7º B")
+    people = {name: ids.join(store, turma.code, name, "2468", f"b-{name}-0001").learner.key
+              for name in ("Ana", "Bia", "Caio")}
+    first = {c.name: c.code for c in ids.print_cards(store, turma.code, missing_only=True)}
+    assert sorted(first) == ["Ana", "Bia", "Caio"]
+    assert ids.print_cards(store, turma.code, missing_only=True) == []
+    again = {c.name: c.code for c in ids.print_cards(store, turma.code, [people["Ana"], people["Bia"]])}
+    assert sorted(again) == ["Ana", "Bia"]
+    for code, works in ((first["Ana"], False), (first["Bia"], False), (first["Caio"], True),
+                        (again["Ana"], True), (again["Bia"], True)):
+        try:
+            ids.sign_in_with_card(store, code, "b-check-0001")
+            assert works
+        except ids.IdentityError:
+            assert not works
