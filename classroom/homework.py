@@ -1,7 +1,8 @@
 """Homework (tarefas): assignments a teacher gives her class, and each learner's results.
 
 Decided rules (docs/rules.md#homework):
-- An assignment belongs to one class and has a title (1 to MAX_TITLE characters), a due date
+- An assignment belongs to one class and has a title (1 to MAX_TITLE characters, kept whole: a
+  longer one is refused, never cut; the field says the limit), a due date
   (a day, `YYYY-MM-DD`; an item finished after the end of that day, local time, is late), a
   pass mark (a percentage, 0 to 100, of its items done right) and 1 to MAX_ITEMS items. It
   is stored whole when created and never edited.
@@ -407,9 +408,11 @@ def clean_id(text) -> str:
 def create(store: Store, class_code: str, title, due, pass_mark, items, now: float | None = None) -> dict:
     """Store a new assignment for class `class_code` (the caller opened it with its teacher
     key); return it as `assignment` does."""
-    title = clean_name(title)[:MAX_TITLE] if isinstance(title, str) else ""
+    title = clean_name(title, longest=None) if isinstance(title, str) else ""
     if not title:
         raise HomeworkError("bad_title", n=MAX_TITLE)
+    if len(title) > MAX_TITLE:  # refused, never cut: the teacher shortens it herself
+        raise HomeworkError("long_title", n=MAX_TITLE, count=len(title))
     due_at = end_of_day(due)
     pass_mark = _int(pass_mark, 0, 100, "bad_pass_mark")
     if not isinstance(items, (list, tuple)) or not 1 <= len(items) <= MAX_ITEMS:

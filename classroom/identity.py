@@ -72,13 +72,14 @@ _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E
 _BROWSER_ID = re.compile(r"[A-Za-z0-9-]{8,64}")
 
 
-def clean_name(text) -> str:
-    """The name as it will be stored and shown (before HTML escaping)."""
+def clean_name(text, longest: int | None = MAX_NAME) -> str:
+    """The name as it will be stored and shown (before HTML escaping); cut at `longest`
+    characters (None: never, for a caller that refuses what is too long instead)."""
     if not isinstance(text, str):
         return ""
     kept = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", text)
                    if ch.isspace() or (unicodedata.category(ch)[0] != "C" and ch not in _BIDI))
-    return " ".join(kept.split())[:MAX_NAME].strip()
+    return " ".join(kept.split())[:longest].strip()
 
 
 def clean_code(text) -> str:

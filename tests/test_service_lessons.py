@@ -193,6 +193,11 @@ def test_a_malformed_assignment_or_id_is_refused_with_the_homework_code(school):
     with pytest.raises(HomeworkError) as caught:
         teacher.create("turma-a", "", DUE, 50, [{"kind": "game", "game": "truco"}])
     assert caught.value.code == "bad_title"
+    with pytest.raises(HomeworkError) as caught:  # too long: refused with its length, never cut
+        teacher.create("turma-a", "x" * (homework.MAX_TITLE + 1), DUE, 50, [{"kind": "game", "game": "truco"}])
+    assert caught.value.code == "long_title" and caught.value.fields["count"] == homework.MAX_TITLE + 1
+    whole = "Semana 3: manilhas, truco e uma partida de 21 contra os robôs"
+    assert teacher.create("turma-a", whole, DUE, 50, [{"kind": "game", "game": "truco"}])["title"] == whole
     with pytest.raises(HomeworkError) as caught:
         teacher.create("turma-a", "T", "amanhã", 50, [{"kind": "game", "game": "truco"}])
     assert caught.value.code == "bad_due"

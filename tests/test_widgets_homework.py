@@ -219,3 +219,25 @@ def test_the_teacher_asks_to_play_a_game_to_the_end_or_to_win_it_and_sees_the_re
     text = unquote(panel.download.value.split("charset=utf-8,")[1].split("'")[0])
     rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[1][4] == f"{lost} {score}" and rows[1][8] == f"{lost} {score}"
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_title_field_says_its_limit_and_a_longer_title_is_refused_as_typed(turma, lang):
+    """Issue 29, item 13: no silent loss of the title the teacher typed."""
+    view, panel = teacher(turma, lang)
+    assert panel.title.placeholder == {"pt": f"Título da tarefa (até {hw.MAX_TITLE} caracteres)",
+                                       "en": f"Homework title (up to {hw.MAX_TITLE} characters)"}[lang]
+    compose(panel, "game", game=1)
+    whole = "Semana 3: manilhas, truco e uma partida de 21 contra os robôs"
+    panel.title.value, panel.due.value = whole, "2030-12-20"
+    panel.create_button.click()
+    [task] = hw.class_assignments(open_store(), turma.code)
+    assert task["title"] == whole and f"<b>{whole}</b>" in panel.table.value
+    compose(panel, "game", game=1)
+    panel.title.value = "y" * (hw.MAX_TITLE + 5)
+    panel.create_button.click()
+    said = {"pt": f"O título tem {hw.MAX_TITLE + 5} caracteres; o máximo é {hw.MAX_TITLE}.",
+            "en": f"The title has {hw.MAX_TITLE + 5} characters; the most is {hw.MAX_TITLE}."}[lang]
+    assert said in view.message.value + "".join(s.value for s in view._error_slots.values())
+    assert panel.title.value == "y" * (hw.MAX_TITLE + 5) and len(panel.items) == 1  # kept as typed
+    assert len(hw.class_assignments(open_store(), turma.code)) == 1

@@ -30,7 +30,7 @@ from widgets.components.i18n import translate
 TEXT = {
     "head": {"pt": "Tarefas", "en": "Homework"},
     "compose": {"pt": "Nova tarefa", "en": "New homework"},
-    "title": {"pt": "Título da tarefa", "en": "Homework title"},
+    "title": {"pt": "Título da tarefa (até {n} caracteres)", "en": "Homework title (up to {n} characters)"},
     "due": {"pt": "Entrega (AAAA-MM-DD)", "en": "Due (YYYY-MM-DD)"},
     "due_label": {"pt": "Entrega", "en": "Due"},
     "pass": {"pt": "Nota para passar (%)", "en": "Pass mark (%)"},
@@ -104,6 +104,8 @@ TEXT = {
     # refusals (classroom.homework.HomeworkError codes)
     "err_bad_title": {"pt": "Dê um título à tarefa (até {n} caracteres).",
                       "en": "Give the homework a title (up to {n} characters)."},
+    "err_long_title": {"pt": "O título tem {count} caracteres; o máximo é {n}. Encurte-o (nada foi cortado).",
+                       "en": "The title has {count} characters; the most is {n}. Shorten it (nothing was cut)."},
     "err_bad_due": {"pt": "A data de entrega «{due}» não é uma data como 2026-12-20.",
                     "en": "The due date “{due}” is not a date such as 2026-12-20."},
     "err_bad_pass_mark": {"pt": "A nota para passar vai de {low} a {high}%.",
@@ -268,7 +270,7 @@ class HomeworkPanel(w.VBox):
         self.class_mastery: dict | None = None
         self.names: dict[str, str] = {}
         self.head = w.HTML()
-        self.title = w.Text(layout=w.Layout(width="260px")).add_class("cartas-hw-title")
+        self.title = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-title")
         self.due = w.Text(value=(date.today() + timedelta(days=7)).isoformat(),
                           layout=w.Layout(width="150px")).add_class("cartas-hw-due")
         self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="160px"))
@@ -406,7 +408,7 @@ class HomeworkPanel(w.VBox):
     def redraw(self) -> None:
         lang = self.view.lang
         self.head.value = f"<h4>{t('head', lang)}</h4><b>{t('compose', lang)}</b>"
-        self.title.placeholder = t("title", lang)
+        self.title.placeholder = t("title", lang, n=hw.MAX_TITLE)
         self.due.description, self.due.placeholder = "", t("due", lang)
         self.pass_mark.description = t("pass", lang)
         self.pass_mark.style.description_width = "initial"
