@@ -219,6 +219,8 @@ def test_the_teacher_asks_to_play_a_game_to_the_end_or_to_win_it_and_sees_the_re
     text = unquote(panel.download.value.split("charset=utf-8,")[1].split("'")[0])
     rows = list(csv.reader(io.StringIO(text[1:])))
     assert rows[1][4] == f"{lost} {score}" and rows[1][8] == f"{lost} {score}"
+    brazil = unquote(panel.download.value.split("class='cartas-csv-br'")[1].split("charset=utf-8,")[1].split("'")[0])
+    assert brazil.startswith("\ufeff") and list(csv.reader(io.StringIO(brazil[1:]), delimiter=";")) == rows
 
 
 @pytest.mark.parametrize("lang", ["pt", "en"])

@@ -7,7 +7,8 @@ Decided rules (docs/rules.md#homework, docs/rules.md#mastery-levels):
   beside the link field; then gives it a title, a due day and a pass mark and creates it.
 - The results are learners x items: done (✓), right or wrong, late; the CSV export has the
   same cells, headers in the teacher's language, UTF-8 with a byte-order mark (so a
-  spreadsheet reads the accents), and cells a spreadsheet would run as formulas quoted.
+  spreadsheet reads the accents), and cells a spreadsheet would run as formulas quoted; a
+  second link gives it with ";" between cells, for a Brazilian spreadsheet.
 - The mastery table is learners x skills with each level's name, then the class's hardest
   skills (lowest share of right recent answers first).
 - Everything goes through `homework_service()` and `mastery_service()` (the store's, in this
@@ -67,6 +68,8 @@ TEXT = {
     "right_col": {"pt": "{item}: certo", "en": "{item}: right"},
     "late_col": {"pt": "{item}: atrasado", "en": "{item}: late"},
     "csv": {"pt": "Baixar CSV da tarefa", "en": "Download the homework CSV"},
+    "csv_br": {"pt": "Baixar CSV da tarefa para planilha em português (;)",
+               "en": "Download the homework CSV for Brazilian spreadsheets (;)"},
     "late": {"pt": "atrasado", "en": "late"},
     "anonymous": {"pt": "(sem nome)", "en": "(no name)"},
     # an item, as a line
@@ -376,13 +379,13 @@ class HomeworkPanel(w.VBox):
         self.results = homework_service().class_results(self.which.value) if self.which.value else None
         self.redraw()
 
-    def csv_text(self) -> str:
+    def csv_text(self, brazil: bool = False) -> str:
         """The chosen assignment's results, with a byte-order mark and headers in the teacher's
-        language."""
+        language; `brazil`: ";" between cells, for a Brazilian spreadsheet."""
         lang = self.view.lang
         out = io.StringIO()
         out.write("\ufeff")
-        writer = csv.writer(out)
+        writer = csv.writer(out, delimiter=";" if brazil else ",")
         task = self.results
         if task is None:
             return out.getvalue()
@@ -478,8 +481,11 @@ class HomeworkPanel(w.VBox):
             f"{t('pass', lang)}: {task['pass_mark']}</div>"
             "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
             f"<tr><th>{t('learner', lang)}</th>{heads}<th>{t('passed', lang)}</th></tr>{''.join(body)}</table>")
-        self.download.value = (f"<a download='tarefa-{escape(task['id'])}.csv' "
-                               f"href='data:text/csv;charset=utf-8,{quote(self.csv_text())}'>{t('csv', lang)}</a>")
+        self.download.value = (
+            f"<a class='cartas-csv-standard' download='tarefa-{escape(task['id'])}.csv' "
+            f"href='data:text/csv;charset=utf-8,{quote(self.csv_text())}'>{t('csv', lang)}</a> · "
+            f"<a class='cartas-csv-br' download='tarefa-{escape(task['id'])}-planilha-br.csv' "
+            f"href='data:text/csv;charset=utf-8,{quote(self.csv_text(brazil=True))}'>{t('csv_br', lang)}</a>")
 
     def _draw_mastery(self, lang: str) -> None:
         seen = self.class_mastery
