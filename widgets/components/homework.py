@@ -276,7 +276,7 @@ class HomeworkPanel(w.VBox):
         self.title = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-title")
         self.due = w.Text(value=(date.today() + timedelta(days=7)).isoformat(),
                           layout=w.Layout(width="150px")).add_class("cartas-hw-due")
-        self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="160px"))
+        self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="250px"))
         self.pass_mark.add_class("cartas-hw-pass")
         self.kind = w.Dropdown(layout=w.Layout(width="140px")).add_class("cartas-hw-kind")
         self.lesson = w.Dropdown(layout=w.Layout(width="240px")).add_class("cartas-hw-lesson")
@@ -302,7 +302,7 @@ class HomeworkPanel(w.VBox):
         self.drop_button.on_click(view.guarded(lambda _: self.drop_item()))
         self.create_button.on_click(view.guarded(lambda _: self.create(), near=self.create_button))
         self.which.observe(view.guarded(lambda _: self.load_results(), clears=False), names="value")
-        self.children = [self.head, w.HBox([self.title, self.due, self.pass_mark]),
+        self.children = [self.head, w.HBox([self.title, self.due, self.pass_mark], layout=w.Layout(flex_flow="row wrap")),
                          w.HBox([self.kind]), self.lesson_row, self.link_row, self.game_row,
                          w.HBox([self.add_button, self.drop_button]), self.item_list,
                          view.beside(self.create_button), self.which, self.table, self.download, self.mastery]
