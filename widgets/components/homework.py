@@ -302,7 +302,8 @@ class HomeworkPanel(w.VBox):
         self.drop_button.on_click(view.guarded(lambda _: self.drop_item()))
         self.create_button.on_click(view.guarded(lambda _: self.create(), near=self.create_button))
         self.which.observe(view.guarded(lambda _: self.load_results(), clears=False), names="value")
-        self.children = [self.head, w.HBox([self.title, self.due, self.pass_mark], layout=w.Layout(flex_flow="row wrap")),
+        heading = w.HBox([self.title, self.due, self.pass_mark], layout=w.Layout(flex_flow="row wrap"))
+        self.children = [self.head, heading,
                          w.HBox([self.kind]), self.lesson_row, self.link_row, self.game_row,
                          w.HBox([self.add_button, self.drop_button]), self.item_list,
                          view.beside(self.create_button), self.which, self.table, self.download, self.mastery]
