@@ -1,7 +1,8 @@
 """Homework (tarefas): assignments a teacher gives her class, and each learner's results.
 
 Decided rules (docs/rules.md#homework):
-- An assignment belongs to one class and has a title (1 to MAX_TITLE characters), a due date
+- An assignment belongs to one class and has a title (1 to MAX_TITLE characters, kept whole: a
+  longer one is refused, never cut; the field says the limit), a due date
   (a day, `YYYY-MM-DD`; an item finished after the end of that day, local time, is late), a
   pass mark (a percentage, 0 to 100, of its items done right) and 1 to MAX_ITEMS items. It
   is stored whole when created and never edited.
@@ -15,9 +16,12 @@ Decided rules (docs/rules.md#homework):
     languages, are taken from the coach (cartas.coach) when the assignment is made and
     stored with it. Only her first answer counts; the store judges it against the key;
   - `game`: a whole game of truco or 21 (its family, `cartas.games.GameSpec.family`),
-    against the bots or at a table with classmates; done when her game ends (right when her
-    team or she wins: her side among the contract's `outcome().winners`, a shared top of
-    21 included). What counts (docs/rules.md#homework-games):
+    against the bots or at a table with classmates, and its `goal`: "play" (to the end, the
+    default, and what an item stored without a goal reads as) or "win". Done when her game
+    ends; right, for a "play" item, whether she won or lost, and for a "win" item only when
+    her team or she wins (her side among the contract's `outcome().winners`, a shared top of
+    21 included). Either way the result ("won" / "lost") and the final score (her side's
+    first, `score`) are kept for the teacher. What counts (docs/rules.md#homework-games):
     - a game of the item's family, and of its `variant` (a registry key: "paulista",
       "mineiro", "21") when the teacher named one; without one, any variant of the family.
       A game's options (21's seats, role, rotation) are the learner's to choose;
@@ -65,6 +69,7 @@ ID_LENGTH = 8
 LESSON_KEYS = tuple(dict.fromkeys(skill.lesson for skill in SKILLS))
 GAMES = ("truco", "21")
 PLACES = ("bots", "table")
+GOALS = ("play", "win")  # a game item asks to play it to the end (the default), or to win it
 QUESTIONS = ("play", "answer", "hit", "banker")
 MAX_STEPS = 60
 
@@ -80,7 +85,11 @@ STEP_5 = (
     "ALTER TABLE answers ADD COLUMN skill TEXT NOT NULL DEFAULT ''",
     "CREATE INDEX answers_by_skill ON answers (learner_id, skill, at)",
 )
-MIGRATIONS = Migrations("homework", [STEP_5])
+MIGRATIONS = Migrations("homework", [
+    STEP_5,
+    # 2: a finished game's final score beside its result (her side's first, "12-9"; "" for others)
+    "ALTER TABLE homework_results ADD COLUMN score TEXT NOT NULL DEFAULT ''",
+])
 
 
 class HomeworkError(ValueError):
@@ -196,7 +205,10 @@ def check_item(item) -> dict:
             raise HomeworkError("bad_game", game=str(item.get("game"))[:20])
         if item.get("where", "bots") not in PLACES:
             raise HomeworkError("bad_game", game=str(item.get("where"))[:20])
-        checked = {"kind": "game", "game": item["game"], "where": item.get("where", "bots")}
+        goal = item.get("goal", "play")
+        if goal not in GOALS:
+            raise HomeworkError("bad_game", game=str(goal)[:20])
+        checked = {"kind": "game", "game": item["game"], "where": item.get("where", "bots"), "goal": goal}
         variant = item.get("variant")
         if variant is not None:  # one variant of the family only (docs/rules.md#homework-games)
             if variant not in variants_of(item["game"]):
@@ -241,6 +253,25 @@ def game_result(state, seat: int) -> str | None:
     return None
 
 
+def final_score(state, seat: int) -> str:
+    """The game's final score as the teacher reads it, `seat`'s side first: "12-9" (truco, per
+    team), "0-55-45" (21, each seat's chips)."""
+    from cartas.games import find_game
+    side = find_game(state.game).team_of(seat)
+    side = seat if side is None else side
+    scores = list(state.outcome().scores)
+    if not 0 <= side < len(scores):
+        return "-".join(str(s) for s in scores)
+    return "-".join(str(s) for s in [scores[side], *scores[:side], *scores[side + 1:]])
+
+
+def goal_met(spec: dict, result: str) -> bool:
+    """Whether a game that ended with `result` ("won" / "lost") does what game item `spec`
+    asks: any finished game for "play" (the default, and an item stored before goals), a won
+    one for "win" (docs/rules.md#homework-games)."""
+    return result == "won" or spec.get("goal", "play") == "play"
+
+
 def _counts(spec: dict, game_key: str, from_scenario: bool) -> str | None:
     """Why a game of `game_key` does not count for the game item `spec` (a HomeworkError
     code), or None when it counts (docs/rules.md#homework-games)."""
@@ -255,16 +286,16 @@ def _counts(spec: dict, game_key: str, from_scenario: bool) -> str | None:
 
 
 def _write_result(tx, assignment_id: str, item: int, learner_id: str, correct: bool, choice: str,
-                  now: float) -> tuple[bool, bool, str]:
-    """One result row, first write wins: (written now, the kept result's correct and choice)."""
+                  now: float, score: str = "") -> tuple[bool, bool, str, str]:
+    """One result row, first write wins: (written now, the kept result's correct, choice and score)."""
     first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "
-                       "done_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (assignment_id, item, learner_id) "
-                       "DO NOTHING", (assignment_id, item, learner_id, int(correct), choice, now)).rowcount
+                       "done_at, score) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (assignment_id, item, learner_id) "
+                       "DO NOTHING", (assignment_id, item, learner_id, int(correct), choice, now, score)).rowcount
     if first:
-        return True, bool(correct), choice
-    kept = tx.execute("SELECT correct, choice FROM homework_results WHERE assignment_id = ? AND item = ? "
+        return True, bool(correct), choice, score
+    kept = tx.execute("SELECT correct, choice, score FROM homework_results WHERE assignment_id = ? AND item = ? "
                       "AND learner_id = ?", (assignment_id, item, learner_id)).fetchone()
-    return False, bool(kept[0]), str(kept[1])
+    return False, bool(kept[0]), str(kept[1]), str(kept[2])
 
 
 def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
@@ -308,8 +339,9 @@ def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, ga
         refused = _counts(spec, game, bool(from_scenario))
         if refused is not None:
             raise HomeworkError(refused)
-        first, correct, kept = _write_result(tx, assignment_id, item, learner_id, result == "won", result, now)
-    return {"correct": correct, "choice": kept, "first": first}
+        first, correct, kept, score = _write_result(tx, assignment_id, item, learner_id, goal_met(spec, result),
+                                                    result, now, final_score(state, seat))
+    return {"correct": correct, "choice": kept, "first": first, "score": score}
 
 
 def table_game_over(store: Store, table_code: str, now: float | None = None,
@@ -349,8 +381,9 @@ def table_game_over(store: Store, table_code: str, now: float | None = None,
                     if (spec["kind"] != "game" or spec["where"] != "table"
                             or _counts(spec, record["game"], False) is not None):
                         continue
-                    first, correct, _ = _write_result(tx, task["id"], index, learner_id, result == "won", result,
-                                                      now)
+                    first, correct, _, _ = _write_result(tx, task["id"], index, learner_id,
+                                                         goal_met(spec, result), result, now,
+                                                         final_score(state, seat))
                     if first:
                         written.append({"learner": learner_id, "assignment": task["id"], "item": index,
                                         "correct": correct})
@@ -375,9 +408,11 @@ def clean_id(text) -> str:
 def create(store: Store, class_code: str, title, due, pass_mark, items, now: float | None = None) -> dict:
     """Store a new assignment for class `class_code` (the caller opened it with its teacher
     key); return it as `assignment` does."""
-    title = clean_name(title)[:MAX_TITLE] if isinstance(title, str) else ""
+    title = clean_name(title, longest=None) if isinstance(title, str) else ""
     if not title:
         raise HomeworkError("bad_title", n=MAX_TITLE)
+    if len(title) > MAX_TITLE:  # refused, never cut: the teacher shortens it herself
+        raise HomeworkError("long_title", n=MAX_TITLE, count=len(title))
     due_at = end_of_day(due)
     pass_mark = _int(pass_mark, 0, 100, "bad_pass_mark")
     if not isinstance(items, (list, tuple)) or not 1 <= len(items) <= MAX_ITEMS:
@@ -399,8 +434,12 @@ def create(store: Store, class_code: str, title, due, pass_mark, items, now: flo
 
 def _row(row) -> dict:
     ident, code, title, due, due_at, pass_mark, items, created = row
+    spec = json.loads(items)
+    for item in spec:  # an item stored before game goals asked to play the game to the end
+        if item.get("kind") == "game":
+            item.setdefault("goal", "play")
     return {"id": ident, "class_code": code, "title": title, "due": due, "due_at": float(due_at),
-            "pass_mark": int(pass_mark), "items": json.loads(items), "created_at": float(created)}
+            "pass_mark": int(pass_mark), "items": spec, "created_at": float(created)}
 
 
 _COLUMNS = "id, class_code, title, due, due_at, pass_mark, items, created_at"
@@ -466,18 +505,18 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
 def _states(tx, task: dict, learner_ids: list[str]) -> dict[str, list[dict]]:
     """{learner: [per item {"done", "right", "late", "done_at", "count", "need"}]}."""
     blank: dict[str, Any] = {"done": False, "right": False, "late": False, "done_at": None, "count": 0, "asked": 0,
-                             "choice": None}
+                             "choice": None, "score": ""}
     out = {pid: [dict(blank) for _ in task["items"]] for pid in learner_ids}
     if not learner_ids:
         return out
     marks = ", ".join("?" for _ in learner_ids)
-    rows = tx.execute(f"SELECT item, learner_id, correct, choice, done_at FROM homework_results "
+    rows = tx.execute(f"SELECT item, learner_id, correct, choice, done_at, score FROM homework_results "
                       f"WHERE assignment_id = ? AND learner_id IN ({marks})",
                       (task["id"], *learner_ids)).fetchall()
-    for index, pid, correct, choice, done_at in rows:
+    for index, pid, correct, choice, done_at, score in rows:
         if index < len(task["items"]):
             out[pid][index].update(done=True, right=bool(correct), done_at=float(done_at), choice=choice,
-                                   count=int(correct), asked=1)
+                                   count=int(correct), asked=1, score=str(score or ""))
     lessons = {spec["lesson"] for spec in task["items"] if spec["kind"] == "lesson"}
     for lesson in lessons:
         answers = tx.execute(f"SELECT learner_id, correct, at FROM answers WHERE lesson = ? AND at >= ? "

@@ -6,9 +6,14 @@ Decided rules:
 - A class code is letters and digits from CODE_ALPHABET (no 0/O, 1/I/L), upper-cased, with
   spaces and dashes ignored; it is CODE_LENGTH (6) characters long.
 - A browser id is 8 to 64 letters, digits or dashes, drawn at random by the browser.
-- A learner's key: in a class, the class code plus the case-folded name (one learner per name
-  in a class); without a class, the browser id (progress for that browser only, as a learner
+- A learner's key: in a class, the class code plus the case-folded name as she first wrote it
+  (her stored id); without a class, the browser id (progress for that browser only, as a learner
   alone on Binder; a name typed without a class is only a label for that browser).
+- One learner per name in a class, names compared by `classroom.values.name_key` (no case,
+  accents or repeated spaces: "ana  luisa" is "Ana Luísa"), kept in `learners.name_key`, unique
+  per class in the store (so two kernels joining as "Célia" and "celia" at once make one
+  learner). Her name stays as she first wrote it. Learners a store held before the key whose
+  names compare equal stay as they were (see classroom.progress, migration 4).
 
 Verified learners (docs/rules.md#verified-learners). Nothing the browser sends is trusted as a
 name, a class or a seat: a learner of a class is whoever holds one of her secrets, checked here
@@ -17,8 +22,9 @@ against the store.
   digits she chooses. She gets a device token (TOKEN_BYTES random bytes from `secrets`, kept in
   her browser); the store keeps only its SHA-256, and the PIN only as scrypt with a salt of her
   own (a PIN is short, so its hash must be slow).
-- A second device types the same name with her PIN and gets a device token of its own. A taken
-  name with a wrong PIN is refused with "the name is taken, type your PIN"; after PIN_FAILURES
+- A second device types the same name (as compared above) with her PIN and gets a device token
+  of its own. A taken name with a wrong PIN is refused with "the name is taken, type your PIN"
+  ("name_like" when it was written with other accents: "ana luisa" is Ana Luísa's); after PIN_FAILURES
   wrong PINs for one learner within ATTEMPT_WINDOW seconds, her PIN is refused until the window
   ends (the refusal says so), whatever PIN is typed.
 - A learner stored before verification existed has no PIN: the first browser that joins with
@@ -31,7 +37,8 @@ against the store.
   window ends.
 - Every use (a progress write, sitting or moving at a table) checks the token again, so a
   removed learner's devices stop at once and a merged one's follow her into the learner kept.
-- The teacher (with the class's teacher key, see classroom.classes) can print cards, reset a
+- The teacher (with the class's teacher key, see classroom.classes) can print cards (for the
+  learners without one, for chosen learners, or new ones for the whole class), reset a
   PIN (a new random PIN is drawn and shown once; her card and devices are signed out, so
   whoever learned the old PIN is out too), merge one learner into another (answers and
   counters added up, devices and card follow) and remove a learner (her answers, devices and
@@ -53,6 +60,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from .values import name_key
+
 if TYPE_CHECKING:  # the store is passed in; only its type is named here
     from .store import Store, Transaction
 
@@ -63,13 +72,14 @@ _BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E
 _BROWSER_ID = re.compile(r"[A-Za-z0-9-]{8,64}")
 
 
-def clean_name(text) -> str:
-    """The name as it will be stored and shown (before HTML escaping)."""
+def clean_name(text, longest: int | None = MAX_NAME) -> str:
+    """The name as it will be stored and shown (before HTML escaping); cut at `longest`
+    characters (None: never, for a caller that refuses what is too long instead)."""
     if not isinstance(text, str):
         return ""
     kept = "".join(" " if ch.isspace() else ch for ch in unicodedata.normalize("NFC", text)
                    if ch.isspace() or (unicodedata.category(ch)[0] != "C" and ch not in _BIDI))
-    return " ".join(kept.split())[:MAX_NAME].strip()
+    return " ".join(kept.split())[:longest].strip()
 
 
 def clean_code(text) -> str:
@@ -237,8 +247,9 @@ def _new_token(tx: Transaction, learner_id: str, now: float) -> str:
 
 def join(store: Store, class_code, name, pin, browser_id) -> Joined:
     """Join class `class_code` as `name` with `pin`, or sign in as her on this device when the
-    name is hers (the PIN matches). IdentityError: bad_name, bad_code, no_class, bad_pin,
-    name_taken (wrong PIN), pin_locked (too many wrong PINs)."""
+    name is hers (the PIN matches; names compare by `name_key`). IdentityError: bad_name,
+    bad_code, no_class, bad_pin, name_taken or name_like (a wrong PIN for the name, as written
+    or written another way), pin_locked (too many wrong PINs)."""
     browser_id = clean_browser_id(browser_id)
     name = clean_name(name)
     if not name:
@@ -250,19 +261,25 @@ def join(store: Store, class_code, name, pin, browser_id) -> Joined:
     if not code:
         raise IdentityError("bad_code")
     pin = clean_pin(pin)
-    key = learner_key(code, name)
+    compared = name_key(name)
     fresh_hash = hash_pin(pin)  # before the transaction: scrypt is slow on purpose
     now = time.time()
     with store.transaction() as tx:
         if tx.execute("SELECT 1 FROM classes WHERE code = ?", (code,)).fetchone() is None:
             raise IdentityError("no_class", code=code)
-        made = tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen, pin_hash) "
-                          "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
-                          (key, name, code, now, now, fresh_hash)).rowcount
-        if made:
-            return Joined(Learner(browser_id, name, code), _new_token(tx, key, now), new=True)
-        row = tx.execute("SELECT name, pin_hash FROM learners WHERE id = ?", (key,)).fetchone()
-        stored_name, stored_hash = row[0], row[1]
+        row = _named(tx, code, name, compared)
+        if row is None:
+            key = learner_key(code, name)
+            # no conflict target: the id, or the (class, name key) another kernel took just now
+            made = tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen, pin_hash, "
+                              "name_key) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                              (key, name, code, now, now, fresh_hash, compared)).rowcount
+            if made:
+                return Joined(Learner(browser_id, name, code), _new_token(tx, key, now), new=True)
+            row = _named(tx, code, name, compared)
+            if row is None:
+                raise IdentityError("name_taken", name=name)
+        key, stored_name, stored_hash = row
         if not stored_hash:  # stored before verification: the first to come with a PIN claims her
             tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (fresh_hash, key))
             return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, now), new=True)
@@ -270,12 +287,31 @@ def join(store: Store, class_code, name, pin, browser_id) -> Joined:
     if not allowed:
         raise IdentityError("pin_locked", name=stored_name, minutes=int(ATTEMPT_WINDOW // 60))
     if not pin_matches(pin, stored_hash):
+        if fold(stored_name) != fold(name):  # written with other accents (capitals alone: the same name)
+            raise IdentityError("name_like", name=stored_name, typed=name)
         raise IdentityError("name_taken", name=stored_name)
     with store.transaction() as tx:
         _attempt_ok(tx, "pin", key)
         if tx.execute("SELECT 1 FROM learners WHERE id = ?", (key,)).fetchone() is None:
             raise IdentityError("name_taken", name=stored_name)  # removed meanwhile
         return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, time.time()))
+
+
+def _named(tx: Transaction, code: str, name: str, compared: str) -> tuple[str, str, str] | None:
+    """(id, name, PIN hash) of the learner of class `code` whose name compares as `compared`
+    (`name_key`), or None. A learner whose row has no key (made by a progress record after the
+    teacher removed her, or left without one by migration 4) is found by her id, the name as
+    written, and takes the key."""
+    row = tx.execute("SELECT id, name, pin_hash FROM learners WHERE class_code = ? AND name_key = ?",
+                     (code, compared)).fetchone()
+    if row is not None:
+        return row[0], row[1], row[2]
+    key = learner_key(code, name)
+    row = tx.execute("SELECT id, name, pin_hash FROM learners WHERE id = ? AND class_code = ?", (key, code)).fetchone()
+    if row is None:
+        return None
+    tx.execute("UPDATE learners SET name_key = ? WHERE id = ? AND name_key IS NULL", (compared, key))
+    return row[0], row[1], row[2]
 
 
 def sign_in_with_card(store: Store, login_code, browser_id) -> Joined:
@@ -330,13 +366,15 @@ def _in_class(tx: Transaction, class_code: str, learner_id: str) -> str:
     return row[0]
 
 
-def print_cards(store: Store, class_code: str, learner_ids=None) -> list[Card]:
+def print_cards(store: Store, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]:
     """New login cards for the learners of the class (all, or those in `learner_ids`), by
-    name; each revokes that learner's previous card."""
+    name; each revokes that learner's previous card, and only hers. `missing_only`: only for
+    those who have no card yet (so nobody's card is revoked)."""
     now = time.time()
     cards = []
     with store.transaction() as tx:
-        people = tx.execute("SELECT id, name FROM learners WHERE class_code = ? ORDER BY name, id",
+        without = " AND id NOT IN (SELECT learner_id FROM learner_cards)" if missing_only else ""
+        people = tx.execute(f"SELECT id, name FROM learners WHERE class_code = ?{without} ORDER BY name, id",
                             (class_code,)).fetchall()
         wanted = None if learner_ids is None else set(learner_ids)
         for learner_id, name in people:
@@ -424,7 +462,7 @@ class LearnerService(Protocol):
     def sign_in_with_card(self, login_code, browser_id) -> Joined: ...
     def check(self, token, browser_id) -> Learner | None: ...
     def sign_out(self, token) -> None: ...
-    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]: ...
+    def print_cards(self, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]: ...
     def reset_pin(self, class_code: str, learner_id: str) -> str: ...
     def merge(self, class_code: str, source_id: str, target_id: str) -> None: ...
     def remove(self, class_code: str, learner_id: str) -> bool: ...
@@ -448,8 +486,8 @@ class StoreLearners:
     def sign_out(self, token) -> None:
         sign_out(self.store, token)
 
-    def print_cards(self, class_code: str, learner_ids=None) -> list[Card]:
-        return print_cards(self.store, class_code, learner_ids)
+    def print_cards(self, class_code: str, learner_ids=None, missing_only: bool = False) -> list[Card]:
+        return print_cards(self.store, class_code, learner_ids, missing_only)
 
     def reset_pin(self, class_code: str, learner_id: str) -> str:
         return reset_pin(self.store, class_code, learner_id)

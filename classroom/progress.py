@@ -54,7 +54,31 @@ MIGRATIONS = Migrations("classroom", [
      "code_hash TEXT NOT NULL UNIQUE, created_at DOUBLE PRECISION NOT NULL)",
      "CREATE TABLE login_attempts (scope TEXT NOT NULL, subject TEXT NOT NULL, failures INTEGER NOT NULL, "
      "first_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (scope, subject))"),
+    # 4: names compared without case, accents or repeated spaces (classroom.values.name_key)
+    lambda tx: _name_keys(tx),
 ])
+
+
+def _name_keys(tx) -> None:
+    """Migration 4: each learner of a class gets her name's comparison key, unique in her class
+    (a unique index, so two kernels joining as "Célia" and "celia" at once make one learner).
+    A store may hold learners whose names already compare equal ("Célia" and "Celia", made
+    before): the first one made keeps the key, and so the name; the others keep no key (NULL,
+    which the index allows): they stay, found by their id, devices and cards as before, and
+    the teacher sees them both and can merge them (classroom.identity.merge)."""
+    from .values import name_key
+    tx.execute("ALTER TABLE learners ADD COLUMN name_key TEXT")
+    taken: set[tuple[str, str]] = set()
+    keyed = []
+    for learner_id, code, name in tx.execute("SELECT id, class_code, name FROM learners WHERE class_code <> '' "
+                                             "ORDER BY created_at, id").fetchall():
+        key = (code, name_key(name))
+        if key[1] and key not in taken:
+            taken.add(key)
+            keyed.append((key[1], learner_id))
+    if keyed:
+        tx.executemany("UPDATE learners SET name_key = ? WHERE id = ?", keyed)
+    tx.execute("CREATE UNIQUE INDEX learners_by_name_key ON learners (class_code, name_key)")
 
 
 # the SQLite stores of this process whose legacy JSON was looked at already

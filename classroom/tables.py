@@ -31,6 +31,11 @@ Decided rules:
   move bots, so a table whose learners all left waits for them.
 - A finished game's table is archived: it leaves the class's list of open tables, and stays
   readable by its code.
+- An abandoned table leaves the class's list too (the teacher's "Mesas da turma"): one not
+  finished where nothing happened for IDLE (30 minutes): no move (a learner's or a bot's, its
+  `moved_at`, which is its creation before it starts) and no heartbeat of anyone (a seated
+  learner's or a watcher's page, `mesa_presence`). It is not archived: it stays readable by
+  its code, and a learner coming back to it (a heartbeat, a move) puts it back on the list.
 """
 from __future__ import annotations
 
@@ -55,6 +60,7 @@ HEARTBEAT_EVERY = 5.0     # seconds between a client's heartbeats
 POLL_EVERY = 0.2          # seconds between a client's version checks
 MAX_NAME = 40
 RECORD_FORMAT = "cartas.mesa/1"
+IDLE = 30 * 60.0          # seconds without a move or a heartbeat after which a table is abandoned
 
 __all__ = ["TableError", "Tables", "TableClient", "MemoryRepository", "StoreRepository",
            "clean_code", "table_link"]
@@ -303,6 +309,16 @@ class Snapshot:
             seen = sitter["since"] if sitter else 0.0
         return now - seen > self.record["timeout"]
 
+    def last_active(self) -> float:
+        """When anything last happened at the table: its last move (or its creation), or the
+        latest heartbeat of anyone there."""
+        moved = float(self.record.get("moved_at") or self.record.get("created_at") or 0.0)
+        return max([moved, *self.presence.values()])
+
+    def abandoned(self, now: float) -> bool:
+        """Not finished, and nothing happened for IDLE seconds (see the module's rules)."""
+        return self.status != "finished" and now - self.last_active() > IDLE
+
     def present(self, learner: str, now: float) -> bool:
         seen = self.presence.get(learner)
         return seen is not None and now - seen <= PRESENT
@@ -344,9 +360,16 @@ class Tables:
         version, record = loaded
         return Snapshot(code, version, record, self.repo.presence(code))
 
-    def list_class(self, class_code: str, archived: bool = False) -> list[Snapshot]:
-        return [Snapshot(code, version, record)
-                for code, version, record in self.repo.list_class(class_code, archived)]
+    def list_class(self, class_code: str, archived: bool = False, abandoned: bool = False) -> list[Snapshot]:
+        """The class's open tables, but the abandoned ones (`abandoned`: those too); or, with
+        `archived`, its finished ones."""
+        if archived:
+            return [Snapshot(code, version, record)
+                    for code, version, record in self.repo.list_class(class_code, archived)]
+        now = self.clock()
+        snaps = [Snapshot(code, version, record, self.repo.presence(code))
+                 for code, version, record in self.repo.list_class(class_code, archived)]
+        return [snap for snap in snaps if abandoned or not snap.abandoned(now)]
 
     # creating and sitting
     def create(self, game: str, learner: str, name: str, *, seats: int | None = None,

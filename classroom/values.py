@@ -4,9 +4,22 @@ client needs nothing of the store's code."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["NewClass", "NotAllowed"]
+__all__ = ["NewClass", "NotAllowed", "name_key"]
+
+
+def name_key(name: str) -> str:
+    """What two learners' names are compared by, in a class: one learner per key
+    (classroom.identity). Compatibility forms folded (NFKC: "ﬁ" is "fi", a full-width "Ａ" is
+    "A"), case folded, accents dropped ("Ana Luísa" is "ana luisa"), runs of white space one
+    space, none at either end. The one place the comparison lives: confusable letters or edge
+    punctuation would be added here, with a store migration recomputing the stored keys
+    (learners.name_key, classroom.progress)."""
+    text = unicodedata.normalize("NFKC", name).casefold()
+    bare = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
+    return " ".join(unicodedata.normalize("NFC", bare).split())
 
 
 class NotAllowed(PermissionError):

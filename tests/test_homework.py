@@ -113,11 +113,11 @@ def test_an_item_finished_after_its_due_day_is_late(store_location):
     task = hw.create(store, code, "T", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
     finish(store, task["id"], 0, ana.key, "21", "won", now=hw.end_of_day("2020-01-10") - 1)
     assert not hw.learner_homework(store, ana.key)[0]["states"][0]["late"]
-    task2 = hw.create(store, code, "T2", "2020-01-10", 50, [{"kind": "game", "game": "21"}])
+    task2 = hw.create(store, code, "T2", "2020-01-10", 50, [{"kind": "game", "game": "21", "goal": "win"}])
     finish(store, task2["id"], 0, ana.key, "21", "lost", now=hw.end_of_day("2020-01-10") + 1)
     late = next(t for t in hw.learner_homework(store, ana.key) if t["id"] == task2["id"])
-    assert late["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": True, "done_at": 0,
-                                                  "count": 0, "asked": 1, "choice": "lost"}
+    assert late["states"][0] | {"done_at": 0, "score": ""} == {
+        "done": True, "right": False, "late": True, "done_at": 0, "count": 0, "asked": 1, "choice": "lost", "score": ""}
     assert not late["summary"]["passed"]
 
 
@@ -216,7 +216,8 @@ def test_a_removed_learner_loses_her_results_and_a_merged_one_brings_them(store_
     from classroom import identity as ids
     store = open_store(store_location)
     code, (ana, bia, cris) = a_class(store, "Ana", "Bia", "Cris")
-    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21"}, {"kind": "game", "game": "truco"}])
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21", "goal": "win"},
+                                                 {"kind": "game", "game": "truco", "goal": "win"}])
     finish(store, task["id"], 0, ana.key, "21", "won")
     finish(store, task["id"], 0, bia.key, "21", "lost")
     finish(store, task["id"], 1, bia.key, "truco", "won")
@@ -226,3 +227,20 @@ def test_a_removed_learner_loses_her_results_and_a_merged_one_brings_them(store_
     ids.remove(store, code, ana.key)
     record(store, ana, "warmup", [True])  # she comes back: from nothing
     assert not any(s["done"] for s in hw.learner_homework(store, ana.key)[0]["states"])
+
+
+def test_a_homework_title_is_kept_whole_up_to_its_limit_and_a_longer_one_is_refused_not_cut(store_location):
+    """Issue 29, item 13: a 60-character title stays whole; past MAX_TITLE it is refused with
+    its length, and nothing is stored."""
+    store = open_store(store_location)
+    code, _ = a_class(store, "Ana")
+    title = "Semana 3: manilhas, truco e uma partida de 21 contra os robôs"
+    assert len(title) > 40
+    made = hw.create(store, code, f"  {title} ", DUE, 50, [{"kind": "game", "game": "21"}])
+    assert made["title"] == title and hw.assignment(store, made["id"])["title"] == title
+    too_long = "x" * (hw.MAX_TITLE + 1)
+    with pytest.raises(hw.HomeworkError) as refused:
+        hw.create(store, code, too_long, DUE, 50, [{"kind": "game", "game": "21"}])
+    assert refused.value.code == "long_title" and refused.value.fields == {"n": hw.MAX_TITLE,
+                                                                           "count": hw.MAX_TITLE + 1}
+    assert [task["title"] for task in hw.class_assignments(store, code)] == [title]

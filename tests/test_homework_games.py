@@ -47,16 +47,18 @@ def test_rule_a_finished_bot_game_marks_the_item_done_with_the_engines_result_on
     """docs/rules.md#homework-games: the engine replays the game and says who won."""
     store = open_store(store_location)
     code, (ana,) = learners(store, "Ana")
-    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"},
-                                                 {"kind": "game", "game": "21"}])
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "goal": "win"},
+                                                 {"kind": "game", "game": "21", "goal": "win"}])
     truco = played("paulista", 5)
     winner_seat = next(seat for seat in range(4) if find_game("paulista").team_of(seat) == truco.winner)
     loser_seat = (winner_seat + 1) % 4
+    scores = truco.outcome().scores
+    lost_score = f"{scores[1 - truco.winner]}-{scores[truco.winner]}"  # her team's first
     first = hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), loser_seat)
-    assert first == {"correct": False, "choice": "lost", "first": True}
+    assert first == {"correct": False, "choice": "lost", "first": True, "score": lost_score}
     # a reload, or the same game sent again from a winning seat: the first result stays
     again = hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), winner_seat)
-    assert again == {"correct": False, "choice": "lost", "first": False}
+    assert again == {"correct": False, "choice": "lost", "first": False, "score": lost_score}
     twenty_one = played("21", 3, rounds=2)
     top = twenty_one.outcome().winners[0]
     assert hw.finish_game(store, task["id"], 1, ana.key, "21", twenty_one.to_json(), top)["correct"] is True
@@ -64,6 +66,46 @@ def test_rule_a_finished_bot_game_marks_the_item_done_with_the_engines_result_on
     assert [(s["done"], s["right"], s["choice"]) for s in states] == [(True, False, "lost"), (True, True, "won")]
     with store.transaction(write=False) as tx:
         assert tx.execute("SELECT COUNT(*) FROM homework_results").fetchone()[0] == 2
+
+
+def test_rule_a_game_item_asks_to_play_to_the_end_by_default_or_to_win(store_location):
+    """docs/rules.md#homework-games: a lost game played to the end passes a "play" item (the
+    default) and fails a "win" item; the result and score are kept either way."""
+    store = open_store(store_location)
+    code, (ana,) = learners(store, "Ana")
+    task = hw.create(store, code, "T", DUE, 100, [{"kind": "game", "game": "21"},
+                                                  {"kind": "game", "game": "21", "goal": "win"},
+                                                  {"kind": "game", "game": "21", "goal": "play"}])
+    assert [item["goal"] for item in task["items"]] == ["play", "win", "play"]
+    game = played("21", 3, rounds=2)
+    loser = next(seat for seat in range(game.players) if seat not in game.outcome().winners)
+    mine = game.outcome().scores[loser]
+    for item in range(3):
+        verdict = hw.finish_game(store, task["id"], item, ana.key, "21", game.to_json(), loser)
+        assert verdict["choice"] == "lost" and verdict["score"].split("-")[0] == str(mine)
+        assert verdict["correct"] is (item != 1)
+    [seen] = hw.learner_homework(store, ana.key)
+    assert [(s["done"], s["right"], s["choice"]) for s in seen["states"]] == [
+        (True, True, "lost"), (True, False, "lost"), (True, True, "lost")]
+    assert not seen["summary"]["passed"]  # 2 of 3 right: below 100%
+    with pytest.raises(hw.HomeworkError, match="bad_game"):
+        hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21", "goal": "lose"}])
+
+
+def test_rule_a_game_item_stored_before_goals_reads_as_play_to_the_end(store_location):
+    """docs/rules.md#homework-games: an item stored without a goal (before goals existed) is
+    "play to the end": a lost game passes it, on either store."""
+    store = open_store(store_location)
+    code, (ana,) = learners(store, "Ana")
+    task = hw.create(store, code, "T", DUE, 100, [{"kind": "game", "game": "truco"}])
+    with store.transaction() as tx:  # as an older version stored it: no goal
+        tx.execute("UPDATE assignments SET items = ? WHERE id = ?",
+                   ('[{"kind": "game", "game": "truco", "where": "bots"}]', task["id"]))
+    assert hw.assignment(store, task["id"])["items"][0]["goal"] == "play"
+    truco = played("paulista", 5)
+    loser_seat = next(seat for seat in range(4) if find_game("paulista").team_of(seat) != truco.winner)
+    assert hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), loser_seat)["correct"]
+    assert hw.learner_homework(store, ana.key)[0]["summary"]["passed"]
 
 
 def test_rule_a_game_not_over_or_not_a_game_of_the_engine_is_refused(store_location):
@@ -114,9 +156,10 @@ def test_rule_a_finished_table_marks_its_seated_learners_items_from_the_stores_r
     """docs/rules.md#homework-games: the table's record (who sat where, its state) decides."""
     store = open_store(store_location)
     code, (ana, bia, caio) = learners(store, "Ana", "Bia", "Caio")
-    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "where": "table"},
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "where": "table", "goal": "win"},
                                                  {"kind": "game", "game": "truco"},
-                                                 {"kind": "game", "game": "21", "where": "table"}])
+                                                 {"kind": "game", "game": "21", "where": "table"},
+                                                 {"kind": "game", "game": "truco", "where": "table"}])
     clock = [time.time()]
     tables = Tables(StoreRepository(store), clock=lambda: clock[0])
     table = tables.create("paulista", ana.key, "Ana", class_code=code, timeout=10, pace=0, seed=9)
@@ -130,11 +173,13 @@ def test_rule_a_finished_table_marks_its_seated_learners_items_from_the_stores_r
     state = snap.state
     written = hw.table_game_over(store, table)
     assert sorted((r["learner"], r["assignment"], r["item"]) for r in written) == sorted(
-        [(ana.key, task["id"], 0), (bia.key, task["id"], 0)])
+        [(ana.key, task["id"], 0), (bia.key, task["id"], 0), (ana.key, task["id"], 3), (bia.key, task["id"], 3)])
     team = find_game("paulista").team_of
     for person, seat in ((ana, 0), (bia, 1)):
         [mine] = hw.learner_homework(store, person.key)
-        assert mine["states"][0]["right"] == (team(seat) == state.winner)
+        assert mine["states"][0]["right"] == (team(seat) == state.winner)  # "win"
+        assert mine["states"][3]["right"] and mine["states"][3]["choice"] == mine["states"][0]["choice"]  # "play"
+        assert mine["states"][3]["score"] == hw.final_score(state, seat)
         assert not mine["states"][1]["done"] and not mine["states"][2]["done"]  # bots, and 21: not this game
     assert hw.learner_homework(store, caio.key)[0]["summary"]["done"] == 0  # not seated
     assert hw.table_game_over(store, table) == []  # a second kernel asking writes nothing more
@@ -146,7 +191,7 @@ def test_a_game_played_on_the_play_page_of_a_homework_link_is_recorded_once(stor
 
     store = open_store(store_location)
     made = create_class(store, "7º B")
-    task = hw.create(store, made.code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
+    task = hw.create(store, made.code, "T", DUE, 50, [{"kind": "game", "game": "truco", "goal": "win"}])
     ana = sign_in(made.code, "Ana", "browser-ana-0001")
     calls = []
     sent = hw.StoreHomework.finish_game
@@ -202,7 +247,7 @@ def test_the_tables_page_of_a_finished_table_marks_her_item_done_and_asks_once(s
 
     store = open_store(store_location)
     code, (ana,) = learners(store, "Ana")
-    hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "where": "table"}])
+    hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "where": "table", "goal": "win"}])
     clock = [time.time()]
     tables = Tables(StoreRepository(store), clock=lambda: clock[0])
     table = tables.create("mineiro", ana.key, "Ana", class_code=code, timeout=10, pace=0, seed=4)

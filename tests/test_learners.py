@@ -389,7 +389,7 @@ def test_thirty_learners_join_one_class_at_once_and_none_is_lost_or_merged(store
     from classroom.progress import class_learners
     from classroom.store import connect
     turma = create_class(open_store(store_location), "8º A")
-    names = [f"Aluno {i}" for i in range(26)] + ["Ana", "Ána", "Anna", "Bia"]
+    names = [f"Aluno {i}" for i in range(26)] + ["Ana", "Ane", "Anna", "Bia"]
     racers = [("Bia", "5555", "b-bia-rival")]  # the same name at the same moment, another PIN
     people = [(name, f"{1000 + i}", f"b-join-{i:04d}") for i, name in enumerate(names)] + racers
     barrier = threading.Barrier(len(people))
@@ -485,10 +485,123 @@ def test_a_store_from_before_verified_learners_migrates_and_keeps_its_class(stor
         tx.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?)", ("n:ABC234:ana", "manilhas", 3, 4, 1.0))
     old.close()
     store = open_store(store_location)
-    assert store.version("classroom") == 3
+    assert store.version("classroom") == 4
     assert [(r["name"], r["has_pin"], r["lessons"]["manilhas"]["right"])
             for r in class_learners(store, "ABC234")] == [("Ana", False, 3)]
     joined = ids.join(store, "abc234", "ana", "2468", "b-ana-laptop")  # she claims her scores with a PIN
     assert joined.learner.name == "Ana" and learner_progress(store, joined.learner.key)["manilhas"]["asked"] == 4
     with pytest.raises(ids.IdentityError):
         ids.join(store, "ABC234", "Ana", "1111", "b-other-pc")
+
+
+def test_names_differing_only_in_case_accents_or_spaces_are_one_learner_asked_for_her_pin(store_location):
+    """A learner typing "ana  luisa" with her PIN is Ana Luísa (her name stays as first written);
+    a new "Celia" beside "Célia" is asked for Célia's PIN, in both languages, and made nobody."""
+    from classroom.classes import create_class
+    from classroom.progress import class_learners
+    store = open_store(store_location)
+    turma = create_class(store, "7º B")
+    first = ids.join(store, turma.code, "Ana Luísa", "2468", "b-ana-laptop")
+    again = ids.join(store, turma.code, "  ana   luisa ", "2468", "b-ana-phone")
+    assert (again.learner.name, again.learner.key, again.new) == ("Ana Luísa", first.learner.key, False)
+    assert ids.join(store, turma.code, "ANA LUISA", "2468", "b-ana-tablet").learner == first.learner.__class__(
+        "b-ana-tablet", "Ana Luísa", turma.code)
+    celia = ids.join(store, turma.code, "Célia", "1357", "b-celia-pc")
+    with pytest.raises(ids.IdentityError) as refused:
+        ids.join(store, turma.code, "Celia", "9999", "b-other-pc")
+    assert refused.value.code == "name_like" and refused.value.fields == {"name": "Célia", "typed": "Celia"}
+    assert ids.join(store, turma.code, "CÉLIA", "1357", "b-celia-phone").learner.key == celia.learner.key
+    assert sorted(r["name"] for r in class_learners(store, turma.code)) == ["Ana Luísa", "Célia"]
+    for lang, said in (("pt", "«Celia» é o mesmo nome que Célia, que já está nesta turma"),
+                       ("en", "“Celia” is the same name as Célia, who is already in this class")):
+        form = join_in_browser("b-other-pc", "Celia", turma.code, "9999", lang=lang)
+        assert said in form.error and form.pin_wanted and form.learner["token"] == ""
+    assert len(class_learners(store, turma.code)) == 2
+
+
+def test_kernels_joining_as_celia_spelled_differently_at_once_make_one_learner(store_location):
+    """The name key is unique per class in the store: racing kernels make one learner."""
+    import threading
+
+    from classroom.classes import create_class
+    from classroom.progress import class_learners
+    from classroom.store import connect
+    turma = create_class(open_store(store_location), "8º A")
+    spellings = ["Célia", "celia", "CELIA", "Celia ", "célia", " CÉLIA"]
+    barrier = threading.Barrier(len(spellings))
+    results: dict[int, object] = {}
+
+    def one(i, name):
+        store = connect(store_location)
+        try:
+            barrier.wait(timeout=60)
+            results[i] = ids.join(store, turma.code, name, f"{2000 + i}", f"b-celia-{i:04d}")
+        except ids.IdentityError as refusal:
+            results[i] = refusal.code
+        finally:
+            store.close()
+
+    threads = [threading.Thread(target=one, args=(i, name)) for i, name in enumerate(spellings)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    joined = [r for r in results.values() if isinstance(r, ids.Joined)]
+    assert len(results) == len(spellings) and len(joined) == 1
+    assert {r for r in results.values() if isinstance(r, str)} <= {"name_taken", "name_like"}
+    [row] = class_learners(open_store(store_location), turma.code)
+    assert row["name"] == joined[0].learner.name
+
+
+def test_a_store_already_holding_names_that_compare_equal_keeps_each_learner(store_location):
+    """Migration 4 (classroom.progress): "Célia" and "Celia" made before stay two learners, each
+    found by her devices; the first made keeps the name, so "celia" with a PIN is her."""
+    from classroom.progress import MIGRATIONS, class_learners
+    from classroom.store import connect
+    old = connect(store_location)
+    old.migrate(MIGRATIONS, upto=3)
+    with old.transaction() as tx:
+        tx.execute("INSERT INTO classes (code, title, key_hash, created_at) VALUES (?, ?, ?, ?)",
+                   ("ABC234", "7º B", "x", 1.0))
+        for at, (name, pin, token) in enumerate([("Célia", "1357", "t" * 40), ("Celia", "2468", "u" * 40),
+                                                 ("Bia", "1111", "v" * 40)], 1):
+            key = ids.learner_key("ABC234", name)
+            tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen, pin_hash) "
+                       "VALUES (?, ?, ?, ?, ?, ?)", (key, name, "ABC234", float(at), float(at), ids.hash_pin(pin)))
+            tx.execute("INSERT INTO learner_tokens (token_hash, learner_id, created_at, used_at) VALUES (?, ?, ?, ?)",
+                       (hashlib.sha256(token.encode()).hexdigest(), key, 1.0, 1.0))
+    old.close()
+    store = open_store(store_location)
+    assert store.version("classroom") == 4
+    assert sorted(r["name"] for r in class_learners(store, "ABC234")) == ["Bia", "Celia", "Célia"]
+    for name, token in (("Célia", "t" * 40), ("Celia", "u" * 40), ("Bia", "v" * 40)):
+        assert ids.check(store, token, "b-somewhere").name == name  # every device still finds her
+    assert ids.join(store, "ABC234", "celia", "1357", "b-new-pc").learner.name == "Célia"  # the first made
+    with pytest.raises(ids.IdentityError) as refused:
+        ids.join(store, "ABC234", "celia", "2468", "b-new-pc")
+    assert refused.value.code == "name_like"
+    assert ids.join(store, "ABC234", "bia", "1111", "b-new-pc").learner.name == "Bia"
+    with pytest.raises(ids.IdentityError):
+        ids.join(store, "ABC234", "BIA", "0000", "b-new-pc")
+
+
+def test_cards_printed_for_chosen_learners_or_for_those_without_one_revoke_nobody_else(store_location):
+    """Issue 29, item 6, in the store: a card for some learners revokes only theirs; cards for
+    those without one revoke none."""
+    from classroom.classes import create_class
+    store = open_store(store_location)
+    turma = create_class(store, "7º B")
+    people = {name: ids.join(store, turma.code, name, "2468", f"b-{name}-0001").learner.key
+              for name in ("Ana", "Bia", "Caio")}
+    first = {c.name: c.code for c in ids.print_cards(store, turma.code, missing_only=True)}
+    assert sorted(first) == ["Ana", "Bia", "Caio"]
+    assert ids.print_cards(store, turma.code, missing_only=True) == []
+    again = {c.name: c.code for c in ids.print_cards(store, turma.code, [people["Ana"], people["Bia"]])}
+    assert sorted(again) == ["Ana", "Bia"]
+    for code, works in ((first["Ana"], False), (first["Bia"], False), (first["Caio"], True),
+                        (again["Ana"], True), (again["Bia"], True)):
+        try:
+            ids.sign_in_with_card(store, code, "b-check-0001")
+            assert works
+        except ids.IdentityError:
+            assert not works

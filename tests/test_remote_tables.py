@@ -428,3 +428,17 @@ def test_a_hub_that_cannot_check_a_token_is_a_503_hub_down_not_an_internal_error
         tables_of(service, "ana").classroom.me()
     assert (refused.value.status, refused.value.code) == (503, "hub_down")
     assert "JupyterHub" in refused.value.message("en")
+
+
+def test_under_the_hub_an_abandoned_table_leaves_the_teachers_list_of_class_tables(service):
+    """Issue 29, item 13: the service lists the class's tables by the same rule (IDLE), on its clock."""
+    from classroom.tables import IDLE
+    ana, bia, code = _sit_two(service)
+    listing = ClassTables("turma-a", lang="en", tables=tables_of(service, "tereza"))
+    assert f"data-table='{code}'" in listing.listing.value
+    now = [time.time() + IDLE + 60]       # half an hour and more with no move and nobody there
+    service.service.classes.tables.clock = lambda: now[0]
+    listing.refresh()
+    assert f"data-table='{code}'" not in listing.listing.value
+    assert "No open table in this class." in listing.listing.value
+    assert "for over 30 minutes, leave this list" in listing.listing.value

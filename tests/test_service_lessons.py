@@ -16,6 +16,7 @@ import pytest
 from school_service import School
 
 from cartas.scenario import encode_link, truco_scenario
+from classroom import homework
 from classroom.homework import HomeworkError, for_store
 from classroom.live import LiveError
 from classroom.remote import ServiceRefused
@@ -140,7 +141,14 @@ def test_a_finished_bot_game_is_replayed_by_the_service_and_its_word_never_count
     assert status == 400  # longer than a game can be: refused unread
     won = spec.team_of(0) == state.winner
     verdict = ana.finish_game(made["id"], 2, "hub:bia", "paulista", state.to_json())
-    assert verdict == {"correct": won, "choice": "won" if won else "lost", "first": True}
+    score = homework.final_score(state, 0)
+    assert made["items"][2]["goal"] == "play"  # played to the end: right, won or lost
+    assert verdict == {"correct": True, "choice": "won" if won else "lost", "first": True, "score": score}
+    to_win = for_store(school.client("prof")).create("turma-a", "Vencer", DUE, 100,
+                                                     [{"kind": "game", "game": "truco", "goal": "win"}])
+    assert ana.finish_game(to_win["id"], 0, "hub:ana", "paulista", state.to_json())["correct"] is won
+    (seen,) = for_store(school.client("prof")).class_results(to_win["id"])["learners"][:1]
+    assert seen["id"] == "ana" and seen["states"][0]["right"] is won and seen["states"][0]["score"] == score
     rows = {row["id"]: row for row in for_store(school.client("prof")).class_results(made["id"])["learners"]}
     assert rows["ana"]["states"][2]["done"] and not rows["bia"]["states"][2]["done"]
     with pytest.raises(HomeworkError) as caught:  # another class's homework
@@ -185,6 +193,11 @@ def test_a_malformed_assignment_or_id_is_refused_with_the_homework_code(school):
     with pytest.raises(HomeworkError) as caught:
         teacher.create("turma-a", "", DUE, 50, [{"kind": "game", "game": "truco"}])
     assert caught.value.code == "bad_title"
+    with pytest.raises(HomeworkError) as caught:  # too long: refused with its length, never cut
+        teacher.create("turma-a", "x" * (homework.MAX_TITLE + 1), DUE, 50, [{"kind": "game", "game": "truco"}])
+    assert caught.value.code == "long_title" and caught.value.fields["count"] == homework.MAX_TITLE + 1
+    whole = "Semana 3: manilhas, truco e uma partida de 21 contra os robôs"
+    assert teacher.create("turma-a", whole, DUE, 50, [{"kind": "game", "game": "truco"}])["title"] == whole
     with pytest.raises(HomeworkError) as caught:
         teacher.create("turma-a", "T", "amanhã", 50, [{"kind": "game", "game": "truco"}])
     assert caught.value.code == "bad_due"

@@ -387,3 +387,27 @@ def test_a_stored_record_is_plain_json(tables):
     tables.start(code, "ana")
     version, record = tables.repo.load(code)
     assert json.loads(json.dumps(record)) == record and version == 4
+
+
+def test_a_table_nobody_moved_at_or_looked_at_for_half_an_hour_leaves_the_class_list(store_location):
+    """Issue 29, item 13 (classroom.tables, IDLE): an abandoned table leaves the class's list of
+    open tables, on either store, with a clock the test moves; it comes back when somebody does."""
+    from classroom.tables import IDLE
+    clock = Clock()
+    tables = Tables(StoreRepository(connect(store_location)), clock=clock)
+    waiting = tables.create("paulista", "ana", "Ana", class_code="TURMA1")          # never started
+    playing = tables.create("mineiro", "bia", "Bia", class_code="TURMA1", seed=3)
+    tables.start(playing, "bia")
+    watched = tables.create("paulista", "caio", "Caio", class_code="TURMA1", seed=4)
+    tables.start(watched, "caio")
+    assert {s.code for s in tables.list_class("TURMA1")} == {waiting, playing, watched}
+    clock.advance(IDLE - 60)
+    tables.heartbeat(watched, "caio")     # Caio's page is still open
+    clock.advance(61)                     # past IDLE since the others' last move
+    assert [s.code for s in tables.list_class("TURMA1")] == [watched]
+    assert {s.code for s in tables.list_class("TURMA1", abandoned=True)} == {waiting, playing, watched}
+    assert tables.snapshot(playing).status == "playing"        # kept, readable by its code
+    tables.heartbeat(playing, "bia")      # Bia comes back
+    assert {s.code for s in tables.list_class("TURMA1")} == {playing, watched}
+    clock.advance(IDLE + 1)
+    assert tables.list_class("TURMA1") == []

@@ -65,7 +65,8 @@ def test_the_teacher_composes_homework_item_by_item_and_a_bad_link_says_why(turm
     panel.create_button.click()
     assert "Homework “Week 1” given to the class." in view.message.value
     [task] = hw.class_assignments(open_store(), turma.code)
-    assert task["title"] == "Week 1" and task["items"][2] == {"kind": "game", "game": "21", "where": "bots"}
+    assert task["title"] == "Week 1"
+    assert task["items"][2] == {"kind": "game", "game": "21", "where": "bots", "goal": "play"}
     assert panel.items == [] and panel.which.value == task["id"]
 
 
@@ -162,7 +163,8 @@ def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_truco_
 
 def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):
     from cartas.truco import from_deal
-    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100, [{"kind": "game", "game": "truco"}])
+    task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100,
+                     [{"kind": "game", "game": "truco", "goal": "win"}])
     sign_in(turma.code, "Ana")
     page = Homework(code=task["id"], lang="pt")
     [button] = [c for c in page.items_box.children[0].children if "cartas-task-play" in c._dom_classes]
@@ -178,5 +180,66 @@ def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_record
     assert game.state.is_terminal()
     [mine] = hw.learner_homework(open_store(), page.learner.key)
     assert mine["states"][0] | {"done_at": 0} == {"done": True, "right": False, "late": False, "done_at": 0,
-                                                 "count": 0, "asked": 1, "choice": "lost"}
+                                                 "count": 0, "asked": 1, "choice": "lost",
+                                                 "score": hw.final_score(game.state, 0)}
     assert "Partida registrada na tarefa." in page.message.value
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_teacher_asks_to_play_a_game_to_the_end_or_to_win_it_and_sees_the_result_either_way(turma, lang):
+    """docs/rules.md#homework-games: a lost game passes a "play to the end" item, not a "win" one;
+    the teacher's table shows "lost" and the score for both."""
+    from cartas.games import find_game
+    view, panel = teacher(turma, lang)
+    compose(panel, "game", game=1)  # 21 against the bots, "play to the end" by default
+    compose(panel, "game", game=1, goal="win")
+    assert [item["goal"] for item in panel.items] == ["play", "win"]
+    words = {"pt": ("jogar até o fim", "vencer", "perdeu", "sim"), "en": ("play to the end", "win", "lost", "yes")}
+    play, win, lost, yes = words[lang]
+    assert f"({play})" in panel.item_list.value and f"({win})" in panel.item_list.value
+    panel.title.value, panel.due.value, panel.pass_mark.value = "Vinte e um", "2030-12-20", 50
+    panel.create_button.click()
+    [task] = hw.class_assignments(open_store(), turma.code)
+    ana = sign_in(turma.code, "Ana")
+    spec = find_game("21")
+    state = spec.new_game(3, rounds=2)
+    bots = [spec.bot(seat) for seat in range(state.players)]
+    while not state.is_terminal():
+        state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
+    loser = next(seat for seat in range(state.players) if seat not in state.outcome().winners)
+    for item in (0, 1):
+        hw.finish_game(open_store(), task["id"], item, ana.key, "21", state.to_json(), loser)
+    panel.load_results()
+    row = panel.table.value.split("data-learner='Ana'")[1].split("</tr>")[0]
+    score = hw.final_score(state, loser)
+    assert row.count(f"<span class='cartas-hw-result'>{lost} {score}</span>") == 2
+    assert "data-right='1' data-late='0' data-result='lost'" in row  # played to the end: right
+    assert "data-right='0' data-late='0' data-result='lost'" in row  # asked to win: wrong
+    assert f"<td class='cartas-hw-passed'>{yes}</td>" in row  # 1 of 2 right, pass mark 50%
+    text = unquote(panel.download.value.split("charset=utf-8,")[1].split("'")[0])
+    rows = list(csv.reader(io.StringIO(text[1:])))
+    assert rows[1][4] == f"{lost} {score}" and rows[1][8] == f"{lost} {score}"
+    brazil = unquote(panel.download.value.split("class='cartas-csv-br'")[1].split("charset=utf-8,")[1].split("'")[0])
+    assert brazil.startswith("\ufeff") and list(csv.reader(io.StringIO(brazil[1:]), delimiter=";")) == rows
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_title_field_says_its_limit_and_a_longer_title_is_refused_as_typed(turma, lang):
+    """Issue 29, item 13: no silent loss of the title the teacher typed."""
+    view, panel = teacher(turma, lang)
+    assert panel.title.placeholder == {"pt": f"Título da tarefa (até {hw.MAX_TITLE} caracteres)",
+                                       "en": f"Homework title (up to {hw.MAX_TITLE} characters)"}[lang]
+    compose(panel, "game", game=1)
+    whole = "Semana 3: manilhas, truco e uma partida de 21 contra os robôs"
+    panel.title.value, panel.due.value = whole, "2030-12-20"
+    panel.create_button.click()
+    [task] = hw.class_assignments(open_store(), turma.code)
+    assert task["title"] == whole and f"<b>{whole}</b>" in panel.table.value
+    compose(panel, "game", game=1)
+    panel.title.value = "y" * (hw.MAX_TITLE + 5)
+    panel.create_button.click()
+    said = {"pt": f"O título tem {hw.MAX_TITLE + 5} caracteres; o máximo é {hw.MAX_TITLE}.",
+            "en": f"The title has {hw.MAX_TITLE + 5} characters; the most is {hw.MAX_TITLE}."}[lang]
+    assert said in view.message.value + "".join(s.value for s in view._error_slots.values())
+    assert panel.title.value == "y" * (hw.MAX_TITLE + 5) and len(panel.items) == 1  # kept as typed
+    assert len(hw.class_assignments(open_store(), turma.code)) == 1

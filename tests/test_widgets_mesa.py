@@ -526,3 +526,25 @@ def test_a_table_opened_says_nothing_of_its_past_and_at_most_a_few_lines_at_once
         move_once(view, ("bet", "hit", "stand", "call", "refuse_bank", "pass"))
     late.poll()
     assert len(said) == 1 and 0 < len(said[0]) <= MAX_LINES, said  # 30 moves: the first and the latest
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_teachers_class_tables_leave_out_an_abandoned_table_and_say_the_rule(lang):
+    """Issue 29, item 13: with a clock the test moves, a table with no move and nobody there for
+    IDLE leaves the teacher's list (its watch button too); the rule is written under the list."""
+    from classroom.tables import IDLE
+    now = [1_000_000.0]
+    tables = Tables(MemoryRepository(), clock=lambda: now[0])
+    left = tables.create("paulista", "ana", "Ana", class_code="TURMA1")
+    kept = tables.create("paulista", "bia", "Bia", class_code="TURMA1")
+    listing = ClassTables("TURMA1", lang=lang, tables=tables)
+    assert f"data-table='{left}'" in listing.listing.value and len(listing.watch_box.children) == 2
+    now[0] += IDLE - 10
+    tables.heartbeat(kept, "bia")
+    now[0] += 20
+    listing.refresh()
+    assert f"data-table='{left}'" not in listing.listing.value and f"data-table='{kept}'" in listing.listing.value
+    assert [b.description for b in listing.watch_box.children] == [listing.t("watch", code=kept)]
+    rule = {"pt": "sem jogada nem ninguém há mais de 30 minutos, saem desta lista",
+            "en": "no move and nobody there for over 30 minutes, leave this list"}[lang]
+    assert rule in listing.listing.value

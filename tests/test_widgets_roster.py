@@ -126,3 +126,60 @@ def test_the_tools_of_another_class_cannot_touch_this_one(turma):
     assert isinstance(view.roster, Roster) and view.roster.who.options == ()
     with pytest.raises(ValueError, match="not in this class"):
         view.roster._call(lambda service, code: service.reset_pin(code, ids.learner_key(turma.code, "Ana")))
+
+
+def _works(card_code) -> bool:
+    try:
+        ids.sign_in_with_card(open_store(), card_code, "b-check-device")
+    except ids.IdentityError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_printing_cards_again_revokes_only_the_chosen_learners_and_the_whole_class_asks_first(turma, lang):
+    """Issue 29, item 6: a reprint for a chosen few revokes only theirs; printing for the class
+    again prints only for who has no card; new cards for everyone ask for confirmation first."""
+    view = opened_view(turma, lang)
+    roster = view.roster
+    roster.cards_all.click()  # nobody has a card yet: the whole class
+    assert ids.print_cards(open_store(), turma.code, missing_only=True) == []  # everyone has one now
+    sheet = roster.sheet.html
+    codes = dict(re.findall(r"data-learner='([^']*)'>.*?class='cartas-card-login'>([A-Z0-9-]+)<", sheet))
+    assert sorted(map(unescape, codes)) == ["Ana", "Ana Silva", "Bia <b>"]
+    roster.cards_all.click()  # again: every learner has a card, none is revoked
+    words = {"pt": "Todos os alunos já têm cartão", "en": "Every learner has a card already"}[lang]
+    assert words in view.message.value + "".join(s.value for s in view._error_slots.values())
+    assert all(_works(code) for code in codes.values())
+    ids.join(open_store(), turma.code, "Caio", "1234", "b-caio-0001")  # a newcomer
+    view.refresh()
+    roster.cards_all.click()
+    assert re.findall(r"data-learner='([^']*)'", roster.sheet.html) == ["Caio"]
+    assert all(_works(code) for code in codes.values())
+    roster.chosen.value = (ids.learner_key(turma.code, "Ana"), ids.learner_key(turma.code, "Bia <b>"))
+    roster.cards_chosen.click()
+    assert sorted(map(unescape, re.findall(r"data-learner='([^']*)'", roster.sheet.html))) == ["Ana", "Bia <b>"]
+    assert [_works(codes[n]) for n in ("Ana", escape("Bia <b>"), "Ana Silva")] == [False, False, True]
+    reprinted = dict(re.findall(r"data-learner='([^']*)'>.*?class='cartas-card-login'>([A-Z0-9-]+)<",
+                                roster.sheet.html))
+    roster.cards_renew.click()  # the whole class: asked first, nothing revoked yet
+    assert roster.renew_confirm.layout.display == ""
+    said = {"pt": "Fazer cartões novos para os 4 alunos da turma? Todos os cartões impressos antes deixam de valer.",
+            "en": "Make new cards for all 4 learners of the class? Every card printed before stops working."}[lang]
+    assert said in roster.renew_text.value
+    assert _works(codes["Ana Silva"]) and _works(reprinted["Ana"])
+    roster.renew_no.click()
+    assert roster.renew_confirm.layout.display == "none" and _works(codes["Ana Silva"])
+    roster.cards_renew.click()
+    roster.renew_yes.click()
+    assert roster.renew_confirm.layout.display == "none"
+    assert roster.sheet.html.count("cartas-login-card'") == 4
+    assert not _works(codes["Ana Silva"]) and not _works(reprinted["Ana"])
+
+
+def test_new_cards_for_the_chosen_with_nobody_chosen_say_so(turma):
+    view = opened_view(turma, "en")
+    view.roster.cards_chosen.click()
+    assert "Choose in the list the learners who get a new card." in view.message.value + "".join(
+        s.value for s in view._error_slots.values())
+    assert view.roster.sheet.html == ""

@@ -246,3 +246,27 @@ def test_an_idle_device_token_expires(turma):
     with pytest.raises(classes.NotAllowed):
         classes.open_with_device(store, turma.code, token, now=later)
     assert classes.remembered_devices(store, turma.code) == 0
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_csv_for_brazilian_spreadsheets_has_semicolons_decimal_commas_and_a_bom(turma, lang):
+    """Issue 29, item 13: a Brazilian spreadsheet reads ";" as the separator: the second link
+    gives the same table that way (one cell per column there), beside the standard one."""
+    from widgets.pages.turma import csv_number
+    record(open_store(), Learner("b-eva-0001", "Eva; da Silva", turma.code), "manilhas", [True])
+    view = ClassView(lang=lang)
+    view.open_table(turma.code, turma.key)
+    standard = view.download.value.split("class='cartas-csv-br'")[0]
+    brazil = view.download.value.split("class='cartas-csv-br'")[1]
+    assert f"download='turma-{turma.code}-planilha-br.csv'" in brazil
+    assert {"pt": "Baixar CSV para planilha em português (;)",
+            "en": "Download CSV for Brazilian spreadsheets (;)"}[lang] in brazil
+    text = unquote(brazil.split("charset=utf-8,")[1].split("'")[0])
+    assert text.startswith("\ufeff")
+    lines = text.removeprefix("\ufeff").splitlines()
+    standard_rows = list(csv.reader(io.StringIO(unquote(standard.split("charset=utf-8,")[1].split("'")[0])[1:])))
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), delimiter=";"))
+    assert rows == standard_rows  # the same cells
+    assert all(";" in line for line in lines) and "," not in lines[0].replace(", ", "")
+    assert [r[0] for r in rows[1:]] == ["'=HYPERLINK(\"x\")", "Ana", "Eva; da Silva"]  # a ";" in a name: quoted
+    assert csv_number(0.75, brazil=True) == "0,75" and csv_number(0.75) == 0.75 and csv_number(3, True) == 3

@@ -89,9 +89,11 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
     # a learner's row comes when she joins, her answers with a later refresh
     expect(bia).to_have_text("0/1", timeout=30_000)
     assert ana.text_content() == "2/3"
-    csv_link = teacher.locator(".cartas-csv a")
+    csv_link = teacher.locator(".cartas-csv a.cartas-csv-standard")
     assert csv_link.get_attribute("download") == f"turma-{code}.csv"
     assert "Ana" in csv_link.get_attribute("href")
+    brazil = teacher.locator(".cartas-csv a.cartas-csv-br")  # ";" between cells, for a Brazilian spreadsheet
+    assert brazil.get_attribute("download") == f"turma-{code}-planilha-br.csv" and "%3B" in brazil.get_attribute("href")
 
     # "Not me" on a lesson forgets the name in that browser: the index asks again.
     context, page = learners["Ana"]

@@ -7,7 +7,8 @@ Decided rules (docs/rules.md#homework, docs/rules.md#mastery-levels):
   beside the link field; then gives it a title, a due day and a pass mark and creates it.
 - The results are learners x items: done (✓), right or wrong, late; the CSV export has the
   same cells, headers in the teacher's language, UTF-8 with a byte-order mark (so a
-  spreadsheet reads the accents), and cells a spreadsheet would run as formulas quoted.
+  spreadsheet reads the accents), and cells a spreadsheet would run as formulas quoted; a
+  second link gives it with ";" between cells, for a Brazilian spreadsheet.
 - The mastery table is learners x skills with each level's name, then the class's hardest
   skills (lowest share of right recent answers first).
 - Everything goes through `homework_service()` and `mastery_service()` (the store's, in this
@@ -30,7 +31,7 @@ from widgets.components.i18n import translate
 TEXT = {
     "head": {"pt": "Tarefas", "en": "Homework"},
     "compose": {"pt": "Nova tarefa", "en": "New homework"},
-    "title": {"pt": "Título da tarefa", "en": "Homework title"},
+    "title": {"pt": "Título da tarefa (até {n} caracteres)", "en": "Homework title (up to {n} characters)"},
     "due": {"pt": "Entrega (AAAA-MM-DD)", "en": "Due (YYYY-MM-DD)"},
     "due_label": {"pt": "Entrega", "en": "Due"},
     "pass": {"pt": "Nota para passar (%)", "en": "Pass mark (%)"},
@@ -44,6 +45,14 @@ TEXT = {
     "game_21_bots": {"pt": "21 contra os robôs", "en": "21 against the bots"},
     "game_truco_table": {"pt": "Truco numa mesa com colegas", "en": "Truco at a table with classmates"},
     "game_21_table": {"pt": "21 numa mesa com colegas", "en": "21 at a table with classmates"},
+    "goal_play": {"pt": "jogar até o fim (ganhando ou perdendo)", "en": "play to the end (won or lost)"},
+    "goal_win": {"pt": "vencer a partida", "en": "win the game"},
+    "goal": {"pt": "Pede", "en": "Asks to"},
+    "item_goal_play": {"pt": "jogar até o fim", "en": "play to the end"},
+    "item_goal_win": {"pt": "vencer", "en": "win"},
+    "result_won": {"pt": "ganhou", "en": "won"},
+    "result_lost": {"pt": "perdeu", "en": "lost"},
+    "result_col": {"pt": "{item}: resultado", "en": "{item}: result"},
     "add": {"pt": "Adicionar item", "en": "Add item"},
     "drop": {"pt": "Tirar o último", "en": "Remove the last"},
     "create": {"pt": "Passar a tarefa", "en": "Assign"},
@@ -59,6 +68,8 @@ TEXT = {
     "right_col": {"pt": "{item}: certo", "en": "{item}: right"},
     "late_col": {"pt": "{item}: atrasado", "en": "{item}: late"},
     "csv": {"pt": "Baixar CSV da tarefa", "en": "Download the homework CSV"},
+    "csv_br": {"pt": "Baixar CSV da tarefa para planilha em português (;)",
+               "en": "Download the homework CSV for Brazilian spreadsheets (;)"},
     "late": {"pt": "atrasado", "en": "late"},
     "anonymous": {"pt": "(sem nome)", "en": "(no name)"},
     # an item, as a line
@@ -67,7 +78,7 @@ TEXT = {
     "item_scenario_answer": {"pt": "Cenário: aceitar, correr ou pedir mais?", "en": "Scenario: accept, run or raise?"},
     "item_scenario_hit": {"pt": "Cenário: pedir ou parar?", "en": "Scenario: hit or stand?"},
     "item_scenario_banker": {"pt": "Cenário: comprar ou chamar?", "en": "Scenario: draw or call?"},
-    "item_game": {"pt": "Partida: {game}", "en": "Game: {game}"},
+    "item_game": {"pt": "Partida: {game} ({goal})", "en": "Game: {game} ({goal})"},
     # the learner's side
     "todo": {"pt": "Para fazer", "en": "To do"},
     "todo_none": {"pt": "Nenhuma tarefa da turma.", "en": "No homework from your class."},
@@ -96,6 +107,8 @@ TEXT = {
     # refusals (classroom.homework.HomeworkError codes)
     "err_bad_title": {"pt": "Dê um título à tarefa (até {n} caracteres).",
                       "en": "Give the homework a title (up to {n} characters)."},
+    "err_long_title": {"pt": "O título tem {count} caracteres; o máximo é {n}. Encurte-o (nada foi cortado).",
+                       "en": "The title has {count} characters; the most is {n}. Shorten it (nothing was cut)."},
     "err_bad_due": {"pt": "A data de entrega «{due}» não é uma data como 2026-12-20.",
                     "en": "The due date “{due}” is not a date such as 2026-12-20."},
     "err_bad_pass_mark": {"pt": "A nota para passar vai de {low} a {high}%.",
@@ -174,13 +187,23 @@ def item_text(item: dict, lang: str, lesson_titles: dict) -> str:
         return t("item_lesson", lang, lesson=title, need=item["need"])
     if item["kind"] == "scenario":
         return t(f"item_scenario_{item['question']}", lang)
-    return t("item_game", lang, game=t(f"game_{item['game']}_{item['where']}", lang))
+    return t("item_game", lang, game=t(f"game_{item['game']}_{item['where']}", lang),
+             goal=t(f"item_goal_{item.get('goal', 'play')}", lang))
+
+
+def result_text(state: dict, lang: str) -> str:
+    """A finished game's result as the teacher and the learner read it: "perdeu 8-12" /
+    "lost 8-12" (her side's score first); "" for an item that is no game or not done."""
+    if state.get("choice") not in ("won", "lost"):
+        return ""
+    return " ".join(part for part in (t(f"result_{state['choice']}", lang), state.get("score") or "") if part)
 
 
 def state_text(item: dict, state: dict, lang: str) -> str:
     if state["done"]:
         text = t("state_done" if state["right"] else "state_wrong", lang)
-        return text + (f" ({t('late', lang)})" if state["late"] else "")
+        result = result_text(state, lang)
+        return text + (f": {result}" if result else "") + (f" ({t('late', lang)})" if state["late"] else "")
     if item["kind"] == "lesson":
         return f"{t('state_open', lang)} ({t('state_count', lang, count=state['count'], need=item['need'])})"
     return t("state_open", lang)
@@ -250,10 +273,10 @@ class HomeworkPanel(w.VBox):
         self.class_mastery: dict | None = None
         self.names: dict[str, str] = {}
         self.head = w.HTML()
-        self.title = w.Text(layout=w.Layout(width="260px")).add_class("cartas-hw-title")
+        self.title = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-title")
         self.due = w.Text(value=(date.today() + timedelta(days=7)).isoformat(),
                           layout=w.Layout(width="150px")).add_class("cartas-hw-due")
-        self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="160px"))
+        self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="250px"))
         self.pass_mark.add_class("cartas-hw-pass")
         self.kind = w.Dropdown(layout=w.Layout(width="140px")).add_class("cartas-hw-kind")
         self.lesson = w.Dropdown(layout=w.Layout(width="240px")).add_class("cartas-hw-lesson")
@@ -261,6 +284,7 @@ class HomeworkPanel(w.VBox):
         self.need.add_class("cartas-hw-need")
         self.link = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-link")
         self.game = w.Dropdown(layout=w.Layout(width="280px")).add_class("cartas-hw-game")
+        self.goal = w.Dropdown(layout=w.Layout(width="340px")).add_class("cartas-hw-goal")
         self.add_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-hw-add")
         self.drop_button = w.Button(layout=w.Layout(width="150px")).add_class("cartas-hw-drop")
         self.create_button = w.Button(button_style="primary", layout=w.Layout(width="170px"))
@@ -272,13 +296,14 @@ class HomeworkPanel(w.VBox):
         self.mastery = w.HTML().add_class("cartas-class-mastery")
         self.lesson_row = w.HBox([self.lesson, self.need])
         self.link_row = view.beside(self.link)
-        self.game_row = w.HBox([self.game])
+        self.game_row = w.HBox([self.game, self.goal], layout=w.Layout(flex_flow="row wrap"))
         self.kind.observe(view.guarded(lambda _: self._show_kind()), names="value")
         self.add_button.on_click(view.guarded(lambda _: self.add_item(), near=self.link))
         self.drop_button.on_click(view.guarded(lambda _: self.drop_item()))
         self.create_button.on_click(view.guarded(lambda _: self.create(), near=self.create_button))
         self.which.observe(view.guarded(lambda _: self.load_results(), clears=False), names="value")
-        self.children = [self.head, w.HBox([self.title, self.due, self.pass_mark]),
+        heading = w.HBox([self.title, self.due, self.pass_mark], layout=w.Layout(flex_flow="row wrap"))
+        self.children = [self.head, heading,
                          w.HBox([self.kind]), self.lesson_row, self.link_row, self.game_row,
                          w.HBox([self.add_button, self.drop_button]), self.item_list,
                          view.beside(self.create_button), self.which, self.table, self.download, self.mastery]
@@ -300,7 +325,7 @@ class HomeworkPanel(w.VBox):
             spec = {"kind": "scenario", "link": self.link.value}
         else:
             game, where = GAME_CHOICES[self.game.value]
-            spec = {"kind": "game", "game": game, "where": where}
+            spec = {"kind": "game", "game": game, "where": where, "goal": self.goal.value or "play"}
         if len(self.items) >= hw.MAX_ITEMS:
             raise Refusal(hw.HomeworkError("bad_items", n=hw.MAX_ITEMS))
         try:
@@ -355,13 +380,13 @@ class HomeworkPanel(w.VBox):
         self.results = homework_service().class_results(self.which.value) if self.which.value else None
         self.redraw()
 
-    def csv_text(self) -> str:
+    def csv_text(self, brazil: bool = False) -> str:
         """The chosen assignment's results, with a byte-order mark and headers in the teacher's
-        language."""
+        language; `brazil`: ";" between cells, for a Brazilian spreadsheet."""
         lang = self.view.lang
         out = io.StringIO()
         out.write("\ufeff")
-        writer = csv.writer(out)
+        writer = csv.writer(out, delimiter=";" if brazil else ",")
         task = self.results
         if task is None:
             return out.getvalue()
@@ -370,12 +395,16 @@ class HomeworkPanel(w.VBox):
             label = f"{i}. {item_text(item, lang, self.titles)}"
             heads += [t("done_col", lang, item=label), t("right_col", lang, item=label),
                       t("late_col", lang, item=label)]
+            if item["kind"] == "game":
+                heads.append(t("result_col", lang, item=label))
         writer.writerow([*heads, t("passed", lang)])
         yes, no = t("yes", lang), t("no", lang)
         for row in task["learners"]:
             cells = []
-            for state in row["states"]:
+            for item, state in zip(task["items"], row["states"]):
                 cells += [yes if state["done"] else no, yes if state["right"] else no, yes if state["late"] else no]
+                if item["kind"] == "game":
+                    cells.append(result_text(state, lang))
             writer.writerow([_spreadsheet_safe(row["name"] or t("anonymous", lang)), *cells,
                              yes if row["summary"]["passed"] else no])
         return out.getvalue()
@@ -383,7 +412,7 @@ class HomeworkPanel(w.VBox):
     def redraw(self) -> None:
         lang = self.view.lang
         self.head.value = f"<h4>{t('head', lang)}</h4><b>{t('compose', lang)}</b>"
-        self.title.placeholder = t("title", lang)
+        self.title.placeholder = t("title", lang, n=hw.MAX_TITLE)
         self.due.description, self.due.placeholder = "", t("due", lang)
         self.pass_mark.description = t("pass", lang)
         self.pass_mark.style.description_width = "initial"
@@ -405,6 +434,12 @@ class HomeworkPanel(w.VBox):
             keep = self.game.value or 0
             self.game.options = games
             self.game.value = keep
+        goals = [(t(f"goal_{g}", lang), g) for g in hw.GOALS]
+        if list(self.goal.options) != goals:
+            keep_goal = self.goal.value or "play"
+            self.goal.options = goals
+            self.goal.value = keep_goal
+        self.goal.description = t("goal", lang)
         self.link.placeholder = t("link", lang)
         self.add_button.description, self.drop_button.description = t("add", lang), t("drop", lang)
         self.create_button.description = t("create", lang)
@@ -433,8 +468,11 @@ class HomeworkPanel(w.VBox):
                 mark = ("✓" if state["right"] else "✗") if state["done"] else "–"
                 late = f" <i>({t('late', lang)})</i>" if state["late"] else ""
                 count = "" if state["done"] or item["kind"] != "lesson" else f" {state['count']}/{item['need']}"
+                result = result_text(state, lang)
+                shown = f" <span class='cartas-hw-result'>{escape(result)}</span>" if result else ""
                 cells.append(f"<td data-done='{int(state['done'])}' data-right='{int(state['right'])}' "
-                             f"data-late='{int(state['late'])}'>{mark}{count}{late}</td>")
+                             f"data-late='{int(state['late'])}' data-result='{escape(state.get('choice') or '')}'>"
+                             f"{mark}{count}{shown}{late}</td>")
             passed = t("yes" if row["summary"]["passed"] else "no", lang)
             body.append(f"<tr data-learner='{escape(row['name'])}'><td><b>{escape(row['name'] or t('anonymous', lang))}"
                         f"</b></td>{''.join(cells)}<td class='cartas-hw-passed'>{passed}</td></tr>")
@@ -444,8 +482,11 @@ class HomeworkPanel(w.VBox):
             f"{t('pass', lang)}: {task['pass_mark']}</div>"
             "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
             f"<tr><th>{t('learner', lang)}</th>{heads}<th>{t('passed', lang)}</th></tr>{''.join(body)}</table>")
-        self.download.value = (f"<a download='tarefa-{escape(task['id'])}.csv' "
-                               f"href='data:text/csv;charset=utf-8,{quote(self.csv_text())}'>{t('csv', lang)}</a>")
+        self.download.value = (
+            f"<a class='cartas-csv-standard' download='tarefa-{escape(task['id'])}.csv' "
+            f"href='data:text/csv;charset=utf-8,{quote(self.csv_text())}'>{t('csv', lang)}</a> · "
+            f"<a class='cartas-csv-br' download='tarefa-{escape(task['id'])}-planilha-br.csv' "
+            f"href='data:text/csv;charset=utf-8,{quote(self.csv_text(brazil=True))}'>{t('csv_br', lang)}</a>")
 
     def _draw_mastery(self, lang: str) -> None:
         seen = self.class_mastery

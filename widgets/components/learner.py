@@ -67,6 +67,12 @@ TEXT = {
                          "Se não é, escolha outro nome.",
                    "en": "The name {name} is already taken in this class. If it is you, type your PIN. "
                          "If not, choose another name."},
+    "name_like": {"pt": "«{typed}» é o mesmo nome que {name}, que já está nesta turma (maiúsculas, acentos e "
+                        "espaços não contam). Se você é {name}, digite o seu PIN. Se não é, escolha outro nome "
+                        "(com o sobrenome, por exemplo).",
+                  "en": "“{typed}” is the same name as {name}, who is already in this class (capitals, accents "
+                        "and spaces do not count). If you are {name}, type your PIN. If not, choose another name "
+                        "(with your surname, say)."},
     "pin_locked": {"pt": "PIN errado vezes demais para {name}. Espere {minutes} minutos ou peça ao "
                          "professor um PIN novo.",
                    "en": "Too many wrong PINs for {name}. Wait {minutes} minutes or ask your teacher "
@@ -306,7 +312,7 @@ class Identity(TinyWidget):
         """Show the refusal TEXT[key] (in the page's language), or none."""
         self._error = (key, fields) if key else None
         self.error = self.t(key, **fields) if key else ""
-        self.pin_wanted = key in ("name_taken", "pin_locked")
+        self.pin_wanted = key in ("name_taken", "name_like", "pin_locked")
 
     def t(self, key: str, **fields) -> str:
         return translate(TEXT, key, self.lang, **fields)

@@ -5,9 +5,13 @@ Decided rules:
 - The tools work only on the class the view opened with its teacher key, and only on its
   learners (classroom.identity checks the class again); the learner is chosen from the
   kernel's own list, never named by the browser.
-- "Print login cards" draws a new card for every learner of the class (or for the chosen one)
-  and revokes her previous card. The sheet is a page of its own, opened from the click in a
-  new browser tab (a blob the browser prints), with one card per learner: the class title,
+- Printing login cards never revokes a card the teacher did not ask about: "Print cards for
+  learners without one" draws cards only for them (the first time, the whole class), "New cards
+  for the chosen" (several learners ticked) and "Card for this learner only" revoke only those
+  learners' previous cards. New cards for the whole class, which revoke every card printed
+  before, are a separate action that asks for confirmation first. The sheet is a page of its
+  own, opened from the click in a new browser tab (a blob the browser prints), with one card
+  per learner: the class title,
   her name, the class code, her login code and a QR code of the index's link with that code
   (`index.ipynb?cartao=CODE`, resolved against this page's address as widgets.components.share does).
   The same page is offered as a file to download. Codes are shown only there, once.
@@ -35,8 +39,20 @@ TEXT = {
     "head": {"pt": "Alunos: cartões de acesso, PIN, juntar", "en": "Learners: login cards, PIN, merge"},
     "who": {"pt": "Aluno", "en": "Learner"},
     "into": {"pt": "juntar em", "en": "merge into"},
-    "cards_all": {"pt": "Imprimir cartões da turma", "en": "Print the class's login cards"},
+    "cards_all": {"pt": "Imprimir cartões de quem ainda não tem", "en": "Print cards for learners without one"},
     "cards_one": {"pt": "Cartão só deste aluno", "en": "Card for this learner only"},
+    "chosen": {"pt": "Escolhidos", "en": "Chosen"},
+    "cards_chosen": {"pt": "Cartões novos para os escolhidos", "en": "New cards for the chosen"},
+    "none_chosen": {"pt": "Escolha na lista os alunos que recebem um cartão novo.",
+                    "en": "Choose in the list the learners who get a new card."},
+    "all_have": {"pt": "Todos os alunos já têm cartão. Para reimprimir, escolha os alunos na lista.",
+                 "en": "Every learner has a card already. To print again, choose the learners in the list."},
+    "cards_renew": {"pt": "Cartões novos para a turma toda…", "en": "New cards for the whole class…"},
+    "renew_confirm": {"pt": "Fazer cartões novos para os {n} alunos da turma? Todos os cartões impressos antes "
+                            "deixam de valer.",
+                      "en": "Make new cards for all {n} learners of the class? Every card printed before "
+                            "stops working."},
+    "renew_yes": {"pt": "Sim, cartões novos para todos", "en": "Yes, new cards for everyone"},
     "new_pin": {"pt": "Novo PIN", "en": "New PIN"},
     "merge": {"pt": "Juntar", "en": "Merge"},
     "merge_confirm": {"pt": "Juntar {name} em {into}? As respostas se somam e {name} sai da lista.",
@@ -166,6 +182,15 @@ class Roster(w.VBox):
         self.into = w.Dropdown(options=[], layout=w.Layout(width="240px")).add_class("cartas-roster-into")
         self.cards_all = w.Button(layout=w.Layout(width="260px")).add_class("cartas-print-cards")
         self.cards_one = w.Button(layout=w.Layout(width="220px")).add_class("cartas-print-card")
+        self.chosen = w.SelectMultiple(options=[], rows=4, layout=w.Layout(width="240px")).add_class("cartas-card-for")
+        self.cards_chosen = w.Button(layout=w.Layout(width="260px")).add_class("cartas-print-chosen")
+        self.cards_renew = w.Button(layout=w.Layout(width="280px")).add_class("cartas-renew-cards")
+        self.renew_text = w.HTML()
+        self.renew_yes = w.Button(button_style="danger", layout=w.Layout(width="260px")).add_class("cartas-renew-yes")
+        self.renew_no = w.Button().add_class("cartas-renew-no")
+        self.renew_confirm = w.HBox([self.renew_text, self.renew_yes, self.renew_no],
+                                    layout=w.Layout(display="none", flex_flow="row wrap"))
+        self.renew_confirm.add_class("cartas-renew-confirm")
         self.pin_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-new-pin")
         self.merge_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-merge")
         self.result = w.HTML().add_class("cartas-roster-result")
@@ -176,15 +201,21 @@ class Roster(w.VBox):
         self.confirm = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
                               layout=w.Layout(display="none")).add_class("cartas-merge-confirm")
         guarded = owner.guarded
-        self.cards_all.on_click(guarded(lambda _: self.print_cards()))
-        self.cards_one.on_click(guarded(lambda _: self.print_cards(only=self.who.value)))
+        self.cards_all.on_click(guarded(lambda _: self.print_cards(missing_only=True)))
+        self.cards_one.on_click(guarded(lambda _: self.print_cards(only=[self.who.value])))
+        self.cards_chosen.on_click(guarded(lambda _: self.print_chosen()))
+        self.cards_renew.on_click(guarded(lambda _: self.ask_renew()))
+        self.renew_yes.on_click(guarded(lambda _: self.renew()))
+        self.renew_no.on_click(guarded(lambda _: self._hide_renew()))
         self.pin_button.on_click(guarded(lambda _: self.new_pin()))
         self.merge_button.on_click(guarded(lambda _: self.ask_merge()))
         self.confirm_yes.on_click(guarded(lambda _: self.merge()))
         self.confirm_no.on_click(guarded(lambda _: self._hide_confirm()))
         self.children = [self.head, w.HBox([self.cards_all]),
+                         w.HBox([self.chosen, self.cards_chosen], layout=w.Layout(flex_flow="row wrap")),
                          w.HBox([self.who, self.cards_one, self.pin_button]),
-                         w.HBox([self.into, self.merge_button]), self.confirm, self.result, self.sheet]
+                         w.HBox([self.into, self.merge_button]), self.confirm,
+                         w.HBox([self.cards_renew]), self.renew_confirm, self.result, self.sheet]
         self.redraw()
 
     def t(self, key: str, **fields) -> str:
@@ -195,6 +226,7 @@ class Roster(w.VBox):
         """The class opened with its key (or None) and its learners (classroom.progress.class_learners)."""
         if opened is None or self.opened is None or opened.code != self.opened.code:
             self.result.value = self.sheet.html = ""
+            self._hide_renew()
         self.opened, self.rows = opened, list(rows) if opened is not None else []
         self.layout.display = "none" if opened is None else ""
         self.redraw()
@@ -214,18 +246,45 @@ class Roster(w.VBox):
     def _name_of(self, learner_id) -> str:
         return next((r["name"] for r in self.rows if r["id"] == learner_id), "")
 
-    def print_cards(self, only: str | None = None) -> list:
-        """New login cards for the class (or for learner `only`), ready to open and print."""
+    def print_cards(self, only: list | None = None, missing_only: bool = False) -> list:
+        """New login cards, ready to open and print: for the learners in `only` (ids), for
+        those without a card (`missing_only`), or for the whole class; each revokes only that
+        learner's previous card."""
         if self.opened is not None and not self.rows:
             raise ValueError(self.t("nobody"))
-        cards = self._call(lambda service, code: service.print_cards(code, None if only is None else [only]))
+        cards = self._call(lambda service, code: service.print_cards(code, only, missing_only=missing_only))
         opened = self.opened
+        if not cards and missing_only and opened is not None:
+            raise ValueError(self.t("all_have"))
         if not cards or opened is None:
             raise ValueError(self.t("not_in_class"))
         self.sheet.html = sheet_html(cards, opened.title, opened.code, self.sheet.page, self.owner.lang)
         self.sheet.filename = f"cartoes-{opened.code}.html"
         self.result.value = f"<div class='cartas-ok'>{escape(self.t('cards_ready', n=len(cards)))}</div>"
         return cards
+
+    def print_chosen(self) -> list:
+        """New cards for the learners ticked in `chosen`: theirs are revoked, nobody else's."""
+        if self.opened is not None and not self.chosen.value:
+            raise ValueError(self.t("none_chosen"))
+        return self.print_cards(only=list(self.chosen.value))
+
+    def ask_renew(self) -> None:
+        """New cards for the whole class revoke every card: asked first."""
+        if self.opened is None:
+            raise ValueError(self.t("closed"))
+        if not self.rows:
+            raise ValueError(self.t("nobody"))
+        self.renew_text.value = f"<b>{escape(self.t('renew_confirm', n=len(self.rows)))}</b>"
+        self.renew_confirm.layout.display = ""
+
+    def renew(self) -> list:
+        """Confirmed: new cards for every learner of the class (every old card stops working)."""
+        self._hide_renew()
+        return self.print_cards()
+
+    def _hide_renew(self) -> None:
+        self.renew_confirm.layout.display = "none"
 
     def new_pin(self) -> str:
         learner_id = self.who.value
@@ -258,6 +317,9 @@ class Roster(w.VBox):
         self.head.value = f"<h4 style='margin:8px 0 4px'>{escape(self.t('head'))}</h4>"
         self.who.description, self.into.description = self.t("who"), self.t("into")
         self.cards_all.description, self.cards_one.description = self.t("cards_all"), self.t("cards_one")
+        self.cards_chosen.description, self.cards_renew.description = self.t("cards_chosen"), self.t("cards_renew")
+        self.renew_yes.description, self.renew_no.description = self.t("renew_yes"), self.t("no")
+        self.chosen.description = self.t("chosen")
         self.pin_button.description, self.merge_button.description = self.t("new_pin"), self.t("merge")
         self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
         self.sheet.labels = every_key(TEXT, self.owner.lang)
@@ -268,3 +330,7 @@ class Roster(w.VBox):
                 box.options = options
                 ids_now = [value for _, value in options]
                 box.value = chosen if chosen in ids_now else (ids_now[0] if ids_now else None)
+        if list(self.chosen.options) != options:
+            ticked = [value for value in self.chosen.value if value in {v for _, v in options}]
+            self.chosen.options = options
+            self.chosen.value = tuple(ticked)

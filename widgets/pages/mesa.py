@@ -63,6 +63,7 @@ from classroom import attempts, games
 from classroom.tables import (
     DEFAULT_PACE,
     DEFAULT_TIMEOUT,
+    IDLE,
     POLL_EVERY,
     TableClient,
     TableError,
@@ -138,6 +139,10 @@ TEXT = {
     "not_now": {"pt": "isso não é possível agora", "en": "that is not possible now"},
     "class_tables": {"pt": "Mesas da turma {code}", "en": "Tables of class {code}"},
     "no_tables": {"pt": "Nenhuma mesa aberta nesta turma.", "en": "No open table in this class."},
+    "idle_rule": {"pt": "Mesas terminadas, ou sem jogada nem ninguém há mais de {minutes} minutos, saem desta lista "
+                        "(voltam se alguém voltar a elas).",
+                  "en": "Finished tables, and tables with no move and nobody there for over {minutes} minutes, "
+                        "leave this list (they come back if somebody returns to them)."},
     "watch": {"pt": "Assistir {code}", "en": "Watch {code}"},
     "store_down": {"pt": "As mesas estão sem conexão com o banco de dados; tentando de novo...",
                    "en": "The tables cannot reach the store; trying again..."},
@@ -850,9 +855,11 @@ class ClassTables(View):
                         f"<td>{escape(label)}</td><td>{escape(snap.status)}</td>"
                         f"<td>{escape(seats)}</td></tr>")
         head = f"<h4>{escape(self.t('class_tables', code=self.class_code))}</h4>"
+        rule = (f"<p class='cartas-idle-rule' style='font-size:13px;color:#444'>"
+                f"{escape(self.t('idle_rule', minutes=int(IDLE // 60)))}</p>")
         self.listing.value = head + (
             f"<table cellpadding='4' style='font-size:14px'>{''.join(rows)}</table>" if rows
-            else f"<p>{self.t('no_tables')}</p>")
+            else f"<p>{self.t('no_tables')}</p>") + rule
         codes = [snap.code for snap in self.snaps]
         for code in [c for c in self._watch_buttons if c not in codes]:
             close_drawing([self._watch_buttons.pop(code)])

@@ -13,7 +13,9 @@ Decided rules:
   REFRESH_SECONDS (a timer in a small anywidget); the kernel never loops or sleeps.
 - CSV export is a download link holding the table (data URI): UTF-8 with a byte order mark
   (so a spreadsheet reads "ç" and "º"), headers in the teacher's language; a cell that a
-  spreadsheet would run as a formula gets a leading apostrophe.
+  spreadsheet would run as a formula gets a leading apostrophe. Beside it, the same table as a
+  CSV for Brazilian spreadsheets, which read ";" as the separator and "," as the decimal mark:
+  ";" between cells and a decimal comma in any number with decimals (same BOM, same quoting).
 - "Lembrar neste aparelho" (classroom.classes): opening with the key and that box ticked
   keeps a device token for this class in the browser's localStorage (never the key); on the
   next visit the page opens that class with it. "Esquecer neste aparelho" forgets it here;
@@ -93,6 +95,7 @@ TEXT = {
                "en": "Nobody yet. Learners type the code {code} on the index."},
     "anonymous": {"pt": "(sem nome)", "en": "(no name)"},
     "csv": {"pt": "Baixar CSV", "en": "Download CSV"},
+    "csv_br": {"pt": "Baixar CSV para planilha em português (;)", "en": "Download CSV for Brazilian spreadsheets (;)"},
     "remove": {"pt": "Remover aluno", "en": "Remove learner"},
     "confirm": {"pt": "Remover {name} e todo o progresso dele(a) nesta turma?",
                 "en": "Remove {name} and all their progress in this class?"},
@@ -106,6 +109,18 @@ TEXT = {
 def _spreadsheet_safe(value) -> str:
     text = str(value)
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def csv_writer(out, brazil: bool = False):
+    """A CSV writer: "," between cells, or ";" for a Brazilian spreadsheet (`brazil`)."""
+    return csv.writer(out, delimiter=";" if brazil else ",")
+
+
+def csv_number(value, brazil: bool = False):
+    """A number as a CSV cell: a decimal comma for a Brazilian spreadsheet (`brazil`)."""
+    if isinstance(value, float) and brazil:
+        return repr(value).replace(".", ",")
+    return value
 
 
 def _when(stamp: float) -> str:
@@ -395,10 +410,11 @@ class ClassView(View):
         done = sum(1 for s in scores if s and s["right"] >= stored.DONE_RIGHT)
         return started, done
 
-    def csv_text(self) -> str:
-        """The table as CSV, headers in the view's language, with a UTF-8 byte order mark."""
+    def csv_text(self, brazil: bool = False) -> str:
+        """The table as CSV, headers in the view's language, with a UTF-8 byte order mark;
+        `brazil`: for a Brazilian spreadsheet (";" between cells, decimal commas)."""
         out = io.StringIO()
-        writer = csv.writer(out)
+        writer = csv_writer(out, brazil)
         heads = [self.t("learner"), self.t("last"), self.t("started"), self.t("done")]
         for lesson in self.lessons:
             title = lesson.title[self.lang]
@@ -410,7 +426,8 @@ class ClassView(View):
                 score = row["lessons"].get(lesson.key, {"right": 0, "asked": 0})
                 cells += [score["right"], score["asked"]]
             stamp = datetime.fromtimestamp(row["last_seen"]).isoformat(sep=" ", timespec="seconds")
-            writer.writerow([_spreadsheet_safe(row["name"] or self.t("anonymous")), stamp, *self.counts(row), *cells])
+            numbers = [csv_number(value, brazil) for value in (*self.counts(row), *cells)]
+            writer.writerow([_spreadsheet_safe(row["name"] or self.t("anonymous")), stamp, *numbers])
         return "\ufeff" + out.getvalue()
 
     def redraw(self) -> None:
@@ -463,9 +480,11 @@ class ClassView(View):
                 f"<th title='{means}'>{self.t('started')}</th><th title='{means}'>{self.t('done')}</th>"
                 f"{heads}</tr>{''.join(body)}</table>"
                 f"<p class='cartas-done-means' style='font-size:13px;color:#444'>{means}</p>")
-        data = quote(self.csv_text())
-        self.download.value = (f"<a download='turma-{escape(code)}.csv' "
-                               f"href='data:text/csv;charset=utf-8,{data}'>{self.t('csv')}</a>")
+        data, data_br = quote(self.csv_text()), quote(self.csv_text(brazil=True))
+        self.download.value = (f"<a class='cartas-csv-standard' download='turma-{escape(code)}.csv' "
+                               f"href='data:text/csv;charset=utf-8,{data}'>{self.t('csv')}</a> · "
+                               f"<a class='cartas-csv-br' download='turma-{escape(code)}-planilha-br.csv' "
+                               f"href='data:text/csv;charset=utf-8,{data_br}'>{self.t('csv_br')}</a>")
         here = f"{self.t('remembered')} " if self.device_token else ""
         self.device_status.value = (f"<span style='font-size:14px'>{escape(here)}"
                                     f"{escape(self.t('devices', n=self.device_count))}</span>")
