@@ -1,6 +1,8 @@
 """The live class quiz in real browsers: the projector and three learners' phones (360×740)
 answer a live question; the projector shows the answers arriving, the histogram, the right
 answer with its reason and the leaderboard (docs/rules.md#live-quiz-points)."""
+import pytest
+
 from cartas.cards import make_rng
 from widgets.components.live import stored_question
 from widgets.pages.manilhas import ManilhaExplorer
@@ -106,3 +108,82 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
     finally:
         for ctx in (teacher_ctx, *phones_ctx):
             ctx.close()
+
+
+def _new_class(context, base, name):
+    """A class made on the class page: (class code, teacher key)."""
+    turma = open_page(context, f"{base}/turma.ipynb?lang=en")
+    turma.locator(".cartas-class-name input").fill(name)
+    turma.locator(".cartas-create-class").click()
+    created = turma.locator(".cartas-created [data-code]")
+    made = created.get_attribute("data-code"), created.get_attribute("data-key")
+    turma.close()
+    return made
+
+
+def _start_projector(context, base, lang, class_code, key):
+    projector = open_page(context, f"{base}/aula.ipynb?lang={lang}&semente={SEED}")
+    projector.locator(".cartas-live-class input").fill(class_code)
+    projector.locator(".cartas-live-key input").fill(key)
+    projector.locator(".cartas-live-start").click()
+    join = projector.locator(".cartas-live-join [data-code]")
+    join.wait_for()
+    return projector, join.get_attribute("data-code")
+
+
+SYNC_ERROR = "Could not send widget sync message"
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_phone_that_typed_the_code_is_back_at_the_question_after_a_reload(browser, voila_url, lang):
+    """Issue 29 item 4, on a 360×740 phone: she signs in and types the projector's code, answers,
+    reloads: the page is back at the current question without typing anything (the code is in
+    its address), her answer counted once, and the console never says a widget message was lost."""
+    base = f"{voila_url}/voila/render"
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    phone_ctx = browser.new_context(**PHONE)
+    console = []
+    try:
+        class_code, key = _new_class(teacher_ctx, base, f"Reload {lang}")
+        projector, code = _start_projector(teacher_ctx, base, lang, class_code, key)
+        phone = phone_ctx.new_page()
+        phone.set_default_timeout(60_000)
+        phone.on("console", lambda message: console.append(message.text))
+        phone.goto(f"{base}/aula_aluno.ipynb?lang={lang}")
+        phone.wait_for_selector(".cartas-live-phone[data-state='out']")
+        phone.locator(".cartas-name-input").fill("Ana")
+        phone.locator(".cartas-code-input").fill(class_code)
+        phone.locator(".cartas-pin-input").fill("2468")
+        phone.locator(".cartas-name-save").click()
+        phone.locator(".cartas-identity-form").wait_for(state="hidden")  # signed in: the form goes
+        box = phone.locator(".cartas-live-code input").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740  # the code box above the fold
+        phone.locator(".cartas-live-code input").fill(code.lower())
+        phone.locator(".cartas-live-join").click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='waiting']")
+        phone.wait_for_url(f"**codigo={code}**")
+        assert f"lang={lang}" in phone.url
+
+        projector.locator(".cartas-live-seconds select").select_option("60")
+        projector.locator(".cartas-live-ask").click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='open'][data-number='1']")
+        phone.locator(".cartas-live-option").first.click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='answered']")
+        projector.wait_for_selector(".cartas-live-state[data-answered='1']")
+
+        phone.reload()
+        phone.wait_for_selector(".cartas-live-phone[data-state='answered'][data-number='1']")
+        assert phone.locator(".cartas-live-code input").is_hidden()
+        assert phone.locator(".cartas-identity-form").is_hidden()
+
+        projector.locator(".cartas-live-close").click()
+        projector.wait_for_selector(".cartas-live-state[data-state='closed']")
+        phone.wait_for_selector(".cartas-live-phone[data-state='closed']")
+        assert projector.locator(".cartas-live-state").get_attribute("data-answered") == "1"  # counted once
+        phone.reload()
+        phone.wait_for_selector(".cartas-live-phone[data-state='closed'][data-number='1']")
+        phone.wait_for_selector(".cartas-live-feedback [data-correct]")
+        assert not [text for text in console if SYNC_ERROR in text]
+    finally:
+        teacher_ctx.close()
+        phone_ctx.close()
