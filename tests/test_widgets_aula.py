@@ -250,3 +250,17 @@ def test_a_21_question_answered_on_a_phone_counts_for_her_skill(turma):
     phone.buttons.children[projector.board["answer"]].click()
     assert learner_levels(store, ana.key)["hit_or_stand"]["right"] == 1
     assert learner_progress(store, ana.key)["vinte_e_um_rodada"]["right"] == 1
+
+
+@pytest.mark.parametrize("answer", range(6))
+def test_the_right_answers_bar_has_one_fixed_colour_and_a_tick_whatever_its_option(answer):
+    """Issue 29 item 5: the right bar was its option's palette colour (red for option 1)."""
+    from widgets.components.live import BAR_COLOURS, RIGHT_COLOUR, histogram_html
+    board = {"options": [{"pt": str(k), "en": str(k)} for k in range(6)], "counts": [1, 2, 3, 1, 2, 3],
+             "answer": answer}
+    bars = re.findall(r"<div class='cartas-live-bar'.*?</div>", histogram_html(board, "en", reveal=True))
+    assert len(bars) == 6 and RIGHT_COLOUR not in BAR_COLOURS
+    for k, bar in enumerate(bars):
+        assert (RIGHT_COLOUR in bar) == (k == answer) and ("✓" in bar) == (k == answer)
+    hidden = histogram_html(board, "en", reveal=False)
+    assert RIGHT_COLOUR not in hidden and "✓" not in hidden  # nothing given away while open
