@@ -14,7 +14,13 @@ Decided rules (docs/rules.md#homework):
     the question the position asks ("what would you play here?", "accept, run or raise?",
     "hit or stand?", "draw or call?"). The answer key and the coach's reason, in both
     languages, are taken from the coach (cartas.coach) when the assignment is made and
-    stored with it. Only her first answer counts; the store judges it against the key;
+    stored with it, with each option's figure (`values`: the chance of taking the hand for a
+    card, of winning the bet for hit or stand; average points or chips for the other answers;
+    `figure` names which) and the options the coach counts as good as its advice
+    (`accepted`, docs/rules.md#homework-near-best). Only her first answer counts; the store
+    judges it: right when it is one of `accepted` (an item stored before these fields: when
+    it is the key). The key, reason, figures and accepted options are hidden from her until
+    she has answered (`KEY_FIELDS`);
   - `game`: a whole game of truco or 21 (its family, `cartas.games.GameSpec.family`),
     against the bots or at a table with classmates, and its `goal`: "play" (to the end, the
     default, and what an item stored without a goal reads as) or "win". Done when her game
@@ -120,6 +126,10 @@ def end_of_day(due: str) -> float:
     return datetime.combine(day, day_time(23, 59, 59)).timestamp()
 
 
+# What a scenario item keeps from its learner until she has answered it.
+KEY_FIELDS = ("answer", "reason", "values", "accepted", "figure")
+
+
 def scenario_question(link: str, seed: int = 0) -> dict:
     """The question a scenario link asks and the coach's answer: {"question", "options",
     "answer", "reason": {"pt", "en"}, "link"}. The position is played on by seeded bots
@@ -160,13 +170,18 @@ def _truco_question(view, link: str, seed: int) -> dict | None:
             "score": list(spot.score)}
     if spot.pending is not None:
         kinds = [k for k in ("accept", "run", "raise") if any(a.kind == k for a in legal)]
+        # answers to a raise: their average points for the team; the coach's answer alone is right
         return {"question": "answer", "options": kinds, "answer": advice.action, "link": link, "seen": seen,
-                "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+                "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "points",
+                "values": {k: float(advice.options[k]["expected"]) for k in kinds}, "accepted": [advice.action]}
     cards = [str(a.card) for a in legal if a.kind == "play"]
     if advice.action not in ("play", "cover") or not cards or str(advice.card) not in cards:
         return None
+    figures = coach.card_figures(spot, cards, advice)  # the same deals for every card: they compare
     return {"question": "play", "options": cards, "answer": str(advice.card), "link": link, "seen": seen,
-            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "win",
+            "values": {c: figures[c]["win"] for c in cards},
+            "accepted": [c for c in cards if figures[c]["as_good"]]}
 
 
 def _21_question(view, link: str) -> dict | None:
@@ -177,9 +192,12 @@ def _21_question(view, link: str) -> dict | None:
     kinds = ("hit", "stand") if advice.action in ("hit", "stand") else ("draw", "call")
     seen = {"seat": view.seat, "hand": [str(c) for c in view.hands[view.seat]],
             "banker": [None if c is None else str(c) for c in view.hands[view.banker]]}
-    return {"question": "hit" if kinds[0] == "hit" else "banker", "options": list(kinds),
+    player = kinds[0] == "hit"
+    return {"question": "hit" if player else "banker", "options": list(kinds),
             "answer": advice.action, "link": link, "seen": seen,
-            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}}
+            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "win" if player else "chips",
+            "values": {k: float(advice.options[k]["win" if player else "expected"]) for k in kinds},
+            "accepted": coach.as_good(advice)}
 
 
 def check_item(item) -> dict:
@@ -486,7 +504,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
         if spec["kind"] == "scenario":
             if choice not in spec["options"]:
                 raise HomeworkError("bad_choice")
-            correct = choice == spec["answer"]
+            correct = judged_right(spec, choice)
         elif spec["kind"] == "game":
             raise HomeworkError("by_game")  # the game itself says who won: finish_game, table_game_over
         else:
@@ -500,6 +518,14 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
             correct = bool(kept[0])
     return {"correct": bool(correct), "answer": spec.get("answer", ""), "reason": spec.get("reason", {}),
             "first": bool(first)}
+
+
+def judged_right(spec: dict, choice) -> bool:
+    """Whether `choice` answers scenario item `spec` right (docs/rules.md#homework-near-best):
+    it is one of the options the coach counts as good as its advice (`accepted`, stored with
+    the item); an item stored without them is right only on its key."""
+    accepted = spec.get("accepted")
+    return choice in accepted if isinstance(accepted, list) else choice == spec["answer"]
 
 
 def _states(tx, task: dict, learner_ids: list[str]) -> dict[str, list[dict]]:

@@ -1080,7 +1080,7 @@ def _learner_task(task: dict) -> dict:
     for index, item in enumerate(task["items"]):
         done = index < len(states) and states[index]["done"]
         hidden = item["kind"] == "scenario" and not done
-        items.append({k: v for k, v in item.items() if k not in ("answer", "reason")} if hidden else item)
+        items.append({k: v for k, v in item.items() if k not in homework.KEY_FIELDS} if hidden else item)
     return {**task, "items": items}
 
 

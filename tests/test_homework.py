@@ -138,6 +138,50 @@ def test_a_scenario_answer_is_judged_by_the_stored_key_and_only_the_first_counts
         hw.answer(store, task["id"], 0, ana.key, "double down")
 
 
+# A position where the coach's card (3♥) has a near one (2♠, less than MARGIN below) and a
+# clearly worse one (J♣): seat 1 leads the first trick, vira Q♣.
+NEAR_HANDS = [["4♣", "2♥", "7♥"], ["J♣", "2♠", "3♥"], ["K♣", "3♣", "K♥"], ["6♦", "5♦", "3♦"]]
+
+
+def near_link() -> str:
+    return encode_link(truco_scenario("paulista", NEAR_HANDS, "Q♣"))
+
+
+def test_rule_a_scenario_answer_as_good_as_the_coachs_within_its_margin_counts_as_right(store_location):
+    """docs/rules.md#homework-near-best: every card is weighed on the same deals; a card whose
+    win - loss is within the coach's MARGIN of the advised card's is right, a worse one is not."""
+    from cartas.coach.truco import MARGIN
+    store = open_store(store_location)
+    code, (ana, bia, caio) = a_class(store, "Ana", "Bia", "Caio")
+    task = hw.create(store, code, "T", DUE, 100, [{"kind": "scenario", "link": near_link()}])
+    item = task["items"][0]
+    values, key, accepted = item["values"], item["answer"], item["accepted"]
+    assert item["question"] == "play" and item["figure"] == "win" and set(values) == set(item["options"])
+    near = [o for o in accepted if o != key]
+    worse = [o for o in item["options"] if o not in accepted]
+    assert near and worse and key in accepted
+    assert 0 < values[key] - values[near[0]] <= MARGIN < values[key] - values[worse[0]]
+    assert hw.answer(store, task["id"], 0, ana.key, near[0])["correct"] is True
+    assert hw.answer(store, task["id"], 0, bia.key, worse[0])["correct"] is False
+    assert hw.answer(store, task["id"], 0, caio.key, key)["correct"] is True
+    results = hw.class_results(store, task["id"])
+    rights = {row["name"]: row["states"][0]["right"] for row in results["learners"]}
+    assert rights == {"Ana": True, "Bia": False, "Caio": True}  # the stored verdict, the same rule
+    # an item stored before the figures existed: right only on its key
+    old = {k: v for k, v in item.items() if k not in ("values", "accepted", "figure")}
+    assert hw.judged_right(old, key) and not hw.judged_right(old, near[0])
+
+
+def test_a_hit_or_stand_within_two_points_of_the_advised_chance_counts_as_right():
+    """docs/rules.md#homework-near-best: 21's chances are exact; the margin is AS_GOOD."""
+    from cartas.coach.vinte_e_um import AS_GOOD, Advice21, as_good
+    close = Advice21("hit", {"hit": {"win": 0.43, "expected": 0}, "stand": {"win": 0.415, "expected": 0}}, "hit")
+    far = Advice21("hit", {"hit": {"win": 0.43, "expected": 0}, "stand": {"win": 0.40, "expected": 0}}, "hit")
+    banker = Advice21("draw", {"draw": {"expected": 0.3}, "call": {"expected": 0.29}}, "draw")
+    assert AS_GOOD == 0.02 and as_good(close) == ["hit", "stand"] and as_good(far) == ["hit"]
+    assert as_good(banker) == ["draw"]
+
+
 def test_a_learner_answers_only_her_own_class_homework(store_location):
     store = open_store(store_location)
     code, _ = a_class(store, "Ana")

@@ -104,6 +104,54 @@ def test_a_phone_without_a_class_learner_is_asked_to_sign_in_and_a_bad_code_is_r
     assert "live session code has 4 letters or digits" in beside
 
 
+def test_a_phone_that_joins_puts_the_code_in_its_address_and_a_reload_returns_to_the_question(turma, monkeypatch):
+    """Issue 29 item 4: she typed the code; once joined the page's address holds ?codigo=, and
+    the page opened again with it (a reload) is back at the question, her answer counted once."""
+    store, made = turma
+    projector = LiveProjector(lang="en", seed=4)
+    projector.start(made.code, made.key)
+    code = projector.session["code"]
+    monkeypatch.setenv("QUERY_STRING", "lang=en")
+    identity.forget()
+    phone = LivePhone(lang="en")
+    assert phone.identity.layout.display == "" and phone.address.query == {}
+    joined = ids.join(store, made.code, "Ana", "2468", "b-ana-reload-01")
+    phone.identity.set_learner(joined.learner, joined.token)  # the browser has said who she is
+    assert phone.identity.layout.display == "none"  # the sign-in form goes: the code box is on top
+    assert "Sign in to your class" not in phone.status.value
+    phone.code_input.value = code.lower()
+    phone.join_button.click()
+    assert phone.joined is not None and phone.address.query == {"codigo": code}
+    projector.seconds.value = 60
+    projector.ask_button.click()
+    phone.refresh()
+    phone.buttons.children[projector.board["answer"]].click()
+    assert "data-state='answered'" in phone.status.value
+
+    # the reload: a new kernel, the address as the page left it
+    monkeypatch.setenv("QUERY_STRING", f"lang=en&codigo={phone.address.query['codigo']}")
+    identity.forget()
+    identity.widget().set_learner(joined.learner, joined.token)
+    again = LivePhone(lang="en")
+    assert again.joined is not None and again.code == code
+    assert "data-state='answered'" in again.status.value and f"data-number='{projector.board['number']}'" \
+        in again.status.value
+    projector.refresh()
+    assert projector.board["answered"] == 1 and sum(projector.board["counts"]) == 1
+
+
+@pytest.mark.parametrize(("lang", "words"), [("pt", "não é um código de aula"),
+                                             ("en", "is not a live session code")])
+def test_a_phone_opened_with_a_malformed_code_in_its_address_says_so_and_asks_for_the_code(
+        turma, monkeypatch, lang, words):
+    monkeypatch.setenv("QUERY_STRING", f"codigo=T0D1%3Cb%3E&lang={lang}")
+    identity.forget()
+    phone = LivePhone()
+    assert phone.code is None and phone.joined is None and phone.code_input.value == ""
+    assert words in phone.title.value and "<b>" not in phone.title.value
+    assert phone.address.query == {}
+
+
 def test_a_scenario_link_becomes_a_what_would_you_play_question_answered_by_the_coach():
     from cartas.scenario import encode_link, truco_scenario
     link = encode_link(truco_scenario("paulista", [["3♣", "K♦", "5♥"], ["4♦", "6♠", "7♣"],
@@ -202,3 +250,17 @@ def test_a_21_question_answered_on_a_phone_counts_for_her_skill(turma):
     phone.buttons.children[projector.board["answer"]].click()
     assert learner_levels(store, ana.key)["hit_or_stand"]["right"] == 1
     assert learner_progress(store, ana.key)["vinte_e_um_rodada"]["right"] == 1
+
+
+@pytest.mark.parametrize("answer", range(6))
+def test_the_right_answers_bar_has_one_fixed_colour_and_a_tick_whatever_its_option(answer):
+    """Issue 29 item 5: the right bar was its option's palette colour (red for option 1)."""
+    from widgets.components.live import BAR_COLOURS, RIGHT_COLOUR, histogram_html
+    board = {"options": [{"pt": str(k), "en": str(k)} for k in range(6)], "counts": [1, 2, 3, 1, 2, 3],
+             "answer": answer}
+    bars = re.findall(r"<div class='cartas-live-bar'.*?</div>", histogram_html(board, "en", reveal=True))
+    assert len(bars) == 6 and RIGHT_COLOUR not in BAR_COLOURS
+    for k, bar in enumerate(bars):
+        assert (RIGHT_COLOUR in bar) == (k == answer) and ("✓" in bar) == (k == answer)
+    hidden = histogram_html(board, "en", reveal=False)
+    assert RIGHT_COLOUR not in hidden and "✓" not in hidden  # nothing given away while open

@@ -369,6 +369,30 @@ def judge(spot: TrucoSpot, action: Action, seed: Seed = 0) -> Miss | None:
     return Miss(f"did_{kind}", {"card": Card.parse(action.card)}, yours[0], yours[1], advice)
 
 
+def card_figures(spot: TrucoSpot, cards: Sequence[Card | str], advice: Advice | None = None,
+                 seed: int = 0) -> dict[str, dict[str, float | bool]]:
+    """For each card of `cards` (the seat's, played face up), the figures the card advice
+    (`advise_card(spot, seed)`, or `advice` when given) weighed for a card of its strength:
+    {"win", "loss", "as_good"}. Every candidate is played out on the same deals, so the
+    figures compare. `as_good` is this coach's notion of an answer as good as its advice (the
+    one `judge` follows, docs/rules.md#homework-near-best): a card of the advised card's
+    strength, or one whose win - loss is no more than `MARGIN` below the advised card's."""
+    advice = advise_card(spot, seed) if advice is None else advice
+    assert advice.card is not None  # a card advice always names its card
+    game = _Game(spot)
+    advised = advice.options[_label(advice.card, advice.action == "cover")]
+    by_strength = {game.strength[c]: advice.options[_label(c, False)] for c, cov in game.candidate_cards
+                   if not cov}
+    out: dict[str, dict[str, float | bool]] = {}
+    for text in cards:
+        card = Card.parse(text) if isinstance(text, str) else text
+        option = by_strength[game.strength[card]]
+        same = game.strength[card] == game.strength[advice.card]
+        near = (advised["win"] - advised["loss"]) - (option["win"] - option["loss"]) <= MARGIN
+        out[str(text)] = {"win": float(option["win"]), "loss": float(option["loss"]), "as_good": same or near}
+    return out
+
+
 def _miss(done: str, fields: Mapping[str, object], advice: Advice, option: str) -> Miss:
     expected = advice.options.get(option, {}).get("expected", 0.0)
     return Miss(f"did_{done}", fields, "yours_points", {"expected": float(expected)}, advice)

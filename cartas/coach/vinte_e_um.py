@@ -20,6 +20,10 @@ Decided rules:
   approximation). Drawing is worth the average, over the next card, of the better of calling
   and drawing again; a bust pays every uncalled player. Advice: draw when it wins more chips
   on average.
+- As good as the advice (docs/rules.md#homework-near-best): the chances are exact, so no
+  estimate's uncertainty separates two answers; a player's answer whose chance of winning is
+  no more than `AS_GOOD` (2 percentage points) below the advised one's is counted as good as it
+  (`as_good`). The banker's answers are weighed in chips, not chances: only the advised one.
 """
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ _T = TypeVar("_T")
 PlayerToCall = tuple[Sequence[Card | str], int, int]
 
 BANKER_DEPTH = 3  # further cards the banker weighs after the first draw
+AS_GOOD = 0.02    # a player's answer this close to the advised one's chance of winning is as good
 
 @dataclass
 class Advice21:
@@ -251,3 +256,12 @@ def advise_view(view: Any) -> Advice21 | None:
         return advise_banker(mine, players, _without(view.seen, mine + shown), ace=view.ace,
                              decks=view.decks)
     return None
+
+
+def as_good(advice: Advice21) -> list[str]:
+    """The answers counted as good as the advice (see the module's rules): the advised one, and
+    for a player the other whose chance of winning is at most AS_GOOD below it."""
+    best = advice.options[advice.action].get("win")
+    if best is None:
+        return [advice.action]
+    return [k for k, o in advice.options.items() if k == advice.action or best - o["win"] <= AS_GOOD + 1e-12]

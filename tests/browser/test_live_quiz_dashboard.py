@@ -1,6 +1,8 @@
 """The live class quiz in real browsers: the projector and three learners' phones (360×740)
 answer a live question; the projector shows the answers arriving, the histogram, the right
 answer with its reason and the leaderboard (docs/rules.md#live-quiz-points)."""
+import pytest
+
 from cartas.cards import make_rng
 from widgets.components.live import stored_question
 from widgets.pages.manilhas import ManilhaExplorer
@@ -103,6 +105,157 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
         # Ana reloads: she keeps her points
         phones[0].reload()
         phones[0].wait_for_selector(f".cartas-live-phone[data-points='{points[0]}']")
+    finally:
+        for ctx in (teacher_ctx, *phones_ctx):
+            ctx.close()
+
+
+def _new_class(context, base, name):
+    """A class made on the class page: (class code, teacher key)."""
+    turma = open_page(context, f"{base}/turma.ipynb?lang=en")
+    turma.locator(".cartas-class-name input").fill(name)
+    turma.locator(".cartas-create-class").click()
+    created = turma.locator(".cartas-created [data-code]")
+    made = created.get_attribute("data-code"), created.get_attribute("data-key")
+    turma.close()
+    return made
+
+
+def _start_projector(context, base, lang, class_code, key):
+    projector = open_page(context, f"{base}/aula.ipynb?lang={lang}&semente={SEED}")
+    projector.locator(".cartas-live-class input").fill(class_code)
+    projector.locator(".cartas-live-key input").fill(key)
+    projector.locator(".cartas-live-start").click()
+    join = projector.locator(".cartas-live-join [data-code]")
+    join.wait_for()
+    return projector, join.get_attribute("data-code")
+
+
+SYNC_ERROR = "Could not send widget sync message"
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_phone_that_typed_the_code_is_back_at_the_question_after_a_reload(browser, voila_url, lang):
+    """Issue 29 item 4, on a 360×740 phone: she signs in and types the projector's code, answers,
+    reloads: the page is back at the current question without typing anything (the code is in
+    its address), her answer counted once, and the console never says a widget message was lost."""
+    base = f"{voila_url}/voila/render"
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    phone_ctx = browser.new_context(**PHONE)
+    console = []
+    try:
+        class_code, key = _new_class(teacher_ctx, base, f"Reload {lang}")
+        projector, code = _start_projector(teacher_ctx, base, lang, class_code, key)
+        phone = phone_ctx.new_page()
+        phone.set_default_timeout(60_000)
+        phone.on("console", lambda message: console.append(message.text))
+        phone.goto(f"{base}/aula_aluno.ipynb?lang={lang}")
+        phone.wait_for_selector(".cartas-live-phone[data-state='out']")
+        phone.locator(".cartas-name-input").fill("Ana")
+        phone.locator(".cartas-code-input").fill(class_code)
+        phone.locator(".cartas-pin-input").fill("2468")
+        phone.locator(".cartas-name-save").click()
+        phone.locator(".cartas-identity-form").wait_for(state="hidden")  # signed in: the form goes
+        box = phone.locator(".cartas-live-code input").bounding_box()
+        assert box is not None and box["y"] + box["height"] <= 740  # the code box above the fold
+        phone.locator(".cartas-live-code input").fill(code.lower())
+        phone.locator(".cartas-live-join").click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='waiting']")
+        phone.wait_for_url(f"**codigo={code}**")
+        assert f"lang={lang}" in phone.url
+
+        projector.locator(".cartas-live-seconds select").select_option("60")
+        projector.locator(".cartas-live-ask").click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='open'][data-number='1']")
+        phone.locator(".cartas-live-option").first.click()
+        phone.wait_for_selector(".cartas-live-phone[data-state='answered']")
+        projector.wait_for_selector(".cartas-live-state[data-answered='1']")
+
+        phone.reload()
+        phone.wait_for_selector(".cartas-live-phone[data-state='answered'][data-number='1']")
+        assert phone.locator(".cartas-live-code input").is_hidden()
+        assert phone.locator(".cartas-identity-form").is_hidden()
+
+        projector.locator(".cartas-live-close").click()
+        projector.wait_for_selector(".cartas-live-state[data-state='closed']")
+        phone.wait_for_selector(".cartas-live-phone[data-state='closed']")
+        assert projector.locator(".cartas-live-state").get_attribute("data-answered") == "1"  # counted once
+        phone.reload()
+        phone.wait_for_selector(".cartas-live-phone[data-state='closed'][data-number='1']")
+        phone.wait_for_selector(".cartas-live-feedback [data-correct]")
+        assert not [text for text in console if SYNC_ERROR in text]
+    finally:
+        teacher_ctx.close()
+        phone_ctx.close()
+
+
+def _phone_joins(context, base, lang, code, class_code, name):
+    """A phone opened from the projector's link, signed in to the class, waiting."""
+    phone = open_page(context, f"{base}/aula_aluno.ipynb?codigo={code}&lang={lang}")
+    phone.wait_for_selector(".cartas-live-phone[data-state='out']")
+    phone.locator(".cartas-name-input").fill(name)
+    phone.locator(".cartas-code-input").fill(class_code)
+    phone.locator(".cartas-pin-input").fill("2468")
+    phone.locator(".cartas-name-save").click()
+    phone.wait_for_selector(".cartas-live-phone[data-state='waiting']")
+    return phone
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_screen(browser, voila_url, lang):
+    """Issue 29 item 5, at 1280×800: once questions are asked the QR code is small (the code in
+    big text), and after a question closes with answers the question, the histogram and the
+    leaderboard are all within the viewport unscrolled; the right answer's bar has the one fixed
+    colour (none of the options' palette) and a ✓; axe finds nothing."""
+    from phone_pages import axe_violations
+
+    from widgets.components.live import BAR_COLOURS, RIGHT_COLOUR
+
+    base = f"{voila_url}/voila/render"
+    question = _expected_question()
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+    phones_ctx = [browser.new_context(**PHONE) for _ in range(2)]
+    try:
+        class_code, key = _new_class(teacher_ctx, base, f"Projector {lang}")
+        projector, code = _start_projector(teacher_ctx, base, lang, class_code, key)
+        projector.wait_for_selector(".cartas-live-share svg.cartas-qr-code")
+        phones = [_phone_joins(ctx, base, lang, code, class_code, name)
+                  for ctx, name in zip(phones_ctx, ("Ana", "Bia"))]
+        projector.wait_for_selector(".cartas-live-state[data-players='2']")
+
+        projector.locator(".cartas-live-seconds select").select_option("60")
+        projector.locator(".cartas-live-ask").click()
+        projector.wait_for_selector(".cartas-live-state[data-state='open']")
+        projector.wait_for_function("() => document.querySelector('.cartas-live-share .cartas-qr')"
+                                    ".getBoundingClientRect().width <= 160")  # smaller, still scannable
+        assert projector.locator(".cartas-live-share .cartas-qr").bounding_box()["width"] >= 100
+        assert projector.locator(".cartas-live-join [data-code]").is_visible()
+        for phone, right in zip(phones, (True, False)):
+            phone.wait_for_selector(".cartas-live-phone[data-state='open']")
+            choice = question["answer"] if right else (question["answer"] + 1) % len(question["options"])
+            phone.locator(".cartas-live-option").nth(choice).click()
+            phone.wait_for_selector(".cartas-live-phone[data-state='answered']")
+        projector.wait_for_selector(".cartas-live-state[data-answered='2']")
+        projector.locator(".cartas-live-close").click()
+        projector.wait_for_selector(".cartas-live-state[data-state='closed']")
+        projector.wait_for_selector(".cartas-live-leaders tr[data-name='Ana']")
+
+        for part in (".cartas-live-prompt", ".cartas-live-histogram", ".cartas-live-leaders"):
+            box = projector.locator(part).bounding_box()
+            assert box is not None and box["height"] > 0, part
+            assert box["x"] >= 0 and box["x"] + box["width"] <= 1280, (part, box)
+            assert box["y"] >= 0 and box["y"] + box["height"] <= 800, (part, box)
+        right_bar = projector.locator(f".cartas-live-bar[data-option='{question['answer']}']")
+        assert right_bar.get_attribute("data-right") == "1" and "✓" in right_bar.text_content()
+        colour = right_bar.locator(".cartas-live-fill").evaluate("e => getComputedStyle(e).backgroundColor")
+        as_rgb = "rgb({}, {}, {})".format(*(int(RIGHT_COLOUR[i:i + 2], 16) for i in (1, 3, 5)))
+        assert colour == as_rgb and RIGHT_COLOUR not in BAR_COLOURS
+        others = projector.locator(".cartas-live-bar[data-right='0'] .cartas-live-fill")
+        assert all(others.nth(k).evaluate("e => getComputedStyle(e).backgroundColor") != as_rgb
+                   for k in range(others.count()))
+        SCREENSHOTS.mkdir(exist_ok=True)
+        projector.screenshot(path=str(SCREENSHOTS / f"aula-projector-1280x800-{lang}.png"))
+        assert axe_violations(projector) == []
     finally:
         for ctx in (teacher_ctx, *phones_ctx):
             ctx.close()

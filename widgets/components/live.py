@@ -11,6 +11,11 @@ Decided rules (docs/rules.md#live-quiz-points, classroom.live):
   skill it trains (its answers count for the learner's mastery).
 - Every text a learner's page receives from the store is drawn as the lesson made it; names
   and option labels are escaped.
+- The histogram (issue 29 item 5): each option's bar takes its colour from BAR_COLOURS while
+  the answer is hidden; once revealed, the right answer's bar is RIGHT_COLOUR, one fixed colour
+  that is none of BAR_COLOURS, and its label carries a ✓ (in RIGHT_COLOUR, bold: not colour
+  alone); the other bars fade. Bars are compact (BAR_PX high) so that ten options, the question
+  and the leaderboard fit a 1280×800 projector together.
 """
 from __future__ import annotations
 
@@ -23,7 +28,9 @@ from widgets.components.ticker import Ticker
 
 PROJECTOR_SECONDS = 0.5
 PHONE_SECONDS = 1.0
-BAR_COLOURS = ("#1565c0", "#c62828", "#2e7d32", "#ef6c00", "#6a1b9a", "#00838f")
+BAR_COLOURS = ("#1565c0", "#c62828", "#ef6c00", "#6a1b9a", "#00838f", "#6d4c41")  # no green: that is the right one's
+RIGHT_COLOUR = "#1b5e20"  # the right answer's bar and ✓, whatever its option (7.9:1 on white)
+BAR_PX = 24
 
 TEXT = {
     "answered": {"pt": "{n} de {m} responderam", "en": "{n} of {m} answered"},
@@ -67,14 +74,16 @@ def histogram_html(board: dict, lang: str, reveal: bool) -> str:
     bars = []
     for k, (option, n) in enumerate(zip(board.get("options") or [], counts)):
         right = reveal and k == board.get("answer")
-        colour = BAR_COLOURS[k % len(BAR_COLOURS)]
-        mark = " ✓" if right else ""
+        colour = RIGHT_COLOUR if right else BAR_COLOURS[k % len(BAR_COLOURS)]
+        mark = (f" <span class='cartas-live-tick' style='color:{RIGHT_COLOUR};font-weight:bold'>✓</span>"
+                if right else "")
         bars.append(
             f"<div class='cartas-live-bar' data-option='{k}' data-count='{n}' data-right='{int(right)}' "
-            f"style='display:flex;align-items:center;gap:8px;margin:4px 0;font-size:20px'>"
+            f"style='display:flex;align-items:center;gap:8px;margin:2px 0;font-size:19px'>"
             f"<span style='width:30%;{'font-weight:bold' if right else ''}'>{escape(option[lang])}{mark}</span>"
-            f"<span style='display:inline-block;height:28px;width:{60 * n / top:.1f}%;min-width:4px;"
-            f"background:{colour};opacity:{1 if right or not reveal else 0.45}'></span>"
+            f"<span class='cartas-live-fill' style='display:inline-block;height:{BAR_PX}px;"
+            f"width:{60 * n / top:.1f}%;min-width:4px;background:{colour};"
+            f"opacity:{1 if right or not reveal else 0.45}'></span>"
             f"<b>{n}</b></div>")
     return f"<div class='cartas-live-histogram'>{''.join(bars)}</div>"
 
@@ -89,4 +98,4 @@ def leaders_html(board: dict, lang: str) -> str:
                    f"<td style='text-align:right'>{escape(say('points', lang, n=row['points']))}</td></tr>"
                    for k, row in enumerate(leaders, 1))
     return (f"<div class='cartas-live-leaders'><h3 style='margin:6px 0'>{escape(say('leaders', lang))}</h3>"
-            f"<table style='font-size:20px;border-spacing:12px 4px'>{rows}</table></div>")
+            f"<table style='font-size:19px;border-spacing:12px 2px'>{rows}</table></div>")

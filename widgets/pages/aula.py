@@ -16,6 +16,13 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
 - While a question is open, the projector shows how many have answered; when its time is up
   (or the teacher shows the result), the histogram, the right answer with its reason, and the
   leaderboard. It refreshes on the browser's timer (`widgets.components.live.LiveTicker`).
+- Presenting (issue 29 item 5): the class has joined by the time the teacher asks the first
+  question, so from then on the page presents (class `cartas-live-presenting`): the QR code
+  shrinks to QR_PX beside the join code in big text (still scannable: a link of the projector's
+  length is a version 4-5 code, about 3 screen pixels a module; a click still enlarges it), the
+  link row and the lesson's introduction are hidden, the controls sit beside the code, and the
+  results are two columns (the question and the histogram; the answer and the leaderboard), so
+  that the question, the histogram and the leaderboard fit one 1280×800 screen unscrolled.
 """
 from __future__ import annotations
 
@@ -51,6 +58,15 @@ QUESTION_LESSONS = {
 # scenario builder (cenarios) asks no exercises of its own, so its column stays empty.
 SCENARIO_LESSON = "aula_cenario"
 SECONDS_CHOICES = (10, 20, 30, 60)
+QR_PX = 140  # the QR code's width once the page presents
+PRESENTING = "cartas-live-presenting"
+STYLE = f"""<style>
+.{PRESENTING} .cartas-live-share .cartas-share-row, .{PRESENTING} .cartas-live-share .cartas-qr-note {{
+  display: none; }}
+.{PRESENTING} .cartas-live-share .cartas-qr:not(.cartas-qr-big) {{ width: {QR_PX}px; margin-top: 0; }}
+.{PRESENTING} .cartas-live-share {{ margin: 0; }}
+body:has(.{PRESENTING}) .jp-RenderedMarkdown {{ display: none; }}
+</style>"""
 
 TEXT = {
     "title": {"pt": "Aula ao vivo: o projetor", "en": "Live class quiz: the projector"},
@@ -192,9 +208,11 @@ class LiveProjector(View):
         self.join = w.HTML().add_class("cartas-live-join")
         self.share = None  # the learners' link and its QR code, made when the session starts
         self.share_box = w.Box()
-        self.lesson = w.Dropdown(layout=w.Layout(width="260px")).add_class("cartas-live-lesson")
-        self.seconds = w.Dropdown(options=SECONDS_CHOICES, value=20,
-                                  layout=w.Layout(width="90px")).add_class("cartas-live-seconds")
+        # labelled (an empty description leaves each select with a hidden <label>: axe's select-name)
+        self.lesson = w.Dropdown(layout=w.Layout(width="auto"), style={"description_width": "initial"}
+                                 ).add_class("cartas-live-lesson")
+        self.seconds = w.Dropdown(options=SECONDS_CHOICES, value=20, layout=w.Layout(width="auto"),
+                                  style={"description_width": "initial"}).add_class("cartas-live-seconds")
         self.ask_button = w.Button(layout=w.Layout(width="180px")).add_class("cartas-live-ask")
         self.scenario = w.Text(layout=w.Layout(width="360px")).add_class("cartas-live-scenario")
         self.scenario_button = w.Button(layout=w.Layout(width="180px")).add_class("cartas-live-ask-scenario")
@@ -218,8 +236,10 @@ class LiveProjector(View):
         self.opening = w.VBox([self.intro, w.HBox([self.code, self.key, self.start_button],
                                                   layout=w.Layout(flex_flow="row wrap"))])
         self.draw_title()
-        self.children = [self.header(), self.opening, self.join, self.share_box, self.controls,
-                         self.message, self.screen, self.ticker]
+        self.style = w.HTML(STYLE, layout=w.Layout(display="none"))
+        top = w.HBox([self.share_box, w.VBox([self.join, self.controls])],
+                     layout=w.Layout(align_items="flex-start", grid_gap="12px"))
+        self.children = [self.header(), self.style, self.opening, top, self.message, self.screen, self.ticker]
         self.redraw()
 
     # Actions ----------------------------------------------------------------------------
@@ -337,7 +357,7 @@ class LiveProjector(View):
             value = self.lesson.value
             self.lesson.options = options
             self.lesson.value = value if value in QUESTION_LESSONS else next(iter(QUESTION_LESSONS))
-        self.lesson.description = ""
+        self.lesson.description, self.seconds.description = self.t("lesson"), self.t("seconds")
         self.ask_button.description = self.t("ask")
         self.scenario.placeholder = self.t("scenario")
         self.scenario_button.description = self.t("ask_scenario")
@@ -353,7 +373,9 @@ class LiveProjector(View):
             self.join.value = self.screen.value = ""
             return
         code = session["code"]
-        self.join.value = (f"<div data-code='{escape(code)}' style='font-size:34px;font-weight:bold;margin:8px 0'>"
+        if board.get("number") and PRESENTING not in self._dom_classes:
+            self.add_class(PRESENTING)  # the class has joined: the QR code shrinks, the results fit
+        self.join.value = (f"<div data-code='{escape(code)}' style='font-size:34px;font-weight:bold;margin:4px 0'>"
                            f"{escape(self.t('join', code=code))}</div>"
                            f"<div style='font-size:13px;color:#555'>{escape(self.t('seed', seed=self._seed))}</div>")
         if not board or not board.get("number"):
@@ -362,8 +384,8 @@ class LiveProjector(View):
                                  f"{escape(self.t('waiting', n=board.get('players', 0)))}</div>")
             return
         is_open = board["open"]
-        head = (f"<h2 style='margin:6px 0'>{escape(self.t('question', n=board['number']))}</h2>"
-                f"<div class='cartas-live-prompt' style='font-size:24px'>{board['prompt'][lang]}</div>")
+        head = (f"<h2 style='margin:4px 0'>{escape(self.t('question', n=board['number']))}</h2>"
+                f"<div class='cartas-live-prompt' style='font-size:22px'>{board['prompt'][lang]}</div>")
         answered = escape(drawing.say("answered", lang, n=board["answered"], m=board["players"]))
         left = drawing.say("left", lang, s=int(board["seconds_left"] + 0.999))
         state = (f"<div class='cartas-live-state' data-state='{'open' if is_open else 'closed'}' "
@@ -375,8 +397,11 @@ class LiveProjector(View):
             self.screen.value = f"{head}{state}<ol style='font-size:20px'>{options}</ol>"
             return
         right = board["options"][board["answer"]][lang]
-        verdict = (f"<div class='cartas-live-answer' style='font-size:22px;background:#e8f5e9;padding:8px;"
+        verdict = (f"<div class='cartas-live-answer' style='font-size:19px;background:#e8f5e9;padding:8px;"
                    f"border-radius:6px'><b>{escape(drawing.say('right_answer', lang, answer=right))}</b> "
                    f"{board['why'][lang]}</div>")
-        self.screen.value = (f"{head}{state}{drawing.histogram_html(board, lang, reveal=True)}{verdict}"
-                             f"{drawing.leaders_html(board, lang)}")
+        self.screen.value = (
+            "<div class='cartas-live-results' style='display:grid;grid-template-columns:minmax(0,3fr) "
+            "minmax(0,2fr);gap:20px;align-items:start'>"
+            f"<div>{head}{state}{drawing.histogram_html(board, lang, reveal=True)}</div>"
+            f"<div>{verdict}{drawing.leaders_html(board, lang)}</div></div>")

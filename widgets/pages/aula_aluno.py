@@ -1,15 +1,21 @@
 """The live class quiz on a learner's phone (aula ao vivo): join with the projector's code, answer.
 
 Decided rules (classroom.live, docs/rules.md#live-quiz-points):
-- The code comes from the QR code's link (`?codigo=`, read by `widgets.components.params.live`)
-  or is typed. The learner is the verified learner of this browser (her device token checked
-  against the store again before joining and before every answer); a learner who is not in a
-  class signs in here with the same form as on the index.
+- The code comes from the QR code's link (`?codigo=`, read by `widgets.components.params.live`;
+  a malformed one is named in the page's notice and the code is asked for) or is typed. Once she
+  has joined, the code is put in the page's address (`?codigo=`, by
+  `widgets.components.address.PageAddress`, without a reload), so a reload goes straight back to
+  the session, at the question on the projector (her answer to it, if any, counted once).
+- The learner is the verified learner of this browser (her device token checked against the
+  store again before joining and before every answer); a learner who is not in a class signs
+  in here with the same form as on the index.
 - The page shows the open question's prompt and one large button per option (at least
   TAP_PX high, the whole width of a 360-pixel phone), and the seconds left. The first answer
   is the one; the store refuses a second one and a late one, and says why in her language.
 - Once the question closes: right or wrong, the right answer with its reason, this
   question's points and her total. A reload joins again and keeps her points.
+- The sign-in form shows only while she is not a verified class learner: once the browser has
+  said who she is, the form goes and the code (or the session) is at the top of the page.
 - It refreshes on the browser's timer (`widgets.components.live.LiveTicker`), never in a loop.
 """
 from __future__ import annotations
@@ -20,6 +26,7 @@ import ipywidgets as w
 
 from classroom.store import StoreError
 from widgets.components import learner as identity, live as drawing
+from widgets.components.address import PageAddress
 from widgets.components.base import View, close_drawing, verdict_html
 
 TAP_PX = 56
@@ -73,11 +80,12 @@ class LivePhone(View):
         self.feedback = w.HTML().add_class("cartas-live-feedback")
         self.ticker = drawing.LiveTicker(seconds=drawing.PHONE_SECONDS)
         self.ticker.observe(self.guarded(lambda _: self.refresh(), clears=False), names="tick")
+        self.address = PageAddress()  # ?codigo= in the address bar once she has joined
         self.draw_title()
         top = w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between",
                                                                  flex_flow="row wrap", align_items="center"))
         self.children = [top, self.identity, self.ask_code, self.message, self.status, self.prompt,
-                         self.buttons, self.feedback, self.ticker]
+                         self.buttons, self.feedback, self.ticker, self.address]
         self.redraw()
         if self.code:
             self.try_join()
@@ -102,6 +110,7 @@ class LivePhone(View):
     def try_join(self, explicit: bool = False) -> None:
         """Join the session once both the code and a verified class learner are known."""
         if not self.code:
+            self.redraw()  # the learner may just have become known: the form goes
             return
         try:
             learner = self._learner()
@@ -113,6 +122,7 @@ class LivePhone(View):
             self.joined = self._quiz().join(self.code, learner.key, learner.name, learner.class_code)
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
+        self.address.query = {"codigo": self.code}
         self.ticker.active = True
         self.refresh()
 

@@ -6,8 +6,12 @@ Decided rules (docs/rules.md#homework):
   checked against the store (`Identity.verified`); anyone else reads why, in her language.
 - A lesson item links to its lesson and shows how many right answers she has of those needed.
 - A scenario item shows what the deciding seat sees and the question; her first answer is sent
-  to the store, which judges it against the coach's key, and the verdict and the coach's reason
-  stay on screen (a second click changes nothing).
+  to the store, which judges it (right when the coach counts it as good as its advice, within
+  its margin: docs/rules.md#homework-near-best), and the verdict and the coach's reason stay on
+  screen (a second click changes nothing). Once answered, the item shows every option's figure
+  (the chance of taking the hand, of winning the bet, or the average points or chips, as the
+  coach weighed them) and how far her choice was from the coach's ("2♣: 45.0%, 2.5 points
+  below K♦, the best").
 - A game item against the bots is played here (in the item's variant when it names one):
   when the game is over for her, the game itself is sent once and the homework service
   decides its result (widgets.components.game_homework, docs/rules.md#homework-games); or on
@@ -58,6 +62,20 @@ TEXT = {
     "hidden": {"pt": "uma fechada", "en": "one face down"},
     "right": {"pt": "Certo!", "en": "Right!"},
     "wrong": {"pt": "Não. O treinador jogaria: {answer}.", "en": "No. The coach would play: {answer}."},
+    "near": {"pt": "Certo: tão bom quanto {answer}, a escolha do treinador, dentro da margem dele.",
+             "en": "Right: as good as {answer}, the coach's choice, within its margin."},
+    "figures_win": {"pt": "Chance de levar a mão", "en": "Chance of taking the hand"},
+    "figures_win21": {"pt": "Chance de ganhar a aposta", "en": "Chance of winning the bet"},
+    "figures_points": {"pt": "Pontos em média para a dupla", "en": "Average points for the team"},
+    "figures_chips": {"pt": "Fichas em média", "en": "Average chips"},
+    "mine_best": {"pt": "{choice}: {value}, a melhor.", "en": "{choice}: {value}, the best."},
+    "mine_below": {"pt": "{choice}: {value}, {gap} abaixo de {best}, a melhor.",
+                   "en": "{choice}: {value}, {gap} below {best}, the best."},
+    "mine_not_below": {"pt": "{choice}: {value}; {best}, a escolha do treinador: {best_value}.",
+                       "en": "{choice}: {value}; {best}, the coach's choice: {best_value}."},
+    "gap_win": {"pt": "{n} pontos", "en": "{n} points"},
+    "gap_points": {"pt": "{n} ponto(s)", "en": "{n} point(s)"},
+    "gap_chips": {"pt": "{n} ficha(s)", "en": "{n} chip(s)"},
     "opt_accept": {"pt": "Aceitar", "en": "Accept"},
     "opt_run": {"pt": "Correr", "en": "Run"},
     "opt_raise": {"pt": "Pedir mais", "en": "Raise"},
@@ -252,7 +270,55 @@ class Homework(View):
             parts.append(w.HBox(buttons, layout=w.Layout(flex_flow="row wrap")))
         else:
             right = state["right"]
-            head = self.t("right") if right else self.t("wrong", answer=self._label(item["answer"]))
+            key = self._label(item["answer"])
+            near = right and state.get("choice") not in (None, item["answer"])
+            head = self.t("near", answer=key) if near else self.t("right") if right else self.t("wrong", answer=key)
             verdict = verdict_html(right, f"<b>{escape(head)}</b> {escape(item['reason'][lang])}", size=16)
-            parts.append(w.HTML(f"<div class='cartas-task-verdict' data-right='{int(right)}'>{verdict}</div>"))
+            parts.append(w.HTML(f"<div class='cartas-task-verdict' data-right='{int(right)}'>{verdict}"
+                                f"{self._figures(item, state)}</div>"))
         return parts
+
+    # The figures of a scenario item's options, once answered ---------------------------------
+    def _number(self, item: dict, value: float, signed: bool = True) -> str:
+        """A figure as the page's language writes it: a chance as 45.0%, points or chips as +0.40."""
+        if item.get("figure") == "win":
+            text = f"{100 * value:.1f}%"
+        else:
+            text = f"{value:+.2f}" if signed else f"{value:.2f}"
+        return text.replace(".", ",") if self.lang == "pt" else text
+
+    def _gap(self, item: dict, gap: float) -> str:
+        figure = item.get("figure")
+        if figure == "win":
+            number = f"{100 * gap:.1f}"
+            return self.t("gap_win", n=number.replace(".", ",") if self.lang == "pt" else number)
+        return self.t(f"gap_{figure}", n=self._number(item, gap, signed=False))
+
+    def _figures(self, item: dict, state: dict) -> str:
+        """Every option's figure (the key's first) and how far her choice was from the key's;
+        "" for an item stored without figures."""
+        values, figure = item.get("values"), item.get("figure")
+        if not isinstance(values, dict) or figure not in ("win", "points", "chips"):
+            return ""
+        heading = {"win": "figures_win21" if item.get("question") == "hit" else "figures_win",
+                   "points": "figures_points", "chips": "figures_chips"}[figure]
+        key, accepted = item["answer"], item.get("accepted") or [item["answer"]]
+        order = sorted(values, key=lambda o: (o != key, -values[o]))
+        rows = "".join(f"<li data-option='{escape(o)}' data-value='{values[o]:.4f}' "
+                       f"data-accepted='{int(o in accepted)}'>{escape(self._label(o))}: "
+                       f"{escape(self._number(item, values[o]))}</li>" for o in order)
+        choice = state.get("choice")
+        line = ""
+        if isinstance(choice, str) and choice in values:
+            fields = {"choice": self._label(choice), "value": self._number(item, values[choice]),
+                      "best": self._label(key), "best_value": self._number(item, values[key])}
+            gap = values[key] - values[choice]
+            if choice == key:
+                line = self.t("mine_best", **fields)
+            elif gap > 0:
+                line = self.t("mine_below", gap=self._gap(item, gap), **fields)
+            else:
+                line = self.t("mine_not_below", **fields)
+        return (f"<div class='cartas-task-figures' style='font-size:15px;margin-top:6px'>"
+                f"<div class='cartas-task-mine'><b>{escape(line)}</b></div>"
+                f"<div>{escape(self.t(heading))}:</div><ul style='margin:2px 0'>{rows}</ul></div>")
