@@ -193,8 +193,10 @@ class HandScorer(View):
         return self.block.answered
 
     def _worth_question(self) -> tuple:
+        """A hand as it can be dealt: no card after it reached 21 or went over (`playable`;
+        "A♠ J♠ J♦" with the ace as 11 stops at the two-card 21, it is never worth 31)."""
         ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
-        return "worth", ace, tuple(self._draw(int(self.rng.integers(2, 4)))), ()
+        return "worth", ace, tuple(playable(self._draw(int(self.rng.integers(2, 4))), ace)), ()
 
     def _call_question(self) -> tuple:
         hand = self._draw(2)
@@ -336,7 +338,7 @@ def question(rng) -> Question:
 
     if int(rng.integers(2)):
         ace = ACE_OPTIONS[int(rng.integers(len(ACE_OPTIONS)))]
-        hand = draw(int(rng.integers(2, 4)))
+        hand = playable(draw(int(rng.integers(2, 4))), ace)  # as dealt: none after 21 or a bust
         right = points(hand, ace)
         low = right - int(rng.integers(5))  # five totals in a row around it, the right one anywhere among them
         totals = {points(hand, a) for a in ACE_OPTIONS} | set(range(low, low + 5))
@@ -345,7 +347,7 @@ def question(rng) -> Question:
                   for lang in LANGUAGES}
         why = {lang: escape(translate(TEXT, "worth_is", lang, points=right)) for lang in LANGUAGES}
         return Question(prompt, [(n, str(n)) for n in sorted(t for t in totals if t > 0)], right, why,
-                        key=("worth", ace, shown), skill="score_21_hand")
+                        key=("worth", ace, shown), skill="score_21_hand", facts={"hand": hand, "ace": ace})
     hand = draw(2)
     banker = draw(int(rng.integers(2, 4)), avoid=hand)
     player_used, banker_used, winner = judge_call(hand, banker, 1)
@@ -354,4 +356,5 @@ def question(rng) -> Question:
     prompt = {lang: escape(f"{translate(TEXT, 'q_call', lang, ace=1)} {cards[lang]}") for lang in LANGUAGES}
     why = {lang: escape(explain_call(player_used, banker_used, 1, lang)) for lang in LANGUAGES}
     return Question(prompt, [("player", every("answer_player")), ("banker", every("answer_banker"))], winner, why,
-                    key=("call", cards["en"]), skill="who_wins_21_call")
+                    key=("call", cards["en"]), skill="who_wins_21_call",
+                    facts={"player": hand, "banker": banker, "ace": 1})
