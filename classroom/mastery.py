@@ -153,28 +153,31 @@ _RECENT_SQL = (
     "WHERE n <= ? ORDER BY learner_id, skill, n")
 
 
-def _recent(store: Store, where: str, params: tuple, join: str = "") -> dict[str, dict[str, tuple[list[bool], float]]]:
-    """{learner: {skill: (answers newest first, time of the newest)}}."""
+def _recent(store: Store, where: str, params: tuple, join: str = "") -> dict[str, dict[str, tuple]]:
+    """{learner: {skill: (answers newest first, time of the newest, their times newest first)}}."""
     sql = _RECENT_SQL.format(join=join, where=where)
     with store.transaction(write=False) as tx:
         rows = tx.execute(sql, (*params, RECENT)).fetchall()
-    out: dict[str, dict[str, tuple[list[bool], float]]] = {}
+    out: dict[str, dict[str, tuple]] = {}
     for learner_id, skill, correct, at in rows:
         if skill not in BY_KEY:
             continue  # a skill this code no longer knows
-        answers, newest = out.setdefault(learner_id, {}).setdefault(skill, ([], float(at)))
+        answers, _newest, times = out.setdefault(learner_id, {}).setdefault(skill, ([], float(at), []))
         answers.append(bool(correct))
+        times.append(float(at))
     return out
 
 
-def _describe(answers: list[bool], newest: float) -> dict:
+def _describe(answers: list[bool], newest: float, times: list[float]) -> dict:
+    """times: when the recent answers were given, newest first: today's review seeds a skill's
+    questions from them (widgets.pages.revisao)."""
     return {"level": level(answers), "box": box(answers), "right": sum(answers), "recent": len(answers),
-            "last_at": newest, "due_at": due_at(answers, newest)}
+            "last_at": newest, "times": list(times), "due_at": due_at(answers, newest)}
 
 
 def learner_levels(store: Store, learner_id: str) -> dict[str, dict]:
-    """{skill: {"level", "box", "right", "recent", "last_at", "due_at"}} for the skills she
-    has answered."""
+    """{skill: {"level", "box", "right", "recent", "last_at", "times", "due_at"}} for the skills
+    she has answered."""
     mine = _recent(store, "a.learner_id = ?", (learner_id,)).get(learner_id, {})
     return {skill: _describe(*mine[skill]) for skill in mine}
 
@@ -198,11 +201,11 @@ def class_levels(store: Store, class_code: str, learner_ids: list[str] | None = 
     else:
         recent = _recent(store, "l.class_code = ?", (class_code,),
                          join="JOIN learners l ON l.id = a.learner_id")
-    learners = {pid: {skill: level(answers) for skill, (answers, _) in skills.items()}
+    learners = {pid: {skill: level(answers) for skill, (answers, *_) in skills.items()}
                 for pid, skills in recent.items()}
     per_skill: dict[str, dict] = {}
     for skills in recent.values():
-        for skill, (answers, _) in skills.items():
+        for skill, (answers, *_) in skills.items():
             entry = per_skill.setdefault(skill, {"right": 0, "asked": 0,
                                                  "levels": dict.fromkeys(LEVELS, 0)})
             entry["right"] += sum(answers)

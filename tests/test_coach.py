@@ -269,3 +269,50 @@ def test_the_learner_answering_for_the_partner_is_coached_from_their_own_cards()
     assert spot.pending == 3 and spot.next_raise == 6 and spot.leader == 0
     advice = advise(spot)
     assert advice.action == "raise" and advice.win > 0.9  # two manilhas still in hand
+
+
+# -- issue 29, item 12: the raise on offer by its name; one estimate per decision -------------
+
+@pytest.mark.parametrize(("spot", "call", "then"), [
+    (TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=3, hand_value=3, next_raise=6), "seis", "nove"),
+    (TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=3, hand_value=6, next_raise=9), "nove", "doze"),
+    (TrucoSpot("mineiro", ["4♦", "5♠", "6♥"], seat=3, hand_value=6, next_raise=10), "dez", "doze"),
+])
+def test_the_truco_hint_names_the_raise_on_offer(spot, call, then):
+    """"Não peça truco" was said when the raise on offer was seis (or nove, dez...): the hint
+    names the engine's raise (`Variant.raise_name`), in both languages."""
+    from cartas.coach.truco import advise_play
+    advice = advise_truco(spot)
+    assert advice.action == "no_truco"
+    assert advice.text("pt").startswith(f"Não peça {call}:") and f"pode pedir {then}." in advice.text("pt")
+    assert advice.text("en").startswith(f"Do not call {call}:") and f"may call {then}." in advice.text("en")
+    assert "truco" not in advice.text("pt") + advice.text("en")
+    strong = advise_truco(TrucoSpot(spot.variant, ["4♣", "7♥", "A♠"] if spot.variant == "mineiro"
+                                    else ["A♣", "A♥", "A♠"], vira=spot.vira, seat=3,
+                                    hand_value=spot.hand_value, next_raise=spot.next_raise))
+    assert strong.action == "truco" and strong.text("pt").startswith(f"Peça {call}:")
+    assert strong.text("en").startswith(f"Call {call}:")
+    assert advise_play(spot)[0].fields["call"] == call
+
+
+def test_a_top_raise_says_nothing_comes_after_it():
+    advice = advise_truco(TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=3, hand_value=9,
+                                    next_raise=12))
+    assert advice.reason == "no_ask_top" and advice.text("pt").startswith("Não peça doze:")
+    assert "pode pedir" not in advice.text("pt") and "may call" not in advice.text("en")
+
+
+def test_one_decision_has_one_estimate_the_raise_and_the_card_agree():
+    """A hint said 31,5% on its truco line and 38% on its card line for the same turn: two
+    estimates (the opening odds and the card's play-out). `advise_play` weighs the raise with
+    the advised card's numbers, and the review judges with the same."""
+    from cartas.coach.truco import advise_play, judge
+    from cartas.truco import Action
+    for spot in (WEAK, TrucoSpot("paulista", ["7♦", "2♠", "A♥"], vira="K♠", seat=1, next_raise=3),
+                 TrucoSpot("mineiro", ["7♦", "2♠", "3♥"], seat=2, hand_value=2, next_raise=4)):
+        raise_, card = advise_play(spot)
+        assert (raise_.win, raise_.loss, raise_.simulations) == (card.win, card.loss, card.simulations)
+        assert raise_.fields["win"] == card.fields["win"]
+        miss = judge(spot, Action.raise_to(spot.next_raise))
+        if miss is not None:
+            assert miss.advice.win == card.win

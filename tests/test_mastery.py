@@ -47,7 +47,7 @@ def test_every_lesson_has_a_review_question_maker_and_each_21_skill_is_asked_by_
         question = review.make_question(skill.key)
         assert question.skill == skill.key, skill.key
         assert question.answer in [value for value, _ in question.options]
-    assert isinstance(review._rng(), np.random.Generator)
+    assert isinstance(review._generator, np.random.Generator)  # the seeded one, shared
 
 
 @pytest.mark.parametrize("recent, expected", [
@@ -99,7 +99,9 @@ def test_levels_and_due_skills_come_from_the_stored_answers(store_location):
     assert set(levels) == {"stronger_card", "tied_hand"}
     assert levels["stronger_card"]["level"] == "mastered" and levels["stronger_card"]["box"] == 5
     assert levels["tied_hand"] | {"last_at": 0, "due_at": 0} == {
-        "level": "attempted", "box": 2, "right": 1, "recent": 2, "last_at": 0, "due_at": 0}
+        "level": "attempted", "box": 2, "right": 1, "recent": 2, "last_at": 0, "times": [t0 + 6, t0 + 5],
+        "due_at": 0}
+    assert levels["stronger_card"]["times"] == [t0 + 4, t0 + 3, t0 + 2, t0 + 1, t0]
     assert learner_progress(store, ana.key)["manilhas"]["asked"] == 6  # the lesson counts kept
     # ten days later: tied_hand (box 2, one day) is due; stronger_card (box 5, 14 days) is not
     assert StoreMastery(store).due_skills(ana.key) == ["tied_hand"]

@@ -216,6 +216,29 @@ def test_rule_betting_answer_made_by_next_opponent_in_play_order():
     assert s.current_seat == 0 and s.pending_raise["answer_seat"] == 0
 
 
+def test_rule_betting_answer_may_come_from_the_asked_seats_partner_and_names_who_answered():
+    """Decided: docs/rules.md#truco-who-answers. The team answers as one: the partner of the seat
+    asked may run, accept or raise again in its place, and the event says who did (issue 29,
+    item 12: a learner at seat 0 who ran for the team was logged as "Assento 2 corre")."""
+    from cartas.truco import narrate
+    dealt = apply_all(from_deal(PAULISTA, PLAIN, vira="7♣", dealer=0, seed=1), "raise 3")  # seat 1 raises
+    assert dealt.current_seat == 2
+    s = dealt.clone()
+    for seat in (1, 3):  # the other team never answers its own raise
+        with pytest.raises(IllegalActionError):
+            s.apply_action(RUN, seat=seat)
+    assert s.to_json() == dealt.to_json()
+    run = [e for e in s.apply_action(RUN, seat=0) if e["type"] == "run"][0]
+    assert run["seat"] == 0 and s.last_hand["seat"] == 0 and s.score == (0, 1)
+    assert narrate(run, "pt").startswith("Assento 0 corre") and narrate(run, "en").startswith("Seat 0 runs")
+    s = dealt.clone()
+    assert [e["seat"] for e in s.apply_action(ACCEPT, seat=0)] == [0]
+    assert s.hand_value == 3 and s.current_seat == 1  # play goes back to the seat whose turn it was
+    s = dealt.clone()
+    s.apply_action("raise 6", seat=0)  # raising again for the team: the next opponent answers
+    assert s.pending_raise["seat"] == 0 and s.current_seat == 1
+
+
 def test_rule_betting_values_rise_one_step_at_a_time():
     s = from_deal(PAULISTA, PLAIN, vira="7♣", dealer=3)
     with pytest.raises(IllegalActionError, match="one step at a time: the next raise is to 3, not 6"):

@@ -289,3 +289,73 @@ def test_the_title_field_says_its_limit_and_a_longer_title_is_refused_as_typed(t
     assert said in view.message.value + "".join(s.value for s in view._error_slots.values())
     assert panel.title.value == "y" * (hw.MAX_TITLE + 5) and len(panel.items) == 1  # kept as typed
     assert len(hw.class_assignments(open_store(), turma.code)) == 1
+
+
+def _wrong(question):
+    return next(v for v, _ in question.options if v != question.answer)
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_see_what_is_left_again_asks_a_fresh_question_never_the_answered_one_with_its_verdict(turma, lang):
+    """Issue 29, item 10: "Ver de novo o que falta" showed the question just answered again,
+    with its old verdict. It asks a fresh, unanswered question of the skill still due (a
+    wrong answer keeps it due today), and with nothing left the answered question goes."""
+    store = open_store()
+    ana = sign_in(turma.code, "Ana")
+    record(store, ana, "truco_rodadas", [False], at=time.time() - 2 * DAY, skills=["tied_hand"])
+    review = Review(lang=lang, seed=4)
+    review.next_button.click()
+    first = review.question
+    assert first.skill == "tied_hand" and review.answer(_wrong(first)) is False
+    assert review.feedback.value and review.next_button.description == review.t("again")
+    review.next_button.click()  # see what is left again: tied_hand, answered wrong, is still due
+    again = review.question
+    assert again is not None and again is not first and again.skill == "tied_hand"
+    assert again.same_as() != first.same_as()  # not the question just asked
+    assert review.chosen is None and review.feedback.value == ""  # unanswered: no verdict shown
+    assert [b.description for b in review.buttons.children] == [
+        label if isinstance(label, str) else label[lang] for _, label in again.options]
+    assert review.answer(again.answer) is True
+    review.next_button.click()  # answered right: nothing is left today
+    assert review.question is None and review.feedback.value == "" and not review.buttons.children
+    assert review.t("nothing") in review.status.value
+
+
+def test_a_new_session_does_not_start_with_the_questions_of_the_last_one(turma):
+    """Issue 29, item 10: the next session started with the question of the last one. A
+    skill's questions come from a Generator seeded from the learner, the skill and her newest
+    answer to it (`skill_seed`): the same store replays a session, and the next session, after
+    her answers, leaves out what the last one asked, even where a skill has four questions."""
+    from widgets.pages.revisao import skill_seed
+    store = open_store()
+    ana = sign_in(turma.code, "Ana")
+    old = time.time() - 3 * DAY
+    lessons = {"who_is_mao": "truco_mao", "tied_hand": "truco_rodadas", "stronger_card": "manilhas",
+               "score_21_hand": "vinte_e_um_pontos"}
+    for k, (skill, lesson) in enumerate(lessons.items()):
+        record(store, ana, lesson, [False], at=old + k, skills=[skill])
+
+    def session(days, answer=True):
+        review = Review(lang="pt", now=time.time() + days * DAY)
+        asked = {}
+        while True:
+            review.next_button.click()
+            q = review.question
+            asked[q.skill] = q.same_as()
+            if answer:
+                review.answer(_wrong(q))  # wrong: due again the next session
+            if not review.queue:
+                return review, asked
+
+    review, first = session(0, answer=False)
+    assert set(first) == set(lessons) and review.learner_key == ana.key
+    assert session(0, answer=False)[1] == first  # the same store: the same session
+    last = session(0)[1]
+    assert last == first
+    for days in (1, 2, 3, 4):
+        now = session(days)[1]
+        assert set(now) == set(lessons)
+        assert all(now[skill] != last[skill] for skill in lessons), (days, now, last)
+        last = now
+    assert skill_seed(ana.key, "who_is_mao", 10.0) != skill_seed(ana.key, "who_is_mao", 11.0)
+    assert skill_seed(ana.key, "who_is_mao", 10.0) != skill_seed("someone", "who_is_mao", 10.0)

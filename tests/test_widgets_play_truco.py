@@ -139,7 +139,27 @@ def test_the_learner_answers_a_raise_when_the_engine_asks_the_bot_partner():
     view.run_button.click()
     assert view.last_error is None
     last = view.state.last_hand
-    assert last["reason"] == "run" and last["winner_team"] == 1 and last["seat"] == 2
+    assert last["reason"] == "run" and last["winner_team"] == 1 and last["seat"] == 0  # the learner ran
+
+
+@pytest.mark.parametrize(("lang", "said", "not_said"), [("pt", "Assento 0 corre", "Assento 2 corre"),
+                                                        ("en", "Seat 0 runs", "Seat 2 runs")])
+def test_the_log_names_the_learner_who_ran_not_the_partner_the_engine_asked(lang, said, not_said):
+    """Issue 29, item 12: seat 0 tapped *Correr* and the log said "Assento 2 corre". A real
+    game: seat 1 calls truco, the engine asks seat 2 (docs/rules.md#truco-who-answers), and the
+    learner answers for the team; the run's event and its sentence name seat 0."""
+    view = PlayTruco(seed=6, delay=0, lang=lang)  # seed 6: the learner plays a card, then seat 1 calls truco
+    for _ in range(10):
+        if view.state.phase == "answer":
+            break
+        take_turn(view)
+    assert view.state.phase == "answer" and view.state.current_seat == 2 and view.acting_seat() == 2
+    view.run_button.click()
+    assert view.last_error is None
+    run = next(e for e in reversed(view.state.events) if e["type"] == "run")
+    assert run["seat"] == 0 and view.state.last_hand["seat"] == 0
+    lines = _log_lines(view)
+    assert any(line.startswith(said) for line in lines) and not any(line.startswith(not_said) for line in lines)
 
 
 def test_the_learner_decides_a_mao_de_onze_the_engine_gives_the_partner():
@@ -259,3 +279,27 @@ def test_the_log_reads_oldest_first_with_the_newest_line_in_view():
     assert lines == [view.state.narrate(e, "pt") for e in events]  # in the order they happened
     box = view.log_box.value
     assert "flex-direction:column-reverse" in box and "overflow-y:auto" in box  # scrolled to the newest
+
+
+@pytest.mark.parametrize(("lang", "seis", "truco"), [("pt", "peça seis", "peça truco"),
+                                                     ("en", "call seis", "call truco")])
+def test_the_hint_names_the_raise_on_offer_and_shows_one_estimate(lang, seis, truco):
+    """Issue 29, item 12: the hint said "Peça truco"/"Não peça truco" with seis on offer, and
+    gave two chances (31,5% and 38%) for one turn. It names the engine's raise, in both
+    languages, and every chance it shows for the turn is the same number."""
+    import re
+    state = from_deal("paulista", [["4♣", "5♦", "6♥"], ["3♣", "2♦", "K♥"], ["7♣", "Q♦", "J♥"],
+                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=0, seed=1)
+    for action in ("raise 3", "accept", "play 3♣", "play 7♣", "play 4♦"):  # truco accepted; seat 0 to play
+        state.apply_action(action)
+    view = PlayTruco(state=state, delay=0, lang=lang, seed=1)
+    assert view.acting_seat() == 0 and state.raise_options == (6,)
+    view.hint_button.click()
+    assert view.last_error is None
+    hint = view.hint_box.value
+    text = re.sub(r"<[^>]+>", " ", hint).lower()
+    assert seis in text and truco not in text
+    chances = re.findall(r"(?:Chance de levar a mão|Chance of taking the hand): ([\d.,]+%)", hint)
+    assert len(chances) == 2 and chances[0] == chances[1], chances
+    raise_, card = view.advice()
+    assert raise_.win == card.win and f"{raise_.fields['win'].p * 100:.1f}" in hint.replace(",", ".")

@@ -191,3 +191,28 @@ def test_the_turn_badge_is_on_the_seat_to_act_not_the_one_that_just_acted():
         moved = [i for i in range(1, len(to_act)) if "joga" in steps[after_deal + i]["text"]["pt"]]
         # after a play that does not close a trick, the badge has moved on from the player
         assert any(shown[i] != steps[after_deal + i]["table"].trick[-1][0] for i in moved)
+
+
+def test_the_manilha_question_marks_every_manilha_it_offers_right():
+    """Issue 29, item 1: with the vira 4♣ the question offered 5♦ and 5♣ and took only 5♦; a
+    learner who chose 5♣ was told "Não". Every manilha among the choices is the answer now:
+    at most one is offered, and "nenhuma" is right exactly when none is."""
+    import re
+
+    from cartas.truco import MINEIRO, PAULISTA, is_manilha
+    for variant in (PAULISTA, MINEIRO):
+        view = DealStepper(variant=variant.key, seed=3)
+        rng = view._rng()
+        asked = 0
+        while asked < 400:
+            q = view._question(rng)
+            if q.skill != "manilha_in_hand":
+                continue
+            asked += 1
+            vira = re.search(r"The vira is (\S+)\.", q.prompt["en"])
+            cards = [v for v, _ in q.options if v != "none"]
+            right = [c for c in cards if is_manilha(c, variant, vira and vira.group(1))]
+            assert right == ([] if q.answer == "none" else [q.answer]), (q.prompt["en"], cards, q.answer)
+            view.exercises.question = q
+            view.exercises.answers.ask()
+            assert view.exercises.answer(right[0] if right else "none") is True

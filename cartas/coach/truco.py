@@ -197,10 +197,30 @@ def advise_card(spot: TrucoSpot, seed: Seed = 0) -> Advice:
                   {"card": card, "win": Percent(win)}, n, time.perf_counter() - start)
 
 
-def advise_truco(spot: TrucoSpot, seed: Seed = 0) -> Advice:
-    """Whether to ask truco now, before playing a card."""
+def advise_play(spot: TrucoSpot, seed: Seed = 0) -> list[Advice]:
+    """The advice for a turn to play: whether to raise first (`advise_truco`, when a raise is
+    on offer) and the card (`advise_card`). One decision, one estimate: the raise is weighed
+    with the chances of the advised card's play-out, so both lines show the same numbers."""
+    card = advise_card(spot, seed)
+    if spot.next_raise is None:
+        return [card]
+    return [advise_truco(spot, seed, chances=(card.win, card.loss, card.simulations)), card]
+
+
+def call_name(spot: TrucoSpot) -> str:
+    """The name of the raise on offer (`Variant.raise_name`: truco, seis, nove, dez, doze); in a
+    mão de onze/dez, or with none on offer, the first step's, truco (docs/rules.md#threshold-any-raise)."""
+    variant = get_variant(spot.variant)
+    value = spot.next_raise if spot.next_raise is not None and not spot.threshold else variant.ladder[0]
+    return variant.raise_name(value)
+
+
+def advise_truco(spot: TrucoSpot, seed: Seed = 0, chances: tuple[float, float, int] | None = None) -> Advice:
+    """Whether to raise now (truco, or the raise on offer: seis, nove...), before playing a
+    card. `chances` (win, loss, simulations): the estimate of the turn already made (see
+    `advise_play`); by default `chance(spot, seed)`."""
     start = time.perf_counter()
-    win, loss, n = chance(spot, seed)
+    win, loss, n = chance(spot, seed) if chances is None else chances
     v, nxt = spot.hand_value, spot.next_raise
     options = {"no_truco": {"win": win, "loss": loss, "expected": v * (win - loss)}}
     if nxt is not None and not spot.threshold:
@@ -214,8 +234,15 @@ def advise_truco(spot: TrucoSpot, seed: Seed = 0) -> Advice:
         action, reason = "truco", "ask"
     else:
         action, reason = "no_truco", "no_ask"
-    return Advice(action, None, win, loss, options, reason, {"win": Percent(win), "at": Percent(ASK_AT)},
-                  n, time.perf_counter() - start)
+    fields: dict[str, object] = {"win": Percent(win), "at": Percent(ASK_AT), "call": call_name(spot)}
+    if reason == "no_ask":
+        variant = get_variant(spot.variant)
+        later = [value for value in variant.ladder if nxt is not None and value > nxt]
+        if later:
+            fields["then"] = variant.raise_name(later[0])
+        else:
+            reason = "no_ask_top"
+    return Advice(action, None, win, loss, options, reason, fields, n, time.perf_counter() - start)
 
 
 def advise_answer(spot: TrucoSpot, seed: Seed = 0) -> Advice:
@@ -346,14 +373,15 @@ def judge(spot: TrucoSpot, action: Action, seed: Seed = 0) -> Miss | None:
     if spot.pending is not None:
         advice = advise_answer(spot, seed)
         return None if advice.action == kind else _miss(kind, {}, advice, kind)
+    turn = advise_play(spot, seed)  # what the hint said for this turn, its numbers included
+    advice = turn[-1]
     if kind == "raise" or spot.next_raise is not None:
-        asked = advise_truco(spot, seed)
+        asked = turn[0] if len(turn) > 1 else advise_truco(spot, seed)
         done = "truco" if kind == "raise" else "no_truco"
         if asked.action != done:
-            return _miss(done, {}, asked, done)
+            return _miss(done, {"call": call_name(spot)}, asked, done)
     if kind not in ("play", "cover"):
         return None
-    advice = advise_card(spot, seed)
     game = _Game(spot)
     mine = game.strength[Card.parse(action.card)]
     assert advice.card is not None  # a card advice always names its card

@@ -317,20 +317,25 @@ _ENTRIES = {
                          "não a veem ({win}).",
                          "Play {card} face down: it cannot decide the trick, so keep it from the "
                          "opponents ({win})."),
-    "coach_ask": ("Peça truco: sua dupla leva a mão {win} das vezes, então a mão vale mais para "
+    # {call}: the name of the raise on offer (`Variant.raise_name`: truco, seis, nove, dez, doze)
+    "coach_ask": ("Peça {call}: sua dupla leva a mão {win} das vezes, então a mão vale mais para "
                   "vocês, aceitem ou corram.",
-                  "Call truco: your team takes the hand {win} of the time, so a dearer hand "
+                  "Call {call}: your team takes the hand {win} of the time, so a dearer hand "
                   "favours you whether they accept or run."),
-    "coach_no_ask": ("Não peça truco: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
-                     "o pedido compensa; a outra dupla só aceita quando tem jogo, e pode pedir seis.",
-                     "Do not call truco: your team takes the hand {win} of the time, under the {at} "
+    "coach_no_ask": ("Não peça {call}: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
+                     "o pedido compensa; a outra dupla só aceita quando tem jogo, e pode pedir {then}.",
+                     "Do not call {call}: your team takes the hand {win} of the time, under the {at} "
                      "at which a call pays; the other team accepts only with good cards, and may "
-                     "raise again."),
+                     "call {then}."),
+    "coach_no_ask_top": ("Não peça {call}: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
+                         "o pedido compensa; a outra dupla só aceita quando tem jogo.",
+                         "Do not call {call}: your team takes the hand {win} of the time, under the "
+                         "{at} at which a call pays; the other team accepts only with good cards."),
     "coach_no_ask_threshold": ("Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
                                "Do not call truco: in the hand of eleven (or ten) the team that "
                                "asks loses the game."),
-    "coach_no_ask_not_allowed": ("Pedir truco não é permitido agora; jogue a sua carta.",
-                                 "Calling truco is not allowed now; play your card."),
+    "coach_no_ask_not_allowed": ("Pedir aumento não é permitido agora; jogue a sua carta.",
+                                 "Raising the stakes is not allowed now; play your card."),
     "coach_accept": ("Aceite: sua dupla leva a mão {win} das vezes; aceitar vale {accept} pontos "
                      "em média, correr {run}.",
                      "Accept: your team takes the hand {win} of the time; accepting is worth "
@@ -359,8 +364,8 @@ _ENTRIES = {
                    "Hand {hand}: you {did} ({yours}). Hint: {advice}"),
     "coach_did_play": ("jogou {card}", "played {card}"),
     "coach_did_cover": ("jogou {card} coberta", "played {card} face down"),
-    "coach_did_truco": ("pediu truco", "called truco"),
-    "coach_did_no_truco": ("não pediu truco", "did not call truco"),
+    "coach_did_truco": ("pediu {call}", "called {call}"),
+    "coach_did_no_truco": ("não pediu {call}", "did not call {call}"),
     "coach_did_accept": ("aceitou", "accepted"),
     "coach_did_run": ("correu", "ran"),
     "coach_did_raise": ("aumentou", "raised"),

@@ -496,8 +496,11 @@ class TrucoState:
         `events.NewEvents`, which builds them when first read, so a caller that ignores it
         (random play, bots, odds) pays for no dict; `list(events)` is a plain list.
 
-        Pass `seat` to check that it is that seat's turn. An illegal action raises
-        IllegalActionError (a TrucoError) saying why, and leaves the state unchanged.
+        Pass `seat` to check that it is that seat's turn. An answer for a team (to a raise,
+        or the play-or-run of a mão de onze/dez) may be given by the partner of the seat the
+        engine asks (docs/rules.md#truco-who-answers: the team answers as one); its events then
+        name that partner, the seat that answered. An illegal action raises IllegalActionError
+        (a TrucoError) saying why, and leaves the state unchanged.
         """
         legal = self._legal
         if legal is None:
@@ -509,6 +512,7 @@ class TrucoState:
         else:
             candidate = None
         act = candidate if candidate is not None and seat is None else self._check(action, seat, legal)
+        by = self._turn if seat is None else seat  # the seat that acts (a partner may answer)
         self._legal = None
         log = self._log
         n = len(log)
@@ -516,23 +520,29 @@ class TrucoState:
         if kind == "play" or kind == "cover":
             self._play(self._hands[self._turn].index(_CARD_OF[id(act)]), kind == "cover", False)
         elif kind == "raise":
-            self._raise(act.value)  # type: ignore[arg-type]  # a legal raise always has a value
+            self._raise(act.value, by)  # type: ignore[arg-type]  # a legal raise always has a value
         elif kind == "run":
-            self._run()
+            self._run(by)
         elif kind == "accept":
-            self._accept()
+            self._accept(by)
         elif kind == "blind":
             self._play(act.position, False, True)  # type: ignore[arg-type]  # a blind play has one
         else:
-            self._decide(kind == "play_hand")
+            self._decide(kind == "play_hand", by)
         return _NewEvents(self, n, len(log))
+
+    def _answers_for_team(self, seat: object) -> bool:
+        """Whether `seat` may give the answer the engine asks of its partner: in the answer
+        and decide phases the team answers as one (docs/rules.md#truco-who-answers)."""
+        return (self.phase in ("answer", "decide") and type(seat) is int and seat in range(4)
+                and partner_of(seat) == self._turn)
 
     def _check(self, action: object, seat: int | None, legal: Sequence[Action]) -> Action:
         """The slow path of `apply_action`: read text, check the seat, resolve raises and
         equal copies of legal actions; returns the shared legal action meant, or raises."""
         if not isinstance(action, Action):
             action = coerce(action)
-        if seat is not None and seat != self.current_seat:
+        if seat is not None and seat != self.current_seat and not self._answers_for_team(seat):
             raise turn_error(self, seat)
         if action.kind == "raise":
             offered = next((a for a in legal if a.kind == "raise"), None)
@@ -587,9 +597,10 @@ class TrucoState:
             self._trick = []
             self._leader = self._turn = leader
 
-    def _raise(self, value: int) -> None:
-        # Decided: docs/rules.md#truco-who-answers
-        seat = self._turn
+    def _raise(self, value: int, by: int) -> None:
+        # Decided: docs/rules.md#truco-who-answers (`by`: the seat raising; the partner of the
+        # seat asked to answer may raise again for the team, and the next opponent answers it)
+        seat = by
         team = seat & 1
         forbidden = self.mode == "threshold"
         pending = self._pending
@@ -609,33 +620,33 @@ class TrucoState:
         self.phase = "answer"
         self._turn = (seat + 1) & 3  # the next opponent answers for the team
 
-    def _accept(self) -> None:
+    def _accept(self, by: int) -> None:
         # only in the answer phase: a raise is pending and the seat that raised first is known
         assert self._pending is not None and self._play_turn is not None
         value = self._pending[0]
-        self._log.append((_accept_event, self._key, self._turn, value))
+        self._log.append((_accept_event, self._key, by, value))
         self.hand_value = value
         self._pending = None
         self.phase = "play"
         self._turn = self._play_turn
 
-    def _run(self) -> None:
+    def _run(self, by: int) -> None:
         assert self._pending is not None  # only in the answer phase
         refused, winner = self._pending[0], self._pending[1]
-        self._log.append((_run_event, self._key, self._turn, self.hand_value))
+        self._log.append((_run_event, self._key, by, self.hand_value))  # the seat that ran
         self._pending = None
-        self._end_hand(winner, self.hand_value, "run", self._turn, refused)
+        self._end_hand(winner, self.hand_value, "run", by, refused)
 
-    def _decide(self, play: bool) -> None:
+    def _decide(self, play: bool, by: int) -> None:
         # Decided: docs/rules.md#threshold-decision
         team = self.threshold_team
         assert team is not None  # only in a mão de onze/dez, which has a threshold team
-        self._log.append((_decide_event, self._key, self._turn, team, play))
+        self._log.append((_decide_event, self._key, by, team, play))
         if play:
             self.phase = "play"
             self._turn = self._leader
         else:
-            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand", self._turn)
+            self._end_hand(1 - team, self.variant.threshold_run_value, "ran_hand", by)
 
     def _end_hand(self, winner: int | None, points: int, reason: str, seat: int | None = None,
                   refused: int | None = None) -> None:

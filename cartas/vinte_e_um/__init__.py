@@ -101,6 +101,7 @@ if TYPE_CHECKING:
     from .odds import (
         banker_distribution_array,
         banker_final_distribution,
+        bust_for_view,
         bust_probability,
         odds_for_view,
         unknown_counts,
@@ -110,7 +111,7 @@ if TYPE_CHECKING:
 # name -> the module that needs numpy and defines it, loaded when the name is first asked for
 _LAZY = {"bots": "bots", "RandomBot": "bots", "SensibleBot": "bots", "play_game": "bots",
          "odds": "odds", "banker_distribution_array": "odds", "banker_final_distribution": "odds",
-         "bust_probability": "odds", "odds_for_view": "odds", "unknown_counts": "odds",
+         "bust_for_view": "odds", "bust_probability": "odds", "odds_for_view": "odds", "unknown_counts": "odds",
          "win_probability": "odds"}
 
 
@@ -134,7 +135,7 @@ __all__ = [
     "UNTIL_ONE_CAP", "Action", "IllegalAction", "RandomBot", "SeatView",
     "SensibleBot", "VinteEUmError", "VinteEUmState",
     "banker_distribution_array", "banker_final_distribution", "beats", "bots",
-    "bust_probability", "call_reason", "call_winner", "card_value", "check_seed", "default_ace",
+    "bust_for_view", "bust_probability", "call_reason", "call_winner", "card_value", "check_seed", "default_ace",
     "default_packs", "describe_action", "explain_call", "from_deal", "from_json", "is_bust",
     "is_two_card_21", "judge_call", "narrate", "new_game", "odds", "odds_for_view",
     "play_game", "playable", "points", "rotation_label", "unknown_counts", "win_probability",

@@ -289,7 +289,7 @@ def odds_for_view(view: SeatView, draw_below: int = 17) -> ViewOdds:
     if not is_int(seat):
         raise VinteEUmError("bad_viewer", last=view.players - 1, value=shown(seat))
     mine = list(view.hands[seat])
-    out: ViewOdds = {"bust": bust_probability(mine, _others(view, seat), view.ace, view.decks)}
+    out: ViewOdds = {"bust": bust_for_view(view)}
     if seat != banker and view.hands[banker]:
         faces = [c for c in view.hands[banker] if c is not None]
         hidden = len(view.hands[banker]) - len(faces)
@@ -301,6 +301,15 @@ def odds_for_view(view: SeatView, draw_below: int = 17) -> ViewOdds:
         out["win"] = win_probability(mine, faces, others, hidden, draw_below, view.ace,
                                      view.decks, under and hidden > 0)
     return out
+
+
+def bust_for_view(view: SeatView) -> float:
+    """The chance that the next card busts the seat of `view` (a SeatView), from what that
+    seat can see: `odds_for_view(view)["bust"]` without the banker's distribution."""
+    seat = view.seat
+    if not is_int(seat):
+        raise VinteEUmError("bad_viewer", last=view.players - 1, value=shown(seat))
+    return bust_probability(list(view.hands[seat]), _others(view, seat), view.ace, view.decks)
 
 
 def _others(view: SeatView, *exclude: int) -> list[Card]:

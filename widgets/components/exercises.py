@@ -205,7 +205,10 @@ class NoRepeats:
 class Question:
     """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})];
     `key`: what makes two questions the same (default: the English prompt and the options);
-    skill: the skill it trains (classroom.mastery.SKILLS), "" for none."""
+    skill: the skill it trains (classroom.mastery.SKILLS), "" for none; `facts`: what the
+    question is about as the engine's inputs (a variant, a vira, a state...), never shown: a
+    check of the answer reads them (tests/test_question_answers.py judges every option with the
+    engine's rules). Every question has exactly one right option, `answer`."""
 
     prompt: dict
     options: list
@@ -213,6 +216,7 @@ class Question:
     why: dict
     key: Hashable | None = None
     skill: str = ""
+    facts: dict = field(default_factory=dict, compare=False, repr=False)
 
     def same_as(self) -> Hashable:
         if self.key is not None:

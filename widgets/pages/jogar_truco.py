@@ -6,7 +6,8 @@ Decided here (how the learner plays for a team, not a rule of the game):
 
 - Team decisions are the learner's. When the engine's seat to answer a raise, or to decide
   a mão de onze/dez, is the bot partner (the engine names one seat of the team), the learner
-  answers and the view applies the answer for that seat (`apply_action(action, seat)`): the
+  answers for the team (`apply_action(action, HUMAN)`: the engine takes a partner's answer,
+  docs/rules.md#truco-who-answers, and its events name the learner's seat, who answered): the
   team answers as one, and the learner never sees their partner run without being asked.
   Which team decides is the engine's (`team_of(current_seat)` in the "answer"/"decide"
   phases); the partner's own raises and cards stay the bot's.
@@ -29,7 +30,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import Card, lazy_rng
-from cartas.coach.truco import Miss, advise_answer, advise_card, advise_threshold, advise_truco, judge, spot_from_view
+from cartas.coach.truco import Miss, advise_answer, advise_play, advise_threshold, judge, spot_from_view
 from cartas.truco import explain_last_hand, explain_trick, seat_name, team_of
 from widgets.components import game_homework
 from widgets.components.base import View, variant_toggle
@@ -93,7 +94,7 @@ TEXT = {
                    "en": "Mão de ferro: nobody sees the cards, so there is no hint."},
     "chance": {"pt": "Chance de levar a mão", "en": "Chance of taking the hand"},
     "average": {"pt": "pontos em média", "en": "points on average"},
-    "opt_truco": {"pt": "pedir truco, se aceitarem", "en": "call truco, if they accept"},
+    "opt_truco": {"pt": "pedir {call}, se aceitarem", "en": "call {call}, if they accept"},
     "opt_no_truco": {"pt": "não pedir", "en": "do not call"},
     "opt_accept": {"pt": "aceitar", "en": "accept"},
     "opt_run": {"pt": "correr", "en": "run"},
@@ -266,7 +267,7 @@ class PlayTruco(BotPacing, View):
         if seat is None:
             raise ValueError(self.t("not_possible_now"))
         spot, hand = self._spot(seat), self.state.hand_number
-        self.state.apply_action(action, seat=seat)
+        self.state.apply_action(action, seat=HUMAN)  # the learner answers, for the partner's seat too
         if len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"spot": spot, "action": action, "hand": hand,
                                    "judged": False, "miss": None})
@@ -314,7 +315,7 @@ class PlayTruco(BotPacing, View):
         elif spot.pending is not None:
             out = [advise_answer(spot)]
         else:
-            out = ([advise_truco(spot)] if spot.next_raise is not None else []) + [advise_card(spot)]
+            out = advise_play(spot)  # one estimate for the turn: the raise and the card agree
         self._hint_cache = (key, out)
         return out
 
@@ -332,19 +333,22 @@ class PlayTruco(BotPacing, View):
         lines = []
         for item in advice:
             chance = f"{self.t('chance')}: {self._percent(item.win)}"
-            options = " · ".join(self._option(name, o) for name, o in item.options.items())
+            options = " · ".join(self._option(name, o, item.fields) for name, o in item.options.items())
             lines.append(f"<div class='cartas-hint-line' data-action='{item.action}'>"
                          f"<b>{escape(item.text(self.lang))}</b>"
                          f"<div style='font-size:13px;color:#333'>{escape(chance)} · {escape(options)}</div></div>")
         self.hint_box.value = note_html("".join(lines))
         return " ".join(item.text(self.lang) for item in advice)
 
-    def _option(self, name: str, option: dict) -> str:
+    def _option(self, name: str, option: dict, fields: dict) -> str:
+        """One weighed answer of the advice; a raise named as the engine names the one on offer
+        (`fields["call"]`: truco, seis, nove...)."""
         if name.startswith(("play ", "cover ")):
             kind, card = name.split(" ", 1)
             label = self.t("opt_card" if kind == "play" else "opt_cover", card=card)
             return f"{label}: {self._percent(option['win'])}"
-        return f"{self.t('opt_' + name)}: {self._points(option['expected'])} {self.t('average')}"
+        label = self.t("opt_" + name, call=fields.get("call", ""))
+        return f"{label}: {self._points(option['expected'])} {self.t('average')}"
 
     def _percent(self, p: float) -> str:
         return percent(p, self.lang)

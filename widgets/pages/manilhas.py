@@ -161,7 +161,7 @@ class ManilhaExplorer(View):
             return Question({lang: translate(TEXT, "question", lang, vira=vira) for lang in LANGUAGES},
                             [(rank, rank.value) for rank in NATURAL_ORDER], following,
                             {lang: translate(TEXT, "why_rank", lang, **fields) for lang in LANGUAGES},
-                            skill="manilhas_from_vira")
+                            skill="manilhas_from_vira", facts={"variant": variant, "vira": vira})
         fixed = manilhas(variant)
         others = [c for c in TRUCO_PACK if c not in fixed]
         picks = [others[i] for i in rng.choice(len(others), size=3, replace=False)]
@@ -173,7 +173,7 @@ class ManilhaExplorer(View):
         return Question({lang: translate(TEXT, "q_mineiro", lang) for lang in LANGUAGES},
                         [(c, str(c)) for c in cards], answer,
                         {lang: translate(TEXT, "why_mineiro", lang, cards=names) for lang in LANGUAGES},
-                        skill="fixed_manilhas")
+                        skill="fixed_manilhas", facts={"variant": variant, "vira": None})
 
     @staticmethod
     def _stronger_question(rng, variant) -> Question:
@@ -200,7 +200,8 @@ class ManilhaExplorer(View):
         return Question({lang: translate(TEXT, "q_stronger", lang, where=where(lang), a=a, b=b)
                          for lang in LANGUAGES},
                         [(a, str(a)), (b, str(b))], strong,
-                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}, skill="stronger_card")
+                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}, skill="stronger_card",
+                        facts={"variant": variant, "vira": vira})
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -10,16 +10,28 @@ Decided rules (docs/rules.md#review-boxes):
 - Every lesson with exercises has a question maker here, truco's and 21's alike (a 21
   lesson's page gives its question kinds as multiple-choice questions: `question(rng)`); a
   due skill of a lesson without one would be listed with a link to its lesson instead.
+- "Ver de novo o que falta" reads the due skills again and asks the first of them at once: a
+  fresh question, unanswered; it never shows again the question just answered with its verdict.
+  When nothing is left, the question goes and the page says so.
+- No question is asked twice in a session (its `Question.same_as` key), and a new session does
+  not start with the questions of the last one. Without a `seed`, a skill's questions come
+  from a Generator seeded from the learner, the skill and the time of her newest answer to it
+  (`skill_seed`, with a fresh question maker): the same store replays a session, and each
+  answer starts a new stream. What the last two sessions asked of the skill is drawn again
+  from the times of her earlier answers (each session's own draw, leaving out what the two
+  before it asked, back to her oldest recent answer) and left out.
 """
 from __future__ import annotations
 
+import hashlib
 import importlib
 from collections.abc import Callable
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
-from cartas.cards import lazy_rng
+from cartas.cards import lazy_rng, make_rng
 from classroom import mastery
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
@@ -61,14 +73,27 @@ TEXT = {
 }
 
 
+def skill_seed(learner: str, skill: str, since: float | None) -> int:
+    """The seed of the questions of `skill` for `learner` after her answer at `since` (the
+    time of her newest answer to it; None for none)."""
+    digest = hashlib.sha256(f"{learner}\n{skill}\n{since!r}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
 class Review(View):
-    """The review page (see the module's rules); `seed` seeds the questions."""
+    """The review page (see the module's rules); `seed` seeds every question from one
+    Generator (default: per skill, `skill_seed`); `now` is the time the due skills are read at."""
 
     TEXT = TEXT
 
     def __init__(self, lang=None, seed=None, now: float | None = None):
         super().__init__(lang=lang)
-        self._rng = lazy_rng(seed)  # numpy only at the first question: the page opens light
+        self._seeded = None if seed is None else lazy_rng(seed)  # a bad seed is refused now
+        self._generator: Any = None  # numpy only at the first question: the page opens light
+        self.learner_key = ""
+        self.levels: dict[str, dict] = {}  # her skills' stored answers (classroom.mastery.learner_levels)
+        self.asked_keys: set = set()  # the questions of this session (`Question.same_as`)
+        self._streams: dict[tuple, tuple] = {}  # (skill, last_at) -> (its maker, its Generator)
         self.now = now
         self.due: list[str] = []
         self.queue: list[str] = []
@@ -97,33 +122,78 @@ class Review(View):
         if identity.current() is not None:
             try:
                 learner = self.identity.verified()
-                self.due = panel.mastery_service().due_skills(learner.key, self.now) if learner else []
+                if learner:
+                    service = panel.mastery_service()
+                    self.learner_key = learner.key
+                    self.levels = service.learner_levels(learner.key)
+                    self.due = service.due_skills(learner.key, self.now)
             except StoreError:
                 self.show_message(self.t("store_down"), kind="error")
         self.queue = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS], ROUND)
         self.redraw()
 
+    def _new_maker(self, lesson: str) -> Callable:
+        """A new question maker of `lesson` (see MAKERS): a fresh view's, so a stream replays."""
+        found = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
+        return found(lang=self.lang)._question if isinstance(found, type) else found
+
     def _maker(self, lesson: str) -> Callable:
-        """The question maker of `lesson` (see MAKERS), made once."""
+        """The question maker of `lesson` shared by the questions of a given `seed`, made once."""
         if lesson not in self._makers:
-            found = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
-            self._makers[lesson] = found(lang=self.lang)._question if isinstance(found, type) else found
+            self._makers[lesson] = self._new_maker(lesson)
         return self._makers[lesson]
 
-    def make_question(self, skill: str) -> Question:
-        """A question of `skill`, drawn by its lesson's own question maker."""
-        maker = self._maker(mastery.BY_KEY[skill].lesson)
-        question = maker(self._rng())
+    @staticmethod
+    def _draw(maker: Callable, rng, skill: str, avoid: set) -> Question:
+        """The first question of `skill` the maker draws that is not in `avoid` (TRIES draws)."""
+        question = maker(rng)
         for _ in range(TRIES):
-            if question.skill == skill:
+            if question.skill == skill and question.same_as() not in avoid:
                 break
-            question = maker(self._rng())
+            question = maker(rng)
         return question  # the lesson's other kind: still a review of that lesson
 
+    def _stream(self, skill: str, since: float | None) -> tuple:
+        """(maker, Generator) of the questions of `skill` after her answer at `since`."""
+        if (skill, since) not in self._streams:
+            self._streams[skill, since] = (self._new_maker(mastery.BY_KEY[skill].lesson),
+                                           make_rng(skill_seed(self.learner_key, skill, since)))
+        return self._streams[skill, since]
+
+    def _asked_last_time(self, skill: str) -> set:
+        """What the last two sessions asked of `skill` (see the module's rules): each one's
+        draw from the stream after an earlier answer, replayed from the oldest recent answer."""
+        times = list((self.levels.get(skill) or {}).get("times") or [])[1:]  # before her newest
+        asked: list = []  # the replayed draws, newest first
+        for since in reversed(times):
+            maker = self._new_maker(mastery.BY_KEY[skill].lesson)
+            rng = make_rng(skill_seed(self.learner_key, skill, since))
+            asked.insert(0, self._draw(maker, rng, skill, set(asked[:2])).same_as())
+        return set(asked[:2])
+
+    def make_question(self, skill: str) -> Question:
+        """A question of `skill`, drawn by its lesson's own question maker: neither one asked
+        already in this session nor one the last session drew (see the module's rules)."""
+        if self._seeded is not None:
+            if self._generator is None:
+                self._generator = self._seeded()
+            question = self._draw(self._maker(mastery.BY_KEY[skill].lesson), self._generator, skill,
+                                  self.asked_keys)
+        else:
+            maker, rng = self._stream(skill, (self.levels.get(skill) or {}).get("last_at"))
+            question = self._draw(maker, rng, skill, self.asked_keys | self._asked_last_time(skill))
+        self.asked_keys.add(question.same_as())
+        return question
+
     def next_question(self) -> None:
+        """The next due skill's question; when the round is through ("see what is left
+        again"), the due skills are read again and the first is asked at once, or, with
+        none left, the answered question goes (never shown again with its old verdict)."""
         if not self.queue:
             self.load()
-            return
+            if not self.queue:
+                self._show_no_question()
+                return
         self.skill = self.queue.pop(0)
         question = self.question = self.make_question(self.skill)
         self.chosen = None
@@ -135,6 +205,13 @@ class Review(View):
             buttons.append(b)
         old = self.buttons.children
         self.buttons.children = buttons
+        close_drawing(old)
+        self.redraw()
+
+    def _show_no_question(self) -> None:
+        old = self.buttons.children
+        self.question = self.chosen = self.skill = None
+        self.buttons.children = []
         close_drawing(old)
         self.redraw()
 

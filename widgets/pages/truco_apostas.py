@@ -282,10 +282,10 @@ class BettingLab(View):
                                         team=team_label(team, lang))) for lang in LANGUAGES},
                 options, state.run_value,
                 {lang: translate(TEXT, "a_run", lang, points=state.run_value) for lang in LANGUAGES},
-                skill="points_for_running")
+                skill="points_for_running", facts={"state": state})
         return Question(
             {lang: escape(translate(TEXT, "q_value", lang, variant=label, story=story[lang]))
              for lang in LANGUAGES},
             options, state.hand_value,
             {lang: translate(TEXT, "a_value", lang, value=state.hand_value) for lang in LANGUAGES},
-            skill="value_after_raise")
+            skill="value_after_raise", facts={"state": state})

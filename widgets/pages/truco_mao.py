@@ -243,6 +243,12 @@ class DealStepper(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
+        """Either "who is the mão?" or "which of these cards is a manilha?".
+
+        Decided: the manilha question has exactly one right answer, as a learner reads "qual
+        destas cartas é manilha?": four cards of the deal, at most one of them a manilha (the
+        engine's `is_manilha`), and "nenhuma" (none), which is right when none of the four is.
+        A question with two manilhas among its cards would mark a right card wrong."""
         from cartas.truco import new_game
 
         variant = get_variant(self.variant.value)
@@ -252,19 +258,22 @@ class DealStepper(View):
             return Question(
                 every_language(TEXT, "q_mao", dealer=state.dealer),
                 [(s, every_language(TEXT, "seat", seat=s)) for s in SEATS], state.mao,
-                _narrated(deal), skill="who_is_mao")
-        cards = [c for h in state.hands for c in h][:4]
-        manilha = state.manilhas[int(rng.integers(4))]
-        if manilha not in cards:
+                _narrated(deal), skill="who_is_mao", facts={"state": state})
+        ordinary = [c for h in state.hands for c in h if not is_manilha(c, variant, state.vira)]
+        cards = ordinary[:4]  # a deal holds at most four manilhas: eight ordinary cards at least
+        answer = "none"
+        if rng.random() < 0.8:  # mostly one manilha among them; sometimes none at all
+            manilha = state.manilhas[int(rng.integers(4))]
             cards[int(rng.integers(4))] = manilha
-        answers = [c for c in cards if is_manilha(c, variant, state.vira)]
+            answer = str(manilha)
         options = [(str(c), str(c)) for c in cards] + [("none", every_language(TEXT, "none"))]
         where = every_language(TEXT, "q_vira", vira=state.vira) if state.vira \
             else every_language(TEXT, "q_mineiro")
         return Question(
             {lang: translate(TEXT, "q_manilha", lang, where=where[lang]) for lang in LANGUAGES},
-            options, str(answers[0]) if answers else "none",
-            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])), skill="manilha_in_hand")
+            options, answer,
+            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])), skill="manilha_in_hand",
+            facts={"variant": variant, "vira": state.vira})
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

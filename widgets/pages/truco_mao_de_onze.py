@@ -263,16 +263,18 @@ class ThresholdLab(View):
         values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
         options = [(v, str(v)) for v in values]
         kind = int(rng.integers(3))
+        facts = {"state": state, "asked": ("run", "play", "raise")[kind]}  # the position asked about
         if kind == 0:
             return Question({lang: translate(TEXT, "q_run", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.run_value,
                             {lang: translate(TEXT, "a_run", lang, name=name, points=state.run_value)
-                             for lang in LANGUAGES}, skill="mao_de_onze")
+                             for lang in LANGUAGES}, skill="mao_de_onze", facts=facts)
         if kind == 1:
             return Question({lang: translate(TEXT, "q_play", lang, **fields[lang]) for lang in LANGUAGES},
                             options, state.hand_value,
                             {lang: translate(TEXT, "a_play", lang, name=name, value=state.hand_value)
-                             for lang in LANGUAGES}, skill="mao_de_onze")
+                             for lang in LANGUAGES}, skill="mao_de_onze", facts=facts)
+        state = state.clone()  # the facts keep the position before the moves told
         state.apply_action(PLAY_HAND)
         seat = state.current_seat
         said = state.apply_action(RAISE)  # the raise, the hand and the game events
@@ -283,4 +285,5 @@ class ThresholdLab(View):
             [("loses", {k: translate(TEXT, "loses", k) for k in LANGUAGES}),
              ("more", {k: translate(TEXT, "worth_more", k) for k in LANGUAGES})],
             "loses" if lost else "more",
-            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES}, skill="mao_de_onze")
+            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES}, skill="mao_de_onze",
+            facts=facts)

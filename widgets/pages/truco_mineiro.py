@@ -222,7 +222,7 @@ class VariantComparison(View):
                         [(p, str(p)) for p in options], pays,
                         {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, unit=unit(pays, lang), **fields))
                          for lang in LANGUAGES},
-                        skill="mineiro_ladder")
+                        skill="mineiro_ladder", facts={"variant": variant, "call": call})
 
     @staticmethod
     def _duel_question(rng) -> Question:
@@ -245,7 +245,8 @@ class VariantComparison(View):
             [(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
              for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
             "-" if team is None else TEAM_LETTERS[team],
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="mineiro_duel")
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="mineiro_duel",
+            facts={"variant": variant, "vira": vira, "plays": plays})
 
 
 def _near(error: TrucoError, control) -> TrucoError:

@@ -377,7 +377,8 @@ class TrickLab(View):
                              results=", ".join(_result_name(r, lang) for r in results))
              for lang in LANGUAGES},
             _team_options("nobody"), _answer(team),
-            {lang: escape(explain_hand(results, lang)) for lang in LANGUAGES}, skill="tied_hand")
+            {lang: escape(explain_hand(results, lang)) for lang in LANGUAGES}, skill="tied_hand",
+            facts={"results": results})
 
     @staticmethod
     def _trick_question(rng, variant) -> Question:
@@ -402,4 +403,5 @@ class TrickLab(View):
         return Question(
             {lang: escape(shown(lang)) for lang in LANGUAGES},
             _team_options("tie"), _answer(team),
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="trick_winner")
+            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="trick_winner",
+            facts={"variant": variant, "vira": vira, "plays": plays})

@@ -101,9 +101,13 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
     bots = bots_for(SEATS, seed)
     script = list(SCRIPTS.get(mode, []) if script is None else script)
     story: list = []
+    # the engine's bank_change events: its story is asked for once one has come
+    changes = sum(e["type"] == "bank_change" for e in state.events)
     for _ in range(MAX_STEPS):
-        story = state.bank_story()  # the engine says where the story of the change starts
-        if story or state.is_terminal():
+        if changes:
+            story = state.bank_story()  # the engine says where the story of the change starts
+            break
+        if state.is_terminal():
             break
         seat = state.current_seat
         if state.phase == "rotation":
@@ -113,7 +117,7 @@ def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 
         else:
             assert seat is not None  # a game that is not over has a seat to act
             choice = bots[seat].choose(state.view(seat))
-        state.apply_action(choice, seat)
+        changes += sum(e["type"] == "bank_change" for e in state.apply_action(choice, seat))
     if not story:
         raise RuntimeError(f"no change of bank in the example for {mode!r}")
     return state, story
@@ -308,7 +312,12 @@ class BankRotation(View):
 def question(rng) -> Question:
     """A seeded "who holds the bank now?" or "how many chips does the new banker pay?"."""
     kind = "seat" if int(rng.integers(2)) else "price"
-    mode, _state, story, change = rotation_question(rng)
+    return bank_question(kind, rotation_question(rng))
+
+
+def bank_question(kind: str, rotation: tuple) -> Question:
+    """The question of `kind` ("seat" or "price") about a `rotation_question`'s change of bank."""
+    mode, state, story, change = rotation
     hint = {lang: "" for lang in LANGUAGES}
     if mode in HINT_OF_MODE:
         hint = {lang: " " + translate(TEXT, HINT_OF_MODE[mode], lang) for lang in LANGUAGES}
@@ -334,7 +343,7 @@ def question(rng) -> Question:
                for lang in LANGUAGES}
     return Question({lang: prompt(lang) for lang in LANGUAGES}, options, right, why,
                     key=(kind, mode, change["from"], change["to"], change.get("price"), len(story)),
-                    skill="pass_the_bank")
+                    skill="pass_the_bank", facts={"kind": kind, "state": state})
 
 
 HINT_OF_MODE = {"rounds": "hint_take", "sale": "hint_accept"}  # the decision a story leaves out, said instead

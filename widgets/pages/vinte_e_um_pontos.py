@@ -17,6 +17,7 @@ shows the widgets.
 """
 from __future__ import annotations
 
+import re
 from html import escape
 
 import ipywidgets as w
@@ -83,7 +84,11 @@ TEXT = {
     "answer_player": {"pt": "O jogador", "en": "The player"},
     "answer_banker": {"pt": "A banca", "en": "The banker"},
     "worth_is": {"pt": "A mão vale {points}.", "en": "The hand is worth {points}."},
+    "worth_hint": {"pt": "pontos", "en": "points"},
+    "need_number": {"pt": "Escreva um número, por exemplo 17, e depois clique em Responder.",
+                    "en": "Type a number, for example 17, then click Answer."},
 }
+TYPED = re.compile(r"[+]?\d{1,3}")  # a total as typed: a whole number (a hand is worth at most 31)
 
 
 def ace_label(ace, lang: str) -> str:
@@ -118,12 +123,13 @@ class HandScorer(View):
 
         self.quiz_title = w.HTML()
         self.question = w.HTML().add_class("cartas-question")
-        self.worth = w.IntText(layout=w.Layout(width="80px"),
-                               _dom_classes=("cartas-sr-label", "cartas-worth"))
+        self.worth = w.Text(value="", layout=w.Layout(width="80px"),  # empty until the learner types
+                            _dom_classes=("cartas-sr-label", "cartas-worth"))
         self.answer_button = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer")
         self.who_player = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-player")
         self.who_banker = w.Button(layout=w.Layout(width="120px")).add_class("cartas-answer-banker")
-        self.worth_row = w.HBox([self.worth, self.answer_button])
+        self.worth_box = w.HBox([self.worth, self.answer_button])
+        self.worth_row = self.beside(self.worth_box)  # "type a number" is said beside the field
         self.who_row = w.HBox([self.who_player, self.who_banker])
         self.feedback = self.block.feedback
         self.score_label = self.block.score_label
@@ -135,7 +141,7 @@ class HandScorer(View):
         for key, action in actions.items():
             self.buttons[key].on_click(self.guarded(lambda _, action=action: action(), near=self.card))
         self.ace.observe(self.guarded(lambda _: self.redraw()), names="value")
-        self.answer_button.on_click(self.guarded(lambda _: self.answer(self.worth.value)))
+        self.answer_button.on_click(self.guarded(lambda _: self.answer_typed(self.worth.value)))
         self.worth.continuous_update = False  # Enter answers (the value changes on Enter)
         self.worth.observe(self.guarded(self._on_worth), names="value")
         self.who_player.on_click(self.guarded(lambda _: self.answer("player")))
@@ -193,8 +199,10 @@ class HandScorer(View):
         return self.block.answered
 
     def _worth_question(self) -> tuple:
+        """A hand as it can be dealt: no card after it reached 21 or went over (`playable`;
+        "A♠ J♠ J♦" with the ace as 11 stops at the two-card 21, it is never worth 31)."""
         ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
-        return "worth", ace, tuple(self._draw(int(self.rng.integers(2, 4)))), ()
+        return "worth", ace, tuple(playable(self._draw(int(self.rng.integers(2, 4))), ace)), ()
 
     def _call_question(self) -> tuple:
         hand = self._draw(2)
@@ -209,7 +217,7 @@ class HandScorer(View):
         self.block.ask({"player": self.who_player, "banker": self.who_banker})
         self._resetting = True
         try:
-            self.worth.value = 0
+            self.worth.value = ""
         finally:
             self._resetting = False
         if redraw:
@@ -232,9 +240,20 @@ class HandScorer(View):
         return self.block.answer(given, right, lambda lang: escape(explain_call(player, banker, self.q_ace, lang)),
                                  skill="who_wins_21_call")
 
+    def answer_typed(self, text) -> bool | None:
+        """The total the learner typed (the button, or Enter in the field). An empty field or
+        anything but a whole number is no answer: a short message beside the field says to
+        type a number, nothing is scored and the question stays open (None)."""
+        text = text.strip() if isinstance(text, str) else ""
+        if not TYPED.fullmatch(text):
+            if self.kind == "worth" and not self.answered:
+                self.show_refusal(self.t("need_number"), near=self.worth_box)
+            return None
+        return self.answer(int(text))
+
     def _on_worth(self, _change) -> None:
         if self.kind == "worth" and not self.answered and not self._resetting:
-            self.answer(self.worth.value)
+            self.answer_typed(self.worth.value)
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -315,6 +334,7 @@ class HandScorer(View):
         self.who_row.layout.display = None if self.kind == "call" else "none"
         self.answer_button.description = self.t("answer")
         self.worth.description = self.t("total")  # for a screen reader (class cartas-sr-label)
+        self.worth.placeholder = self.t("worth_hint")
         self.who_player.description = self.block.label("player", self.t("answer_player"))
         self.who_banker.description = self.block.label("banker", self.t("answer_banker"))
         self.block.redraw()
@@ -336,7 +356,7 @@ def question(rng) -> Question:
 
     if int(rng.integers(2)):
         ace = ACE_OPTIONS[int(rng.integers(len(ACE_OPTIONS)))]
-        hand = draw(int(rng.integers(2, 4)))
+        hand = playable(draw(int(rng.integers(2, 4))), ace)  # as dealt: none after 21 or a bust
         right = points(hand, ace)
         low = right - int(rng.integers(5))  # five totals in a row around it, the right one anywhere among them
         totals = {points(hand, a) for a in ACE_OPTIONS} | set(range(low, low + 5))
@@ -345,7 +365,7 @@ def question(rng) -> Question:
                   for lang in LANGUAGES}
         why = {lang: escape(translate(TEXT, "worth_is", lang, points=right)) for lang in LANGUAGES}
         return Question(prompt, [(n, str(n)) for n in sorted(t for t in totals if t > 0)], right, why,
-                        key=("worth", ace, shown), skill="score_21_hand")
+                        key=("worth", ace, shown), skill="score_21_hand", facts={"hand": hand, "ace": ace})
     hand = draw(2)
     banker = draw(int(rng.integers(2, 4)), avoid=hand)
     player_used, banker_used, winner = judge_call(hand, banker, 1)
@@ -354,4 +374,5 @@ def question(rng) -> Question:
     prompt = {lang: escape(f"{translate(TEXT, 'q_call', lang, ace=1)} {cards[lang]}") for lang in LANGUAGES}
     why = {lang: escape(explain_call(player_used, banker_used, 1, lang)) for lang in LANGUAGES}
     return Question(prompt, [("player", every("answer_player")), ("banker", every("answer_banker"))], winner, why,
-                    key=("call", cards["en"]), skill="who_wins_21_call")
+                    key=("call", cards["en"]), skill="who_wins_21_call",
+                    facts={"player": hand, "banker": banker, "ace": 1})

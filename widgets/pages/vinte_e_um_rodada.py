@@ -94,6 +94,20 @@ def play_round(players: int, seed):
     return snapshots
 
 
+def first_decision(players: int, seed, phase: str, choice):
+    """The first state of `play_round(players, seed)` in `phase` where `choice` is legal, or
+    None: the same round, played only that far (no snapshots: a question needs one state)."""
+    state = new_game(players, seed=seed, rounds=1, rotation="permanent")
+    bots = bots_for(players, seed)
+    while not state.is_terminal():
+        if state.phase == phase and choice in state.legal_actions():
+            return state
+        seat = state.current_seat
+        assert seat is not None  # a round that is not over has a seat to act
+        state.apply_action(bots[seat].choose(state.view(seat)), seat)
+    return None
+
+
 class RoundStepper(View):
     """Walk through a seeded round played by bots, from 3 to 12 seats."""
 
@@ -330,20 +344,26 @@ class RoundStepper(View):
 # The lesson's question kinds as multiple-choice questions (the live quiz's projector and
 # "Revisão do dia" ask them; widgets.components.exercises.Question): taken, as in the lesson,
 # from a seeded round of 4 bots; the answer is the careful bot's, the reason its bust odds.
+ASKED = {"banker": ("banker", DRAW), "player": ("players", HIT)}  # kind -> (phase, the choice to weigh)
+
+
 def question(rng) -> Question:
     """A seeded "should the banker draw or call?" or "should this player hit or stand?"."""
-    from cartas.vinte_e_um import SensibleBot, odds_for_view
-
     kind = "banker" if int(rng.integers(2)) else "player"
-    phase, choice = ("banker", DRAW) if kind == "banker" else ("players", HIT)
     state = None
     while state is None:
-        state = next((s for s in play_round(4, int(rng.integers(1_000_000)))
-                      if s.phase == phase and choice in s.legal_actions()), None)
+        state = first_decision(4, int(rng.integers(1_000_000)), *ASKED[kind])
+    return decision_question(kind, state)
+
+
+def decision_question(kind: str, state) -> Question:
+    """The question of `kind` ("banker" or "player", see ASKED) about the decision `state` is at."""
+    from cartas.vinte_e_um import SensibleBot, bust_for_view
+
     seat = state.banker if kind == "banker" else state.current_seat
     view = state.view(seat)
     take = SensibleBot().choose(view) in (DRAW, HIT)
-    risk = odds_for_view(view)["bust"]
+    risk = bust_for_view(view)
     labels = ("draw", "call") if kind == "banker" else ("hit", "stand")
     key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
            ("player", True): "explain_hit", ("player", False): "explain_stand"}[kind, take]
@@ -357,4 +377,5 @@ def question(rng) -> Question:
     options = [(True, {lang: translate(TEXT, labels[0], lang) for lang in LANGUAGES}),
                (False, {lang: translate(TEXT, labels[1], lang) for lang in LANGUAGES})]
     why = {lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))) for lang in LANGUAGES}
-    return Question(prompt, options, take, why, key=(kind, str(state.hands), seat), skill="hit_or_stand")
+    return Question(prompt, options, take, why, key=(kind, str(state.hands), seat), skill="hit_or_stand",
+                    facts={"kind": kind, "view": view})
