@@ -47,16 +47,19 @@ def settle(page, ms: int = 700) -> None:
 
 
 # Layout, measured in the page. An element is out of the screen when its box reaches past the
-# viewport's width (or left of 0); a target is every control a finger taps; a label is cut
-# when its text is wider than its box (ipywidgets then ends it with "…") and a field is
-# squeezed when it is narrower than 4 characters of its font.
+# viewport's width (or left of 0); a target is every control a finger taps, a checkbox itself
+# included; a label is cut when its text is wider than its box (ipywidgets then ends it with
+# "…") and a field is squeezed when it is narrower than 4 characters of its font. Two things a
+# learner reads or taps (labels, fields, buttons, a summary) overlap when their boxes cross,
+# and a field is hidden in part when it reaches out of its own widget's row (drawn over the
+# next row, which covers it).
 LAYOUT = """(tap) => {
   const width = document.documentElement.clientWidth;
   const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
                      && !e.closest('.cartas-sr-only');
   const name = e => ((e.getAttribute && e.getAttribute('aria-label')) || e.textContent || e.tagName)
                      .trim().replace(/\\s+/g, ' ').slice(0, 40);
-  const out = [], small = [], cut = [];
+  const out = [], small = [], cut = [], overlap = [];
   for (const e of document.querySelectorAll('.jp-OutputArea-output *')) {
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
@@ -64,7 +67,7 @@ LAYOUT = """(tap) => {
       out.push(`${name(e)} (${Math.round(r.left)}..${Math.round(r.right)} of ${width})`);
   }
   const targets = 'button, select, textarea, a[href], [role=button], .widget-checkbox label, '
-    + 'input:not([type=checkbox]):not([type=radio]):not([type=hidden])';
+    + 'input:not([type=radio]):not([type=hidden])';
   for (const e of document.querySelectorAll(targets)) {
     if (!shown(e) || e.closest('.cartas-sr-label > label')) continue;
     const r = e.getBoundingClientRect();
@@ -84,7 +87,26 @@ LAYOUT = """(tap) => {
     canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     if (e.clientWidth < canvas.measureText('0000').width) cut.push(`field ${name(e)} (${e.clientWidth} px)`);
   }
-  return {out, small, cut};
+  const parts = [...document.querySelectorAll(
+      '.widget-label, .widget-label-basic > span, select, input, textarea, button, summary')]
+    .filter(e => e.closest('.jp-OutputArea-output') && shown(e) && !e.closest('.cartas-sr-label > label'))
+    .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.width > 0 && r.height > 0);
+  for (let i = 0; i < parts.length; i++) {
+    const [a, p] = parts[i];
+    for (let j = i + 1; j < parts.length; j++) {
+      const [b, q] = parts[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (x > 1 && y > 1) overlap.push(`${name(a)} / ${name(b)} (${Math.round(x)}×${Math.round(y)})`);
+    }
+    const row = a.closest('.widget-inline-hbox');
+    const r = row && row.getBoundingClientRect();
+    if (r && (p.bottom > r.bottom + 1 || p.top < r.top - 1))
+      overlap.push(`${name(a)} out of its row (${Math.round(p.top)}..${Math.round(p.bottom)} `
+                   + `of ${Math.round(r.top)}..${Math.round(r.bottom)})`);
+  }
+  return {out, small, cut, overlap};
 }"""
 
 
