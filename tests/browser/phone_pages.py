@@ -6,6 +6,7 @@ A phone is 360×740 CSS pixels (and 390×844), touch, device scale 2 (JUPYTER-NO
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -170,3 +171,31 @@ def full_screenshot(page, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
+
+
+# every text the page's live region says, from now on, in window.cartasSaid
+RECORD = """() => { window.cartasSaid = [];
+  const region = document.querySelector('.cartas-announce');
+  new MutationObserver(() => { if (region.textContent) window.cartasSaid.push(region.innerText); })
+    .observe(region, {childList: true, characterData: true, subtree: true}); }"""
+
+
+def record(page) -> None:
+    """Record what the live region says from now on, once it watches the view (before, what the
+    view draws is taken as already there and not said)."""
+    page.wait_for_selector(".cartas-announce[data-watching]", state="attached")
+    page.evaluate(RECORD)
+
+
+def said(page) -> list[str]:
+    return page.evaluate("() => window.cartasSaid")
+
+
+def wait_said(page, pattern: str, seconds: float = 30) -> str:
+    """The first text said that matches `pattern` (fails with what was said, after `seconds`)."""
+    for _ in range(int(seconds * 4)):
+        found = next((t for t in said(page) if re.search(pattern, t)), None)
+        if found is not None:
+            return found
+        page.wait_for_timeout(250)
+    raise AssertionError(f"never said {pattern!r}: {said(page)}")
