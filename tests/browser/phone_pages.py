@@ -52,11 +52,12 @@ def settle(page, ms: int = 700) -> None:
 
 # Layout, measured in the page. An element is out of the screen when its box reaches past the
 # viewport's width (or left of 0); a target is every control a finger taps, a checkbox itself
-# included; a label is cut when its text is wider than its box (ipywidgets then ends it with
-# "…") and a field is squeezed when it is narrower than 4 characters of its font. Two things a
-# learner reads or taps (labels, fields, buttons, a summary) overlap when their boxes cross,
-# and a field is hidden in part when it reaches out of its own widget's row (drawn over the
-# next row, which covers it).
+# and a summary that opens its details included; a label is cut when its text is wider than its
+# box (ipywidgets then ends it with "…") and a field is squeezed when it is narrower than 4
+# characters of its font. Two things a learner
+# reads or taps (labels, fields, buttons, a summary) overlap when their boxes cross, and a field
+# is hidden in part when it reaches out of its own widget's row (drawn over the next row, which
+# covers it).
 LAYOUT = """(tap) => {
   const width = document.documentElement.clientWidth;
   const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
@@ -70,7 +71,7 @@ LAYOUT = """(tap) => {
     if (r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1))
       out.push(`${name(e)} (${Math.round(r.left)}..${Math.round(r.right)} of ${width})`);
   }
-  const targets = 'button, select, textarea, a[href], [role=button], .widget-checkbox label, '
+  const targets = 'button, select, textarea, a[href], [role=button], summary, .widget-checkbox label, '
     + 'input:not([type=radio]):not([type=hidden])';
   for (const e of document.querySelectorAll(targets)) {
     if (!shown(e) || e.closest('.cartas-sr-label > label')) continue;
