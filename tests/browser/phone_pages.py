@@ -53,8 +53,9 @@ def settle(page, ms: int = 700) -> None:
 # Layout, measured in the page. An element is out of the screen when its box reaches past the
 # viewport's width (or left of 0); a target is every control a finger taps, a checkbox itself
 # and a summary that opens its details included; a label is cut when its text is wider than its
-# box (ipywidgets then ends it with "…") and a field is squeezed when it is narrower than 4
-# characters of its font. Two things a learner
+# box (ipywidgets then ends it with "…"), a field is squeezed when it is narrower than 4
+# characters of its font and a field's placeholder (its label, in capitals where the field
+# writes capitals) is cut when it is wider than the field's room for text. Two things a learner
 # reads or taps (labels, fields, buttons, a summary) overlap when their boxes cross, and a field
 # is hidden in part when it reaches out of its own widget's row (drawn over the next row, which
 # covers it).
@@ -91,6 +92,15 @@ LAYOUT = """(tap) => {
     const style = getComputedStyle(e);
     canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     if (e.clientWidth < canvas.measureText('0000').width) cut.push(`field ${name(e)} (${e.clientWidth} px)`);
+  }
+  for (const e of document.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+    if (!shown(e) || !e.placeholder || e.value) continue;
+    const style = getComputedStyle(e), hint = getComputedStyle(e, '::placeholder');
+    canvas.font = `${hint.fontWeight} ${hint.fontSize} ${hint.fontFamily}`;
+    const text = hint.textTransform === 'uppercase' ? e.placeholder.toUpperCase() : e.placeholder;
+    const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (canvas.measureText(text).width > room + 1)
+      cut.push(`placeholder ${text} (${Math.round(canvas.measureText(text).width)} > ${Math.round(room)})`);
   }
   const parts = [...document.querySelectorAll(
       '.widget-label, .widget-label-basic > span, select, input, textarea, button, summary')]
