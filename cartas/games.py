@@ -19,7 +19,8 @@ comparing game names:
   "21"), `hand_play` (a seat plays cards it picks from its hand), `table_options` (what a
   class table's creator may set, narrower than `options`: a class's tables stay small),
   `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)`,
-  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation).
+  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation);
+- `seats_from(seat, seats)`: the seats in play order from one seat (a table drawn from hers).
 
 Importing this module is cheap: a game's engine loads when its spec is first asked for.
 """
@@ -136,6 +137,16 @@ class GameSpec:
         """The raise the current seat must answer now (truco: {"name", "value", ...}); None
         when there is none, and always in a game without raises (21)."""
         return self._raise_to_answer(state)
+
+    def seats_from(self, seat: int, seats: int | None = None) -> list[int]:
+        """Every seat of a game of `seats` seats (None: `default_seats`) in play order,
+        starting at `seat` and going on with the seat that plays after it: the order a table is
+        drawn round from one seat. Seats are numbered in play order in every game (truco's
+        `play_order`, docs/rules.md#21-seats); GameError "bad_seat" for a seat not at the table."""
+        count = self.check_seats(seats)
+        if not _whole(seat) or not 0 <= seat < count:
+            raise GameError("bad_seat", game=self.key, value=_shown(seat), high=count - 1)
+        return [(seat + k) % count for k in range(count)]
 
 
 def _truco_spec(key: str) -> GameSpec:

@@ -29,6 +29,8 @@ CATALOGUE = Catalogue("games", {
                      "{low} a {high}, ou um por assento.",
                      "Invalid value for the option {option} of {game}: {value}; it is a whole number from "
                      "{low} to {high}, or one per seat."),
+    "bad_seat": ("Numa mesa de {game} os assentos vão de 0 a {high}, não {value}.",
+                 "At a {game} table the seats go from 0 to {high}, not {value}."),
     "bad_seats": ("Uma mesa de {game} tem de {low} a {high} assentos, não {value}.",
                   "A {game} table has {low} to {high} seats, not {value}."),
 })

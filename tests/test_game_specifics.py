@@ -65,3 +65,25 @@ def test_a_table_refusal_is_a_rule_error_with_the_tables_catalogue_in_both_langu
         TableError("no_such_code")
     for key in CATALOGUE.keys():
         assert CATALOGUE.template(key, "pt") != CATALOGUE.template(key, "en")
+
+
+def test_rule_a_table_goes_round_in_play_order_from_any_seat():
+    """Seats are numbered in play order (truco's `play_order`; docs/rules.md#21-seats): the spec
+    says every seat in play order from one seat, the order a table is drawn round from hers."""
+    from cartas.truco import play_order
+
+    for key in ("paulista", "mineiro"):
+        assert [find_game(key).seats_from(seat) for seat in range(4)] == [play_order(seat) for seat in range(4)]
+    assert find_game("21").seats_from(3, 5) == [3, 4, 0, 1, 2]
+    assert find_game("21").seats_from(0, 3) == [0, 1, 2]
+    assert find_game("21").seats_from(11, 12)[:3] == [11, 0, 1]
+
+
+@pytest.mark.parametrize("seat, seats", [(4, None), (-1, 5), (5, 5), ("1", 4), (True, 4), (1.5, 4)])
+def test_a_seat_not_at_the_table_is_refused_by_the_spec_in_both_languages(seat, seats):
+    spec = find_game("paulista" if seats is None else "21")
+    with pytest.raises(RuleError) as refused:
+        spec.seats_from(seat, seats)
+    assert refused.value.code == "bad_seat"
+    assert "os assentos vão de 0 a" in refused.value.message("pt")
+    assert "the seats go from 0 to" in refused.value.message("en")

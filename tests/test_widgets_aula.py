@@ -264,3 +264,31 @@ def test_the_right_answers_bar_has_one_fixed_colour_and_a_tick_whatever_its_opti
         assert (RIGHT_COLOUR in bar) == (k == answer) and ("✓" in bar) == (k == answer)
     hidden = histogram_html(board, "en", reveal=False)
     assert RIGHT_COLOUR not in hidden and "✓" not in hidden  # nothing given away while open
+
+
+def test_a_phone_says_each_question_once_as_it_opens_in_its_language_through_its_live_region(turma):
+    """aula_aluno had no live region: a screen reader heard neither the question nor the verdict
+    (issue 30 item 8). The verdict is said by the region itself (it watches .cartas-right/-wrong)."""
+    from widgets.components.announce import in_words, text_of
+
+    store, made = turma
+    projector = LiveProjector(lang="en", seed=5)
+    projector.start(made.code, made.key)
+    _sign_in(store, made.code, "Bia", "1357", "b-bia-phone-02")
+    phone = LivePhone(lang="pt", code=projector.session["code"])
+    assert phone.announcer is not None and phone.announcer in phone.children[0].children
+    assert phone.announcer.text == ""  # nothing asked yet, nothing said
+    projector.seconds.value = 30
+    projector.ask_button.click()
+    phone.refresh()
+    prompt = projector.board["prompt"]
+    said = phone.announcer.said
+    assert phone.announcer.text == in_words(" ".join(text_of(prompt["pt"]).split()), "pt")
+    phone.refresh()
+    phone.language.value = "en"  # a poll or a redraw in the other language says it no second time
+    assert phone.announcer.said == said
+    projector.close_button.click()
+    projector.ask_button.click()  # the next question is said in the phone's language now
+    phone.refresh()
+    assert phone.announcer.text == in_words(" ".join(text_of(projector.board["prompt"]["en"]).split()), "en")
+    assert phone.announcer.said["count"] == said["count"] + 1

@@ -548,3 +548,50 @@ def test_the_teachers_class_tables_leave_out_an_abandoned_table_and_say_the_rule
     rule = {"pt": "sem jogada nem ninguém há mais de 30 minutos, saem desta lista",
             "en": "no move and nobody there for over 30 minutes, leave this list"}[lang]
     assert rule in listing.listing.value
+
+
+def places(html: str) -> dict[int, str]:
+    """Where each seat of a truco table picture is drawn: {seat: "bottom" | "right" | ...}."""
+    return {int(seat): place for seat, place in
+            re.findall(r'class="cartas-seat" data-seat="(\d)" data-team="[AB]" data-place="(\w+)"', html)}
+
+
+def heads(html: str) -> dict[int, str]:
+    """Each seat's label on a truco table picture."""
+    return {int(seat): label for seat, label in re.findall(
+        r'data-seat="(\d)" data-team="[AB]".*?class="cartas-seat-head"[^>]*>([^<·]*?) ·', html, flags=re.DOTALL)}
+
+
+@pytest.mark.parametrize("lang, bot", [("pt", "Assento 2 (robô)"), ("en", "Seat 2 (bot)")])
+def test_a_truco_table_is_drawn_from_her_seat_with_the_players_names(tables, lang, bot):
+    """She is at the bottom and the others round the table in play order (GameSpec.seats_from);
+    each seat is labelled with its player, a bot as a bot (issue 29 item 13)."""
+    ana = page(tables, "ana", "Ana", lang=lang)
+    code = ana.create()
+    bia = page(tables, "bia", "Bia", code=code, lang=lang)
+    bia.sit(1)
+    ana.start_button.click()
+    bia.poll()
+    assert places(ana.picture.value) == {0: "bottom", 1: "right", 2: "top", 3: "left"}
+    assert places(bia.picture.value) == {1: "bottom", 2: "right", 3: "top", 0: "left"}
+    seat = "Assento" if lang == "pt" else "Seat"
+    assert heads(bia.picture.value) == {0: f"Ana ({seat} 0)", 1: f"Bia ({seat} 1)", 2: bot,
+                                        3: bot.replace("2", "3")}
+    watch = ClassTables(lang=lang, tables=tables).watch(code)  # a spectator: from seat 0
+    assert places(watch.picture.value) == {0: "bottom", 1: "right", 2: "top", 3: "left"}
+
+
+def test_a_21_table_is_drawn_from_her_seat_the_others_above_in_play_order(tables):
+    ana = page(tables, "ana", "Ana", lang="en")
+    ana.game.value = "21"
+    ana.seats.value = 5
+    code = ana.create()
+    bia = page(tables, "bia", "Bia", code=code, lang="en")
+    bia.sit(3)
+    ana.start_button.click()
+    bia.poll()
+    rows = dict(re.findall(r'data-row="(\w+)"(.*?)(?=<div class="cartas-table-row"|$)', bia.picture.value,
+                           flags=re.DOTALL))
+    assert re.findall(r'data-seat="(\d+)"', rows["bottom"]) == ["3"]
+    assert re.findall(r'data-seat="(\d+)"', rows["top"]) == ["4", "0", "1", "2"]
+    assert "Bia (Seat 3)" in rows["bottom"] and "Ana (Seat 0)" in rows["top"] and "Seat 1 (bot)" in rows["top"]

@@ -303,3 +303,15 @@ def test_the_hint_names_the_raise_on_offer_and_shows_one_estimate(lang, seis, tr
     assert len(chances) == 2 and chances[0] == chances[1], chances
     raise_, card = view.advice()
     assert raise_.win == card.win and f"{raise_.fields['win'].p * 100:.1f}" in hint.replace(",", ".")
+
+
+def test_jogar_truco_still_draws_the_learner_seat_0_at_the_bottom_under_its_seat_number():
+    """The table drawn from a seat (mesa, issue 29 item 13) leaves jogar_truco's drawing as it
+    was: the learner's seat 0 at the bottom, 1 at the right, 2 at the top, 3 at the left."""
+    import re
+
+    view = PlayTruco(seed=3, delay=0)
+    drawn = re.findall(r'class="cartas-seat" data-seat="(\d)" data-team="[AB]" data-place="(\w+)"', view.table.value)
+    assert dict(drawn) == {"0": "bottom", "1": "right", "2": "top", "3": "left"}
+    assert 'class="cartas-seat-head" style="font-weight:bold;color:#1565c0;font-size:14px">Assento 0 · ' \
+        in view.table.value

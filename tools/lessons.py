@@ -805,31 +805,15 @@ INDEX = [
     ("text", """
 # Cartas: aprenda truco e 21
 
-Aprenda e ensine os jogos de cartas brasileiros, passo a passo:
-
-- **Truco Paulista**, com as manilhas que a vira decide;
-- **Truco Mineiro**, com manilhas fixas e mãos que valem 2;
-- **21** (vinte-e-um), o jogo de banca.
-
-Digite seu nome e, se o professor passou um, o código da turma e um PIN que você escolhe (4 a 6
-algarismos): o navegador se lembra de você em todas as lições, e em outro computador ou celular
-você entra com o seu PIN ou com o cartão de acesso do professor. Sem nome, o progresso fica
-guardado só neste navegador. Cada lição abre como um painel interativo, no idioma escolhido no
-alto da página; o seu progresso aparece na tabela (clique em *Atualizar progresso* depois de praticar).
+**Truco Paulista**, **Truco Mineiro** e **21** (vinte-e-um), passo a passo: cada lição abre como um
+painel interativo, no idioma escolhido no alto da página. Digite seu nome para o navegador se
+lembrar de você (numa turma, com o código da turma e um PIN).
 """, """
 # Cartas: learn truco and 21
 
-Learn and teach Brazilian card games, step by step:
-
-- **Truco Paulista**, with the manilhas the vira decides;
-- **Truco Mineiro**, with fixed manilhas and hands worth 2;
-- **21** (vinte-e-um), the banker game.
-
-Type your name and, if your teacher gave you one, the class code and a PIN you choose (4 to 6
-digits): the browser remembers you in every lesson, and on another computer or phone you sign in
-with your PIN or with your teacher's login card. Without a name, progress is kept in this
-browser only. Each lesson opens as an interactive dashboard, in the language chosen at the top
-of the page; your progress shows in the table (click *Refresh progress* after practising).
+**Truco Paulista**, **Truco Mineiro** and **21** (vinte-e-um), step by step: each lesson opens as an
+interactive dashboard, in the language chosen at the top of the page. Type your name for the
+browser to remember you (in a class, with the class code and a PIN).
 """),
     ("code", "from widgets.pages.index import CourseIndex\n\nCourseIndex()"),
 ]

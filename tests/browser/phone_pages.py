@@ -6,6 +6,7 @@ A phone is 360×740 CSS pixels (and 390×844), touch, device scale 2 (JUPYTER-NO
 from __future__ import annotations
 
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -17,6 +18,9 @@ DASHBOARDS = sorted(LESSONS) + ["index"]
 PHONES = ((360, 740), (390, 844))
 TAP = 44  # px: the least tap target on a touch screen (WCAG 2.5.5)
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+# axe-core rules of those criteria that it leaves out unless asked (experimental ones): WCAG
+# 2.5.3 Label in Name, a control's accessible name containing its visible text
+AXE_RULES = {"label-content-name-mismatch": {"enabled": True}}
 # The reviewed phone screenshots (committed) are rewritten only by `make screenshots`
 # (CARTAS_UPDATE_SCREENSHOTS=1); an ordinary test run writes its own under build/, so a test
 # run never leaves the checkout changed.
@@ -47,24 +51,29 @@ def settle(page, ms: int = 700) -> None:
 
 
 # Layout, measured in the page. An element is out of the screen when its box reaches past the
-# viewport's width (or left of 0); a target is every control a finger taps; a label is cut
-# when its text is wider than its box (ipywidgets then ends it with "…") and a field is
-# squeezed when it is narrower than 4 characters of its font.
+# viewport's width (or left of 0); a target is every control a finger taps, a checkbox itself
+# and a summary that opens its details included; a label is cut when its text is wider than its
+# box (ipywidgets then ends it with "…"), a field is squeezed when it is narrower than 4
+# characters of its font and a field's placeholder (its label, in capitals where the field
+# writes capitals) is cut when it is wider than the field's room for text. Two things a learner
+# reads or taps (labels, fields, buttons, a summary) overlap when their boxes cross, and a field
+# is hidden in part when it reaches out of its own widget's row (drawn over the next row, which
+# covers it).
 LAYOUT = """(tap) => {
   const width = document.documentElement.clientWidth;
   const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden'
                      && !e.closest('.cartas-sr-only');
   const name = e => ((e.getAttribute && e.getAttribute('aria-label')) || e.textContent || e.tagName)
                      .trim().replace(/\\s+/g, ' ').slice(0, 40);
-  const out = [], small = [], cut = [];
+  const out = [], small = [], cut = [], overlap = [];
   for (const e of document.querySelectorAll('.jp-OutputArea-output *')) {
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && (r.right > width + 1 || r.left < -1))
       out.push(`${name(e)} (${Math.round(r.left)}..${Math.round(r.right)} of ${width})`);
   }
-  const targets = 'button, select, textarea, a[href], [role=button], .widget-checkbox label, '
-    + 'input:not([type=checkbox]):not([type=radio]):not([type=hidden])';
+  const targets = 'button, select, textarea, a[href], [role=button], summary, .widget-checkbox label, '
+    + 'input:not([type=radio]):not([type=hidden])';
   for (const e of document.querySelectorAll(targets)) {
     if (!shown(e) || e.closest('.cartas-sr-label > label')) continue;
     const r = e.getBoundingClientRect();
@@ -84,7 +93,35 @@ LAYOUT = """(tap) => {
     canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
     if (e.clientWidth < canvas.measureText('0000').width) cut.push(`field ${name(e)} (${e.clientWidth} px)`);
   }
-  return {out, small, cut};
+  for (const e of document.querySelectorAll('input[placeholder], textarea[placeholder]')) {
+    if (!shown(e) || !e.placeholder || e.value) continue;
+    const style = getComputedStyle(e), hint = getComputedStyle(e, '::placeholder');
+    canvas.font = `${hint.fontWeight} ${hint.fontSize} ${hint.fontFamily}`;
+    const text = hint.textTransform === 'uppercase' ? e.placeholder.toUpperCase() : e.placeholder;
+    const room = e.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    if (canvas.measureText(text).width > room + 1)
+      cut.push(`placeholder ${text} (${Math.round(canvas.measureText(text).width)} > ${Math.round(room)})`);
+  }
+  const parts = [...document.querySelectorAll(
+      '.widget-label, .widget-label-basic > span, select, input, textarea, button, summary')]
+    .filter(e => e.closest('.jp-OutputArea-output') && shown(e) && !e.closest('.cartas-sr-label > label'))
+    .map(e => [e, e.getBoundingClientRect()]).filter(([e, r]) => r.width > 0 && r.height > 0);
+  for (let i = 0; i < parts.length; i++) {
+    const [a, p] = parts[i];
+    for (let j = i + 1; j < parts.length; j++) {
+      const [b, q] = parts[j];
+      if (a.contains(b) || b.contains(a)) continue;
+      const x = Math.min(p.right, q.right) - Math.max(p.left, q.left);
+      const y = Math.min(p.bottom, q.bottom) - Math.max(p.top, q.top);
+      if (x > 1 && y > 1) overlap.push(`${name(a)} / ${name(b)} (${Math.round(x)}×${Math.round(y)})`);
+    }
+    const row = a.closest('.widget-inline-hbox');
+    const r = row && row.getBoundingClientRect();
+    if (r && (p.bottom > r.bottom + 1 || p.top < r.top - 1))
+      overlap.push(`${name(a)} out of its row (${Math.round(p.top)}..${Math.round(p.bottom)} `
+                   + `of ${Math.round(r.top)}..${Math.round(r.bottom)})`);
+  }
+  return {out, small, cut, overlap};
 }"""
 
 
@@ -93,10 +130,11 @@ def layout_problems(page) -> dict:
 
 
 def axe_violations(page) -> list[str]:
-    """axe-core's WCAG 2.1 A and AA violations on the page, one line per rule and element."""
+    """axe-core's WCAG 2.1 A and AA violations on the page (AXE_RULES included), one line per
+    rule and element."""
     from axe_playwright_python.sync_playwright import Axe
 
-    result = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    result = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}, "rules": AXE_RULES})
     return [f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
             for v in result.response["violations"] for node in v["nodes"]]
 
@@ -148,3 +186,31 @@ def full_screenshot(page, path: Path) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)
+
+
+# every text the page's live region says, from now on, in window.cartasSaid
+RECORD = """() => { window.cartasSaid = [];
+  const region = document.querySelector('.cartas-announce');
+  new MutationObserver(() => { if (region.textContent) window.cartasSaid.push(region.innerText); })
+    .observe(region, {childList: true, characterData: true, subtree: true}); }"""
+
+
+def record(page) -> None:
+    """Record what the live region says from now on, once it watches the view (before, what the
+    view draws is taken as already there and not said)."""
+    page.wait_for_selector(".cartas-announce[data-watching]", state="attached")
+    page.evaluate(RECORD)
+
+
+def said(page) -> list[str]:
+    return page.evaluate("() => window.cartasSaid")
+
+
+def wait_said(page, pattern: str, seconds: float = 30) -> str:
+    """The first text said that matches `pattern` (fails with what was said, after `seconds`)."""
+    for _ in range(int(seconds * 4)):
+        found = next((t for t in said(page) if re.search(pattern, t)), None)
+        if found is not None:
+            return found
+        page.wait_for_timeout(250)
+    raise AssertionError(f"never said {pattern!r}: {said(page)}")

@@ -61,8 +61,8 @@ def test_binder_folder_alone_installs_an_environment_that_serves_the_index(brows
         page.on("request", lambda request: outside.append(request.url)
                 if urlsplit(request.url).netloc not in ("", urlsplit(base).netloc) else None)
         page.goto(f"{base}/voila/render/notebooks/index.ipynb?token={token}&lang=en")
-        rows = page.locator(".cartas-index tr[data-lesson]")
-        rows.first.wait_for()
+        rows = page.locator(".cartas-index li[data-lesson]")
+        rows.first.wait_for(state="attached")  # in its folded group
         page.wait_for_selector(".cartas-whose[data-state='ready']")  # the browser said who is there
         assert "not started yet" in rows.first.text_content()
         page.close()

@@ -25,7 +25,7 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
         whose(ana)
         join(ana, "Ana", code, "2468")
         ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
-        ana.wait_for_selector(".cartas-todo[data-state='empty']")
+        ana.wait_for_selector(".cartas-todo[data-state='empty']", state="attached")  # folded on the index
 
         # The teacher composes: a scenario from the builder, then a title and a due day.
         teacher.locator(".cartas-hw-kind select").select_option(label="Scenario")
@@ -42,7 +42,9 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
 
         # Ana sees it under "To do", opens it and answers.
         ana.locator(".cartas-refresh").click()
-        ana.wait_for_selector(f".cartas-todo-task[data-task='{task}'][data-done='0']")
+        ana.wait_for_selector(f".cartas-todo-task[data-task='{task}'][data-done='0']", state="attached")
+        assert "Week 1 <b>" in ana.locator(".cartas-next-task").text_content()  # her next step, at the top
+        ana.locator(".cartas-index-fold[data-fold='todo'] summary").click()  # her to-do unfolds
         assert "Week 1 <b>" in ana.locator(f".cartas-todo-task[data-task='{task}']").text_content()
         ana.locator(f".cartas-todo-task[data-task='{task}'] .cartas-todo-link").click()
         ana.wait_for_selector(".cartas-task-item[data-kind='scenario'][data-done='0']")

@@ -89,7 +89,7 @@ def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboa
     record(page)
     card = page.locator(".cartas-hand-cards .cartas-pick-on").first
     step = status_step(page)
-    name = card.get_attribute("aria-label")
+    name = card.locator("svg").get_attribute("aria-label")  # the button is named by its picture
     assert " of " in name  # the card named in words ("seven of hearts")
     card.click()
     wait_settled(page, step)

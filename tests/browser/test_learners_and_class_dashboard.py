@@ -30,7 +30,7 @@ def answer_manilha(page, right: bool) -> None:
 
 
 def manilhas_progress(page) -> str:
-    return page.locator(".cartas-index tr[data-lesson='manilhas'] .cartas-progress").text_content()
+    return page.locator(".cartas-index li[data-lesson='manilhas'] .cartas-progress").text_content()
 
 
 def open_page(context, url):

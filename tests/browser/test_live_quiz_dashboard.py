@@ -1,9 +1,15 @@
 """The live class quiz in real browsers: the projector and three learners' phones (360×740)
 answer a live question; the projector shows the answers arriving, the histogram, the right
-answer with its reason and the leaderboard (docs/rules.md#live-quiz-points)."""
+answer with its reason and the leaderboard (docs/rules.md#live-quiz-points). A phone's screen
+reader hears the question as it opens and the verdict, in the phone's language (one phone is
+in Portuguese)."""
+import re
+
 import pytest
+from phone_pages import record, wait_said
 
 from cartas.cards import make_rng
+from widgets.components.announce import in_words, text_of
 from widgets.components.live import stored_question
 from widgets.pages.manilhas import ManilhaExplorer
 
@@ -54,31 +60,36 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
         projector.wait_for_selector(".cartas-live-share svg.cartas-qr-code")  # the QR code for the phones
         assert code in projector.locator(".cartas-live-share input").input_value()
 
-        phones = []
-        for name, ctx in zip(("Ana", "Bia", "Caio"), phones_ctx):
-            phone = open_page(ctx, f"{base}/aula_aluno.ipynb?codigo={code.lower()}&lang=en")
+        phones, langs = [], ("en", "en", "pt")
+        for name, lang, ctx in zip(("Ana", "Bia", "Caio"), langs, phones_ctx):
+            phone = open_page(ctx, f"{base}/aula_aluno.ipynb?codigo={code.lower()}&lang={lang}")
             phone.wait_for_selector(".cartas-live-phone[data-state='out']")
             phone.locator(".cartas-name-input").fill(name)
             phone.locator(".cartas-code-input").fill(class_code)
             phone.locator(".cartas-pin-input").fill("2468")
             phone.locator(".cartas-name-save").click()
             phone.wait_for_selector(".cartas-live-phone[data-state='waiting']")
+            record(phone)
             phones.append(phone)
         projector.wait_for_selector(".cartas-live-state[data-players='3']")
 
         projector.locator(".cartas-live-seconds select").select_option("60")
         projector.locator(".cartas-live-ask").click()
         projector.wait_for_selector(".cartas-live-state[data-state='open'][data-answered='0']")
-        for phone in phones:
+        for phone, lang in zip(phones, langs):
             phone.wait_for_selector(".cartas-live-phone[data-state='open']")
+            # the question said aloud, in her language
+            wait_said(phone, re.escape(in_words(" ".join(text_of(question["prompt"][lang]).split()), lang)[:60]))
             # large tap targets that fit the phone's width
-            box = phone.get_by_role("button", name=right, exact=True).bounding_box()
+            box = phone.get_by_role("button", name=question["options"][question["answer"]][lang],
+                                    exact=True).bounding_box()
             assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360
         assert phones[0].evaluate("() => document.documentElement.scrollWidth") <= 360
         SCREENSHOTS.mkdir(exist_ok=True)
         phones[0].screenshot(path=str(SCREENSHOTS / "aula-aluno-phone-open.png"))
 
-        for phone, choice in zip(phones, (right, wrong, right)):
+        right_pt = question["options"][question["answer"]]["pt"]
+        for phone, choice in zip(phones, (right, wrong, right_pt)):
             phone.get_by_role("button", name=choice, exact=True).click()
             phone.wait_for_selector(".cartas-live-phone[data-state='answered']")
         projector.wait_for_selector(".cartas-live-state[data-answered='3']")  # answers arriving
@@ -101,6 +112,9 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
         assert "Right! +" in phones[0].locator(".cartas-live-feedback").text_content()
         phones[1].wait_for_selector(".cartas-live-feedback [data-correct='0']")
         assert f"No. The answer is: {right}." in phones[1].locator(".cartas-live-feedback").text_content()
+        phones[2].wait_for_selector(".cartas-live-feedback [data-correct='1']")
+        for phone, verdict in zip(phones, ("Right! +", "No. The answer is", "Certo! +")):
+            wait_said(phone, re.escape(verdict))  # the verdict said aloud
 
         # Ana reloads: she keeps her points
         phones[0].reload()

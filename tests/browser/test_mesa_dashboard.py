@@ -334,3 +334,44 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
     # a card clicked while another seat is to play: "não é a sua vez", still there a second later
     ana.locator(".cartas-pick-dim").first.click()
     assert "não é a sua vez" in refusal(ana, "não é a sua vez")
+
+
+# where each seat of the truco table picture is on the screen, and its label
+SEATS_SEEN = """() => Object.fromEntries(Array.from(document.querySelectorAll('.cartas-table .cartas-seat[data-seat]'),
+  s => { const r = s.getBoundingClientRect();
+         return [s.dataset.seat, {x: r.left + r.width / 2, y: r.top + r.height / 2,
+                                  head: s.querySelector('.cartas-seat-head').textContent}]; }))"""
+
+
+@pytest.mark.parametrize("lang, bot", [("pt", "Assento 3 (robô)"), ("en", "Seat 3 (bot)")])
+def test_on_a_phone_the_table_is_drawn_from_her_seat_with_the_players_names(browser, mesa_url, lang, bot):
+    """Bia sits at seat 2 on a 360×740 phone: she is at the bottom, the next seat in play order
+    (3) at her right, 0 at the top, 1 at her left; seats say their players' names (issue 29 item 13)."""
+    from phone_pages import SCREENSHOTS, full_screenshot, layout_problems, phone_context
+
+    laptop = browser.new_context(viewport={"width": 1280, "height": 1000})
+    phone = phone_context(browser)
+    try:
+        ana = laptop.new_page()
+        ana.set_default_timeout(60_000)
+        code = create(ana, mesa_url, "Ana", lang=lang, pace=5)  # the bots take their time
+        bia = phone.new_page()
+        bia.set_default_timeout(60_000)
+        goto(bia, f"{mesa_url}/voila/render/mesa.ipynb?lang={lang}&mesa={code}")
+        set_name(bia, "Bia")
+        bia.locator(".cartas-mesa-sit-2").click()
+        bia.wait_for_selector(".cartas-mesa-seat[data-seat='2'][data-mine='true']")
+        wait_seated(ana, {2: "Bia"})
+        ana.locator(".cartas-mesa-start").click()
+        bia.wait_for_selector(".cartas-table .cartas-seat[data-seat='2'][data-place='bottom']")
+        seen = bia.evaluate(SEATS_SEEN)
+        assert seen["2"]["y"] > seen["1"]["y"] and seen["2"]["y"] > seen["3"]["y"] > seen["0"]["y"], seen
+        assert seen["3"]["x"] > seen["2"]["x"] > seen["1"]["x"], seen  # play order goes round: 2, 3, 0, 1
+        seat = "Assento" if lang == "pt" else "Seat"
+        assert seen["2"]["head"].startswith(f"Bia ({seat} 2)") and seen["0"]["head"].startswith(f"Ana ({seat} 0)")
+        assert seen["3"]["head"].startswith(bot), seen
+        assert layout_problems(bia)["out"] == []
+        full_screenshot(bia, SCREENSHOTS / f"mesa-from-seat-2-{lang}.png")
+    finally:
+        laptop.close()
+        phone.close()

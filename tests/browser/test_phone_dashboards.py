@@ -1,6 +1,7 @@
 """Every dashboard on a phone (360×740 and 390×844, touch), in Portuguese and in English, at
 opening and after its main interactions: nothing reaches past the screen's edge, every tap
-target is at least 44×44 px, no label is cut off and no field is squeezed below its content.
+target (a checkbox too) is at least 44×44 px, no label is cut off, no field is squeezed below
+its content, and nothing a learner reads or taps overlaps another or is drawn out of its row.
 
 Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
 under build/screenshots/phone/ in a test run, and into the reviewed screenshots/phone/ by
@@ -23,7 +24,7 @@ from phone_pages import (
 
 pytestmark = pytest.mark.browser
 
-NONE = {"out": [], "small": [], "cut": []}
+NONE = {"out": [], "small": [], "cut": [], "overlap": []}
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)

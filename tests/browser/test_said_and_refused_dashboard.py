@@ -7,40 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from phone_pages import open_page, phone_context, settle, switch_language
+from phone_pages import open_page, phone_context, record, said, settle, switch_language, wait_said
 
 pytestmark = pytest.mark.browser
 
 NEAR = 150  # px: the most between a control and its refusal's box
-
-# every text the page's live region says, from now on, in window.cartasSaid
-RECORD = """() => { window.cartasSaid = [];
-  const region = document.querySelector('.cartas-announce');
-  new MutationObserver(() => { if (region.textContent) window.cartasSaid.push(region.innerText); })
-    .observe(region, {childList: true, characterData: true, subtree: true}); }"""
-
-
-def record(page) -> None:
-    """Record what the live region says from now on, once it watches the view (before, what the
-    view draws is taken as already there and not said)."""
-    page.wait_for_selector(".cartas-announce[data-watching]", state="attached")
-    page.evaluate(RECORD)
-
 WORDS = {"en": r"\w+ of (hearts|spades|diamonds|clubs)", "pt": r"\w+ de (copas|espadas|ouros|paus)"}
-
-
-def said(page) -> list[str]:
-    return page.evaluate("() => window.cartasSaid")
-
-
-def wait_said(page, pattern: str, seconds: float = 30) -> str:
-    """The first text said that matches `pattern` (fails with what was said, after `seconds`)."""
-    for _ in range(int(seconds * 4)):
-        found = next((t for t in said(page) if re.search(pattern, t)), None)
-        if found is not None:
-            return found
-        page.wait_for_timeout(250)
-    raise AssertionError(f"never said {pattern!r}: {said(page)}")
 
 
 def refusal_beside(page, control: str) -> dict:

@@ -52,8 +52,9 @@ def test_index_lesson_and_scenario_links_work_under_jupyter_server(browser, exte
     page.on("request", lambda request: outside.append(request.url)
             if urlsplit(request.url).netloc not in ("", urlsplit(base).netloc) else None)
     page.goto(f"{base}/voila/render/notebooks/index.ipynb?token={token}")  # logs the browser in
-    page.wait_for_selector(".cartas-index tr[data-lesson]")
-    page.locator(".cartas-index tr[data-lesson='manilhas'] a").click()
+    page.wait_for_selector(".cartas-whose[data-state='ready']")  # drawn for the learner at this browser
+    page.locator(".cartas-index details[data-group='truco'] summary").click()  # the lessons' group unfolds
+    page.locator(".cartas-index li[data-lesson='manilhas'] a").click()
     page.wait_for_selector(".cartas-manilhas svg[data-card]")
     assert urlsplit(page.url).path == "/voila/render/notebooks/manilhas.ipynb"
     page.goto(f"{base}/voila/render/notebooks/cenarios.ipynb?cenario={scenario_link()}")

@@ -28,7 +28,17 @@ function render({ model, el }) {
       slot.className = "cartas-pick" + (card.enabled ? " cartas-pick-on" : "") + (card.dim ? " cartas-pick-dim" : "");
       slot.innerHTML = card.svg;
       slot.title = card.label;
-      slot.setAttribute("aria-label", card.label);
+      // the button is named by its picture (an image named card.label), not by an aria-label
+      // of its own: that would have to contain the picture's visible rank and suit (WCAG 2.5.3)
+      const picture = slot.querySelector("svg");
+      if (picture) {
+        picture.setAttribute("role", "img");
+        picture.setAttribute("aria-label", card.label);
+        const title = picture.querySelector("title");
+        if (title) title.textContent = card.label;
+      } else {
+        slot.setAttribute("aria-label", card.label);
+      }
       slot.setAttribute("role", "button");
       slot.setAttribute("aria-disabled", card.enabled ? "false" : "true");
       if (card.enabled) {
@@ -63,7 +73,8 @@ _CSS = """
 class CardPicker(TinyWidget):
     """A row of clickable cards.
 
-    `cards`: one {"svg": str, "label": str, "enabled": bool} per card, drawn in order; an
+    `cards`: one {"svg": str, "label": str, "enabled": bool} per card, drawn in order (`label`
+    names the card's picture, and so its button, for a screen reader); an
     optional "dim": True draws an enabled card faded (clickable, but not the move to make now).
     A click on an enabled card sets `picked` to {"index": i, "count": n, "drawing": d} (the count
     changes on every click, so picking the same card twice still notifies; `drawing` is the

@@ -54,6 +54,8 @@ TEXT = {
     "class": {"pt": "na turma", "en": "in class"},
     "pin_help": {"pt": "Numa turma, escolha um PIN: com ele você entra em outro computador ou celular.",
                  "en": "In a class, choose a PIN: with it you sign in on another computer or phone."},
+    "pin_kept": {"pt": "Em outro computador ou celular, entre com seu nome, o código da turma e o seu PIN.",
+                 "en": "On another computer or phone, sign in with your name, the class code and your PIN."},
     "anonymous_help": {"pt": "Sem nome, o progresso fica guardado só neste navegador.",
                        "en": "Without a name, progress is kept in this browser only."},
     # refusals (classroom.identity.IdentityError codes)
@@ -194,7 +196,9 @@ function render({ model, el }) {
         typed.card = "";
       });
       el.append(cardForm);
-      el.append(node("div", "cartas-identity-help", who.name ? t.pin_help : t.anonymous_help + " " + t.pin_help));
+      // in a class she has chosen her PIN already: say what it is for, not to choose one
+      const help = who.class_code ? t.pin_kept : who.name ? t.pin_help : t.anonymous_help + " " + t.pin_help;
+      el.append(node("div", "cartas-identity-help", help));
       if (model.get("pin_wanted")) setTimeout(() => pin.focus(), 0);
     }
     const error = model.get("error");
@@ -232,11 +236,11 @@ export default { render };
 _CSS = """
 .cartas-identity { font-size: 15px; padding: 4px 0; }
 .cartas-identity-form, .cartas-card-form { display: flex; gap: 8px; margin: 6px 0; flex-wrap: wrap; }
-.cartas-identity-form input, .cartas-card-form input { font-size: 15px; padding: 4px 8px; }
-.cartas-name-input { width: 220px; }
-.cartas-code-input { width: 200px; text-transform: uppercase; }
-.cartas-pin-input { width: 170px; }
-.cartas-card-input { width: 240px; text-transform: uppercase; }
+.cartas-identity-form input, .cartas-card-form input { font-size: 15px; padding: 4px 8px; box-sizing: border-box;
+  flex: 1 1 15em; min-width: 0; max-width: 22em; }
+.cartas-code-input, .cartas-card-input { text-transform: uppercase; }
+/* a field's placeholder is its label: written as it is (not in capitals) and wide enough to read whole */
+.cartas-identity input::placeholder { text-transform: none; }
 .cartas-pin-wanted { outline: 3px solid #b34700; }
 .cartas-identity button { font-size: 14px; cursor: pointer; }
 .cartas-not-me { background: none; border: none; color: #0d47a1; text-decoration: underline; padding: 0; }

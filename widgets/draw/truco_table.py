@@ -18,13 +18,18 @@ whose hands are face up. Cards the source does not know (None) are always backs.
 `highlight`: {card text or Card: kind} with kind a `widgets.draw.svg.HIGHLIGHTS` key
 ("winner", "selected", ...) or a CSS colour; manilhas in play are ringed in gold anyway.
 `note`: a short HTML line shown in the middle of the table.
+`order`: the four seats from the bottom round the table in play order (bottom, right, top,
+left): the engine's answer for the seat the table is drawn from (`GameSpec.seats_from`), so
+that seat sits at the bottom; None draws seat 0 at the bottom.
+`names`: {seat: label} shown for those seats instead of "Assento N" (a table's players).
 
-Layout: seat 0 at the bottom, 1 at the right, 2 at the top, 3 at the left (play order goes
-round the table). Team A is blue, team B orange (the engine's `team_of` and `team_label`); each
-seat box says its team, and marks the dealer, the mão and the seat to act. A side panel
-shows the vira, the manilhas, the score, the hand's value and the tricks so far.
+Layout: by default seat 0 at the bottom, 1 at the right, 2 at the top, 3 at the left (play
+order goes round the table); each seat box says where it sits (`data-place`). Team A is blue,
+team B orange (the engine's `team_of` and `team_label`); each seat box says its team, and
+marks the dealer, the mão and the seat to act. A side panel shows the vira, the manilhas, the
+score, the hand's value and the tricks so far.
 
-Stable hooks for tests: `.cartas-table`, `.cartas-seat[data-seat][data-team]`,
+Stable hooks for tests: `.cartas-table`, `.cartas-seat[data-seat][data-team][data-place]`,
 `.cartas-hand svg[data-card]`, `.cartas-trick-card[data-seat]`, `.cartas-table-vira`,
 `.cartas-table-manilhas`, `.cartas-table-value[data-value]`, `.cartas-table-score`.
 """
@@ -61,9 +66,10 @@ TEXT = {
     "nth": {"pt": "{n}ª", "en": "{n}"},
 }
 
-# seat -> grid area of the 3 x 3 table (seat 0 at the bottom, play order round the table)
-_AREAS = {0: "3 / 2", 1: "2 / 3", 2: "1 / 2", 3: "2 / 1"}
-_TRICK_SPOTS = {0: "3 / 2", 1: "2 / 3", 2: "1 / 2", 3: "2 / 1"}
+# place round the table (bottom, then play order round it) -> grid area of the 3 x 3 table
+PLACES = ("bottom", "right", "top", "left")
+_AREAS = {"bottom": "3 / 2", "right": "2 / 3", "top": "1 / 2", "left": "2 / 1"}
+_TRICK_SPOTS = _AREAS
 
 
 @dataclass
@@ -138,7 +144,13 @@ def _card(card, face_up: bool, width: int, manilhas, marks, title=None, lang: st
     return card_svg(card, face_up=face_up and card is not None, width=width, highlight=hl, title=title, lang=lang)
 
 
-def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact: bool = False) -> str:
+def _seat_name(seat: int, lang: str, names) -> str:
+    """The seat's label: its player's name when `names` has one, else "Assento N"."""
+    return (names or {}).get(seat) or translate(TEXT, "seat", lang, seat=seat)
+
+
+def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact: bool = False,
+              place: str = "bottom", names=None) -> str:
     team = team_of(seat)
     colour = TEAM_COLOURS[team]
     badges = []
@@ -154,25 +166,25 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
     width = 44 if compact else 50
     cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks, lang=lang)}</span>'
                     for c in table.hands[seat])
-    seat_text = escape(translate(TEXT, "seat", lang, seat=seat))
+    seat_text = escape(_seat_name(seat, lang, names))
     head = (f'<div class="cartas-seat-head" style="font-weight:bold;color:{colour};font-size:14px">'
             f'{seat_text} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
-    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" '
-            f'style="grid-area:{_AREAS[seat]};justify-self:center;align-self:center;text-align:center;'
+    return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" data-place="{place}" '
+            f'style="grid-area:{_AREAS[place]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
             f'padding:4px 6px;min-width:{150 if compact else 170}px;{glow}">{head}'
             f'<div class="cartas-hand" style="min-height:{66 if compact else 74}px;display:flex;'
             f'justify-content:center">{cards}</div></div>')
 
 
-def _trick_area(table: Table, lang: str, marks, note, compact: bool = False) -> str:
+def _trick_area(table: Table, lang: str, marks, note, compact: bool = False, places=None, names=None) -> str:
     spots = []
+    places = places or dict(zip(SEATS, PLACES))
     for seat, card in table.trick:
-        covered = None if card is not None else translate(
-            TEXT, "covered", lang, seat=translate(TEXT, "seat", lang, seat=seat))
+        covered = None if card is not None else translate(TEXT, "covered", lang, seat=_seat_name(seat, lang, names))
         svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks, title=covered, lang=lang)
-        spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" '
-                     f'style="grid-area:{_TRICK_SPOTS[seat]};justify-self:center;align-self:center">{svg}</div>')
+        spots.append(f'<div class="cartas-trick-card" data-seat="{seat}" data-place="{places[seat]}" '
+                     f'style="grid-area:{_TRICK_SPOTS[places[seat]]};justify-self:center;align-self:center">{svg}</div>')
     if table.pack:
         spots.append(f'<div class="cartas-pack" data-cards="{table.pack}" style="grid-area:2 / 2;'
                      f'justify-self:center;align-self:center;text-align:center">'
@@ -235,7 +247,7 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
 
 
 def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str | None = None,
-               compact: bool = False) -> str:
+               compact: bool = False, order=None, names=None) -> str:
     """The whole table as one HTML string (see the module docstring for the arguments).
 
     compact: a narrower table (about 570 px wide) with the score panel in a row underneath,
@@ -243,11 +255,12 @@ def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str 
     table = _as_table(source)
     faces = _faces(reveal)
     marks = _highlights(highlight)
-    seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact) for s in SEATS)
+    places = dict(zip(SEATS if order is None else order, PLACES))  # seat -> where it is drawn
+    seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact, places[s], names) for s in SEATS)
     columns, middle = ("175px 220px 175px", "220px") if compact else ("210px 270px 210px", "270px")
     grid = (f"<div class='cartas-table-grid' style='display:grid;grid-template-columns:{columns};"
             f"grid-template-rows:auto {middle} auto;gap:6px'>{seats}"
-            f"{_trick_area(table, lang, marks, note, compact)}</div>")
+            f"{_trick_area(table, lang, marks, note, compact, places, names)}</div>")
     direction = "flex-direction:column;" if compact else ""
     return (f"<div class='cartas-table' style='display:flex;{direction}align-items:flex-start;gap:10px;"
             f"font-family:DejaVu Sans, Arial, sans-serif'>{grid}{_side_panel(table, lang, marks, compact)}</div>")

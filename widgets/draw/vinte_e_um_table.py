@@ -1,7 +1,11 @@
-"""The 21 table as one HTML picture: the banker on top, the players below in play order.
+"""The 21 table as one HTML picture: the banker on top, the players below in play order; or,
+drawn from one seat (`order`), the others on top in play order and that seat at the bottom.
 
-Reusable by any 21 view: `table_html(state, lang, viewer=None)` draws a `GameState` as
-the seat `viewer` sees it (None: a spectator; "all": every card face up, for the teacher).
+Reusable by any 21 view: `table_html(state, lang, viewer=None, order=None, names=None)` draws
+a `GameState` as the seat `viewer` sees it (None: a spectator; "all": every card face up, for
+the teacher). `order`: every seat in play order from the seat the table is drawn from (the
+engine's `GameSpec.seats_from`): that seat is drawn at the bottom, the others above it from its
+left. `names`: {seat: label} shown instead of "Assento N" (a table's players).
 Cards are SVG (widgets.draw.svg), chip stacks and bets are small SVG chip pictures. Everything
 drawn (which cards are seen, points, chips, bets, outcome) is read from the engine's
 `state.view(viewer)`; nothing is decided here.
@@ -77,15 +81,17 @@ def _points_label(view, seat: int, lang) -> str:
 
 
 def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int = 46,
-              view=None) -> str:
+              view=None, names=None) -> str:
     """One seat: name, cards, visible points, chip stack, bet and outcome, drawn from the
-    engine's `state.view(viewer)` (pass `view` to reuse one already taken)."""
+    engine's `state.view(viewer)` (pass `view` to reuse one already taken); `names`: {seat:
+    label} for a seat's name instead of "Assento N"."""
     view = state.view(viewer) if view is None else view
     is_banker = seat == view.banker
     turn = view.current_seat == seat and view.phase in ("bet", "players", "banker")
     outcome = view.outcome[seat]
     settled = view.settled[seat]  # collected already: drawn faded, marked with the outcome
-    name = translate(TEXT, "seat", lang, seat=seat) + (f" · {translate(TEXT, 'banker', lang)}" if is_banker else "")
+    name = ((names or {}).get(seat) or translate(TEXT, "seat", lang, seat=seat)) + (
+        f" · {translate(TEXT, 'banker', lang)}" if is_banker else "")
     border = "#f9a825" if turn else ("#6d4c41" if is_banker else "#90a4ae")
     badges = []
     if turn:
@@ -123,8 +129,10 @@ def seat_html(state, seat: int, lang: str = "pt", viewer=None, card_width: int =
     )
 
 
-def table_html(state, lang: str = "pt", viewer=None, card_width: int = 46) -> str:
-    """The whole table: the banker's seat on top, then the players from the banker's left.
+def table_html(state, lang: str = "pt", viewer=None, card_width: int = 46, order=None, names=None) -> str:
+    """The whole table: the banker's seat on top, then the players from the banker's left; with
+    `order` (see the module's docstring), the other seats on top from the first seat's left and
+    the first seat at the bottom.
 
     viewer: None (spectator: face-down cards hidden), a seat number (that seat's own
     face-down card shown) or "all" (every card face up); the engine's `state.view(viewer)`
@@ -132,12 +140,15 @@ def table_html(state, lang: str = "pt", viewer=None, card_width: int = 46) -> st
     """
     view = state.view(viewer)
     banker = view.banker
-    players = "".join(seat_html(state, s, lang, viewer, card_width, view) for s in view.left_of_banker)
+    top, rest = ([banker], list(view.left_of_banker)) if order is None else (list(order[1:]), [order[0]])
+    row = "display:flex;flex-wrap:wrap;justify-content:center"
+    drawn = [("top", top), ("bottom", rest)]
+    rows = "".join(
+        f'<div class="cartas-table-row" data-row="{where}" style="{row}">'
+        + "".join(seat_html(state, s, lang, viewer, card_width, view, names) for s in seats) + "</div>"
+        for where, seats in drawn)
     return (
         f'<div class="cartas-table" data-banker="{banker}" data-phase="{view.phase}" '
-        f'style="background:#1b5e20;border-radius:18px;padding:10px">'
-        f'<div style="display:flex;justify-content:center">'
-        f'{seat_html(state, banker, lang, viewer, card_width, view)}</div>'
-        f'<div style="display:flex;flex-wrap:wrap;justify-content:center">{players}</div></div>'
+        f'style="background:#1b5e20;border-radius:18px;padding:10px">{rows}</div>'
     )
 

@@ -17,6 +17,9 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
 - The sign-in form shows only while she is not a verified class learner: once the browser has
   said who she is, the form goes and the code (or the session) is at the top of the page.
 - It refreshes on the browser's timer (`widgets.components.live.LiveTicker`), never in a loop.
+- A screen reader hears each question as it opens (the view's live region,
+  `widgets.components.announce`: the prompt, once per question) and the verdict when it closes
+  (the region says the `.cartas-right`/`.cartas-wrong` line by itself).
 """
 from __future__ import annotations
 
@@ -27,6 +30,7 @@ import ipywidgets as w
 from classroom.store import StoreError
 from widgets.components import learner as identity, live as drawing
 from widgets.components.address import PageAddress
+from widgets.components.announce import Announcer, text_of
 from widgets.components.base import View, close_drawing, verdict_html
 
 TAP_PX = 56
@@ -66,6 +70,7 @@ class LivePhone(View):
         self.joined: dict | None = None
         self.shown: dict = {}
         self._buttons_for = (0, "")  # (question number, language) the buttons were drawn for
+        self._said = 0  # the question whose prompt the live region said
         self.identity = identity.widget(lang=self.lang, form=True)
         self.identity.on_change(self.guarded(lambda _learner: self.try_join(), clears=False))
         self.language.observe(lambda change: self.identity.set_language(change["new"]), names="value")
@@ -82,7 +87,8 @@ class LivePhone(View):
         self.ticker.observe(self.guarded(lambda _: self.refresh(), clears=False), names="tick")
         self.address = PageAddress()  # ?codigo= in the address bar once she has joined
         self.draw_title()
-        top = w.HBox([self.title, self.language], layout=w.Layout(justify_content="space-between",
+        self.announcer = Announcer()  # the live region: the question and the verdict said aloud
+        top = w.HBox([self.title, self.language, self.announcer], layout=w.Layout(justify_content="space-between",
                                                                  flex_flow="row wrap", align_items="center"))
         self.children = [top, self.identity, self.ask_code, self.message, self.status, self.prompt,
                          self.buttons, self.feedback, self.ticker, self.address]
@@ -191,6 +197,9 @@ class LivePhone(View):
         self.prompt.value = (f"<div style='font-size:19px;margin:8px 0'>{shown['prompt'][lang]}</div>"
                              if asking else "")
         self._set_buttons(shown.get("options", []) if state == "open" else [], number)
+        if state == "open" and number != self._said:
+            self._said = number
+            self.announce(text_of(shown["prompt"][lang]))
         self.feedback.value = self._verdict(shown) if state == "closed" else ""
 
     def _verdict(self, shown: dict) -> str:

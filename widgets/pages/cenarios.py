@@ -46,7 +46,7 @@ TEXT = {
     "learner_title": {"pt": "Cenário", "en": "Scenario"},
     "edit": {"pt": "Editar", "en": "Edit"},
     "name": {"pt": "Título", "en": "Title"},
-    "name_hint": {"pt": "opcional, p. ex. Aula 3: mão de onze", "en": "optional, e.g. Lesson 3: hand of eleven"},
+    "name_hint": {"pt": "opcional, p. ex. Aula 3", "en": "optional, e.g. Lesson 3"},
     "cards_hint": {"pt": "Cartas separadas por espaço ou vírgula: {example}",
                    "en": "Cards separated by spaces or commas: {example}"},
     "first_hint": {"pt": "uma por assento; - para quem não recebe", "en": "one per seat; - for none"},

@@ -47,6 +47,10 @@ Decided here:
   whichever comes first. The poll and the beat are not the learner's actions and never clear
   it (the poll only notices that the 8 s are over). Only what no control caused (the store
   out of reach) shows in the message line under the title.
+- The table is drawn from the learner's own seat: she is at the bottom and the others round
+  the table in play order (the engine's `GameSpec.seats_from`); a spectator sees it from seat
+  0 (truco) or the banker's side (21). Each seat is labelled with its player: a learner's name,
+  a bot as a bot ("Assento 2 (robô)"), in the page's language.
 - Every move is said by the page's live region (`widgets.components.announce`): each seat's
   move, in the learners' names as in "O que aconteceu", its cards in words, a line per event
   and only what is new since the last drawing (a table opened says nothing of its past).
@@ -150,14 +154,14 @@ TEXT = {
 TEAM_LETTERS = ("A", "B")
 
 
-def _truco_picture(state, lang: str, seat: int | None) -> str:
+def _truco_picture(state, lang: str, seat: int | None, order, names: dict) -> str:
     from widgets.draw.truco_table import table_html
-    return table_html(games.view(state, seat), lang)
+    return table_html(games.view(state, seat), lang, order=order, names=names)
 
 
-def _picture_21(state, lang: str, seat: int | None) -> str:
+def _picture_21(state, lang: str, seat: int | None, order, names: dict) -> str:
     from widgets.draw.vinte_e_um_table import table_html
-    return table_html(state, lang, viewer=seat)
+    return table_html(state, lang, viewer=seat, order=order, names=names)
 
 
 # A table's drawing, by its game's family (`GameSpec.family`): drawings load with a first table
@@ -622,7 +626,11 @@ class Mesa(View):
         if snap.status == "finished" and snap.code not in self._homework_sent:
             self._table_homework(snap.code)
         hand_play = games.hand_play(snap.game)
-        self.picture.value = _DRAWINGS[games.spec_of(snap.game).family](state, self.lang, mine)
+        spec = games.spec_of(snap.game)
+        # drawn from her seat: she is at the bottom, the others round the table in play order
+        order = None if mine is None else spec.seats_from(mine, len(snap.sitters))
+        seat_names = {seat: self._who(snap, seat) for seat, _sitter in enumerate(snap.sitters)}
+        self.picture.value = _DRAWINGS[spec.family](state, self.lang, mine, order, seat_names)
         self._draw_status(snap, state, mine)
         self._draw_moves(snap, state, mine, hand_play)
         why = _why(state, self.lang)
@@ -684,7 +692,7 @@ class Mesa(View):
                 who += f" ({self.t('you')})"
             row, text, button = self._seat_row(seat)
             text.value = (f"<div class='cartas-mesa-seat' data-seat='{seat}' data-controller='{kind}' "
-                          f"data-mine='{str(seat == mine).lower()}' style='font-size:15px;min-width:360px'>"
+                          f"data-mine='{str(seat == mine).lower()}' style='font-size:15px;min-width:min(360px, 100%)'>"
                           f"<b>{escape(label)}</b>: <span class='cartas-mesa-sitter'>{escape(who)}</span></div>")
             free = info["name"] is None or info["away"]
             if can_sit and seat != mine and snap.status != "finished" and (free or info["id"] == client.learner):
