@@ -18,7 +18,7 @@ import pytest
 
 from cartas.contract import Bot
 from cartas.games import DEFAULT_LEVEL, LEVELS, GameError, all_games, find_game, level_name
-from cartas.truco import ACCEPT, RUN, EasyBot, RuleBot, StrongBot, from_deal
+from cartas.truco import ACCEPT, PLAY_HAND, RUN, RUN_HAND, EasyBot, RuleBot, StrongBot, from_deal
 from cartas.truco.bots import hand_is_won
 from cartas.truco.variants import strength_table
 from cartas.vinte_e_um import SensibleBot, from_deal as deal_21
@@ -261,3 +261,69 @@ def test_the_easy_21_bot_hits_on_17_and_stands_on_18():
             state.apply_action(state.legal_actions()[0])
         assert state.current_seat == 0 and state.phase == "players"
         assert bot.choose(state.view(0)) == expected
+
+
+# -- the strong truco player -------------------------------------------------------------------
+
+# Paulista with the vira 7♣: the manilhas are the Qs (Q♣, the zap, the best card of all).
+ZAP_AFTER_TRICK_ONE = ["3♥ 4♠ 5♠", "5♦ 4♦ 6♠", "Q♣ 7♥ 6♦", "4♥ 5♣ 6♣"]
+
+
+def test_the_strong_truco_bot_never_runs_from_a_hand_its_team_has_won():
+    state = from_deal("paulista", ZAP_AFTER_TRICK_ONE, vira="7♣", dealer=3)
+    for card in ("3♥", "5♦", "7♥", "4♥", "4♠"):  # team 0 takes trick 1; seat 0 leads trick 2
+        state.apply_action(f"play {card}")
+    state.apply_action("raise")  # seat 1 asks truco; seat 2, holding the zap, answers
+    assert state.phase == "answer" and state.current_seat == 2
+    for seed in range(5):
+        assert StrongBot(seed).choose(_view(state)) != RUN
+
+
+def test_the_strong_truco_bot_asks_truco_holding_a_won_hand():
+    state = from_deal("paulista", ["3♥ 4♠ Q♣", "5♦ 4♦ 6♠", "2♥ 7♥ 6♦", "4♥ 5♣ 6♣"], vira="7♣", dealer=3)
+    for card in ("3♥", "5♦", "7♥", "4♥"):
+        state.apply_action(f"play {card}")
+    assert state.current_seat == 0 and state.raise_options
+    assert all(StrongBot(seed).choose(_view(state)).kind == "raise" for seed in range(5))
+
+
+def test_the_strong_truco_bot_runs_from_a_raise_with_a_hopeless_hand():
+    # Seat 1 holds the three weakest cards there are; running costs 1 point, not the game.
+    state = from_deal("paulista", ["3♥ 2♠ Q♣", "4♦ 4♠ 5♠", "2♥ 7♥ 6♦", "K♥ 5♣ 6♣"], vira="7♣", dealer=3)
+    state.apply_action("raise")  # seat 0 asks truco; seat 1 answers
+    assert state.current_seat == 1
+    assert all(StrongBot(seed).choose(_view(state)) == RUN for seed in range(5))
+
+
+def test_the_strong_truco_bot_never_runs_when_running_hands_them_the_game():
+    hands = ["3♥ 2♠ Q♣", "2♦ 7♠ 6♠", "4♦ 4♠ 5♠", "K♥ 5♣ 6♣"]  # seat 2: the weakest cards there are
+    state = from_deal("paulista", hands, vira="7♣", dealer=3, score=(0, 9))
+    state.apply_action("raise")  # seat 0 asks truco
+    state.apply_action("raise")  # seat 1 asks six: running now gives team 1 three points, 12
+    assert state.phase == "answer" and state.current_seat == 2 and state.run_value == 3
+    assert all(StrongBot(seed).choose(_view(state)) != RUN for seed in range(5))
+    state = from_deal("paulista", hands, vira="7♣", dealer=3, score=(0, 0))  # the same, 3 points at stake
+    state.apply_action("raise")
+    state.apply_action("raise")
+    assert all(StrongBot(seed).choose(_view(state)) == RUN for seed in range(5))
+
+
+def test_the_strong_truco_bot_decides_a_mao_de_onze_from_both_hands():
+    good = ["Q♣ Q♥ 3♠", "4♦ 4♠ 5♠", "Q♠ Q♦ 3♦", "K♥ 5♣ 6♣"]
+    bad = ["4♦ 4♠ 5♠", "Q♣ Q♥ 3♠", "5♦ 4♥ 6♠", "Q♠ Q♦ 3♦"]
+    for hands, expected in ((good, PLAY_HAND), (bad, RUN_HAND)):
+        state = from_deal("paulista", hands, vira="7♣", dealer=3, score=(11, 4))
+        assert state.phase == "decide" and state.current_seat in (0, 2)
+        assert all(StrongBot(seed).choose(_view(state)) == expected for seed in range(3))
+
+
+def test_the_strong_truco_bot_never_asks_truco_in_a_mao_de_onze():
+    state = from_deal("paulista", ["Q♣ Q♥ 3♠", "4♦ 4♠ 5♠", "Q♠ Q♦ 3♦", "K♥ 5♣ 6♣"], vira="7♣", dealer=3,
+                      score=(11, 4))
+    state.apply_action(PLAY_HAND)
+    for _ in range(6):
+        view = _view(state)
+        assert any(a.kind == "raise" for a in view.legal)  # offered, and it would lose the game
+        action = StrongBot(1).choose(view)
+        assert action.kind != "raise"
+        state.apply_action(action)

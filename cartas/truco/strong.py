@@ -9,13 +9,16 @@ plays the rest of the hand out with the rule-based card play of `bots.RuleBot` (
 strengths, fast) for every seat, and weighs its options by the points they bring:
 
 - a card: each distinct card it may play (and the lowest face down, where allowed) is
-  played out in the same worlds; the card taking the hand most often (net of losses) wins,
-  the cheaper card on a tie;
-- truco (or a raise): the other team's answer is modelled in each world by the rule-based
-  answer from the cards that world gives the answering seat (run, accept or raise again),
-  so it asks when the other team will often run (a bluff) or when it takes the hand
-  often enough to be worth more; it then answers a raise again on the average of those
-  worlds;
+  played out in the same worlds; it plays the card taking the hand most often (net of
+  losses), the cheaper on a tie, unless that card does no better than the rule-based
+  card by more than `CARD_MARGIN` of the worlds (then the rule's card, which saves the
+  good ones: a few dozen worlds are noisy);
+- truco (or a raise): the other team's answer is modelled in each world from the cards that
+  world gives the answering seat, twice: as the rule-based bot answers (it runs with weak
+  cards, so a bluff may pay) and as a bold player who never runs; it asks when asking is
+  worth more than not (by `MARGIN` points) under both, so a raise pays whether or not the
+  other team calls it, and always when its team has already won the hand; a raise again
+  is answered on the average of those worlds;
 - answering a raise: the worlds are weighed by how likely the raising seat was to ask with
   the cards each gives it (the rule-based reason to ask, or a bluff), then it accepts,
   runs or raises again by the expected points; it never runs when running hands the other
@@ -26,8 +29,8 @@ strengths, fast) for every seat, and weighs its options by the points they bring
 
 Points are weighed near the end of the game: a team needs only what it lacks to reach the
 target (`_Judge.utility`), so it does not risk a won game for points it does not need.
-The number of worlds bounds the work (about 60 ms per decision on one core at most in
-common positions, see `benchmarks/bot_strength.py`).
+The number of worlds bounds the work, not the clock (a few milliseconds per decision on
+average on one core; `benchmarks/bot_strength.py` prints the mean and p95).
 """
 from __future__ import annotations
 
@@ -40,11 +43,12 @@ from .rules import hand_status
 from .variants import strength_table
 from .views import SeatView
 
-WORLDS = 48          # deals of the unseen cards per decision
+WORLDS = 96          # deals of the unseen cards per decision
 MANILHA = 10
 COVERED = -1
 BLUFF_WEIGHT = 0.2   # how likely a world is where the raising seat had no reason to ask
-MARGIN = 0.02        # how much more (in points) a raise must be worth to be asked
+MARGIN = 0.3         # how much more (in points) a raise must be worth to be asked
+CARD_MARGIN = 0.04   # how much more often another card must take the hand than the rule's
 
 _STATUS: dict[tuple, tuple[bool, int | None]] = {}
 
@@ -200,9 +204,10 @@ class _Judge:
             out.append(0 if winner is None else 1 if winner == team else -1)
         return out
 
-    def answer_model(self, k: int, answering: int, value: int, raised_value: int) -> str:
-        """How a rule-based seat `answering` answers a raise to `raised_value` (the hand
-        worth `value` before it) in world `k`: "accept", "run" or "raise"."""
+    def answer_model(self, k: int, answering: int, value: int, raised_value: int, bold: bool) -> str:
+        """How seat `answering` answers a raise to `raised_value` (the hand worth `value`
+        before it) in world `k`: "accept", "run" or "raise": as the rule-based bot does, or
+        (`bold`) never running."""
         v = self.v
         hands = self.world(k)
         their = answering & 1
@@ -212,12 +217,19 @@ class _Judge:
         conf = rule_confidence(hands[answering], self.results, their, self.trick, answering)
         if v.variant.next_value(raised_value) is not None and conf >= 13 + 2 * step:
             return "raise"
-        return "accept" if conf >= 5 + 2 * step else "run"
+        return "accept" if bold or conf >= 5 + 2 * step else "run"
 
     def raise_worth(self, outcomes: list[int], value: int, raised: int, answering: int,
                     weights: list[float] | None = None) -> float:
-        """Expected utility of raising a hand worth `value` to `raised`, the other team's
-        answer modelled per world, when the play then gives `outcomes`."""
+        """Expected utility of raising a hand worth `value` to `raised` when the play then
+        gives `outcomes`: the lesser of two models of the other team's answer, the
+        rule-based one (which runs with weak cards) and a bold one that never runs, so a
+        raise must pay whether or not they call it."""
+        return min(self._raise_worth(outcomes, value, raised, answering, weights, bold)
+                   for bold in (False, True))
+
+    def _raise_worth(self, outcomes: list[int], value: int, raised: int, answering: int,
+                     weights: list[float] | None, bold: bool) -> float:
         weights = weights or [1.0] * len(outcomes)
         total = run = 0.0
         again: list[tuple[float, int]] = []
@@ -225,7 +237,7 @@ class _Judge:
         for k, r in enumerate(outcomes):
             w = weights[k]
             total += w
-            answer = self.answer_model(k, answering, value, raised)
+            answer = self.answer_model(k, answering, value, raised, bold)
             if answer == "run":
                 run += w * self.utility(value)
             elif answer == "accept" or nxt is None:
@@ -303,14 +315,22 @@ class StrongBot:
                 key = (strength, a.kind == "cover")
                 if key not in cards and (not key[1] or strength == min(judge.hands[judge.seat])):
                     cards[key] = a
-        scored = []
-        for (strength, covered), action in cards.items():
-            out = judge.outcomes(strength, covered)
-            scored.append((sum(out), -strength, covered, out, action))
-        scored.sort(key=lambda t: (t[0], t[1], t[2]), reverse=True)
-        _, _, _, outcomes, action = scored[0]
+        mine = judge.hands[judge.seat]
+        rule = rule_card(mine, judge.trick, judge.results, judge.seat)
+        if rule not in cards:
+            rule = (rule[0], False)
+        scored = {}
+        for key, action in cards.items():
+            out = judge.outcomes(*key)
+            scored[key] = (sum(out), out, action)
+        best = max(scored, key=lambda key: (scored[key][0], -key[0], key[1]))
+        if scored[best][0] - scored[rule][0] <= CARD_MARGIN * len(judge.deals):
+            best = rule  # no clearly better card: the rule's, which saves the good ones
+        _, outcomes, action = scored[best]
         raise_action = next((a for a in legal if a.kind == "raise"), None)
         if raise_action is not None and v.mode == "normal" and raise_action.value is not None:
+            if hand_is_won(v, strength_table(v.variant, v.vira)):
+                return raise_action  # nothing to lose: more points if they accept
             value = v.hand_value
             stay = sum(judge.utility(value * r) for r in outcomes) / len(outcomes)
             worth = judge.raise_worth(outcomes, value, raise_action.value, (judge.seat + 1) & 3)
