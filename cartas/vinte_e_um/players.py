@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from ..cards import STANDARD_PACK
 from ..coach.vinte_e_um import advise_player as _advise_player, advise_view
-from .actions import DRAW, HIT, STAND, Action
+from .actions import DRAW, HIT, STAND, TAKE_BANK, Action
 from .bots import SensibleBot, _legal
 from .odds import unknown_counts
 from .scoring import check_ace, points, value_class
@@ -62,17 +62,29 @@ def first_card_chance(value_class_of_card: int, ace: int | str, decks: int) -> f
     return float(chance / counts.sum())
 
 
+@lru_cache(maxsize=16)
+def average_chance(ace: int | str, decks: int) -> float:
+    """`first_card_chance` averaged over the first card, from a full pack."""
+    counts = unknown_counts([], decks)
+    return float(sum(count * first_card_chance(cls, ace, decks) for cls, count in enumerate(counts) if count)
+                 / counts.sum())
+
+
 class StrongBot(SensibleBot):
     """The strongest 21 level: every choice from the exact odds of what its seat has seen.
 
-    - bets: the most it may when its first card gives a better than even chance of beating
-      the bank (`first_card_chance`, a bet being won or lost even money), else the least;
+    - bets: the most it may when its first card gives a better chance of beating the bank
+      than the average first card does (`first_card_chance`, against a banker drawing below
+      17; a bet is won or lost even money, so the stake goes where the chance is best), else
+      the least;
     - as a player: hits or stands as the exact odds say (the better chance of winning,
       `cartas.coach.vinte_e_um.advise_player`, from its cards, the banker's face-up ones and
       every other card it has seen);
     - as the banker: draws or calls as the expected chips say (`advise_banker`), calling
       the weakest-looking player first;
-    - the bank (take, buy, bid, sell): as `SensibleBot`, only with chips to back it.
+    - the bank: it takes it whenever it is offered (the bank wins ties and two-card 21s,
+      and a banker pays no more than the chips he holds); buying, bidding and selling as
+      `SensibleBot`.
     """
 
     def choose(self, view) -> Action:
@@ -94,7 +106,12 @@ class StrongBot(SensibleBot):
         ace = check_ace(view.ace)
         cls = value_class(card) if card is not None else 9
         chance = first_card_chance(cls, ace, view.decks)
-        return legal[-1] if chance > 0.5 else legal[0]
+        return legal[-1] if chance > average_chance(ace, view.decks) else legal[0]
+
+    def _rotation(self, view, legal, kinds):
+        if "take_bank" in kinds:
+            return TAKE_BANK
+        return super()._rotation(view, legal, kinds)
 
     def _bank(self, view, legal):
         # reached only when the advice is to call (or there is none): call the weakest
