@@ -82,9 +82,10 @@ def maker(spec: GameSpec, level: str) -> Callable[[int], Bot]:
     if level == "random":
         return spec.random_bot
     if level == "coach0":
-        if spec.family != "truco":
+        coach0 = {"truco": Coach0Bot}.get(spec.family)  # the frozen coach plays truco only
+        if coach0 is None:
             raise SystemExit("coach0 plays truco only")
-        return Coach0Bot
+        return coach0
     if level not in LEVELS:
         raise SystemExit(f"unknown level {level!r}: choose one of {', '.join(LEVELS)}, random, coach0")
     return lambda seed: spec.bot(seed, level=level)
