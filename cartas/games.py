@@ -12,8 +12,11 @@ comparing game names:
 - `new_game(seed, seats=None, **options)`: a new game, every option checked first
   (an unknown option or a value outside its range is a `GameError` naming it, an impossible
   combination the engine's own `RuleError`);
-- `from_json(text)`, `parse_action(text)`, `bot(seed)` (the rule-following bot) and
-  `random_bot(seed)`;
+- `from_json(text)`, `parse_action(text)`, `bot(seed, level="rule")` (a bot of one of
+  `LEVELS`: "easy", a beginner a learner can beat; "rule", the rule-following bot, the
+  default; "strong", the best player the engine has; an unknown level is a GameError
+  "unknown_level" naming it; `level_name(level, lang)` says a level's name for a chooser)
+  and `random_bot(seed)`;
 - what differs from game to game, asked of the spec instead of decided by a game's name:
   `family` (the games sharing a pack, drawings and lessons: "truco" for paulista and mineiro,
   "21"), `hand_play` (a seat plays cards it picks from its hand), `table_options` (what a
@@ -39,7 +42,10 @@ if TYPE_CHECKING:  # numpy loads with a game's first use, not with the registry
     import numpy as np
 
 GAME_KEYS: tuple[str, ...] = ("paulista", "mineiro", "21")
-__all__ = ["CATALOGUE", "GAME_KEYS", "GameError", "GameSpec", "Option", "all_games", "find_game"]
+LEVELS: tuple[str, ...] = ("easy", "rule", "strong")  # the bots' levels, weakest first
+DEFAULT_LEVEL = "rule"
+__all__ = ["CATALOGUE", "DEFAULT_LEVEL", "GAME_KEYS", "LEVELS", "GameError", "GameSpec", "Option", "all_games",
+           "check_level", "find_game", "level_name"]
 TABLE_MOST = 50  # the most bets and rounds a class table's creator may choose
 
 @dataclass(frozen=True)
@@ -55,7 +61,7 @@ class GameSpec:
     _new: Callable[..., GameState]
     _load: Callable[[str], GameState]
     _parse: Callable[[str], Action]
-    _bot: Callable[[int | None], Bot]
+    _bots: Mapping[str, Callable[[int | None], Bot]]
     _random_bot: Callable[[int | None], Bot]
     family: str
     hand_play: bool
@@ -106,9 +112,11 @@ class GameSpec:
         """An action from its text (its `str()`); the game's RuleError otherwise."""
         return self._parse(text)
 
-    def bot(self, seed: int | None = None) -> Bot:
-        """The rule-following bot, deterministic given `seed`."""
-        return self._bot(seed)
+    def bot(self, seed: int | None = None, level: str = DEFAULT_LEVEL) -> Bot:
+        """A bot of `level` (one of `LEVELS`; "rule", the rule-following bot, by default),
+        deterministic given `seed` and deciding from its seat's view alone; GameError
+        "unknown_level" naming any other level."""
+        return self._bots[check_level(level)](seed)
 
     def random_bot(self, seed: int | None = None) -> Bot:
         """A bot choosing uniformly among the legal actions."""
@@ -171,7 +179,9 @@ def _truco_spec(key: str) -> GameSpec:
         options=OPTIONS,
         # saves and bots need numpy: their modules load on first use, not with the registry
         _new=new, _load=lambda text: truco.from_json(text), _parse=truco.Action.parse,
-        _bot=lambda seed: truco.RuleBot(seed=seed), _random_bot=lambda seed: truco.RandomBot(seed),
+        _bots={"easy": lambda seed: truco.EasyBot(seed), "rule": lambda seed: truco.RuleBot(seed=seed),
+               "strong": lambda seed: truco.StrongBot(seed)},
+        _random_bot=lambda seed: truco.RandomBot(seed),
         family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
         _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
         _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None)
@@ -206,7 +216,9 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         options=config.OPTIONS,
         _new=new, _load=lambda text: vinte_e_um.from_json(text),
         _parse=vinte_e_um.Action.parse,
-        _bot=lambda seed: vinte_e_um.SensibleBot(seed), _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
+        _bots={"easy": lambda seed: vinte_e_um.EasyBot(seed), "rule": lambda seed: vinte_e_um.SensibleBot(seed),
+               "strong": lambda seed: vinte_e_um.StrongBot(seed)},
+        _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
         family="21", hand_play=False, table_options=table_options, _team_of=lambda seat: None,
         _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why,
         _raise_to_answer=lambda state: None)
@@ -227,6 +239,20 @@ def find_game(key: object) -> GameSpec:
     if not isinstance(key, str) or key not in _BUILDERS:
         raise GameError("unknown_game", value=_shown(key), choices=", ".join(GAME_KEYS))
     return _spec(key)
+
+
+def check_level(level: object) -> str:
+    """`level` itself if it is one of `LEVELS`; GameError "unknown_level" naming it and the
+    choices otherwise."""
+    if not isinstance(level, str) or level not in LEVELS:
+        raise GameError("unknown_level", value=_shown(level), choices=", ".join(LEVELS))
+    return level
+
+
+def level_name(level: str, lang: str = "pt") -> str:
+    """The name of a bot level in `lang` ("Fácil", "Easy"...), for a page's level chooser;
+    GameError "unknown_level" for a level not in `LEVELS`."""
+    return CATALOGUE.say(f"level_{check_level(level)}", check_lang(lang))
 
 
 def all_games() -> tuple[GameSpec, ...]:

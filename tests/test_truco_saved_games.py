@@ -129,7 +129,9 @@ def test_a_saved_setup_out_of_range_or_an_illegal_action_is_refused(change, code
 
 def test_the_first_illegal_action_is_named_with_its_number_and_why():
     data = saved(9)
-    data["actions"][4] = "play 7♥" if "play 7♥" not in data["actions"] else "play 6♥"
+    before = from_json(json.dumps(dict(data, actions=data["actions"][:4]), ensure_ascii=False))
+    other = (before.current_seat + 1) % 4  # a card someone else holds is never legal
+    data["actions"][4] = f"play {before.hand_of(other)[0]}"
     error = refused(data)
     assert error.code == "saved_action" and error.fields["index"] == 5
     assert error.message("en").startswith("action 5 of the saved game is not legal here: ")

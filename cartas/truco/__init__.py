@@ -3,7 +3,8 @@
 Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `variants`, `rules` (each rule once), `actions`, `state` (the fast path), `events`,
 `views` (SeatView), `serialization` (saves: setup plus actions), `legacy` (first-format
-saves), `refusals`, `narration`, `explain`, `odds`, `bots`. The state follows
+saves), `refusals`, `narration`, `explain`, `odds`, `bots` (RandomBot, RuleBot, EasyBot), `strong`
+(StrongBot). The state follows
 `cartas.contract.GameState`.
 
 The modules that need numpy (`state`, `serialization`, `odds`, `bots`) load on first use of
@@ -59,12 +60,14 @@ from .views import SeatView
 
 if TYPE_CHECKING:
     from . import bots
-    from .bots import RandomBot, RuleBot, play_game
+    from .bots import EasyBot, RandomBot, RuleBot, play_game
     from .odds import TrucoOdds, hand_odds
     from .state import TrucoState, from_deal, from_json, new_game
+    from .strong import StrongBot
 
 # name -> the module that defines it, loaded when the name is first asked for
 _LAZY = {"bots": "bots", "RandomBot": "bots", "RuleBot": "bots", "play_game": "bots",
+         "EasyBot": "bots", "StrongBot": "strong",
          "TrucoOdds": "odds", "hand_odds": "odds",
          "TrucoState": "state", "from_deal": "state", "from_json": "state", "new_game": "state"}
 
@@ -89,5 +92,5 @@ __all__ = [
     "trick_next_leader", "trick_winner", "trick_winning_seat", "explain_hand", "explain_last_hand",
     "explain_next_leader", "explain_trick", "narrate", "SeatView", "TrucoState", "from_deal",
     "from_json", "new_game", "TrucoOdds", "hand_odds", "bots", "RandomBot", "RuleBot",
-    "play_game",
+    "EasyBot", "StrongBot", "play_game",
 ]

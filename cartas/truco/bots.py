@@ -1,18 +1,20 @@
-"""Truco bots: `RandomBot` and the rule-based `RuleBot`, plus `play_game`.
+"""Truco bots: `RandomBot`, the rule-based `RuleBot` and the beginner `EasyBot`, plus
+`play_game` (the strong player is `cartas.truco.strong.StrongBot`).
 
 A bot's `choose(view)` gets `state.view(seat)` and returns one of the view's legal actions
 (`cartas.contract.Bot`). Bots see only what their seat may see, and a bot is deterministic
-given its seed.
+given its seed: every draw comes from its own seeded `numpy.random.Generator`
+(`cartas.cards.make_rng`: a seed is None, a whole number or a Generator to share).
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..cards import Card
+from ..cards import TRUCO_PACK, Card, make_rng
 from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
 from .errors import TrucoError
+from .rules import hand_status
 from .state import TrucoState, new_game
 from .variants import Variant, strength_table
 from .views import SeatView
@@ -41,12 +43,12 @@ def _as_view(obj: object) -> SeatView:
 class RandomBot:
     """Picks uniformly among the legal actions."""
 
-    def __init__(self, seed: int | None = None) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | np.random.Generator | None = None) -> None:
+        self.rng = make_rng(seed)
 
     def choose(self, view: object) -> Action:
         legal = _as_view(view).legal
-        return legal[self.rng.randrange(len(legal))]
+        return legal[int(self.rng.integers(len(legal)))]
 
 
 class RuleBot:
@@ -54,8 +56,8 @@ class RuleBot:
     accepts by the strength of its hand, and decides a mão de onze/dez from both partners'
     cards. `bluff` is the chance of raising on a weak hand."""
 
-    def __init__(self, seed: int | None = None, bluff: float = 0.05) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, seed: int | np.random.Generator | None = None, bluff: float = 0.05) -> None:
+        self.rng = make_rng(seed)
         self.bluff = bluff
 
     # -- entry point ----------------------------------------------------------------------
@@ -68,7 +70,7 @@ class RuleBot:
         if v.phase == "answer":
             return self._answer(v, table, legal)
         if v.is_mao_de_ferro:  # nothing to see: any position is as good as another
-            return legal[self.rng.randrange(len(legal))]
+            return legal[int(self.rng.integers(len(legal)))]
         raise_action = next((a for a in legal if a.kind == "raise"), None)
         if raise_action is not None and v.mode == "normal" and self._wants_raise(v, table):
             return raise_action
@@ -103,7 +105,7 @@ class RuleBot:
         need = 9 + 2 * v.variant.ladder.index(v.variant.next_value(v.hand_value))
         if self._confidence(v, table) >= need:
             return True
-        return self.rng.random() < self.bluff
+        return bool(self.rng.random() < self.bluff)
 
     def _answer(self, v: SeatView, table: Mapping[Card, int], legal: Sequence[Action]) -> Action:
         pending = v.pending_raise
@@ -166,6 +168,88 @@ class RuleBot:
         if tying and (won or not v.trick_results):
             return plays[tying[0]]  # a tie after winning a trick takes the hand
         return covers.get(lowest) or plays[lowest]
+
+
+def hand_is_won(v: SeatView, table: Mapping[Card, int]) -> bool:
+    """Whether the seat's team takes the hand whatever the cards it has not seen: its best
+    card in this trick (on the table, or still in the seat's hand when it has yet to play)
+    beats every card an opponent still to play could hold and every opponent's card on the
+    table, and taking this trick ends the hand for its team (`rules.hand_status`)."""
+    if v.team is None or v.is_mao_de_ferro or not v.hand and not v.current_trick:
+        return False
+    team = v.team
+    known = {c for c in v.hand if c is not None}
+    known.update(c for h in v.hands for c in h if c is not None)
+    known.update(c for trick in v.tricks for _, c in trick if c is not None)
+    known.update(c for _, c in v.current_trick if c is not None)
+    if v.vira is not None:
+        known.add(v.vira)
+    trick = v.current_trick
+    played = {s for s, _ in trick}
+    theirs = [table[c] for s, c in trick if c is not None and v.team_of(s) != team]
+    ours = [table[c] for s, c in trick if c is not None and v.team_of(s) == team]
+    if v.seat not in played:
+        ours += [table[c] for c in v.hand if c is not None]
+    if any(s not in played and v.team_of(s) != team for s in range(v.players)):
+        theirs += [table[c] for c in TRUCO_PACK if c not in known]
+    if not ours or max(ours) <= max(theirs, default=-1):
+        return False
+    finished, winner = hand_status([*v.trick_results, team])
+    return finished and winner == team
+
+
+class EasyBot(RuleBot):
+    """A beginner a learner can beat and learn from. It follows the rules and never plays
+    an absurd move, but it makes a beginner's mistakes:
+
+    - cards: it plays its strongest card early: it leads with it, and whenever its strongest
+      card beats the other team's best on the table it plays that one, even over its
+      partner's winning card and rather than the cheapest card that would do (so it never
+      saves its manilhas); it throws its lowest card when it cannot beat them, or when it
+      plays last and its partner already holds the trick; it never plays face down;
+    - truco: it calls on a hunch: whenever it may raise and holds a manilha or a 3 (however
+      weak the rest), one time in ten (`hunch`, drawn from its seeded generator);
+    - answering a raise: it accepts every raise, whatever its cards (it never runs, so it
+      never runs from a hand its team has already won, nor when running would hand the other
+      team the game), and it never raises again;
+    - mão de onze/dez: it plays the hand whenever the two hands hold a manilha or three
+      cards of an ace or better between them (too eagerly), and otherwise runs;
+    - mão de ferro: any card, as every card is unseen.
+    """
+
+    def __init__(self, seed: int | np.random.Generator | None = None, hunch: float = 0.1) -> None:
+        super().__init__(seed, bluff=0.0)
+        self.hunch = hunch
+
+    def _wants_raise(self, v: SeatView, table: Mapping[Card, int]) -> bool:
+        if not any(table[c] >= THREE for c in v.hand if c is not None):
+            return False
+        return bool(self.rng.random() < self.hunch)
+
+    def _answer(self, v: SeatView, table: Mapping[Card, int], legal: Sequence[Action]) -> Action:
+        return ACCEPT
+
+    def _decide(self, v: SeatView, table: Mapping[Card, int]) -> Action:
+        assert v.partner is not None  # a bot sits at a seat
+        cards = [table[c] for c in v.hand + v.hands[v.partner] if c is not None]
+        if any(s >= MANILHA for s in cards) or sum(1 for s in cards if s >= ACE) >= 3:
+            return PLAY_HAND
+        return RUN_HAND
+
+    def _play_card(self, v: SeatView, table: Mapping[Card, int], legal: Sequence[Action]) -> Action:
+        plays: dict[Card, Action] = {a.card: a for a in legal if a.kind == "play" and a.card is not None}
+        mine = sorted(plays, key=lambda c: table[c])
+        lowest, highest = mine[0], mine[-1]
+        trick = v.current_trick
+        if not trick:
+            return plays[highest]
+        opp_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) != v.team),
+                       default=-1)
+        mate_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) == v.team),
+                        default=-1)
+        if mate_best > opp_best and len(trick) == 3:
+            return plays[lowest]
+        return plays[highest] if table[highest] > opp_best else plays[lowest]
 
 
 def play_game(variant: Variant | str, bots_by_seat: BotsBySeat, seed: int | np.random.Generator | None = None,

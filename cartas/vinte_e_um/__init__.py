@@ -53,10 +53,10 @@ Rules: docs/rules.md#vinte-e-um. Where the sources are silent this engine settle
   chips and no stake that is not the banker can never act again (`state.seat_is_out`);
   the play view ends the game for a learner whose seat is out.
 
-The modules that need numpy (`bots`, `odds`) load on first use of one of their names
-(`SensibleBot`, `bust_probability`...), `serialization` on the first `from_json` or
-`to_json`; the state, the scoring and the narration do not load numpy until a game deals
-(its seeded Generator).
+The modules that need numpy (`bots`, `players`: the easy and strong levels, `odds`) load on
+first use of one of their names (`SensibleBot`, `StrongBot`, `bust_probability`...),
+`serialization` on the first `from_json` or `to_json`; the state, the scoring and the
+narration do not load numpy until a game deals (its seeded Generator).
 """
 
 from __future__ import annotations
@@ -107,9 +107,11 @@ if TYPE_CHECKING:
         unknown_counts,
         win_probability,
     )
+    from .players import EasyBot, StrongBot
 
 # name -> the module that needs numpy and defines it, loaded when the name is first asked for
 _LAZY = {"bots": "bots", "RandomBot": "bots", "SensibleBot": "bots", "play_game": "bots",
+         "EasyBot": "players", "StrongBot": "players",
          "odds": "odds", "banker_distribution_array": "odds", "banker_final_distribution": "odds",
          "bust_for_view": "odds", "bust_probability": "odds", "odds_for_view": "odds", "unknown_counts": "odds",
          "win_probability": "odds"}
@@ -133,7 +135,7 @@ __all__ = [
     "KINDS", "MAX_BET", "MAX_CHIPS", "MAX_PACKS", "MAX_ROUNDS", "PASS", "PHASES",
     "REFUSE_BANK", "REFUSE_OFFER", "ROTATIONS", "ROTATION_LABELS", "STAND", "TAKE_BANK",
     "UNTIL_ONE_CAP", "Action", "IllegalAction", "RandomBot", "SeatView",
-    "SensibleBot", "VinteEUmError", "VinteEUmState",
+    "SensibleBot", "EasyBot", "StrongBot", "VinteEUmError", "VinteEUmState",
     "banker_distribution_array", "banker_final_distribution", "beats", "bots",
     "bust_for_view", "bust_probability", "call_reason", "call_winner", "card_value", "check_seed", "default_ace",
     "default_packs", "describe_action", "explain_call", "from_deal", "from_json", "is_bust",
