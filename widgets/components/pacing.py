@@ -161,3 +161,57 @@ class BotPacing:
     def continue_bots(self) -> int:
         """Let paused bots go on for another bounded run."""
         return self._run_bots(paced=True) if self.bots_paused else 0
+
+
+# The bots' level (issue 31): one chooser for every "play" view -----------------------------
+LEVEL_TEXT = {
+    "level": {"pt": "Nível dos robôs", "en": "Bots' level"},
+    "level_next": {"pt": "Os robôs passam a {level} no próximo jogo (Jogar de novo).",
+                   "en": "The bots become {level} from the next game (Play again)."},
+    "bot_seat": {"pt": "Assento {seat} (robô, {level})", "en": "Seat {seat} (bot, {level})"},
+}
+
+
+def level_options(lang: str) -> list[tuple[str, str]]:
+    """The engine's bot levels (`cartas.games.LEVELS`) as a Dropdown's options, named in `lang`."""
+    from cartas.games import LEVELS, level_name
+    return [(level_name(level, lang), level) for level in LEVELS]
+
+
+def level_chooser(level: str | None = None):
+    """The bots' level Dropdown (class cartas-level), at `level` (the engine's default, "rule",
+    when None); the view labels it in its language with `draw_level_chooser`."""
+    import ipywidgets as w
+
+    from cartas.games import DEFAULT_LEVEL
+    return w.Dropdown(options=level_options("pt"), value=level or DEFAULT_LEVEL,
+                      style={"description_width": "initial"},
+                      layout=w.Layout(width="auto", max_width="100%"), _dom_classes=("cartas-level",))
+
+
+def draw_level_chooser(chooser, lang: str, label: str) -> None:
+    """Label `chooser` (`label`) and name its levels in `lang`, keeping the chosen level."""
+    current = chooser.value
+    options = level_options(lang)
+    if list(chooser.options) != options:
+        chooser.options = options
+        chooser.value = current
+    chooser.description = label
+
+
+def make_bots(game_key: str, seats, level: str, rng) -> dict[int, Any]:
+    """A bot of `level` for each of `seats`, seeded from `rng` one seat after another (the
+    same draws as before levels existed, so a seeded link deals the same game); the engine
+    makes them (`find_game(game_key).bot`), so a strong bot's module loads only when one is made."""
+    from cartas.games import find_game
+    spec = find_game(game_key)
+    return {s: spec.bot(int(rng.integers(2**31)), level=level) for s in seats}
+
+
+def bot_names(seats, level: str, lang: str) -> dict[int, str]:
+    """{seat: label} for the bots' seats (the learner's left out), "Assento 1 (robô, Forte)",
+    as the tables draw a seat's name (`names` of `widgets.draw.truco_table.table_html`)."""
+    from cartas.games import level_name
+    from widgets.components.i18n import translate
+    name = level_name(level, lang)
+    return {s: translate(LEVEL_TEXT, "bot_seat", lang, seat=s, level=name) for s in seats if s != HUMAN}

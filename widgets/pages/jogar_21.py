@@ -22,6 +22,11 @@ Decided here (the view's, not the rules'):
 - `?semente=N` (`widgets.components.params.seed`) seeds the deals and the bots: the same link
   plays the same game as long as the learner makes the same moves. Without it, or refused,
   the seed is drawn at random.
+- The bots' level ("Nível dos robôs", class cartas-level: the engine's `LEVELS`, "Médio" by
+  default) makes every bot at the table. A change takes effect from the next game ("Jogar de
+  novo"), never in the middle of one (the rounds under way go on with the bots they started
+  with, as a learner expects); the page says so beside the chooser (class cartas-level-note)
+  until the next game starts. The table names each bot with its level ("Assento 1 (robô, Forte)").
 """
 from __future__ import annotations
 
@@ -36,7 +41,16 @@ from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
-from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
+from widgets.components.pacing import (
+    HUMAN,
+    LEVEL_TEXT,
+    BotPacing,
+    bot_names,
+    draw_level_chooser,
+    level_chooser,
+    make_bots,
+    pace_from_query,
+)
 from widgets.draw.vinte_e_um_table import table_html
 
 TEXT = {
@@ -99,10 +113,10 @@ MAX_DECISIONS = 400
 class PlayVinteEUm(BotPacing, View):
     """Whole rounds of 21 against SensibleBots; `state` may start it from a scenario."""
 
-    TEXT = {**TEXT, **REVIEW_TEXT}
+    TEXT = {**TEXT, **REVIEW_TEXT, **LEVEL_TEXT}
 
     def __init__(self, players: int = 4, role: str = "player", rotation: str = "rounds",
-                 seed=None, lang=None, delay=None, state=None, rounds: int = 10):
+                 seed=None, lang=None, delay=None, state=None, rounds: int = 10, level=None):
         super().__init__(lang=lang)
         if seed is None and state is None:  # ?semente=: the same link deals the same game
             from widgets.components.params import seed as seed_param
@@ -118,6 +132,11 @@ class PlayVinteEUm(BotPacing, View):
         self.players = w.BoundedIntText(value=players, min=3, max=12, style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
+        self.level = level_chooser(level)
+        self.bot_level = self.level.value  # the level of the bots in play
+        self.level_note = w.HTML().add_class("cartas-level-note")
+        self.level.observe(self.guarded(lambda _: self._draw_level()), names="value")
+        self._draw_level()  # labelled at open, before the first deal
         self.go_on = w.Button(layout=w.Layout(width="auto")).add_class("cartas-continue")
         # the end of the game for the learner, in plain view beside a new game's button
         self.end_text = w.HTML().add_class("cartas-end-text")
@@ -146,6 +165,7 @@ class PlayVinteEUm(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.role, self.players]), w.HBox([self.rotation, self.again]),
+            w.HBox([self.level, self.level_note], layout=w.Layout(flex_flow="row wrap", align_items="center")),
             self.rules, self.status, self.end_box, self.message, self.actions,
             w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
             self.go_on, self.review_box, self.log_box,
@@ -174,10 +194,10 @@ class PlayVinteEUm(BotPacing, View):
                             rounds=self.rounds))  # the engine picks the table's ace for the rotation
 
     def start(self, state) -> None:
-        from cartas.vinte_e_um import SensibleBot
-
         self.state = state
-        self.bots = {s: SensibleBot(seed=int(self.rng.integers(2**31))) for s in range(state.players)}
+        self.bot_level = self.level.value
+        # a seed drawn for every seat, the learner's too, as always: a seeded link deals the same game
+        self.bots = make_bots("21", range(state.players), self.bot_level, self.rng)
         self.decisions = []
         self.hint_box.value = self.review_box.value = ""
         self._run_bots(paced=False)
@@ -261,6 +281,13 @@ class PlayVinteEUm(BotPacing, View):
         return self.state.view(HUMAN).legal_actions()
 
     # Drawing -------------------------------------------------------------------------------
+    def _draw_level(self) -> None:
+        """The level chooser in the page's language, and the note saying when a new level comes."""
+        draw_level_chooser(self.level, self.lang, self.t("level"))
+        changed = self.level.value != self.bot_level
+        self.level_note.value = (f'<span role="status">{escape(self.t("level_next", level=self.level.label))}</span>'
+                                 if changed else "")
+
     def redraw(self) -> None:
         state = self.state
         if state is None:  # not dealt yet (see widgets.components.later)
@@ -278,7 +305,9 @@ class PlayVinteEUm(BotPacing, View):
         self.hint_button.description = self.t("hint")
         self.review_button.description = self.t("review")
         self._draw_rules()
-        self.table.value = table_html(state, self.lang, viewer=HUMAN)
+        self.table.value = table_html(state, self.lang, viewer=HUMAN,
+                                      names=bot_names(self.bots, self.bot_level, self.lang))
+        self._draw_level()
         self._draw_status()
         self._draw_actions()
         events = state.view(HUMAN).events

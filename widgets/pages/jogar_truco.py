@@ -22,6 +22,12 @@ Decided here (how the learner plays for a team, not a rule of the game):
 - `?semente=N` (`widgets.components.params.seed`) seeds the deals and the bots: the same link
   plays the same game as long as the learner makes the same moves ("Jogar de novo" goes on
   with the next deals of that seed). Without it, or refused, the seed is drawn at random.
+- The bots' level ("Nível dos robôs", class cartas-level: the engine's `LEVELS`, "Médio" by
+  default) makes all three bots, partner and opponents alike. A change takes effect from the
+  next game ("Jogar de novo"), never in the middle of one: a learner expects the game under
+  way to go on with the bots it started with, so the page says so beside the chooser
+  (class cartas-level-note) until the next game starts. The table names each bot with the
+  level it plays at ("Assento 1 (robô, Forte)").
 """
 from __future__ import annotations
 
@@ -39,7 +45,16 @@ from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
 from widgets.components.i18n import number, percent
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
-from widgets.components.pacing import HUMAN, BotPacing, pace_from_query
+from widgets.components.pacing import (
+    HUMAN,
+    LEVEL_TEXT,
+    BotPacing,
+    bot_names,
+    draw_level_chooser,
+    level_chooser,
+    make_bots,
+    pace_from_query,
+)
 from widgets.draw.svg import card_name, card_svg, cards_row
 from widgets.draw.truco_table import table_html
 
@@ -121,9 +136,9 @@ MAX_DECISIONS = 400  # decisions kept for the review (a whole game has far fewer
 class PlayTruco(BotPacing, View):
     """A whole game to 12 against bots; `state` may start it from a scenario."""
 
-    TEXT = {**TEXT, **REVIEW_TEXT}
+    TEXT = {**TEXT, **REVIEW_TEXT, **LEVEL_TEXT}
 
-    def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None):
+    def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None, level=None):
         super().__init__(lang=lang)
         if seed is None and state is None:  # ?semente=: the same link deals the same game
             from widgets.components.params import seed as seed_param
@@ -132,6 +147,10 @@ class PlayTruco(BotPacing, View):
         self.state = None
         self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.variant = variant_toggle(variant if state is None else state.variant)
+        self.level = level_chooser(level)
+        self.bot_level = self.level.value  # the level of the bots in play
+        self.level_note = w.HTML().add_class("cartas-level-note")
+        self._draw_level()  # labelled at open, before the first deal
         self.again = w.Button(button_style="primary").add_class("cartas-again")
         self.status = w.HTML().add_class("cartas-status")
         self.table = w.HTML().add_class("cartas-table-box")
@@ -161,6 +180,7 @@ class PlayTruco(BotPacing, View):
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.variant.observe(self.guarded(lambda _: self.new_game()), names="value")
+        self.level.observe(self.guarded(lambda _: self._draw_level()), names="value")
         self.moves = w.VBox([self.raise_button, self.accept_button, self.run_button,
                              self.play_hand_button, self.run_hand_button])
         self.hand_cards.on_pick(self.guarded(self.play_card, near=self.moves))  # refusals under the cards
@@ -183,7 +203,9 @@ class PlayTruco(BotPacing, View):
         ], layout=w.Layout(min_width="280px", margin="0 0 0 8px")).add_class("cartas-controls")
         self.children = [
             self.header(),
-            w.HBox([self.variant, self.again]), self.status, self.message,
+            w.HBox([self.variant, self.again]),
+            w.HBox([self.level, self.level_note], layout=w.Layout(flex_flow="row wrap", align_items="center")),
+            self.status, self.message,
             w.HBox([self.table, controls], layout=w.Layout(align_items="flex-start"),
                    _dom_classes=("cartas-table-and-controls",)),
             self.hint_box, self.explanation, self.review_box, self.log_box,
@@ -208,11 +230,10 @@ class PlayTruco(BotPacing, View):
 
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
-        from cartas.truco import RuleBot
-
         self.state = state
-        self.bots = {s: RuleBot(seed=int(self.rng.integers(2**31)))
-                     for s in range(state.players) if s != HUMAN}
+        self.bot_level = self.level.value
+        self.bots = make_bots(state.variant.key, [s for s in range(state.players) if s != HUMAN],
+                              self.bot_level, self.rng)
         self.decisions = []
         self._clear_notes()
         self._run_bots(paced=False)
@@ -406,7 +427,9 @@ class PlayTruco(BotPacing, View):
         self.hint_button.description = self.t("hint")
         self.review_button.description = self.t("review")
         self.cover.description = self.t("cover")
-        self.table.value = table_html(view, self.lang, compact=True)
+        self.table.value = table_html(view, self.lang, compact=True,
+                                      names=bot_names(self.bots, self.bot_level, self.lang))
+        self._draw_level()
         self._draw_last_trick()
         self._draw_status()
         self._draw_hand(view, legal)
@@ -416,6 +439,13 @@ class PlayTruco(BotPacing, View):
         self.log_box.value = log_html(self.t('log'), lines[-80:])
         if self.homework_item is not None:
             self.homework_item.check()
+
+    def _draw_level(self) -> None:
+        """The level chooser in the page's language, and the note saying when a new level comes."""
+        draw_level_chooser(self.level, self.lang, self.t("level"))
+        changed = self.level.value != self.bot_level
+        self.level_note.value = (f'<span role="status">{escape(self.t("level_next", level=self.level.label))}</span>'
+                                 if changed else "")
 
     def _announce_moves(self, lines: list[str]) -> None:
         """Say the moves narrated since the last drawing (the learner's and the bots'); a new
