@@ -186,7 +186,7 @@ def level_chooser(level: str | None = None):
     from cartas.games import DEFAULT_LEVEL
     return w.Dropdown(options=level_options("pt"), value=level or DEFAULT_LEVEL,
                       style={"description_width": "initial"},
-                      layout=w.Layout(width="auto", max_width="100%"), _dom_classes=("cartas-level",))
+                      layout=w.Layout(width="300px", max_width="100%"), _dom_classes=("cartas-level",))
 
 
 def draw_level_chooser(chooser, lang: str, label: str) -> None:
