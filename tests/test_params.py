@@ -26,7 +26,7 @@ HOSTILE = {
     "unicode": "ação 🂡 ٣ \u202e\x07",
     "html": '<img src=x onerror="window.__cartas_injected=1">',
 }
-PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo")
+PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo", "nivel")
 
 
 def refused(reading, code: str):
@@ -122,6 +122,7 @@ def test_every_hostile_value_is_refused_by_every_parameter_in_both_languages(nam
         "ritmo": params.decimal_number("ritmo", text, 0.0, 5.0, 0.8, "pace"),
         "mesa": params.table_code("mesa", text),
         "lang": params.language_tag(text),
+        "nivel": params.bot_level("nivel", text),
     }
     for parameter, reading in readings.items():
         assert reading.problem is not None, (parameter, name)
@@ -185,8 +186,8 @@ def every_text(widget) -> str:
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo"),
-         "jogar_21.ipynb": ("semente", "ritmo"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
+READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo", "nivel"),
+         "jogar_21.ipynb": ("semente", "ritmo", "nivel"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
 
 
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))

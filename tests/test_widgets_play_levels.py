@@ -78,3 +78,53 @@ def test_the_note_and_the_names_follow_the_language_switch():
     assert view.level.description == "Bots' level" and view.level.value == "strong"
     assert "The bots become Strong from the next game" in view.level_note.value
     assert "Seat 1 (bot, Medium)" in view.table.value
+
+
+# ?nivel= in the page's URL (widgets.components.params.level) ---------------------------------
+@pytest.mark.parametrize("text, level", [("forte", "strong"), ("FÁCIL", "easy"), ("facil", "easy"),
+                                         ("Médio", "rule"), ("MEDIO", "rule"), ("strong", "strong"),
+                                         ("Easy", "easy"), ("medium", "rule"), ("rule", "rule")])
+@pytest.mark.parametrize("page, classes", PAGES)
+def test_nivel_in_the_url_chooses_the_bots_level(page, classes, text, level, monkeypatch):
+    from urllib.parse import urlencode
+    monkeypatch.setenv("QUERY_STRING", urlencode({"nivel": text}))
+    view = opened(page, "pt")
+    assert view.level.value == level and view._url_problems == []
+    assert all(type(bot) is classes[level] for bot in view.bots.values())
+
+
+HOSTILE_LEVELS = {
+    "too_long": ("x" * 5000, "5000 characters, more than the 16 accepted"),
+    "unknown": ("expert", "?nivel=expert, which is not a bots&#x27; level"),
+    "look_alike": ("ｆｏｒｔｅ", "which is not a bots&#x27; level"),
+    "control": ("forte\x07", "?nivel=forte?, which is not a bots&#x27; level"),
+    "doubled_word": ("forteforte", "?nivel=forteforte, which is not a bots&#x27; level"),
+    "html_long": ('<img src=x onerror="alert(1)">', "30 characters, more than the 16 accepted"),
+    "html": ("<img src=x>", "?nivel=&lt;img src=x&gt;, which is not a bots&#x27; level"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE_LEVELS))
+@pytest.mark.parametrize("page, classes", PAGES)
+def test_a_hostile_nivel_is_refused_in_both_languages_and_the_default_level_plays(page, classes, name,
+                                                                                   monkeypatch):
+    from urllib.parse import urlencode
+    text, english = HOSTILE_LEVELS[name]
+    monkeypatch.setenv("QUERY_STRING", urlencode({"nivel": text}))
+    view = opened(page, "en")
+    assert view.level.value == "rule" and view.last_error is None
+    assert all(type(bot) is classes["rule"] for bot in view.bots.values())
+    assert english in view.title.value and "the bots play at the usual level (Medium)" in view.title.value
+    assert "<img" not in view.title.value  # shown back escaped
+    view.lang = "pt"
+    view.redraw()
+    assert "os robôs jogam no nível de sempre (Médio)" in view.title.value
+
+
+@pytest.mark.parametrize("page, classes", PAGES)
+def test_nivel_given_twice_is_refused_and_the_default_level_plays(page, classes, monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "nivel=facil&nivel=forte")
+    view = opened(page, "pt")
+    assert view.level.value == "rule"
+    assert all(type(bot) is classes["rule"] for bot in view.bots.values())
+    assert "?nivel= 2 vezes, e só se aceita uma" in view.title.value

@@ -37,9 +37,15 @@ def query_parameters() -> dict[str, str]:
             if wait_for_request():  # Voilà sends the request once: never wait twice
                 break
         _request_arrived = True
+    return {key: values[-1] for key, values in query_fields().items() if values}
+
+
+def query_fields() -> dict[str, list[str]]:
+    """Every value of each of the URL's query parameters, as given (the first `MAX_FIELDS`
+    fields), for a parameter that refuses being given twice (`params.level`); call
+    `query_parameters` first, which waits for a pre-heated kernel's request."""
     fields = os.environ.get("QUERY_STRING", "").split("&", MAX_FIELDS)[:MAX_FIELDS]
-    query = parse_qs("&".join(fields))
-    return {key: values[-1] for key, values in query.items() if values}
+    return parse_qs("&".join(fields))
 
 
 def translate(table: dict, key: str, lang: str, **fields) -> str:

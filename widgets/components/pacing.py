@@ -178,6 +178,14 @@ def level_options(lang: str) -> list[tuple[str, str]]:
     return [(level_name(level, lang), level) for level in LEVELS]
 
 
+def level_from_query():
+    """The bots' level: `?nivel=forte` in the dashboard URL, as a
+    `widgets.components.params.Reading` (a refused value gives the default level, "rule",
+    see `View.from_url`)."""
+    from widgets.components.params import level
+    return level()
+
+
 def level_chooser(level: str | None = None):
     """The bots' level Dropdown (class cartas-level), at `level` (the engine's default, "rule",
     when None); the view labels it in its language with `draw_level_chooser`."""

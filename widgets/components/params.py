@@ -19,6 +19,14 @@ Decided rules (one per parameter; every reader bounds the text it looks at):
 - `?lang=` (every dashboard): its first two letters, in any case, are "pt" or "en" ("en-GB"
   is English), which is how the page's script in the browser decides (`widgets.components.page`), so the
   two never disagree. Anything else: Portuguese, and the notice says so in both languages.
+- `?nivel=` (the bots' level, `jogar_truco` and `jogar_21`): one of the engine's levels
+  (`cartas.games.LEVELS`), by its key ("easy", "rule", "strong") or by its name in either
+  language ("Fácil", "Médio", "Forte", "Easy", "Medium", "Strong"), in any case and with or
+  without its accents ("facil", "MEDIO"); at most `LEVEL_LIMIT` characters. Anything else
+  (an unknown word, control characters, a level twice as "forteforte"): the default level
+  (`cartas.games.DEFAULT_LEVEL`, "Médio"), and the notice names the levels accepted. Given
+  twice (`?nivel=facil&nivel=forte`), it is refused too, and the default level is used (the
+  other parameters keep their last value, `i18n.query_parameters`).
 - `?mesa=` (a table code): what `classroom.tables.clean_code` accepts. Anything else: the lobby,
   and the notice names the code's shape.
 - `?tarefa=` (a homework, `tarefa.ipynb`): what `classroom.homework.clean_id` accepts (8
@@ -47,6 +55,7 @@ PACE_DECIMALS = 3
 SHOWN = 24              # characters of a refused value shown back
 NUMBER_LIMIT = 32       # characters a number's text may have before it is refused unread
 CODE_LIMIT = 40         # characters a table code's text may have (with spaces and dashes)
+LEVEL_LIMIT = 16        # characters a level's text may have before it is refused unread
 
 CATALOGUE = Catalogue("params", {
     "too_long": ("O endereço traz ?{name}= com {length} caracteres, mais que os {limit} aceitos: {fallback}.",
@@ -79,6 +88,11 @@ CATALOGUE = Catalogue("params", {
                       "The address has ?{name}={shown}, which is not a live session code ({n} letters or digits, "
                       "such as AB23): {fallback}."),
     "fallback_live": ("digite o código que aparece no projetor", "type the code shown on the projector"),
+    "unknown_level": ("O endereço traz ?{name}={shown}, que não é um nível dos robôs ({choices}): {fallback}.",
+                      "The address has ?{name}={shown}, which is not a bots' level ({choices}): {fallback}."),
+    "repeated": ("O endereço traz ?{name}= {count} vezes, e só se aceita uma: {fallback}.",
+                 "The address has ?{name}= {count} times, and only one is accepted: {fallback}."),
+    "fallback_level": ("os robôs jogam no nível de sempre ({level})", "the bots play at the usual level ({level})"),
     "fallback_seed": ("a mesa usa uma semente sorteada", "the table uses a random seed"),
     "fallback_game_seed": ("o jogo usa uma semente sorteada", "the game uses a random seed"),
     "fallback_pace": ("os robôs jogam no ritmo de sempre ({value} s)",
@@ -99,6 +113,9 @@ class ParamError(RuleError):
         fallback = fields.pop("fallback", None)
         extra = {key: _decimal_text(value, lang) if isinstance(value, float) else value
                  for key, value in dict(fields.pop("fallback_fields", None) or {}).items()}
+        if "level" in extra:  # a bots' level, by its key: named in `lang`
+            from cartas.games import level_name
+            extra["level"] = level_name(str(extra["level"]), lang)
         if isinstance(fallback, str):
             fields["fallback"] = CATALOGUE.say(f"fallback_{fallback}", lang, **extra)
         for key in ("low", "high"):
@@ -243,6 +260,37 @@ def live_code(name: str, text: str | None) -> Reading:
     return Reading(None, problem)
 
 
+def _folded(text: str) -> str:
+    """`text` in lower case without its accents ("Médio" -> "medio"): canonical decomposition
+    only, so a look-alike (full-width "ｆｏｒｔｅ") stays different and is refused."""
+    import unicodedata
+    return "".join(ch for ch in unicodedata.normalize("NFD", text)
+                   if unicodedata.category(ch) != "Mn").casefold()
+
+
+def bot_level(name: str, text: str | None) -> Reading:
+    """`text` as one of the engine's bot levels (`cartas.games.LEVELS`), named by its key or
+    by its name in either language, any case, accents optional (see the module); None or an
+    empty text gives the default level quietly, a refused text the default with its ParamError."""
+    from cartas.games import DEFAULT_LEVEL, LEVELS, level_name
+
+    if text is None or not text.strip():
+        return Reading(DEFAULT_LEVEL)
+    text = text.strip()
+    say_default = {"level": DEFAULT_LEVEL}  # named in the notice's language (`ParamError.message`)
+    problem = _too_long(name, text, LEVEL_LIMIT, "level", **say_default)
+    if problem is None:
+        words = {_folded(key): key for key in LEVELS}
+        words.update({_folded(level_name(key, lang)): key for key in LEVELS for lang in LANGUAGES})
+        level = words.get(_folded(text)) if text.isprintable() else None
+        if level is not None:
+            return Reading(level)
+        choices = ", ".join(_folded(level_name(key)) for key in LEVELS)
+        problem = ParamError("unknown_level", name=name, shown=shown(text), choices=choices,
+                             fallback="level", fallback_fields=say_default)
+    return Reading(DEFAULT_LEVEL, problem)
+
+
 def scenario_link(name: str, text: str | None) -> Reading:
     """`text` as a scenario link to open, when it is not longer than a link can be; what it
     holds is checked by `cartas.scenario` when it is opened. None or empty gives None."""
@@ -263,6 +311,21 @@ def seed(name: str = "semente", fallback: str = "seed") -> Reading:
 def pace(default: float, name: str = "ritmo") -> Reading:
     """`?ritmo=`: seconds between bot moves, `default` when absent or refused."""
     return decimal_number(name, query_parameters().get(name), 0.0, MAX_PACE, default, "pace")
+
+
+def level(name: str = "nivel") -> Reading:
+    """`?nivel=`: the bots' level on a "play" dashboard, the default level when absent or
+    refused; given twice (`?nivel=facil&nivel=forte`) it is refused, since the link means two
+    things and the page cannot tell which."""
+    from cartas.games import DEFAULT_LEVEL
+    from widgets.components.i18n import query_fields
+
+    text = query_parameters().get(name)
+    given = len(query_fields().get(name, []))
+    if given > 1:
+        return Reading(DEFAULT_LEVEL, ParamError("repeated", name=name, count=given, fallback="level",
+                                                 fallback_fields={"level": DEFAULT_LEVEL}))
+    return bot_level(name, text)
 
 
 def initial_language() -> str:

@@ -27,6 +27,10 @@ Decided here (the view's, not the rules'):
   novo"), never in the middle of one (the rounds under way go on with the bots they started
   with, as a learner expects); the page says so beside the chooser (class cartas-level-note)
   until the next game starts. The table names each bot with its level ("Assento 1 (robô, Forte)").
+- `?nivel=forte` (`widgets.components.params.level`: a level's key or its name in either
+  language, any case, accents optional) sets the chooser's starting level, so a teacher's link
+  opens with the bots she chose; refused (unknown, too long, control characters, given twice),
+  the page says so under its title and the bots play at "Médio".
 """
 from __future__ import annotations
 
@@ -48,6 +52,7 @@ from widgets.components.pacing import (
     bot_names,
     draw_level_chooser,
     level_chooser,
+    level_from_query,
     make_bots,
     pace_from_query,
 )
@@ -132,7 +137,7 @@ class PlayVinteEUm(BotPacing, View):
         self.players = w.BoundedIntText(value=players, min=3, max=12, style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-players")
         self.again = w.Button(button_style="primary").add_class("cartas-again")
-        self.level = level_chooser(level)
+        self.level = level_chooser(self.from_url(level_from_query()) if level is None else level)  # ?nivel=
         self.bot_level = self.level.value  # the level of the bots in play
         self.level_note = w.HTML().add_class("cartas-level-note")
         self.level.observe(self.guarded(lambda _: self._draw_level()), names="value")

@@ -28,6 +28,10 @@ Decided here (how the learner plays for a team, not a rule of the game):
   way to go on with the bots it started with, so the page says so beside the chooser
   (class cartas-level-note) until the next game starts. The table names each bot with the
   level it plays at ("Assento 1 (robô, Forte)").
+- `?nivel=forte` (`widgets.components.params.level`: a level's key or its name in either
+  language, any case, accents optional) sets the chooser's starting level, so a teacher's link
+  opens with the bots she chose; refused (unknown, too long, control characters, given twice),
+  the page says so under its title and the bots play at "Médio".
 """
 from __future__ import annotations
 
@@ -52,6 +56,7 @@ from widgets.components.pacing import (
     bot_names,
     draw_level_chooser,
     level_chooser,
+    level_from_query,
     make_bots,
     pace_from_query,
 )
@@ -147,7 +152,7 @@ class PlayTruco(BotPacing, View):
         self.state = None
         self.delay = self.from_url(pace_from_query()) if delay is None else delay
         self.variant = variant_toggle(variant if state is None else state.variant)
-        self.level = level_chooser(level)
+        self.level = level_chooser(self.from_url(level_from_query()) if level is None else level)  # ?nivel=
         self.bot_level = self.level.value  # the level of the bots in play
         self.level_note = w.HTML().add_class("cartas-level-note")
         self._draw_level()  # labelled at open, before the first deal
