@@ -34,6 +34,9 @@ def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, bro
         page = open_page(context, voila_url, name, "pt")
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
         main_interactions(page)
+        # still this dashboard: no interaction follows a link away (the checks and the
+        # screenshot below would then be of another page)
+        assert page.url.split("?")[0].endswith(f"/{name}.ipynb"), page.url
         assert ("pt", "after", layout_problems(page)) == ("pt", "after", NONE)
         full_screenshot(page, SCREENSHOTS / f"{name}.png")
         switch_language(page, "en")

@@ -267,7 +267,7 @@ class CourseIndex(View):
             if game is not None:
                 steps.append(self._link(f"{game.notebook}?lang={lang}", self.t("all_started"), "cartas-next-lesson",
                                         game.key))
-        self.next_step.value = (f"<div class='cartas-next' style='background:#e3f2fd;border-radius:8px;"
+        self.next_step.value = (f"<div class='cartas-next-steps' style='background:#e3f2fd;border-radius:8px;"
                                 f"padding:4px 12px;margin:4px 0'><h3 style='margin:6px 0 2px'>{self.t('next')}</h3>"
                                 + "".join(f"<div>{step}</div>" for step in steps) + "</div>")
 
