@@ -52,6 +52,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
   input, 401, 403, 404, 429 too many guesses, 503 hub or store down); no traceback leaves the
   service.
+- Bad input is refused as such (400), on every endpoint, before it reaches the store: a JSON
+  body nested more than MAX_DEPTH levels deep (`too_nested`, however deep), a NUL in one of its
+  texts, or a control character in a name or code of the path (`control_character`, naming
+  the character: `values.control_character`).
 """
 from __future__ import annotations
 
@@ -79,12 +83,14 @@ from .games import TableError
 from .identity import clean_name
 from .store import Store, StoreError, connect
 from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
+from .values import control_character
 
 CACHE_SECONDS = 30.0
 REFRESH_FROM = 0.5         # of CACHE_SECONDS: a token in use is re-checked in the background from then
 MAX_TOKENS = 20_000        # token answers kept at most (older ones dropped first)
 LONG_POLL = 30.0
 MAX_BODY = 64 * 1024
+MAX_DEPTH = 32             # lists or objects one inside another in a request's JSON, at most
 MAX_ANSWERS = 200
 LOG_LINES = 80             # the last events of a seat's log sent to a page that has none of them
 MAX_EVENTS_SENT = 1_000    # events sent at most to a page that has the log up to `events_since`
@@ -105,6 +111,10 @@ TEXT = {
     "no_class": ("Não há turma {name} no JupyterHub.", "There is no class {name} on JupyterHub."),
     "bad_request": ("Pedido inválido: {why}.", "Bad request: {why}."),
     "not_found": ("Não há nada aqui.", "There is nothing here."),
+    "too_nested": ("Pedido inválido: o JSON tem mais de {most} níveis de listas ou objetos, um dentro do outro.",
+                   "Bad request: the JSON nests lists or objects more than {most} levels deep."),
+    "control_character": ("Pedido inválido: {where_pt} tem um caractere de controle ({char}).",
+                          "Bad request: {where_en} holds a control character ({char})."),
     "not_seated": ("Você não está sentado nesta mesa.", "You are not seated at this table."),
     "hub_down": ("O JupyterHub não respondeu; tente de novo.", "JupyterHub did not answer; try again."),
     "store_down": ("As turmas estão sem conexão com o banco de dados; tente de novo.",
@@ -709,6 +719,24 @@ class Service:
 
 
 # HTTP ----------------------------------------------------------------------------------------
+def check_json(value: Any) -> None:
+    """Refused (400) if `value`, a request's parsed JSON, nests lists or objects more than
+    MAX_DEPTH levels deep or holds a NUL in a text (a key or a value). Walked without recursion."""
+    pending = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, str):
+            if "\0" in item:
+                raise Refused(400, "control_character", where_pt="um texto do pedido",
+                              where_en="a text of the request",
+                              char="U+0000")
+        elif isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise Refused(400, "too_nested", most=MAX_DEPTH)
+            children = [*item.keys(), *item.values()] if isinstance(item, dict) else item
+            pending.extend((child, depth + 1) for child in children)
+
+
 class Handler(web.RequestHandler):
     service: Service
 
@@ -721,6 +749,16 @@ class Handler(web.RequestHandler):
     def on_finish(self) -> None:
         if self.stage is not None:
             self.service.stages.add(self.stage, time.monotonic() - self.since)
+
+    def prepare(self) -> None:
+        """A name or code in the path (a learner's, a class's, a table's) with a control
+        character is refused here, whatever the endpoint (`values.control_character`)."""
+        for arg in self.path_args:
+            char = control_character(arg)
+            if char is not None:
+                self.refuse(Refused(400, "control_character", where_pt="um nome ou código do endereço",
+                                    where_en="a name or code in the address", char=char))
+                return
 
     def check_xsrf_cookie(self) -> None:  # token-authenticated API: no cookies are used
         pass
@@ -786,14 +824,20 @@ class Handler(web.RequestHandler):
         return value
 
     def body(self) -> dict:
+        """The request's JSON object: refused (400, saying why) if it is too long, not JSON,
+        not an object, nested more than MAX_DEPTH levels (however deep: no RecursionError) or
+        holding a NUL in a text (no store text holds one)."""
         if len(self.request.body) > MAX_BODY:
             raise Refused(400, "bad_request", why="body too long")
         try:
             value = json.loads(self.request.body or b"{}")
+        except RecursionError:
+            raise Refused(400, "too_nested", most=MAX_DEPTH) from None
         except ValueError:
             raise Refused(400, "bad_request", why="not JSON") from None
         if not isinstance(value, dict):
             raise Refused(400, "bad_request", why="not a JSON object")
+        check_json(value)
         return value
 
     async def guarded(self, work) -> None:

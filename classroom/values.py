@@ -7,7 +7,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["NewClass", "NotAllowed", "name_key"]
+__all__ = ["NewClass", "NotAllowed", "control_character", "name_key"]
 
 
 def name_key(name: str) -> str:
@@ -20,6 +20,15 @@ def name_key(name: str) -> str:
     text = unicodedata.normalize("NFKC", name).casefold()
     bare = "".join(ch for ch in unicodedata.normalize("NFD", text) if not unicodedata.combining(ch))
     return " ".join(unicodedata.normalize("NFC", bare).split())
+
+
+def control_character(text: str) -> str | None:
+    """The first control character of `text` (Unicode category Cc: NUL, a tab, a newline, ...)
+    as "U+0000", or None if it has none. No learner's name, class name or code holds one: a
+    request naming one with such a character is refused as such (400), before it reaches the
+    store (PostgreSQL holds no NUL in a text)."""
+    found = next((ch for ch in text if unicodedata.category(ch) == "Cc"), None)
+    return None if found is None else f"U+{ord(found):04X}"
 
 
 class NotAllowed(PermissionError):
