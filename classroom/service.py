@@ -52,6 +52,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
   input, 401, 403, 404, 429 too many guesses, 503 hub or store down); no traceback leaves the
   service.
+- A request's body is read only once its sender is known: on every endpoint that takes one,
+  a declared length over MAX_BODY is refused (413 `too_large`), then the token is checked
+  (401/403 as above), before a byte of the body is read; the connection is then closed, so
+  an unknown sender cannot make the service hold a large body (`Handler.prepare`).
 - Bad input is refused as such (400), on every endpoint, before it reaches the store: a JSON
   body nested more than MAX_DEPTH levels deep (`too_nested`, however deep), a NUL in one of its
   texts, or a control character in a name or code of the path (`control_character`, naming
@@ -76,6 +80,7 @@ from typing import Any
 from urllib.parse import quote
 
 from tornado import httpclient, web
+from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
 from . import attempts, games, homework, live, mastery, progress
@@ -111,6 +116,7 @@ TEXT = {
     "no_class": ("Não há turma {name} no JupyterHub.", "There is no class {name} on JupyterHub."),
     "bad_request": ("Pedido inválido: {why}.", "Bad request: {why}."),
     "not_found": ("Não há nada aqui.", "There is nothing here."),
+    "too_large": ("Pedido grande demais: no máximo {most} bytes.", "Request too large: {most} bytes at most."),
     "too_nested": ("Pedido inválido: o JSON tem mais de {most} níveis de listas ou objetos, um dentro do outro.",
                    "Bad request: the JSON nests lists or objects more than {most} levels deep."),
     "control_character": ("Pedido inválido: {where_pt} tem um caractere de controle ({char}).",
@@ -737,11 +743,15 @@ def check_json(value: Any) -> None:
             pending.extend((child, depth + 1) for child in children)
 
 
+@web.stream_request_body
 class Handler(web.RequestHandler):
     service: Service
 
     def initialize(self, service: Service) -> None:
         self.service = service
+        self.chunks: list[bytes] = []      # the body as read, once prepare() let it in
+        self.known_user: str | None = None
+        self.answered = False              # a refusal was sent
         self.began = time.monotonic()
         self.stage: str | None = None      # the step this request's whole time counts as
         self.since = self.began            # ... from this moment
@@ -750,15 +760,34 @@ class Handler(web.RequestHandler):
         if self.stage is not None:
             self.service.stages.add(self.stage, time.monotonic() - self.since)
 
-    def prepare(self) -> None:
-        """A name or code in the path (a learner's, a class's, a table's) with a control
-        character is refused here, whatever the endpoint (`values.control_character`)."""
+    async def prepare(self) -> None:
+        """Before any byte of a body is read (the handler streams its body): a name or code
+        in the path (a learner's, a class's, a table's) with a control character is refused
+        (`values.control_character`); a request with a body is refused if it declares more
+        than MAX_BODY bytes, then unless its token is a learner's. A refused body is never
+        read: tornado closes the connection once the refusal is sent."""
         for arg in self.path_args:
             char = control_character(arg)
             if char is not None:
                 self.refuse(Refused(400, "control_character", where_pt="um nome ou código do endereço",
                                     where_en="a name or code in the address", char=char))
                 return
+        declared = self.request.headers.get("Content-Length", "0").strip()
+        if not declared.isdigit():
+            self.refuse(Refused(400, "bad_request", why="Content-Length"))
+            return
+        if int(declared) > MAX_BODY:
+            self.refuse(Refused(413, "too_large", most=MAX_BODY))
+            return
+        if self.request.method in ("POST", "PUT", "PATCH"):
+            await self.guarded(self.user, reply=False)
+            if self.answered:
+                return
+        if isinstance(self.request.connection, HTTP1Connection):  # a body in chunks: cut at MAX_BODY too
+            self.request.connection.set_max_body_size(MAX_BODY)
+
+    def data_received(self, chunk: bytes) -> None:
+        self.chunks.append(chunk)
 
     def check_xsrf_cookie(self) -> None:  # token-authenticated API: no cookies are used
         pass
@@ -772,6 +801,7 @@ class Handler(web.RequestHandler):
                                 "en": "The service failed."}))
 
     def refuse(self, error: Refused) -> None:
+        self.answered = True
         self.set_status(error.status)
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en}))
@@ -782,6 +812,10 @@ class Handler(web.RequestHandler):
         self.finish(json.dumps(value, ensure_ascii=False))
 
     async def user(self) -> str:
+        """The hub user of the request's token (asked once per request: prepare() asks it
+        first for a request with a body)."""
+        if self.known_user is not None:
+            return self.known_user
         match = re.fullmatch(r"(?:token|bearer)\s+(\S+)", self.request.headers.get("Authorization", ""),
                              re.IGNORECASE)
         if not match:
@@ -791,7 +825,8 @@ class Handler(web.RequestHandler):
             raise Refused(401, "bad_token")
         if model.get("kind", "user") != "user" or not model.get("name"):
             raise Refused(403, "not_learner")
-        return model["name"]
+        self.known_user = str(model["name"])
+        return self.known_user
 
     async def teacher(self) -> str:
         user = await self.user()
@@ -827,10 +862,11 @@ class Handler(web.RequestHandler):
         """The request's JSON object: refused (400, saying why) if it is too long, not JSON,
         not an object, nested more than MAX_DEPTH levels (however deep: no RecursionError) or
         holding a NUL in a text (no store text holds one)."""
-        if len(self.request.body) > MAX_BODY:
+        raw = b"".join(self.chunks)
+        if len(raw) > MAX_BODY:
             raise Refused(400, "bad_request", why="body too long")
         try:
-            value = json.loads(self.request.body or b"{}")
+            value = json.loads(raw or b"{}")
         except RecursionError:
             raise Refused(400, "too_nested", most=MAX_DEPTH) from None
         except ValueError:
@@ -840,9 +876,12 @@ class Handler(web.RequestHandler):
         check_json(value)
         return value
 
-    async def guarded(self, work) -> None:
+    async def guarded(self, work, reply: bool = True) -> None:
+        """`work()`'s value as the answer (none if not `reply`), or the refusal it raised."""
         try:
-            self.reply(await work())
+            value = await work()
+            if reply:
+                self.reply(value)
         except Refused as error:
             self.refuse(error)
         except TableError as error:
@@ -1205,12 +1244,13 @@ class LessonHandler(Handler):
         if family is None:
             super().refuse(error)
             return
+        self.answered = True
         self.set_status(error.status)
         self.set_header("Content-Type", "application/json")
         self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en, "family": family,
                                 "fields": getattr(error, "fields", {})}, ensure_ascii=False, default=str))
 
-    async def guarded(self, work) -> None:
+    async def guarded(self, work, reply: bool = True) -> None:
         async def checked():
             try:
                 return await work()
@@ -1224,7 +1264,7 @@ class LessonHandler(Handler):
                                   error.message("en"))
                 refused.family, refused.fields = "live", error.fields  # type: ignore[attr-defined]
                 raise refused from None
-        await super().guarded(checked)
+        await super().guarded(checked, reply)
 
 
 def _whole(value, low: int, high: int, what: str) -> int:

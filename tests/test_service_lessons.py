@@ -157,9 +157,9 @@ def test_a_finished_bot_game_is_replayed_by_the_service_and_its_word_never_count
     with pytest.raises(HomeworkError) as caught:  # a game not over yet
         ana.finish_game(made["id"], 2, "hub:ana", "paulista", spec.new_game(5).to_json())
     assert caught.value.code == "not_over"
-    status, _ = school.raw("ana", "POST", f"api/homework/{made['id']}/game",
-                          json.dumps({"item": 2, "game": "paulista", "state": "x" * 70_000}).encode())
-    assert status == 400  # longer than a game can be: refused unread
+    status, refused = school.raw("ana", "POST", f"api/homework/{made['id']}/game",
+                                json.dumps({"item": 2, "game": "paulista", "state": "x" * 70_000}).encode())
+    assert (status, refused["error"]) == (413, "too_large")  # longer than a game can be: refused unread
     won = spec.team_of(0) == state.winner
     verdict = ana.finish_game(made["id"], 2, "hub:bia", "paulista", state.to_json())
     score = homework.final_score(state, 0)
