@@ -377,3 +377,28 @@ def test_two_learners_play_a_trick_on_the_mesa_page_each_drawing_only_her_own_ha
         assert page["drawn"] == page["own"]                    # the picture: her own hand, face up
         assert page["watches"] >= 1                            # the page waited on the service's long poll
     assert not set(seen["ana"]["drawn"]) & set(seen["bia"]["drawn"])
+
+
+def _answer_to_headers_only(hub, path: str, length: int, token: str | None) -> int:
+    """The status of the answer to a POST through the hub's proxy declaring a body of `length`
+    bytes, of which only a few are sent. A service that waited for the body would answer
+    nothing (socket.timeout)."""
+    import socket
+    with socket.create_connection(("127.0.0.1", hub.proxy_port), timeout=20) as sock:
+        auth = f"Authorization: token {token}\r\n" if token else ""
+        sock.sendall(f"POST /services/cartas/{path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{auth}"
+                     f"Content-Type: application/json\r\nContent-Length: {length}\r\n\r\n".encode() + b"[" * 1000)
+        received = b""
+        while b"\r\n" not in received:
+            got = sock.recv(65536)
+            assert got, "the connection was closed with no answer"
+            received += got
+        return int(received.split()[1])
+
+
+def test_a_large_body_without_a_hub_token_is_refused_before_it_is_read(hub):
+    huge = 95 * 1024 * 1024
+    assert _answer_to_headers_only(hub, "api/progress/ana", huge, None) == 413
+    assert _answer_to_headers_only(hub, "api/progress/ana", 5000, None) == 401
+    assert _answer_to_headers_only(hub, "api/tables", 5000, "not-a-token-the-hub-knows") == 401
+    assert _answer_to_headers_only(hub, "api/tables", huge, hub.token_for("ana")) == 413
