@@ -42,7 +42,9 @@ def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, bro
         switch_language(page, "en")
         for width, height in PHONES:
             page.set_viewport_size({"width": width, "height": height})
-            page.wait_for_timeout(300)
+            # the page has taken the new width and drawn it (two frames), no fixed wait
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
             assert ("en", width, layout_problems(page)) == ("en", width, NONE)
     finally:
         context.close()
