@@ -107,7 +107,7 @@ def test_the_browser_choice_reaches_every_following_view(page):
     page._switch.lang = "en"  # what the front end sends after reading localStorage
     assert page.language.lang == "en"
     assert one.lang == two.lang == "en"
-    assert "Manilha explorer" in one.title.value
+    assert one.draw_button.description == two.draw_button.description == "Draw a vira"
 
 
 def test_a_view_switch_moves_the_page_and_the_other_views(page):
@@ -133,7 +133,7 @@ def test_every_view_follows_the_page_without_follow(page):
     page.page_language()
     one, two = ManilhaExplorer(), HandScorer()
     page._switch.lang = "en"
-    assert one.lang == two.lang == "en" and "Manilha explorer" in one.title.value
+    assert one.lang == two.lang == "en" and one.draw_button.description == "Draw a vira"
     two.language.value = "pt"  # a view's own switch moves the page and the other views
     assert page.language.lang == "pt" and one.lang == "pt"
 
@@ -188,3 +188,20 @@ def test_the_bootstrap_hides_the_other_language_before_any_widget_draws(page):
     assert '.lang-en { display: none' in page.BOOTSTRAP
     assert 'localStorage.getItem("cartas-lang")' in page.BOOTSTRAP
     assert isinstance(page.PageLanguage(), w.DOMWidget)
+
+
+def test_a_view_on_a_page_shows_neither_its_own_title_nor_its_own_switch(page):
+    """One title and one language switch per page, those of the page: a view that follows the
+    page draws no heading of its own and leaves its switch out of its header; made with a
+    language of its own (or with no page), it shows both."""
+    from widgets.pages.manilhas import ManilhaExplorer
+    alone = ManilhaExplorer()  # no page yet: a view standing alone
+    assert "<h3" in alone.title.value and alone.language in alone.children[0].children
+    page.page_language()
+    on_page, own = ManilhaExplorer(), ManilhaExplorer(lang="en")
+    assert on_page.on_page() and "<h3" not in on_page.title.value
+    assert on_page.language not in on_page.children[0].children
+    assert not own.on_page() and "Manilha explorer" in own.title.value
+    assert own.language in own.children[0].children
+    page._switch.lang = "en"  # the page's switch still moves the view
+    assert on_page.lang == "en" and "<h3" not in on_page.title.value

@@ -125,6 +125,24 @@ LAYOUT = """(tap) => {
 }"""
 
 
+# One title and one language switch per page: the language switches shown, and every heading
+# text (h1-h4, without Voilà's ¶ anchor) shown more than once.
+ONE_TITLE = """() => {
+  const shown = e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+  const texts = [...document.querySelectorAll('h1, h2, h3, h4')].filter(shown)
+    .map(e => e.textContent.replace('¶', '').trim()).filter(t => t);
+  return {
+    switches: [...document.querySelectorAll('.cartas-page-language, .cartas-language')].filter(shown).length,
+    repeated: [...new Set(texts.filter((t, i) => texts.indexOf(t) !== i))],
+  };
+}"""
+
+
+def titles_and_switches(page) -> dict:
+    """{"switches": language switches shown, "repeated": heading texts shown twice or more}."""
+    return page.evaluate(ONE_TITLE)
+
+
 def layout_problems(page) -> dict:
     return page.evaluate(LAYOUT, TAP)
 

@@ -1,5 +1,6 @@
 """Every dashboard on a phone (360×740 and 390×844, touch), in Portuguese and in English, at
-opening and after its main interactions: nothing reaches past the screen's edge, every tap
+opening and after its main interactions: one title and one language switch (the page's),
+nothing reaches past the screen's edge, every tap
 target (a checkbox too) is at least 44×44 px, no label is cut off, no field is squeezed below
 its content, and nothing a learner reads or taps overlaps another or is drawn out of its row.
 
@@ -20,6 +21,7 @@ from phone_pages import (
     open_page,
     phone_context,
     switch_language,
+    titles_and_switches,
 )
 
 pytestmark = pytest.mark.browser
@@ -33,6 +35,7 @@ def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, bro
     try:
         page = open_page(context, voila_url, name, "pt")
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
+        assert titles_and_switches(page) == {"switches": 1, "repeated": []}
         main_interactions(page)
         # still this dashboard: no interaction follows a link away (the checks and the
         # screenshot below would then be of another page)
@@ -40,6 +43,7 @@ def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, bro
         assert ("pt", "after", layout_problems(page)) == ("pt", "after", NONE)
         full_screenshot(page, SCREENSHOTS / f"{name}.png")
         switch_language(page, "en")
+        assert titles_and_switches(page) == {"switches": 1, "repeated": []}
         for width, height in PHONES:
             page.set_viewport_size({"width": width, "height": height})
             # the page has taken the new width and drawn it (two frames), no fixed wait

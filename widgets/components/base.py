@@ -4,6 +4,9 @@ messages (beside the control that caused them), and a score line read from the s
 Decided rules:
 - A view made without `lang` starts in the page's language and follows the page switch
   (`widgets.components.page`); a view made with `lang` keeps its own (tests, embedded copies).
+- A page has one title and one language switch: those of the notebook (its heading, and
+  `page_language()`). A view that follows the page shows neither its own heading nor its own
+  switch (`View.on_page`); a view standing alone, or keeping its own language, shows both.
 - An exercise's score line shows the learner's stored totals for that lesson (every visit,
   this one included), so it survives a reload; when the store cannot be read it shows this
   visit's answers.
@@ -240,6 +243,11 @@ class View(w.VBox):
         table = self.TEXT if key in self.TEXT else COMMON_TEXT
         return translate(table, key, self.lang, **fields)
 
+    def on_page(self) -> bool:
+        """True when this view follows a dashboard's language switch (`page.follow`): the page
+        then shows the only title and the only switch, and the view neither."""
+        return bool(getattr(self, "_cartas_follows_page", False))
+
     def header(self) -> w.HBox:
         """The first row: `self.title` (drawn by `draw_title`), the learner at this browser
         ("Você é X · não sou eu", widgets.components.learner) and the language switch."""
@@ -247,8 +255,10 @@ class View(w.VBox):
         from widgets.components.learner import attach
         if self.announcer is None:
             self.announcer = Announcer()
-        return w.HBox([self.title, attach(self), self.language, self.announcer],
-                      layout=w.Layout(justify_content="space-between", align_items="center"))
+        row = [self.title, attach(self), self.announcer]
+        if not self.on_page():  # a view standing alone, or keeping a language of its own
+            row.insert(2, self.language)
+        return w.HBox(row, layout=w.Layout(justify_content="space-between", align_items="center"))
 
     def announce(self, text) -> None:
         """Have a screen reader say `text` (a move, a bot's move), or a list of lines (one per
@@ -293,7 +303,11 @@ class View(w.VBox):
         return toggle, seed, button
 
     def draw_title(self) -> None:
-        self.title.value = f"<h3 style='margin:4px 0'>{self.t('title')}</h3>{self.url_notice()}"
+        """The view's heading and its URL notice; on a dashboard (`page.active()`) the notice
+        alone: the page's own heading names the lesson (decided rule: one title and one
+        language switch per page, those of the page)."""
+        heading = "" if self.on_page() else f"<h3 style='margin:4px 0'>{self.t('title')}</h3>"
+        self.title.value = f"{heading}{self.url_notice()}"
 
     # URL parameters ---------------------------------------------------------------------
     def from_url(self, reading):

@@ -88,8 +88,9 @@ class LivePhone(View):
         self.address = PageAddress()  # ?codigo= in the address bar once she has joined
         self.draw_title()
         self.announcer = Announcer()  # the live region: the question and the verdict said aloud
-        top = w.HBox([self.title, self.language, self.announcer], layout=w.Layout(justify_content="space-between",
-                                                                 flex_flow="row wrap", align_items="center"))
+        switch = [] if self.on_page() else [self.language]  # on a page: the page's switch
+        top = w.HBox([self.title, *switch, self.announcer], layout=w.Layout(
+            justify_content="space-between", flex_flow="row wrap", align_items="center"))
         self.children = [top, self.identity, self.ask_code, self.message, self.status, self.prompt,
                          self.buttons, self.feedback, self.ticker, self.address]
         self.redraw()
