@@ -12,6 +12,8 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS, one
   question per token at a time, re-checked in the background while in use: `Hub.user_for_token`).
   No token, or one the hub does not know, is 401. A service's token is not a learner: 403.
+- A hung hub never hangs the service: every question to the hub (a token, a user, a group)
+  waits HUB_TIMEOUT seconds at most, then the request is answered 503 `hub_down`.
 - The learner is the hub user: her store id is `hub:<name>` and her name the hub name. No
   name is typed and nothing the kernel sends names a learner, a class or a seat.
 - A teacher is a hub admin or a member of the teachers group (`--teachers-group`, default
@@ -104,6 +106,7 @@ PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set i
 IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
 DEFAULT_POOL = 5
 REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any more (oldest dropped)
+HUB_TIMEOUT = 4.0          # seconds a question to the hub may take, then the answer is 503 hub_down
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -200,7 +203,11 @@ class Hub:
     async def _ask_hub(self, key: str, token: str) -> dict | None:
         try:
             self.hub_asked += 1
-            model = await self.auth.user_for_token(token, use_cache=False, sync=False)
+            try:
+                model = await asyncio.wait_for(self.auth.user_for_token(token, use_cache=False, sync=False),
+                                               HUB_TIMEOUT)
+            except TimeoutError:
+                raise Refused(503, "hub_down") from None
             now = self.clock()
             if len(self._tokens) >= MAX_TOKENS:   # bounded: answers too old to use go first
                 self._tokens = {k: v for k, v in self._tokens.items() if now - v[0] < CACHE_SECONDS}
@@ -215,9 +222,12 @@ class Hub:
         if hit and now - hit[0] < CACHE_SECONDS:
             return hit[1]
         try:
-            response = await self.http.fetch(f"{self.api_url}{path}",
-                                             headers={"Authorization": f"token {self.api_token}"})
+            response = await asyncio.wait_for(self.http.fetch(
+                f"{self.api_url}{path}", headers={"Authorization": f"token {self.api_token}"},
+                connect_timeout=HUB_TIMEOUT, request_timeout=HUB_TIMEOUT), HUB_TIMEOUT + 1)
             value = json.loads(response.body)
+        except TimeoutError:
+            raise Refused(503, "hub_down") from None
         except httpclient.HTTPClientError as error:
             if error.code != 404:
                 raise

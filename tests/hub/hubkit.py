@@ -29,6 +29,7 @@ PROXY = ROOT / "build" / "npm" / "node_modules" / ".bin" / "configurable-http-pr
 TEACHERS = ["tereza"]
 CLASS = "turma-a"
 LEARNERS = ["ana", "bia", "cora"]   # cora is in the class and never opens a lesson
+HUNG = "eli"                        # asked of the hub only by the hung-hub test (test_hub_security.py)
 
 
 def free_port() -> int:
@@ -78,7 +79,7 @@ class Hub:
 
     def config(self) -> str:
         python = sys.executable
-        groups = self.groups or {"teachers": self.teachers, CLASS: self.learners}
+        groups = self.groups or {"teachers": self.teachers, CLASS: self.learners, "turma-b": [HUNG]}
         users = sorted({*self.learners, *self.teachers, *(u for g in groups.values() for u in g)})
         spawner_args = ["--allow-root"] if os.geteuid() == 0 else []
         home = self.folder / "home"
