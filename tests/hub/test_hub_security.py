@@ -1,5 +1,6 @@
 """Issue 33 on the real hub of the tests (tests/hub/conftest.py): a hung hub gets `hub_down`
-within the service's timeout (item 3).
+within the service's timeout (item 3); a live session is served only to its class (item 6);
+a teacher reads and writes only her classes (item 7).
 
 The school (tests/hub/hubkit.py): class turma-a (ana, bia, cora) taught by tereza
 (`teachers-turma-a`), class turma-b (duda, eli) taught by vera (`teachers-turma-b`), and rita,
@@ -19,6 +20,8 @@ from contextlib import contextmanager
 import pytest
 
 from classroom.service import HUB_TIMEOUT
+
+import hubkit
 
 pytestmark = pytest.mark.hub
 
@@ -79,3 +82,99 @@ def test_a_group_look_up_the_service_has_not_cached_gets_hub_down_within_the_tim
         took = time.monotonic() - began
     assert (status, answer["error"]) == (503, "hub_down"), answer
     assert took < HUB_TIMEOUT + 3, f"answered after {took:.1f} s"
+
+
+# Item 6: a live quiz is its class's ----------------------------------------------------------
+@pytest.fixture(scope="module")
+def session(hub, tokens):
+    """A live session for turma-a started by rita (a hub admin), a question asked (open)."""
+    status, made = ask(hub, tokens["rita"], "POST", "api/live", {"class": hubkit.CLASS})
+    assert status == 200, made
+    status, asked = ask(hub, tokens["rita"], "POST", f"api/live/{made['code']}/ask",
+                        {"host_token": made["host_token"], "question": QUESTION, "seconds": 60})
+    assert status == 200, asked
+    return made
+
+
+def test_a_live_session_is_not_served_to_a_learner_of_another_class(hub, tokens, session):
+    code = session["code"]
+    status, seen = ask(hub, tokens["duda"], "GET", f"api/live/{code}")
+    assert (status, seen.get("error")) == (403, "other_class"), seen
+    assert "prompt" not in seen and "options" not in seen and seen["pt"] and seen["en"]
+    for action, body in (("join", {}), ("answer", {"number": 1, "choice": 1})):
+        status, refused = ask(hub, tokens["duda"], "POST", f"api/live/{code}/{action}", body)
+        assert (status, refused.get("error")) == (403, "other_class"), (action, refused)
+    # her own class's learner reads it, and its teacher the board
+    status, mine = ask(hub, tokens["ana"], "GET", f"api/live/{code}")
+    assert status == 200 and mine["prompt"] == QUESTION["prompt"] and "answer" not in mine
+    status, board = ask(hub, tokens["tereza"], "GET", f"api/live/{code}/board")
+    assert status == 200 and board["number"] == 1
+
+
+def test_a_live_session_is_not_served_to_another_classs_teacher(hub, tokens, session):
+    code, host = session["code"], session["host_token"]
+    status, seen = ask(hub, tokens["vera"], "GET", f"api/live/{code}")
+    assert (status, seen.get("error")) == (403, "other_class") and "prompt" not in seen
+    status, board = ask(hub, tokens["vera"], "GET", f"api/live/{code}/board")
+    assert (status, board.get("error")) == (403, "not_your_class") and "answer" not in board
+    for action in ("close", "end"):   # even with the host token
+        status, refused = ask(hub, tokens["vera"], "POST", f"api/live/{code}/{action}", {"host_token": host})
+        assert (status, refused.get("error")) == (403, "not_your_class"), action
+    assert ask(hub, tokens["tereza"], "GET", f"api/live/{code}/board")[1]["open"]   # still open
+
+
+# Item 7: teachers scoped to their classes -------------------------------------------------------
+def test_a_teacher_lists_and_reads_only_her_own_class(hub, tokens):
+    for teacher, mine in (("tereza", hubkit.CLASS), ("vera", hubkit.OTHER_CLASS)):
+        status, listed = ask(hub, tokens[teacher], "GET", "api/classes")
+        assert status == 200 and [c["name"] for c in listed] == [mine], (teacher, listed)
+        assert ask(hub, tokens[teacher], "GET", "api/me")[1]["teacher"] is True
+    status, rows = ask(hub, tokens["vera"], "GET", f"api/classes/{hubkit.OTHER_CLASS}")
+    assert status == 200 and [r["name"] for r in rows["learners"]] == hubkit.OTHER_LEARNERS
+    for path in (f"api/classes/{hubkit.CLASS}", f"api/classes/{hubkit.CLASS}/tables",
+                 f"api/classes/{hubkit.CLASS}/homework", f"api/classes/{hubkit.CLASS}/skills"):
+        status, refused = ask(hub, tokens["vera"], "GET", path)
+        assert (status, refused.get("error")) == (403, "not_your_class"), (path, refused)
+        assert refused["pt"] and refused["en"] and "learners" not in refused
+    status, refused = ask(hub, tokens["vera"], "GET", "api/progress/ana")
+    assert (status, refused.get("error")) == (403, "not_yours")
+    assert ask(hub, tokens["tereza"], "GET", "api/progress/ana")[0] == 200
+    assert ask(hub, tokens["tereza"], "GET", "api/progress/duda")[0] == 403
+
+
+def test_a_teacher_cannot_write_homework_nor_start_a_live_session_for_another_class(hub, tokens):
+    items = [{"kind": "game", "game": "21", "where": "bots"}]
+    homework = {"class": hubkit.CLASS, "title": "Não é dela", "due": "2030-12-20", "pass_mark": 50, "items": items}
+    status, refused = ask(hub, tokens["vera"], "POST", "api/homework", homework)
+    assert (status, refused.get("error")) == (403, "not_your_class")
+    status, refused = ask(hub, tokens["vera"], "POST", "api/live", {"class": hubkit.CLASS})
+    assert (status, refused.get("error")) == (403, "not_your_class")
+    status, listed = ask(hub, tokens["tereza"], "GET", f"api/classes/{hubkit.CLASS}/homework")
+    assert status == 200 and "Não é dela" not in [t["title"] for t in listed]
+    # her own class's she writes
+    status, made = ask(hub, tokens["vera"], "POST", "api/homework", {**homework, "class": hubkit.OTHER_CLASS})
+    assert status == 200 and made["class_code"] == hubkit.OTHER_CLASS
+
+
+def test_a_teacher_cannot_read_another_classs_homework_key_nor_results(hub, tokens):
+    link_free = [{"kind": "game", "game": "21", "where": "bots"}]
+    status, made = ask(hub, tokens["tereza"], "POST", "api/homework", {
+        "class": hubkit.CLASS, "title": "Da Tereza", "due": "2030-12-20", "pass_mark": 50, "items": link_free})
+    assert status == 200, made
+    status, refused = ask(hub, tokens["vera"], "GET", f"api/homework/{made['id']}/results")
+    assert (status, refused.get("error")) == (403, "not_your_class") and "learners" not in refused
+    status, seen = ask(hub, tokens["vera"], "GET", f"api/homework/{made['id']}")
+    assert status == 403 and "items" not in seen
+    assert ask(hub, tokens["tereza"], "GET", f"api/homework/{made['id']}/results")[0] == 200
+    assert ask(hub, tokens["tereza"], "GET", f"api/homework/{made['id']}")[1]["items"] == made["items"]
+
+
+def test_a_hub_admin_teaches_every_class(hub, tokens):
+    status, listed = ask(hub, tokens["rita"], "GET", "api/classes")
+    assert status == 200 and sorted(c["name"] for c in listed) == sorted([hubkit.CLASS, hubkit.OTHER_CLASS])
+    for group in (hubkit.CLASS, hubkit.OTHER_CLASS):
+        assert ask(hub, tokens["rita"], "GET", f"api/classes/{group}")[0] == 200
+    # a teachers group is no class
+    status, refused = ask(hub, tokens["rita"], "GET", f"api/classes/teachers-{hubkit.CLASS}")
+    assert (status, refused.get("error")) == (404, "no_class")
+
