@@ -1,5 +1,6 @@
 """Issue 33 on the real hub of the tests (tests/hub/conftest.py): a hung hub gets `hub_down`
-within the service's timeout (item 3); a live session is served only to its class (item 6);
+within the service's timeout (item 3), and the learner's badge says her progress is not being
+saved (item 5); a live session is served only to its class (item 6);
 a teacher reads and writes only her classes (item 7).
 
 The school (tests/hub/hubkit.py): class turma-a (ana, bia, cora) taught by tereza
@@ -12,10 +13,12 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sys
 import time
 import urllib.error
 import urllib.request
 from contextlib import contextmanager
+from pathlib import Path
 
 import pytest
 
@@ -178,3 +181,44 @@ def test_a_hub_admin_teaches_every_class(hub, tokens):
     status, refused = ask(hub, tokens["rita"], "GET", f"api/classes/teachers-{hubkit.CLASS}")
     assert (status, refused.get("error")) == (404, "no_class")
 
+
+# Item 5: under the hub, the badge says progress is not being saved ---------------------------------
+def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_answers_hub_down(hub, tmp_path):
+    """The course index served as a learner's single-user server serves it (her hub token and
+    the service's address in the kernel's environment), with the hub hung: the service answers
+    hub_down, and her badge, on a 360 px phone, shows the notice in a polite live region, in
+    Portuguese and then in English, inside the screen."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
+    from serving import CHROMIUM, CHROMIUM_ARGS, start_voila, stop
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"Chromium not found at {CHROMIUM}")
+    playwright_api = pytest.importorskip("playwright.sync_api")
+    from widgets.components.scores import NOTICE
+    token = hub.token_for("duda")
+    with hub_stopped(hub):
+        voila, base = start_voila(Path(__file__).resolve().parents[2] / "notebooks", tmp_path / "voila.log", {
+            "JUPYTERHUB_API_TOKEN": token, "JUPYTERHUB_USER": "duda", "CARTAS_SERVICE_URL": hub.service_url})
+        try:
+            with playwright_api.sync_playwright() as playwright:
+                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                try:
+                    page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                               has_touch=True, device_scale_factor=2).new_page()
+                    page.set_default_timeout(90_000)
+                    page.goto(f"{base}/voila/render/index.ipynb")
+                    notice = page.locator(".cartas-identity .cartas-identity-notice")
+                    notice.wait_for(state="visible")
+                    assert notice.inner_text().strip() == NOTICE["pt"]
+                    assert notice.get_attribute("role") == "status" and notice.get_attribute("aria-live") == "polite"
+                    assert "duda" in page.locator(".cartas-identity-name").first.inner_text()
+                    box = notice.bounding_box()
+                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+                    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                    page.locator(".cartas-page-language button[data-lang='en']").click()
+                    page.wait_for_function("t => document.querySelector('.cartas-identity-notice').textContent === t",
+                                           arg=NOTICE["en"])
+                    assert notice.is_visible()
+                finally:
+                    browser.close()
+        finally:
+            stop(voila)
