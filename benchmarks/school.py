@@ -371,7 +371,7 @@ def main() -> None:
             database = url.rsplit("/", 1)[0] + "/cartas_school"
         names = [f"l{i:03d}" for i in range(args.learners)]
         hub = hubkit.Hub(folder / "hub", database, learners=names, teachers=["tereza"],
-                         groups={"teachers": ["tereza"], "turma": names}, pool_size=args.pool)
+                         groups={"teachers-turma": ["tereza"], "turma": names}, pool_size=args.pool)
         started = time.monotonic()
         hub.start()
         print(f"hub and class service up in {time.monotonic() - started:.1f} s; "

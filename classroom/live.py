@@ -207,7 +207,7 @@ class StoreLiveQuiz:
 
     def open_session(self, class_code: str, title: str) -> dict:
         """A new session for class `class_code`, whose teacher the caller has checked (`start`
-        with the teacher key; the class service with the hub's teachers group)."""
+        with the teacher key; the class service with the class's hub teachers group)."""
         token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

@@ -12,13 +12,22 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS, one
   question per token at a time, re-checked in the background while in use: `Hub.user_for_token`).
   No token, or one the hub does not know, is 401. A service's token is not a learner: 403.
+- A hung hub never hangs the service: every question to the hub (a token, a user, a group)
+  waits HUB_TIMEOUT seconds at most, then the request is answered 503 `hub_down`.
 - The learner is the hub user: her store id is `hub:<name>` and her name the hub name. No
   name is typed and nothing the kernel sends names a learner, a class or a seat.
-- A teacher is a hub admin or a member of the teachers group (`--teachers-group`, default
-  `teachers`); the hub's answer is cached CACHE_SECONDS.
-- A learner reads and writes only her own progress. A teacher reads anyone's, writes none.
-- A class is a hub group (any but the teachers group): the teacher's view lists its members
-  before they first open a lesson, with their counters once they have some.
+- A class is a hub group, any but the teachers groups: `teachers` (`--teachers-group`) and
+  the groups named `teachers-<class>`. The teacher's view lists a class's members before they
+  first open a lesson, with their counters once they have some.
+- A class's teachers are the hub admins and the members of the hub group `teachers-<class>`
+  (`HubRules.teaches`; e.g. `teachers-turma-7a` for class `turma-7a`); the hub's answers are
+  cached CACHE_SECONDS. The bare `teachers` group makes no one a teacher. A teacher reads and
+  writes only her classes: their lists, learners' rows and progress, homework (composing it,
+  its answer key, its results), skills, tables and live sessions (starting one, its board,
+  asking, closing, ending); for any other class she is refused 403 `not_your_class`, and a
+  learner 403 `teachers_only`.
+- A learner reads and writes only her own progress. A teacher reads that of her classes'
+  learners, writes none.
 - Tables: a learner sits only as herself and receives only her seat's view (her cards, the
   face-up ones, her legal moves); a teacher, or anyone not seated, watches as a spectator. The
   deal, the whole state and its random generator stay here: the service applies every move
@@ -104,6 +113,7 @@ PACE_RANGE = (0.2, 5.0)    # seconds a table's bots wait, as a learner may set i
 IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgotten here
 DEFAULT_POOL = 5
 REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any more (oldest dropped)
+HUB_TIMEOUT = 4.0          # seconds a question to the hub may take, then the answer is 503 hub_down
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -112,6 +122,8 @@ TEXT = {
     "not_yours": ("Você só pode ver e gravar o seu próprio progresso.",
                   "You can only read and write your own progress."),
     "teachers_only": ("Só professores veem as turmas.", "Only teachers see the classes."),
+    "not_your_class": ("Você não é professor da turma {name}: veja as suas turmas no JupyterHub.",
+                       "You do not teach class {name}: see your classes on JupyterHub."),
     "not_your_seat": ("Você só vê as cartas do seu lugar.", "You only see your own seat's cards."),
     "no_class": ("Não há turma {name} no JupyterHub.", "There is no class {name} on JupyterHub."),
     "bad_request": ("Pedido inválido: {why}.", "Bad request: {why}."),
@@ -153,7 +165,56 @@ class HubUser(progress.Learner):
 
 
 # What the hub says about users and groups --------------------------------------------------
-class Hub:
+class HubRules:
+    """Who teaches which class, from what the hub says of a user (`user`: her model, with
+    `admin` and `groups`) and of the groups (`classes`, `members`): the rules in the module's
+    docstring. A subclass answers those look-ups (`Hub` asks the hub; tests answer for a
+    small school)."""
+
+    teachers_group = "teachers"
+
+    async def user(self, name: str) -> dict:
+        raise NotImplementedError
+
+    async def classes(self) -> list[dict]:
+        raise NotImplementedError
+
+    def is_class(self, group: str) -> bool:
+        """Whether hub group `group` is a class: any group but the teachers group and the
+        classes' teachers groups (`teachers-<class>`)."""
+        return group != self.teachers_group and not group.startswith(self.teachers_group + "-")
+
+    def teachers_of(self, group: str) -> str:
+        """The hub group whose members teach class `group` (with the hub admins)."""
+        return f"{self.teachers_group}-{group}"
+
+    async def teaches(self, name: str, group: str) -> bool:
+        """Whether hub user `name` teaches class `group`: a hub admin, or a member of the
+        class's teachers group."""
+        if not self.is_class(group):
+            return False
+        model = await self.user(name)
+        return bool(model.get("admin")) or self.teachers_of(group) in (model.get("groups") or [])
+
+    async def is_teacher(self, name: str) -> bool:
+        """Whether `name` teaches any class (a hub admin, or in a `teachers-<class>` group)."""
+        model = await self.user(name)
+        prefix = self.teachers_group + "-"
+        return bool(model.get("admin")) or any(g.startswith(prefix) for g in model.get("groups") or [])
+
+    async def classes_of(self, teacher: str) -> list[dict]:
+        """The classes `teacher` teaches, with their members."""
+        return [c for c in await self.classes() if await self.teaches(teacher, c["name"])]
+
+    async def teaches_learner(self, teacher: str, learner: str) -> bool:
+        """Whether `teacher` teaches one of `learner`'s classes."""
+        for group in (await self.user(learner)).get("groups") or []:
+            if await self.teaches(teacher, group):
+                return True
+        return False
+
+
+class Hub(HubRules):
     """Token checks (HubAuth) and user/group look-ups with the service's own token, cached."""
 
     def __init__(self, teachers_group: str = "teachers", api_url: str | None = None,
@@ -200,7 +261,11 @@ class Hub:
     async def _ask_hub(self, key: str, token: str) -> dict | None:
         try:
             self.hub_asked += 1
-            model = await self.auth.user_for_token(token, use_cache=False, sync=False)
+            try:
+                model = await asyncio.wait_for(self.auth.user_for_token(token, use_cache=False, sync=False),
+                                               HUB_TIMEOUT)
+            except TimeoutError:
+                raise Refused(503, "hub_down") from None
             now = self.clock()
             if len(self._tokens) >= MAX_TOKENS:   # bounded: answers too old to use go first
                 self._tokens = {k: v for k, v in self._tokens.items() if now - v[0] < CACHE_SECONDS}
@@ -215,9 +280,12 @@ class Hub:
         if hit and now - hit[0] < CACHE_SECONDS:
             return hit[1]
         try:
-            response = await self.http.fetch(f"{self.api_url}{path}",
-                                             headers={"Authorization": f"token {self.api_token}"})
+            response = await asyncio.wait_for(self.http.fetch(
+                f"{self.api_url}{path}", headers={"Authorization": f"token {self.api_token}"},
+                connect_timeout=HUB_TIMEOUT, request_timeout=HUB_TIMEOUT), HUB_TIMEOUT + 1)
             value = json.loads(response.body)
+        except TimeoutError:
+            raise Refused(503, "hub_down") from None
         except httpclient.HTTPClientError as error:
             if error.code != 404:
                 raise
@@ -228,14 +296,10 @@ class Hub:
     async def user(self, name: str) -> dict:
         return await self._get(f"/users/{quote(name, safe='')}") or {}
 
-    async def is_teacher(self, name: str) -> bool:
-        model = await self.user(name)
-        return bool(model.get("admin")) or self.teachers_group in (model.get("groups") or [])
-
     async def classes(self) -> list[dict]:
         groups = await self._get("/groups") or []
         return [{"name": g["name"], "members": sorted(g.get("users") or [])}
-                for g in groups if g["name"] != self.teachers_group]
+                for g in groups if self.is_class(g["name"])]
 
     async def members(self, group: str) -> list[str] | None:
         model = await self._get(f"/groups/{quote(group, safe='')}")
@@ -834,6 +898,25 @@ class Handler(web.RequestHandler):
             raise Refused(403, "teachers_only")
         return user
 
+    async def teacher_of(self, group: object) -> tuple[str, list[str]]:
+        """The caller, who teaches class `group`, and the class's members: 403 `teachers_only`
+        for a learner, 400 for a group that is no name, 404 for no such class, 403
+        `not_your_class` for a class she does not teach."""
+        user = await self.teacher()
+        if not isinstance(group, str) or not 0 < len(group) <= 100:
+            raise Refused(400, "bad_request", why="class")
+        hub = self.service.hub
+        members = await hub.members(group) if hub.is_class(group) else None
+        if members is None:
+            raise Refused(404, "no_class", name=group[:40])
+        await self.teaches(user, group)
+        return user, members
+
+    async def teaches(self, user: str, group: str) -> None:
+        """403 `not_your_class` unless `user` teaches class `group`."""
+        if not await self.service.hub.teaches(user, group):
+            raise Refused(403, "not_your_class", name=group[:40])
+
     async def on_table(self, user: str, code: str, work: Callable[[], Awaitable[Any]]) -> Any:
         """`work()`, a request of `user` about table `code` (cleaned), with her guesses of
         codes limited (the module's rules): 429 while one of her scopes waits."""
@@ -841,7 +924,7 @@ class Handler(web.RequestHandler):
         if service.has_reached(user, code):
             return await work()
         groups = (await service.hub.user(user)).get("groups") or []
-        where = [f"hub:{user[:100]}"] + [f"class:{g}" for g in groups if g != service.hub.teachers_group]
+        where = [f"hub:{user[:100]}"] + [f"class:{g}" for g in groups if service.hub.is_class(g)]
         limiter = service.classes.limiter
         try:
             await service.classes.run(limiter.check, attempts.TABLE_CODE, where)
@@ -921,7 +1004,7 @@ class ProgressHandler(Handler):
     async def get(self, who: str):
         async def work():
             user = await self.user()
-            if who != user and not await self.service.hub.is_teacher(user):
+            if who != user and not await self.service.hub.teaches_learner(user, who):
                 raise Refused(403, "not_yours")
             return await self.service.classes.run(self.service.classes.learner_progress, who)
         await self.guarded(work)
@@ -950,18 +1033,14 @@ class ProgressHandler(Handler):
 class ClassesHandler(Handler):
     async def get(self):
         async def work():
-            await self.teacher()
-            return await self.service.hub.classes()
+            return await self.service.hub.classes_of(await self.teacher())
         await self.guarded(work)
 
 
 class ClassHandler(Handler):
     async def get(self, group: str):
         async def work():
-            await self.teacher()
-            members = await self.service.hub.members(group)
-            if members is None or group == self.service.hub.teachers_group:
-                raise Refused(404, "no_class", name=group)
+            _, members = await self.teacher_of(group)
             rows = await self.service.classes.run(self.service.classes.class_rows, members)
             return {"name": group, "learners": rows}
         await self.guarded(work)
@@ -970,7 +1049,7 @@ class ClassHandler(Handler):
 class ClassTablesHandler(Handler):
     async def get(self, group: str):
         async def work():
-            teacher = await self.teacher()
+            teacher, _ = await self.teacher_of(group)
             tables = self.service.classes.tables
             snaps = await self.service.classes.run(tables.list_class, group)
             for snap in snaps:
@@ -988,7 +1067,7 @@ class TablesHandler(Handler):
             user = await self.user()
             body = self.body()
             groups = [g for g in (await self.service.hub.user(user)).get("groups") or []
-                      if g != self.service.hub.teachers_group]
+                      if self.service.hub.is_class(g)]
             wanted = body.get("class")
             class_code = str(wanted) if wanted in groups else (groups[0] if groups else "")
             game = body.get("game")
@@ -1129,16 +1208,19 @@ class TableActionHandler(Handler):
 #   homework of those classes only, always as herself: the learner is the token's, never a
 #   field of the request. Until she has done a scenario item, its answer key and the coach's
 #   reason are not sent to her (the store judges her answer).
-# - A teacher (as for the classes: a hub admin or a member of the teachers group) composes
-#   homework for a class that is a hub group, lists a class's homework and reads its learners x
-#   items, one row per member of the group; learners are named by their hub name, as in the
-#   class rows.
+# - A teacher of a class (as for the classes: a hub admin or a member of `teachers-<class>`)
+#   composes homework for it, lists its homework, reads an assignment whole (its key) and its
+#   learners x items, one row per member of the group; learners are named by their hub name, as
+#   in the class rows. Another class's she reads as any learner would (403).
 # - Skills: a learner reads her own levels and the skills due for review by the service's
-#   clock; a teacher reads a class's levels (its members').
-# - The live quiz: a teacher starts a session for a class (a hub group) and, with the host
-#   token it gives her projector, asks, closes and ends; only teachers read the board (it holds
-#   the right answer while the question is open). A learner joins a session of one of her
-#   groups by its code and answers once per question; the store's clock stamps her answer.
+#   clock; a teacher reads her class's levels (its members').
+# - The live quiz: a teacher starts a session for her class (a hub group) and, with the host
+#   token it gives her projector, asks, closes and ends; only the class's teachers read the
+#   board (it holds the right answer while the question is open). A session is served only to
+#   its class: its question (`GET /api/live/CODE`), joining and answering are refused 403
+#   `other_class` to anyone neither in the class's group nor its teacher. A learner joins a
+#   session of one of her groups by its code and answers once per question; the store's clock
+#   stamps her answer.
 # - Every field a request carries is checked here (types, sizes, ids); a refusal of the lessons'
 #   rules is {"error": code, "pt", "en", "family": "homework" | "live", "fields"}, with 400 for
 #   bad input, 403 for what is not hers, 404 for what does not exist, 409 for a rule of the
@@ -1227,17 +1309,26 @@ class LessonHandler(Handler):
 
     async def groups(self, user: str) -> list[str]:
         """The user's classes: her hub groups but the teachers group."""
-        teachers = self.service.hub.teachers_group
-        return [g for g in (await self.service.hub.user(user)).get("groups") or [] if g != teachers]
+        hub = self.service.hub
+        return [g for g in (await hub.user(user)).get("groups") or [] if hub.is_class(g)]
 
     async def members(self, group) -> list[str]:
         """The members of class `group` (a hub group); 404 if there is no such class."""
         if not isinstance(group, str) or not 0 < len(group) <= 100:
             raise Refused(400, "bad_request", why="class")
-        members = None if group == self.service.hub.teachers_group else await self.service.hub.members(group)
+        hub = self.service.hub
+        members = await hub.members(group) if hub.is_class(group) else None
         if members is None:
             raise Refused(404, "no_class", name=group[:40])
         return members
+
+    async def session_of_mine(self, user: str, code: str) -> str:
+        """The class of live session `code`, if `user` is one of its learners (a member of the
+        class's hub group) or teachers; 403 `other_class` otherwise (nothing of it is sent)."""
+        session_class = await self.store(self.lessons.session_class, code)
+        if session_class in await self.groups(user) or await self.service.hub.teaches(user, session_class):
+            return session_class
+        raise live.LiveError("other_class")
 
     def refuse(self, error: Refused) -> None:
         family = getattr(error, "family", None)
@@ -1294,7 +1385,7 @@ class HomeworkListHandler(LessonHandler):
             await self.teacher()
             body = self.body()
             group = body.get("class")
-            await self.members(group)
+            await self.teacher_of(group)
             return await self.store(homework.create, self.lessons.store, group, body.get("title"), body.get("due"),
                                     body.get("pass_mark"), body.get("items"))
         await self.guarded(work)
@@ -1311,7 +1402,8 @@ class HomeworkHandler(LessonHandler):
                 found = await self.store(homework.assignment, self.lessons.store, ident_)
                 if found is None:
                     raise homework.HomeworkError("no_assignment")
-                return found
+                if await self.service.hub.teaches(user, found["class_code"]):
+                    return found        # whole, the key included: for her class's teachers only
             return await self.store(self.lessons.learner_assignment, user, await self.groups(user), ident_)
         await self.guarded(work)
 
@@ -1320,10 +1412,11 @@ class HomeworkResultsHandler(LessonHandler):
     async def get(self, ident: str):
         """A teacher reads learners x items of an assignment: every member of its class."""
         async def work():
-            await self.teacher()
+            teacher = await self.teacher()
             task = await self.store(homework.assignment, self.lessons.store, homework.clean_id(ident))
             if task is None:
                 raise homework.HomeworkError("no_assignment")
+            await self.teaches(teacher, task["class_code"])
             members = await self.service.hub.members(task["class_code"]) or []
             return await self.store(self.lessons.results, task, members)
         await self.guarded(work)
@@ -1380,12 +1473,12 @@ class TableHomeworkHandler(LessonHandler):
             snap = await self.on_table(user, code_, lambda: self.service.classes.run(tables.snapshot, code_))
             if snap.seat_of(learner_id(user)) is None:
                 raise Refused(403, "not_seated")
-            teachers = self.service.hub.teachers_group
+            hub = self.service.hub
             known: dict[str, list[str]] = {}
             for who in snap.sitters:
                 if who and str(who["id"]).startswith("hub:"):
-                    groups = (await self.service.hub.user(str(who["id"])[4:])).get("groups") or []
-                    known[str(who["id"])] = [g for g in groups if g != teachers]
+                    groups = (await hub.user(str(who["id"])[4:])).get("groups") or []
+                    known[str(who["id"])] = [g for g in groups if hub.is_class(g)]
             written = await self.store(partial(homework.table_game_over, self.lessons.store, code_,
                                                classes_of=lambda ids: known))
             return [{**row, "learner": row["learner"][4:] if row["learner"].startswith("hub:") else row["learner"]}
@@ -1396,8 +1489,7 @@ class TableHomeworkHandler(LessonHandler):
 class ClassHomeworkHandler(LessonHandler):
     async def get(self, group: str):
         async def work():
-            await self.teacher()
-            await self.members(group)
+            await self.teacher_of(group)
             return await self.store(homework.class_assignments, self.lessons.store, group)
         await self.guarded(work)
 
@@ -1413,8 +1505,7 @@ class SkillsHandler(LessonHandler):
 class ClassSkillsHandler(LessonHandler):
     async def get(self, group: str):
         async def work():
-            await self.teacher()
-            members = await self.members(group)
+            _, members = await self.teacher_of(group)
             return await self.store(self.lessons.class_skills, group, members)
         await self.guarded(work)
 
@@ -1425,7 +1516,7 @@ class LiveStartHandler(LessonHandler):
         async def work():
             await self.teacher()
             group = self.body().get("class")
-            await self.members(group)
+            await self.teacher_of(group)
             return await self.store(self.lessons.quiz.open_session, group, group)
         await self.guarded(work)
 
@@ -1434,8 +1525,9 @@ class LiveHostHandler(LessonHandler):
     async def post(self, code: str, action: str):
         """ask {host_token, question, seconds}, close {host_token}, end {host_token}: a teacher's."""
         async def work():
-            await self.teacher()
+            teacher = await self.teacher()
             body = self.body()
+            await self.teaches(teacher, await self.store(self.lessons.session_class, code))
             token = _text(body.get("host_token"), MAX_SECRET, "host_token")
             quiz = self.lessons.quiz
             if action == "ask":
@@ -1450,7 +1542,8 @@ class LiveBoardHandler(LessonHandler):
     async def get(self, code: str):
         """What the projector shows (the right answer included): teachers only."""
         async def work():
-            await self.teacher()
+            teacher = await self.teacher()
+            await self.teaches(teacher, await self.store(self.lessons.session_class, code))
             return await self.store(self.lessons.quiz.board, code)
         await self.guarded(work)
 
@@ -1460,6 +1553,7 @@ class LiveQuestionHandler(LessonHandler):
         """What the caller's phone shows: the question, and her points and answer."""
         async def work():
             user = await self.user()
+            await self.session_of_mine(user, code)
             return await self.store(self.lessons.quiz.question, code, learner_id(user))
         await self.guarded(work)
 
@@ -1471,10 +1565,9 @@ class LivePlayerHandler(LessonHandler):
             user = await self.user()
             body = self.body()
             quiz = self.lessons.quiz
+            session_class = await self.session_of_mine(user, code)
             if action == "join":
-                session_class = await self.store(self.lessons.session_class, code)
-                mine = session_class if session_class in await self.groups(user) else ""
-                return await self.store(quiz.join, code, learner_id(user), clean_name(user), mine)
+                return await self.store(quiz.join, code, learner_id(user), clean_name(user), session_class)
             number = _whole(body.get("number"), 1, MAX_NUMBER, "number")
             choice = _whole(body.get("choice"), 0, live.MAX_OPTIONS - 1, "choice")
             return await self.store(quiz.answer, code, learner_id(user), number, choice)
@@ -1543,7 +1636,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m classroom.service", description=__doc__.splitlines()[0])
     parser.add_argument("--pool-size", type=int, default=int(os.environ.get("CARTAS_POOL_SIZE", DEFAULT_POOL)),
                         help="PostgreSQL connections at most (one listens for table changes)")
-    parser.add_argument("--teachers-group", default=os.environ.get("CARTAS_TEACHERS_GROUP", "teachers"))
+    parser.add_argument("--teachers-group", default=os.environ.get("CARTAS_TEACHERS_GROUP", "teachers"),
+                        help="class C is taught by the hub admins and the group TEACHERS_GROUP-C")
     parser.add_argument("--port", type=int, default=None, help="default: from JUPYTERHUB_SERVICE_URL")
     parser.add_argument("--ip", default=None)
     args = parser.parse_args(argv)

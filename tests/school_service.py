@@ -1,7 +1,8 @@
 """The class service in this process for tests: on a thread and a port of its own (127.0.0.1),
 with `SchoolHub` answering what the service asks the hub (whose token, who teaches, the
-groups) for a small school: a teacher (`prof`, in the teachers group), class `turma-a` (ana
-and bia), class `turma-b` (caio) and class `turma-c` (40 learners, `aluno00` to `aluno39`).
+groups) for a small school: a teacher (`prof`, in each class's `teachers-<class>` group),
+class `turma-a` (ana and bia), class `turma-b` (caio) and class `turma-c` (40 learners,
+`aluno00` to `aluno39`); the service's own rules decide who teaches (`HubRules`).
 tests/hub drives the same service through a real hub.
 """
 from __future__ import annotations
@@ -13,10 +14,10 @@ import urllib.error
 import urllib.request
 
 from classroom.remote import RemoteClassroom
-from classroom.service import Classes, Service, make_app, open_store
+from classroom.service import Classes, HubRules, Service, make_app, open_store
 
 
-class SchoolHub:
+class SchoolHub(HubRules):
     """What the hub answers the service about a small school (tokens, teachers, groups)."""
 
     teachers_group = "teachers"
@@ -25,7 +26,8 @@ class SchoolHub:
         """`crowd`: the learners of class `turma-c` (`aluno00`, `aluno01`, ...), for bursts."""
         many = [f"aluno{i:02d}" for i in range(crowd)]
         self.tokens = {f"token-{name}": name for name in ("prof", "ana", "bia", "caio", *many)}
-        self.groups = {"teachers": ["prof"], "turma-a": ["ana", "bia"], "turma-b": ["caio"], "turma-c": many}
+        self.groups = {"teachers": ["prof"], "turma-a": ["ana", "bia"], "turma-b": ["caio"], "turma-c": many,
+                       **{f"teachers-turma-{c}": ["prof"] for c in "abc"}}
 
     async def user_for_token(self, token: str) -> dict | None:
         name = self.tokens.get(token)
@@ -34,14 +36,11 @@ class SchoolHub:
     async def user(self, name: str) -> dict:
         return {"name": name, "admin": False, "groups": [g for g, who in self.groups.items() if name in who]}
 
-    async def is_teacher(self, name: str) -> bool:
-        return name in self.groups[self.teachers_group]
-
     async def members(self, group: str) -> list[str] | None:
         return sorted(self.groups[group]) if group in self.groups else None
 
     async def classes(self) -> list[dict]:
-        return [{"name": g, "members": sorted(m)} for g, m in self.groups.items() if g != self.teachers_group]
+        return [{"name": g, "members": sorted(m)} for g, m in self.groups.items() if self.is_class(g)]
 
 
 class School:

@@ -101,11 +101,13 @@ def test_learners_servers_reach_the_class_service_through_the_proxy():
     assert rule["to"][0]["podSelector"]["matchLabels"]["component"] == "proxy"
 
 
-def test_teachers_are_a_hub_group_the_service_knows():
+def test_each_class_has_its_teachers_group_the_service_knows():
     doc = values()
     groups = doc["hub"]["config"]["JupyterHub"]["load_groups"]
     command = doc["hub"]["services"]["cartas"]["command"]
-    assert command[command.index("--teachers-group") + 1] in groups
+    prefix = command[command.index("--teachers-group") + 1] + "-"
+    classes = [g for g in groups if not g.startswith(prefix)]
+    assert classes and all(prefix + g in groups for g in classes)
 
 
 def test_the_old_json_progress_path_is_gone_from_the_deployment():

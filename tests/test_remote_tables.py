@@ -23,20 +23,18 @@ from classroom import attempts, games, remote_tables
 from classroom.identity import Learner
 from classroom.remote import RemoteClassroom, ServiceRefused
 from classroom.remote_tables import RefusedByService, RemoteTables
-from classroom.service import Classes, Service, make_app, open_store
+from classroom.service import Classes, HubRules, Service, make_app, open_store
 from classroom.tables import CODE_ALPHABET, CODE_LENGTH
 from widgets.pages.mesa import ClassTables, Mesa
 
 from loops import run_async
 
 USERS = {"token-ana": "ana", "token-bia": "bia", "token-caio": "caio", "token-tereza": "tereza"}
-GROUPS = {"teachers": ["tereza"], "turma-a": ["ana", "bia", "caio"]}
+GROUPS = {"teachers-turma-a": ["tereza"], "turma-a": ["ana", "bia", "caio"]}
 
 
-class TokenHub:
+class TokenHub(HubRules):
     """What JupyterHub says about tokens, users and groups (`classroom.service.Hub`'s answers)."""
-
-    teachers_group = "teachers"
 
     async def user_for_token(self, token: str) -> dict | None:
         name = USERS.get(token)
@@ -45,11 +43,8 @@ class TokenHub:
     async def user(self, name: str) -> dict:
         return {"name": name, "admin": False, "groups": [g for g, members in GROUPS.items() if name in members]}
 
-    async def is_teacher(self, name: str) -> bool:
-        return name in GROUPS["teachers"]
-
     async def classes(self) -> list[dict]:
-        return [{"name": g, "members": m} for g, m in GROUPS.items() if g != "teachers"]
+        return [{"name": g, "members": m} for g, m in GROUPS.items() if self.is_class(g)]
 
     async def members(self, group: str) -> list[str] | None:
         return GROUPS.get(group)

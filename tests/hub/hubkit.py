@@ -29,6 +29,18 @@ PROXY = ROOT / "build" / "npm" / "node_modules" / ".bin" / "configurable-http-pr
 TEACHERS = ["tereza"]
 CLASS = "turma-a"
 LEARNERS = ["ana", "bia", "cora"]   # cora is in the class and never opens a lesson
+# another class and its teacher (issue 33, items 6 and 7: each teacher only her class); eli is
+# asked of the hub only by the hung-hub test (tests/hub/test_hub_security.py)
+OTHER_CLASS = "turma-b"
+OTHER_LEARNERS = ["duda", "eli"]
+OTHER_TEACHERS = ["vera"]
+ADMINS = ["rita"]                   # a hub admin: a teacher of every class
+
+
+def school_groups(learners: list[str], teachers: list[str]) -> dict[str, list[str]]:
+    """The hub groups of the tests' school: each class, and its `teachers-<class>` group."""
+    return {CLASS: learners, f"teachers-{CLASS}": teachers,
+            OTHER_CLASS: list(OTHER_LEARNERS), f"teachers-{OTHER_CLASS}": list(OTHER_TEACHERS)}
 
 
 def free_port() -> int:
@@ -53,6 +65,7 @@ class Hub:
     learners: list[str] = field(default_factory=lambda: list(LEARNERS))
     teachers: list[str] = field(default_factory=lambda: list(TEACHERS))
     groups: dict[str, list[str]] | None = None
+    admins: list[str] = field(default_factory=lambda: list(ADMINS))
     pool_size: int = 4
     spawn: bool = True
     proxy_port: int = field(default_factory=free_port)
@@ -78,8 +91,8 @@ class Hub:
 
     def config(self) -> str:
         python = sys.executable
-        groups = self.groups or {"teachers": self.teachers, CLASS: self.learners}
-        users = sorted({*self.learners, *self.teachers, *(u for g in groups.values() for u in g)})
+        groups = self.groups or school_groups(self.learners, self.teachers)
+        users = sorted({*self.learners, *self.teachers, *self.admins, *(u for g in groups.values() for u in g)})
         spawner_args = ["--allow-root"] if os.geteuid() == 0 else []
         home = self.folder / "home"
         return "\n".join([
@@ -92,6 +105,7 @@ class Hub:
             f"c.JupyterHub.cookie_secret_file = {str(self.folder / 'cookie_secret')!r}",
             "c.JupyterHub.authenticator_class = 'jupyterhub.auth.DummyAuthenticator'",
             f"c.Authenticator.allowed_users = set({users!r})",
+            f"c.Authenticator.admin_users = set({self.admins!r})",
             "c.JupyterHub.spawner_class = 'jupyterhub.spawner.SimpleLocalProcessSpawner'",
             f"c.SimpleLocalProcessSpawner.home_dir_template = {str(home) + '/{username}'!r}",
             f"c.Spawner.cmd = [{str(VENV_BIN / 'jupyterhub-singleuser')!r}]",

@@ -26,6 +26,10 @@ Decided rules (see classroom.identity and docs/rules.md#verified-learners):
 - Under JupyterHub with a class service (`classroom.hub_user()`), the hub user is the learner:
   the widget shows "Você é X" with no form and no "não sou eu", and ignores what the browser
   stores or sends; the class service checks her hub token on every use.
+- A notice (`show_notice`: "progress is not being saved" when the store, or under JupyterHub
+  the class service, answers store_down or hub_down) is shown under the name in every mode,
+  the hub's included, in the page's language, in one polite live region (`role="status"`)
+  that wraps on a 360 px phone.
 """
 from __future__ import annotations
 
@@ -137,11 +141,23 @@ function render({ model, el }) {
     e.addEventListener("input", () => { typed[key] = e.value; });
     return e;
   };
+  // "progress is not being saved" and such: one live region, kept across redraws (a screen
+  // reader says its text when it changes), shown in every mode, the hub's included
+  const noticeBox = node("div", "cartas-identity-notice");
+  noticeBox.setAttribute("role", "status");
+  noticeBox.setAttribute("aria-live", "polite");
+  const showNotice = () => {
+    const notice = model.get("notice");
+    if (noticeBox.textContent !== notice) noticeBox.textContent = notice;
+    noticeBox.hidden = !notice;
+  };
+  const body = node("div", "cartas-identity-body");   // what draw() writes again each time
+  el.append(body, noticeBox);
   const draw = () => {
-    const known = model.get("learner"), notice = model.get("notice"), t = model.get("labels");
+    const known = model.get("learner"), t = model.get("labels");
     const who = known.browser_id ? known : mine();  // until the kernel answers: what is stored
     el.dataset.known = known.browser_id ? "yes" : "no";
-    el.replaceChildren();
+    body.replaceChildren();
     const line = node("div", "cartas-identity-line");
     if (who.name) {
       line.append(node("span", "", t.you_are + " "), node("b", "cartas-identity-name", who.name));
@@ -149,7 +165,13 @@ function render({ model, el }) {
     } else {
       line.append(node("span", "cartas-identity-name cartas-identity-anonymous", t.anonymous));
     }
-    if (model.get("hub")) { el.append(line); return; }  // the hub's login: nothing to change here
+    if (model.get("hub")) {  // the hub's login: nothing to change here, but what is wrong is said
+      body.append(line);
+      const error = model.get("error");
+      if (error) body.append(node("div", "cartas-identity-error", error));
+      showNotice();
+      return;
+    }
     if (who.name || who.class_code) {
       line.append(node("span", "", " · "));
       const notMe = node("button", "cartas-not-me", t.not_me);
@@ -166,7 +188,7 @@ function render({ model, el }) {
       link.href = model.get("index_url");
       line.append(link);
     }
-    el.append(line);
+    body.append(line);
     if (model.get("mode") === "form") {
       const form = node("form", "cartas-identity-form");
       const name = input("cartas-name-input", t.name, "name", who.name || "", 40);
@@ -183,7 +205,7 @@ function render({ model, el }) {
                               pin: pin.value });
         typed.pin = "";
       });
-      el.append(form);
+      body.append(form);
       const cardForm = node("form", "cartas-card-form");
       const card = input("cartas-card-input", t.card, "card", "", 20);
       card.autocomplete = "off";
@@ -195,15 +217,15 @@ function render({ model, el }) {
         report("card", { browser_id: mine().browser_id, code: card.value });
         typed.card = "";
       });
-      el.append(cardForm);
+      body.append(cardForm);
       // in a class she has chosen her PIN already: say what it is for, not to choose one
       const help = who.class_code ? t.pin_kept : who.name ? t.pin_help : t.anonymous_help + " " + t.pin_help;
-      el.append(node("div", "cartas-identity-help", help));
+      body.append(node("div", "cartas-identity-help", help));
       if (model.get("pin_wanted")) setTimeout(() => pin.focus(), 0);
     }
     const error = model.get("error");
-    if (error) el.append(node("div", "cartas-identity-error", error));
-    if (notice) el.append(node("div", "cartas-identity-notice", notice));
+    if (error) body.append(node("div", "cartas-identity-error", error));
+    showNotice();
   };
   model.on("change:learner", () => {
     const who = model.get("learner");
@@ -246,7 +268,9 @@ _CSS = """
 .cartas-not-me { background: none; border: none; color: #0d47a1; text-decoration: underline; padding: 0; }
 .cartas-identity-help { color: #555; font-size: 13px; }
 .cartas-identity-error { color: #b71c1c; }
-.cartas-identity-notice { background: #fff3e0; color: #a84300; padding: 4px 8px; border-radius: 6px; margin-top: 4px; }
+.cartas-identity-notice { background: #fff3e0; color: #a84300; padding: 4px 8px; border-radius: 6px; margin-top: 4px;
+  max-width: 100%; box-sizing: border-box; overflow-wrap: anywhere; }
+.cartas-identity-notice[hidden] { display: none; }
 """
 
 
