@@ -809,7 +809,7 @@ class HomeworkService(Protocol):
     def learner_homework(self, learner_id: str) -> list[dict]: ...
     def class_results(self, assignment_id: str) -> dict | None: ...
     def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False) -> dict: ...
+                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict: ...
     def table_game_over(self, table_code: str) -> list[dict]: ...
 
 
@@ -838,8 +838,9 @@ class StoreHomework:
         return class_results(self.store, assignment_id)
 
     def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False) -> dict:
-        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario)
+                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict:
+        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario,
+                           mine=mine)
 
     def table_game_over(self, table_code: str) -> list[dict]:
         return table_game_over(self.store, table_code)
