@@ -50,10 +50,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   gives back her open one for that item; she plays it as any table, and when the game is
   over for her seat the service records the item from the table's own record
   (`homework.bot_table_over`). A finished game her kernel sends (`POST api/homework/ID/game`)
-  is refused (409 `service_deals`) before its body is looked at. Each learner makes at most
-  HOMEWORK_BURST such homework requests at once, then one every HOMEWORK_EVERY seconds (429
-  `too_many_requests`). A table's game is loaded (its actions replayed) on a store thread,
-  never on the loop (`Classes.snapshot`).
+  is refused (409 `service_deals`), never replayed. Each learner makes at most HOMEWORK_BURST
+  requests of each of these two at once, then one every HOMEWORK_EVERY seconds (429
+  `too_many_requests`, before the body is read: `LimitedHomeworkHandler`). A table's game is
+  loaded (its actions replayed) on a store thread, never on the loop (`Classes.snapshot`).
 - Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
   answers and joins only theirs, as herself; teachers compose, read results and run the
   projector (the rules in full above `Lessons`).
@@ -1417,7 +1417,24 @@ class HomeworkAnswerHandler(LessonHandler):
         await self.guarded(work)
 
 
-class HomeworkGameHandler(LessonHandler):
+class LimitedHomeworkHandler(LessonHandler):
+    """A homework game request, limited per learner (`Service.homework_calls`, `kind` its
+    bucket): once the sender is known (`Handler.prepare`), a request over her limit is refused
+    429 before its body is read (the connection is then closed, as for any refused body)."""
+
+    kind = ""
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        if self.answered or self.request.method != "POST":
+            return
+        try:
+            self.service.homework_calls.take(f"{await self.user()} {self.kind}")
+        except Refused as error:
+            self.refuse(error)
+
+
+class HomeworkGameHandler(LimitedHomeworkHandler):
     """A finished game against the bots sent by the kernel: refused under the service, before
     its body is read as a game (issue 33: a kernel can send any game, one where she chose every
     seat's moves, or one set up at 11 to 0). Only a game the service dealt counts
@@ -1425,23 +1442,26 @@ class HomeworkGameHandler(LessonHandler):
 
     async def post(self, ident: str):
         async def work():
-            user = await self.user()
-            self.service.homework_calls.take(user)
+            await self.user()
+            self.body()    # bad input is refused as such (400), as on every endpoint
             raise homework.HomeworkError("service_deals")
         await self.guarded(work)
 
+    kind = "game"   # (a flood of these is refused unread: `LimitedHomeworkHandler`)
 
-class HomeworkTableHandler(LessonHandler):
+
+class HomeworkTableHandler(LimitedHomeworkHandler):
     """Her homework table for a game item against the bots: {item, game?, seats?, options?,
     pace?} (see the rules above). Made and dealt here, the game started, the bots in the other
     seats; her open one for that item is given back instead of a new deal. Answered with her
     seat's view, as a new table is."""
 
+    kind = "table"
+
     async def post(self, ident: str):
         async def work():
             user = await self.user()
             service = self.service
-            service.homework_calls.take(user)
             body = self.body()
             item = _whole(body.get("item"), 0, homework.MAX_ITEMS - 1, "item")
             game = body.get("game")
