@@ -119,3 +119,26 @@ def test_a_six_thousand_action_game_is_refused_before_any_replay_and_the_item_is
     find_game("21").from_json(text)   # what a replay of it costs
     replay = time.perf_counter() - began
     assert refused_in < replay  # both refusals together cost less than one replay: none was made
+
+
+def test_a_homework_tables_seat_is_hers_alone_and_never_a_bots_even_while_she_is_away():
+    """classroom.tables: a homework table (the class service's deal of a homework game) waits
+    for its learner; nobody else sits there and she cannot hand her seat to a bot."""
+    from classroom.tables import MemoryRepository, TableError, Tables
+    now = [1000.0]
+    tables = Tables(MemoryRepository(), clock=lambda: now[0])
+    code = tables.create("paulista", "hub:ana", "ana", timeout=10,
+                         homework={"assignment": "ABCD2345", "item": 0, "learner": "hub:ana"})
+    tables.start(code, "hub:ana")
+    now[0] += 600   # she has been away ten minutes
+    snap = tables.snapshot(code)
+    assert [snap.controller(seat, now[0]) for seat in range(4)] == ["learner", "bot", "bot", "bot"]
+    while snap.state.current_seat != 0:   # the bots play up to her turn, then wait for her
+        now[0] += 1
+        snap = tables.bot_move(snap)
+    now[0] += 60
+    assert tables.bot_move(snap) is None and not tables.bot_due(snap, now[0])
+    for refused in (lambda: tables.join(code, "hub:bia", "bia", 1), lambda: tables.leave(code, "hub:ana")):
+        with pytest.raises(TableError) as caught:
+            refused()
+        assert caught.value.code == "homework_table" and "robô" in caught.value.message("pt")
