@@ -68,7 +68,8 @@ class GameHomework:
                                                      state.to_json(), HUMAN, self.from_scenario,
                                                      mine=None if mine is None else list(mine))
         except hw.HomeworkError as error:
-            self.done = error.code in ("not_yours", "no_assignment", "bad_item")  # no game will ever count
+            # no game will ever count (under JupyterHub only the service's own deal does: "service_deals")
+            self.done = error.code in ("not_yours", "no_assignment", "bad_item", "service_deals")
             self.view.show_error(Refusal(error))
             return None
         except StoreError:
