@@ -763,6 +763,7 @@ class Service:
                 self.active.pop(code, None)
                 self.snaps.pop(code, None)
                 self.texts.forget(code)
+                self.homework_over.discard(code)   # bounded: a later look asks the store again (first write wins)
                 continue
             try:
                 snap = self.snaps.get(code) or await self.classes.run(self.classes.snapshot, code)
@@ -1435,10 +1436,11 @@ class LimitedHomeworkHandler(LessonHandler):
 
 
 class HomeworkGameHandler(LimitedHomeworkHandler):
-    """A finished game against the bots sent by the kernel: refused under the service, before
-    its body is read as a game (issue 33: a kernel can send any game, one where she chose every
-    seat's moves, or one set up at 11 to 0). Only a game the service dealt counts
-    (`HomeworkTableHandler`)."""
+    """A finished game against the bots sent by the kernel: refused under the service, never
+    replayed (issue 33: a kernel can send any game, one where she chose every seat's moves, or
+    one set up at 11 to 0). Only a game the service dealt counts (`HomeworkTableHandler`)."""
+
+    kind = "game"   # a flood of these is refused unread (`LimitedHomeworkHandler`)
 
     async def post(self, ident: str):
         async def work():
@@ -1446,8 +1448,6 @@ class HomeworkGameHandler(LimitedHomeworkHandler):
             self.body()    # bad input is refused as such (400), as on every endpoint
             raise homework.HomeworkError("service_deals")
         await self.guarded(work)
-
-    kind = "game"   # (a flood of these is refused unread: `LimitedHomeworkHandler`)
 
 
 class HomeworkTableHandler(LimitedHomeworkHandler):
