@@ -67,6 +67,9 @@ CATALOGUE = Catalogue("tables", {
     "bad_timeout": ("o tempo de ausência vai de {low} a {high} segundos, não {value}",
                     "the away timeout is {low} to {high} seconds, not {value}"),
     "bad_action": ("jogada ilegível: {text}", "unreadable move: {text}"),
+    "homework_table": ("esta mesa é a partida de tarefa de uma pessoa: só ela joga aqui, e ninguém, nem um "
+                       "robô, joga no lugar dela", "this table is one learner's homework game: only she plays "
+                       "here, and nobody, not even a bot, plays in her seat"),
     "store_down": ("não foi possível falar com o banco de dados das mesas; tente de novo",
                    "the tables' store could not be reached; try again"),
 })

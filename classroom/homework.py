@@ -33,10 +33,24 @@ Decided rules (docs/rules.md#homework):
       A game's options (21's seats, role, rotation) are the learner's to choose;
     - a game begun from the game's own deal; one begun from a scenario (a position made by
       hand, possibly a won one) only when the item says `scenarios: True`;
-    - against the bots (`finish_game`): the engine decides, from the state the kernel played
+    - against the bots under JupyterHub (the class service, issue 33): only a game the service
+      dealt and played counts. It is a homework table (`classroom.tables`: a private table,
+      her seat hers alone, the bots in the others) the service makes for her and that item
+      (`bot_item`, `bot_game_key`, `bot_table_class`): the service holds the seed and moves
+      the bots, her kernel sends only her moves and gets her seat's view. When the game is
+      over for her seat, the table's own record decides (`bot_table_over`). A finished game
+      her kernel sends (`finish_game`) is refused there ("service_deals");
+    - against the bots on a laptop (`finish_game`; the kernel is the server there): the item
+      is checked first, then the game's size (at most `game_length` actions: a real game's
+      length, before any replay), then the engine decides, from the state the kernel played
       (its `to_json()`, replayed by the engine here), that the game is over for her seat (the
       game is over, or, in 21, her seat can never act again: docs/rules.md#21-seat-out, a
-      loss) and whether she won; the browser only plays moves the engine checked;
+      loss) and whether she won; the browser only plays moves the engine checked. A game not
+      begun from a scenario must start as a new game does (`FRESH_START`: truco from 0 to 0,
+      21 with every seat's starting chips and no hand dealt by hand: "not_fresh"); when the
+      page says which moves were hers (`mine`, indices of the saved actions), each of them
+      must be her seat's (or, in truco, her team's answer, docs/rules.md#truco-who-answers)
+      and no other move hers ("other_seats");
     - at a table (`table_game_over`): the store's own table record decides: its game is
       finished, its state (replayed) says who won, and the learners seated when it ended
       (`sitters`) are the ones whose item is done, each in her own class's assignments made
@@ -78,6 +92,11 @@ PLACES = ("bots", "table")
 GOALS = ("play", "win")  # a game item asks to play it to the end (the default), or to win it
 QUESTIONS = ("play", "answer", "hit", "banker")
 MAX_STEPS = 60
+BOT_TABLE = "tarefa"      # the class key of a homework table begins so (`bot_table_class`)
+MOST_ROUNDS = 50          # rounds of a homework 21 game counted at most for its length (cartas.games.TABLE_MOST)
+MAX_GAME_TEXT = 200_000   # characters of a saved game `finish_game` reads at most
+TRUCO_LENGTH = 1_000      # actions of a truco game to 12, at most (bots' games take under 100)
+ACTIONS_PER_SEAT_ROUND = 6  # a 21 seat's actions in a round, at most counted (bots' take about 3)
 
 # Migration 5 of the store (issue 23): assignments, results, and the skill of every answer.
 STEP_5 = (
@@ -316,48 +335,218 @@ def _write_result(tx, assignment_id: str, item: int, learner_id: str, correct: b
     return False, bool(kept[0]), str(kept[1]), str(kept[2])
 
 
+def _bot_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[str] | None) -> dict:
+    """The game item `item` against the bots of assignment `assignment_id`, if it is one of
+    her class's; HomeworkError ("no_assignment", "not_yours", "bad_item") otherwise."""
+    row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+    if row is None:
+        raise HomeworkError("no_assignment")
+    task = _row(row)
+    if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
+        raise HomeworkError("not_yours")
+    if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
+        raise HomeworkError("bad_item")
+    spec = task["items"][item]
+    if spec["kind"] != "game" or spec["where"] != "bots":
+        raise HomeworkError("bad_item")
+    return spec
+
+
+def bot_item(store: Store, assignment_id: str, item: int, learner_id: str,
+             classes: list[str] | None = None) -> tuple[dict, bool]:
+    """(the game item against the bots, whether she has done it already), checked as
+    `finish_game` checks it; HomeworkError otherwise."""
+    with store.transaction(write=False) as tx:
+        spec = _bot_item(tx, assignment_id, item, learner_id, classes)
+        done = tx.execute("SELECT 1 FROM homework_results WHERE assignment_id = ? AND item = ? AND learner_id = ?",
+                          (assignment_id, item, learner_id)).fetchone() is not None
+    return spec, done
+
+
+def bot_game_key(spec: dict, game: object = None) -> str:
+    """The registry key of the game a homework table deals for game item `spec`: `game` when
+    she chose one (it must count for the item), else the item's variant, else the family's
+    first; HomeworkError ("bad_game", "other_game", "other_variant") otherwise."""
+    from cartas.games import GAME_KEYS
+    if game is None:
+        return spec.get("variant") or variants_of(spec["game"])[0]
+    if not isinstance(game, str) or game not in GAME_KEYS:
+        raise HomeworkError("bad_game", game=str(game)[:20])
+    refused = _counts(spec, game, False)
+    if refused is not None:
+        raise HomeworkError(refused)
+    return game
+
+
+def bot_table_class(assignment_id: str, item: int, learner_id: str) -> str:
+    """The class key a learner's homework table for one item is kept under in the tables
+    store: no class's, so no class lists it, and her open one is found again (a reload)."""
+    return f"{BOT_TABLE}:{assignment_id}:{item}:{learner_id}"
+
+
+def bot_table_over(store: Store, record: dict, state=None, now: float | None = None) -> list[dict]:
+    """The result of a homework table (`record`, the tables store's; `state`, its game if the
+    caller holds it) once the game is over for its learner's seat: written for the item it
+    was made for, first write wins. Returns the result written now ([{"learner",
+    "assignment", "item", "correct"}]), or []."""
+    marked = record.get("homework")
+    if not isinstance(marked, dict) or not record.get("state"):
+        return []
+    from .games import load_state
+    state = load_state(record["game"], record["state"]) if state is None else state
+    learner_id = str(marked.get("learner"))
+    seat = next((s for s, who in enumerate(record.get("sitters") or []) if who and who["id"] == learner_id), None)
+    result = None if seat is None else game_result(state, seat)
+    if result is None or seat is None:
+        return []
+    now = time.time() if now is None else now
+    assignment_id, item = str(marked.get("assignment")), marked.get("item")
+    with store.transaction() as tx:
+        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
+        if row is None or not isinstance(item, int) or not 0 <= item < len(_row(row)["items"]):
+            return []
+        spec = _row(row)["items"][item]
+        if spec["kind"] != "game" or spec["where"] != "bots" or _counts(spec, record["game"], False) is not None:
+            return []
+        first, correct, _, _ = _write_result(tx, assignment_id, item, learner_id, goal_met(spec, result), result,
+                                             now, final_score(state, seat))
+    return [{"learner": learner_id, "assignment": assignment_id, "item": item, "correct": correct}] if first else []
+
+
+def _21_length(setup: dict) -> int:
+    options = setup.get("options")
+    options = options if isinstance(options, dict) else {}
+    players, rounds = setup.get("players"), options.get("rounds")
+    players = players if isinstance(players, int) and 0 < players <= 12 else 12
+    rounds = rounds if isinstance(rounds, int) and 0 < rounds <= MOST_ROUNDS else MOST_ROUNDS
+    return players * rounds * ACTIONS_PER_SEAT_ROUND
+
+
+def _21_fresh(setup: dict) -> bool:
+    from cartas.games import find_game
+    options = setup.get("options")
+    options = options if isinstance(options, dict) else {}
+    chips = options.get("chips")
+    start = find_game("21").option("chips").default
+    return setup.get("deal") is None and isinstance(chips, list) and all(c == start for c in chips)
+
+
+# By family (`GameSpec.family`), the one place a family is named for a game sent by a kernel:
+# the most actions a real game of that set-up has (`game_length`); whether a saved set-up starts
+# as a new game does (`FRESH_START`: truco from 0 to 0; 21 with every seat's starting chips and
+# no first cards chosen by hand; a shared generator's draws are saved as dealt by hand, so they
+# cannot be told from a hand's); and whether `seat` may give the answer the engine asks of the
+# seat to act (truco: her team's answer to a raise or a mão de onze, docs/rules.md#truco-who-answers).
+GAME_LENGTH: dict[str, Callable[[dict], int]] = {"truco": lambda setup: TRUCO_LENGTH, "21": _21_length}
+FRESH_START: dict[str, Callable[[dict], bool]] = {"truco": lambda setup: setup.get("score") == [0, 0],
+                                                  "21": _21_fresh}
+def _truco_answers_for(state, seat: int) -> bool:
+    from cartas.games import find_game
+    team_of = find_game(state.game).team_of
+    return (state.phase in ("answer", "decide") and state.current_seat is not None
+            and team_of(state.current_seat) == team_of(seat))
+
+
+ANSWERS_FOR: dict[str, Callable[[Any, int], bool]] = {"truco": _truco_answers_for, "21": lambda state, seat: False}
+
+
+def game_length(family: str, setup: dict) -> int:
+    """The most actions a homework game of `family` begun from `setup` may have."""
+    return GAME_LENGTH[family](setup)
+
+
+def _saved(game: str, state_json: object) -> tuple[Any, dict, list]:
+    """(the game's spec, its saved form without its actions, its actions) of a game sent as `state_json`, read
+    without replaying it; HomeworkError("bad_game_state") when it is no saved game."""
+    from cartas.games import GameError, find_game
+    try:
+        spec = find_game(game)
+    except GameError:
+        raise HomeworkError("bad_game_state") from None
+    if not isinstance(state_json, str) or len(state_json) > MAX_GAME_TEXT:
+        raise HomeworkError("long_game", most=MAX_GAME_TEXT) if isinstance(state_json, str) \
+            else HomeworkError("bad_game_state")
+    try:
+        data = json.loads(state_json)
+    except (ValueError, RecursionError):
+        raise HomeworkError("bad_game_state") from None
+    if (not isinstance(data, dict) or not isinstance(data.get("setup"), dict)
+            or not isinstance(data.get("actions"), list) or not all(isinstance(a, str) for a in data["actions"])):
+        raise HomeworkError("bad_game_state")
+    return spec, {**data, "actions": []}, data["actions"]
+
+
+def _replayed(spec, start: dict, actions: list, seat: int, mine: list[int] | None):
+    """The game replayed by the engine from `start` (its saved form, no action), one action
+    after another; with `mine`,
+    HomeworkError("other_seats") when one of her moves was not her seat's (nor her team's
+    answer) or a move not hers was her seat's."""
+    from cartas.errors import RuleError
+    try:
+        state = spec.from_json(json.dumps(start))
+        if not 0 <= seat < state.players:
+            raise HomeworkError("bad_game_state")
+        hers = set(mine or ())
+        for index, action in enumerate(actions):
+            acting = state.current_seat
+            if mine is not None and acting is not None:
+                if index in hers and acting != seat and not ANSWERS_FOR[spec.family](state, seat):
+                    raise HomeworkError("other_seats", move=index + 1)
+                if index not in hers and acting == seat:
+                    raise HomeworkError("other_seats", move=index + 1)
+            state.apply_action(spec.parse_action(action))
+    except RuleError:
+        raise HomeworkError("bad_game_state") from None
+    return state
+
+
 def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
                 seat: int = 0, from_scenario: bool = False, now: float | None = None,
-                classes: list[str] | None = None) -> dict:
-    """A game against the bots, played by the learner at `seat`, for game item `item`: the
-    engine replays `state_json` (the state's `to_json()`, registry key `game`) and decides
-    that the game is over for her seat and whether she won (`game_result`); the item is done
-    with that result if the game counts for it (`from_scenario`: it began from a scenario;
-    docs/rules.md#homework-games). Only the first finished game counts. Returns {"correct",
-    "choice", "first"}; HomeworkError: "not_over", "bad_game_state", "other_game",
-    "other_variant", "from_scenario", or as `answer` ("not_yours", "bad_item", ...). `classes`:
-    as for `answer` (the class service: her hub groups)."""
-    from cartas.errors import RuleError
-    from cartas.games import find_game
+                classes: list[str] | None = None, mine: list[int] | None = None) -> dict:
+    """A game against the bots, played by the learner at `seat`, for game item `item` (a
+    laptop's: under JupyterHub only a homework table counts, see the module's rules). In this
+    order, before any replay: the item is checked (as `answer` checks it), then whether the
+    game counts for it (`from_scenario`: it began from a scenario), then its size (at most
+    `game_length` actions: "long_game") and its start (`FRESH_START`, unless it began from a
+    scenario: "not_fresh"). Then the engine replays `state_json` (the state's `to_json()`,
+    registry key `game`), checks `mine` (the indices of her moves, when the page says them:
+    "other_seats") and decides that the game is over for her seat and whether she won
+    (`game_result`). Only the first finished game counts. Returns {"correct", "choice",
+    "first", "score"}; HomeworkError: "not_over", "bad_game_state", "other_game",
+    "other_variant", "from_scenario", "long_game", "not_fresh", "other_seats", or as `answer`
+    ("not_yours", "bad_item", ...). `classes`: as for `answer`."""
+    from cartas.games import GameError, find_game
+    with store.transaction(write=False) as tx:
+        spec_item = _bot_item(tx, assignment_id, item, learner_id, classes)
     try:
-        spec_game = find_game(game)
-        state = spec_game.from_json(state_json) if isinstance(state_json, str) else None
-    except RuleError:
-        state = None
-    if state is None or state.game != game:
+        family = find_game(game).family if isinstance(game, str) else None
+    except GameError:
+        family = None
+    if family is None:
         raise HomeworkError("bad_game_state")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
+    refused = _counts(spec_item, game, bool(from_scenario))
+    if refused is not None:
+        raise HomeworkError(refused)
+    spec, start, actions = _saved(game, state_json)
+    most = game_length(family, start["setup"])
+    if len(actions) > most:
+        raise HomeworkError("long_game", most=most)
+    if not from_scenario and not FRESH_START[family](start["setup"]):
+        raise HomeworkError("not_fresh")
+    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 12:
+        raise HomeworkError("bad_game_state")
+    if mine is not None and (not isinstance(mine, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) for i in mine)):
+        raise HomeworkError("bad_game_state")
+    state = _replayed(spec, start, actions, seat, mine)
+    if state.game != game:
         raise HomeworkError("bad_game_state")
     result = game_result(state, seat)
     if result is None:
         raise HomeworkError("not_over")
     now = time.time() if now is None else now
     with store.transaction() as tx:
-        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
-        if row is None:
-            raise HomeworkError("no_assignment")
-        task = _row(row)
-        if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
-            raise HomeworkError("not_yours")
-        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
-            raise HomeworkError("bad_item")
-        spec = task["items"][item]
-        if spec["kind"] != "game" or spec["where"] != "bots":
-            raise HomeworkError("bad_item")
-        refused = _counts(spec, game, bool(from_scenario))
-        if refused is not None:
-            raise HomeworkError(refused)
-        first, correct, kept, score = _write_result(tx, assignment_id, item, learner_id, goal_met(spec, result),
+        first, correct, kept, score = _write_result(tx, assignment_id, item, learner_id, goal_met(spec_item, result),
                                                     result, now, final_score(state, seat))
     return {"correct": correct, "choice": kept, "first": first, "score": score}
 
@@ -377,6 +566,8 @@ def table_game_over(store: Store, table_code: str, now: float | None = None,
     if loaded is None:
         return []
     record = loaded[1]
+    if record.get("homework"):  # a learner's homework table against the bots: its own item
+        return bot_table_over(store, record, now=now)
     if record.get("status") != "finished" or not record.get("state"):
         return []
     state = load_state(record["game"], record["state"])  # the engine replays the stored game
@@ -618,7 +809,7 @@ class HomeworkService(Protocol):
     def learner_homework(self, learner_id: str) -> list[dict]: ...
     def class_results(self, assignment_id: str) -> dict | None: ...
     def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False) -> dict: ...
+                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict: ...
     def table_game_over(self, table_code: str) -> list[dict]: ...
 
 
@@ -647,8 +838,9 @@ class StoreHomework:
         return class_results(self.store, assignment_id)
 
     def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False) -> dict:
-        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario)
+                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict:
+        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario,
+                           mine=mine)
 
     def table_game_over(self, table_code: str) -> list[dict]:
         return table_game_over(self.store, table_code)

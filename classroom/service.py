@@ -53,6 +53,16 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   notifies on each save), so several service replicas agree; on SQLite it checks the
   versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
   table whatever the number of pages.
+- Homework games against the bots (issue 33): only a game the service deals and plays counts.
+  `POST api/homework/ID/table {item, game?, seats?, options?, pace?}` makes her a homework
+  table (`classroom.tables`: her seat hers alone, the bots in the others, the seed here), or
+  gives back her open one for that item; she plays it as any table, and when the game is
+  over for her seat the service records the item from the table's own record
+  (`homework.bot_table_over`). A finished game her kernel sends (`POST api/homework/ID/game`)
+  is refused (409 `service_deals`), never replayed. Each learner makes at most HOMEWORK_BURST
+  requests of each of these two at once, then one every HOMEWORK_EVERY seconds (429
+  `too_many_requests`, before the body is read: `LimitedHomeworkHandler`). A table's game is
+  loaded (its actions replayed) on a store thread, never on the loop (`Classes.snapshot`).
 - Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
   answers and joins only theirs, as herself; teachers compose, read results and run the
   projector (the rules in full above `Lessons`).
@@ -114,6 +124,8 @@ IDLE_TABLE = 600.0         # seconds after which a table nobody watches is forgo
 DEFAULT_POOL = 5
 REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any more (oldest dropped)
 HUB_TIMEOUT = 4.0          # seconds a question to the hub may take, then the answer is 503 hub_down
+HOMEWORK_BURST = 5         # homework game requests a learner makes at once, at most (then one every ...)
+HOMEWORK_EVERY = 2.0       # ... HOMEWORK_EVERY seconds)
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -134,6 +146,8 @@ TEXT = {
     "control_character": ("Pedido inválido: {where_pt} tem um caractere de controle ({char}).",
                           "Bad request: {where_en} holds a control character ({char})."),
     "not_seated": ("Você não está sentado nesta mesa.", "You are not seated at this table."),
+    "too_many_requests": ("Pedidos demais de uma vez: espere {seconds} s e tente de novo.",
+                          "Too many requests at once: wait {seconds} s and try again."),
     "hub_down": ("O JupyterHub não respondeu; tente de novo.", "JupyterHub did not answer; try again."),
     "store_down": ("As turmas estão sem conexão com o banco de dados; tente de novo.",
                    "The classes cannot reach the store; try again."),
@@ -333,6 +347,20 @@ class Classes:
     async def write(self, fn, *args):
         """`fn(*args)` on an answers thread."""
         return await asyncio.get_running_loop().run_in_executor(self.writes, fn, *args)
+
+    def snapshot(self, code: str) -> Snapshot:
+        """Table `code` with its game loaded (its actions replayed) here, on a store thread:
+        a page's view of it is then drawn on the loop without replaying anything."""
+        snap = self.tables.snapshot(code)
+        snap.state  # noqa: B018  # loads it once for this version
+        return snap
+
+    def list_class(self, class_code: str) -> list[Snapshot]:
+        """A class's open tables, each game loaded here (as `snapshot`)."""
+        snaps = self.tables.list_class(class_code)
+        for snap in snaps:
+            snap.state  # noqa: B018
+        return snaps
 
     def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
         """Learners' presence at tables, (code, learner, when) each, in one transaction."""
@@ -553,6 +581,30 @@ class Stages:
         return out
 
 
+class PerLearner:
+    """A learner's requests of one kind: `burst` at once, then one every `every` seconds (a
+    bucket of `burst` tokens, one back every `every` s). At most `most` learners are kept
+    (the fullest buckets, the least useful to keep, go first)."""
+
+    def __init__(self, burst: int, every: float, most: int = 50_000, clock: Callable[[], float] = time.monotonic):
+        self.burst, self.every, self.most, self.clock = burst, every, most, clock
+        self.buckets: dict[str, tuple[float, float]] = {}   # learner -> (tokens, when counted)
+
+    def take(self, learner: str) -> None:
+        """One request of `learner`'s; Refused (429 `too_many_requests`, the wait said) if her
+        bucket is empty."""
+        now = self.clock()
+        tokens, at = self.buckets.get(learner, (float(self.burst), now))
+        tokens = min(float(self.burst), tokens + (now - at) / self.every)
+        if tokens < 1.0:
+            self.buckets[learner] = (tokens, now)
+            raise Refused(429, "too_many_requests", seconds=max(1, round((1.0 - tokens) * self.every)))
+        if len(self.buckets) >= self.most and learner not in self.buckets:
+            self.buckets = {k: v for k, v in self.buckets.items()
+                            if min(float(self.burst), v[0] + (now - v[1]) / self.every) < self.burst}
+        self.buckets[learner] = (tokens - 1.0, now)
+
+
 class Service:
     """Waiting pages and bots over `Classes`, on the tornado loop.
 
@@ -577,6 +629,8 @@ class Service:
         self.stages = Stages()
         self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
         self.reached: OrderedDict[tuple[str, str], None] = OrderedDict()  # (user, code): no guess
+        self.homework_calls = PerLearner(HOMEWORK_BURST, HOMEWORK_EVERY)  # homework game requests, per learner
+        self.homework_over: set[str] = set()   # homework tables whose result was recorded here
 
     def has_reached(self, user: str, code: str) -> bool:
         """Whether `user` reached table `code` here before (so asking for it is no guess)."""
@@ -638,7 +692,7 @@ class Service:
         try:
             while True:
                 try:
-                    snap = await self.classes.run(self.classes.tables.snapshot, code)
+                    snap = await self.classes.run(self.classes.snapshot, code)
                     self.publish(snap)
                 except (StoreError, TableError):
                     pass
@@ -657,12 +711,26 @@ class Service:
             return
         self.snaps[snap.code] = snap
         self.published[snap.code] = (snap.version, time.monotonic())
+        if snap.record.get("homework") and snap.state is not None and snap.code not in self.homework_over:
+            asyncio.ensure_future(self._homework_over(snap))
         waiting = self.waiters.get(snap.code, {})
         for future, seen in list(waiting.items()):
             if seen != snap.version:
                 waiting.pop(future, None)
                 if not future.done():
                     future.set_result(snap)
+
+    async def _homework_over(self, snap: Snapshot) -> None:
+        """A homework table's item, recorded from its own record once the game is over for
+        its learner (`homework.bot_table_over`; first write wins, whoever asks)."""
+        lessons = self.classes.lessons
+        try:
+            if homework.game_result(snap.state, snap.seat_of(snap.record["creator"]) or 0) is None:
+                return
+            self.homework_over.add(snap.code)
+            await self.classes.write(homework.bot_table_over, lessons.store, snap.record, snap.state)
+        except (StoreError, homework.HomeworkError):
+            self.homework_over.discard(snap.code)   # the learner's page asks too (TableHomeworkHandler)
 
     def register(self, code: str, after: int) -> asyncio.Future:
         """A waiter for table `code` to leave version `after` (see `wait`)."""
@@ -759,9 +827,10 @@ class Service:
                 self.active.pop(code, None)
                 self.snaps.pop(code, None)
                 self.texts.forget(code)
+                self.homework_over.discard(code)   # bounded: a later look asks the store again (first write wins)
                 continue
             try:
-                snap = self.snaps.get(code) or await self.classes.run(tables.snapshot, code)
+                snap = self.snaps.get(code) or await self.classes.run(self.classes.snapshot, code)
             except (StoreError, TableError):
                 continue
             if snap.status == "playing":
@@ -1051,7 +1120,7 @@ class ClassTablesHandler(Handler):
         async def work():
             teacher, _ = await self.teacher_of(group)
             tables = self.service.classes.tables
-            snaps = await self.service.classes.run(tables.list_class, group)
+            snaps = await self.service.classes.run(self.service.classes.list_class, group)
             for snap in snaps:
                 self.service.reach(teacher, snap.code)
             now = tables.clock()
@@ -1084,7 +1153,7 @@ class TablesHandler(Handler):
             def create():
                 code = tables.create(game, learner_id(user), clean_name(user), seat=seat,
                                      class_code=class_code, **kwargs)
-                return tables.snapshot(code)
+                return self.service.classes.snapshot(code)
             snap = await self.service.classes.run(create)
             self.service.active[snap.code] = time.monotonic()
             self.service.reach(user, snap.code)
@@ -1121,7 +1190,7 @@ class TableHandler(Handler):
             snap = service.snaps.get(code_)
             if snap is None:
                 try:
-                    snap = await service.classes.run(tables.snapshot, code_)
+                    snap = await service.classes.run(service.classes.snapshot, code_)
                 except BaseException as error:   # nothing is left waiting on a table not there
                     await service.wait(code_, future, 0)
                     if isinstance(error, TableError) and error.code == "no_table":
@@ -1136,11 +1205,11 @@ class TableHandler(Handler):
                 if got is not None and published is not None and published[0] == got.version:
                     service.stages.add("wake_resume", time.monotonic() - published[1])
                     self.stage, self.since = "wake_answer", published[1]
-                snap = got if got is not None else await service.classes.run(tables.snapshot, code_)
+                snap = got if got is not None else await service.classes.run(service.classes.snapshot, code_)
             else:
                 await service.wait(code_, future, 0)  # unregister
         else:
-            snap = await service.classes.run(tables.snapshot, code_)
+            snap = await service.classes.run(service.classes.snapshot, code_)
         mine = snap.seat_of(me)
         asked = self.get_argument("seat", None)
         if asked is not None and asked != str(mine):
@@ -1189,7 +1258,9 @@ class TableActionHandler(Handler):
 
         def timed():
             started[0] = time.monotonic()
-            return run()
+            done = run()
+            done.state  # noqa: B018  # its game loaded here, not on the loop (a seat's change carries none)
+            return done
         snap = await self.service.classes.run(timed)
         self.service.stages.add(f"{action}_queue", started[0] - began)
         self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
@@ -1227,13 +1298,16 @@ class TableActionHandler(Handler):
 #   quiz (closed, already answered, ...); `fields` let a page say it in its own words.
 LESSON_TEXT = {
     "homework": ("A tarefa foi recusada ({code}).", "The homework was refused ({code})."),
+    "service_deals": ("No JupyterHub, uma partida contra os robôs só vale para a tarefa se o serviço das turmas a "
+                      "distribuir: jogue-a pela página da tarefa ({code}).",
+                      "On JupyterHub a game against the bots counts for the homework only when the class service "
+                      "deals it: play it from the homework's page ({code})."),
 }
 LESSON_STATUS = {"no_assignment": 404, "not_yours": 403, "no_session": 404, "not_host": 403,
                  "other_class": 403, "bad_code": 400, "bad_question": 400, "bad_seconds": 400,
-                 "bad_choice": 400}
+                 "bad_choice": 400, "service_deals": 409, "item_done": 409}
 MAX_NUMBER = 1_000_000      # a live question's number, at most
 MAX_CHOICE = 40             # characters of a homework answer (a card, "accept", "won", ...)
-MAX_GAME_STATE = 60_000     # characters of a finished game sent for a homework game item (to_json; in MAX_BODY)
 MAX_SECRET = 200            # characters of a host token
 
 
@@ -1346,7 +1420,7 @@ class LessonHandler(Handler):
             try:
                 return await work()
             except homework.HomeworkError as error:
-                pt, en = (s.format(code=error.code) for s in LESSON_TEXT["homework"])
+                pt, en = (s.format(code=error.code) for s in LESSON_TEXT.get(error.code, LESSON_TEXT["homework"]))
                 refused = Refused(LESSON_STATUS.get(error.code, 400), error.code, pt, en)
                 refused.family, refused.fields = "homework", error.fields  # type: ignore[attr-defined]
                 raise refused from None
@@ -1437,27 +1511,88 @@ class HomeworkAnswerHandler(LessonHandler):
         await self.guarded(work)
 
 
-class HomeworkGameHandler(LessonHandler):
-    """The caller's finished game against the bots for a game item: {item, game, state, seat,
-    from_scenario}. The kernel sends the game, never who won: the engine replays it here and
-    decides (classroom.homework.finish_game, docs/rules.md#homework-games)."""
+class LimitedHomeworkHandler(LessonHandler):
+    """A homework game request, limited per learner (`Service.homework_calls`, `kind` its
+    bucket): once the sender is known (`Handler.prepare`), a request over her limit is refused
+    429 before its body is read (the connection is then closed, as for any refused body)."""
+
+    kind = ""
+
+    async def prepare(self) -> None:
+        await super().prepare()
+        if self.answered or self.request.method != "POST":
+            return
+        try:
+            self.service.homework_calls.take(f"{await self.user()} {self.kind}")
+        except Refused as error:
+            self.refuse(error)
+
+
+class HomeworkGameHandler(LimitedHomeworkHandler):
+    """A finished game against the bots sent by the kernel: refused under the service, never
+    replayed (issue 33: a kernel can send any game, one where she chose every seat's moves, or
+    one set up at 11 to 0). Only a game the service dealt counts (`HomeworkTableHandler`)."""
+
+    kind = "game"   # a flood of these is refused unread (`LimitedHomeworkHandler`)
+
+    async def post(self, ident: str):
+        async def work():
+            await self.user()
+            self.body()    # bad input is refused as such (400), as on every endpoint
+            raise homework.HomeworkError("service_deals")
+        await self.guarded(work)
+
+
+class HomeworkTableHandler(LimitedHomeworkHandler):
+    """Her homework table for a game item against the bots: {item, game?, seats?, options?,
+    pace?} (see the rules above). Made and dealt here, the game started, the bots in the other
+    seats; her open one for that item is given back instead of a new deal. Answered with her
+    seat's view, as a new table is."""
+
+    kind = "table"
 
     async def post(self, ident: str):
         async def work():
             user = await self.user()
+            service = self.service
             body = self.body()
             item = _whole(body.get("item"), 0, homework.MAX_ITEMS - 1, "item")
-            game = _text(body.get("game"), 40, "game")
-            state = _text(body.get("state"), MAX_GAME_STATE, "state")
-            seat = _whole(body.get("seat", 0), 0, 11, "seat")
-            from_scenario = body.get("from_scenario", False)
-            if not isinstance(from_scenario, bool):
-                raise Refused(400, "bad_request", why="from_scenario: true or false")
+            game = body.get("game")
+            if game is not None:
+                _text(game, 40, "game")
+            pace = body.get("pace", PACE_RANGE[0])
+            if (not isinstance(pace, (int, float)) or isinstance(pace, bool)
+                    or not PACE_RANGE[0] <= pace <= PACE_RANGE[1]):
+                raise Refused(400, "bad_request", why=f"pace: {PACE_RANGE[0]} to {PACE_RANGE[1]} seconds")
+            setup = {k: body[k] for k in ("seats", "options") if k in body}
             ident_ = homework.clean_id(ident)
             groups = await self.groups(user)
-            return await self.store(partial(homework.finish_game, self.lessons.store, ident_, item, learner_id(user),
-                                            game, state, seat, from_scenario, classes=groups))
+            snap = await service.classes.run(partial(self._table, user, groups, ident_, item, game, pace, setup))
+            service.active[snap.code] = time.monotonic()
+            service.reach(user, snap.code)
+            service.publish(snap)
+            asyncio.ensure_future(service._bots_for(snap))
+            tables = service.classes.tables
+            return seat_view(snap, snap.seat_of(learner_id(user)), user, tables.clock(), service.texts)
         await self.guarded(work)
+
+    def _table(self, user: str, groups: list[str], ident: str, item: int, game, pace: float,
+               setup: dict) -> Snapshot:
+        """On a store thread: her open homework table for the item, or a new one, dealt here."""
+        classes, me = self.service.classes, learner_id(user)
+        spec, done = homework.bot_item(self.lessons.store, ident, item, me, groups)
+        key = homework.bot_game_key(spec, game)
+        kept = homework.bot_table_class(ident, item, me)
+        for snap in classes.tables.list_class(kept, abandoned=True):
+            if snap.status == "playing" and snap.record["creator"] == me:
+                snap.state  # noqa: B018  # loaded here, not on the loop
+                return snap
+        if done:
+            raise homework.HomeworkError("item_done")
+        code = classes.tables.create(key, me, clean_name(user), class_code=kept, pace=pace,
+                                     homework={"assignment": ident, "item": item, "learner": me}, **setup)
+        classes.tables.start(code, me)
+        return classes.snapshot(code)
 
 
 class TableHomeworkHandler(LessonHandler):
@@ -1582,6 +1717,7 @@ def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
         (rf"{prefix}api/homework/([^/]+)/results", HomeworkResultsHandler),
         (rf"{prefix}api/homework/([^/]+)/answer", HomeworkAnswerHandler),
         (rf"{prefix}api/homework/([^/]+)/game", HomeworkGameHandler),
+        (rf"{prefix}api/homework/([^/]+)/table", HomeworkTableHandler),
         (rf"{prefix}api/tables/([^/]+)/homework", TableHomeworkHandler),
         (rf"{prefix}api/classes/([^/]+)/homework", ClassHomeworkHandler),
         (rf"{prefix}api/classes/([^/]+)/skills", ClassSkillsHandler),

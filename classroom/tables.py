@@ -324,8 +324,11 @@ class Snapshot:
         return seen is not None and now - seen <= PRESENT
 
     def controller(self, seat: int, now: float) -> str:
-        """Who plays `seat` now: "learner", or "bot" (empty seat, or its learner away)."""
+        """Who plays `seat` now: "learner", or "bot" (empty seat, or its learner away; at a
+        homework table its learner's seat is always hers)."""
         who = self.sitters[seat]
+        if who is not None and self.record.get("homework") and who["id"] == self.record["creator"]:
+            return "learner"
         if who is None or self.away(who["id"], now):
             return "bot"
         return "learner"
@@ -375,8 +378,9 @@ class Tables:
     def create(self, game: str, learner: str, name: str, *, seats: int | None = None,
                options: dict | None = None, class_code: str = "", seat: int = 0,
                timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE,
-               seed: int | None = None) -> str:
-        """A new table with its creator seated; returns its code."""
+               seed: int | None = None, homework: dict | None = None) -> str:
+        """A new table with its creator seated; returns its code. `homework`: the homework
+        item its game is for (a homework table: see the module's rules)."""
         seats, options = games.check_setup(game, seats, options)
         name = self._check_name(name)
         if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
@@ -395,6 +399,8 @@ class Tables:
             "sitters": sitters, "status": "waiting", "state": None,
             "moved_at": now, "last": None, "outcome": None,
         }
+        if homework is not None:
+            record["homework"] = dict(homework)
         for _ in range(20):
             code = "".join(self._codes.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             if self.repo.create(code, record["class_code"], record):
@@ -410,6 +416,8 @@ class Tables:
             self._check_seat(seat, snap.record["seats"])
             if snap.status == "finished":
                 raise TableError("finished")
+            if snap.record.get("homework") and learner != snap.record["creator"]:
+                raise TableError("homework_table")
             who = snap.sitters[seat]
             if who is not None and who["id"] != learner and not snap.away(who["id"], now):
                 raise TableError("seat_taken", seat=seat, name=who["name"])
@@ -425,6 +433,8 @@ class Tables:
         def change(snap: Snapshot, now: float) -> dict:
             if snap.seat_of(learner) is None:
                 raise TableError("not_seated")
+            if snap.record.get("homework"):  # her seat would be a bot's: it would end her game for her
+                raise TableError("homework_table")
             return {**snap.record, "sitters": [None if w and w["id"] == learner else w
                                                 for w in snap.sitters]}
         return self._update(code, change)

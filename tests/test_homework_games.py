@@ -195,13 +195,15 @@ def test_a_game_played_on_the_play_page_of_a_homework_link_is_recorded_once(stor
     ana = sign_in(made.code, "Ana", "browser-ana-0001")
     calls = []
     sent = hw.StoreHomework.finish_game
-    monkeypatch.setattr(hw.StoreHomework, "finish_game", lambda self, *a: calls.append(a) or sent(self, *a))
+    monkeypatch.setattr(hw.StoreHomework, "finish_game",
+                        lambda self, *a, **k: calls.append((a, k)) or sent(self, *a, **k))
     monkeypatch.setenv("QUERY_STRING", f"tarefa={task['id']}&item=0")
     view = PlayTruco(seed=3, delay=0)
     while not view.state.is_terminal():
         seat = view.acting_seat()
         view.act(view.state.view(seat).legal_actions()[0])
     assert len(calls) == 1 and "Partida registrada na tarefa." in view.message.value
+    assert calls[0][1]["mine"] == view.my_moves and view.my_moves  # her moves go with it, and passed the check
     view.redraw()
     view.redraw()  # more "game over" drawings: nothing sent again
     assert len(calls) == 1

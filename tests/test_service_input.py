@@ -33,6 +33,7 @@ def _post_endpoints(table: str) -> list[tuple[str, str]]:
     return [("ana", "api/progress/ana"), ("ana", "api/tables"),
             *[("ana", f"api/tables/{table}/{action}") for action in ("join", "leave", "start", "move")],
             ("prof", "api/homework"), ("ana", "api/homework/ABCD2345/answer"), ("ana", "api/homework/ABCD2345/game"),
+            ("ana", "api/homework/ABCD2345/table"),
             ("prof", "api/live"), *[("prof", f"api/live/ABCD/{action}") for action in ("ask", "close", "end")],
             ("ana", "api/live/ABCD/join"), ("ana", "api/live/ABCD/answer")]
 

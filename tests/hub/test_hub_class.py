@@ -256,37 +256,66 @@ def test_she_cannot_make_bots_busy_nor_choose_a_tables_deals(attempts):
 
 
 def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_sees_it(hub, teacher):
-    """Homework through the class service: the teacher gives it to the hub group, Ana's kernel
-    lists her to-do and records the item as herself (naming Bia changes nothing), and her
-    token cannot read the class's results."""
+    """Homework through the class service (issue 33, item 1): the teacher gives it to the hub
+    group; a finished game Ana's kernel sends does not count (one where she chose every seat's
+    moves, or one set up at 11 to 0, counted before); she plays the item from the homework page
+    in her own kernel, on a homework table the service deals (its seed and bots stay there);
+    its end marks the item done, for her only, and her token cannot read the class's results."""
     from classroom.homework import for_store
     task = for_store(teacher).create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
                                      [{"kind": "game", "game": "21", "where": "bots"}])
     done = in_kernel(hub, "ana", """
-        import json
+        import asyncio, json, time
         from classroom import homework, progress
         from classroom.remote import ServiceRefused
         from cartas.games import find_game
+        from widgets.pages.tarefa import Homework
         service = homework.for_store(progress.open_store())   # what the pages call: the class service
         todo = [t["id"] for t in service.learner_homework("hub:bia")]
         spec = find_game("21")
-        state = spec.new_game(3, rounds=2)                     # a short game, played to its end
-        bots = [spec.bot(seat) for seat in range(state.players)]
-        while not state.is_terminal():
-            state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
-        verdict = service.finish_game(TASK, 0, "hub:bia", "21", state.to_json())  # the service replays it
+        state = spec.new_game(3, seats=3, rounds=1)
+        while not state.is_terminal():                         # she plays every seat herself
+            state.apply_action(state.legal_actions()[0])
+        forged = json.loads(state.to_json())
+        forged["setup"]["options"]["chips"] = [200, 1, 1]      # a start no new game has
+        refused = []
+        for text in (state.to_json(), json.dumps(forged)):
+            try:
+                service.finish_game(TASK, 0, "hub:bia", "21", text)
+                refused.append(None)
+            except homework.HomeworkError as error:
+                refused.append(error.code)
+        page = Homework(code=TASK, lang="pt")                  # the homework page, in her own kernel
+        game = page.play_here(0, seats=3, options={"rounds": 1}, pace=0.2)
+        snap = lambda: game.client.snap
+        end, beat, sent = time.monotonic() + 120, 0.0, []
+        while not (page.task and page.task["states"][0]["done"]):
+            if time.monotonic() > end:
+                raise RuntimeError("the game did not end: " + game.status.value + game.message.value)
+            if time.monotonic() - beat > 3:
+                game.browser_beat()                            # what the page's browser timer does
+                beat = time.monotonic()
+            sent.append(json.dumps(snap().view))
+            state = snap().state
+            if state is not None and snap().status == "playing" and state.current_seat == 0:
+                legal = state.legal_actions()
+                game.act(next((a for a in legal if str(a) == "stand"), legal[0]))
+            await asyncio.sleep(0.1)                           # the page's own loop waits on the long poll
         try:
             service.class_results(TASK)
             results = 200
-        except ServiceRefused as refused:
-            results = refused.status
-        print(json.dumps({"todo": todo, "first": verdict["first"], "correct": verdict["correct"],
-                          "results": results}))
+        except ServiceRefused as refused_results:
+            results = refused_results.status
+        print(json.dumps({"todo": todo, "refused": refused, "store": type(game.tables).__name__,
+                          "status": snap().status, "seed_sent": any('"seed"' in v or '"state"' in v for v in sent),
+                          "mine": page.task["states"][0], "results": results}))
     """.replace("TASK", repr(task["id"])))
-    assert (done["todo"], done["first"], done["results"]) == ([task["id"]], True, 403)
+    assert done["todo"] == [task["id"]] and done["results"] == 403
+    assert done["refused"] == ["service_deals", "service_deals"]
+    assert done["store"] == "RemoteTables" and done["status"] == "finished" and not done["seed_sent"]
     rows = {r["id"]: r["states"][0] for r in for_store(teacher).class_results(task["id"])["learners"]}
     assert set(rows) == {"ana", "bia", "cora"}
-    assert rows["ana"]["done"] and rows["ana"]["right"] == done["correct"]
+    assert rows["ana"]["done"] and rows["ana"]["right"] and rows["ana"]["choice"] == done["mine"]["choice"]
     assert not rows["bia"]["done"] and not rows["cora"]["done"]
 
 

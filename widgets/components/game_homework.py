@@ -8,7 +8,10 @@ Decided rules (docs/rules.md#homework-games, classroom.homework):
 - The kernel never sends a verdict: when a drawing finds the game over for the learner's seat
   (`classroom.homework.game_result`), it sends the state's `to_json()`, and the homework
   service replays it with the engine and decides whether it is over, whether it counts for
-  the item (its game, its variant, begun from a scenario or not) and whether she won.
+  the item (its game, its variant, begun from a scenario or not) and whether she won. The
+  page's `my_moves` (the indices of her moves among the game's actions) go with it, so the
+  store checks that each was her seat's (classroom.homework.finish_game). Under JupyterHub
+  the class service refuses such a game: there only its own deal counts (widgets.pages.tarefa).
 - One game is sent once: a second drawing of the same ended game sends nothing; once the item
   is done (now or before), no later game is sent. A game the item does not take (another
   variant, a scenario) is said under the game, in her language, and the next game may count.
@@ -60,10 +63,13 @@ class GameHomework:
             if learner is None:
                 return None  # the browser has not said who she is yet: the next drawing tries again
             self._sent = state
+            mine = getattr(self.view, "my_moves", None)
             verdict = homework_service().finish_game(self.assignment, self.item, learner.key, state.game,
-                                                     state.to_json(), HUMAN, self.from_scenario)
+                                                     state.to_json(), HUMAN, self.from_scenario,
+                                                     mine=None if mine is None else list(mine))
         except hw.HomeworkError as error:
-            self.done = error.code in ("not_yours", "no_assignment", "bad_item")  # no game will ever count
+            # no game will ever count (under JupyterHub only the service's own deal does: "service_deals")
+            self.done = error.code in ("not_yours", "no_assignment", "bad_item", "service_deals")
             self.view.show_error(Refusal(error))
             return None
         except StoreError:

@@ -140,6 +140,24 @@ TEXT = {
                        "en": "This homework item asks for a game of another kind."},
     "err_other_variant": {"pt": "Este item da tarefa pede outra variante do jogo.",
                           "en": "This homework item asks for another variant of the game."},
+    "err_service_deals": {"pt": "No JupyterHub, uma partida contra os robôs só vale para a tarefa se o serviço das "
+                                "turmas a distribuir: jogue-a pela página da tarefa, em «Jogar aqui».",
+                          "en": "On JupyterHub a game against the bots counts for the homework only when the class "
+                                "service deals it: play it from the homework's page, with “Play here”."},
+    "err_item_done": {"pt": "Este item já está feito: a primeira partida terminada é a que vale.",
+                      "en": "This item is done already: the first finished game is the one that counts."},
+    "err_long_game": {"pt": "Esta partida é mais longa do que uma partida de verdade pode ser (no máximo {most}): "
+                            "não vale para a tarefa.",
+                      "en": "This game is longer than a real game can be ({most} at most): it does not count for "
+                            "the homework."},
+    "err_not_fresh": {"pt": "Esta partida não começou como começa uma partida nova (placar 0 a 0, as fichas de "
+                            "todos iguais): não vale para a tarefa.",
+                      "en": "This game did not start as a new game does (0 to 0, everyone's chips the same): it "
+                            "does not count for the homework."},
+    "err_other_seats": {"pt": "Na jogada {move}, a partida tem uma jogada sua por outro lugar (ou de outro pelo seu): "
+                              "não vale para a tarefa.",
+                        "en": "At move {move} the game has a move of yours for another seat (or another's for "
+                              "yours): it does not count for the homework."},
     "err_from_scenario": {"pt": "Uma partida começada de um cenário não vale para este item da tarefa.",
                           "en": "A game started from a scenario does not count for this homework item."},
 }

@@ -34,6 +34,7 @@ Decided here (the view's, not the rules'):
 """
 from __future__ import annotations
 
+import json
 from html import escape
 
 import ipywidgets as w
@@ -200,6 +201,8 @@ class PlayVinteEUm(BotPacing, View):
 
     def start(self, state) -> None:
         self.state = state
+        self.moves_made = len(json.loads(state.to_json())["actions"])  # the game's actions so far
+        self.my_moves: list[int] = []  # which of them were hers (a homework game sends them)
         self.bot_level = self.level.value
         # a seed drawn for every seat, the learner's too, as always: a seeded link deals the same game
         self.bots = make_bots("21", range(state.players), self.bot_level, self.rng)
@@ -212,6 +215,8 @@ class PlayVinteEUm(BotPacing, View):
         play at a pace a person can follow."""
         view = self.state.view(HUMAN)
         self.state.apply_action(action, HUMAN)
+        self.my_moves.append(self.moves_made)  # her move's index among the game's actions (homework)
+        self.moves_made += 1
         if action.kind in ("hit", "stand", "draw", "call") and len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"view": view, "kind": action.kind, "judged": False, "miss": None})
         self.hint_box.value = self.review_box.value = ""
@@ -276,6 +281,7 @@ class PlayVinteEUm(BotPacing, View):
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)), seat)
+        self.moves_made += 1
 
     def _human_out(self) -> bool:
         return self.state.seat_is_out(HUMAN)

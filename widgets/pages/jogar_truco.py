@@ -35,6 +35,7 @@ Decided here (how the learner plays for a team, not a rule of the game):
 """
 from __future__ import annotations
 
+import json
 from html import escape
 
 import ipywidgets as w
@@ -236,6 +237,8 @@ class PlayTruco(BotPacing, View):
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
         self.state = state
+        self.moves_made = len(json.loads(state.to_json())["actions"])  # the game's actions so far
+        self.my_moves: list[int] = []  # which of them were hers (a homework game sends them)
         self.bot_level = self.level.value
         self.bots = make_bots(state.variant.key, [s for s in range(state.players) if s != HUMAN],
                               self.bot_level, self.rng)
@@ -294,6 +297,8 @@ class PlayTruco(BotPacing, View):
             raise ValueError(self.t("not_possible_now"))
         spot, hand = self._spot(seat), self.state.hand_number
         self.state.apply_action(action, seat=HUMAN)  # the learner answers, for the partner's seat too
+        self.my_moves.append(self.moves_made)  # her move's index among the game's actions (homework)
+        self.moves_made += 1
         if len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"spot": spot, "action": action, "hand": hand,
                                    "judged": False, "miss": None})
@@ -316,6 +321,7 @@ class PlayTruco(BotPacing, View):
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)))
+        self.moves_made += 1
 
     def _clear_notes(self) -> None:
         self.explanation.value = ""

@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from html import escape
 
 import ipywidgets as w
@@ -653,6 +654,7 @@ class Mesa(View):
     # own record deciding (classroom.homework.table_game_over, docs/rules.md#homework-games).
     # Each kernel asks once per table; the store writes each result once whoever asks.
     _homework_sent: frozenset[str] = frozenset()
+    on_homework: Callable[[], None] | None = None  # after a finished table's homework was asked (tarefa's)
 
     def _table_homework(self, code: str) -> None:
         from classroom.store import StoreError
@@ -665,6 +667,8 @@ class Mesa(View):
         learner = self._open().learner
         if any(result["learner"] == learner for result in written):
             self.show_message(t("game_saved", self.lang), kind="ok")
+        if self.on_homework is not None:
+            self.on_homework()
 
     def _draw_seats(self, snap, now: float) -> None:
         client = self._open()

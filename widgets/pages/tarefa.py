@@ -17,6 +17,12 @@ Decided rules (docs/rules.md#homework):
   decides its result (widgets.components.game_homework, docs/rules.md#homework-games); or on
   the game's own page, linked with `?tarefa=ID&item=N`, which sends its end the same way. A game
   at a class table links to the tables page, where the table's end marks it done.
+- Under JupyterHub a game item against the bots is dealt and played by the class service
+  (issue 33): "Jogar aqui" asks it for her homework table (`bot_table`: the seed and the bots
+  are the service's; a reload gives back her open one) and plays it under the item on the
+  tables page's own view (`widgets.pages.mesa.Mesa`), her kernel sending only her moves; the
+  table's end records the item, and the homework is read again. The game's page is not
+  offered there: a game her kernel played would not count.
 """
 from __future__ import annotations
 
@@ -158,13 +164,17 @@ class Homework(View):
         self.load()
         return verdict
 
-    def play_here(self, index: int) -> View:
+    def play_here(self, index: int, **setup) -> View:
         """Open the game of item `index` against the bots under it; its end is sent once, for the
-        service to judge (widgets.components.game_homework, docs/rules.md#homework-games)."""
+        service to judge (widgets.components.game_homework, docs/rules.md#homework-games).
+        Under JupyterHub the class service deals it (`setup`: its `game`, `seats`, `options`,
+        `pace`, as for a table; see the module's rules)."""
         if index in self.games:
             return self.games[index]
         assert self.task is not None
         item = self.task["items"][index]
+        if self.identity.hub:
+            return self._service_table(index, setup)
         module, name = GAME_PAGES[item["game"]]
         kwargs = {"variant": item["variant"]} if item.get("variant") and VARIANT_CHOSEN[item["game"]] else {}
         game: Any = getattr(importlib.import_module(module), name)(lang=self.lang, **kwargs)
@@ -178,6 +188,31 @@ class Homework(View):
         self.games[index] = game
         self.redraw()
         return game
+
+    def _service_table(self, index: int, setup: dict) -> View:
+        """Her homework table of item `index`, dealt by the class service, on the tables page's view."""
+        from classroom.remote import ServiceRefused
+        from classroom.remote_tables import RefusedByService
+        service: Any = panel.homework_service()  # under JupyterHub: classroom.remote.RemoteHomework
+        try:
+            view = service.bot_table(self.code or "", index, **setup)
+        except hw.HomeworkError as error:
+            raise Refusal(error) from None
+        except ServiceRefused as refused:
+            if refused.status >= 500:
+                raise ValueError(self.t("store_down")) from None
+            raise RefusedByService(refused.code, refused.pt, refused.en, refused.status) from None
+        table: Any = importlib.import_module("widgets.pages.mesa").Mesa(lang=self.lang, code=view["code"])
+
+        def recorded() -> None:
+            self.load()
+            if self.task is not None and self.task["states"][index]["done"]:
+                self.show_message(self.t("game_saved"), kind="ok")
+
+        table.on_homework = recorded
+        self.games[index] = table
+        self.redraw()
+        return table
 
     # Drawing ---------------------------------------------------------------------------------
     def redraw(self) -> None:
@@ -228,8 +263,10 @@ class Homework(View):
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
             page = GAME_PAGES[item["game"]][0].rsplit(".", 1)[1]
             link = f"{page}.ipynb?tarefa={self.code}&item={index}&lang={lang}"
-            parts += [button, w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
-                                     f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>")]
+            parts.append(button)
+            if not self.identity.hub:  # under JupyterHub only the service's deal counts (the module's rules)
+                parts.append(w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
+                                    f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>"))
         return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
 
     def _seen(self, item: dict) -> str:
