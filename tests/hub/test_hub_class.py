@@ -53,7 +53,7 @@ while view["status"] == "waiting":
     view = c.watch(code, view["version"], wait=10)
 seen, played, leaks = 0, [], 0
 both = lambda v: {{e.get("seat") for e in v.get("events") or [] if e["type"] == "play"}} >= {{0, 1}}
-while not ((view["table"].get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
+while not (((view.get("view") or {}).get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
     seen += 1
     hands = view["hands"] or []
     leaks += sum(card is not None for s, hand in enumerate(hands) if s != mine for card in hand)
@@ -66,7 +66,7 @@ while not ((view["table"].get("tricks") or view["hand_number"] > 1) and both(vie
     else:
         view = c.watch(code, view["version"], wait=10)
 print(json.dumps({{"seat": view["seat"], "views": seen, "played": played, "leaks": leaks,
-                  "tricks": len(view["table"].get("tricks") or []), "hand": view["hands"][mine]}}))
+                  "tricks": len((view.get("view") or {}).get("tricks") or []), "hand": view["hands"][mine]}}))
 """
 
 
@@ -331,7 +331,8 @@ if mine == 0:
     await until(lambda: snap().view["seats"][1]["name"] is not None)
     page.start_button.click()
 await until(lambda: snap().status == "playing")
-done = lambda: len(snap().state.tricks) + games.hand_number(snap().state) > 1 and plays(0) and plays(1)
+my_view = lambda: snap().state.view(mine)
+done = lambda: len(my_view().tricks) + games.hand_number(my_view(), snap().game) > 1 and plays(0) and plays(1)
 moves = 0
 async def play():
     global moves

@@ -671,7 +671,7 @@ class Mesa(View):
         mine = client.seat
         rows = []
         state = snap.state
-        banker = games.banker(state) if state is not None else None
+        banker = games.banker(games.view(state, mine), snap.game) if state is not None else None
         can_sit = client.learner is not None or self.me() is not None
         for info in snap.seats(now):
             seat = info["seat"]
@@ -720,7 +720,7 @@ class Mesa(View):
     def _status(self, text: str, turn: str, snap, colour: str = "#0d47a1") -> None:
         # data-turn / data-version let browser tests wait for their turn and for updates
         state = snap.state
-        hand = "0" if state is None else games.hand_number(state)
+        hand = "0" if state is None else games.hand_number(games.view(state, self._open().seat), snap.game)
         self.status.value = (f"<div data-turn='{turn}' data-version='{snap.version}' data-hand='{hand}' "
                              f"data-status='{snap.status}' style='font-size:18px;color:{colour};"
                              f"margin:4px 0'>{escape(text)}</div>")
@@ -734,7 +734,7 @@ class Mesa(View):
             self._status(self.t("watching") + " " + self.t("turn_of", who=self._who(snap, seat)),
                          "watch", snap, "#555")
         elif seat == mine:
-            pending = games.raise_to_answer(state)
+            pending = games.raise_to_answer(games.view(state, mine), snap.game)
             if pending:
                 self._status(self.t("answer", name=pending["name"]), "you", snap, "#b71c1c")
             else:
