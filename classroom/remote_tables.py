@@ -214,8 +214,6 @@ def _joined(old: dict, new: dict) -> tuple[list, int]:
 class RemoteTables:
     """`classroom.tables.Tables` as the tables page uses it, asked of the class service."""
 
-    remote = True
-
     def __init__(self, classroom: RemoteClassroom, clock: Callable[[], float] = time.time):
         self.classroom = classroom
         self.clock = clock

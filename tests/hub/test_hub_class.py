@@ -53,7 +53,7 @@ while view["status"] == "waiting":
     view = c.watch(code, view["version"], wait=10)
 seen, played, leaks = 0, [], 0
 both = lambda v: {{e.get("seat") for e in v.get("events") or [] if e["type"] == "play"}} >= {{0, 1}}
-while not (((view.get("view") or {}).get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
+while not (((view.get("view") or {{}}).get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
     seen += 1
     hands = view["hands"] or []
     leaks += sum(card is not None for s, hand in enumerate(hands) if s != mine for card in hand)
@@ -66,7 +66,7 @@ while not (((view.get("view") or {}).get("tricks") or view["hand_number"] > 1) a
     else:
         view = c.watch(code, view["version"], wait=10)
 print(json.dumps({{"seat": view["seat"], "views": seen, "played": played, "leaks": leaks,
-                  "tricks": len((view.get("view") or {}).get("tricks") or []), "hand": view["hands"][mine]}}))
+                  "tricks": len((view.get("view") or {{}}).get("tricks") or []), "hand": view["hands"][mine]}}))
 """
 
 
@@ -108,11 +108,11 @@ def test_a_class_is_a_hub_group_listed_before_anyone_opens_a_lesson(hub, teacher
 def test_each_learners_answers_appear_in_the_teachers_view(hub, teacher):
     record = """
         import json
-        from classroom import progress
+        import classroom
         from classroom.identity import Learner
-        store = progress.open_store()   # what the dashboards call: here, the class service
-        progress.record(store, Learner("any-browser-id", "whoever", ""), "manilhas", {answers})
-        print(json.dumps({{"mine": progress.learner_progress(store, "ignored")["manilhas"]["asked"]}}))
+        room = classroom.open()   # what the dashboards call: here, the class service
+        room.record(Learner("any-browser-id", "whoever", ""), "manilhas", {answers})
+        print(json.dumps({{"mine": room.progress("ignored")["manilhas"]["asked"]}}))
     """
     assert in_kernel(hub, "ana", record.format(answers=[True, False, True]))["mine"] == 3
     # Bia answers through the dashboards' own code: the learner widget (the hub user, no
@@ -259,15 +259,15 @@ def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_s
     """Homework through the class service: the teacher gives it to the hub group, Ana's kernel
     lists her to-do and records the item as herself (naming Bia changes nothing), and her
     token cannot read the class's results."""
-    from classroom.homework import for_store
-    task = for_store(teacher).create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
+    from classroom.interface import ServiceClassroom
+    task = ServiceClassroom(teacher).homework().create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
                                      [{"kind": "game", "game": "21", "where": "bots"}])
     done = in_kernel(hub, "ana", """
         import json
-        from classroom import homework, progress
+        import classroom
         from classroom.remote import ServiceRefused
         from cartas.games import find_game
-        service = homework.for_store(progress.open_store())   # what the pages call: the class service
+        service = classroom.open().homework()   # what the pages call: the class service
         todo = [t["id"] for t in service.learner_homework("hub:bia")]
         spec = find_game("21")
         state = spec.new_game(3, rounds=2)                     # a short game, played to its end
@@ -284,7 +284,7 @@ def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_s
                           "results": results}))
     """.replace("TASK", repr(task["id"])))
     assert (done["todo"], done["first"], done["results"]) == ([task["id"]], True, 403)
-    rows = {r["id"]: r["states"][0] for r in for_store(teacher).class_results(task["id"])["learners"]}
+    rows = {r["id"]: r["states"][0] for r in ServiceClassroom(teacher).homework().class_results(task["id"])["learners"]}
     assert set(rows) == {"ana", "bia", "cora"}
     assert rows["ana"]["done"] and rows["ana"]["right"] == done["correct"]
     assert not rows["bia"]["done"] and not rows["cora"]["done"]
