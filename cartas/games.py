@@ -23,6 +23,8 @@ comparing game names:
   class table's creator may set, narrower than `options`: a class's tables stay small),
   `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)`,
   `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation);
+- `view_from_dict(data)`: a seat view read back from its `to_dict()` (the game's own
+  `SeatView`; the game's RuleError naming a missing, extra or ill-typed field);
 - `seats_from(seat, seats)`: the seats in play order from one seat (a table drawn from hers).
 
 Importing this module is cheap: a game's engine loads when its spec is first asked for.
@@ -35,7 +37,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import check_lang
-from .contract import Action, Bot, GameState
+from .contract import Action, Bot, GameState, SeatView
 from .options import CATALOGUE, GameError, Option, check_options, shown as _shown, whole as _whole
 
 if TYPE_CHECKING:  # numpy loads with a game's first use, not with the registry
@@ -71,6 +73,7 @@ class GameSpec:
     _banker: Callable[[Any], int | None]
     _why: Callable[[Any, str], str | None]
     _raise_to_answer: Callable[[Any], dict[str, Any] | None]
+    _view_from_dict: Callable[[object], SeatView]
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
@@ -146,6 +149,11 @@ class GameSpec:
         when there is none, and always in a game without raises (21)."""
         return self._raise_to_answer(state)
 
+    def view_from_dict(self, data: object) -> SeatView:
+        """The seat view of this game that `view.to_dict()` wrote (it travels as plain data:
+        `cartas.viewdata`); the game's RuleError naming a missing, extra or ill-typed field."""
+        return self._view_from_dict(data)
+
     def seats_from(self, seat: int, seats: int | None = None) -> list[int]:
         """Every seat of a game of `seats` seats (None: `default_seats`) in play order,
         starting at `seat` and going on with the seat that plays after it: the order a table is
@@ -172,6 +180,13 @@ def _truco_spec(key: str) -> GameSpec:
             return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
         return None
 
+    def view_from_dict(data: object) -> SeatView:
+        from .truco.views import SeatView as TrucoView
+        view = TrucoView.from_dict(data)
+        if view.variant.key != key:  # a view of the other truco
+            raise truco.TrucoError("view_field", name="variant")
+        return view
+
     variant = truco.get_variant(key)
     title = f"Truco {variant.key.capitalize()}"
     return GameSpec(
@@ -184,7 +199,8 @@ def _truco_spec(key: str) -> GameSpec:
         _random_bot=lambda seed: truco.RandomBot(seed),
         family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
         _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
-        _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None)
+        _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None,
+        _view_from_dict=view_from_dict)
 
 
 def _vinte_e_um_spec(key: str) -> GameSpec:
@@ -221,7 +237,12 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
         family="21", hand_play=False, table_options=table_options, _team_of=lambda seat: None,
         _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why,
-        _raise_to_answer=lambda state: None)
+        _raise_to_answer=lambda state: None, _view_from_dict=_view_21)
+
+
+def _view_21(data: object) -> SeatView:
+    from .vinte_e_um.views import SeatView as View21
+    return View21.from_dict(data)
 
 
 _BUILDERS: dict[str, Callable[[str], GameSpec]] = {

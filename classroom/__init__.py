@@ -14,45 +14,43 @@ Pure Python (sqlite3, psycopg 3); never imports Jupyter. Modules:
 - `remote`: the classroom of a hub user, asked of that service over HTTP.
 - `remote_tables`: the tables (mesas) of a hub user, asked of that service (her seat's view only).
 
-One interface, two implementations: `progress.open_store()` (what the dashboards use) is the
-store in this process on a laptop or Binder, and `hub_classroom()` under JupyterHub (the
-server's `JUPYTERHUB_API_TOKEN` and `CARTAS_SERVICE_URL` set), whose kernels hold no
-database credentials.
+- `interface`: the one classroom interface, `Classroom` (a Protocol), and its implementations;
+- `hub`: whether this kernel runs under JupyterHub with a class service, and its client.
+
+One interface, two implementations: `classroom.open()` (what the dashboards use) gives the
+`Classroom` of this kernel, chosen once: the store in this process on a laptop or Binder
+(`interface.StoreClassroom`), or under JupyterHub (the server's `JUPYTERHUB_API_TOKEN` and
+`CARTAS_SERVICE_URL` set) the class service's client (`interface.ServiceClassroom`), whose
+kernels hold no database credentials.
 """
 from __future__ import annotations
 
-import os
 import threading
 from typing import TYPE_CHECKING
 
+from .hub import hub_classroom, hub_configured, hub_user
+
 if TYPE_CHECKING:
-    from .remote import RemoteClassroom
+    from .interface import Classroom
 
-_remote: dict[tuple[str, str], RemoteClassroom] = {}
-_remote_lock = threading.Lock()
+__all__ = ["hub_classroom", "hub_configured", "hub_user", "open"]
 
-
-def hub_configured(environ=None) -> bool:
-    """True when this process runs under JupyterHub with a class service to ask (asked by every
-    page: the HTTP client, `remote`, is imported only then)."""
-    environ = os.environ if environ is None else environ
-    return bool(environ.get("JUPYTERHUB_API_TOKEN", "").strip() and environ.get("CARTAS_SERVICE_URL", "").strip())
+_opened: dict[int, Classroom] = {}
+_opened_lock = threading.Lock()
 
 
-def hub_classroom() -> RemoteClassroom | None:
-    """This kernel's client of the class service when it runs under JupyterHub, else None."""
-    if not hub_configured():
-        return None
-    from . import remote
-    key = (os.environ["CARTAS_SERVICE_URL"], os.environ["JUPYTERHUB_API_TOKEN"])
-    with _remote_lock:
-        client = _remote.get(key)
-        if client is None:
-            client = _remote[key] = remote.RemoteClassroom.from_environment()
-        return client
-
-
-def hub_user() -> str | None:
-    """The hub user this kernel belongs to, under JupyterHub with a class service; else None."""
+def open() -> Classroom:
+    """This kernel's classroom (see the module docstring): the class service's client under
+    JupyterHub, else the store in this process (`classroom.progress.open_store`, which raises
+    StoreUnavailable / StoreError). Chosen once for each: later calls give the same one."""
+    from . import interface, progress
     client = hub_classroom()
-    return client.hub_user or None if client is not None else None
+    store = progress.open_store() if client is None else None
+    source: object = client if client is not None else store
+    with _opened_lock:
+        found = _opened.get(id(source))
+        if found is None:
+            # the object it answers from is held by it, so its id is not reused while listed
+            found = _opened[id(source)] = (interface.ServiceClassroom(client) if client is not None
+                                           else interface.StoreClassroom(progress.open_store()))
+        return found

@@ -97,11 +97,9 @@ def class_title(store: Store, code: str) -> str | None:
 
 def open_class(store: Store, code: str, key: str, limiter: Attempts | None = None) -> NewClass:
     """The class, if `key` is its teacher key; NotAllowed otherwise, TooManyTries while this
-    browser or this class waits (`limiter`: default, the lessons' own, on `store`). Under
-    JupyterHub (`store` is the class service's client) a class is a hub group and the
-    service checks that the hub user teaches: `key` is not asked for."""
-    if getattr(store, "remote", False):
-        return store.open_class(code)  # type: ignore[attr-defined]
+    browser or this class waits (`limiter`: default, the lessons' own, on `store`). (Under
+    JupyterHub a class is a hub group and the service checks that the hub user teaches:
+    `classroom.open()` asks it, without a key.)"""
     try:
         code = clean_code(code)
     except ValueError:

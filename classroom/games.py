@@ -160,6 +160,12 @@ def view(state: GameState, seat: int | None) -> Any:
     return state.view(seat)
 
 
+def view_from_dict(game: str, data: object) -> Any:
+    """A seat view of `game` read back from its `to_dict()` (the game's own SeatView type);
+    the game's RuleError naming a missing, extra or ill-typed field."""
+    return spec_of(game).view_from_dict(data)
+
+
 def seat_hands(seat_view: Any) -> list:
     """Per seat, the cards a view shows (None for a card it may not see)."""
     return [list(h) for h in seat_view.hands]
@@ -205,19 +211,21 @@ def bot_action(state: GameState, seat: int, seed: int) -> Action:
     return find_game(state.game).bot(bot_seed).choose(state.view(seat))
 
 
-def hand_number(state: GameState) -> int:
+# The next three ask what any seat sees, so they take a state or one of its seat views (a page
+# under JupyterHub holds only its seat's view): `game` is the game's key, the state's by default.
+def hand_number(state: Any, game: str | None = None) -> int:
     """The hand (truco) or round (21) in play, from 1."""
-    return find_game(state.game).deal_number(state)
+    return spec_of(game or state.game).deal_number(state)
 
 
-def banker(state: GameState) -> int | None:
+def banker(state: Any, game: str | None = None) -> int | None:
     """The seat holding the bank; None in a game without one."""
-    return find_game(state.game).banker(state)
+    return spec_of(game or state.game).banker(state)
 
 
-def raise_to_answer(state: GameState) -> dict | None:
+def raise_to_answer(state: Any, game: str | None = None) -> dict | None:
     """The raise the current seat must answer now; None when there is none."""
-    return find_game(state.game).raise_to_answer(state)
+    return spec_of(game or state.game).raise_to_answer(state)
 
 
 def hand_play(game: str) -> bool:

@@ -846,11 +846,9 @@ class StoreHomework:
         return table_game_over(self.store, table_code)
 
 
-def for_store(store) -> HomeworkService:
-    """The HomeworkService of `store`: under JupyterHub (the class service's client) the
-    service's, else this store's."""
-    if getattr(store, "remote", False):
-        return store.homework(HomeworkError)
+def for_store(store: Store) -> HomeworkService:
+    """The HomeworkService of `store` (under JupyterHub, `classroom.open().homework()` is the
+    class service's)."""
     return StoreHomework(store)
 
 

@@ -412,9 +412,6 @@ class StoreLiveQuiz:
 
 def open_quiz(location: str | None = None) -> LiveQuiz:
     """The live quiz on this process's store (the progress tables migrated too); under
-    JupyterHub, the class service's (its client answers the same `LiveQuiz` calls)."""
+    JupyterHub, `classroom.open().live()` is the class service's."""
     from .progress import open_store
-    store = open_store(location)
-    if getattr(store, "remote", False):
-        return store.live(LiveError)  # type: ignore[attr-defined]
-    return StoreLiveQuiz(store)
+    return StoreLiveQuiz(open_store(location))

@@ -242,9 +242,7 @@ class StoreMastery:
         return class_levels(self.store, class_code)
 
 
-def for_store(store) -> MasteryService:
-    """The MasteryService of `store`: under JupyterHub (the class service's client) the
-    service's, else this store's."""
-    if getattr(store, "remote", False):
-        return store.mastery()
+def for_store(store: Store) -> MasteryService:
+    """The MasteryService of `store` (under JupyterHub, `classroom.open().mastery()` is the
+    class service's)."""
     return StoreMastery(store)

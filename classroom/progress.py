@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import identity
 from .identity import Learner
-from .store import Migrations, Store, shared
+from .store import Migrations, Store, StoreUnavailable, shared
 
 DONE_RIGHT = 5
 IMPORTED = "imported:progress.json"
@@ -92,13 +92,13 @@ def legacy_path() -> Path:
 def open_store(location: str | None = None) -> Store:
     """This process's store with the progress tables migrated (and, on SQLite, the legacy
     JSON imported once). Raises StoreUnavailable / StoreError. Under JupyterHub with a class
-    service (see `classroom.remote`), the service's client instead: the functions below ask
-    it, and this process holds no database credentials."""
+    service this process holds no database credentials: StoreUnavailable (the dashboards ask
+    `classroom.open()`, which gives the service's client there)."""
     if location is None:
-        from . import hub_classroom
-        remote = hub_classroom()
-        if remote is not None:
-            return remote  # type: ignore[return-value]  # answers record/learner_progress/...
+        from .hub import hub_configured
+        if hub_configured():
+            raise StoreUnavailable("under JupyterHub the class store is behind the Cartas class service: "
+                                   "this kernel runs no SQL")
     store = shared(location)
     store.migrate(MIGRATIONS)
     from .homework import MIGRATIONS as HOMEWORK  # migration 5: homework and each answer's skill
@@ -120,9 +120,6 @@ def record(store: Store, learner: Learner, lesson: str, answers, at: float | Non
     skills = [check_skill(s) for s in (skills or [""] * len(answers))]
     if len(skills) != len(answers):
         raise ValueError("one skill per answer")
-    if getattr(store, "remote", False):
-        store.record(lesson, answers, skills)  # type: ignore[attr-defined]  # the service knows who she is
-        return
     at = time.time() if at is None else at
     right = sum(answers)
     with store.transaction(batch=True) as tx:   # nothing read back: one round trip on PostgreSQL
@@ -146,9 +143,7 @@ def record(store: Store, learner: Learner, lesson: str, answers, at: float | Non
 
 
 def learner_progress(store: Store, learner_id: str) -> dict[str, dict]:
-    """{lesson: {"right", "asked", "last"}} of one learner (under JupyterHub: the hub user)."""
-    if getattr(store, "remote", False):
-        return store.progress()  # type: ignore[attr-defined]
+    """{lesson: {"right", "asked", "last"}} of one learner."""
     with store.transaction(write=False) as tx:
         rows = tx.execute("SELECT lesson, right_count, asked_count, last_at FROM progress "
                           "WHERE learner_id = ?", (learner_id,)).fetchall()
@@ -159,9 +154,7 @@ def class_learners(store: Store, code: str) -> list[dict]:
     """The learners of class `code`, by name: {"id", "name", "last_seen", "lessons":
     {lesson: {"right", "asked"}}, "done": lessons with DONE_RIGHT right answers, "has_pin":
     False for a learner stored before verification, who has not joined with a PIN yet}.
-    Under JupyterHub `code` is a hub group, asked of the class service (teachers only)."""
-    if getattr(store, "remote", False):
-        return store.class_learners(code)  # type: ignore[attr-defined]
+    (Under JupyterHub a class is a hub group: `classroom.open()` asks the class service.)"""
     with store.transaction(write=False) as tx:
         people = tx.execute("SELECT id, name, last_seen, pin_hash FROM learners WHERE class_code = ? "
                             "ORDER BY name, id", (code,)).fetchall()
@@ -218,7 +211,7 @@ def import_legacy(store: Store, path: Path) -> int:
 def claim_imported(store: Store, learner: Learner) -> int:
     """Give the imported scores to `learner` if she is anonymous and has no progress yet;
     return the number of lessons taken over (0 when someone already took them)."""
-    if learner.name or getattr(store, "remote", False):
+    if learner.name:
         return 0
     now = time.time()
     with store.transaction() as tx:

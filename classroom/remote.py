@@ -4,7 +4,7 @@ Decided rules (see classroom.service for what the service decides):
 
 - Under JupyterHub (`JUPYTERHUB_API_TOKEN` and `CARTAS_SERVICE_URL` both set in the server's
   environment) the dashboards' classroom is this client; elsewhere (a teacher's laptop,
-  Binder) it is the store in this process (`classroom.local`). The kernel then holds the
+  Binder) it is the store in this process (`classroom.interface.StoreClassroom`). The kernel then holds the
   learner's own hub token and the service's address, never a database URL.
 - The learner is the hub user (`JUPYTERHUB_USER`); she is not asked for a name.
 - Every call carries the token in the `Authorization` header; a refusal comes back as
@@ -53,7 +53,6 @@ class RemoteClassroom:
     url: str
     token: str
     user: str = ""
-    remote = True          # progress.record & co. ask this client instead of running SQL
     kind = "service"
     closed = False
 

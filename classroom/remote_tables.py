@@ -7,9 +7,11 @@ Decided rules (the service's side is in `classroom.service`):
 - Under JupyterHub the kernel holds no table: the service keeps the deal, the whole state and
   its random generator, checks and applies every move and moves the bots. The kernel receives
   only its learner's seat view (`classroom.service.seat_view`: her cards, the face-up ones,
-  her legal moves, the log as her seat saw it). The page draws that view as it draws a table
-  of the local store: `SeatState` answers the engine calls the page makes from the view alone,
-  and refuses another seat's view.
+  her legal moves, the log as her seat saw it), as the engine's own format (`SeatView.to_dict`),
+  and rebuilds the engine's own view type from it (`SeatView.from_dict`, which refuses a
+  missing, extra or ill-typed field). The page draws that view as it draws a table of the
+  local store: `SeatState` answers the engine calls the page makes from the view alone, and
+  refuses another seat's view.
 - She sits only as herself: the learner key and name a page passes are not sent (the service
   takes her hub login); nor is a seed (no learner chooses a table's deals).
 - A refusal of the service (HTTP 4xx with a code) is a `TableError` of that code carrying the
@@ -32,13 +34,10 @@ Decided rules (the service's side is in `classroom.service`):
 from __future__ import annotations
 
 import asyncio
-import json
-import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from cartas.cards import Card
 from cartas.contract import Outcome
 
 from . import games
@@ -49,7 +48,6 @@ from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT, clean_code
 
 WATCH_WAIT = 20.0    # seconds one long poll waits for a change (the service caps it at 30)
 RETRY_AFTER = 2.0    # seconds before asking again after the service failed or refused
-MAX_TEMPLATES = 32
 KEEP_EVENTS = 2_000  # events of a table's log a page holds at most (the oldest go first)
 
 TEXT = {
@@ -86,71 +84,13 @@ def _ask(call: Callable[..., Any], *args, **kwargs) -> Any:
 
 
 # A seat's view, rebuilt from the service's JSON ----------------------------------------------
-def _decode(value: Any) -> Any:
-    """JSON from `classroom.service.seen_fields` back to the engine's values: {"card": text}
-    is a Card, a list a tuple."""
-    if isinstance(value, dict):
-        if set(value) == {"card"}:
-            return Card.parse(value["card"])
-        return {k: _decode(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return tuple(_decode(v) for v in value)
-    return value
-
-
-_templates: dict[str, Any] = {}
-_templates_lock = threading.Lock()
-
-
-def _template(game: str, setup: dict) -> Any:
-    """A game of the table's set-up dealt from seed 0: it narrates events and names moves as
-    the table's game does, and gives the values no JSON carries (truco's variant). None of its
-    cards is ever drawn: a seat's cards come from the service."""
-    key = json.dumps([game, setup.get("seats"), setup.get("options") or {}], sort_keys=True)
-    with _templates_lock:
-        found = _templates.get(key)
-        if found is None:
-            if len(_templates) >= MAX_TEMPLATES:
-                _templates.clear()
-            found = _templates[key] = games.new_state(game, int(setup["seats"]), dict(setup.get("options") or {}), 0)
-        return found
-
-
-class SeenView:
-    """One seat's engine view (`state.view(seat)`) as the service sent it: the same attributes,
-    its legal moves and its events; what no JSON carries comes from the set-up's template."""
-
-    def __init__(self, fields: dict, template_view: Any, legal: list, events: list):
-        self._fields = fields
-        self._template_view = template_view
-        self.legal = tuple(legal)
-        self._events = events
-
-    def __getattr__(self, name: str) -> Any:
-        fields = self.__dict__.get("_fields")
-        if fields is None or name.startswith("_"):
-            raise AttributeError(name)
-        if name in fields:
-            return fields[name]
-        return getattr(self._template_view, name)
-
-    def legal_actions(self) -> list:
-        return list(self.legal)
-
-    @property
-    def is_my_turn(self) -> bool:
-        return self._fields.get("seat") is not None and self._fields.get("current_seat") == self._fields.get("seat")
-
-    @property
-    def events(self) -> list[dict]:
-        return list(self._events)
-
-
 class SeatState:
     """A table's game as one seat knows it: answers what the tables page asks of a game state
-    (`current_seat`, `legal_actions`, `view` of her own seat, `narrate`, `describe`, `outcome`,
-    `is_terminal`, and the view's attributes the game's spec reads) from the service's seat
-    view. It cannot play: the service applies moves."""
+    (`current_seat`, `players`, `legal_actions`, `view` of her own seat, `narrate`, `describe`,
+    `outcome`, `is_terminal`) from the service's seat view, rebuilt as the engine's own view
+    type (`GameSpec.view_from_dict`: a missing, extra or ill-typed field is the game's refusal,
+    never a default). Whatever else the page draws it asks of that view (`view(seat)`). It
+    cannot play: the service applies moves."""
 
     last_hand = None  # the hand before is the service's; its explanation comes as `told_why`
 
@@ -158,22 +98,14 @@ class SeatState:
         self.game = game
         self.seat: int | None = view["seat"]
         self._view = view
-        self._template = _template(game, view["setup"])
         self._labels = {m["action"]: m for m in view["legal"]}
-        legal = [games.parse_action(game, m["action"]) for m in view["legal"]]
-        self.seen = SeenView({k: _decode(v) for k, v in view["view"].items()}, self._template.view(self.seat),
-                             legal, list(view["events"]))
-        self.players = self._template.players
-
-    def __getattr__(self, name: str) -> Any:
-        seen = self.__dict__.get("seen")
-        if seen is None or name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(seen, name)
+        # the view's log is the page's: the events it holds joined to the service's tail
+        self.seen: Any = games.view_from_dict(game, {**view["view"], "events": list(view["events"])})
+        self.players: int = self.seen.players
 
     @property
     def current_seat(self) -> int | None:
-        return self._view["current_seat"]
+        return self.seen.current_seat
 
     @property
     def winner(self) -> int | None:
@@ -193,17 +125,17 @@ class SeatState:
     def is_terminal(self) -> bool:
         return self._view["status"] == "finished"
 
-    def view(self, seat: int | None) -> SeenView:
+    def view(self, seat: int | None) -> Any:
         if seat != self.seat:
             raise RefusedByService("not_your_seat", *TEXT["not_your_seat"], status=403)
         return self.seen
 
     def narrate(self, event: dict, lang: str = "pt", names: dict | None = None) -> str:
-        return games.narrate(self._template, event, lang, names)
+        return self.seen.narrate(event, lang, names)
 
     def describe(self, action: Any, lang: str = "pt") -> str:
         label = self._labels.get(str(action))
-        return label["en" if lang == "en" else "pt"] if label else games.describe(self._template, action, lang)
+        return label["en" if lang == "en" else "pt"] if label else self.seen.describe(action, lang)
 
     def outcome(self) -> Outcome:
         r = self._view["result"]
@@ -281,8 +213,6 @@ def _joined(old: dict, new: dict) -> tuple[list, int]:
 
 class RemoteTables:
     """`classroom.tables.Tables` as the tables page uses it, asked of the class service."""
-
-    remote = True
 
     def __init__(self, classroom: RemoteClassroom, clock: Callable[[], float] = time.time):
         self.classroom = classroom

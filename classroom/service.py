@@ -410,22 +410,6 @@ class Classes:
         return [rows[m] for m in members]
 
 
-# what a seat view shows besides the hands (truco's table; 21's bets), as far as the game has it
-PUBLIC = ("vira", "manilhas", "dealer", "score", "phase", "hand_value", "pending_raise", "trick_number",
-          "trick_results", "current_trick", "tricks", "banker", "chips", "bets", "round_number")
-
-
-def _plain(value: Any) -> Any:
-    """A view's value as JSON: cards as their text, tuples as lists."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return str(value)
-
-
 class Texts:
     """Sentences already written, per table: a trick's "why" depends only on the table's
     version (pages narrate the events themselves). Bounded: past MAX_TEXTS sentences, it
@@ -465,19 +449,20 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
         "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
         "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
         "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
-        "why": {"pt": None, "en": None}, "hand_number": 0, "table": {},
+        "why": {"pt": None, "en": None}, "hand_number": 0,
     }
     state = snap.state
     if state is None:
         return out
-    view = games.view(state, seat)
-    out["hands"] = [[None if c is None else str(c) for c in hand] for hand in games.seat_hands(view)]
-    out["table"] = {name: _plain(getattr(view, name)) for name in PUBLIC if hasattr(view, name)}
+    # the engine's own view of the seat, in its own format (`SeatView.to_dict`): the kernel
+    # rebuilds it (`classroom.remote_tables`); its log travels apart, from `since` on
+    seen = games.view(state, seat).to_dict()
+    events = seen.pop("events")
+    out["hands"] = seen["hands"]
     out["current_seat"] = state.current_seat
     legal = games.legal_actions(state, seat) if snap.status == "playing" else []
     out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
                     for a in legal]
-    events = games.events_for(state, seat)
     total = len(events)
     if since is None or not 0 <= since <= total:
         first = max(0, total - LOG_LINES)
@@ -488,11 +473,7 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
                   for lang in ("pt", "en")}
     out["hand_number"] = games.hand_number(state)
-    # what a kernel draws this seat's page from (classroom.remote_tables): the engine's own view of
-    # the seat, its events and the outcome so far, as JSON (cards {"card": text}; values that are no
-    # JSON, as truco's variant, the kernel takes from the game's setup)
-    out["setup"] = {"seats": record["seats"], "options": record["options"]}
-    out["view"] = seen_fields(view)
+    out["view"] = seen
     out["result"] = state.outcome().to_dict()
     return out
 
@@ -520,42 +501,6 @@ def events_since(held: tuple[int, str] | None, seat: int | None) -> int | None:
     if held is None or held[1] != ("none" if seat is None else str(seat)):
         return None
     return held[0]
-
-
-_UNSET = object()
-
-
-def _seen(value: Any, card: type) -> Any:
-    """A view's value as JSON (a `card` as {"card": text}), `_UNSET` for one that has none."""
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, card):
-        return {"card": str(value)}
-    if isinstance(value, (list, tuple)):
-        items = [_seen(v, card) for v in value]
-        return _UNSET if any(v is _UNSET for v in items) else items
-    if isinstance(value, dict):
-        pairs = {str(k): _seen(v, card) for k, v in value.items()}
-        return _UNSET if any(v is _UNSET for v in pairs.values()) else pairs
-    return _UNSET
-
-
-def seen_fields(view: Any) -> dict:
-    """The public attributes of an engine SeatView as JSON (`_seen`); its legal actions and
-    events are sent apart (`legal`, `events`), engine objects not at all."""
-    import dataclasses
-
-    from cartas.cards import Card
-    names = ([f.name for f in dataclasses.fields(view)] if dataclasses.is_dataclass(view)
-             else list(vars(view)))
-    out = {}
-    for name in names:
-        if name.startswith("_") or name == "legal":
-            continue
-        value = _seen(getattr(view, name), Card)
-        if value is not _UNSET:
-            out[name] = value
-    return out
 
 
 class Stages:

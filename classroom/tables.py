@@ -455,6 +455,11 @@ class Tables:
     def heartbeat(self, code: str, learner: str) -> None:
         self.repo.touch(clean_code(code), learner, self.clock())
 
+    def client(self, code: str, learner: str | None) -> TableClient:
+        """A page's client of table `code`: its presence recorded by its heartbeat only (the
+        browser's beat), so a closed page stops counting as present."""
+        return TableClient(self, code, learner, beat_in_tick=False)
+
     # playing
     def move(self, code: str, learner: str, action, seen_version: int, known: Snapshot | None = None,
              touch: bool = True) -> Snapshot:

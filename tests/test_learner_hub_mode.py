@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+import classroom
 from classroom import hub_user
+from classroom.interface import ServiceClassroom, StoreClassroom
 from classroom.progress import open_store
-from classroom.remote import RemoteClassroom
+from classroom.store import StoreUnavailable
 
 
 @pytest.fixture
@@ -37,8 +39,11 @@ def test_under_jupyterhub_the_browser_cannot_change_who_the_learner_is(under_hub
 
 
 def test_under_jupyterhub_progress_goes_to_the_class_service_not_a_database(under_hub):
-    store = open_store()
-    assert isinstance(store, RemoteClassroom) and store.url == "http://127.0.0.1:9/services/cartas/"
+    room = classroom.open()
+    assert isinstance(room, ServiceClassroom) and room.client.url == "http://127.0.0.1:9/services/cartas/"
+    assert room.hub_user == "ana" and classroom.open() is room     # chosen once
+    with pytest.raises(StoreUnavailable):
+        open_store()                                                # no database in this kernel
 
 
 def test_on_a_laptop_the_learner_types_her_name_and_progress_stays_in_this_process(monkeypatch):
@@ -46,4 +51,6 @@ def test_on_a_laptop_the_learner_types_her_name_and_progress_stays_in_this_proce
     from widgets.components.learner import Identity
     badge = Identity(lang="pt")
     assert badge.hub is False and badge.current is None and hub_user() is None
-    assert not isinstance(open_store(), RemoteClassroom)
+    room = classroom.open()
+    assert isinstance(room, StoreClassroom) and room.store is open_store() and room.hub_user is None
+    assert classroom.open() is room

@@ -191,8 +191,8 @@ def test_under_the_hub_two_learners_play_a_trick_through_their_pages(service):
     pages = {0: ana, 1: bia}
 
     def tricks() -> int:
-        state = ana.client.snap.state
-        return len(state.tricks) + 3 * (games.hand_number(state) - 1)
+        seen = ana.client.snap.state.view(ana.client.seat)
+        return len(seen.tricks) + 3 * (games.hand_number(seen, "paulista") - 1)
     played = {0: 0, 1: 0}
     for _ in range(80):
         if tricks() >= 1 and min(played.values()) >= 1:
@@ -437,3 +437,45 @@ def test_under_the_hub_an_abandoned_table_leaves_the_teachers_list_of_class_tabl
     assert f"data-table='{code}'" not in listing.listing.value
     assert "No open table in this class." in listing.listing.value
     assert "for over 30 minutes, leave this list" in listing.listing.value
+
+
+# A seat view on the wire: the engine's own format, rebuilt as the engine's own type (issue 30, item 2)
+def _sent(game: str, seat: int, seats: int | None = None) -> tuple[dict, object]:
+    from classroom.service import seat_view
+    from classroom.tables import MemoryRepository, Tables
+    tables = Tables(MemoryRepository())
+    code = tables.create(game, "hub:ana", "ana", seats=seats, seed=9)
+    tables.start(code, "hub:ana")
+    snap = tables.snapshot(code)
+    return json.loads(json.dumps(seat_view(snap, seat, "ana", time.time()), ensure_ascii=False)), snap.state
+
+
+@pytest.mark.parametrize("game, seats", [("paulista", None), ("mineiro", None), ("21", 4)])
+def test_the_kernel_rebuilds_the_engines_own_view_of_its_seat(game, seats):
+    sent, state = _sent(game, 0, seats)
+    assert "table" not in sent and "setup" not in sent     # no list of names, no template's set-up
+    mine = remote_tables.SeatState(game, sent)
+    engine = state.view(0)
+    assert type(mine.view(0)) is type(engine)
+    expected = engine.to_dict()
+    assert mine.view(0).to_dict() == {**expected, "events": expected["events"][sent["events_from"]:]}
+    assert mine.players == state.players and mine.current_seat == state.current_seat
+    assert [mine.narrate(e) for e in mine.events] == [state.narrate(e) for e in engine.events[sent["events_from"]:]]
+
+
+@pytest.mark.parametrize("game, seats, field", [
+    ("paulista", None, "hands"), ("paulista", None, "score"), ("paulista", None, "variant"),
+    ("paulista", None, "current_seat"), ("21", 4, "hands"), ("21", 4, "chips"), ("21", 4, "current_seat")])
+def test_a_seat_view_lacking_a_field_is_refused_naming_it_never_filled_in(game, seats, field):
+    sent, _state = _sent(game, 0, seats)
+    del sent["view"][field]
+    with pytest.raises(games.RuleError) as refused:
+        remote_tables.SeatState(game, sent)
+    assert refused.value.code == "view_missing" and refused.value.fields["name"] == field
+
+
+def test_a_seat_view_of_the_other_truco_is_refused():
+    sent, _state = _sent("paulista", 0)
+    with pytest.raises(games.RuleError) as refused:
+        remote_tables.SeatState("mineiro", sent)
+    assert refused.value.fields["name"] == "variant"

@@ -17,7 +17,8 @@ from school_service import School
 
 from cartas.scenario import encode_link, truco_scenario
 from classroom import homework
-from classroom.homework import HomeworkError, for_store
+from classroom.homework import HomeworkError
+from classroom.interface import ServiceClassroom
 from classroom.live import LiveError
 from classroom.remote import ServiceRefused
 from classroom.values import NotAllowed
@@ -29,6 +30,11 @@ QUESTION = {"lesson": "manilhas",
             "options": [{"pt": "5", "en": "5"}, {"pt": "7", "en": "7"}, {"pt": "Q", "en": "Q"}],
             "answer": 1,
             "why": {"pt": "Depois do 6 vem o 7.", "en": "After 6 comes 7."}}
+
+
+def for_store(client):
+    """A hub user's homework, as her kernel's classroom (`classroom.open()`) asks it."""
+    return ServiceClassroom(client).homework()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 from school_service import School
 
+import classroom
 from cartas.scenario import encode_link, truco_scenario
-from classroom.progress import open_store, record
-from classroom.remote import RemoteClassroom
+from classroom.interface import ServiceClassroom
 from widgets.components import learner as identity, scores
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
@@ -34,7 +34,7 @@ def kernel_of(school, monkeypatch):
         monkeypatch.setenv("JUPYTERHUB_USER", name)
         monkeypatch.setenv("CARTAS_SERVICE_URL", f"http://127.0.0.1:{school.port}/")
         scores.reset_session()
-        assert isinstance(open_store(), RemoteClassroom) and identity.widget().current.name == name
+        assert isinstance(classroom.open(), ServiceClassroom) and identity.widget().current.name == name
     return switch
 
 
@@ -79,7 +79,7 @@ def test_under_the_hub_the_teacher_gives_homework_a_learner_does_it_and_the_teac
 def test_under_the_hub_her_skills_reach_her_review_and_the_teachers_mastery_table(kernel_of):
     from widgets.pages.revisao import Review
     kernel_of("ana")
-    record(open_store(), identity.widget().current, "truco_rodadas", [False], skills=["tied_hand"])
+    classroom.open().record(identity.widget().current, "truco_rodadas", [False], skills=["tied_hand"])
     assert Review(lang="en").due == ["tied_hand"]
     kernel_of("prof")
     _, panel = _teacher_view()

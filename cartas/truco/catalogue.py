@@ -304,6 +304,15 @@ _ENTRIES = {
                      "action {index} of the saved game is not legal here: {error}"),
     "saved_too_many": ("o jogo salvo tem jogadas demais (mais de {top})",
                        "the saved game has too many actions (over {top})"),
+    # -- refusals: a seat view read back from its data (`SeatView.from_dict`) -----------------
+    "view_not_dict": ("a vista do assento deveria ser um objeto JSON, não {type}",
+                      "the seat view should be a JSON object, not {type}"),
+    "view_missing": ("a vista do assento não tem o campo “{name}”",
+                     "the seat view lacks the field '{name}'"),
+    "view_unknown": ("a vista do assento tem um campo desconhecido “{name}”",
+                     "the seat view has an unknown field '{name}'"),
+    "view_field": ("o campo “{name}” da vista do assento é inválido",
+                   "the seat view's field '{name}' is invalid"),
     # -- the coach (`cartas.coach.truco`): advice, misses and refusals -------------------
     # An advice's `reason` (and a miss's `did`/`yours`) is its key less "coach_". Numbers
     # arrive already written the way the language writes them ("67,6%" / "67.6%").

@@ -3,19 +3,27 @@
 It satisfies `cartas.contract.SeatView`. What is visible follows `events.sees_hand`: a seat
 sees its own cards (none in a mão de ferro) and its partner's while its team decides a mão
 de onze/dez; a spectator (seat None) sees no hand; face-down cards of others stay hidden.
+
+A view travels as `view.to_dict()` (`FIELDS`, in order: plain JSON values, a card as its
+text, a hidden card None, the variant as its key, the legal actions as their text, the log
+as this seat saw it) and is read back by `SeatView.from_dict(data)`, which refuses a
+missing, extra or ill-typed field with a `TrucoError` naming it (`cartas.viewdata`).
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from .. import viewdata as vd
 from ..cards import TRUCO_PACK, Card
 from ..contract import Event
 from .actions import Action
+from .errors import TrucoError
 from .events import PendingRaise, redact_event
 from .narration import narrate
-from .rules import partner_of, team_of
-from .variants import Variant
+from .refusals import coerce
+from .rules import SEATS, TIE_LEADS, partner_of, team_of
+from .variants import VARIANTS, Variant, get_variant
 
 if TYPE_CHECKING:
     from .state import TrucoState
@@ -25,6 +33,57 @@ _COPIED = ("variant", "vira", "manilhas", "dealer", "mao", "hand_number", "score
            "threshold_team", "hand_value", "pending_raise", "run_value", "last_raise_team",
            "trick_number", "trick_results", "current_trick", "tricks", "trick_leader",
            "winner", "tie_lead", "players")
+# what `to_dict` writes and `from_dict` reads, in order (`team`, `partner` and `hand` follow from them)
+FIELDS = ("seat", *_COPIED, "hands", "legal", "raise_options", "events")
+
+_seat = vd.whole_in(0, len(SEATS) - 1)
+_team = vd.whole_in(0, 1)
+_played = vd.items(vd.pair(_seat, vd.optional(vd.card)))
+_RAISE_KEYS = ("value", "name", "team", "seat", "answer_seat")
+
+
+def _pending(value: object) -> PendingRaise:
+    if not isinstance(value, dict) or set(value) != set(_RAISE_KEYS):
+        raise vd.BadValue(value)
+    return {"value": vd.whole(value["value"]), "name": vd.text(value["name"]), "team": _team(value["team"]),
+            "seat": _seat(value["seat"]), "answer_seat": _seat(value["answer_seat"])}
+
+
+def _action(value: object) -> Action:
+    if not isinstance(value, str):
+        raise vd.BadValue(value)
+    try:
+        return Action.parse(value)
+    except TrucoError:
+        raise vd.BadValue(value) from None
+
+
+# each field's check, as `from_dict` reads it (the attribute's own type)
+_READ: dict[str, vd.Check[Any]] = {
+    "seat": vd.optional(_seat), "variant": vd.one_of(*VARIANTS), "vira": vd.optional(vd.card),
+    "manilhas": vd.items(vd.card), "dealer": _seat, "mao": _seat, "hand_number": vd.whole,
+    "score": vd.pair(vd.whole, vd.whole), "phase": vd.text, "current_seat": vd.optional(_seat),
+    "mode": vd.text, "is_mao_de_ferro": vd.flag, "is_threshold_hand": vd.flag, "raise_forbidden": vd.flag,
+    "threshold_team": vd.optional(_team), "hand_value": vd.whole, "pending_raise": vd.optional(_pending),
+    "run_value": vd.optional(vd.whole), "last_raise_team": vd.optional(_team), "trick_number": vd.whole,
+    "trick_results": vd.items(vd.optional(_team)), "current_trick": _played, "tricks": vd.items(_played),
+    "trick_leader": _seat, "winner": vd.optional(_team), "tie_lead": vd.one_of(*TIE_LEADS),
+    "players": vd.whole_in(len(SEATS), len(SEATS)),
+    "hands": vd.items(vd.items(vd.optional(vd.card)), length=len(SEATS)),
+    "legal": vd.items(_action), "raise_options": vd.items(vd.whole), "events": vd.items(vd.event),
+}
+_LISTS = ("trick_results", "current_trick")  # list attributes of the state (a tuple elsewhere)
+
+
+def _plain(value: object) -> object:
+    """A view's value as JSON: a card as its text, a tuple as a list."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
 
 
 class SeatView:
@@ -90,6 +149,51 @@ class SeatView:
     team_of = staticmethod(team_of)
     partner_of = staticmethod(partner_of)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring)."""
+        out: dict[str, Any] = {}
+        for name in FIELDS:
+            if name == "variant":
+                out[name] = self.variant.key
+            elif name == "legal":
+                out[name] = [str(a) for a in self.legal]
+            elif name == "events":
+                out[name] = self.events
+            else:
+                out[name] = _plain(getattr(self, name))
+        return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> SeatView:
+        """The view `to_dict()` wrote; TrucoError "view_missing", "view_unknown" or
+        "view_field" naming the first field that is not there, not the view's, or not of
+        its type (or disagreeing with the others: legal moves off this seat's turn, a seat's
+        hand it may not hold)."""
+        read = vd.ViewData(data, FIELDS, TrucoError)
+        values = {name: read.read(name, _READ[name]) for name in FIELDS}
+        seat = values["seat"]
+        if values["legal"] and (seat is None or values["current_seat"] != seat):
+            raise read.refuse("legal")
+        view = cls.__new__(cls)
+        view.seat = seat
+        view.team = None if seat is None else team_of(seat)
+        view.partner = None if seat is None else partner_of(seat)
+        for name in _COPIED:
+            value = values[name]
+            if name in _LISTS:
+                value = list(value)
+            elif name == "tricks":
+                value = [list(t) for t in value]
+            setattr(view, name, value)
+        view.variant = get_variant(values["variant"])
+        view.hands = values["hands"]
+        view.hand = () if seat is None else view.hands[seat]
+        view.legal = values["legal"]
+        view.raise_options = values["raise_options"]
+        view._events = list(values["events"])
+        view._n = len(view._events)
+        return view
+
     def legal_actions(self) -> list[Action]:
         """The legal actions when it is this seat's turn, else []."""
         return list(self.legal)
@@ -107,3 +211,7 @@ class SeatView:
     def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
         return narrate(event, lang, names)
+
+    def describe(self, action: object, lang: str = "pt") -> str:
+        """The action's name in `lang`, a raise named by this game's variant (as the state's)."""
+        return coerce(action).describe(lang, self.variant)

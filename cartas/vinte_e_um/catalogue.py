@@ -280,6 +280,15 @@ _SETUP = {
                      "Action {index} of this saved 21 game is not legal here: {error}"),
     "saved_too_many": ("Este jogo salvo do 21 tem jogadas demais (mais de {top}).",
                        "This saved 21 game has too many actions (over {top})."),
+    # -- refusals: a seat view read back from its data (`SeatView.from_dict`) -----------------
+    "view_not_dict": ("A vista do assento do 21 deveria ser um objeto JSON, não {type}.",
+                      "The 21 seat view should be a JSON object, not {type}."),
+    "view_missing": ("A vista do assento do 21 não tem o campo “{name}”.",
+                     "The 21 seat view lacks the field '{name}'."),
+    "view_unknown": ("A vista do assento do 21 tem um campo desconhecido “{name}”.",
+                     "The 21 seat view has an unknown field '{name}'."),
+    "view_field": ("O campo “{name}” da vista do assento do 21 é inválido.",
+                   "The 21 seat view's field '{name}' is invalid."),
     "setup_stock": ("o monte {number} da preparação tem cartas que não estão entre as {cards} a "
                     "embaralhar.",
                     "stock {number} of the setup holds cards that are not among the {cards} to "

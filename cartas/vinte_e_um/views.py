@@ -21,15 +21,26 @@ cards None; `to_dict()` writes them as text):
   []) and `events` (the log, with face-down deals this viewer did not see hidden).
 
 Every sequence is a tuple, so a view never changes once taken.
+
+A view travels as `view.to_dict()` (every field above in order, then `legal` and `events`:
+plain JSON values, a card as its text, a hidden card None, an action as its text) and is
+read back by `SeatView.from_dict(data)`, which refuses a missing, extra or ill-typed field
+with a `VinteEUmError` naming it (`cartas.viewdata`).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from .. import viewdata as vd
 from ..cards import Card
 from ..contract import Event
 from .actions import Action
+from .config import MAX_PLAYERS, MIN_PLAYERS, ROTATIONS
+from .errors import VinteEUmError
+from .narration import narrate
+from .scoring import ACE_OPTIONS
 
 ALL = "all"   # the viewer who sees every card (the teacher); None is a spectator
 
@@ -100,16 +111,42 @@ class SeatView:
         """Every event up to this view, with what this seat may not see replaced by None."""
         return hide_events(self._log[:self._log_length], self.seat)
 
+    def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+        """One sentence for one event (see `cartas.vinte_e_um.narrate`); `names`: {seat: name}."""
+        return narrate(event, lang, names)
+
+    def describe(self, action: object, lang: str = "pt") -> str:
+        """The action's name in `lang` ("apostar 3 fichas"); see `Action.describe`."""
+        return Action.parse(action).describe(lang)
+
     def to_dict(self) -> dict[str, Any]:
-        """The view as JSON-friendly data (cards and legal actions as their str form)."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            if f.name.startswith("_"):
-                continue
-            value = getattr(self, f.name)
-            out[f.name] = _plain(value)
+        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring)."""
+        out: dict[str, Any] = {name: _plain(getattr(self, name)) for name in FIELDS[:-2]}
         out["legal"] = [str(a) for a in self.legal_actions()]
+        out["events"] = self.events
         return out
+
+    @classmethod
+    def from_dict(cls, data: object) -> SeatView:
+        """The view `to_dict()` wrote; VinteEUmError "view_missing", "view_unknown" or
+        "view_field" naming the first field that is not there, not the view's, or not of
+        its type (or disagreeing with the others: a per-seat field of another length than
+        the seats, a seat not at the table, legal moves off this seat's turn)."""
+        read = vd.ViewData(data, FIELDS, VinteEUmError)
+        values = {name: read.read(name, _READ[name]) for name in FIELDS}
+        players = values["players"]
+        for name in _PER_SEAT:
+            if len(values[name]) != players:
+                raise read.refuse(name)
+        for name in _SEATS:
+            seats = values[name]
+            if any(s >= players for s in (seats if isinstance(seats, tuple) else (seats,)) if isinstance(s, int)):
+                raise read.refuse(name)
+        seat = values["seat"]
+        if values["legal"] and (not isinstance(seat, int) or values["current_seat"] != seat):
+            raise read.refuse("legal")
+        events = list(values.pop("events"))
+        return cls(**values, _log=events, _log_length=len(events))
 
 
 def _plain(value: object) -> object:
@@ -118,3 +155,52 @@ def _plain(value: object) -> object:
     if isinstance(value, Card):
         return str(value)
     return value
+
+
+# what `to_dict` writes and `from_dict` reads, in order
+FIELDS: tuple[str, ...] = (*(f.name for f in fields(SeatView) if not f.name.startswith("_")), "events")
+
+
+def _viewer(value: object) -> int | str | None:
+    if value is None or value == ALL:
+        return None if value is None else ALL
+    return _seat(value)
+
+
+def _ace(value: object) -> int | str:
+    if isinstance(value, bool) or value not in ACE_OPTIONS or not isinstance(value, (int, str)):
+        raise vd.BadValue(value)
+    return value
+
+
+def _action(value: object) -> Action:
+    if not isinstance(value, str):
+        raise vd.BadValue(value)
+    try:
+        return Action.parse(value)
+    except VinteEUmError:
+        raise vd.BadValue(value) from None
+
+
+_seat = vd.whole_in(0, MAX_PLAYERS - 1)
+_seats = vd.items(_seat)
+_hands = vd.items(vd.items(vd.optional(vd.card)))
+# each field's check, as `from_dict` reads it (the dataclass's own types: tuples, Cards, Actions)
+_READ: dict[str, vd.Check[Any]] = {
+    "seat": _viewer, "players": vd.whole_in(MIN_PLAYERS, MAX_PLAYERS), "phase": vd.text,
+    "round_number": vd.whole, "rounds": vd.optional(vd.whole), "banker": _seat,
+    "current_seat": vd.optional(_seat), "chips": vd.items(vd.whole), "bets": vd.items(vd.whole),
+    "hands": _hands, "face_down": vd.items(vd.flag), "points": vd.optional(vd.whole),
+    "in_round": _seats, "sitting_out": _seats, "left_of_banker": _seats, "called": _seats, "uncalled": _seats,
+    "outcome": vd.items(vd.optional(vd.one_of("won", "lost", "bust"))), "seen": vd.items(vd.card),
+    "stock": vd.whole, "collected": vd.items(vd.card), "shown": vd.items(vd.items(vd.card)), "cards": _hands,
+    "settled": vd.items(vd.flag), "visible_points": vd.items(vd.optional(vd.whole)), "ace": _ace,
+    "decks": vd.whole, "min_bet": vd.whole, "max_bet": vd.whole, "rotation": vd.one_of(*ROTATIONS),
+    "rotation_rounds": vd.whole, "bank_rounds": vd.whole, "high_bid": vd.whole,
+    "high_bidder": vd.optional(_seat), "pending_offer": vd.optional(vd.pair(vd.whole, vd.whole)),
+    "winner": vd.optional(_seat), "winners": _seats, "legal": vd.items(_action), "events": vd.items(vd.event),
+}
+# the fields holding one entry per seat, and those naming seats (which must be at the table)
+_PER_SEAT = ("chips", "bets", "hands", "face_down", "outcome", "shown", "cards", "settled", "visible_points")
+_SEATS = ("seat", "banker", "current_seat", "in_round", "sitting_out", "left_of_banker", "called", "uncalled",
+          "high_bidder", "winner", "winners")

@@ -53,7 +53,7 @@ while view["status"] == "waiting":
     view = c.watch(code, view["version"], wait=10)
 seen, played, leaks = 0, [], 0
 both = lambda v: {{e.get("seat") for e in v.get("events") or [] if e["type"] == "play"}} >= {{0, 1}}
-while not ((view["table"].get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
+while not (((view.get("view") or {{}}).get("tricks") or view["hand_number"] > 1) and both(view)) and seen < 200:
     seen += 1
     hands = view["hands"] or []
     leaks += sum(card is not None for s, hand in enumerate(hands) if s != mine for card in hand)
@@ -66,7 +66,7 @@ while not ((view["table"].get("tricks") or view["hand_number"] > 1) and both(vie
     else:
         view = c.watch(code, view["version"], wait=10)
 print(json.dumps({{"seat": view["seat"], "views": seen, "played": played, "leaks": leaks,
-                  "tricks": len(view["table"].get("tricks") or []), "hand": view["hands"][mine]}}))
+                  "tricks": len((view.get("view") or {{}}).get("tricks") or []), "hand": view["hands"][mine]}}))
 """
 
 
@@ -108,11 +108,11 @@ def test_a_class_is_a_hub_group_listed_before_anyone_opens_a_lesson(hub, teacher
 def test_each_learners_answers_appear_in_the_teachers_view(hub, teacher):
     record = """
         import json
-        from classroom import progress
+        import classroom
         from classroom.identity import Learner
-        store = progress.open_store()   # what the dashboards call: here, the class service
-        progress.record(store, Learner("any-browser-id", "whoever", ""), "manilhas", {answers})
-        print(json.dumps({{"mine": progress.learner_progress(store, "ignored")["manilhas"]["asked"]}}))
+        room = classroom.open()   # what the dashboards call: here, the class service
+        room.record(Learner("any-browser-id", "whoever", ""), "manilhas", {answers})
+        print(json.dumps({{"mine": room.progress("ignored")["manilhas"]["asked"]}}))
     """
     assert in_kernel(hub, "ana", record.format(answers=[True, False, True]))["mine"] == 3
     # Bia answers through the dashboards' own code: the learner widget (the hub user, no
@@ -261,16 +261,17 @@ def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_s
     moves, or one set up at 11 to 0, counted before); she plays the item from the homework page
     in her own kernel, on a homework table the service deals (its seed and bots stay there);
     its end marks the item done, for her only, and her token cannot read the class's results."""
-    from classroom.homework import for_store
-    task = for_store(teacher).create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
+    from classroom.interface import ServiceClassroom
+    task = ServiceClassroom(teacher).homework().create(hubkit.CLASS, "Tarefa do hub", "2030-12-20", 50,
                                      [{"kind": "game", "game": "21", "where": "bots"}])
     done = in_kernel(hub, "ana", """
         import asyncio, json, time
-        from classroom import homework, progress
+        import classroom
+        from classroom import homework
         from classroom.remote import ServiceRefused
         from cartas.games import find_game
         from widgets.pages.tarefa import Homework
-        service = homework.for_store(progress.open_store())   # what the pages call: the class service
+        service = classroom.open().homework()   # what the pages call: the class service
         todo = [t["id"] for t in service.learner_homework("hub:bia")]
         spec = find_game("21")
         state = spec.new_game(3, seats=3, rounds=1)
@@ -313,7 +314,7 @@ def test_a_learner_records_a_homework_item_from_her_own_kernel_and_the_teacher_s
     assert done["todo"] == [task["id"]] and done["results"] == 403
     assert done["refused"] == ["service_deals", "service_deals"]
     assert done["store"] == "RemoteTables" and done["status"] == "finished" and not done["seed_sent"]
-    rows = {r["id"]: r["states"][0] for r in for_store(teacher).class_results(task["id"])["learners"]}
+    rows = {r["id"]: r["states"][0] for r in ServiceClassroom(teacher).homework().class_results(task["id"])["learners"]}
     assert set(rows) == {"ana", "bia", "cora"}
     assert rows["ana"]["done"] and rows["ana"]["right"] and rows["ana"]["choice"] == done["mine"]["choice"]
     assert not rows["bia"]["done"] and not rows["cora"]["done"]
@@ -360,7 +361,8 @@ if mine == 0:
     await until(lambda: snap().view["seats"][1]["name"] is not None)
     page.start_button.click()
 await until(lambda: snap().status == "playing")
-done = lambda: len(snap().state.tricks) + games.hand_number(snap().state) > 1 and plays(0) and plays(1)
+my_view = lambda: snap().state.view(mine)
+done = lambda: len(my_view().tricks) + games.hand_number(my_view(), snap().game) > 1 and plays(0) and plays(1)
 moves = 0
 async def play():
     global moves

@@ -182,15 +182,15 @@ class Refusal(ValueError):
 
 
 def homework_service() -> hw.HomeworkService:
-    """Who answers questions about homework: this process's store, or under JupyterHub the
-    class service (classroom.remote)."""
-    from classroom.progress import open_store
-    return hw.for_store(open_store())
+    """Who answers questions about homework: this kernel's classroom (`classroom.open()`: this
+    process's store, or under JupyterHub the class service)."""
+    from classroom import open as open_classroom
+    return open_classroom().homework()
 
 
 def mastery_service() -> mastery.MasteryService:
-    from classroom.progress import open_store
-    return mastery.for_store(open_store())
+    from classroom import open as open_classroom
+    return open_classroom().mastery()
 
 
 def _spreadsheet_safe(value) -> str:

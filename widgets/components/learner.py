@@ -278,9 +278,10 @@ HUB_BROWSER = "jupyterhub-user"  # the browser id of a hub user's Learner (her k
 
 
 def learners() -> ids.LearnerService:
-    """Who answers questions about learners (classroom.identity): this process's store."""
-    from classroom.progress import open_store
-    return ids.StoreLearners(open_store())
+    """Who answers questions about learners (classroom.identity): this kernel's classroom
+    (`classroom.open()`; under JupyterHub the hub's login answers, so nothing is asked)."""
+    from classroom import open as open_classroom
+    return open_classroom().learners()
 
 
 class Identity(TinyWidget):

@@ -21,7 +21,7 @@ from __future__ import annotations
 import threading
 import time
 
-from classroom import progress as stored
+from classroom import open as open_classroom
 from classroom.identity import Learner
 from classroom.store import StoreError
 from widgets.components import learner as identity
@@ -83,7 +83,7 @@ class Recorder:
                     batch.append(item[1])
                     skills.append(item[2])
                 try:
-                    stored.record(stored.open_store(), learner, lesson, batch, skills=skills)
+                    open_classroom().record(learner, lesson, batch, skills=skills)
                 except StoreError as error:
                     self._failed(error)
                     return False
@@ -94,7 +94,7 @@ class Recorder:
     def _learner_known(self, learner: Learner) -> None:
         if not learner.name:
             try:
-                stored.claim_imported(stored.open_store(), learner)
+                open_classroom().claim_imported(learner)
             except StoreError as error:
                 self._failed(error)
         self.flush(force=True)
@@ -136,7 +136,7 @@ def load(learner: Learner | None = None) -> dict[str, dict[str, int]] | None:
             learner = identity.widget().verified() if identity.current() is not None else None
         if learner is None:
             return {}
-        scores = stored.learner_progress(stored.open_store(), learner.key)
+        scores = open_classroom().progress(learner.key)
     except StoreError as error:
         recorder()._failed(error)
         return None

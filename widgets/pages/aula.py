@@ -244,9 +244,9 @@ class LiveProjector(View):
 
     # Actions ----------------------------------------------------------------------------
     def _quiz(self):
-        from classroom.live import open_quiz
+        from classroom import open as open_classroom
         try:
-            return open_quiz()
+            return open_classroom().live()
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
 

@@ -99,8 +99,8 @@ class LivePhone(View):
 
     # Actions ----------------------------------------------------------------------------
     def _quiz(self):
-        from classroom.live import open_quiz
-        return open_quiz()
+        from classroom import open as open_classroom
+        return open_classroom().live()
 
     def _learner(self):
         """The learner at this browser, her token checked now; None if not in a class."""

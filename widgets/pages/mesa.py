@@ -21,10 +21,10 @@ Decided here:
   hidden timer widget); the beat is the learner's presence at the table, and a kernel whose
   page has not beaten for IDLE_STOP seconds stops polling until the page beats again, so a
   closed tab costs nothing and its learner is counted away after the table's timeout.
-  Under JupyterHub (`classroom.hub_classroom()`) the tables are the class service's
-  (`classroom.remote_tables`): the page waits on the service's long poll instead (one request
-  at a time, bounded) and the service moves the bots; the kernel holds no store, so the
-  limit on guessed codes above is not applied there.
+  The tables are this kernel's classroom's (`classroom.open().tables()`); under JupyterHub the
+  class service's (`classroom.remote_tables`): the page waits on the service's long poll instead
+  (one request at a time, bounded) and the service moves the bots; the kernel holds no store,
+  so the limit on guessed codes above is not applied there (`code_limiter()` is None).
 - Widgets: a page builds its widgets once and updates them in place, whatever the number of
   moves or refreshes: one row per seat, kept and reused; the teacher's list keeps one "Watch"
   button per open table and one spectator view. Only a move's buttons are made anew for each
@@ -64,7 +64,8 @@ from html import escape
 
 import ipywidgets as w
 
-from classroom import attempts, games
+from classroom import attempts, games, open as open_classroom
+from classroom.interface import TableRoom
 from classroom.tables import (
     DEFAULT_PACE,
     DEFAULT_TIMEOUT,
@@ -72,7 +73,6 @@ from classroom.tables import (
     POLL_EVERY,
     TableClient,
     TableError,
-    Tables,
     clean_code,
     table_link,
 )
@@ -169,20 +169,16 @@ def _picture_21(state, lang: str, seat: int | None, order, names: dict) -> str:
 _DRAWINGS = {"truco": _truco_picture, "21": _picture_21}
 
 
-def _tables() -> Tables:
-    """The store's tables; under JupyterHub the class service's (classroom.remote_tables)."""
-    from classroom import hub_classroom
-    hub = hub_classroom()
-    if hub is None:
-        return Tables()
-    from classroom.remote_tables import RemoteTables
-    return RemoteTables(hub)  # type: ignore[return-value]  # the same interface, asked over HTTP
+def _tables() -> TableRoom:
+    """This kernel's tables (`classroom.open().tables()`): the store's; under JupyterHub the
+    class service's (classroom.remote_tables)."""
+    from classroom import open as open_classroom
+    return open_classroom().tables()
 
 
-def _client(tables: Tables, code: str, learner: str | None) -> TableClient:
-    """The page's client of table `code`: the tables' own (the class service's), else a TableClient."""
-    own = getattr(tables, "client", None)
-    return own(code, learner) if own is not None else TableClient(tables, code, learner, beat_in_tick=False)
+def _client(tables: TableRoom, code: str, learner: str | None) -> TableClient:
+    """The page's client of table `code` (the tables' own: a TableClient, or the class service's)."""
+    return tables.client(code, learner)
 
 
 def _why(state, lang: str) -> str | None:
@@ -209,7 +205,7 @@ class Mesa(View):
 
     TEXT = TEXT
 
-    def __init__(self, lang=None, code: str | None = None, tables: Tables | None = None,
+    def __init__(self, lang=None, code: str | None = None, tables: TableRoom | None = None,
                  identity=None, autopoll: bool = True):
         super().__init__(lang=lang)
         self._tables_obj = tables
@@ -308,7 +304,7 @@ class Mesa(View):
 
     # Who -----------------------------------------------------------------------------------
     @property
-    def tables(self) -> Tables:
+    def tables(self) -> TableRoom:
         if self._tables_obj is None:
             self._tables_obj = _tables()
         return self._tables_obj
@@ -365,8 +361,8 @@ class Mesa(View):
         code = clean_code(code)
         me = self.me()
         # guessing codes is limited (classroom.attempts): per browser and the learner's class
-        remote = getattr(self.tables, "remote", False)  # under JupyterHub the class service answers
-        limiter = None if remote else self._store_call(attempts.limiter)
+        # this kernel's limiter (None under JupyterHub, where the class service limits guesses)
+        limiter = self._store_call(lambda: open_classroom().code_limiter())
         where = attempts.scopes(getattr(self.identity.current, "class_code", "") or "")
         if limiter is not None:
             self._store_call(lambda: limiter.check(attempts.TABLE_CODE, where))
@@ -675,7 +671,7 @@ class Mesa(View):
         mine = client.seat
         rows = []
         state = snap.state
-        banker = games.banker(state) if state is not None else None
+        banker = games.banker(games.view(state, mine), snap.game) if state is not None else None
         can_sit = client.learner is not None or self.me() is not None
         for info in snap.seats(now):
             seat = info["seat"]
@@ -724,7 +720,7 @@ class Mesa(View):
     def _status(self, text: str, turn: str, snap, colour: str = "#0d47a1") -> None:
         # data-turn / data-version let browser tests wait for their turn and for updates
         state = snap.state
-        hand = "0" if state is None else games.hand_number(state)
+        hand = "0" if state is None else games.hand_number(games.view(state, self._open().seat), snap.game)
         self.status.value = (f"<div data-turn='{turn}' data-version='{snap.version}' data-hand='{hand}' "
                              f"data-status='{snap.status}' style='font-size:18px;color:{colour};"
                              f"margin:4px 0'>{escape(text)}</div>")
@@ -738,7 +734,7 @@ class Mesa(View):
             self._status(self.t("watching") + " " + self.t("turn_of", who=self._who(snap, seat)),
                          "watch", snap, "#555")
         elif seat == mine:
-            pending = games.raise_to_answer(state)
+            pending = games.raise_to_answer(games.view(state, mine), snap.game)
             if pending:
                 self._status(self.t("answer", name=pending["name"]), "you", snap, "#b71c1c")
             else:
@@ -818,7 +814,7 @@ class ClassTables(View):
 
     TEXT = TEXT
 
-    def __init__(self, class_code: str = "", lang=None, tables: Tables | None = None,
+    def __init__(self, class_code: str = "", lang=None, tables: TableRoom | None = None,
                  link_base: str = "mesa.ipynb"):
         super().__init__(lang=lang)
         self.class_code = class_code
@@ -833,7 +829,7 @@ class ClassTables(View):
         self.refresh()
 
     @property
-    def tables(self) -> Tables:
+    def tables(self) -> TableRoom:
         if self._tables_obj is None:
             self._tables_obj = _tables()
         return self._tables_obj

@@ -37,9 +37,10 @@ from urllib.parse import quote
 import ipywidgets as w
 import traitlets
 
-from classroom import classes as devices, hub_user, progress as stored
-from classroom.classes import NotAllowed, create_class, open_class
+from classroom import hub_user, open as open_classroom, progress as stored
+from classroom.classes import NotAllowed
 from classroom.identity import clean_code
+from classroom.interface import Classroom
 from classroom.store import StoreError
 from widgets.components.base import View
 from widgets.components.ticker import Ticker
@@ -254,15 +255,16 @@ class ClassView(View):
         return self._homework
 
     # Actions ----------------------------------------------------------------------------
-    def _store(self):
+    def _store(self) -> Classroom:
+        """This kernel's classroom (`classroom.open()`): the store here, or the class service."""
         try:
-            return stored.open_store()
+            return open_classroom()
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
 
     def create(self):
         try:
-            made = create_class(self._store(), self.class_name.value)
+            made = self._store().create_class(self.class_name.value)
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
         self.created.value = (
@@ -279,9 +281,9 @@ class ClassView(View):
         "lembrar neste aparelho" ticked, this browser keeps a device token for the class."""
         self._close_table()
         try:
-            made = open_class(self._store(), code, key)
+            made = self._store().open_class(code, key)
             if self.remember.value:
-                self.device_token = devices.remember_device(self._store(), made.code, key)
+                self.device_token = self._store().remember_device(made.code, key)
                 self.device.write(made.code, self.device_token)
             elif self.device.stored.get("code") == made.code:
                 self.device_token = str(self.device.stored.get("token", ""))
@@ -305,7 +307,7 @@ class ClassView(View):
         if self.opened is not None or not token:
             return
         try:
-            made = devices.open_with_device(self._store(), str(code or ""), token)
+            made = self._store().open_with_device(str(code or ""), token)
         except NotAllowed:
             self.device.write("", "")
             self.show_message(self.t("device_gone", code=_shown_code(code)), kind="info")
@@ -320,7 +322,7 @@ class ClassView(View):
         """This browser forgets its token, and the store with it."""
         try:
             if self.device_token:
-                devices.forget_device(self._store(), self.device_token)
+                self._store().forget_device(self.device_token)
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
         self.device.write("", "")
@@ -336,7 +338,7 @@ class ClassView(View):
         if not self.key.value:
             raise ValueError(self.t("need_key"))
         try:
-            gone = devices.forget_every_device(self._store(), self.opened.code, self.key.value)
+            gone = self._store().forget_every_device(self.opened.code, self.key.value)
         except NotAllowed:
             raise ValueError(self.t("refused")) from None
         except StoreError as error:
@@ -365,9 +367,8 @@ class ClassView(View):
             return
         try:
             store = self._store()
-            self.rows = stored.class_learners(store, self.opened.code)
-            remote = getattr(store, "remote", False)  # under JupyterHub: the hub's login, no device
-            self.device_count = 0 if remote else devices.remembered_devices(store, self.opened.code)
+            self.rows = store.class_learners(self.opened.code)
+            self.device_count = store.remembered_devices(self.opened.code)  # none under JupyterHub
             self.roster.show(self.opened, self.rows)
             self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
             if self.class_tables is not None:
@@ -388,7 +389,7 @@ class ClassView(View):
             return
         learner_id, name = self.who.value, self._name_of(self.who.value)
         try:
-            stored.remove_learner(self._store(), self.opened.code, learner_id)
+            self._store().remove_learner(self.opened.code, learner_id)
         except StoreError as error:
             raise ValueError(self.t("store_down")) from error
         self._hide_confirm()
