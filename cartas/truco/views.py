@@ -14,7 +14,7 @@ from ..contract import Event
 from .actions import Action
 from .events import PendingRaise, redact_event
 from .narration import narrate
-from .rules import partner_of, team_of
+from .rules import partner_of, seat_partner, team_of
 from .variants import Variant
 
 if TYPE_CHECKING:
@@ -75,7 +75,8 @@ class SeatView:
     def __init__(self, state: TrucoState, seat: int | None):
         self.seat = seat
         self.team = None if seat is None else team_of(seat)
-        self.partner = None if seat is None else partner_of(seat)
+        # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
+        self.partner = None if seat is None else seat_partner(seat, state.players)
         for name in _COPIED:
             setattr(self, name, getattr(state, name))
         self.hands: tuple[tuple[Card | None, ...], ...] = tuple(
@@ -103,7 +104,6 @@ class SeatView:
         """The events up to this view, as this seat saw them."""
         return [redact_event(e, self.seat) for e in self._events[:self._n]]
 
-    @staticmethod
-    def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+    def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
-        return narrate(event, lang, names)
+        return narrate(event, lang, names, self.players)
