@@ -99,6 +99,10 @@ CATALOGUE = Catalogue("params", {
                       "the bots play at the usual pace ({value} s)"),
     "fallback_table": ("crie uma mesa ou digite o código abaixo", "create a table or type its code below"),
     "fallback_scenario": ("o construtor abre sem cenário", "the builder opens without a scenario"),
+    "not_a_count": ("O endereço traz ?{name}={shown}, mas o jogo se joga com {choices} jogadores: {fallback}.",
+                    "The address has ?{name}={shown}, but the game is played by {choices_en} players: "
+                    "{fallback}."),
+    "fallback_players": ("o jogo é de {value} jogadores", "the game has {value} players"),
 })
 
 
@@ -354,3 +358,30 @@ def live(name: str = "codigo") -> Reading:
 def scenario(name: str = "cenario") -> Reading:
     """`?cenario=`: the scenario link to open, or None."""
     return scenario_link(name, query_parameters().get(name))
+
+
+def players(counts: tuple[int, ...], name: str = "jogadores") -> Reading:
+    """`?jogadores=`: how many play (one of the game's `counts`, the engine's
+    `GameSpec.seat_counts`, the first being the default; truco: 4, or 2 mano a mano). Absent,
+    the default quietly; refused (not a whole number, not one of `counts`, too long, given
+    twice), the default with its ParamError."""
+    from widgets.components.i18n import query_fields
+
+    default = counts[0]
+    fallback = {"value": default}
+    given = len(query_fields().get(name, []))
+    if given > 1:
+        return Reading(default, ParamError("repeated", name=name, count=given, fallback="players",
+                                           fallback_fields=fallback))
+    low, high = min(counts), max(counts)
+    reading = whole_number(name, query_parameters().get(name), low, high, default, "players")
+    if reading.problem is not None:
+        return Reading(default, ParamError(reading.problem.code, **{**reading.problem.fields,
+                                                                   "fallback_fields": fallback}))
+    if reading.value in counts:
+        return reading
+    ordered = sorted(counts)
+    head = ", ".join(map(str, ordered[:-1]))
+    return Reading(default, ParamError("not_a_count", name=name, shown=str(reading.value),
+                                       choices=f"{head} ou {ordered[-1]}", choices_en=f"{head} or {ordered[-1]}",
+                                       fallback="players", fallback_fields=fallback))
