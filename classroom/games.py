@@ -94,6 +94,13 @@ def table_options(game: str) -> tuple[str, ...]:
     return tuple(TABLE_NAMES.get(o.name, o.name) for o in spec_of(game).table_options)
 
 
+def seat_counts(game: str) -> tuple[int, ...]:
+    """The seat counts a table of `game` may have when the game allows only a few (truco: 4,
+    the default, or 2 mano a mano: docs/rules.md#mano-a-mano-players); () when every count of
+    its range is allowed (21)."""
+    return spec_of(game).seat_counts
+
+
 def _check_seats(spec: GameSpec, seats: object) -> int:
     low, high = spec.seats
     if seats is None:
