@@ -176,7 +176,7 @@ def _truco_spec(key: str) -> GameSpec:
     def why(state: Any, lang: str) -> str | None:
         tricks = [] if state.is_terminal() else state.tricks
         if tricks:
-            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang))
+            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang, state.players))
         if state.last_hand is not None:
             return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
         return None

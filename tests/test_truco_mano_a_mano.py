@@ -272,3 +272,38 @@ def test_the_coach_advises_every_decision_mano_a_mano(variant):
                     assert spot_from_view(view).partner is None and advice.action in {"play_hand", "run_hand"}
             state.apply_action(bot.choose(view))
     assert {"play", "accept"} <= kinds or {"play", "run"} <= kinds
+
+
+@VARIANTS
+def test_mano_a_mano_explanations_and_refusals_name_the_player_not_a_pair(variant):
+    """docs/rules.md#mano-a-mano-players: the "why" of a trick or a hand, and a refusal that
+    names a team, call the player by her seat; with four players they still say "dupla"."""
+    spec = find_game(variant.key)
+    told = 0
+    for seed in range(30):
+        state = spec.new_game(seed, seats=2)
+        bot = spec.random_bot(seed)
+        while not state.is_terminal():
+            state.apply_action(bot.choose(state.view(state.current_seat)))
+            for lang, pair in (("pt", "dupla"), ("en", "team")):
+                why = spec.why(state, lang)
+                if why:
+                    told += 1
+                    low = why.lower()
+                    assert pair not in low and "partner" not in low and "parceiro" not in low, why
+    assert told > 100
+    state = from_deal(variant, TWO, vira_for(variant), dealer=1, seed=2, players=2)
+    state.apply_action(Action.raise_to(variant.ladder[0]))
+    state.apply_action(ACCEPT)
+    with pytest.raises(IllegalActionError) as refused:
+        state.apply_action(Action.raise_to(variant.ladder[1]))
+    assert refused.value.message("pt").startswith("o assento 0 pediu por último")
+    assert refused.value.message("pt").endswith("só depois que o outro jogador aumentar")
+    assert refused.value.message("en").endswith("until the other player raises")
+    four = from_deal(variant, TWO + [["6♦", "7♦", "Q♣"], ["J♣", "K♣", "A♣"]], vira_for(variant),
+                     dealer=3, seed=2)
+    four.apply_action(Action.raise_to(variant.ladder[0]))
+    four.apply_action(ACCEPT)
+    with pytest.raises(IllegalActionError) as refused:
+        four.apply_action(Action.raise_to(variant.ladder[1]))
+    assert "a outra dupla" in refused.value.message("pt") and "dupla A" in refused.value.message("pt")

@@ -486,7 +486,7 @@ class PlayTruco(BotPacing, View):
         tricks = [] if state.is_terminal() else state.tricks
         last = state.last_hand
         if tricks:
-            text = explain_trick(tricks[-1], state.variant, state.vira, self.lang)
+            text = explain_trick(tricks[-1], state.variant, state.vira, self.lang, state.players)
         elif last is not None:
             text = explain_last_hand(last, state.variant, self.lang)
         else:
