@@ -360,21 +360,14 @@ def scenario(name: str = "cenario") -> Reading:
     return scenario_link(name, query_parameters().get(name))
 
 
-def players(counts: tuple[int, ...], name: str = "jogadores") -> Reading:
-    """`?jogadores=`: how many play (one of the game's `counts`, the engine's
-    `GameSpec.seat_counts`, the first being the default; truco: 4, or 2 mano a mano). Absent,
-    the default quietly; refused (not a whole number, not one of `counts`, too long, given
-    twice), the default with its ParamError."""
-    from widgets.components.i18n import query_fields
-
+def player_count(name: str, text: str | None, counts: tuple[int, ...]) -> Reading:
+    """`text` as one of a game's numbers of players `counts` (the engine's
+    `GameSpec.seat_counts`, the first being the default; truco: 4, or 2 mano a mano). None,
+    the default quietly; refused (not a whole number, not one of `counts`, too long), the
+    default with its ParamError."""
     default = counts[0]
     fallback = {"value": default}
-    given = len(query_fields().get(name, []))
-    if given > 1:
-        return Reading(default, ParamError("repeated", name=name, count=given, fallback="players",
-                                           fallback_fields=fallback))
-    low, high = min(counts), max(counts)
-    reading = whole_number(name, query_parameters().get(name), low, high, default, "players")
+    reading = whole_number(name, text, min(counts), max(counts), default, "players")
     if reading.problem is not None:
         return Reading(default, ParamError(reading.problem.code, **{**reading.problem.fields,
                                                                    "fallback_fields": fallback}))
@@ -385,3 +378,15 @@ def players(counts: tuple[int, ...], name: str = "jogadores") -> Reading:
     return Reading(default, ParamError("not_a_count", name=name, shown=str(reading.value),
                                        choices=f"{head} ou {ordered[-1]}", choices_en=f"{head} or {ordered[-1]}",
                                        fallback="players", fallback_fields=fallback))
+
+
+def players(counts: tuple[int, ...], name: str = "jogadores") -> Reading:
+    """`?jogadores=`: how many play on a "play" dashboard (`player_count`); given twice it is
+    refused, as `?nivel=` is."""
+    from widgets.components.i18n import query_fields
+
+    given = len(query_fields().get(name, []))
+    if given > 1:
+        return Reading(counts[0], ParamError("repeated", name=name, count=given, fallback="players",
+                                             fallback_fields={"value": counts[0]}))
+    return player_count(name, query_parameters().get(name), counts)
