@@ -5,7 +5,9 @@ Keys: "paulista" (Truco Paulista), "mineiro" (Truco Mineiro) and "21" (vinte e u
 the choices in Portuguese and English. A spec says everything a caller needs without
 comparing game names:
 
-- `key`, `titles` (Portuguese, English; `title(lang)`), `seats` (fewest, most) and
+- `key`, `titles` (Portuguese, English; `title(lang)`), `seats` (fewest, most),
+  `seat_counts` (the counts allowed between them: truco takes 4 or 2, mano a mano,
+  docs/rules.md#mano-a-mano-players; empty: every count from fewest to most) and
   `default_seats`, `teams` (True when seats play in two teams, as in truco);
 - `options`: each `Option` with its default and what it allows (a list of choices, or a
   range of whole numbers; `None` allowed where the engine picks a default);
@@ -74,6 +76,7 @@ class GameSpec:
     _why: Callable[[Any, str], str | None]
     _raise_to_answer: Callable[[Any], dict[str, Any] | None]
     _view_from_dict: Callable[[object], SeatView]
+    seat_counts: tuple[int, ...] = ()  # the seat counts allowed, when not the whole range
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
@@ -87,12 +90,18 @@ class GameSpec:
                         choices=", ".join(o.name for o in self.options) or "-")
 
     def check_seats(self, seats: object) -> int:
-        """`seats` (None: the default) if the game allows it; GameError "bad_seats"."""
+        """`seats` (None: the default) if the game allows it; GameError "bad_seats" (outside
+        `seats`) or "bad_seat_count" (not one of `seat_counts`)."""
         if seats is None:
             return self.default_seats
         low, high = self.seats
         if not _whole(seats) or not low <= seats <= high:  # type: ignore[operator]
             raise GameError("bad_seats", game=self.key, low=low, high=high, value=_shown(seats))
+        if self.seat_counts and seats not in self.seat_counts:
+            counts = sorted(self.seat_counts)
+            head = ", ".join(map(str, counts[:-1]))
+            raise GameError("bad_seat_count", game=self.key, value=_shown(seats),
+                            choices=f"{head} ou {counts[-1]}", choices_en=f"{head} or {counts[-1]}")
         return seats  # type: ignore[return-value]
 
     def check_options(self, options: Mapping[str, object], seats: int | None = None) -> dict[str, object]:
@@ -167,15 +176,15 @@ class GameSpec:
 
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
-    from .truco.rules import OPTIONS
+    from .truco.rules import OPTIONS, PLAYER_COUNTS
 
     def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str) -> GameState:
-        return truco.new_game(key, seed, tie_lead=tie_lead)
+        return truco.new_game(key, seed, tie_lead=tie_lead, players=seats)
 
     def why(state: Any, lang: str) -> str | None:
         tricks = [] if state.is_terminal() else state.tricks
         if tricks:
-            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang))
+            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang, state.players))
         if state.last_hand is not None:
             return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
         return None
@@ -190,7 +199,8 @@ def _truco_spec(key: str) -> GameSpec:
     variant = truco.get_variant(key)
     title = f"Truco {variant.key.capitalize()}"
     return GameSpec(
-        key=key, titles=(title, title), seats=(4, 4), default_seats=4, teams=True,
+        key=key, titles=(title, title), seats=(min(PLAYER_COUNTS), max(PLAYER_COUNTS)),
+        seat_counts=PLAYER_COUNTS, default_seats=4, teams=True,
         options=OPTIONS,
         # saves and bots need numpy: their modules load on first use, not with the registry
         _new=new, _load=lambda text: truco.from_json(text), _parse=truco.Action.parse,

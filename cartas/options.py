@@ -33,6 +33,8 @@ CATALOGUE = Catalogue("games", {
                  "At a {game} table the seats go from 0 to {high}, not {value}."),
     "bad_seats": ("Uma mesa de {game} tem de {low} a {high} assentos, não {value}.",
                   "A {game} table has {low} to {high} seats, not {value}."),
+    "bad_seat_count": ("Uma mesa de {game} tem {choices} assentos, não {value}.",
+                       "A {game} table has {choices_en} seats, not {value}."),
     "unknown_level": ("Nível de jogador desconhecido {value}: escolha {choices}.",
                       "Unknown player level {value}: choose {choices}."),
     "level_easy": ("Fácil", "Easy"),

@@ -10,7 +10,8 @@ number, the banker, a raise to answer, the "why" of the last trick): no function
 Decided here:
 
 - Games a table may hold: every game of the registry, "paulista" and "mineiro" (truco, 4 seats
-  in two teams: seats 0 and 2 against 1 and 3) and "21" (3 to 12 seats).
+  in two teams: seats 0 and 2 against 1 and 3, or 2 seats mano a mano, one against one:
+  docs/rules.md#mano-a-mano-players; the spec's `seat_counts`) and "21" (3 to 12 seats).
 - Options a creator sets are the game's `table_options` (truco: none; 21: `ace` (1, 11 or
   "flexible"; None = the engine's default for the bank mode), `packs` (1 or 2; None = the
   engine's default for the seat count), `min_bet` and `max_bet` (1..50, min <= max), `rotation`
@@ -38,8 +39,8 @@ ENGINE_NAMES = {table: engine for engine, table in TABLE_NAMES.items()}
 CATALOGUE = Catalogue("tables", {
     "bad_game": ("jogo desconhecido {game}: escolha {choices}",
                  "unknown game {game}: choose {choices}"),
-    "bad_seats_truco": ("uma mesa de {title} tem {low} assentos, não {seats}",
-                        "a {title} table has {low} seats, not {seats}"),
+    "bad_seats_truco": ("uma mesa de {title} tem {counts} assentos, não {seats}",
+                        "a {title} table has {counts_en} seats, not {seats}"),
     "bad_seats_21": ("uma mesa de {title} tem de {low} a {high} assentos, não {seats}",
                      "a {title} table has {low} to {high} seats, not {seats}"),
     "bad_option": ("opção inválida para a mesa: {option} = {value}",
@@ -96,14 +97,26 @@ def table_options(game: str) -> tuple[str, ...]:
     return tuple(TABLE_NAMES.get(o.name, o.name) for o in spec_of(game).table_options)
 
 
+def seat_counts(game: str) -> tuple[int, ...]:
+    """The seat counts a table of `game` may have when the game allows only a few (truco: 4,
+    the default, or 2 mano a mano: docs/rules.md#mano-a-mano-players); () when every count of
+    its range is allowed (21)."""
+    return spec_of(game).seat_counts
+
+
 def _check_seats(spec: GameSpec, seats: object) -> int:
     low, high = spec.seats
     if seats is None:
         return spec.default_seats
-    if isinstance(seats, int) and not isinstance(seats, bool) and low <= seats <= high:
+    counts = sorted(spec.seat_counts)  # the counts allowed, when not every one in the range
+    if (isinstance(seats, int) and not isinstance(seats, bool) and low <= seats <= high
+            and (not counts or seats in counts)):
         return seats
-    code = "bad_seats_truco" if low == high else "bad_seats_21"  # one seat count, or a range
-    raise TableError(code, title=spec.title("pt"), low=low, high=high, seats=repr(seats)[:40])
+    if counts:  # a few seat counts (truco: 2 or 4)
+        head = ", ".join(map(str, counts[:-1]))
+        raise TableError("bad_seats_truco", title=spec.title("pt"), seats=repr(seats)[:40],
+                         counts=f"{head} ou {counts[-1]}", counts_en=f"{head} or {counts[-1]}")
+    raise TableError("bad_seats_21", title=spec.title("pt"), low=low, high=high, seats=repr(seats)[:40])
 
 
 def check_setup(game: str, seats: int | None, options: dict | None) -> tuple[int, dict]:

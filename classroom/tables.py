@@ -10,7 +10,8 @@ Decided rules:
 - A table's code is CODE_LENGTH (5) characters from CODE_ALPHABET (no 0/O, 1/I/L); its link
   is the tables dashboard with `?mesa=CODE`. A code is matched case-insensitively, spaces and
   dashes ignored.
-- Games: Truco Paulista, Truco Mineiro (4 seats, teams 0+2 and 1+3) or 21 (3 to 12 seats,
+- Games: Truco Paulista, Truco Mineiro (4 seats, teams 0+2 and 1+3, or 2 seats mano a mano,
+  one against one: docs/rules.md#mano-a-mano-players) or 21 (3 to 12 seats,
   options set by the creator: see `classroom.games`). The creator sits first (seat 0 unless
   another is chosen) and alone may start the game; seats still empty then play as the
   rule-based bots.

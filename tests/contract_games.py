@@ -37,6 +37,10 @@ GAMES: dict[str, ContractGame] = {spec.key: ContractGame(spec) for spec in all_g
 GAMES.update({
     "paulista_random_bots": ContractGame(find_game("paulista"), random_bots=True),
     "mineiro_first_tying": ContractGame(find_game("mineiro"), {"tie_lead": "first_tying"}),
+    # mano a mano, one against one (docs/rules.md#mano-a-mano-players)
+    "paulista_mano_a_mano": ContractGame(find_game("paulista"), seats=2),
+    "mineiro_mano_a_mano": ContractGame(find_game("mineiro"), {"tie_lead": "first_tying"}, seats=2,
+                                        random_bots=True),
     "21_short": ContractGame(find_game("21"), {"rounds": 3}, random_bots=True),
     "21_auction": ContractGame(find_game("21"), {"rounds": 4, "rotation": "auction", "ace": "flexible"},
                                seats=5),

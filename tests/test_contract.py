@@ -179,7 +179,7 @@ def test_the_registry_holds_paulista_mineiro_and_21_each_titled_in_both_language
     assert [spec.key for spec in all_games()] == list(GAME_KEYS)
     assert find_game("21").title("pt") == "21 (vinte e um)" and find_game("21").title("en")
     assert find_game("mineiro").title("en") == "Truco Mineiro"
-    assert find_game("paulista").seats == (4, 4) and find_game("paulista").teams
+    assert find_game("paulista").seats == (2, 4) and find_game("paulista").teams  # 2: mano a mano
     assert find_game("21").seats == (3, 12) and not find_game("21").teams
 
 
@@ -204,7 +204,8 @@ def test_an_unknown_game_key_is_a_rule_error_naming_it_and_the_choices(key):
     ("21", None, {"colour": "red"}, "unknown_option"),
     ("21", 13, {}, "bad_seats"),
     ("21", True, {}, "bad_seats"),
-    ("paulista", 3, {}, "bad_seats"),
+    ("paulista", 3, {}, "bad_seat_count"),
+    ("mineiro", 5, {}, "bad_seats"),
     ("mineiro", None, {"tie_lead": "dealer"}, "bad_choice"),
     ("paulista", None, {"rounds": 3}, "unknown_option"),
 ])

@@ -57,7 +57,10 @@ def test_a_table_refusal_is_a_rule_error_with_the_tables_catalogue_in_both_langu
     assert pickle.loads(pickle.dumps(error)).message("pt") == error.message("pt")
     with pytest.raises(TableError) as info:
         games.check_setup("mineiro", 6, None)
-    assert info.value.message("en") == "a Truco Mineiro table has 4 seats, not 6"
+    assert info.value.message("en") == "a Truco Mineiro table has 2 or 4 seats, not 6"
+    with pytest.raises(TableError) as info:
+        games.check_setup("paulista", 3, None)  # 2 (mano a mano) or 4, never 3
+    assert info.value.message("pt") == "uma mesa de Truco Paulista tem 2 ou 4 assentos, não 3"
     with pytest.raises(TableError) as info:
         games.check_setup("21", 13, None)
     assert info.value.message("pt") == "uma mesa de 21 (vinte e um) tem de 3 a 12 assentos, não 13"

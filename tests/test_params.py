@@ -26,7 +26,7 @@ HOSTILE = {
     "unicode": "ação 🂡 ٣ \u202e\x07",
     "html": '<img src=x onerror="window.__cartas_injected=1">',
 }
-PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo", "nivel")
+PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo", "nivel", "jogadores")
 
 
 def refused(reading, code: str):
@@ -123,6 +123,7 @@ def test_every_hostile_value_is_refused_by_every_parameter_in_both_languages(nam
         "mesa": params.table_code("mesa", text),
         "lang": params.language_tag(text),
         "nivel": params.bot_level("nivel", text),
+        "jogadores": params.player_count("jogadores", text, (4, 2)),  # mano a mano: 2
     }
     for parameter, reading in readings.items():
         assert reading.problem is not None, (parameter, name)
@@ -186,7 +187,7 @@ def every_text(widget) -> str:
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo", "nivel"),
+READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo", "nivel", "jogadores"),
          "jogar_21.ipynb": ("semente", "ritmo", "nivel"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
 
 

@@ -58,7 +58,7 @@ def may_see(state, seat, owner):
 def truco_hidden(state, seat):
     """The cards of the hand in play that `seat` may not see: the others' cards it may not
     see, and the cards they played face down (read from the engine's own log)."""
-    hidden = {str(c) for owner in range(4) if not may_see(state, seat, owner) for c in state.hand_of(owner)}
+    hidden = {str(c) for owner in range(state.players) if not may_see(state, seat, owner) for c in state.hand_of(owner)}
     start = max(i for i, e in enumerate(state.events) if e["type"] == "deal")
     hidden |= {e["card"] for e in state.events[start:]
                if e["type"] == "play" and e["covered"] and not may_see(state, seat, e["seat"])}
@@ -77,18 +77,33 @@ def check_truco_seat(state, seat):
     assert not leaked, f"seat {seat} is sent {leaked}"
 
 
+@pytest.mark.parametrize("players", [4, 2])
 @pytest.mark.parametrize("key", ["paulista", "mineiro"])
-def test_truco_seat_views_travel_and_hide_what_a_seat_may_not_see(key):
+def test_truco_seat_views_travel_and_hide_what_a_seat_may_not_see(key, players):
     rng = np.random.default_rng(3030)
     spec = find_game(key)
+    seats = [None, *range(players)]
     for _ in range(TRUCO_GAMES):
-        state = spec.new_game(int(rng.integers(2**31)))
+        state = spec.new_game(int(rng.integers(2**31)), seats=players)
         while not state.is_terminal():
-            check_truco_seat(state, [None, 0, 1, 2, 3][int(rng.integers(5))])
+            check_truco_seat(state, seats[int(rng.integers(len(seats)))])
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
-        for seat in (None, 0, 1, 2, 3):
+        for seat in seats:
             check_truco_seat(state, seat)
+
+
+def test_a_truco_view_of_two_players_travels_and_refuses_a_seat_off_its_table():
+    """Mano a mano (docs/rules.md#mano-a-mano-players): the view says two players, a hand each,
+    no partner; a seat, dealer or hand beyond the two is refused, naming the field."""
+    state = find_game("paulista").new_game(5, seats=2)
+    data = state.view(0).to_dict()
+    back = TrucoView.from_dict(data)
+    assert back.players == 2 and len(back.hands) == 2 and back.partner is None
+    for name, value in (("dealer", 3), ("hands", data["hands"] + [[None]]), ("players", 3)):
+        with pytest.raises(TrucoError) as refused:
+            TrucoView.from_dict({**data, name: value})
+        assert refused.value.fields["name"] == name
 
 
 def check_21_seat(state, seat):

@@ -78,6 +78,8 @@ def test_a_typed_code_is_read_case_insensitively_and_a_bad_one_is_refused(tables
 @pytest.mark.parametrize("game, seats, options, code", [
     ("poker", None, None, "bad_game"),
     ("paulista", 6, None, "bad_seats_truco"),
+    ("paulista", 3, None, "bad_seats_truco"),
+    ("mineiro", 1, None, "bad_seats_truco"),
     ("21", 2, None, "bad_seats_21"),
     ("21", 13, None, "bad_seats_21"),
     ("21", True, None, "bad_seats_21"),

@@ -387,6 +387,9 @@ decisão da mão de onze também é sua. Na dúvida, clique em **Dica**: o trein
 jogar, se vale pedir truco, se deve aceitar, correr ou aumentar, e se joga a mão de onze, com a
 chance de levar a mão e quanto cada resposta ganha ou perde em média. A **Revisão** (também ao
 fim do jogo) lista as suas decisões que foram contra a dica.
+
+Prefere um contra um? Escolha **Mano a mano (2)**: você (assento 0) contra um robô (assento 1),
+três cartas cada, e na mão de onze você decide só com as suas cartas.
 """, """
 # Play truco
 
@@ -401,6 +404,9 @@ the mão de onze decision is yours too. When unsure, click **Hint**: the coach s
 to play, whether to call truco, whether to accept, run or raise, and whether to play the mão de
 onze, with the chance of taking the hand and what each answer wins or loses on average.
 **Review** (also shown at the end of the game) lists your decisions that went against the hint.
+
+Rather play one on one? Choose **One on one (2)** (*mano a mano*): you (seat 0) against a bot
+(seat 1), three cards each, and in the mão de onze you decide from your own cards alone.
 """),
     widget("jogar_truco", "PlayTruco"),
     ("checks", *CHECKS),

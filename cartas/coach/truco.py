@@ -90,6 +90,8 @@ class TrucoSpot:
     leader: the seat leading the trick in play (None: the coached seat plays next). The seat
         may be coached when another seat is to act: it answers a raise for its team after it
         has played its card, or its partner is the engine's answering seat.
+    players: 4, or 2 mano a mano (docs/rules.md#mano-a-mano-players: no partner, a trick of
+        two cards).
     """
 
     variant: Variant | str
@@ -109,6 +111,7 @@ class TrucoSpot:
     threshold: bool = False
     deciding: bool = False
     leader: int | None = None
+    players: int = 4
 
 
 @dataclass
@@ -293,7 +296,7 @@ def advise_threshold(spot: TrucoSpot, seed: Seed = 0) -> Advice:
 def chance(spot: TrucoSpot, seed: Seed = 0) -> tuple[float, float, int]:
     """(win, loss, simulations): the chance that the seat's team takes / loses the hand, every
     seat (the coached one too) playing the rest of the hand under the rule policy."""
-    if not spot.table and not spot.results and len(spot.hand) == 3:
+    if not spot.table and not spot.results and len(spot.hand) == 3 and spot.players == 4:
         from ..truco.odds import hand_odds  # numpy: with the first advice, not with the page
 
         odds = hand_odds(spot.variant, list(spot.hand), spot.vira, (spot.seat - spot.mao) % 4,
@@ -315,7 +318,9 @@ def spot_from_view(view: Any, legal: Sequence[Action] | None = None) -> TrucoSpo
     passes the acting seat's legal actions with its own view."""
     seat = view.seat
     legal = view.legal if legal is None else legal
-    partner = view.hands[(seat + 2) % 4]
+    players = getattr(view, "players", 4)
+    mate = getattr(view, "partner", (seat + 2) % 4) if players == 4 else None
+    partner = None if mate is None else view.hands[mate]
     partner = list(partner) if partner and all(c is not None for c in partner) else None
     seen = [card for trick in getattr(view, "tricks", ()) for _, card, *rest in _plays(trick)
             if card is not None and not (rest and rest[0])]
@@ -329,7 +334,7 @@ def spot_from_view(view: Any, legal: Sequence[Action] | None = None) -> TrucoSpo
         hand_value=view.hand_value, score=tuple(view.score), pending=pending,
         run_value=getattr(view, "run_value", None), next_raise=next_raise,
         threshold=view.mode == "threshold", deciding=view.phase == "decide",
-        leader=getattr(view, "trick_leader", None))
+        leader=getattr(view, "trick_leader", None), players=players)
 
 
 @dataclass
@@ -474,8 +479,9 @@ class _Game:
         self.results = tuple(spot.results)
         done = len(self.results)
         played = {s for s, _ in on_table}
-        self.counts = {s: 3 - done - (s in played) for s in range(4) if s != self.seat}
-        self.partner = None if partner is None else [table[c] for c in partner]
+        self.players = spot.players
+        self.counts = {s: 3 - done - (s in played) for s in range(spot.players) if s != self.seat}
+        self.partner = None if partner is None or spot.players != 4 else [table[c] for c in partner]
         if self.partner is not None:
             self.counts.pop((self.seat + 2) % 4)
         need = sum(self.counts.values())
@@ -491,7 +497,7 @@ class _Game:
         """Index in candidate_cards of the card RuleBot plays here."""
         strengths = [self.strength[c] for c, cov in self.candidate_cards if not cov]
         value, covered = _rule_card(strengths, self.trick, self.results, self.seat,
-                                    may_cover=len(self.results) > 0)
+                                    may_cover=len(self.results) > 0, players=self.players)
         for i, (card, cov) in enumerate(self.candidate_cards):
             if self.strength[card] == value and cov == covered:
                 return i
@@ -524,7 +530,7 @@ class _Game:
         for row in self._deals(seed):
             hands = self._hands(row)
             hands[self.seat] = list(mine)
-            winner = _play_rest(hands, list(self.trick), self.results, status, leader)
+            winner = _play_rest(hands, list(self.trick), self.results, status, leader, self.players)
             if winner == team:
                 wins += 1
             elif winner is not None:
@@ -550,7 +556,7 @@ class _Game:
                 rest.remove(value)
                 hands[self.seat] = rest
                 winner = _play_rest(hands, self.trick + [(self.seat, COVERED if covered else value)],
-                                    self.results, status)
+                                    self.results, status, players=self.players)
                 if winner == team:
                     wins += 1
                 elif winner is not None:
@@ -569,8 +575,9 @@ def _distinct(cards: list[Card], table: Mapping[Card, int]) -> list[Card]:
 
 
 def _rule_card(mine: Sequence[int], trick: Sequence[tuple[int, int]], results: Sequence[int | None], seat: int,
-               may_cover: bool) -> tuple[int, bool]:
-    """RuleBot's card choice on strengths: (strength, face down?)."""
+               may_cover: bool, players: int = 4) -> tuple[int, bool]:
+    """RuleBot's card choice on strengths: (strength, face down?); `players` 4, or 2 mano a
+    mano (no partner)."""
     mine = sorted(mine)
     lowest, highest = mine[0], mine[-1]
     team = seat & 1
@@ -581,12 +588,12 @@ def _rule_card(mine: Sequence[int], trick: Sequence[tuple[int, int]], results: S
         return highest, False
     opp = max((c for s, c in trick if c != COVERED and (s & 1) != team), default=-1)
     mate = max((c for s, c in trick if c != COVERED and (s & 1) == team), default=-1)
-    if mate > opp and (len(trick) == 3 or mate >= THREE):
+    if mate > opp and (len(trick) == players - 1 or mate >= THREE):
         return lowest, may_cover
     winners = [c for c in mine if c > opp]
     if winners:
         cheapest = winners[0]
-        if cheapest >= MANILHA and len(trick) == 1 and not results and mate < 0 \
+        if cheapest >= MANILHA and len(trick) == 1 and players == 4 and not results and mate < 0 \
                 and len(winners) < len(mine):
             return lowest, False
         return cheapest, False
@@ -597,15 +604,17 @@ def _rule_card(mine: Sequence[int], trick: Sequence[tuple[int, int]], results: S
 
 
 def _play_rest(hands: dict[int, list[int]], trick: list[tuple[int, int]], results: Sequence[int | None],
-               status: StatusTable, leader: int | None = None) -> int | None:
+               status: StatusTable, leader: int | None = None, players: int = 4) -> int | None:
     """Play the hand out under the rule policy (`leader` leads when the trick is empty);
-    returns the winning team or None."""
+    returns the winning team or None. `players`: 4, or 2 mano a mano."""
     results = tuple(results)
+    mask = players - 1  # 4 or 2 players: the next seat is (seat + 1) & mask
     while True:
-        while len(trick) < 4:
-            seat: int = (trick[-1][0] + 1) & 3 if trick else leader  # type: ignore[assignment]  # given when no card is down
+        while len(trick) < players:
+            seat: int = (trick[-1][0] + 1) & mask if trick else leader  # type: ignore[assignment]  # given when no card is down
             cards = hands[seat]
-            value, covered = _rule_card(cards, trick, results, seat, may_cover=len(results) > 0)
+            value, covered = _rule_card(cards, trick, results, seat, may_cover=len(results) > 0,
+                                        players=players)
             cards = list(cards)
             cards.remove(value)
             hands[seat] = cards

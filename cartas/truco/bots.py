@@ -9,7 +9,7 @@ given its seed: every draw comes from its own seeded `numpy.random.Generator`
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cards import TRUCO_PACK, Card, make_rng
 from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
@@ -125,8 +125,8 @@ class RuleBot:
         return RUN
 
     def _decide(self, v: SeatView, table: Mapping[Card, int]) -> Action:
-        assert v.team is not None and v.partner is not None  # a bot sits at a seat
-        cards = [c for c in v.hand + v.hands[v.partner] if c is not None]
+        assert v.team is not None  # a bot sits at a seat
+        cards = [c for c in v.hand + _partner_hand(v) if c is not None]
         manilhas = sum(1 for c in cards if table[c] >= MANILHA)
         strong = sum(1 for c in cards if table[c] >= ACE)
         # Running gives them little; play with two strong cards per trick to win.
@@ -152,11 +152,11 @@ class RuleBot:
                        default=-1)
         mate_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) == v.team),
                         default=-1)
-        last = len(trick) == 3
+        last = len(trick) == v.players - 1
         if mate_best > opp_best and (last or mate_best >= THREE):
             return covers.get(lowest) or plays[lowest]  # partner holds it: hide a throwaway
         winners = [c for c in mine if table[c] > opp_best]
-        partner_to_play = len(trick) == 1
+        partner_to_play = len(trick) == 1 and v.partner is not None  # none mano a mano
         if winners:
             cheapest = winners[0]
             if (table[cheapest] >= MANILHA and partner_to_play and not v.trick_results
@@ -168,6 +168,12 @@ class RuleBot:
         if tying and (won or not v.trick_results):
             return plays[tying[0]]  # a tie after winning a trick takes the hand
         return covers.get(lowest) or plays[lowest]
+
+
+def _partner_hand(v: SeatView) -> tuple[Card | None, ...]:
+    """The partner's hand as the seat sees it; () mano a mano, where nobody has a partner
+    (docs/rules.md#mano-a-mano-threshold: the player at 11/10 decides from her own cards)."""
+    return () if v.partner is None else v.hands[v.partner]
 
 
 def hand_is_won(v: SeatView, table: Mapping[Card, int]) -> bool:
@@ -230,8 +236,7 @@ class EasyBot(RuleBot):
         return ACCEPT
 
     def _decide(self, v: SeatView, table: Mapping[Card, int]) -> Action:
-        assert v.partner is not None  # a bot sits at a seat
-        cards = [table[c] for c in v.hand + v.hands[v.partner] if c is not None]
+        cards = [table[c] for c in v.hand + _partner_hand(v) if c is not None]
         if any(s >= MANILHA for s in cards) or sum(1 for s in cards if s >= ACE) >= 3:
             return PLAY_HAND
         return RUN_HAND
@@ -247,15 +252,15 @@ class EasyBot(RuleBot):
                        default=-1)
         mate_best = max((table[c] for s, c in trick if c is not None and v.team_of(s) == v.team),
                         default=-1)
-        if mate_best > opp_best and len(trick) == 3:
+        if mate_best > opp_best and len(trick) == v.players - 1:
             return plays[lowest]
         return plays[highest] if table[highest] > opp_best else plays[lowest]
 
 
 def play_game(variant: Variant | str, bots_by_seat: BotsBySeat, seed: int | np.random.Generator | None = None,
-              **options: str) -> TrucoState:
+              **options: Any) -> TrucoState:
     """Play a whole game with one bot per seat (a list of four, or a dict seat -> bot);
-    returns the final state. `options` go to `new_game` (e.g. tie_lead)."""
+    returns the final state. `options` go to `new_game` (e.g. tie_lead, players)."""
     state = new_game(variant, seed, **options)
     return play_out(state, bots_by_seat)
 

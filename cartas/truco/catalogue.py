@@ -108,6 +108,17 @@ _ENTRIES = {
     "ex_partner_tie": (", e empatar com o parceiro não tira a rodada da dupla",
                        ", and a tie between partners still wins for their team"),
     "ex_takes_trick": ("{sentence}: {team} leva a rodada.", "{sentence}: {team} wins the trick."),
+    # mano a mano (two players): a team is its one player (docs/rules.md#mano-a-mano-players)
+    "ex_player": ("o {seat}", "{seat}"),
+    "ex_tie_solo": ("As cartas dos dois jogadores empatam ({cards}): a rodada empata.",
+                    "The two players' cards are equal ({cards}): the trick is tied."),
+    "ex_no_card_solo": ("{Winner} vence, pois o outro jogador não mostrou carta",
+                        "{Winner} wins, since the other player showed no card"),
+    "ex_hand_first_counts_solo": ("Cada jogador venceu uma rodada e a 3ª empatou, então vale a 1ª: "
+                                  "{team} leva a mão.", "One trick each and the third tied, so the "
+                                  "first trick decides: {team} takes the hand."),
+    "ex_hand_third_solo": ("Cada jogador venceu uma rodada e {team} venceu a 3ª, então leva a mão.",
+                           "One trick each, and {team} won the third, so takes the hand."),
     "ex_hand_two": ("{Team} venceu as duas primeiras rodadas e leva a mão.",
                     "{Team} won the first two tricks and takes the hand."),
     "ex_hand_tie_first": ("A 1ª rodada empatou, então a 2ª decide: {team} leva a mão.",
@@ -157,9 +168,11 @@ _ENTRIES = {
                           "there is no raise to {kind_text}"),
     "ferro_no_raise": ("ninguém pode pedir truco na mão de ferro",
                        "nobody may raise in a mão de ferro"),
-    "raised_last": ("{team_name} pediu por último e não pode aumentar de novo: só depois que a "
-                    "outra dupla aumentar",
-                    "{team_name} raised last and cannot raise again until the other team raises"),
+    "raised_last": ("{team_name} pediu por último e não pode aumentar de novo: só depois que "
+                    "{other_side} aumentar",
+                    "{team_name} raised last and cannot raise again until {other_side} raises"),
+    "other_team": ("a outra dupla", "the other team"),
+    "other_player": ("o outro jogador", "the other player"),
     "ferro_blind": ("na mão de ferro ninguém vê as próprias cartas: jogue às cegas pela posição "
                     "(1ª, 2ª ou 3ª carta)",
                     "in a mão de ferro nobody sees their cards: play blind by position "
@@ -210,22 +223,26 @@ _ENTRIES = {
                         "'7 de copas'"),
     "card_not_in_pack": ("{card}{where} não está no baralho do truco (sem 8, 9 e 10)",
                          "{card}{where} is not in the truco pack (no 8s, 9s or 10s)"),
-    "dealt_twice": ("{card} foi distribuída duas vezes: as 12 cartas devem ser diferentes",
-                    "{card} is dealt twice: the 12 cards must be distinct"),
+    "dealt_twice": ("{card} foi distribuída duas vezes: as {n} cartas devem ser diferentes",
+                    "{card} is dealt twice: the {n} cards must be distinct"),
     "needs_vira": ("o Truco Paulista precisa de uma vira para saber as manilhas",
                    "Truco Paulista needs a vira to know its manilhas"),
     "vira_in_hand": ("a vira {card} não pode estar também numa mão",
                      "the vira {card} cannot also be in a hand"),
     "mineiro_no_vira": ("o Truco Mineiro não tem vira: as manilhas são fixas",
                         "Truco Mineiro has no vira: its manilhas are fixed"),
-    "bad_dealer": ("quem dá as cartas é um assento de 0 a 3, não {dealer}",
-                   "the dealer is a seat from 0 to 3, not {dealer}"),
+    "bad_dealer": ("quem dá as cartas é um assento de 0 a {top}, não {dealer}",
+                   "the dealer is a seat from 0 to {top}, not {dealer}"),
     "bad_score": ("o placar são dois números inteiros de 0 a {top}, não {score}",
                   "the score is two whole numbers from 0 to {top}, not {score}"),
     "bad_tie_lead": ("depois de um empate abre quem abriu a rodada (“leader”) ou quem jogou a "
                      "primeira carta empatada (“first_tying”), não {value}",
                      "tie_lead must be 'leader' or 'first_tying', not {value}"),
-    "bad_seat": ("os assentos vão de 0 a 3, não {seat}", "seats are 0 to 3, not {seat}"),
+    "bad_seat": ("os assentos vão de 0 a {top}, não {seat}", "seats are 0 to {top}, not {seat}"),
+    "bad_players": ("o truco se joga com 4 jogadores (duas duplas) ou 2 (mano a mano), não {value}",
+                    "truco is played by 4 players (two pairs) or 2 (mano a mano), not {value}"),
+    "two_hands": ("uma distribuição mano a mano tem duas mãos (uma por jogador), não {n}",
+                  "a mano a mano deal has two hands (one per player), not {n}"),
     "play_pair": ("cada jogada é um par (assento, carta), não {item}",
                   "each play is a (seat, card) pair, not {item}"),
     "seat_twice": ("o assento {seat} joga duas vezes na mesma rodada",
@@ -412,7 +429,9 @@ def cap(sentence: str) -> str:
 class TrucoCatalogue(Catalogue):
     """The truco catalogue; `say` derives each language's words from neutral fields:
 
-    - `team` (0/1) -> `team_name` / `Team_name` ("a dupla B (assentos 1 e 3)");
+    - `team` (0/1) -> `team_name` / `Team_name` ("a dupla B (assentos 1 e 3)"; with
+      `players` 2, mano a mano, "o assento 1") and `other_side` ("a outra dupla", "o outro
+      jogador");
     - `results` (list of 0/1/None) -> `results_text` ("(A, empate)");
     - `kind` ("accept"/"run") -> `kind_text`; `n` -> `s` (plural ending);
     - `position` (0..2) -> `nth` ("2ª" / "second"); `trick`/`from` -> `nth_trick`/`from_trick`;
@@ -432,8 +451,11 @@ class TrucoCatalogue(Catalogue):
         i = 0 if lang == "pt" else 1
         team = fields.get("team")
         if team in (0, 1) and not isinstance(team, bool):
-            out["team_name"] = team_phrase(team, lang)
+            solo = fields.get("players") == 2  # mano a mano: a team is its one player
+            out["team_name"] = (self.template("ex_player", lang).format(seat=seat_name(team, lang)) if solo
+                                else team_phrase(team, lang))
             out["Team_name"] = cap(out["team_name"])
+            out["other_side"] = self.template("other_player" if solo else "other_team", lang)
         if "results" in fields:
             out["results_text"] = results_text(fields["results"], lang)
         if fields.get("kind") in _KIND_TEXT:

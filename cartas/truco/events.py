@@ -27,7 +27,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, TypedDict, overload
 
 from ..contract import Event, copy_event
-from .rules import CARD_TEXT, deal_order, resolve_trick, strength_list
+from .rules import CARD_TEXT, PLAYER_COUNTS, deal_order, resolve_trick, strength_list
 from .variants import Variant
 
 if TYPE_CHECKING:
@@ -79,25 +79,29 @@ class LastHand(TypedDict):
 _IDX = {text: i for i, text in enumerate(CARD_TEXT)}
 
 
-def _deal_starts(dealer: int) -> tuple[int, ...]:
-    """Per seat, the pack position of its first card in `deal_order(dealer)`; each seat's
-    three cards are consecutive there, so the hot path deals them as slices."""
-    where = {(seat, k): n for n, (seat, k) in enumerate(deal_order(dealer))}
-    starts = tuple(where[seat, 0] for seat in range(4))
-    assert all(where[seat, k] == starts[seat] + k for seat in range(4) for k in (1, 2))
+def _deal_starts(dealer: int, players: int = 4) -> tuple[int, ...]:
+    """Per seat, the pack position of its first card in `deal_order(dealer, players)`; each
+    seat's three cards are consecutive there, so the hot path deals them as slices."""
+    where = {(seat, k): n for n, (seat, k) in enumerate(deal_order(dealer, players))}
+    starts = tuple(where[seat, 0] for seat in range(players))
+    assert all(where[seat, k] == starts[seat] + k for seat in range(players) for k in (1, 2))
     return starts
 
 
-DEAL_STARTS = tuple(_deal_starts(dealer) for dealer in range(4))
+# players -> dealer -> per seat, where its three cards start in the shuffled pack
+DEAL_STARTS_BY = {players: tuple(_deal_starts(dealer, players) for dealer in range(players))
+                  for players in PLAYER_COUNTS}
+DEAL_STARTS = DEAL_STARTS_BY[4]
 
 
 def deal_event(variant: str, hand_number: int, dealer: int, mao: int, order: list[int], vira: int | None,
                manilha_texts: tuple[str, ...], score: tuple[int, int], mode: str,
-               threshold_team: int | None, value: int) -> Event:
+               threshold_team: int | None, value: int, players: int = 4) -> Event:
     text = CARD_TEXT
     return {
         "type": "deal", "variant": variant, "hand_number": hand_number, "dealer": dealer,
-        "mao": mao, "hands": [[text[c] for c in order[i:i + 3]] for i in DEAL_STARTS[dealer]],
+        "mao": mao, "hands": [[text[c] for c in order[i:i + 3]]
+                              for i in DEAL_STARTS_BY[players][dealer]],
         "vira": None if vira is None else text[vira],
         "manilhas": list(manilha_texts), "score": [score[0], score[1]], "mode": mode,
         "threshold_team": threshold_team, "value": value,
@@ -247,7 +251,9 @@ class NewEvents(Sequence[Event]):
 def sees_hand(mode: str, phase_decide: bool, threshold_team: int | None, seat: int | None, owner: int) -> bool:
     """The rule of what a seat sees of a hand: its own cards, except in a mão de ferro (then
     nobody sees any); also its partner's while its team decides a mão de onze/dez. A
-    spectator (seat None) sees no hand."""
+    spectator (seat None) sees no hand. Mano a mano there is no partner (seats 0 and 1 only,
+    so no `owner` is ever `seat + 2`): the player at the threshold sees her own cards alone
+    (docs/rules.md#mano-a-mano-threshold)."""
     if seat is None or mode == "mao_de_ferro":
         return False
     if owner == seat:

@@ -2,7 +2,9 @@
 
 `explain_trick(plays, variant, vira, lang)`, `explain_hand(results, lang)` and
 `explain_last_hand(state.last_hand, variant, lang)`; the rules themselves come from
-`cartas.truco.rules`, the words from `cartas.truco.catalogue`.
+`cartas.truco.rules`, the words from `cartas.truco.catalogue`. `players`: 4, or 2 mano a mano,
+where a team is its one player, named as a seat ("o assento 1 leva a rodada";
+docs/rules.md#mano-a-mano-players); `explain_last_hand` reads it from the hand's deal.
 """
 from __future__ import annotations
 
@@ -16,8 +18,15 @@ from .rules import COVERED, _check_plays, check_results, hand_status, resolve_tr
 from .variants import Variant, get_variant, manilhas
 
 
+def _team(team: int, lang: str, players: int) -> str:
+    """ "a dupla A (assentos 0 e 2)"; mano a mano the team's one seat, "o assento 1"."""
+    if players == 2:
+        return CATALOGUE.say("ex_player", lang, seat=seat_name(team, lang))
+    return team_phrase(team, lang)
+
+
 def explain_trick(plays: Iterable[tuple[int, Card | str | None]], variant: Variant | str,
-                  vira: Card | str | None = None, lang: str = "pt") -> str:
+                  vira: Card | str | None = None, lang: str = "pt", players: int = 4) -> str:
     """One sentence saying who wins the trick and why, in Portuguese ("pt") or English."""
     variant = get_variant(variant)
     parsed, triples, strength = _check_plays(plays, variant, vira)
@@ -40,7 +49,7 @@ def explain_trick(plays: Iterable[tuple[int, Card | str | None]], variant: Varia
         level = by_seat[triples[tie][0]]
         tied = [s for s, _ in parsed if by_seat[s] == level]
         joined = CATALOGUE.template("ex_and", lang).join(show(s) for s in tied)
-        return say("ex_tie", lang, cards=joined)
+        return say("ex_tie_solo" if players == 2 else "ex_tie", lang, cards=joined)
     # neither a tie nor all covered: a team took the trick, with this card
     assert win is not None and team is not None
     seat = triples[win][0]
@@ -49,17 +58,17 @@ def explain_trick(plays: Iterable[tuple[int, Card | str | None]], variant: Varia
         best_other = max(others, key=lambda s: by_seat[s])
         sentence = say("ex_beats", lang, Winner=cap(show(seat)), loser=show(best_other))
     else:
-        sentence = say("ex_no_card", lang, Winner=cap(show(seat)))
+        sentence = say("ex_no_card_solo" if players == 2 else "ex_no_card", lang, Winner=cap(show(seat)))
     if any(s != seat and (s & 1) == team and by_seat[s] == by_seat[seat] for s, _ in parsed):
         sentence += say("ex_partner_tie", lang)
-    return say("ex_takes_trick", lang, sentence=sentence, team=team_phrase(team, lang))
+    return say("ex_takes_trick", lang, sentence=sentence, team=_team(team, lang, players))
 
 
-def explain_hand(results: Iterable[int | None], lang: str = "pt") -> str:
+def explain_hand(results: Iterable[int | None], lang: str = "pt", players: int = 4) -> str:
     """One sentence saying who takes the hand from these trick results and why."""
     r = tuple(check_results(results))
     winner = hand_status(r)[1]
-    team = "" if winner is None else team_phrase(winner, lang)
+    team = "" if winner is None else _team(winner, lang, players)
     fields = {"team": team, "Team": cap(team)}
     if len(r) == 2 and r[0] is not None and r[0] == r[1]:
         key = "ex_hand_two"
@@ -75,6 +84,8 @@ def explain_hand(results: Iterable[int | None], lang: str = "pt") -> str:
         key = "ex_hand_first_counts"
     else:
         key = "ex_hand_third"
+    if players == 2 and f"{key}_solo" in CATALOGUE:
+        key = f"{key}_solo"
     return CATALOGUE.template(key, lang).format(**fields)
 
 
@@ -82,8 +93,9 @@ def explain_ending(last_hand: Mapping[str, Any], variant: Variant | str, lang: s
     """Why the last hand ended as it did when no trick decided it (a run, a run from the
     mão de onze/dez, a forbidden raise)."""
     variant = get_variant(variant)
+    players = len(last_hand["hands"])
     reason, points, winner = last_hand["reason"], last_hand["points"], last_hand["winner_team"]
-    team = "" if winner is None else team_phrase(winner, lang)
+    team = "" if winner is None else _team(winner, lang, players)
     name = variant.threshold_name
     if reason == "run":
         asked = last_hand["refused_value"]
@@ -94,11 +106,11 @@ def explain_ending(last_hand: Mapping[str, Any], variant: Variant | str, lang: s
             unit=unit(points, lang))
     if reason == "ran_hand":
         return CATALOGUE.template("ex_ran_hand", lang).format(
-            Ran=cap(team_phrase(1 - winner, lang)), name=name, team=team, points=points,
+            Ran=cap(_team(1 - winner, lang, players)), name=name, team=team, points=points,
             unit=unit(points, lang))
     if reason == "forbidden_raise":
         return CATALOGUE.template("ex_forbidden", lang).format(
-            Raiser=cap(team_phrase(1 - winner, lang)), name=name)
+            Raiser=cap(_team(1 - winner, lang, players)), name=name)
     raise TrucoError("tricks_decided")
 
 
@@ -109,8 +121,9 @@ def explain_last_hand(last_hand: Mapping[str, Any], variant: Variant | str, lang
     if last_hand["reason"] not in ("tricks", "all_tied"):
         return explain_ending(last_hand, variant, lang)
     trick = [(seat, card) for seat, card in last_hand["tricks"][-1]]
-    return (explain_trick(trick, variant, last_hand["vira"], lang) + " "
-            + explain_hand(last_hand["trick_results"], lang))
+    players = len(last_hand["hands"])  # 4, or 2 mano a mano
+    return (explain_trick(trick, variant, last_hand["vira"], lang, players) + " "
+            + explain_hand(last_hand["trick_results"], lang, players))
 
 
 def explain_next_leader(tie_lead: str, seat: int, lang: str = "pt") -> str:

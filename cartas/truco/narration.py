@@ -5,7 +5,9 @@ state's own `state.narrate(event, lang)` is the same function.
 
 Decided rule: with `names` ({seat: name}, a table of learners), a seat that has a name is
 called by it ("Ana joga 7♥."); the other seats, and every seat without `names`, are "assento
-N" / "seat N". A team is still named with its seats ("a dupla A (assentos 0 e 2)").
+N" / "seat N". A team is still named with its seats ("a dupla A (assentos 0 e 2)"); mano a
+mano (`players` 2) a team is its one player, called as a seat is ("Ana leva a mão",
+"Assento 1 vence o jogo"; docs/rules.md#mano-a-mano-players).
 """
 from __future__ import annotations
 
@@ -15,32 +17,43 @@ from ..catalogue import check_lang
 from ..contract import Event
 from .catalogue import CATALOGUE, cap, card_phrase, ordinal, seat_name, team_phrase, unit
 from .errors import TrucoError
+from .rules import check_players
 from .variants import get_variant
 
 
-def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None,
+            players: int = 4) -> str:
     """One sentence for one event, in Portuguese ("pt", the default) or English ("en");
-    a seat in `names` is called by its name (see the module's rule)."""
+    a seat in `names` is called by its name (see the module's rule); `players`: the game's
+    (4, or 2 mano a mano, where a team is called as its one player is)."""
     lang = check_lang(lang)
     kind = event.get("type") if isinstance(event, dict) else None
     handler = _NARRATORS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise TrucoError("unknown_event", kind=repr(kind)[:40])
-    return handler(event, lang, _Names(lang, names))
+    return handler(event, lang, _Names(lang, names, check_players(players)))
 
 
 class _Names:
-    """How this sentence calls a seat: its name when known, else "assento N" / "seat N"."""
+    """How this sentence calls a seat: its name when known, else "assento N" / "seat N";
+    and a team: "a dupla A (assentos 0 e 2)", or mano a mano its one player."""
 
-    def __init__(self, lang: str, names: Mapping[int, str] | None):
+    def __init__(self, lang: str, names: Mapping[int, str] | None, players: int = 4):
         self.lang = lang
         self.names = {s: n for s, n in (names or {}).items() if isinstance(n, str) and n.strip()}
+        self.solo = players == 2  # each team is one seat, numbered as the team
 
     def __call__(self, seat: int) -> str:
         return self.names.get(seat) or seat_name(seat, self.lang)
 
     def cap(self, seat: int) -> str:
         return self.names.get(seat) or cap(seat_name(seat, self.lang))
+
+    def team(self, team: int) -> str:
+        return self(team) if self.solo else team_phrase(team, self.lang)
+
+    def Team(self, team: int) -> str:
+        return self.cap(team) if self.solo else cap(team_phrase(team, self.lang))
 
 
 def _t(key: str, lang: str, **fields: object) -> str:
@@ -63,14 +76,14 @@ def _n_deal(e: Event, lang: str, who: _Names) -> str:
         s += _t("n_deal_ferro", lang)
     elif e["mode"] == "threshold":
         s += _t("n_deal_threshold", lang, name=variant.threshold_name,
-                team=team_phrase(e["threshold_team"], lang))
+                team=who.team(e["threshold_team"]))
     return s
 
 
 def _n_decide(e: Event, lang: str, who: _Names) -> str:
     name = get_variant(e["variant"]).threshold_name
     return _t("n_decide_play" if e["play"] else "n_decide_run", lang,
-              Team=cap(team_phrase(e["team"], lang)), name=name)
+              Team=who.Team(e["team"]), name=name)
 
 
 def _n_play(e: Event, lang: str, who: _Names) -> str:
@@ -105,7 +118,7 @@ def _n_accept(e: Event, lang: str, who: _Names) -> str:
 
 def _n_run(e: Event, lang: str, who: _Names) -> str:
     pts = e["points"]
-    return _t("n_run", lang, Seat=who.cap(e["seat"]), team=team_phrase(1 - e["team"], lang),
+    return _t("n_run", lang, Seat=who.cap(e["seat"]), team=who.team(1 - e["team"]),
               points=pts, unit=unit(pts, lang))
 
 
@@ -115,15 +128,15 @@ def _n_hand(e: Event, lang: str, who: _Names) -> str:
         return _t("n_hand_all_tied", lang, score=score)
     if e["reason"] == "forbidden_raise":  # the game event gives the result and the score
         name = get_variant(e["variant"]).threshold_name
-        return _t("n_hand_forbidden", lang, Raiser=cap(team_phrase(1 - e["winner_team"], lang)),
+        return _t("n_hand_forbidden", lang, Raiser=who.Team(1 - e["winner_team"]),
                   name=name)
     pts = e["points"]
-    return _t("n_hand", lang, Team=cap(team_phrase(e["winner_team"], lang)), points=pts,
+    return _t("n_hand", lang, Team=who.Team(e["winner_team"]), points=pts,
               unit=unit(pts, lang), score=score)
 
 
 def _n_game(e: Event, lang: str, who: _Names) -> str:
-    return _t("n_game", lang, Team=cap(team_phrase(e["winner_team"], lang)),
+    return _t("n_game", lang, Team=who.Team(e["winner_team"]),
               score=_score(e["score"]))
 
 

@@ -25,8 +25,14 @@ def coerce(action: object) -> Action:
     raise IllegalActionError("not_an_action", text=repr(action)[:40])
 
 
+def _solo(state: TrucoState) -> dict[str, int]:
+    """The field that makes a refusal name a team as its one player, mano a mano
+    (docs/rules.md#mano-a-mano-players); none with four players."""
+    return {"players": 2} if state.players == 2 else {}
+
+
 def over_error(state: TrucoState) -> IllegalActionError:
-    return IllegalActionError("game_over", team=state.winner)
+    return IllegalActionError("game_over", team=state.winner, **_solo(state))
 
 
 def turn_error(state: TrucoState, seat: object) -> IllegalActionError:
@@ -43,7 +49,7 @@ def why_illegal(state: TrucoState, action: Action) -> IllegalActionError:
         return over_error(state)
     name = state.variant.threshold_name
     if phase == "decide":
-        return err("must_decide", team=state.threshold_team, name=name, seat=seat)
+        return err("must_decide", team=state.threshold_team, name=name, seat=seat, **_solo(state))
     if kind in ("play_hand", "run_hand"):
         return err("no_decision", name=name)
     if phase == "answer":
@@ -72,7 +78,7 @@ def _why_no_raise(state: TrucoState, action: Action) -> IllegalActionError:
     if state.mode == "mao_de_ferro":
         return IllegalActionError("ferro_no_raise")
     if team == state.last_raise_team:
-        return IllegalActionError("raised_last", team=team)
+        return IllegalActionError("raised_last", team=team, **_solo(state))
     return _bad_raise_value(state.variant, action.value, state.hand_value)
 
 

@@ -4,7 +4,8 @@ Each rule is written here once and used by the game state, the odds, the explana
 the widgets alike:
 
 - teams: team 0 = seats 0 and 2, team 1 = seats 1 and 3 (`team_of`, `partner_of`,
-  `team_seats`); seats play in order 0, 1, 2, 3, 0...;
+  `team_seats`); seats play in order 0, 1, 2, 3, 0...; mano a mano (`players` 2, see
+  `PLAYER_COUNTS`) seat 0 is team 0 and seat 1 team 1, each a team of one, playing 0, 1, 0...;
 - the deal (`deal_order`, `deal_hands`, `VIRA_CARD`);
 - a trick (`resolve_trick`): each team's best card counts; the higher one takes the trick,
   equal ones tie it, a face-down card is worth nothing, and between partners holding equal
@@ -37,6 +38,9 @@ COVERED = -1  # the strength of a face-down card: below every real card
 
 SEATS = (0, 1, 2, 3)
 TEAMS = (0, 1)
+# How many play: 4 (two pairs, the default) or 2 (mano a mano, one against one).
+# Decided: docs/rules.md#mano-a-mano-players
+PLAYER_COUNTS = (4, 2)
 TIE_LEADS = ("leader", "first_tying")
 # A truco game's options, as its `cartas.games` spec shows them and a saved game's setup is
 # checked against them (docs/rules.md#saved-game-replays).
@@ -54,11 +58,29 @@ def partner_of(seat: int) -> int:
     return (_seat(seat, "seat") + 2) & 3
 
 
-def team_seats(team: int) -> tuple[int, int]:
-    """The two seats of a team: (0, 2) for team 0, (1, 3) for team 1."""
+def team_seats(team: int, players: int = 4) -> tuple[int, ...]:
+    """The seats of a team: (0, 2) for team 0, (1, 3) for team 1; mano a mano (`players`
+    2) the team's one seat, (0,) or (1,). Decided: docs/rules.md#mano-a-mano-players."""
     if team not in TEAMS or isinstance(team, bool):
         raise TrucoError("bad_result", result=repr(team)[:40])
-    return (team, team + 2)
+    return (team, team + 2) if check_players(players) == 4 else (team,)
+
+
+def check_players(players: object) -> int:
+    """`players` itself if it is 4 or 2 (`PLAYER_COUNTS`); a TrucoError "bad_players" naming
+    it otherwise. Decided: docs/rules.md#mano-a-mano-players."""
+    if type(players) is not int or players not in PLAYER_COUNTS:
+        raise TrucoError("bad_players", value=repr(players)[:40])
+    return players
+
+
+def seat_partner(seat: int, players: int = 4) -> int | None:
+    """The partner's seat (`partner_of`) at a table of four; None mano a mano, where each
+    player is a team of one. Decided: docs/rules.md#mano-a-mano-players."""
+    if check_players(players) == 4:
+        return partner_of(seat)
+    _seat(seat, "seat", players)
+    return None
 
 
 def may_cover(trick_number: int) -> bool:
@@ -73,43 +95,57 @@ CARDS_EACH = 3   # every seat is dealt three cards
 VIRA_CARD = 12   # pack position of the vira: the 13th card of the shuffle (Paulista)
 
 
-def _seat(seat: object, what: str) -> int:
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
+def _seat(seat: object, what: str, players: int = 4) -> int:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
         raise TrucoError("bad_dealer" if what == "dealer" else "bad_seat",
-                         seat=repr(seat)[:40], dealer=repr(seat)[:40])
+                         seat=repr(seat)[:40], dealer=repr(seat)[:40], top=players - 1)
     return seat
 
 
-def play_order(leader: int) -> list[int]:
-    """The four seats in play order starting with `leader` (seats play 0, 1, 2, 3, 0, ...)."""
-    leader = _seat(leader, "leader")
-    return [(leader + k) & 3 for k in range(4)]
+def play_order(leader: int, players: int = 4) -> list[int]:
+    """The seats in play order starting with `leader` (seats play 0, 1, 2, 3, 0, ...; mano a
+    mano 0, 1, 0, ...)."""
+    players = check_players(players)
+    leader = _seat(leader, "leader", players)
+    return [(leader + k) % players for k in range(players)]
 
 
-def deal_order(dealer: int) -> list[tuple[int, int]]:
-    """Where the 12 dealt cards go, in the order they leave the shuffled pack.
+def vira_card(players: int = 4) -> int:
+    """The pack position of the vira (Paulista): the card after the hands, 12 (the 13th
+    card, `VIRA_CARD`) with four players, 6 (the 7th) mano a mano.
+    Decided: docs/rules.md#mano-a-mano-deal."""
+    return CARDS_EACH * check_players(players)
+
+
+def deal_order(dealer: int, players: int = 4) -> list[tuple[int, int]]:
+    """Where the dealt cards (12; 6 mano a mano) go, in the order they leave the shuffled pack.
 
     Item n is (seat, position in that seat's hand) for the n-th card of the shuffle. The
     rule: the mão (the seat after the dealer) gets the first three cards, then each seat in
     play order gets the next three, the dealer last; in Paulista the next card, the 13th
-    (pack position `VIRA_CARD`), is turned up as the vira.
+    (pack position `VIRA_CARD`; the 7th mano a mano, `vira_card`), is turned up as the vira.
     Decided: docs/rules.md#truco-deal-order.
+    Decided: docs/rules.md#mano-a-mano-deal.
     """
-    mao = (_seat(dealer, "dealer") + 1) & 3
-    return [(seat, k) for seat in play_order(mao) for k in range(CARDS_EACH)]
+    players = check_players(players)
+    mao = (_seat(dealer, "dealer", players) + 1) % players
+    return [(seat, k) for seat in play_order(mao, players) for k in range(CARDS_EACH)]
 
 
 _T = TypeVar("_T")
 
 
-def deal_hands(pack: Sequence[_T], dealer: int, uses_vira: bool) -> tuple[list[list[_T]], _T | None]:
-    """The four hands (in seat order) and the vira (None without one) that dealing from
-    `pack` (cards in shuffled order, at least 13) gives, as `deal_order` says."""
-    hands: list[list[_T | None]] = [[None] * CARDS_EACH for _ in SEATS]
-    for n, (seat, k) in enumerate(deal_order(dealer)):
+def deal_hands(pack: Sequence[_T], dealer: int, uses_vira: bool,
+               players: int = 4) -> tuple[list[list[_T]], _T | None]:
+    """The hands (one per seat, in seat order) and the vira (None without one) that dealing
+    from `pack` (cards in shuffled order, at least 13; 7 mano a mano) gives, as `deal_order`
+    says."""
+    order = deal_order(dealer, players)
+    hands: list[list[_T | None]] = [[None] * CARDS_EACH for _ in range(players)]
+    for n, (seat, k) in enumerate(order):
         hands[seat][k] = pack[n]
-    # cast: the deal fills every one of the 12 places, so no None is left
-    return cast("list[list[_T]]", hands), (pack[VIRA_CARD] if uses_vira else None)
+    # cast: the deal fills every one of the places, so no None is left
+    return cast("list[list[_T]]", hands), (pack[len(order)] if uses_vira else None)
 
 
 def pack_left(cards_out: int) -> int:
@@ -229,7 +265,7 @@ def _check_plays(plays: object, variant: Variant, vira: Card | str | None
         except (TypeError, ValueError):
             raise TrucoError("play_pair", item=repr(item)[:40]) from None
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat <= 3:
-            raise TrucoError("bad_seat", seat=repr(seat)[:40])
+            raise TrucoError("bad_seat", seat=repr(seat)[:40], top=3)
         if seat in seats:
             raise TrucoError("seat_twice", seat=seat)
         seats.add(seat)

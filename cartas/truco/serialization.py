@@ -12,7 +12,9 @@ The rule (docs/rules.md#saved-game-replays): the saved form (`JSON_FORMAT`) is
   starts from, the first `dealer` (None: drawn by lot from the generator), the hands dealt by
   hand (`deals`: the first hands of the game, each {"hands": four hands of three cards,
   "vira": a card or None}; the hands after them are shuffled from the generator), and the
-  generator: a `seed` (a whole number) or `rng`, a numpy PCG64 state, exactly one of them.
+  generator: a `seed` (a whole number) or `rng`, a numpy PCG64 state, exactly one of them;
+  a game mano a mano also has "players": 2 (docs/rules.md#mano-a-mano-players; without the
+  field a game has four players, so every save made before stays as it was).
 - `actions` are the actions taken since, in order, as text (`str(action)`).
 
 Loading starts the game from its setup, as `new_game` and `from_deal` do, and replays each
@@ -39,7 +41,7 @@ from ..options import GameError, check_options
 from . import events as ev, legacy
 from .actions import BLIND_ACTIONS, COVER_ACTIONS, PLAY_ACTIONS, PLAY_HAND, RUN_HAND
 from .errors import TrucoError
-from .rules import CARD_TEXT, OPTIONS
+from .rules import CARD_TEXT, OPTIONS, check_players
 from .variants import VARIANTS, Variant
 
 if TYPE_CHECKING:
@@ -47,7 +49,7 @@ if TYPE_CHECKING:
 
 # the engine's own steps `load` is given by `state` (which this module may not import)
 Start = Callable[[dict[str, Any]], "TrucoState"]
-CheckDeal = Callable[[Variant, object, object], tuple[list[list[int]], int | None]]
+CheckDeal = Callable[[Variant, object, object, int], tuple[list[list[int]], int | None]]
 CheckScore = Callable[[object, Variant], tuple[int, int]]
 
 JSON_FORMAT = "cartas.truco/2"
@@ -56,6 +58,7 @@ MAX_ACTIONS = 5_000      # a game to 12 takes a few hundred at most; see the mod
 MAX_DEALS = 500          # hands dealt by hand (a first-format save keeps each hand it dealt)
 MAX_SEED = 2 ** 128 - 1
 SETUP_KEYS = ("variant", "tie_lead", "score", "dealer", "deals", "seed", "rng")
+OPTIONAL_SETUP_KEYS = ("players",)  # present only when not its default (4)
 # The only random generators a saved game may name: numpy's default PCG64, made here.
 BIT_GENERATORS = {"PCG64": np.random.PCG64}
 
@@ -153,7 +156,8 @@ def to_dict(state: TrucoState) -> dict[str, Any]:
         text = CARD_TEXT
         deals = [r for r in state._log if r[0] is ev.deal_event]  # (builder, key, n, dealer, mao, order, vira...)
         setup = {**setup, "dealer": deals[0][3], "rng": rng_state(state._rng), "deals": [
-            {"hands": [[text[c] for c in r[5][i:i + 3]] for i in ev.DEAL_STARTS[r[3]]],
+            {"hands": [[text[c] for c in r[5][i:i + 3]]
+                       for i in ev.DEAL_STARTS_BY[state.players][r[3]]],
              "vira": None if r[6] is None else text[r[6]]} for r in deals]}
     return {"format": JSON_FORMAT, "setup": json.loads(json.dumps(setup)),
             "actions": actions_of(state._log)}
@@ -180,10 +184,11 @@ def parse(text: object) -> Any:
         raise TrucoError("saved_not_json") from None
 
 
-def exact_keys(d: dict[str, Any], keys: tuple[str, ...]) -> None:
-    """TrucoError unless `d` has exactly `keys`: the first unknown one, else the first missing."""
+def exact_keys(d: dict[str, Any], keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    """TrucoError unless `d` has exactly `keys` (and maybe some of `optional`): the first
+    unknown one, else the first missing."""
     for key in d:
-        if key not in keys:
+        if key not in keys and key not in optional:
             raise TrucoError("saved_unknown_field", field=str(key)[:40])
     for key in keys:
         if key not in d:
@@ -197,21 +202,23 @@ def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -
     (hands, vira) pack indexes under "forced"."""
     if not isinstance(setup, dict):
         raise TrucoError("saved_field", field="setup")
-    exact_keys(setup, SETUP_KEYS)
+    exact_keys(setup, SETUP_KEYS, OPTIONAL_SETUP_KEYS)
     field = "variant"
     try:
         key = setup["variant"]
         if not isinstance(key, str) or key not in VARIANTS:
             raise TrucoError("unknown_variant", variant=repr(key)[:40])
         variant = VARIANTS[key]
+        field = "players"
+        players = check_players(setup.get("players", 4))
         field = "tie_lead"
-        check_options(OPTIONS, variant.key, {"tie_lead": setup["tie_lead"]}, 4)
+        check_options(OPTIONS, variant.key, {"tie_lead": setup["tie_lead"]}, players)
         field = "score"
         score = check_score(setup["score"], variant)
         field = "dealer"
         dealer = setup["dealer"]
-        if dealer is not None and not _whole(dealer, 0, 3):
-            raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
+        if dealer is not None and not _whole(dealer, 0, players - 1):
+            raise TrucoError("bad_dealer", dealer=repr(dealer)[:40], top=players - 1)
         field = "deals"
         deals = setup["deals"]
         if not isinstance(deals, list) or len(deals) > MAX_DEALS or (deals and dealer is None):
@@ -220,7 +227,7 @@ def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -
         for deal in deals:
             if not isinstance(deal, dict) or set(deal) != {"hands", "vira"}:
                 raise TrucoError("saved_field", field="deals")
-            forced.append(check_deal(variant, deal["hands"], deal["vira"]))
+            forced.append(check_deal(variant, deal["hands"], deal["vira"], players))
         field = "seed"
         seed, rng = setup["seed"], setup["rng"]
         if (seed is None) == (rng is None) or (seed is not None and not _whole(seed, 0, MAX_SEED)):
@@ -230,7 +237,7 @@ def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -
     except (TrucoError, GameError) as err:
         raise TrucoError("saved_setup", field=field, error=err) from None
     return {"variant": variant, "tie_lead": setup["tie_lead"], "score": score, "dealer": dealer,
-            "forced": forced, "generator": generator, "saved": setup}
+            "forced": forced, "generator": generator, "saved": setup, "players": players}
 
 
 def replay(state: TrucoState, actions: object) -> None:

@@ -45,16 +45,17 @@ from .rules import (
     CARD_INDEX,
     CARD_TEXT,
     COVER_FROM_TRICK,
-    SEATS,
     TIE_LEADS,
-    VIRA_CARD,
+    check_players,
     deal_order,
     hand_status,
     next_leader,
     partner_of,
     resolve_trick,
+    seat_partner,
     strength_list,
     team_of,
+    vira_card,
 )
 from .variants import Variant, get_variant, manilhas
 from .views import SeatView
@@ -63,6 +64,8 @@ _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
 _DEAL_STARTS = ev.DEAL_STARTS
+_DEAL_STARTS_BY = ev.DEAL_STARTS_BY  # players -> dealer -> where each seat's cards start
+_VIRA_AT = {players: vira_card(players) for players in _DEAL_STARTS_BY}
 # The event builders, bound here for the hot path: it logs each event as a record
 # (builder, its arguments...) that `TrucoState.events` builds into a dict when read.
 _deal_event, _play_event, _trick_event = ev.deal_event, ev.play_event, ev.trick_event
@@ -147,9 +150,11 @@ class TrucoState:
 
     Reading the state (all read-only; lists returned are copies):
 
-    - `variant`: PAULISTA or MINEIRO; `tie_lead`: "leader" or "first_tying"; `players`: 4.
+    - `variant`: PAULISTA or MINEIRO; `tie_lead`: "leader" or "first_tying"; `players`: 4,
+      or 2 mano a mano (docs/rules.md#mano-a-mano-players).
     - `score`: (team 0, team 1); team 0 = seats 0 and 2, team 1 = seats 1 and 3
-      (`team_of(seat)`, `partner_of(seat)`).
+      (`team_of(seat)`, `partner_of(seat)`); mano a mano seat 0 is team 0 and seat 1 team 1,
+      and `partner_of` is None.
     - `winner`: team that won the game, None until the end.
     - `phase`: "decide" (the team at 11/10 chooses to play or run the mão de onze/dez),
       "play" (the current seat plays a card or raises), "answer" (the current seat answers a
@@ -173,8 +178,6 @@ class TrucoState:
     - `events`: list of plain dicts (see `cartas.truco.events`); `narrate(event, lang)`.
     - `last_hand`: the last finished hand as a dict (None before the first ends).
     """
-
-    players = 4
 
     # The slots' types (annotations only: a slot cannot also be a class attribute).
     _legal: list[Action] | tuple[Action, ...] | None
@@ -201,12 +204,17 @@ class TrucoState:
         "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
         "_deal", "_last_hand", "_last_hand_built", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
-        "_setup", "_forced",
+        "_setup", "_forced", "players", "_mask", "_starts",
     )
 
     def __init__(self, variant: Variant | str, rng: np.random.Generator, tie_lead: str = "leader",
-                 score: Sequence[int] = (0, 0)):
+                 score: Sequence[int] = (0, 0), players: int = 4):
         self.variant: Variant = get_variant(variant)
+        # 4, or 2 mano a mano (Decided: docs/rules.md#mano-a-mano-players); both are powers of
+        # two, so the next seat is `(seat + 1) & _mask` on the hot path
+        self.players: int = check_players(players)
+        self._mask = players - 1
+        self._starts = _DEAL_STARTS_BY[players]
         self._key = self.variant.key
         self._tables = _tables(self.variant)
         self.tie_lead = check_tie_lead(tie_lead)
@@ -231,21 +239,27 @@ class TrucoState:
         forced = self._forced
         if self.hand_number < len(forced):
             hands, vira = forced[self.hand_number]
-            self._start_hand(dealer, [hands[seat][k] for seat, k in deal_order(dealer)], vira)
+            self._start_hand(dealer, [hands[seat][k] for seat, k in deal_order(dealer, self.players)],
+                             vira)
             return
         order = _PACK_ORDER[:]
         self._rng.shuffle(order)  # the same draws and order as rng.permutation(40)
-        self._start_hand(dealer, order, order[VIRA_CARD] if self.variant.uses_vira else None)
+        self._start_hand(dealer, order, order[_VIRA_AT[self.players]] if self.variant.uses_vira else None)
 
     def _start_hand(self, dealer: int, order: list[int], vira: int | None) -> None:
-        """Start a hand whose first 12 cards in `order` go to the seats as `deal_order`
-        says."""
+        """Start a hand whose first 12 cards (6 mano a mano) in `order` go to the seats as
+        `deal_order` says."""
         v = self.variant
         self.hand_number += 1
         self.dealer = dealer
-        mao = (dealer + 1) & 3
-        a, b, c, d = _DEAL_STARTS[dealer]  # where each seat's three cards start
-        self._hands = [order[a:a + 3], order[b:b + 3], order[c:c + 3], order[d:d + 3]]
+        mask = self._mask
+        mao = (dealer + 1) & mask
+        if mask == 3:
+            a, b, c, d = _DEAL_STARTS[dealer]  # where each seat's three cards start
+            self._hands = [order[a:a + 3], order[b:b + 3], order[c:c + 3], order[d:d + 3]]
+        else:  # mano a mano (docs/rules.md#mano-a-mano-deal)
+            a, b = self._starts[dealer]
+            self._hands = [order[a:a + 3], order[b:b + 3]]
         self._vira = vira
         self._strength, self._mnames, manilha_texts = self._tables.by_vira[vira]
         self._leader = self._turn = mao
@@ -263,14 +277,15 @@ class TrucoState:
         elif at0 or at1:
             self.threshold_team = 0 if at0 else 1
             self.mode, self.hand_value, self.phase = "threshold", v.threshold_value, "decide"
-            # The team's first seat in play order decides for it (seeing both hands).
-            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) & 3
+            # The team's first seat in play order decides for it (seeing both hands; mano a
+            # mano the player at the threshold, seeing her own: docs/rules.md#mano-a-mano-threshold).
+            self._turn = mao if (mao & 1) == self.threshold_team else (mao + 1) & mask
         else:
             self.mode, self.hand_value, self.phase = "normal", v.base_value, "play"
         self._legal = None
         self._deal = deal = (_deal_event, self._key, self.hand_number, dealer, mao, order, vira,
                              manilha_texts, (score[0], score[1]), self.mode,
-                             self.threshold_team, self.hand_value)
+                             self.threshold_team, self.hand_value, self.players)
         self._log.append(deal)
 
     # -- events ---------------------------------------------------------------------------
@@ -292,7 +307,7 @@ class TrucoState:
 
     def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
-        return narrate(event, lang, names)
+        return narrate(event, lang, names, self.players)
 
     def describe(self, action: object, lang: str = "pt") -> str:
         """The action's name in `lang`, a raise named by this variant's shout ("pedir
@@ -340,7 +355,7 @@ class TrucoState:
 
     @property
     def mao(self) -> int:
-        return (self.dealer + 1) & 3
+        return (self.dealer + 1) & self._mask
 
     @property
     def vira(self) -> Card | None:
@@ -381,10 +396,10 @@ class TrucoState:
         """The team of `seat` (see `rules.team_of`)."""
         return team_of(seat)
 
-    @staticmethod
-    def partner_of(seat: int) -> int:
-        """The partner of `seat` (see `rules.partner_of`)."""
-        return partner_of(seat)
+    def partner_of(self, seat: int) -> int | None:
+        """The partner of `seat` (see `rules.partner_of`); None mano a mano, where each player
+        is a team of one (`rules.seat_partner`)."""
+        return seat_partner(seat, self.players)
 
     @property
     def pending_raise(self) -> PendingRaise | None:
@@ -533,9 +548,11 @@ class TrucoState:
 
     def _answers_for_team(self, seat: object) -> bool:
         """Whether `seat` may give the answer the engine asks of its partner: in the answer
-        and decide phases the team answers as one (docs/rules.md#truco-who-answers)."""
-        return (self.phase in ("answer", "decide") and type(seat) is int and seat in range(4)
-                and partner_of(seat) == self._turn)
+        and decide phases the team answers as one (docs/rules.md#truco-who-answers); mano a
+        mano there is no partner, so only the seat asked answers
+        (docs/rules.md#mano-a-mano-answers)."""
+        return (self.phase in ("answer", "decide") and self.players == 4 and type(seat) is int
+                and seat in range(4) and partner_of(seat) == self._turn)
 
     def _check(self, action: object, seat: int | None, legal: Sequence[Action]) -> Action:
         """The slow path of `apply_action`: read text, check the seat, resolve raises and
@@ -564,10 +581,10 @@ class TrucoState:
         trick.append((seat, card, covered))
         self._log.append((_play_event, self._key, seat, card, covered, blind, pos, self._mnames,
                           len(self._results) + 1))
-        if len(trick) == 4:
+        if len(trick) == self.players:
             self._finish_trick()
         else:
-            self._turn = (seat + 1) & 3
+            self._turn = (seat + 1) & self._mask
 
     def _finish_trick(self) -> None:
         """Score the trick just completed by `rules.resolve_trick`, then lead the next one
@@ -618,7 +635,7 @@ class TrucoState:
         self._pending = (value, team, seat)
         self._last_raise_team = team
         self.phase = "answer"
-        self._turn = (seat + 1) & 3  # the next opponent answers for the team
+        self._turn = (seat + 1) & self._mask  # the next opponent answers for the team
 
     def _accept(self, by: int) -> None:
         # only in the answer phase: a raise is pending and the seat that raised first is known
@@ -656,10 +673,11 @@ class TrucoState:
             score[winner] += points
         final = (score[0], score[1])
         # Kept as a record; `last_hand` builds the dict when read. These lists are never
-        # mutated again: the next hand starts fresh ones. A trick of fewer than four cards is
-        # one the hand ended before finishing.
+        # mutated again: the next hand starts fresh ones. A trick of fewer cards than players
+        # is one the hand ended before finishing.
         trick = self._trick
-        self._last_hand = (self.variant, self._deal, self._tricks, trick if len(trick) < 4 else [],
+        self._last_hand = (self.variant, self._deal, self._tricks,
+                           trick if len(trick) < self.players else [],
                            self._results, winner, points, reason, self.hand_value, final, seat,
                            refused)
         self._last_hand_built = None
@@ -674,7 +692,7 @@ class TrucoState:
             self._legal = None
             self._log.append((_game_event, self._key, self.winner, final))
         else:
-            self._deal_random((self.dealer + 1) & 3)
+            self._deal_random((self.dealer + 1) & self._mask)
 
     # -- views, copies, JSON ----------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
@@ -682,8 +700,8 @@ class TrucoState:
         (not in a mão de ferro), the table, the score, and its partner's cards while its
         team decides a mão de onze/dez. See `cartas.truco.views.SeatView`."""
         if seat is not None and (not isinstance(seat, int) or isinstance(seat, bool)
-                                 or seat not in SEATS):
-            raise TrucoError("bad_seat", seat=repr(seat)[:40])
+                                 or not 0 <= seat < self.players):
+            raise TrucoError("bad_seat", seat=repr(seat)[:40], top=self.players - 1)
         return SeatView(self, seat)
 
     def visible(self, seat: int | None, owner: int) -> bool:
@@ -728,21 +746,22 @@ def _start(setup: dict[str, Any], rng: np.random.Generator | None = None) -> Tru
     by hand, or shuffled from the generator (the first dealer drawn by lot when not given).
     `rng`: the generator to use, when the caller shares one (its state is the setup's)."""
     state = TrucoState(setup["variant"], setup["generator"] if rng is None else rng,
-                       setup["tie_lead"], setup["score"])
+                       setup["tie_lead"], setup["score"], setup["players"])
     state._setup = setup["saved"]
     state._forced = setup["forced"]
     dealer = setup["dealer"]
-    state._deal_random(int(state._rng.integers(4)) if dealer is None else dealer)
+    state._deal_random(int(state._rng.integers(state.players)) if dealer is None else dealer)
     return state
 
 
 def _setup_of(variant: Variant, tie_lead: str, seed: int | np.random.Generator | None,
               score: tuple[int, int] = (0, 0), dealer: int | None = None,
-              deals: tuple[tuple[list[list[int]], int | None], ...] = ()
+              deals: tuple[tuple[list[list[int]], int | None], ...] = (), players: int = 4
               ) -> tuple[dict[str, Any], np.random.Generator | None]:
     """The setup of a game begun by `new_game` or `from_deal` (already checked), and the
     caller's own Generator when `seed` is one (see `serialization.to_dict`). A seed None
-    draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed."""
+    draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed. A game
+    mano a mano keeps "players": 2 in its setup (four players need no such field)."""
     shared = seed if isinstance(seed, np.random.Generator) else None
     if shared is not None and type(shared.bit_generator) not in _SAVED_GENERATORS:
         # not one a save names: a seed from it (`seed` is that Generator here)
@@ -756,23 +775,28 @@ def _setup_of(variant: Variant, tie_lead: str, seed: int | np.random.Generator |
                                          for hands, vira in deals],
              # without a shared Generator, `seed` is a whole number here (make_rng checked it)
              "seed": None if shared is not None else int(seed), "rng": None}  # type: ignore[arg-type]
+    if players != 4:
+        saved["players"] = players
     return {"variant": variant, "tie_lead": tie_lead, "score": tuple(score), "dealer": dealer,
-            "forced": list(deals), "generator": generator, "saved": saved}, shared
+            "forced": list(deals), "generator": generator, "saved": saved,
+            "players": players}, shared
 
 
 def new_game(variant: Variant | str, seed: int | np.random.Generator | None = None, *,
-             tie_lead: str = "leader") -> TrucoState:
+             tie_lead: str = "leader", players: int = 4) -> TrucoState:
     """A new game to 12: the first dealer is drawn by lot, then the first hand is dealt.
 
     `seed` (None, a whole number or a numpy Generator; see `cartas.cards.make_rng`) drives
     every shuffle, so a seed replays a game. `tie_lead`: who leads after a tied trick,
     "leader" (of the tied trick, the default) or "first_tying" (the player who played the
-    first of the tying cards).
+    first of the tying cards). `players`: 4 (two pairs, the default) or 2 (mano a mano,
+    docs/rules.md#mano-a-mano-players); anything else is a TrucoError "bad_players".
     Decided: docs/rules.md#truco-dealer.
     """
     variant = get_variant(variant)
     check_tie_lead(tie_lead)
-    setup, shared = _setup_of(variant, tie_lead, seed)
+    players = check_players(players)
+    setup, shared = _setup_of(variant, tie_lead, seed, players=players)
     return _start(setup, shared)
 
 
@@ -803,32 +827,36 @@ def _check_score(score: object, variant: Variant) -> tuple[int, int]:
 def from_deal(variant: Variant | str, hands: Sequence[Sequence[Card | str] | str], vira: Card | str | None = None,
               dealer: int = 0, score: Sequence[int] = (0, 0), *,
               seed: int | np.random.Generator | None = None,
-              tie_lead: str = "leader") -> TrucoState:
+              tie_lead: str = "leader", players: int = 4) -> TrucoState:
     """A game that starts from a chosen hand, e.g. for a lesson scenario.
 
-    `hands`: four hands of three cards in seat order (Card or text such as "7♥"), or a
-    text per hand such as "3♦ 4♠ 5♥" (read by `cartas.cards.parse_cards`); `vira`:
-    required for Paulista, not allowed for Mineiro; `dealer`: 0..3; `score`: the points of
-    team 0 and team 1 before the hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
+    `hands`: four hands of three cards in seat order (two mano a mano, `players` 2) (Card or
+    text such as "7♥"), or a text per hand such as "3♦ 4♠ 5♥" (read by
+    `cartas.cards.parse_cards`); `vira`: required for Paulista, not allowed for Mineiro;
+    `dealer`: 0..3 (0..1 mano a mano); `score`: the points of team 0 and team 1 before the
+    hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
     Later hands are dealt from `seed`. Raises TrucoError for an impossible deal.
     """
     variant = get_variant(variant)
-    idx_hands, vira_idx = _check_deal(variant, hands, vira)
-    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer <= 3:
-        raise TrucoError("bad_dealer", dealer=repr(dealer)[:40])
+    players = check_players(players)
+    idx_hands, vira_idx = _check_deal(variant, hands, vira, players)
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < players:
+        raise TrucoError("bad_dealer", dealer=repr(dealer)[:40], top=players - 1)
     score = _check_score(score, variant)
     check_tie_lead(tie_lead)
-    setup, shared = _setup_of(variant, tie_lead, seed, score, dealer, ((idx_hands, vira_idx),))
+    setup, shared = _setup_of(variant, tie_lead, seed, score, dealer, ((idx_hands, vira_idx),),
+                              players)
     return _start(setup, shared)
 
 
-def _check_deal(variant: Variant, hands: object, vira: object) -> tuple[list[list[int]], int | None]:
-    """Four hands of three cards (and the vira, Paulista only) as `from_deal` takes them, as
-    pack indexes; TrucoError for an impossible deal."""
+def _check_deal(variant: Variant, hands: object, vira: object,
+                players: int = 4) -> tuple[list[list[int]], int | None]:
+    """One hand of three cards per player (four; two mano a mano) and the vira (Paulista
+    only) as `from_deal` takes them, as pack indexes; TrucoError for an impossible deal."""
     if not isinstance(hands, (list, tuple)):
         raise TrucoError("not_hands", value=repr(hands)[:40])
-    if len(hands) != 4:
-        raise TrucoError("four_hands", n=len(hands))
+    if len(hands) != players:
+        raise TrucoError("four_hands" if players == 4 else "two_hands", n=len(hands))
     idx_hands = []
     for seat, hand in enumerate(hands):
         if isinstance(hand, str):  # one text per hand, e.g. "3♦ 4♠ 5♥"
@@ -845,9 +873,9 @@ def _check_deal(variant: Variant, hands: object, vira: object) -> tuple[list[lis
             raise TrucoError("three_cards", seat=seat, n=len(hand))
         idx_hands.append([_card_index(c, seat) for c in hand])
     flat = [c for h in idx_hands for c in h]
-    if len(set(flat)) != 12:
+    if len(set(flat)) != len(flat):
         dup = next(CARD_TEXT[c] for c in flat if flat.count(c) > 1)
-        raise TrucoError("dealt_twice", card=dup)
+        raise TrucoError("dealt_twice", card=dup, n=len(flat))
     vira_idx = None
     if variant.uses_vira:
         if vira is None:

@@ -63,9 +63,11 @@ def _status(results: Results) -> tuple[bool, int | None]:
     return found
 
 
-def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, seat: int) -> tuple[int, bool]:
+def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, seat: int,
+              players: int = 4) -> tuple[int, bool]:
     """`bots.RuleBot`'s card, on strengths: (the strength played, face down?). `mine` is the
-    seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick."""
+    seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick;
+    `players` 4, or 2 mano a mano (no partner to play after this seat)."""
     mine = sorted(mine)
     lowest = mine[0]
     may_cover = bool(results)
@@ -81,12 +83,12 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
             mate = max(mate, c)
         else:
             opp = max(opp, c)
-    if mate > opp and (len(trick) == 3 or mate >= THREE):
+    if mate > opp and (len(trick) == players - 1 or mate >= THREE):
         return lowest, may_cover
     winners = [c for c in mine if c > opp]
     if winners:
         cheapest = winners[0]
-        if (cheapest >= MANILHA and len(trick) == 1 and not results and mate < 0
+        if (cheapest >= MANILHA and len(trick) == 1 and players == 4 and not results and mate < 0
                 and len(winners) < len(mine)):
             return lowest, False
         return cheapest, False
@@ -97,17 +99,18 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
 
 
 def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Results, nxt: int,
-              first_tying: bool) -> int | None:
+              first_tying: bool, players: int = 4) -> int | None:
     """Play the hand out under the rule-based card play; `hands` (seat -> strengths, changed
     in place), `trick` (changed too), `nxt` the seat to play next. The winning team, or None
-    when nobody scores."""
+    when nobody scores. `players`: 4, or 2 mano a mano."""
+    mask = players - 1
     while True:
-        while len(trick) < 4:
+        while len(trick) < players:
             seat = nxt
-            value, covered = rule_card(hands[seat], trick, results, seat)
+            value, covered = rule_card(hands[seat], trick, results, seat, players)
             hands[seat].remove(value)
             trick.append((seat, COVERED if covered else value))
-            nxt = (seat + 1) & 3
+            nxt = (seat + 1) & mask
         best0 = best1 = -2
         seat0 = seat1 = 0
         for s, c in trick:
@@ -154,6 +157,8 @@ class _Judge:
         self.v = v
         self.seat = seat = v.seat if v.seat is not None else 0
         self.team = seat & 1
+        self.players = v.players
+        self.mask = v.players - 1  # the next seat is (seat + 1) & mask (4 or 2 players)
         self.first_tying = v.tie_lead == "first_tying"
         known = {c for h in v.hands for c in h if c is not None}
         known.update(c for t in v.tricks for _, c in t if c is not None)
@@ -181,7 +186,7 @@ class _Judge:
 
     def next_seat(self) -> int:
         """The seat to play the next card of the trick (once the raise is answered)."""
-        return (self.trick[-1][0] + 1) & 3 if self.trick else self.v.trick_leader
+        return (self.trick[-1][0] + 1) & self.mask if self.trick else self.v.trick_leader
 
     def utility(self, points: float) -> float:
         """Points for the seat's team (negative: for the other), capped at what each lacks."""
@@ -199,11 +204,11 @@ class _Judge:
             if card is not None:
                 hands[seat].remove(card)
                 trick.append((seat, COVERED if covered else card))
-                start = (seat + 1) & 3
+                start = (seat + 1) & self.mask
             assert start is not None
-            if len(trick) == 4:
+            if len(trick) == self.players:
                 start = 0  # the trick is resolved before anyone plays
-            winner = play_rest(hands, trick, results, start, self.first_tying)
+            winner = play_rest(hands, trick, results, start, self.first_tying, self.players)
             out.append(0 if winner is None else 1 if winner == team else -1)
         return out
 
@@ -304,7 +309,8 @@ class StrongBot:
         best, choice = accept, ACCEPT
         reraise = next((a for a in legal if a.kind == "raise"), None)
         if reraise is not None and reraise.value is not None:
-            worth = judge.raise_worth(outcomes, raised, reraise.value, (judge.seat + 1) & 3, weights)
+            worth = judge.raise_worth(outcomes, raised, reraise.value, (judge.seat + 1) & judge.mask,
+                                      weights)
             if worth > best + MARGIN:
                 best, choice = worth, reraise
         return RUN if run > best else choice
@@ -319,7 +325,7 @@ class StrongBot:
                 if key not in cards and (not key[1] or strength == min(judge.hands[judge.seat])):
                     cards[key] = a
         mine = judge.hands[judge.seat]
-        rule = rule_card(mine, judge.trick, judge.results, judge.seat)
+        rule = rule_card(mine, judge.trick, judge.results, judge.seat, judge.players)
         if rule not in cards:
             rule = (rule[0], False)
         scored: dict[tuple[int, bool], tuple[int, list[int], Action]] = {}
@@ -336,7 +342,7 @@ class StrongBot:
                 return raise_action  # nothing to lose: more points if they accept
             value = v.hand_value
             stay = sum(judge.utility(value * r) for r in outcomes) / len(outcomes)
-            worth = judge.raise_worth(outcomes, value, raise_action.value, (judge.seat + 1) & 3)
+            worth = judge.raise_worth(outcomes, value, raise_action.value, (judge.seat + 1) & judge.mask)
             if worth > stay + MARGIN:
                 return raise_action
         return action

@@ -22,7 +22,7 @@ from .errors import TrucoError
 from .events import PendingRaise, redact_event
 from .narration import narrate
 from .refusals import coerce
-from .rules import SEATS, TIE_LEADS, partner_of, team_of
+from .rules import PLAYER_COUNTS, SEATS, TIE_LEADS, partner_of, seat_partner, team_of
 from .variants import VARIANTS, Variant, get_variant
 
 if TYPE_CHECKING:
@@ -68,8 +68,8 @@ _READ: dict[str, vd.Check[Any]] = {
     "run_value": vd.optional(vd.whole), "last_raise_team": vd.optional(_team), "trick_number": vd.whole,
     "trick_results": vd.items(vd.optional(_team)), "current_trick": _played, "tricks": vd.items(_played),
     "trick_leader": _seat, "winner": vd.optional(_team), "tie_lead": vd.one_of(*TIE_LEADS),
-    "players": vd.whole_in(len(SEATS), len(SEATS)),
-    "hands": vd.items(vd.items(vd.optional(vd.card)), length=len(SEATS)),
+    "players": vd.whole_in(min(PLAYER_COUNTS), max(PLAYER_COUNTS)),
+    "hands": vd.items(vd.items(vd.optional(vd.card))),
     "legal": vd.items(_action), "raise_options": vd.items(vd.whole), "events": vd.items(vd.event),
 }
 _LISTS = ("trick_results", "current_trick")  # list attributes of the state (a tuple elsewhere)
@@ -134,7 +134,8 @@ class SeatView:
     def __init__(self, state: TrucoState, seat: int | None):
         self.seat = seat
         self.team = None if seat is None else team_of(seat)
-        self.partner = None if seat is None else partner_of(seat)
+        # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
+        self.partner = None if seat is None else seat_partner(seat, state.players)
         for name in _COPIED:
             setattr(self, name, getattr(state, name))
         self.hands: tuple[tuple[Card | None, ...], ...] = tuple(
@@ -171,13 +172,20 @@ class SeatView:
         hand it may not hold)."""
         read = vd.ViewData(data, FIELDS, TrucoError)
         values = {name: read.read(name, _READ[name]) for name in FIELDS}
-        seat = values["seat"]
+        seat, players = values["seat"], values["players"]
+        if players not in PLAYER_COUNTS:
+            raise read.refuse("players")
+        if len(values["hands"]) != players:  # a hand per seat at the table
+            raise read.refuse("hands")
+        for name in ("seat", "dealer", "mao", "current_seat", "trick_leader"):
+            if values[name] is not None and values[name] >= players:  # a seat at this table
+                raise read.refuse(name)
         if values["legal"] and (seat is None or values["current_seat"] != seat):
             raise read.refuse("legal")
         view = cls.__new__(cls)
         view.seat = seat
         view.team = None if seat is None else team_of(seat)
-        view.partner = None if seat is None else partner_of(seat)
+        view.partner = None if seat is None else seat_partner(seat, players)
         for name in _COPIED:
             value = values[name]
             if name in _LISTS:
@@ -207,10 +215,9 @@ class SeatView:
         """The events up to this view, as this seat saw them."""
         return [redact_event(e, self.seat) for e in self._events[:self._n]]
 
-    @staticmethod
-    def narrate(event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
+    def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""
-        return narrate(event, lang, names)
+        return narrate(event, lang, names, self.players)
 
     def describe(self, action: object, lang: str = "pt") -> str:
         """The action's name in `lang`, a raise named by this game's variant (as the state's)."""

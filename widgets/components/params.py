@@ -99,6 +99,10 @@ CATALOGUE = Catalogue("params", {
                       "the bots play at the usual pace ({value} s)"),
     "fallback_table": ("crie uma mesa ou digite o código abaixo", "create a table or type its code below"),
     "fallback_scenario": ("o construtor abre sem cenário", "the builder opens without a scenario"),
+    "not_a_count": ("O endereço traz ?{name}={shown}, mas o jogo se joga com {choices} jogadores: {fallback}.",
+                    "The address has ?{name}={shown}, but the game is played by {choices_en} players: "
+                    "{fallback}."),
+    "fallback_players": ("o jogo é de {value} jogadores", "the game has {value} players"),
 })
 
 
@@ -354,3 +358,35 @@ def live(name: str = "codigo") -> Reading:
 def scenario(name: str = "cenario") -> Reading:
     """`?cenario=`: the scenario link to open, or None."""
     return scenario_link(name, query_parameters().get(name))
+
+
+def player_count(name: str, text: str | None, counts: tuple[int, ...]) -> Reading:
+    """`text` as one of a game's numbers of players `counts` (the engine's
+    `GameSpec.seat_counts`, the first being the default; truco: 4, or 2 mano a mano). None,
+    the default quietly; refused (not a whole number, not one of `counts`, too long), the
+    default with its ParamError."""
+    default = counts[0]
+    fallback = {"value": default}
+    reading = whole_number(name, text, min(counts), max(counts), default, "players")
+    if reading.problem is not None:
+        return Reading(default, ParamError(reading.problem.code, **{**reading.problem.fields,
+                                                                   "fallback_fields": fallback}))
+    if reading.value in counts:
+        return reading
+    ordered = sorted(counts)
+    head = ", ".join(map(str, ordered[:-1]))
+    return Reading(default, ParamError("not_a_count", name=name, shown=str(reading.value),
+                                       choices=f"{head} ou {ordered[-1]}", choices_en=f"{head} or {ordered[-1]}",
+                                       fallback="players", fallback_fields=fallback))
+
+
+def players(counts: tuple[int, ...], name: str = "jogadores") -> Reading:
+    """`?jogadores=`: how many play on a "play" dashboard (`player_count`); given twice it is
+    refused, as `?nivel=` is."""
+    from widgets.components.i18n import query_fields
+
+    given = len(query_fields().get(name, []))
+    if given > 1:
+        return Reading(counts[0], ParamError("repeated", name=name, count=given, fallback="players",
+                                             fallback_fields={"value": counts[0]}))
+    return player_count(name, query_parameters().get(name), counts)

@@ -24,7 +24,9 @@ that seat sits at the bottom; None draws seat 0 at the bottom.
 `names`: {seat: label} shown for those seats instead of "Assento N" (a table's players).
 
 Layout: by default seat 0 at the bottom, 1 at the right, 2 at the top, 3 at the left (play
-order goes round the table); each seat box says where it sits (`data-place`). Team A is blue,
+order goes round the table); mano a mano (two players, the source's `players`) the two face
+each other, bottom and top, each named alone (a team of one: its seat or player's name, never
+"Dupla"); each seat box says where it sits (`data-place`). Team A is blue,
 team B orange (the engine's `team_of` and `team_label`); each seat box says its team, and
 marks the dealer, the mão and the seat to act. A side panel shows the vira, the manilhas, the
 score, the hand's value and the tricks so far.
@@ -39,7 +41,7 @@ from dataclasses import dataclass, field, replace
 from html import escape
 
 from cartas.cards import Card
-from cartas.truco import SEATS, TEAM_LETTERS, TEAMS, manilha_label, team_label, team_of
+from cartas.truco import TEAM_LETTERS, TEAMS, manilha_label, team_label, team_of, team_seats
 from widgets.components.i18n import translate
 from widgets.draw.svg import card_svg
 
@@ -68,6 +70,7 @@ TEXT = {
 
 # place round the table (bottom, then play order round it) -> grid area of the 3 x 3 table
 PLACES = ("bottom", "right", "top", "left")
+PLACES_BY_PLAYERS = {4: PLACES, 2: ("bottom", "top")}  # mano a mano the two face each other
 _AREAS = {"bottom": "3 / 2", "right": "2 / 3", "top": "1 / 2", "left": "2 / 1"}
 _TRICK_SPOTS = _AREAS
 
@@ -95,6 +98,7 @@ class Table:
     mode: str = "normal"
     viewer: int | None = None                           # the seat "you" are, for a SeatView
     pack: int = 0                                      # cards left face down in the pack
+    players: int = 4                                   # 4, or 2 mano a mano
 
     @classmethod
     def from_state(cls, source) -> Table:
@@ -108,6 +112,7 @@ class Table:
             score=tuple(source.score), hand_value=source.hand_value,
             pending_raise=source.pending_raise, trick_results=list(source.trick_results),
             hand_number=source.hand_number, mode=source.mode, viewer=viewer,
+            players=getattr(source, "players", 4),
         )
 
     def with_(self, **changes) -> Table:
@@ -118,13 +123,20 @@ def _as_table(source) -> Table:
     return source if isinstance(source, Table) else Table.from_state(source)
 
 
-def _faces(reveal) -> list[bool]:
+def _faces(reveal, players: int = 4) -> list[bool]:
     if reveal is None:
         reveal = True  # a state: teacher's view; a view: its None entries are backs anyway
     if isinstance(reveal, bool):
-        return [reveal] * len(SEATS)
+        return [reveal] * players
     seats = set(reveal)
-    return [s in seats for s in SEATS]
+    return [s in seats for s in range(players)]
+
+
+def _team_name(table: Table, team: int, lang: str, names=None) -> str:
+    """ "Dupla A"; mano a mano the team's one seat, by its name ("Assento 1", "Ana")."""
+    if table.players == 2:
+        return _seat_name(team_seats(team, 2)[0], lang, names)
+    return team_label(team, lang)
 
 
 def _highlights(highlight) -> dict[str, str]:
@@ -167,8 +179,9 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
     cards = "".join(f'<span style="margin:0 2px">{_card(c, face_up, width, table.manilhas, marks, lang=lang)}</span>'
                     for c in table.hands[seat])
     seat_text = escape(_seat_name(seat, lang, names))
+    team_text = "" if table.players == 2 else f" · {escape(team_label(team, lang))}"  # a team of one
     head = (f'<div class="cartas-seat-head" style="font-weight:bold;color:{colour};font-size:14px">'
-            f'{seat_text} · {escape(team_label(team, lang))}{"".join(badges)}</div>')
+            f'{seat_text}{team_text}{"".join(badges)}</div>')
     return (f'<div class="cartas-seat" data-seat="{seat}" data-team="{TEAM_LETTERS[team]}" data-place="{place}" '
             f'style="grid-area:{_AREAS[place]};justify-self:center;align-self:center;text-align:center;'
             f'border:3px solid {colour};background:{TEAM_BACKGROUNDS[team]};border-radius:10px;'
@@ -179,7 +192,7 @@ def _seat_box(table: Table, seat: int, face_up: bool, lang: str, marks, compact:
 
 def _trick_area(table: Table, lang: str, marks, note, compact: bool = False, places=None, names=None) -> str:
     spots = []
-    places = places or dict(zip(SEATS, PLACES))
+    places = places or dict(zip(range(table.players), PLACES_BY_PLAYERS[table.players]))
     for seat, card in table.trick:
         covered = None if card is not None else translate(TEXT, "covered", lang, seat=_seat_name(seat, lang, names))
         svg = _card(card, card is not None, 50 if compact else 60, table.manilhas, marks, title=covered, lang=lang)
@@ -198,7 +211,7 @@ def _trick_area(table: Table, lang: str, marks, note, compact: bool = False, pla
             f'border:6px solid #1b5e20;justify-self:center;align-self:center">{"".join(spots)}{note_html}</div>')
 
 
-def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
+def _side_panel(table: Table, lang: str, marks, compact: bool = False, seat_names=None) -> str:
     parts = []
     if table.hand_number:
         mode = f" · {translate(TEXT, 'ferro', lang)}" if table.mode == "mao_de_ferro" else ""
@@ -218,7 +231,7 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
         label = translate(TEXT, "manilhas", lang)
         parts.append(f"<div class='cartas-table-manilhas'><div>{label} (↑)</div>{row}</div>")
     score = " ".join(
-        f"<span style='color:{TEAM_COLOURS[t]};font-weight:bold'>{escape(team_label(t, lang))}: "
+        f"<span style='color:{TEAM_COLOURS[t]};font-weight:bold'>{escape(_team_name(table, t, lang, seat_names))}: "
         f"{table.score[t]}</span>" for t in TEAMS)
     parts.append(f"<div class='cartas-table-score'>{translate(TEXT, 'score', lang)}: {score}</div>")
     if table.hand_value is not None:
@@ -234,7 +247,7 @@ def _side_panel(table: Table, lang: str, marks, compact: bool = False) -> str:
             f"<span style='display:inline-block;margin:1px;padding:1px 6px;border-radius:8px;color:white;"
             f"background:{'#757575' if r is None else TEAM_COLOURS[r]}'>"
             f"{translate(TEXT, 'nth', lang, n=i)}: "
-            f"{escape(translate(TEXT, 'tie', lang) if r is None else team_label(r, lang))}</span>"
+            f"{escape(translate(TEXT, 'tie', lang) if r is None else _team_name(table, r, lang, seat_names))}</span>"
             for i, r in enumerate(table.trick_results, start=1))
         parts.append(f"<div class='cartas-table-tricks'>{translate(TEXT, 'tricks', lang)}: {pills}</div>")
     if compact:  # one row under the table
@@ -253,14 +266,16 @@ def table_html(source, lang: str = "pt", reveal=None, highlight=None, note: str 
     compact: a narrower table (about 570 px wide) with the score panel in a row underneath,
     leaving room beside it for a player's cards and buttons on a 1024 px screen."""
     table = _as_table(source)
-    faces = _faces(reveal)
+    faces = _faces(reveal, table.players)
     marks = _highlights(highlight)
-    places = dict(zip(SEATS if order is None else order, PLACES))  # seat -> where it is drawn
-    seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact, places[s], names) for s in SEATS)
+    seated = range(table.players)  # 4, or 2 mano a mano
+    places = dict(zip(seated if order is None else order, PLACES_BY_PLAYERS[table.players]))  # seat -> where
+    seats = "".join(_seat_box(table, s, faces[s], lang, marks, compact, places[s], names) for s in seated)
     columns, middle = ("175px 220px 175px", "220px") if compact else ("210px 270px 210px", "270px")
     grid = (f"<div class='cartas-table-grid' style='display:grid;grid-template-columns:{columns};"
             f"grid-template-rows:auto {middle} auto;gap:6px'>{seats}"
             f"{_trick_area(table, lang, marks, note, compact, places, names)}</div>")
     direction = "flex-direction:column;" if compact else ""
+    side = _side_panel(table, lang, marks, compact, names)
     return (f"<div class='cartas-table' style='display:flex;{direction}align-items:flex-start;gap:10px;"
-            f"font-family:DejaVu Sans, Arial, sans-serif'>{grid}{_side_panel(table, lang, marks, compact)}</div>")
+            f"font-family:DejaVu Sans, Arial, sans-serif'>{grid}{side}</div>")

@@ -1,6 +1,7 @@
 """Play a whole game of truco: you hold seat 0, a rule-based bot is your partner (seat 2),
-two bots are the other team. The engine decides everything; this view only draws the table,
-offers the legal moves as buttons and narrates the events.
+two bots are the other team; or mano a mano, one against one, you against the bot of seat 1.
+The engine decides everything; this view only draws the table, offers the legal moves as
+buttons and narrates the events.
 
 Decided here (how the learner plays for a team, not a rule of the game):
 
@@ -32,6 +33,13 @@ Decided here (how the learner plays for a team, not a rule of the game):
   language, any case, accents optional) sets the chooser's starting level, so a teacher's link
   opens with the bots she chose; refused (unknown, too long, control characters, given twice),
   the page says so under its title and the bots play at "Médio".
+- Players ("Em duplas (4)" / "Mano a mano (2)", class cartas-players): the seat counts the
+  engine's spec offers (`GameSpec.seat_counts`, docs/rules.md#mano-a-mano-players). A change
+  deals a new game at once, as a change of variant does (a table of four cannot become one of
+  two in the middle of a hand). `?jogadores=2` opens mano a mano
+  (`widgets.components.params.players`); refused (3, words, too long, given twice) the page
+  says so and deals for four. Mano a mano the texts speak of "you" and "the other player", not
+  of teams, and the table draws the two face to face.
 """
 from __future__ import annotations
 
@@ -85,6 +93,34 @@ TEXT = {
                "en": "They called {name}: accept, run or raise."},
     "decide": {"pt": "É {name}: veja as cartas do parceiro e decida se joga ou corre.",
                "en": "It is a {name}: see your partner's cards and decide to play or run."},
+    "players_4": {"pt": "Em duplas (4)", "en": "In pairs (4)"},
+    "players_2": {"pt": "Mano a mano (2)", "en": "One on one (2)"},
+    "players_label": {"pt": "Jogadores", "en": "Players"},
+    # mano a mano (two players): "you" and "the other player", never a team
+    "decide_solo": {"pt": "É {name}: veja suas cartas e decida se joga ou corre.",
+                    "en": "It is a {name}: look at your cards and decide to play or run."},
+    "raise_forbidden_tip_solo": {
+        "pt": "Na {name} ninguém pode pedir truco: quem pede perde o jogo.",
+        "en": "Nobody may call truco in the {name}: whoever calls loses the game."},
+    "won_solo": {"pt": "Fim de jogo: você venceu por {a} a {b}!", "en": "Game over: you won {a} to {b}!"},
+    "lost_solo": {"pt": "Fim de jogo: o outro jogador venceu por {b} a {a}.",
+                  "en": "Game over: the other player won {b} to {a}."},
+    "won_over_solo": {"pt": "Fim de jogo: você venceu com {a} pontos contra {b}: a última mão valia {points} "
+                            "e quem chega a {target} ou passa vence.",
+                      "en": "Game over: you won with {a} points to {b}: the last hand was worth {points}, "
+                            "and reaching {target} or more wins."},
+    "lost_over_solo": {"pt": "Fim de jogo: o outro jogador venceu com {b} pontos contra {a}: a última mão valia "
+                             "{points} e quem chega a {target} ou passa vence.",
+                       "en": "Game over: the other player won with {b} points to {a}: the last hand was worth "
+                             "{points}, and reaching {target} or more wins."},
+    "won_forbidden_solo": {"pt": "Fim de jogo: você venceu porque o outro jogador pediu truco na {name} "
+                                 "(placar: você {a}, ele {b}).",
+                           "en": "Game over: you won because the other player called truco in the {name} "
+                                 "(score: you {a}, them {b})."},
+    "lost_forbidden_solo": {"pt": "Fim de jogo: o outro jogador venceu porque você pediu truco na {name} "
+                                  "(placar: você {a}, ele {b}).",
+                            "en": "Game over: the other player won because you called truco in the {name} "
+                                  "(score: you {a}, them {b})."},
     "waiting": {"pt": "Assento {seat} pensando...", "en": "Seat {seat} is thinking..."},
     "won": {"pt": "Fim de jogo: sua dupla venceu por {a} a {b}!", "en": "Game over: your team won {a} to {b}!"},
     "lost": {"pt": "Fim de jogo: a outra dupla venceu por {b} a {a}.",
@@ -144,7 +180,8 @@ class PlayTruco(BotPacing, View):
 
     TEXT = {**TEXT, **REVIEW_TEXT, **LEVEL_TEXT}
 
-    def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None, level=None):
+    def __init__(self, variant="paulista", seed=None, lang=None, delay=None, state=None, level=None,
+                 players=None):
         super().__init__(lang=lang)
         if seed is None and state is None:  # ?semente=: the same link deals the same game
             from widgets.components.params import seed as seed_param
@@ -155,6 +192,11 @@ class PlayTruco(BotPacing, View):
         self.variant = variant_toggle(variant if state is None else state.variant)
         self.level = level_chooser(self.from_url(level_from_query()) if level is None else level)  # ?nivel=
         self.bot_level = self.level.value  # the level of the bots in play
+        if players is None and state is None:  # ?jogadores=2: mano a mano
+            from widgets.components.params import players as players_param
+            players = self.from_url(players_param(self._seat_counts()))
+        self.players = w.ToggleButtons(options=[("4", 4)], value=4, _dom_classes=("cartas-players",))
+        self._draw_players(state.players if state is not None else players or 4)
         self.level_note = w.HTML().add_class("cartas-level-note")
         self._draw_level()  # labelled at open, before the first deal
         self.again = w.Button(button_style="primary").add_class("cartas-again")
@@ -186,6 +228,7 @@ class PlayTruco(BotPacing, View):
 
         self.again.on_click(self.guarded(lambda _: self.new_game()))
         self.variant.observe(self.guarded(lambda _: self.new_game()), names="value")
+        self.players.observe(self.guarded(self._players_changed), names="value")
         self.level.observe(self.guarded(lambda _: self._draw_level()), names="value")
         self.moves = w.VBox([self.raise_button, self.accept_button, self.run_button,
                              self.play_hand_button, self.run_hand_button])
@@ -210,6 +253,7 @@ class PlayTruco(BotPacing, View):
         self.children = [
             self.header(),
             w.HBox([self.variant, self.again]),
+            self.players,
             w.HBox([self.level, self.level_note], layout=w.Layout(flex_flow="row wrap", align_items="center")),
             self.status, self.message,
             w.HBox([self.table, controls], layout=w.Layout(align_items="flex-start"),
@@ -232,13 +276,46 @@ class PlayTruco(BotPacing, View):
     def new_game(self) -> None:
         from cartas.truco import new_game
 
-        self.start(new_game(self.variant.value, self.rng))
+        self.start(new_game(self.variant.value, self.rng, players=self.players.value))
+
+    def _seat_counts(self) -> tuple[int, ...]:
+        """The numbers of players the engine offers for this game (4, then 2 mano a mano)."""
+        from cartas.games import find_game
+        return find_game(self.variant.value).seat_counts
+
+    def _draw_players(self, value=None) -> None:
+        """The players' chooser in the page's language, at `value` (None: as it is); changing
+        the labels never deals a new game (`_players_changed` sees no new value)."""
+        value = self.players.value if value is None else value
+        options = [(self.t(f"players_{n}"), n) for n in self._seat_counts()]
+        self._drawing_players = True
+        try:
+            if list(self.players.options) != options:
+                self.players.options = options
+            self.players.value = value
+        finally:
+            self._drawing_players = False
+        self.players.tooltips = [self.t("players_label")] * len(options)
+
+    def _players_changed(self, change) -> None:
+        """The learner chose another number of players: a new game at once (see the module)."""
+        if getattr(self, "_drawing_players", False) or self.state is None:
+            return
+        if change["new"] != self.state.players:
+            self.new_game()
+
+    def _for_players(self, key: str) -> str:
+        """The text key `key`, or its mano a mano form ("{key}_solo") in a game of two."""
+        solo = f"{key}_solo"
+        return solo if self.state is not None and self.state.players == 2 and solo in self.TEXT else key
 
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
         self.state = state
         self.moves_made = len(json.loads(state.to_json())["actions"])  # the game's actions so far
         self.my_moves: list[int] = []  # which of them were hers (a homework game sends them)
+        if self.players.value != state.players:  # a scenario's state: the chooser follows it
+            self._draw_players(state.players)
         self.bot_level = self.level.value
         self.bots = make_bots(state.variant.key, [s for s in range(state.players) if s != HUMAN],
                               self.bot_level, self.rng)
@@ -415,7 +492,7 @@ class PlayTruco(BotPacing, View):
         tricks = [] if state.is_terminal() else state.tricks
         last = state.last_hand
         if tricks:
-            text = explain_trick(tricks[-1], state.variant, state.vira, self.lang)
+            text = explain_trick(tricks[-1], state.variant, state.vira, self.lang, state.players)
         elif last is not None:
             text = explain_last_hand(last, state.variant, self.lang)
         else:
@@ -441,6 +518,7 @@ class PlayTruco(BotPacing, View):
         self.table.value = table_html(view, self.lang, compact=True,
                                       names=bot_names(self.bots, self.bot_level, self.lang))
         self._draw_level()
+        self._draw_players()
         self._draw_last_trick()
         self._draw_status()
         self._draw_hand(view, legal)
@@ -490,11 +568,12 @@ class PlayTruco(BotPacing, View):
         last = state.last_hand or {}
         variant = state.variant
         if last.get("reason") == "forbidden_raise":
-            return self.t("won_forbidden" if won else "lost_forbidden", name=variant.threshold_name, a=a, b=b)
+            key = "won_forbidden" if won else "lost_forbidden"
+            return self.t(self._for_players(key), name=variant.threshold_name, a=a, b=b)
         if max(a, b) > variant.target:
-            return self.t("won_over" if won else "lost_over", a=a, b=b, points=last.get("points"),
-                          target=variant.target)
-        return self.t("won" if won else "lost", a=a, b=b)
+            key = "won_over" if won else "lost_over"
+            return self.t(self._for_players(key), a=a, b=b, points=last.get("points"), target=variant.target)
+        return self.t(self._for_players("won" if won else "lost"), a=a, b=b)
 
     def _draw_status(self) -> None:
         state = self.state
@@ -509,7 +588,7 @@ class PlayTruco(BotPacing, View):
             key = "answer" if acting == HUMAN else "team_answers"
             text, colour = self.t(key, name=state.pending_raise["name"]), "#b71c1c"
         elif state.phase == "decide":
-            text, colour = self.t("decide", name=name), "#0d47a1"
+            text, colour = self.t(self._for_players("decide"), name=name), "#0d47a1"
         else:
             text, colour = self.t("your_turn"), "#0d47a1"
         # data-turn and data-step let a browser test wait until the bots have finished moving.
@@ -541,7 +620,7 @@ class PlayTruco(BotPacing, View):
         self.raise_button.tooltip = ""
         if raise_action is not None and self.state.raise_forbidden:  # legal, but it loses
             self.raise_button.description = self.t("raise_forbidden")
-            self.raise_button.tooltip = self.t("raise_forbidden_tip", name=name)
+            self.raise_button.tooltip = self.t(self._for_players("raise_forbidden_tip"), name=name)
         elif raise_action is not None:
             key = "reraise" if self.state.phase == "answer" else "raise"
             self.raise_button.description = self.t(key, name=variant.raise_name(raise_action.value),

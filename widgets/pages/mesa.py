@@ -51,6 +51,9 @@ Decided here:
   the table in play order (the engine's `GameSpec.seats_from`); a spectator sees it from seat
   0 (truco) or the banker's side (21). Each seat is labelled with its player: a learner's name,
   a bot as a bot ("Assento 2 (robô)"), in the page's language.
+- A truco table is for 4 (in pairs) or 2 (mano a mano, docs/rules.md#mano-a-mano-players): the
+  creator chooses in the lobby ("Jogadores", class cartas-mesa-players), from the counts the
+  engine's spec offers (`classroom.games.seat_counts`); the service checks the count again.
 - Every move is said by the page's live region (`widgets.components.announce`): each seat's
   move, in the learners' names as in "O que aconteceu", its cards in words, a line per event
   and only what is new since the last drawing (a table opened says nothing of its past).
@@ -94,6 +97,9 @@ TEXT = {
     "join_head": {"pt": "Entrar numa mesa", "en": "Join a table"},
     "game": {"pt": "Jogo", "en": "Game"},
     "seats": {"pt": "Assentos", "en": "Seats"},
+    "players": {"pt": "Jogadores", "en": "Players"},
+    "players_4": {"pt": "Em duplas (4)", "en": "In pairs (4)"},
+    "players_2": {"pt": "Mano a mano (2)", "en": "One on one (2)"},
     "ace": {"pt": "Ás vale", "en": "Ace counts"},
     "packs": {"pt": "Baralhos", "en": "Packs"},
     "min_bet": {"pt": "Aposta mín.", "en": "Min. bet"},
@@ -237,6 +243,9 @@ class Mesa(View):
                                value="paulista", layout=w.Layout(width="260px")).add_class("cartas-mesa-game")
         self.seats = w.BoundedIntText(value=4, min=3, max=12,
                                       layout=w.Layout(width="150px")).add_class("cartas-mesa-seats")
+        # truco: 4 in pairs, or 2 mano a mano (the counts the engine offers; see the module)
+        self.players = w.Dropdown(options=[("4", 4)], value=4, style={"description_width": "initial"},
+                                  layout=w.Layout(width="260px", max_width="100%")).add_class("cartas-mesa-players")
         self.ace = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-ace")
         self.packs = w.Dropdown(layout=w.Layout(width="190px")).add_class("cartas-mesa-packs")
         self.min_bet = w.BoundedIntText(value=1, min=1, max=50,
@@ -256,7 +265,7 @@ class Mesa(View):
         self.code = w.Text(layout=w.Layout(width="200px")).add_class("cartas-mesa-code-input")
         self.join_button = w.Button().add_class("cartas-mesa-open")
         # a refused new table shows under its button, a refused code beside the field and its button
-        self.lobby = w.VBox([self.create_head, w.HBox([self.game, self.timeout]), self.options_box,
+        self.lobby = w.VBox([self.create_head, w.HBox([self.game, self.timeout]), self.players, self.options_box,
                              self.beside(self.create_button), self.join_head,
                              self.beside(w.HBox([self.code, self.join_button]))])
         # table
@@ -338,8 +347,8 @@ class Mesa(View):
 
     # Lobby ---------------------------------------------------------------------------------
     def table_options(self) -> tuple[int | None, dict]:
-        if not games.table_options(self.game.value):
-            return None, {}
+        if not games.table_options(self.game.value):  # truco: the players' count chosen, or the default
+            return (self.players.value if games.seat_counts(self.game.value) else None), {}
         return self.seats.value, {"ace": self.ace.value, "packs": self.packs.value,
                                   "min_bet": self.min_bet.value, "max_bet": self.max_bet.value,
                                   "rotation": self.rotation.value, "rounds": self.rounds.value}
@@ -571,9 +580,22 @@ class Mesa(View):
         self.packs.options = [(self.t("default"), None), ("1", 1), ("2", 2)]
         self.packs.value = packs
         self.options_box.layout.display = None if games.table_options(self.game.value) else "none"
+        self._draw_players()
         self.create_button.description = self.t("create")
         self.code.placeholder = self.t("code")
         self.join_button.description = self.t("join")
+
+    def _draw_players(self) -> None:
+        """The players' chooser of a game with a few seat counts (truco: 4 or 2), in the page's
+        language; hidden for a game without (21 has its seats box)."""
+        counts = games.seat_counts(self.game.value)
+        self.players.layout.display = None if counts and not games.table_options(self.game.value) else "none"
+        chosen = self.players.value if self.players.value in counts else (counts[0] if counts else 4)
+        options = [(self.t(f"players_{n}"), n) for n in counts] or [("4", 4)]
+        if list(self.players.options) != options:
+            self.players.options = options
+        self.players.value = chosen
+        self.players.description = self.t("players")
 
     def _draw_ace_options(self) -> None:
         ace = self.ace.value
