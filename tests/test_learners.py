@@ -485,7 +485,7 @@ def test_a_store_from_before_verified_learners_migrates_and_keeps_its_class(stor
         tx.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?)", ("n:ABC234:ana", "manilhas", 3, 4, 1.0))
     old.close()
     store = open_store(store_location)
-    assert store.version("classroom") == 4
+    assert store.version("classroom") == MIGRATIONS.latest
     assert [(r["name"], r["has_pin"], r["lessons"]["manilhas"]["right"])
             for r in class_learners(store, "ABC234")] == [("Ana", False, 3)]
     joined = ids.join(store, "abc234", "ana", "2468", "b-ana-laptop")  # she claims her scores with a PIN
@@ -572,7 +572,7 @@ def test_a_store_already_holding_names_that_compare_equal_keeps_each_learner(sto
                        (hashlib.sha256(token.encode()).hexdigest(), key, 1.0, 1.0))
     old.close()
     store = open_store(store_location)
-    assert store.version("classroom") == 4
+    assert store.version("classroom") == MIGRATIONS.latest
     assert sorted(r["name"] for r in class_learners(store, "ABC234")) == ["Bia", "Celia", "Célia"]
     for name, token in (("Célia", "t" * 40), ("Celia", "u" * 40), ("Bia", "v" * 40)):
         assert ids.check(store, token, "b-somewhere").name == name  # every device still finds her
@@ -605,3 +605,51 @@ def test_cards_printed_for_chosen_learners_or_for_those_without_one_revoke_nobod
             assert works
         except ids.IdentityError:
             assert not works
+
+
+def test_lookalike_names_a_trailing_dot_or_a_cyrillic_a_are_the_same_learner(store_location):
+    """Issue 33, item 11: "Maria Silva." and "Mаria Silva" (a Cyrillic "а") are Maria Silva,
+    asked for her PIN, not a second learner who looks the same on the roster
+    (classroom.values.name_key: NFKC, look-alike letters folded, edge punctuation trimmed)."""
+    from classroom.classes import create_class
+    from classroom.progress import class_learners
+    store = open_store(store_location)
+    turma = create_class(store, "7º B")
+    maria = ids.join(store, turma.code, "Maria Silva", "2468", "b-maria-pc")
+    for typed in ("Maria Silva.", "M\u0430ria Silva", "«Maria Silva»", "MARIA SILVA!", "Μaria Silva"):  # Greek Μ too
+        with pytest.raises(ids.IdentityError) as refused:
+            ids.join(store, turma.code, typed, "1111", "b-prankster")
+        assert refused.value.code == "name_like" and refused.value.fields["name"] == "Maria Silva", typed
+        assert ids.join(store, turma.code, typed, "2468", "b-maria-phone").learner.key == maria.learner.key
+    assert [r["name"] for r in class_learners(store, turma.code)] == ["Maria Silva"]
+
+
+def test_a_store_holding_lookalike_names_from_before_keeps_each_learner_and_her_devices(store_location):
+    """Migration 5 (classroom.progress) recomputes the keys: "Maria Silva" and "Mаria Silva"
+    stored before stay two learners, each found by her device; the first made keeps the key."""
+    from classroom.progress import MIGRATIONS, class_learners
+    from classroom.store import connect
+    old = connect(store_location)
+    old.migrate(MIGRATIONS, upto=4)
+    lookalike = "M\u0430ria Silva"
+    with old.transaction() as tx:
+        tx.execute("INSERT INTO classes (code, title, key_hash, created_at) VALUES (?, ?, ?, ?)",
+                   ("ABC234", "7º B", "x", 1.0))
+        for at, (name, pin, token) in enumerate([("Maria Silva", "1357", "t" * 40), (lookalike, "2468", "u" * 40),
+                                                 ("Bia.", "1111", "v" * 40)], 1):
+            key = ids.learner_key("ABC234", name)
+            tx.execute("INSERT INTO learners (id, name, class_code, created_at, last_seen, pin_hash, name_key) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?)", (key, name, "ABC234", float(at), float(at), ids.hash_pin(pin),
+                                                        name.casefold()))
+            tx.execute("INSERT INTO learner_tokens (token_hash, learner_id, created_at, used_at) VALUES (?, ?, ?, ?)",
+                       (hashlib.sha256(token.encode()).hexdigest(), key, 1.0, 1.0))
+    old.close()
+    store = open_store(store_location)
+    assert store.version("classroom") == MIGRATIONS.latest == 5
+    assert sorted(r["name"] for r in class_learners(store, "ABC234")) == ["Bia.", "Maria Silva", lookalike]
+    for name, token in (("Maria Silva", "t" * 40), (lookalike, "u" * 40), ("Bia.", "v" * 40)):
+        assert ids.check(store, token, "b-somewhere").name == name
+    assert ids.join(store, "ABC234", "maria silva", "1357", "b-new-pc").learner.name == "Maria Silva"
+    assert ids.join(store, "ABC234", "Bia", "1111", "b-new-pc").learner.name == "Bia."  # her key is now "bia"
+    with pytest.raises(ids.IdentityError):
+        ids.join(store, "ABC234", "M\u0430ria Silva.", "0000", "b-new-pc")

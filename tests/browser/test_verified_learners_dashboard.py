@@ -106,3 +106,34 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_lookalike_name_is_the_learner_already_in_the_class_not_a_second_one(browser, voila_url):
+    """Issue 33, item 11: "Mаria Silva" (a Cyrillic "а") and "Maria Silva." typed in another
+    browser are Maria Silva, asked for her PIN; the teacher's roster keeps one Maria Silva."""
+    base = f"{voila_url}/voila/render"
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 1000}) for _ in range(3)]
+    teacher_ctx, maria_ctx, prankster_ctx = contexts
+    try:
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("9th A")
+        teacher.locator(".cartas-create-class").click()
+        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+        maria = open_page(maria_ctx, f"{base}/index.ipynb?lang=en")
+        whose(maria)
+        join(maria, "Maria Silva", code, "2468")
+        maria.wait_for_function(
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Maria Silva's progress\"")
+        prankster = open_page(prankster_ctx, f"{base}/index.ipynb?lang=en")
+        for typed in ("M\u0430ria Silva", "Maria Silva."):
+            whose(prankster)
+            join(prankster, typed, code, "1111")
+            error = prankster.locator(f".cartas-identity-error:has-text('{typed}')")
+            error.wait_for()
+            assert "is the same name as Maria Silva, who is already in this class" in error.text_content()
+            assert whose(prankster) == "Progress in this browser"
+        teacher.wait_for_selector(".cartas-class-table tr[data-learner='Maria Silva']", timeout=30_000)
+        assert teacher.locator(".cartas-class-table tr[data-learner]").count() == 1
+    finally:
+        for context in contexts:
+            context.close()

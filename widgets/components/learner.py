@@ -69,11 +69,13 @@ TEXT = {
                          "Se não é, escolha outro nome.",
                    "en": "The name {name} is already taken in this class. If it is you, type your PIN. "
                          "If not, choose another name."},
-    "name_like": {"pt": "«{typed}» é o mesmo nome que {name}, que já está nesta turma (maiúsculas, acentos e "
-                        "espaços não contam). Se você é {name}, digite o seu PIN. Se não é, escolha outro nome "
+    "name_like": {"pt": "«{typed}» é o mesmo nome que {name}, que já está nesta turma (maiúsculas, acentos, "
+                        "espaços, letras parecidas de outros alfabetos e pontuação nas pontas não contam). "
+                        "Se você é {name}, digite o seu PIN. Se não é, escolha outro nome "
                         "(com o sobrenome, por exemplo).",
-                  "en": "“{typed}” is the same name as {name}, who is already in this class (capitals, accents "
-                        "and spaces do not count). If you are {name}, type your PIN. If not, choose another name "
+                  "en": "“{typed}” is the same name as {name}, who is already in this class (capitals, accents, "
+                        "spaces, look-alike letters of other alphabets and punctuation at either end do not count). "
+                        "If you are {name}, type your PIN. If not, choose another name "
                         "(with your surname, say)."},
     "pin_locked": {"pt": "PIN errado vezes demais para {name}. Espere {minutes} minutos ou peça ao "
                          "professor um PIN novo.",
