@@ -73,9 +73,11 @@ class Browser:
 
 
 def _real_page(handler) -> bool:
-    """True for a GET that Voilà renders a dashboard for (the only answer a cookie comes with)."""
+    """True for a GET that Voilà renders a dashboard for (the only answer a cookie comes with);
+    a handler may also say so itself (`renders_page`, as the tests' stand-ins do)."""
     from voila.handler import VoilaHandler
-    return handler.request.method == "GET" and isinstance(handler, VoilaHandler)
+    page = isinstance(handler, VoilaHandler) or getattr(handler, "renders_page", False) is True
+    return page and getattr(handler.request, "method", "GET") == "GET"
 
 
 def _new_cookie_allowed(address: str, most: int, every: float, now: float | None = None) -> bool:
