@@ -39,7 +39,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 
-from .store import Migrations, Store, Transaction
+from .store import Migrations, Store, Transaction, shared
 
 LIMIT = 10
 WINDOW = 60.0
@@ -209,12 +209,9 @@ _clock: Callable[[], float] = time.time
 
 
 def limiter(store: Store | None = None) -> Attempts:
-    """The limiter the lessons use: on this process's store (classroom.progress.open_store),
-    with the module's clock (`set_clock` in tests)."""
-    if store is None:
-        from .progress import open_store
-        store = open_store()
-    return Attempts(store, clock=_clock)
+    """The limiter the lessons use: on this process's store (`classroom.store.shared`, the one
+    classroom.progress.open_store opens too), with the module's clock (`set_clock` in tests)."""
+    return Attempts(shared() if store is None else store, clock=_clock)
 
 
 def set_clock(clock: Callable[[], float] | None) -> None:
