@@ -4,17 +4,23 @@ Decided rules:
 - A browser is named by the cookie `cartas_browser`, set by the server: a random value
   (`secrets`), signed with the server's cookie secret (a forged or altered value counts as
   no cookie), HttpOnly (the page's scripts cannot read it) and SameSite=Lax.
-- A request without a valid cookie is given one, and counts under its client address as
-  well as under the new cookie: a client that never sends cookies back (a script, or a
-  page's `fetch(..., {credentials: "omit"})`) gets a new cookie each time, so its address is
-  what bounds it. A browser that does send its cookie back later (any request, the page's
-  own websocket included) is then counted by its cookie alone: learners behind one school
-  address (NAT) do not share their first pages' count for longer than a page load.
-- What a kernel is told about its browser is `browser_id()`: a hash of the cookie, or of
-  the client address for a request without one, never the cookie itself. The server puts it
-  into the request's `X-Cartas-Browser` header, overwriting whatever the client sent there;
-  Voilà (`VoilaConfiguration.http_header_envs`) hands it to the kernel as the environment
-  variable `HTTP_X_CARTAS_BROWSER`, for preheated kernels too (with the request's details).
+- A cookie costs something to get: it is issued only with a real page (a GET that Voilà
+  renders a dashboard for; never with a static file, an API call or an error), and only
+  NEW_COOKIES (40: a class arriving at once behind one school router) per client address at
+  once, one more every NEW_COOKIE_EVERY (15) seconds after (`BrowserIdentityProvider`'s
+  `new_cookies_per_address` and `new_cookie_every`). A script that takes a fresh cookie per
+  page runs out of them, and is then counted by its address.
+- A page request that comes without a valid cookie and is given one counts under that new
+  cookie alone: pages opened without cookies (a page's `fetch(..., {credentials: "omit"})`)
+  do not count against the next learner who arrives from the same address. A request that
+  gets no cookie (the address has spent its new cookies) counts under its client address.
+- What a kernel is told about its browser is `browser_id()`: a hash of the cookie, never the
+  cookie itself; for a request that came without a cookie (a first page, a script), the hash
+  of the new cookie or the address followed by "." and a hash of the address, which tells the
+  guess limits (classroom.attempts) that the server does not know that source yet. The server
+  puts it into the request's `X-Cartas-Browser` header, overwriting whatever the client sent
+  there; Voilà (`VoilaConfiguration.http_header_envs`) hands it to the kernel as the
+  environment variable `HTTP_X_CARTAS_BROWSER`, for preheated kernels too.
 
 `BrowserIdentityProvider` is jupyter-server's identity provider (the one Voilà uses by
 default, token and password behaviour unchanged) plus the above, on every request; the
@@ -25,19 +31,25 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
 from jupyter_server.auth.identity import PasswordIdentityProvider
+from traitlets import Float, Integer
 
 COOKIE = "cartas_browser"
 HEADER = "X-Cartas-Browser"
 ENV = "HTTP_X_CARTAS_BROWSER"
 COOKIE_DAYS = 30
 SEEN_KEPT = 20_000  # cookies remembered as sent back (most recent first out when full)
+NEW_COOKIES = 40
+NEW_COOKIE_EVERY = 15.0
+ADDRESSES_KEPT = 20_000  # addresses whose new cookies are counted (oldest first out when full)
 
 _VALUE = re.compile(r"[A-Za-z0-9_-]{20,64}")
 _seen: OrderedDict[str, None] = OrderedDict()
+_budgets: OrderedDict[str, tuple[float, float]] = OrderedDict()  # address -> (cookies left, when)
 
 
 @dataclass(frozen=True)
@@ -48,13 +60,36 @@ class Browser:
 
     @property
     def keys(self) -> tuple[str, ...]:
-        """What the request counts under: its cookie; or its address and the new cookie."""
-        if self.cookie:
-            return (f"b:{self.cookie}",)
-        return (f"a:{self.address}", f"b:{self.issued}")
+        """What the request counts under: its cookie, the cookie it is given, or its address."""
+        if self.cookie or self.issued:
+            return (f"b:{self.cookie or self.issued}",)
+        return (f"a:{self.address}",)
 
     def browser_id(self) -> str:
-        return hashlib.sha256(f"cartas-browser:{self.keys[0]}".encode()).hexdigest()[:32]
+        named = hashlib.sha256(f"cartas-browser:{self.keys[0]}".encode()).hexdigest()[:32]
+        if self.cookie:
+            return named
+        return f"{named}.{hashlib.sha256(f'cartas-address:{self.address}'.encode()).hexdigest()[:16]}"
+
+
+def _real_page(handler) -> bool:
+    """True for a GET that Voilà renders a dashboard for (the only answer a cookie comes with);
+    a handler may also say so itself (`renders_page`, as the tests' stand-ins do)."""
+    from voila.handler import VoilaHandler
+    page = isinstance(handler, VoilaHandler) or getattr(handler, "renders_page", False) is True
+    return page and getattr(handler.request, "method", "GET") == "GET"
+
+
+def _new_cookie_allowed(address: str, most: int, every: float, now: float | None = None) -> bool:
+    """Spend one of `address`'s new cookies: `most` at once, one more every `every` seconds."""
+    now = time.monotonic() if now is None else now
+    left, at = _budgets.pop(address, (float(most), now))
+    left = min(float(most), left + ((now - at) / every if every > 0 else float(most)))
+    allowed = left >= 1.0
+    _budgets[address] = (left - 1.0 if allowed else left, now)
+    while len(_budgets) > ADDRESSES_KEPT:
+        _budgets.popitem(last=False)
+    return allowed
 
 
 def browser_of(handler) -> Browser:
@@ -72,16 +107,20 @@ def browser_of(handler) -> Browser:
         text = raw.decode("ascii", "replace")
         cookie = text if _VALUE.fullmatch(text) else None
     issued = None
-    if cookie is None:
+    address = str(handler.request.remote_ip or "?")
+    provider = getattr(handler, "identity_provider", None)
+    most = getattr(provider, "new_cookies_per_address", NEW_COOKIES)
+    every = getattr(provider, "new_cookie_every", NEW_COOKIE_EVERY)
+    if cookie is None and _real_page(handler) and _new_cookie_allowed(address, most, every):
         issued = secrets.token_urlsafe(24)
         try:
             handler.set_signed_cookie(COOKIE, issued, expires_days=COOKIE_DAYS, httponly=True,
                                       samesite="Lax", path="/")
         except Exception:  # headers already sent, or no cookie secret
             pass
-    else:
+    elif cookie is not None:
         mark_seen(cookie)
-    browser = Browser(cookie, issued, str(handler.request.remote_ip or "?"))
+    browser = Browser(cookie, issued, address)
     handler._cartas_browser = browser
     handler.request.headers[HEADER] = browser.browser_id()  # replaces what the client sent
     return browser
@@ -101,6 +140,13 @@ def sent_back(key: str) -> bool:
 
 class BrowserIdentityProvider(PasswordIdentityProvider):
     """jupyter-server's default identity provider, naming the browser of every request."""
+
+    new_cookies_per_address = Integer(
+        NEW_COOKIES, config=True,
+        help="New browser cookies one client address may be given at once (one per page).")
+    new_cookie_every = Float(
+        NEW_COOKIE_EVERY, config=True,
+        help="Seconds after which a client address may be given one more new browser cookie.")
 
     def get_user(self, handler):
         browser_of(handler)

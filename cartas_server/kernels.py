@@ -16,7 +16,8 @@ The check and the reservation happen without an `await` in between, so concurren
 on the event loop cannot overshoot the cap.
 
 With `max_kernels_per_browser = M` (M > 0; voila.json sets 6), one browser (named as
-`cartas_server.browsers` decides: the server's cookie, else the client address) has at most M
+`cartas_server.browsers` decides: the server's cookie, the one its page was just given, else
+the client address, whose refusal then says "This network address") has at most M
 kernels of its pages at once, whether they are started for it or taken from Voilà's warm
 pool; one more is refused with the same 503 page, and nobody else's kernels are touched. A
 kernel stops counting once it is shut down or culled. The manager sees the request through
@@ -51,6 +52,8 @@ FULL = ("The server is at its limit of {limit} running dashboards; "
         "wait a minute and reload the page.")
 BROWSER_FULL = ("This browser already has {limit} dashboards running; close a tab, "
                 "wait a minute and reload the page.")
+ADDRESS_FULL = ("This network address already has {limit} dashboards running that were opened "
+                "without the server's cookie; wait a minute and reload the page.")
 
 
 class CappedKernelManager(AsyncMappingKernelManager):
@@ -118,11 +121,13 @@ class CappedKernelManager(AsyncMappingKernelManager):
         if self.max_kernels_per_browser <= 0 or handler is None:
             return await starting
         keys = browsers.browser_of(handler).keys
-        if any(self.browser_kernels(k) >= self.max_kernels_per_browser for k in keys):
+        full = [k for k in keys if self.browser_kernels(k) >= self.max_kernels_per_browser]
+        if full:
             starting.close()
             self.log.warning("Refusing a kernel to browser %s: at its cap of %d",
                              browsers.browser_of(handler).browser_id()[:8], self.max_kernels_per_browser)
-            raise web.HTTPError(503, BROWSER_FULL.format(limit=self.max_kernels_per_browser))
+            said = ADDRESS_FULL if full[0].startswith("a:") else BROWSER_FULL
+            raise web.HTTPError(503, said.format(limit=self.max_kernels_per_browser))
         self._reserved.update(keys)
         try:
             result = await starting

@@ -12,6 +12,8 @@ Decided behaviour:
   this machine's own addresses, and a warning says that anyone who can reach them can open and
   run the dashboards (standalone Voilà asks for no login or token);
 - anything after the options is passed to Voilà unchanged;
+- Voilà runs as `cartas_server.links` (Voilà itself, but a link too long to serve gets a page
+  saying so instead of a dropped connection);
 - the project's own packages are byte-compiled first (only what changed since the last time).
   Each dashboard's kernel imports them; without bytecode on disk (a checkout whose environment
   sets PYTHONDONTWRITEBYTECODE, as CI machines and containers often do) every kernel would
@@ -93,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.host.startswith("127.") and args.host != "localhost":
         print("Cartas: serving the local network: anyone who can reach this machine can open "
               "and run the dashboards (no login). Use it on a network you trust.", flush=True)
-    command = [sys.executable, "-m", "voila", "notebooks", "--no-browser",
+    command = [sys.executable, "-m", "cartas_server.links", "notebooks", "--no-browser",
                f"--Voila.ip={args.host}", f"--port={args.port}", "--Voila.port_retries=0",
                *voila_args]
     compile_packages()

@@ -8,9 +8,10 @@ Decided rules:
   ITERATIONS rounds), never the key.
 - Opening the class view needs the code and the key. A wrong key and an unknown code are
   refused with the same message, so the refusal tells nothing about which classes exist.
-- Guessing is limited (classroom.attempts): ten wrong tries in a minute from one browser, or
-  for one class, start a growing wait, during which every try is refused (TooManyTries)
-  before any key is hashed.
+- Guessing is limited (classroom.attempts, docs/rules.md#guess-limits): ten wrong tries in a
+  minute from one browser start a growing wait for that browser, during which its every try is
+  refused (TooManyTries) before any key is hashed; the class's own count only holds back pages
+  the server does not know yet, so the real teacher's key, from her browser, always opens.
 - "Lembrar neste aparelho" (remember on this device): after the key opened the class, the
   teacher's browser may keep a device token (DEVICE_TOKEN_BYTES random bytes from `secrets`)
   for that one class; the key itself never goes to the browser. The store keeps only the

@@ -24,17 +24,20 @@ against the store.
   own (a PIN is short, so its hash must be slow).
 - A second device types the same name (as compared above) with her PIN and gets a device token
   of its own. A taken name with a wrong PIN is refused with "the name is taken, type your PIN"
-  ("name_like" when it was written with other accents: "ana luisa" is Ana Luísa's); after PIN_FAILURES
-  wrong PINs for one learner within ATTEMPT_WINDOW seconds, her PIN is refused until the window
-  ends (the refusal says so), whatever PIN is typed.
+  ("name_like" when it was written with other accents: "ana luisa" is Ana Luísa's). Wrong PINs
+  are limited by classroom.attempts, counted for the guesser first (its browser) and for the
+  learner: PIN_FAILURES wrong PINs from one browser make that browser wait ("pin_locked"); her
+  own right PIN from her own browser always passes; the learner's count slows only pages the
+  server does not know yet ("pin_reload": reload the page).
 - A learner stored before verification existed has no PIN: the first browser that joins with
   her name and a PIN claims her (the teacher sees her in the class view and can remove her).
 - A login card holds a login code: the class code and CARD_SECRET characters of CODE_ALPHABET
   (about 40 bits), kept in the store only as SHA-256. Signing in with it gives a device token;
   the card stays good until the teacher prints a new card for that learner (which revokes the
-  old one), resets her PIN, or removes her. Login codes that match nobody count against their
-  class: after CARD_FAILURES within ATTEMPT_WINDOW, that class's codes are refused until the
-  window ends.
+  old one), resets her PIN, or removes her. Login codes that match nobody are counted by
+  classroom.attempts for the guesser (its browser) and the class: CARD_FAILURES of them make
+  that browser wait ("card_locked"); the class's count slows only pages the server does not
+  know yet ("card_reload"); a classmate's valid card always passes.
 - Every use (a progress write, sitting or moving at a table) checks the token again, so a
   removed learner's devices stop at once and a merged one's follow her into the learner kept.
 - The teacher (with the class's teacher key, see classroom.classes) can print cards (for the
@@ -45,14 +48,14 @@ against the store.
   card go with her).
 - The dashboards ask through `LearnerService` (`StoreLearners` over this store), so a class
   service can stand in for the store without the widgets changing.
-- Guess limits go through `_attempt` / `_attempt_ok`: a simple store-backed counter per
-  (scope, subject) with a fixed window, kept behind those two functions so the shared limiter
-  (classroom.attempts) can replace them.
+- Guess limits go through the shared limiter (classroom.attempts, docs/rules.md#guess-limits);
+  the old `login_attempts` table is no longer written.
 """
 from __future__ import annotations
 
 import hashlib
 import hmac
+import math
 import re
 import secrets
 import time
@@ -60,6 +63,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from . import attempts
 from .values import name_key
 
 if TYPE_CHECKING:  # the store is passed in; only its type is named here
@@ -129,9 +133,8 @@ def learner_key(class_code: str, name: str) -> str:
 PIN_DIGITS = (4, 6)
 TOKEN_BYTES = 32
 CARD_SECRET = 8
-PIN_FAILURES = 5
-CARD_FAILURES = 20
-ATTEMPT_WINDOW = 300.0
+PIN_FAILURES = attempts.PIN_LIMIT
+CARD_FAILURES = attempts.LIMIT
 SCRYPT = {"n": 2 ** 14, "r": 8, "p": 1}
 _TOKEN = re.compile(r"[A-Za-z0-9_-]{32,64}")
 
@@ -215,27 +218,21 @@ def show_login_code(code: str) -> str:
     return "-".join([code[:CODE_LENGTH], *(secret[i:i + 4] for i in range(0, len(secret), 4))])
 
 
-# Guess limits (a stand-in for classroom.attempts: replace these two functions to share it)
-def _attempt(tx: Transaction, scope: str, subject: str, limit: int, now: float) -> bool:
-    """Count one attempt of `subject` in `scope` before checking it; False when `limit`
-    attempts failed within ATTEMPT_WINDOW already (nothing is counted then)."""
-    row = tx.execute("SELECT failures, first_at FROM login_attempts WHERE scope = ? AND subject = ?",
-                     (scope, subject)).fetchone()
-    if row is not None and now - float(row[1]) < ATTEMPT_WINDOW and int(row[0]) >= limit:
-        return False
-    if row is None or now - float(row[1]) >= ATTEMPT_WINDOW:
-        tx.execute("INSERT INTO login_attempts (scope, subject, failures, first_at) VALUES (?, ?, 1, ?) "
-                   "ON CONFLICT (scope, subject) DO UPDATE SET failures = 1, first_at = excluded.first_at",
-                   (scope, subject, now))
-    else:
-        tx.execute("UPDATE login_attempts SET failures = failures + 1 WHERE scope = ? AND subject = ?",
-                   (scope, subject))
-    return True
+# Guess limits: classroom.attempts, the guesser counted first (docs/rules.md#guess-limits)
+def _guesses(store: Store, class_code: str = "", guessed=()) -> tuple[attempts.Attempts, list[str]]:
+    """The lessons' limiter on `store`, and the scopes of a try from this kernel's source."""
+    return attempts.limiter(store), attempts.scopes(class_code, guessed=guessed)
 
 
-def _attempt_ok(tx: Transaction, scope: str, subject: str) -> None:
-    """The attempt counted by `_attempt` succeeded: forget the failures."""
-    tx.execute("DELETE FROM login_attempts WHERE scope = ? AND subject = ?", (scope, subject))
+def _check_guesses(limiter: attempts.Attempts, kind: str, where: list[str], what: str, **fields) -> None:
+    """IdentityError `what`_locked (this source waits) or `what`_reload (an unknown source,
+    held back by a shared count: reloading the page makes it known) while a wait applies."""
+    try:
+        limiter.check(kind, where)
+    except attempts.TooManyTries as wait:
+        minutes = max(1, math.ceil(wait.wait / 60))
+        raise IdentityError(f"{what}_reload" if wait.unknown else f"{what}_locked", minutes=minutes,
+                            **fields) from None
 
 
 def _new_token(tx: Transaction, learner_id: str, now: float) -> str:
@@ -283,15 +280,14 @@ def join(store: Store, class_code, name, pin, browser_id) -> Joined:
         if not stored_hash:  # stored before verification: the first to come with a PIN claims her
             tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (fresh_hash, key))
             return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, now), new=True)
-        allowed = _attempt(tx, "pin", key, PIN_FAILURES, now)
-    if not allowed:
-        raise IdentityError("pin_locked", name=stored_name, minutes=int(ATTEMPT_WINDOW // 60))
+    limiter, where = _guesses(store, guessed=[f"learner:{key}"])
+    _check_guesses(limiter, attempts.PIN, where, "pin", name=stored_name)
     if not pin_matches(pin, stored_hash):
+        limiter.failed(attempts.PIN, where)
         if fold(stored_name) != fold(name):  # written with other accents (capitals alone: the same name)
             raise IdentityError("name_like", name=stored_name, typed=name)
         raise IdentityError("name_taken", name=stored_name)
     with store.transaction() as tx:
-        _attempt_ok(tx, "pin", key)
         if tx.execute("SELECT 1 FROM learners WHERE id = ?", (key,)).fetchone() is None:
             raise IdentityError("name_taken", name=stored_name)  # removed meanwhile
         return Joined(Learner(browser_id, stored_name, code), _new_token(tx, key, time.time()))
@@ -319,20 +315,15 @@ def sign_in_with_card(store: Store, login_code, browser_id) -> Joined:
     unknown_card, card_locked."""
     browser_id = clean_browser_id(browser_id)
     code_class, code = clean_login_code(login_code)
-    now = time.time()
+    limiter, where = _guesses(store, class_code=code_class)
+    _check_guesses(limiter, attempts.LOGIN_CARD, where, "card")
     with store.transaction() as tx:
-        if not _attempt(tx, "card", code_class, CARD_FAILURES, now):
-            locked = True
-        else:
-            locked = False
-            row = tx.execute("SELECT l.id, l.name, l.class_code FROM learner_cards c "
-                             "JOIN learners l ON l.id = c.learner_id WHERE c.code_hash = ?",
-                             (_digest(code),)).fetchone()
-            if row is not None:
-                _attempt_ok(tx, "card", code_class)
-                return Joined(Learner(browser_id, row[1], row[2]), _new_token(tx, row[0], now))
-    if locked:
-        raise IdentityError("card_locked", minutes=int(ATTEMPT_WINDOW // 60))
+        row = tx.execute("SELECT l.id, l.name, l.class_code FROM learner_cards c "
+                         "JOIN learners l ON l.id = c.learner_id WHERE c.code_hash = ?",
+                         (_digest(code),)).fetchone()
+        if row is not None:
+            return Joined(Learner(browser_id, row[1], row[2]), _new_token(tx, row[0], time.time()))
+    limiter.failed(attempts.LOGIN_CARD, where)
     raise IdentityError("unknown_card")
 
 
@@ -400,7 +391,7 @@ def reset_pin(store: Store, class_code: str, learner_id: str) -> str:
         tx.execute("UPDATE learners SET pin_hash = ? WHERE id = ?", (stored, learner_id))
         tx.execute("DELETE FROM learner_cards WHERE learner_id = ?", (learner_id,))
         tx.execute("DELETE FROM learner_tokens WHERE learner_id = ?", (learner_id,))
-        _attempt_ok(tx, "pin", learner_id)
+    attempts.limiter(store).forget(attempts.PIN, f"learner:{learner_id}")
     return pin
 
 

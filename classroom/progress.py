@@ -56,6 +56,8 @@ MIGRATIONS = Migrations("classroom", [
      "first_at DOUBLE PRECISION NOT NULL, PRIMARY KEY (scope, subject))"),
     # 4: names compared without case, accents or repeated spaces (classroom.values.name_key)
     lambda tx: _name_keys(tx),
+    # 5: names compared with look-alike letters folded and edge punctuation trimmed (issue 33)
+    lambda tx: _name_keys_again(tx),
 ])
 
 
@@ -68,6 +70,27 @@ def _name_keys(tx) -> None:
     the teacher sees them both and can merge them (classroom.identity.merge)."""
     from .values import name_key
     tx.execute("ALTER TABLE learners ADD COLUMN name_key TEXT")
+    taken: set[tuple[str, str]] = set()
+    keyed = []
+    for learner_id, code, name in tx.execute("SELECT id, class_code, name FROM learners WHERE class_code <> '' "
+                                             "ORDER BY created_at, id").fetchall():
+        key = (code, name_key(name))
+        if key[1] and key not in taken:
+            taken.add(key)
+            keyed.append((key[1], learner_id))
+    if keyed:
+        tx.executemany("UPDATE learners SET name_key = ? WHERE id = ?", keyed)
+    tx.execute("CREATE UNIQUE INDEX learners_by_name_key ON learners (class_code, name_key)")
+
+
+def _name_keys_again(tx) -> None:
+    """Migration 5: every learner's key recomputed by today's `name_key`, the same way as
+    migration 4 (the first one made keeps a key two learners now share; the other keeps none,
+    and stays as she was, found by her id, devices and card). Nobody's id, name, PIN or card
+    changes, so every stored learner signs in as before."""
+    from .values import name_key
+    tx.execute("DROP INDEX learners_by_name_key")
+    tx.execute("UPDATE learners SET name_key = NULL")
     taken: set[tuple[str, str]] = set()
     keyed = []
     for learner_id, code, name in tx.execute("SELECT id, class_code, name FROM learners WHERE class_code <> '' "

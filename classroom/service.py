@@ -43,8 +43,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 - Guessing table codes is limited as on a laptop (`classroom.attempts`): a learner's first
   request on a table code is a try, counted when there is no such table, in her scopes (the
   hub user `hub:<name>` and each of her classes). After attempts.LIMIT wrong tries within
-  attempts.WINDOW, every try in that scope, the right code included, is refused (429
-  `too_many_tries`, the wait said in words) before the code is looked at. A table she made,
+  attempts.WINDOW in her own scope, every try of hers, the right code included, is refused (429
+  `too_many_tries`, the wait said in words) before the code is looked at; a hub user is a
+  known source, so her class's count never refuses her classmates (docs/rules.md#guess-limits).
+  Live-quiz codes are limited the same way, in her own scope (`LessonHandler.live_code`). A table she made,
   or reached once on this service (a teacher: through her class's listing), is no guess
   again; at most REACHED_PAIRS such (learner, table) pairs are kept, the oldest dropped.
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
@@ -1326,6 +1328,24 @@ class LessonHandler(Handler):
     async def store(self, fn, *args):
         return await self.service.classes.write(fn, *args)
 
+    async def live_code(self, user: str, work: Callable[[], Awaitable[Any]]) -> Any:
+        """`work()` on a live-quiz code, `user`'s guesses of codes limited like table codes
+        (issue 33, item 6; attempts.LIVE_CODE in her own scope `hub:<name>` only, so her
+        guessing slows nobody else): 429 while she waits; a code with no session counts, and so
+        does another class's (its 403 would otherwise tell her the code exists)."""
+        limiter = self.service.classes.limiter
+        where = [f"hub:{user[:100]}"]
+        try:
+            await self.service.classes.run(limiter.check, attempts.LIVE_CODE, where)
+        except attempts.TooManyTries as error:
+            raise Refused(429, "too_many_tries", error.message("pt"), error.message("en")) from None
+        try:
+            return await work()
+        except live.LiveError as error:
+            if error.code in ("no_session", "other_class"):  # both a code she may not use
+                await self.service.classes.write(limiter.failed, attempts.LIVE_CODE, where)
+            raise
+
     async def groups(self, user: str) -> list[str]:
         """The user's classes: her hub groups but the teachers group."""
         hub = self.service.hub
@@ -1633,8 +1653,10 @@ class LiveQuestionHandler(LessonHandler):
         """What the caller's phone shows: the question, and her points and answer."""
         async def work():
             user = await self.user()
-            await self.session_of_mine(user, code)
-            return await self.store(self.lessons.quiz.question, code, learner_id(user))
+            async def mine():
+                await self.session_of_mine(user, code)
+                return await self.store(self.lessons.quiz.question, code, learner_id(user))
+            return await self.live_code(user, mine)
         await self.guarded(work)
 
 
@@ -1645,7 +1667,7 @@ class LivePlayerHandler(LessonHandler):
             user = await self.user()
             body = self.body()
             quiz = self.lessons.quiz
-            session_class = await self.session_of_mine(user, code)
+            session_class = await self.live_code(user, lambda: self.session_of_mine(user, code))
             if action == "join":
                 return await self.store(quiz.join, code, learner_id(user), clean_name(user), session_class)
             number = _whole(body.get("number"), 1, MAX_NUMBER, "number")

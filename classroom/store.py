@@ -50,6 +50,22 @@ class StoreUnavailable(StoreError):
     """The store cannot be opened or read (unreachable server, corrupt file, bad URL)."""
 
 
+class StoreDamaged(StoreUnavailable):
+    """The store's file is damaged (not a database, malformed, empty, not a file): trying again
+    will not help; someone must move it aside or restore a copy. `path` names the file."""
+
+    def __init__(self, message: str, path: Path | str):
+        super().__init__(message)
+        self.path = str(path)
+
+
+def _damaged(error: BaseException) -> bool:
+    """True for SQLite's words for a file that is not (or no longer) a database."""
+    text = str(error)
+    return isinstance(error, sqlite3.DatabaseError) and not isinstance(error, sqlite3.IntegrityError) \
+        and ("not a database" in text or "malformed" in text)
+
+
 # Migrations -----------------------------------------------------------------------------
 Step = str | Sequence[str] | Callable[["Transaction"], None]
 
@@ -210,7 +226,7 @@ class SQLiteStore(Store):
             raise StoreUnavailable(f"cannot open {self.path}: {error}") from error
         problem = _unreadable_file(self.path)
         if problem:
-            raise StoreUnavailable(f"cannot read {self.path}: {problem}; the file is left as it is")
+            raise StoreDamaged(f"cannot read {self.path}: {problem}; the file is left as it is", self.path)
         try:
             # isolation_level=None: we issue BEGIN/COMMIT ourselves.
             self._conn = sqlite3.connect(str(self.path), timeout=BUSY_TIMEOUT_MS / 1000,
@@ -228,15 +244,16 @@ class SQLiteStore(Store):
             self._conn.execute("PRAGMA synchronous = NORMAL")
         except sqlite3.Error as error:
             self._conn.close()
+            if _damaged(error):
+                raise StoreDamaged(f"cannot read {self.path}: {error}", self.path) from error
             raise StoreUnavailable(f"cannot read {self.path}: {error}") from error
 
     def _driver_errors(self):
         return sqlite3.Error
 
     def _translate(self, error):
-        if isinstance(error, (sqlite3.DatabaseError)) and not isinstance(error, sqlite3.IntegrityError) \
-                and ("not a database" in str(error) or "malformed" in str(error)):
-            return StoreUnavailable(f"cannot read {self.path}: {error}")
+        if _damaged(error):
+            return StoreDamaged(f"cannot read {self.path}: {error}", self.path)
         return StoreError(str(error))
 
     @contextmanager

@@ -86,13 +86,26 @@ def test_a_wait_in_one_browser_leaves_another_browser_and_the_other_kind_alone(s
         limit.check(TEACHER_KEY, ["browser:" + "a" * 32])
 
 
-def test_many_browsers_guessing_one_class_share_its_count(store_location, clock):
+def test_rule_guess_limits_a_class_count_slows_only_unknown_sources_and_the_guesser_waits_alone(
+        store_location, clock):
+    """docs/rules.md#guess-limits (issue 33, item 8): many browsers guessing one class share its
+    count, but it holds back only pages the server does not know yet; a known browser (the
+    real teacher, a classmate) is refused only while it waits itself."""
     limit = limiter(store_location, clock)
     for n in range(LIMIT):
         limit.failed(TEACHER_KEY, [f"browser:{n:032x}", "class:ABC234"])
-    with pytest.raises(TooManyTries):
-        limit.check(TEACHER_KEY, ["browser:" + "f" * 32, "class:ABC234"])  # a new browser, same class
-    limit.check(TEACHER_KEY, ["browser:" + "f" * 32, "class:XYZ789"])
+    limit.check(TEACHER_KEY, ["browser:" + "f" * 32, "class:ABC234"])  # a known browser, same class
+    with pytest.raises(TooManyTries) as refused:
+        limit.check(TEACHER_KEY, ["page:" + "f" * 32, "address:" + "1" * 16, "class:ABC234"])
+    assert refused.value.unknown and "reloading it may be enough" in refused.value.message("en")
+    limit.check(TEACHER_KEY, ["page:" + "f" * 32, "address:" + "1" * 16, "class:XYZ789"])
+    prankster = ["browser:" + "9" * 32, "class:XYZ789"]
+    assert fail(limit, LIMIT, where=prankster)[-1] == FIRST_WAIT
+    with pytest.raises(TooManyTries) as refused:
+        limit.check(TEACHER_KEY, prankster)  # he waits, the right key included
+    assert not refused.value.unknown
+    limit.check(TEACHER_KEY, ["browser:" + "8" * 32, "class:XYZ789"])  # the teacher of XYZ789 does not
+    limit.check(TEACHER_KEY, ["hub:ana", "class:XYZ789"])  # nor a hub user
 
 
 def _fail_in_a_process(location, n):
@@ -120,6 +133,8 @@ def test_the_browser_is_what_the_server_said_never_something_else():
     assert this_browser({"HTTP_X_CARTAS_BROWSER": told}) == f"browser:{told}"
     assert this_browser({"HTTP_X_CARTAS_BROWSER": "anything'; DROP", "JUPYTERHUB_USER": "ana"}) == "hub:ana"
     assert this_browser({}).startswith("kernel:")
+    assert attempts.sources({"HTTP_X_CARTAS_BROWSER": f"{told}.{'1' * 16}"}) == [f"page:{told}", "address:" + "1" * 16]
+    assert attempts.sources({"HTTP_X_CARTAS_BROWSER": f"{told}.{'1' * 15}", "JUPYTERHUB_USER": "bia"}) == ["hub:bia"]
 
 
 # In the lessons ------------------------------------------------------------------------------
@@ -193,3 +208,42 @@ def test_table_codes_tried_wrong_eleven_times_show_the_wait_and_the_right_code_w
     page_clock.now += 20
     try_code(code)
     assert guesser.client is not None and guesser.client.code == code
+
+
+def test_a_prankster_guessing_keys_and_table_codes_makes_only_himself_wait(store_location, page_clock, monkeypatch):
+    """Issue 33, item 8: ten wrong teacher keys or table codes from one browser of a class make
+    that browser wait; the real teacher's key and a classmate's table code, from their own
+    browsers, still open at once (the class count slows only unknown pages)."""
+    from classroom.classes import create_class
+    from classroom.progress import open_store
+    from classroom.tables import MemoryRepository, Tables
+    from widgets.pages.mesa import Mesa
+    from widgets.pages.turma import ClassView
+
+    made = create_class(open_store(store_location), "7º B")
+    prankster, teacher, classmate = "d" * 32, "e" * 32, "f" * 32
+    monkeypatch.setenv("HTTP_X_CARTAS_BROWSER", prankster)
+    view = ClassView(lang="en")
+    for _ in range(LIMIT + 1):
+        view.code.value, view.key.value = made.code, "AAAA-BBBB-CCCC-DDDD"
+        view.open_button.click()
+    assert "Too many tries: wait 20 seconds." in view.message.value
+    tables = Tables(MemoryRepository())
+    code = Mesa(lang="en", tables=tables, identity=Someone("browser-ana", "Ana", made.code)).create()
+    guesser = Mesa(lang="en", tables=tables, identity=Someone("browser-bia", "Bia", made.code))
+    wrong = next(c for c in ("ZZZZZ", "YYYYY") if c != code)
+    for _ in range(LIMIT + 1):
+        guesser.code.value = wrong
+        guesser.join_button.click()
+    assert "Too many tries: wait 20 seconds." in guesser._slot_for(guesser.join_button).value
+
+    monkeypatch.setenv("HTTP_X_CARTAS_BROWSER", teacher)
+    real = ClassView(lang="en")
+    real.code.value, real.key.value = made.code, made.key
+    real.open_button.click()
+    assert real.opened is not None and real.opened.code == made.code
+    monkeypatch.setenv("HTTP_X_CARTAS_BROWSER", classmate)
+    ana_friend = Mesa(lang="en", tables=tables, identity=Someone("browser-cid", "Cid", made.code))
+    ana_friend.code.value = code
+    ana_friend.join_button.click()
+    assert ana_friend.client is not None and ana_friend.client.code == code

@@ -107,6 +107,15 @@ class Request:
     def __init__(self, remote_ip):
         self.remote_ip = remote_ip
         self.headers = {}
+        self.method = "GET"
+
+
+class Provider:
+    """The identity provider's settings a handler carries (cartas_server.browsers)."""
+
+    def __init__(self, new_cookies_per_address=40, new_cookie_every=15.0):
+        self.new_cookies_per_address = new_cookies_per_address
+        self.new_cookie_every = new_cookie_every
 
 
 class Handler:
@@ -114,9 +123,11 @@ class Handler:
     browser's jar, shared by the handlers of its requests; signing as tornado does it is
     tested against the real server)."""
 
-    def __init__(self, jar, remote_ip="10.0.0.7", header=None):
+    def __init__(self, jar, remote_ip="10.0.0.7", header=None, page=True, provider=None):
         self.jar = jar
         self.request = Request(remote_ip)
+        self.renders_page = page  # a dashboard's page (a cookie comes only with one)
+        self.identity_provider = provider or Provider()
         if header:
             self.request.headers[browsers.HEADER] = header
 
@@ -164,13 +175,33 @@ def test_a_browser_gets_at_most_its_cap_of_kernels_and_another_browser_still_get
     assert len(kernels) == 4
 
 
-def test_a_browser_that_never_sends_its_cookie_back_is_bounded_by_its_address(kernels):
+@pytest.fixture(autouse=True)
+def _fresh_addresses():
+    """Each test starts with every address's new cookies unspent."""
+    browsers._budgets.clear()
+    yield
+    browsers._budgets.clear()
+
+
+def test_a_browser_that_never_sends_its_cookie_back_is_bounded_by_its_addresss_new_cookies(kernels):
+    """Issue 33, item 9: a script that drops cookies gets one new cookie per page only as long
+    as its address has new cookies; then it counts under its address, capped, told so."""
     manager = CappedKernelManager(max_kernels_per_browser=2)
-    for _ in range(2):
-        open_page(manager, Handler({}))  # a new jar each time: a script that drops cookies
-    with pytest.raises(web.HTTPError):
-        open_page(manager, Handler({}))
-    open_page(manager, Handler({}, remote_ip="10.0.0.8"))  # another address
+    few = Provider(new_cookies_per_address=3, new_cookie_every=3600)
+    for _ in range(3 + 2):
+        open_page(manager, Handler({}, provider=few))  # a new jar each time: a script that drops cookies
+    with pytest.raises(web.HTTPError) as refused:
+        open_page(manager, Handler({}, provider=few))
+    assert refused.value.log_message.startswith("This network address")
+    open_page(manager, Handler({}, remote_ip="10.0.0.8", provider=few))  # another address
+
+
+def test_a_cookie_comes_only_with_a_page(kernels):
+    jar = {}
+    browsers.browser_of(Handler(jar, page=False))  # a static file, an API call
+    assert browsers.COOKIE not in jar
+    browsers.browser_of(Handler(jar))
+    assert browsers.COOKIE in jar
 
 
 def test_a_browser_that_sends_its_cookie_back_frees_its_addresss_share(kernels):
@@ -200,10 +231,13 @@ def test_pool_kernels_count_for_nobody_and_the_kernel_is_told_its_browser_by_the
     told = kernels[kernel_id]["env"][browsers.ENV]
     assert told == browsers.browser_of(handler).browser_id() != "forged-by-the-client"
     assert handler.request.headers[browsers.HEADER] == told  # what Voilà hands a pool kernel
-    assert told == browsers.browser_of(Handler({}, header="forged")).browser_id()  # no cookie: the address
+    named, address = told.split(".")  # a first page: its new cookie, and its address (not known yet)
+    no_cookie = browsers.browser_of(Handler({}, header="forged", page=False)).browser_id()
+    assert no_cookie.split(".")[1] == address and no_cookie.split(".")[0] != named  # counted by its address
     again = Handler(jar)  # the same browser's next page, with its cookie
     kernels.clear()
-    assert kernels[open_page(manager, again)]["env"][browsers.ENV] == browsers.browser_of(again).browser_id() != told
+    known = kernels[open_page(manager, again)]["env"][browsers.ENV]
+    assert known == browsers.browser_of(again).browser_id() == named  # the same browser, now known
     assert jar[browsers.COOKIE].decode() not in browsers.browser_of(again).browser_id()
 
 

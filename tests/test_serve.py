@@ -79,3 +79,39 @@ def test_serve_byte_compiles_every_module_of_the_project_and_reports_one_that_do
     assert missing == []
     (tmp_path / "widgets" / "broken.py").write_text("def (:\n")
     assert not compile_packages(tmp_path)
+
+
+def test_a_link_with_a_query_string_over_64_kb_gets_a_page_saying_it_is_too_long():
+    """Issue 33, item 10 (cartas_server.links): tornado, as Voilà starts it, dropped such a
+    connection with no answer at all; the laptop server answers 414 with a page in both
+    languages, and still serves what is shorter."""
+    import http.client
+
+    port = free_port()
+    process = serve(f"--port={port}")
+    try:
+        assert process.stdout.readline().startswith("Cartas: open http://")
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                urllib.request.urlopen(f"{base}/voila/static/favicon.ico", timeout=10)
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"nothing served: {process.stderr.read()[-2000:]}")
+                time.sleep(0.5)
+        for size in (70_000, 300_000, 2_000_000):
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            connection.request("GET", f"/voila/render/cenarios.ipynb?cenario={'A' * size}")
+            reply = connection.getresponse()
+            page = reply.read().decode()
+            connection.close()
+            assert reply.status == 414, size
+            assert "Este link é longo demais" in page and "This link is too long" in page
+            assert "/voila/render/index.ipynb" in page
+        shorter = f"{base}/voila/static/favicon.ico?x={'A' * 60_000}"
+        with urllib.request.urlopen(shorter, timeout=30) as reply:
+            assert reply.status == 200
+    finally:
+        stop(process)

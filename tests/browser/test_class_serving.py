@@ -215,3 +215,55 @@ def test_one_browser_gets_at_most_six_dashboards_at_once_and_a_classmate_still_g
             mine.request.post(f"{voila_url}/voila/api/shutdown/{kernel_id}")
         mine.close()
         other.close()
+
+
+def _get(base: str, path: str, cookie: str = ""):
+    """A GET the way a script makes it: no cookie jar, `cookie` sent only when given."""
+    import http.client
+    connection = http.client.HTTPConnection(urlsplit(base).hostname, urlsplit(base).port, timeout=90)
+    try:
+        connection.request("GET", path, headers={"Cookie": f"cartas_browser={cookie}"} if cookie else {})
+        reply = connection.getresponse()
+        body = reply.read().decode("utf-8", "replace")
+        given = re.search(r"cartas_browser=([^;]+)", reply.getheader("Set-Cookie") or "")
+        return reply.status, body, given[1] if given else ""
+    finally:
+        connection.close()
+
+
+def test_cookies_cost_a_page_each_and_a_few_per_address_and_cookieless_pages_do_not_block_the_next_visitor(
+        browser, tmp_path):
+    """Issue 33, item 9 (cartas_server.browsers): a cookie comes only with a rendered page, and
+    only `new_cookies_per_address` of them per address; pages fetched without cookies count
+    under the cookie they were given, so the next learner from that address (a class behind one
+    router) still gets her page; a script that takes a fresh cookie per page (and sends it back
+    once) runs out of cookies, is counted by its address and refused, told so in both languages."""
+    process, base = start_voila(ROOT / "notebooks", tmp_path / "voila.log",
+                                {"CARTAS_PROGRESS": str(tmp_path / "progress.json")},
+                                ["--CappedKernelManager.max_kernels_per_browser=2",
+                                 "--BrowserIdentityProvider.new_cookies_per_address=4",
+                                 "--BrowserIdentityProvider.new_cookie_every=3600"])
+    visitor = browser.new_context()
+    try:
+        status, _, given = _get(base, "/voila/static/favicon.ico")
+        assert status == 200 and not given  # no cookie without a page
+        for _ in range(2):  # as a tab's fetch(..., {credentials: "omit"}) would
+            status, body, given = _get(base, "/voila/render/index.ipynb")
+            assert status == 200 and given
+        page = visitor.new_page()  # a classmate arriving from the same address
+        page.set_default_timeout(60_000)
+        assert page.goto(f"{base}/voila/render/manilhas.ipynb").status == 200
+        page.wait_for_selector(".cartas-view", state="visible")
+        statuses = []
+        for _ in range(4):  # a fresh cookie per page, each sent back once to be "known"
+            status, body, given = _get(base, "/voila/render/index.ipynb")
+            statuses.append((status, bool(given)))
+            if given:
+                _get(base, "/voila/render/nothing-here.ipynb", cookie=given)  # sent back: "known"
+        assert statuses == [(200, True), (200, False), (200, False), (503, False)]
+        assert "Muitas lições foram abertas deste endereço de rede" in body
+        assert "Too many lessons were opened from this network address" in body
+        assert "Este navegador" not in body
+    finally:
+        visitor.close()
+        stop(process)

@@ -4,6 +4,8 @@ import re
 
 from test_learners_and_class_dashboard import open_page
 
+from classroom import identity as ids
+
 from conftest import SCREENSHOTS
 
 CRAFT = """async ([trait, value]) => {
@@ -103,6 +105,119 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         tablet.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard: the device stays hers
         tablet.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
         assert tablet.locator(".cartas-identity-name").text_content() == "Ana"
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def test_a_lookalike_name_is_the_learner_already_in_the_class_not_a_second_one(browser, voila_url):
+    """Issue 33, item 11: "Mаria Silva" (a Cyrillic "а") and "Maria Silva." typed in another
+    browser are Maria Silva, asked for her PIN; the teacher's roster keeps one Maria Silva."""
+    base = f"{voila_url}/voila/render"
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 1000}) for _ in range(3)]
+    teacher_ctx, maria_ctx, prankster_ctx = contexts
+    try:
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("9th A")
+        teacher.locator(".cartas-create-class").click()
+        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+        maria = open_page(maria_ctx, f"{base}/index.ipynb?lang=en")
+        whose(maria)
+        join(maria, "Maria Silva", code, "2468")
+        maria.wait_for_function(
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Maria Silva's progress\"")
+        prankster = open_page(prankster_ctx, f"{base}/index.ipynb?lang=en")
+        for typed in ("M\u0430ria Silva", "Maria Silva."):
+            whose(prankster)
+            join(prankster, typed, code, "1111")
+            error = prankster.locator(f".cartas-identity-error:has-text('{typed}')")
+            error.wait_for()
+            assert "is the same name as Maria Silva, who is already in this class" in error.text_content()
+            assert whose(prankster) == "Progress in this browser"
+        teacher.wait_for_selector(".cartas-class-table tr[data-learner='Maria Silva']", timeout=30_000)
+        assert teacher.locator(".cartas-class-table tr[data-learner]").count() == 1
+    finally:
+        for context in contexts:
+            context.close()
+
+
+def error_with(page, text: str) -> str:
+    found = page.locator(".cartas-identity-error", has_text=text)
+    found.wait_for()
+    return found.text_content()
+
+
+def test_a_prankster_guessing_pins_cards_and_teacher_keys_makes_only_himself_wait(browser, voila_url):
+    """Issue 33, item 8 (docs/rules.md#guess-limits): wrong PINs for Ana, twenty wrong login
+    codes and wrong teacher keys from one browser make that browser wait, the right secret
+    included; Ana's PIN on her tablet, her card's link and the teacher's key, each from its own
+    browser, still work at once (before, the victim was locked out: her PIN, the class's cards,
+    the teacher's key)."""
+    base = f"{voila_url}/voila/render"
+    contexts = [browser.new_context(viewport={"width": 1280, "height": 1000}) for _ in range(5)]
+    teacher_ctx, ana_ctx, prankster_ctx, tablet_ctx, card_ctx = contexts
+    try:
+        for context in contexts:  # a page first: the server's cookie comes back on the next ones
+            open_page(context, f"{base}/index.ipynb?lang=en").close()
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("6th D")
+        teacher.locator(".cartas-create-class").click()
+        created = teacher.locator(".cartas-created [data-code]")
+        code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
+        ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
+        whose(ana)
+        join(ana, "Ana", code, "2468")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        teacher.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
+        teacher.locator(".cartas-print-cards").click()
+        teacher.wait_for_selector(".cartas-open-cards", state="visible")
+        with teacher.expect_popup() as opened:
+            teacher.locator(".cartas-open-cards").click()
+        sheet = opened.value
+        sheet.wait_for_selector(".cartas-login-card")
+        login = sheet.locator(".cartas-login-card[data-learner='Ana'] .cartas-card-login").text_content()
+        sheet.close()
+
+        prankster = open_page(prankster_ctx, f"{base}/index.ipynb?lang=en")
+        whose(prankster)
+        for typed, pin in (("Ana.", "1111"), ("Ána", "1112"), ("Ana!", "1113"), ("«Ana»", "1114"),
+                           ("An\u0430", "1115")):
+            join(prankster, typed, code, pin)
+            assert "is the same name as Ana" in error_with(prankster, typed)
+        join(prankster, "Ana", code, "2468")  # the right PIN, from the guessing browser
+        error_with(prankster, "Too many wrong PINs in this browser")
+        card_input = prankster.locator(".cartas-card-input")
+        for n in range(20):
+            card_input.fill(code + f"ABCD{ids.CODE_ALPHABET[n]}XYZ")
+            prankster.locator(".cartas-card-save").click()
+            error_with(prankster, "That card is not valid" if n < 10 else "Too many wrong codes in this browser")
+            card_input.fill("not a code")
+            prankster.locator(".cartas-card-save").click()
+            error_with(prankster, "That is not a login card code")
+        card_input.fill(login)
+        prankster.locator(".cartas-card-save").click()
+        error_with(prankster, "Too many wrong codes in this browser")
+        guessing = open_page(prankster_ctx, f"{base}/turma.ipynb?lang=en")
+        guessing.locator(".cartas-class-code input").fill(code)
+        guessing.locator(".cartas-teacher-key input").fill("AAAA-BBBB-CCCC-DDDD")
+        for _ in range(10):
+            guessing.locator(".cartas-open-class").click()
+        guessing.locator(".cartas-teacher-key input").fill(key)
+        guessing.locator(".cartas-open-class").click()
+        guessing.wait_for_selector(".cartas-message .cartas-error:has-text('Too many tries')")
+
+        tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en")
+        whose(tablet)
+        join(tablet, "Ana", code, "2468")
+        tablet.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        by_card = open_page(card_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
+        by_card.wait_for_function(
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        again = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        again.locator(".cartas-class-code input").fill(code)
+        again.locator(".cartas-teacher-key input").fill(key)
+        again.locator(".cartas-open-class").click()
+        again.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
     finally:
         for context in contexts:
             context.close()

@@ -433,3 +433,35 @@ def test_a_large_body_without_a_hub_token_is_refused_before_it_is_read(hub):
     assert _answer_to_headers_only(hub, "api/progress/ana", 5000, None) == 401
     assert _answer_to_headers_only(hub, "api/tables", 5000, "not-a-token-the-hub-knows") == 401
     assert _answer_to_headers_only(hub, "api/tables", huge, hub.token_for("ana")) == 413
+
+
+def test_one_learner_guessing_table_and_live_codes_makes_only_herself_wait(hub, teacher):
+    """Issue 33, items 8 and 6: cora's wrong table codes and live-quiz codes make cora wait
+    (429, the right code included), never her class: bia, in the same class, opens ana's new
+    table and the live session at once."""
+    import itertools
+    ana, bia, cora = (RemoteClassroom(hub.service_url, hub.token_for(u), u) for u in ("ana", "bia", "cora"))
+    table = ana.create_table("paulista", pace=5)["code"]
+    session = teacher.call("POST", "api/live", {"class": hubkit.CLASS})["code"]
+    alphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+    def guesses(length: int, taken: str):
+        return ("".join(p) for p in itertools.product(alphabet, repeat=length) if "".join(p) != taken)
+
+    def status(call) -> int:
+        try:
+            call()
+            return 200
+        except ServiceRefused as refused:
+            return refused.status
+
+    wrong_tables, wrong_live = guesses(5, table), guesses(4, session)
+    assert [status(lambda: cora.table(next(wrong_tables))) for _ in range(10)] == [404] * 10
+    assert status(lambda: cora.table(next(wrong_tables))) == 429
+    assert status(lambda: cora.table(table)) == 429        # she waits, the right code included
+    assert bia.table(table)["code"] == table               # her classmate does not
+    assert [status(lambda: cora.call("GET", f"api/live/{next(wrong_live)}")) for _ in range(10)] == [404] * 10
+    assert status(lambda: cora.call("GET", f"api/live/{next(wrong_live)}")) == 429
+    assert status(lambda: cora.call("GET", f"api/live/{session}")) == 429
+    assert status(lambda: bia.call("GET", f"api/live/{session}")) == 200
+    assert status(lambda: bia.call("GET", f"api/live/{next(wrong_live)}")) == 404

@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, ClassVar
 import ipywidgets as w
 from ipywidgets.widgets.widget_string import HTMLStyle
 
+from classroom.store import StoreDamaged, StoreError
 from widgets.components import page
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.later import hold_messages_for_browser
@@ -148,6 +149,18 @@ COMMON_TEXT = {
         "en": "Something went wrong here. Try again or restart the lesson.",
     },
     "language": {"pt": "Idioma", "en": "Language"},
+    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
+                   "en": "The store does not answer right now; try again in a moment."},
+    "store_damaged": {
+        "pt": "O arquivo da turma está danificado ({path}): não é mais um banco de dados que o Cartas "
+              "consiga ler, e tentar de novo não resolve. Pare o servidor, mova esse arquivo para outra "
+              "pasta (guarde-o: ele pode ser recuperado) e ponha no lugar uma cópia de segurança; sem "
+              "cópia, o Cartas cria ali um arquivo novo e vazio quando o servidor voltar.",
+        "en": "The class file is damaged ({path}): it is no longer a database Cartas can read, and "
+              "trying again will not help. Stop the server, move that file to another folder (keep it: "
+              "it may be recovered) and put a backup copy in its place; without one, Cartas makes a new, "
+              "empty file there when the server starts again.",
+    },
 }
 
 
@@ -247,6 +260,13 @@ class View(w.VBox):
         """True when this view follows a dashboard's language switch (`page.follow`): the page
         then shows the only title and the only switch, and the view neither."""
         return bool(getattr(self, "_cartas_follows_page", False))
+
+    def store_problem(self, error: StoreError) -> str:
+        """What the teacher is told when the store failed: a damaged file (retrying will not
+        help: what is wrong and what to do), or "try again in a moment"."""
+        if isinstance(error, StoreDamaged):
+            return translate(COMMON_TEXT, "store_damaged", self.lang, path=error.path)
+        return self.t("store_down")
 
     def header(self) -> w.HBox:
         """The first row: `self.title` (drawn by `draw_title`), the learner at this browser

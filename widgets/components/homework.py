@@ -371,7 +371,7 @@ class HomeworkPanel(w.VBox):
         except hw.HomeworkError as error:
             raise Refusal(error) from None
         except StoreError as error:
-            raise ValueError(self.view.t("store_down")) from error
+            raise ValueError(self.view.store_problem(error)) from error
         self.items = []
         self.title.value = ""
         self.view.show_message(t("created", self.view.lang, title=made["title"]), kind="ok")

@@ -73,22 +73,32 @@ TEXT = {
                          "Se não é, escolha outro nome.",
                    "en": "The name {name} is already taken in this class. If it is you, type your PIN. "
                          "If not, choose another name."},
-    "name_like": {"pt": "«{typed}» é o mesmo nome que {name}, que já está nesta turma (maiúsculas, acentos e "
-                        "espaços não contam). Se você é {name}, digite o seu PIN. Se não é, escolha outro nome "
+    "name_like": {"pt": "«{typed}» é o mesmo nome que {name}, que já está nesta turma (maiúsculas, acentos, "
+                        "espaços, letras parecidas de outros alfabetos e pontuação nas pontas não contam). "
+                        "Se você é {name}, digite o seu PIN. Se não é, escolha outro nome "
                         "(com o sobrenome, por exemplo).",
-                  "en": "“{typed}” is the same name as {name}, who is already in this class (capitals, accents "
-                        "and spaces do not count). If you are {name}, type your PIN. If not, choose another name "
+                  "en": "“{typed}” is the same name as {name}, who is already in this class (capitals, accents, "
+                        "spaces, look-alike letters of other alphabets and punctuation at either end do not count). "
+                        "If you are {name}, type your PIN. If not, choose another name "
                         "(with your surname, say)."},
-    "pin_locked": {"pt": "PIN errado vezes demais para {name}. Espere {minutes} minutos ou peça ao "
-                         "professor um PIN novo.",
-                   "en": "Too many wrong PINs for {name}. Wait {minutes} minutes or ask your teacher "
-                         "for a new PIN."},
+    "pin_locked": {"pt": "PINs errados demais neste navegador. Espere até {minutes} min e tente de novo, "
+                         "ou peça ao professor um PIN novo para {name}.",
+                   "en": "Too many wrong PINs in this browser. Wait up to {minutes} min and try again, "
+                         "or ask your teacher for a new PIN for {name}."},
+    "pin_reload": {"pt": "Alguém errou o PIN de {name} muitas vezes. Recarregue esta página e digite o "
+                         "seu PIN de novo.",
+                   "en": "Someone typed a wrong PIN for {name} many times. Reload this page and type "
+                         "your PIN again."},
     "bad_login_code": {"pt": "Esse não é um código de cartão: ele tem 14 letras e números.",
                        "en": "That is not a login card code: it has 14 letters and digits."},
     "unknown_card": {"pt": "Esse cartão não vale (talvez o professor tenha impresso outro).",
                      "en": "That card is not valid (perhaps the teacher printed a new one)."},
-    "card_locked": {"pt": "Códigos errados demais nesta turma. Espere {minutes} minutos.",
-                    "en": "Too many wrong codes in this class. Wait {minutes} minutes."},
+    "card_locked": {"pt": "Códigos errados demais neste navegador. Espere até {minutes} min e tente de novo.",
+                    "en": "Too many wrong codes in this browser. Wait up to {minutes} min and try again."},
+    "card_reload": {"pt": "Alguém digitou muitos códigos errados nesta turma. Recarregue esta página e "
+                          "use o seu cartão de novo.",
+                    "en": "Someone typed many wrong codes in this class. Reload this page and use your "
+                          "card again."},
     "signed_out": {"pt": "Você não está mais na turma neste navegador (o professor pode ter mudado "
                          "a lista). Entre de novo no índice.",
                    "en": "You are no longer in the class in this browser (the teacher may have "
@@ -341,7 +351,7 @@ class Identity(TinyWidget):
         """Show the refusal TEXT[key] (in the page's language), or none."""
         self._error = (key, fields) if key else None
         self.error = self.t(key, **fields) if key else ""
-        self.pin_wanted = key in ("name_taken", "name_like", "pin_locked")
+        self.pin_wanted = key in ("name_taken", "name_like", "pin_locked", "pin_reload")
 
     def t(self, key: str, **fields) -> str:
         return translate(TEXT, key, self.lang, **fields)

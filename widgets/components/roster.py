@@ -75,8 +75,6 @@ TEXT = {
     "not_in_class": {"pt": "Esse aluno não está nesta turma.", "en": "That learner is not in this class."},
     "merge_self": {"pt": "Escolha dois alunos diferentes para juntar.",
                    "en": "Choose two different learners to merge."},
-    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
-                   "en": "The store does not answer right now; try again in a moment."},
     # on the printed sheet
     "sheet_title": {"pt": "Cartões de acesso · {title} ({code})", "en": "Login cards · {title} ({code})"},
     "print": {"pt": "Imprimir", "en": "Print"},
@@ -241,7 +239,7 @@ class Roster(w.VBox):
         except ids.IdentityError as refusal:
             raise ValueError(self.t(refusal.code, **refusal.fields)) from None
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.owner.store_problem(error)) from error
 
     def _name_of(self, learner_id) -> str:
         return next((r["name"] for r in self.rows if r["id"] == learner_id), "")

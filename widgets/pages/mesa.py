@@ -14,7 +14,8 @@ Decided here:
   widgets.components.learner): a reload finds the same seat. A learner with no name types one here to
   sit down; the table's class is the learner's class code.
 - Opening a table by its code is limited like a teacher key (classroom.attempts): ten codes
-  with no table in a minute, from this browser or this learner's class, start a wait.
+  with no table in a minute from this browser start a wait for it; the learner's class's count
+  only holds back pages the server does not know yet (docs/rules.md#guess-limits).
 - Updates: the kernel polls the table's version every POLL_EVERY (0.2 s) on the kernel's own
   asyncio loop (no thread, no busy loop) and redraws when it moved; bots are moved from
   here when this kernel's learner is the table's bot mover. The browser beats every 5 s (a

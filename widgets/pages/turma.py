@@ -63,8 +63,6 @@ TEXT = {
     "key": {"pt": "Chave do professor", "en": "Teacher key"},
     "open": {"pt": "Abrir", "en": "Open"},
     "refused": {"pt": "Código ou chave do professor errados.", "en": "Wrong class code or teacher key."},
-    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
-                   "en": "The store does not answer right now; try again in a moment."},
     "learner": {"pt": "Aluno", "en": "Learner"},
     "last": {"pt": "Última atividade", "en": "Last activity"},
     "done": {"pt": "Lições feitas", "en": "Lessons done"},
@@ -260,13 +258,13 @@ class ClassView(View):
         try:
             return open_classroom()
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
 
     def create(self):
         try:
             made = self._store().create_class(self.class_name.value)
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self.created.value = (
             f"<div class='cartas-ok' data-code='{escape(made.code)}' data-key='{escape(made.key)}' "
             f"style='background:#e8f5e9;padding:8px;border-radius:6px;font-size:16px'>"
@@ -290,7 +288,7 @@ class ClassView(View):
         except NotAllowed:
             raise ValueError(self.t("refused")) from None
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self._show_table(made)
 
     def _close_table(self) -> None:
@@ -313,7 +311,7 @@ class ClassView(View):
             self.show_message(self.t("device_gone", code=_shown_code(code)), kind="info")
             return
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self.code.value = made.code
         self.device_token = str(token)
         self._show_table(made)
@@ -324,7 +322,7 @@ class ClassView(View):
             if self.device_token:
                 self._store().forget_device(self.device_token)
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self.device.write("", "")
         self.device_token = ""
         self.remember.value = False
@@ -342,7 +340,7 @@ class ClassView(View):
         except NotAllowed:
             raise ValueError(self.t("refused")) from None
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self.device.write("", "")
         self.device_token = ""
         self.remember.value = False
@@ -374,7 +372,7 @@ class ClassView(View):
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self.redraw()
 
     def ask_remove(self) -> None:
@@ -391,7 +389,7 @@ class ClassView(View):
         try:
             self._store().remove_learner(self.opened.code, learner_id)
         except StoreError as error:
-            raise ValueError(self.t("store_down")) from error
+            raise ValueError(self.store_problem(error)) from error
         self._hide_confirm()
         self.refresh()
         self.show_message(self.t("removed", name=name), kind="ok")
