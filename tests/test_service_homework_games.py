@@ -18,7 +18,8 @@ from school_service import School
 from test_homework_forged import forged_truco, long_21
 
 from cartas.games import find_game
-from classroom.homework import HomeworkError, for_store
+from classroom.homework import HomeworkError
+from classroom.interface import ServiceClassroom
 from classroom.remote import ServiceRefused
 
 DUE = "2030-12-20"
@@ -39,15 +40,20 @@ def _refused(call) -> ServiceRefused | HomeworkError:
     return caught.value
 
 
+def homework_of(school: School, name: str):
+    """`name`'s homework, through the class service (what her kernel's pages call)."""
+    return ServiceClassroom(school.client(name)).homework()
+
+
 def _results(school: School, task: str) -> dict:
-    return {row["id"]: row["states"][0] for row in for_store(school.client("prof")).class_results(task)["learners"]}
+    return {row["id"]: row["states"][0] for row in homework_of(school, "prof").class_results(task)["learners"]}
 
 
 def test_a_finished_game_her_kernel_sends_never_counts_under_the_service(school):
     """Issue 33, item 1: a game where she chose every seat's moves, or set up at 11 to 0, counted."""
-    task = for_store(school.client("prof")).create("turma-a", "Robôs", DUE, 100,
+    task = homework_of(school, "prof").create("turma-a", "Robôs", DUE, 100,
                                                    [{"kind": "game", "game": "truco", "goal": "win"}])
-    ana = for_store(school.client("ana"))
+    ana = homework_of(school, "ana")
     every_seat, _ = forged_truco(2)
     eleven = json.loads(every_seat)
     eleven["setup"]["score"] = [11, 0]
@@ -64,9 +70,9 @@ def test_a_finished_game_her_kernel_sends_never_counts_under_the_service(school)
 def test_the_service_deals_her_homework_table_plays_the_bots_and_records_its_end(school):
     """Issue 33, item 1: the service holds the seed and the bots; her kernel sends only her
     moves and gets her seat's view; the table is hers alone; its end records the item."""
-    task = for_store(school.client("prof")).create("turma-a", "Robôs", DUE, 50,
+    task = homework_of(school, "prof").create("turma-a", "Robôs", DUE, 50,
                                                    [{"kind": "game", "game": "21", "where": "bots"}])
-    ana_hw, ana = for_store(school.client("ana")), school.client("ana")
+    ana_hw, ana = homework_of(school, "ana"), school.client("ana")
     view = ana_hw.bot_table(task["id"], 0, seats=3, options={"rounds": 1}, pace=0.2)
     code = view["code"]
     assert (view["seat"], view["status"], view["game"]) == (0, "playing", "21")
@@ -101,7 +107,7 @@ def test_the_service_deals_her_homework_table_plays_the_bots_and_records_its_end
 
 
 def test_a_learners_homework_game_requests_are_limited(school):
-    task = for_store(school.client("prof")).create("turma-a", "Robôs", DUE, 50, [{"kind": "game", "game": "truco"}])
+    task = homework_of(school, "prof").create("turma-a", "Robôs", DUE, 50, [{"kind": "game", "game": "truco"}])
     statuses = [school.raw("bia", "POST", f"api/homework/{task['id']}/game", b"{}")[0] for _ in range(12)]
     assert statuses[0] == 409 and statuses[-1] == 429
     tables = [school.raw("bia", "POST", f"api/homework/{task['id']}/table", json.dumps({"item": 0}).encode())
@@ -151,7 +157,7 @@ def _plain(school: School, count: int) -> list[float]:
 def test_one_learners_flood_of_long_games_does_not_slow_a_classmate(school, tmp_path):
     """Issue 33, item 4: four connections of one learner sending a 6,000-action game each, again
     and again, raised a classmate's plain request from 7 ms to 475 ms (median)."""
-    task = for_store(school.client("prof")).create("turma-a", "Robôs", DUE, 50, [{"kind": "game", "game": "21"}])
+    task = homework_of(school, "prof").create("turma-a", "Robôs", DUE, 50, [{"kind": "game", "game": "21"}])
     payload = tmp_path / "game.json"
     text = long_21(6_000)
     payload.write_text(json.dumps({"item": 0, "game": "21", "state": text}))
