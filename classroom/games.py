@@ -217,6 +217,17 @@ def raise_to_answer(state: GameState) -> dict | None:
     return find_game(state.game).raise_to_answer(state)
 
 
+def card_action(game: str, legal: list, hand: list, index: int, covered: bool = False):
+    """The action a seat's pick of the card at `index` of its hand takes (the game's rule:
+    `GameSpec.card_action`, a blind play in truco's mão de ferro); None when it may not."""
+    return spec_of(game).card_action(legal, hand, index, covered)
+
+
+def blind_positions(game: str, legal: list) -> frozenset[int]:
+    """The positions of her hand a seat may play unseen now (`GameSpec.blind_positions`)."""
+    return spec_of(game).blind_positions(legal)
+
+
 def hand_play(game: str) -> bool:
     """True where a seat plays cards picked from its hand (the table shows them to pick)."""
     return spec_of(game).hand_play

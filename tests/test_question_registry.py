@@ -135,7 +135,7 @@ def _strings_and_privates(path: Path) -> tuple[bool, set[str]]:
     return imports_importlib, privates
 
 
-@pytest.mark.parametrize("page", ["aula", "revisao"])
+@pytest.mark.parametrize("page", ["aula", "revisao", "tarefa"])
 def test_the_live_quiz_and_the_review_find_questions_in_the_registry(page):
     """No question maker loaded by `importlib` from a string, no reach into a page's private
     `_question`: the projector and the review ask `cartas.questions`."""
