@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cartas.catalogue import Catalogue
-from cartas.contract import Action, Event, GameState
+from cartas.contract import Action, Event, GameState, Outcome
 from cartas.errors import RuleError
 from cartas.games import GAME_KEYS, GameSpec, all_games, find_game
 
@@ -238,8 +238,8 @@ def team_of(game: str, seat: int) -> int | None:
     return spec_of(game).team_of(seat)
 
 
-def outcome(state: GameState) -> dict:
-    """Who won, JSON-friendly: {"winner": team or seat or None, "score"/"chips": ...}
-    (the scores of teams, or the chips of seats: `state.outcome()`)."""
-    result = state.outcome()
-    return {"winner": result.winner, ("score" if result.by == "team" else "chips"): list(result.scores)}
+def outcome(state: GameState) -> Outcome:
+    """Who won, as the engine says it (`state.outcome()`, the contract's typed `Outcome`: the
+    scores of teams or the chips of seats, `by` saying which); its `to_dict()` is what a table's
+    record keeps."""
+    return state.outcome()

@@ -739,12 +739,12 @@ class Mesa(View):
 
     def _result(self, snap, state) -> str:
         outcome = games.outcome(state)
-        if "score" in outcome:
-            a, b = outcome["score"]
-            return self.t("team_won", team=TEAM_LETTERS[outcome["winner"]], a=a, b=b)
-        if outcome["winner"] is not None:
-            return self.t("seat_won", who=self._who(snap, outcome["winner"]))
-        return self.t("tie", who=", ".join(self._who(snap, s) for s in state.winners))
+        if outcome.by == "team" and outcome.winner is not None:
+            a, b = outcome.scores
+            return self.t("team_won", team=TEAM_LETTERS[outcome.winner], a=a, b=b)
+        if outcome.winner is not None:
+            return self.t("seat_won", who=self._who(snap, outcome.winner))
+        return self.t("tie", who=", ".join(self._who(snap, s) for s in outcome.winners))
 
     def _draw_moves(self, snap, state, mine, hand_play: bool) -> None:
         legal = games.legal_actions(state, mine) if snap.status == "playing" else []
