@@ -14,7 +14,7 @@ language, and a language switch only redraws.
 - `all_kinds()`: every kind, lesson by lesson;
 - `lesson_kinds(lesson, variant=None)`: the kinds a lesson asks (of that variant);
 - `draw_question(lesson, rng, variant=None, turn=None)`: one of them, drawn by its weight from
-  `rng`, or, given `turn`, the lesson's kinds in turn (the pages that alternate them);
+  `rng`, or, given `turn`, the kinds in turn for a lesson that alternates them (`IN_TURN`);
 - `LESSONS`: the lessons with questions.
 
 Importing this module is cheap: numpy and a game's engine load with the first question.
@@ -45,6 +45,8 @@ def _registry() -> tuple[dict[str, QuestionKind], dict[str, Misconception]]:
 _KINDS: dict[str, QuestionKind] = {}
 _MISCONCEPTIONS: dict[str, Misconception] = {}
 
+# The lessons that ask their kinds in turn (the others draw one by its weight).
+IN_TURN: frozenset[str] = frozenset({"manilhas", "truco_mineiro"})
 LESSONS: tuple[str, ...] = ("manilhas", "truco_mao", "truco_rodadas", "truco_apostas", "truco_mao_de_onze",
                             "truco_mineiro", "vinte_e_um_pontos", "vinte_e_um_rodada", "vinte_e_um_banca")
 
@@ -82,9 +84,11 @@ def lesson_kinds(lesson: object, variant: str | None = None, skill: str | None =
 
 def draw_question(lesson: str, rng: np.random.Generator, variant: str | None = None,
                   turn: int | None = None, skill: str | None = None) -> Question:
-    """A question of `lesson` (see the module's docstring), of a kind training `skill` if given."""
+    """A question of `lesson` (see the module's docstring), of a kind training `skill` if given;
+    `turn` (the number of questions of the lesson asked before) is heeded by the lessons that
+    ask their kinds in turn (`IN_TURN`)."""
     kinds = lesson_kinds(lesson, variant, skill)
-    if turn is not None:
+    if turn is not None and lesson in IN_TURN:
         kind = kinds[turn % len(kinds)]
     else:
         total = sum(k.weight for k in kinds)
@@ -97,6 +101,6 @@ def draw_question(lesson: str, rng: np.random.Generator, variant: str | None = N
     return kind.make(rng, variant if variant in kind.variants else None)
 
 
-__all__ = ["CATALOGUE", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question", "QuestionError",
+__all__ = ["CATALOGUE", "IN_TURN", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question", "QuestionError",
            "QuestionKind", "Text", "all_kinds", "draw_question", "each", "find_kind", "lesson_kinds",
            "misconception", "same", "say"]

@@ -188,6 +188,7 @@ class LiveProjector(View):
         self.board: dict = {}
         self._seed = seed
         self._rng = None
+        self._turns: dict[str, int] = {}  # lesson -> questions of it asked before
         self.intro = w.HTML()
         self.code = w.Text(layout=w.Layout(width="160px")).add_class("cartas-live-class")
         self.key = w.Password(layout=w.Layout(width="240px")).add_class("cartas-live-key")
@@ -275,7 +276,8 @@ class LiveProjector(View):
             raise ValueError(self.t("no_session"))
         if lesson not in QUESTION_LESSONS:
             raise KeyError(lesson)
-        return drawing.stored_question(lesson, questions.draw_question(lesson, self._rng))
+        turn = self._turns[lesson] = self._turns.get(lesson, -1) + 1  # as the lesson asks them
+        return drawing.stored_question(lesson, questions.draw_question(lesson, self._rng, turn=turn))
 
     def ask_lesson(self, lesson: str) -> int:
         return self._ask(self.draw_question(lesson))

@@ -111,8 +111,8 @@ def _play_21() -> Any:
     return PlayVinteEUm
 
 
-GAME_PAGES = {"truco": GamePage("jogar_truco", _play_truco, takes_variant=True),
-              "21": GamePage("jogar_21", _play_21, takes_variant=False)}
+GAME_PAGES = {"truco": GamePage("jogar_truco.ipynb", _play_truco, takes_variant=True),
+              "21": GamePage("jogar_21.ipynb", _play_21, takes_variant=False)}
 
 
 class Homework(View):
@@ -244,7 +244,7 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            link = f"{GAME_PAGES[item['game']].notebook}.ipynb?tarefa={self.code}&item={index}&lang={lang}"
+            link = f"{GAME_PAGES[item['game']].notebook}?tarefa={self.code}&item={index}&lang={lang}"
             parts += [button, w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
                                      f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>")]
         return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
