@@ -77,9 +77,22 @@ class GameSpec:
     _raise_to_answer: Callable[[Any], dict[str, Any] | None]
     _view_from_dict: Callable[[object], SeatView]
     seat_counts: tuple[int, ...] = ()  # the seat counts allowed, when not the whole range
+    _card_action: Callable[[list[Any], list[Any], int, bool], Action | None] = lambda legal, hand, index, covered: None
+    _blind_positions: Callable[[list[Any]], frozenset[int]] = lambda legal: frozenset()
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
+
+    def card_action(self, legal: list[Any], hand: list[Any], index: int, covered: bool = False) -> Action | None:
+        """In a game of `hand_play`, the action a seat's pick of the card at `index` of its hand
+        takes among its `legal` actions (in truco's mão de ferro: the blind play of that position,
+        docs/rules.md#ferro-blind), face down when `covered`; None when it may not be played now
+        (always, in a game without hand play)."""
+        return self._card_action(legal, hand, index, covered)
+
+    def blind_positions(self, legal: list[Any]) -> frozenset[int]:
+        """The positions of its hand a seat may play without seeing them now (truco's mão de ferro)."""
+        return self._blind_positions(legal)
 
     def option(self, name: str) -> Option:
         """The option called `name`; GameError "unknown_option" otherwise."""
@@ -176,6 +189,7 @@ class GameSpec:
 
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
+    from .truco.actions import blind_positions, card_action
     from .truco.rules import OPTIONS, PLAYER_COUNTS
 
     def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str) -> GameState:
@@ -210,7 +224,7 @@ def _truco_spec(key: str) -> GameSpec:
         family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
         _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
         _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None,
-        _view_from_dict=view_from_dict)
+        _view_from_dict=view_from_dict, _card_action=card_action, _blind_positions=blind_positions)
 
 
 def _vinte_e_um_spec(key: str) -> GameSpec:

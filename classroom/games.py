@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cartas.catalogue import Catalogue
-from cartas.contract import Action, Event, GameState
+from cartas.contract import Action, Event, GameState, Outcome
 from cartas.errors import RuleError
 from cartas.games import GAME_KEYS, GameSpec, all_games, find_game
 
@@ -241,6 +241,17 @@ def raise_to_answer(state: Any, game: str | None = None) -> dict | None:
     return spec_of(game or state.game).raise_to_answer(state)
 
 
+def card_action(game: str, legal: list, hand: list, index: int, covered: bool = False):
+    """The action a seat's pick of the card at `index` of its hand takes (the game's rule:
+    `GameSpec.card_action`, a blind play in truco's mão de ferro); None when it may not."""
+    return spec_of(game).card_action(legal, hand, index, covered)
+
+
+def blind_positions(game: str, legal: list) -> frozenset[int]:
+    """The positions of her hand a seat may play unseen now (`GameSpec.blind_positions`)."""
+    return spec_of(game).blind_positions(legal)
+
+
 def hand_play(game: str) -> bool:
     """True where a seat plays cards picked from its hand (the table shows them to pick)."""
     return spec_of(game).hand_play
@@ -251,8 +262,8 @@ def team_of(game: str, seat: int) -> int | None:
     return spec_of(game).team_of(seat)
 
 
-def outcome(state: GameState) -> dict:
-    """Who won, JSON-friendly: {"winner": team or seat or None, "score"/"chips": ...}
-    (the scores of teams, or the chips of seats: `state.outcome()`)."""
-    result = state.outcome()
-    return {"winner": result.winner, ("score" if result.by == "team" else "chips"): list(result.scores)}
+def outcome(state: GameState) -> Outcome:
+    """Who won, as the engine says it (`state.outcome()`, the contract's typed `Outcome`: the
+    scores of teams or the chips of seats, `by` saying which); its `to_dict()` is what a table's
+    record keeps."""
+    return state.outcome()

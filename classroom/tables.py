@@ -548,7 +548,7 @@ class Tables:
         finished = state.is_terminal()
         record = {**snap.record, "state": state.to_json(), "moved_at": now, "last": last,
                   "status": "finished" if finished else "playing",
-                  "outcome": games.outcome(state) if finished else None}
+                  "outcome": games.outcome(state).to_dict() if finished else None}
         if not self.repo.save(snap.code, snap.version, record, archived=finished):
             raise TableError("moved_on")
         return Snapshot(snap.code, snap.version + 1, record, snap.presence, state)

@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import pytest
 
+from cartas.questions import SLIP, Choice, Question, Text
 from widgets.components.base import View
-from widgets.components.exercises import Exercises, NoRepeats, Question
+from widgets.components.exercises import Exercises, NoRepeats
 
 POOL = 6
 
 
 def counting_question(rng) -> Question:
     n = int(rng.integers(POOL))
-    return Question(prompt={"pt": f"Quanto é {n} + 1?", "en": f"What is {n} + 1?"},
-                    options=[(n + 1, str(n + 1)), (n + 2, str(n + 2))], answer=n + 1,
-                    why={"pt": "conta", "en": "count"})
+    return Question("test.counting", "", Text(f"Quanto é {n} + 1?", f"What is {n} + 1?"),
+                    (Choice(n + 1, Text(str(n + 1), str(n + 1))), Choice(n + 2, Text(str(n + 2), str(n + 2)), SLIP)),
+                    n + 1, Text("conta", "count"), key=n)
 
 
 def test_exercises_go_through_the_pool_before_repeating_a_question():

@@ -90,3 +90,37 @@ def test_a_seat_not_at_the_table_is_refused_by_the_spec_in_both_languages(seat, 
     assert refused.value.code == "bad_seat"
     assert "os assentos vão de 0 a" in refused.value.message("pt")
     assert "the seats go from 0 to" in refused.value.message("en")
+
+
+@pytest.mark.parametrize("key", ["paulista", "mineiro"])
+def test_rule_ferro_blind_a_picked_card_is_played_by_its_position_unseen(key):
+    """Docs: docs/rules.md#ferro-blind. The engine says what a pick of a card of the hand does
+    (`GameSpec.card_action`, asked by the tables page): in a mão de ferro the seat's cards are
+    unseen and the pick plays blind the card at that position; in any other hand it plays that
+    card, face down when covering is asked and allowed; 21 has no hand to pick from."""
+    from cartas.cards import TRUCO_PACK, make_rng, shuffled
+    from cartas.truco import deal_hands, from_deal, get_variant
+
+    variant, spec = get_variant(key), find_game(key)
+    hands, vira = deal_hands(shuffled(TRUCO_PACK, make_rng(5)), 0, variant.uses_vira)
+    t = variant.threshold
+    ferro = from_deal(variant, hands, vira, dealer=0, score=(t, t), seed=1)
+    seat = ferro.current_seat
+    legal, hand = ferro.legal_actions(), list(ferro.view(seat).hand)
+    assert spec.blind_positions(legal) == frozenset({0, 1, 2})
+    for index in range(3):
+        action = spec.card_action(legal, hand, index)
+        assert action is not None and action.kind == "blind" and action.position == index
+    ferro.apply_action(spec.card_action(legal, hand, 1))
+    assert ferro.events[-1]["type"] == "play"  # the card at position 1 is turned on the table
+
+    plain = from_deal(variant, hands, vira, dealer=0, score=(0, 0), seed=1)
+    seat = plain.current_seat
+    legal, hand = plain.legal_actions(), list(plain.view(seat).hand)
+    assert spec.blind_positions(legal) == frozenset()
+    picked = spec.card_action(legal, hand, 2)
+    assert picked is not None and picked.kind == "play" and picked.card == hand[2]
+    assert spec.card_action(legal, hand, 2, covered=True) is None  # no card face down in the first trick
+    assert spec.card_action(legal, hand, 3) is None
+    assert games.card_action(key, legal, hand, 0) == spec.card_action(legal, hand, 0)
+    assert find_game("21").card_action(legal, hand, 0) is None and not find_game("21").blind_positions(legal)

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def answer_right(view):
     ex = view.exercises
     ex.next_button.click()  # the learner presses "Começar"
-    right = str(dict(ex.question.options)[ex.question.answer])
+    right = dict(ex.question.options)[ex.question.answer]["pt"]
     next(b for b in ex.buttons.children if b.description == right).click()
 
 
@@ -216,7 +216,7 @@ def test_a_second_browser_typing_a_taken_name_is_told_it_is_taken_and_offered_th
         view = ManilhaExplorer(seed=3)
         ex = view.exercises
         ex.next_button.click()
-        right = str(dict(ex.question.options)[ex.question.answer])
+        right = dict(ex.question.options)[ex.question.answer]["pt"]
         next(b for b in ex.buttons.children if b.description != right).click()
     scores = learner_progress(open_store(), ana_key(turma))["manilhas"]
     assert (scores["right"], scores["asked"]) == (1, 1)  # her 1/1 stays 1/1

@@ -1,8 +1,8 @@
 """Every question kind of every lesson marks right exactly the choices the engine's rules accept.
 
 Issue 29, item 1: a learner told "wrong" for a right answer stops trusting the tool. For each
-question maker the review and the live quiz use (`widgets.pages.revisao.MAKERS`, the same as
-`widgets.pages.aula.QUESTION_LESSONS`), more than 10,000 seeded questions of each kind are
+lesson of the engine's registry (`cartas.questions`, which the lessons, the review and the live
+quiz all ask from), more than 10,000 seeded questions of each kind are
 drawn, and each choice is judged by an oracle written from the engine's own rule functions
 (`is_manilha`, trick resolution, what running or playing a hand scores on a real state, 21's
 scoring and calls, the careful bots' choices), reading the question's `facts`, not by the
@@ -10,15 +10,14 @@ generator's logic. The set of choices judged right must be exactly {question.ans
 lessons ask every question with exactly one right choice (Decided in
 `widgets.components.exercises.Question`), so a kind with two right choices fails here.
 
-One view (or function) per lesson and variant is reused for all its draws. The two lessons
-whose questions come from bots' play (vinte_e_um_rodada: a round; vinte_e_um_banca: a change of
-bank) ask both kinds about one round or change (`BATCHES`, the pages' own `decision_question`
-and `bank_question`), and their whole `question(rng)` is checked on WHOLE draws besides.
+Each lesson is asked in every variant its kinds are asked in. The two lessons whose questions
+come from bots' play (vinte_e_um_rodada: a round; vinte_e_um_banca: a change of bank) ask both
+kinds about one round or change (`BATCHES`, the engine's `decision_question` and
+`bank_question`), and their whole `draw_question` is checked on WHOLE draws besides.
 """
 from __future__ import annotations
 
 import functools
-import importlib
 from collections import Counter
 from collections.abc import Callable
 
@@ -26,6 +25,7 @@ import numpy as np
 import pytest
 
 from cartas.cards import Card, Rank, Suit
+from cartas.questions import LESSONS, draw_question, lesson_kinds
 from cartas.truco import (
     PLAY_HAND,
     RAISE,
@@ -217,8 +217,8 @@ def kind_of(q) -> str:
 def round_decisions(rng):
     """vinte_e_um_rodada's two kinds from one round (a round played once asks both): the
     lesson's `decision_question` at the round's first player decision and at the banker's."""
+    from cartas.questions.vinte_e_um import ASKED, bots_for, decision_question
     from cartas.vinte_e_um import new_game
-    from widgets.pages.vinte_e_um_rodada import ASKED, bots_for, decision_question
 
     seed = int(rng.integers(1_000_000))
     state = new_game(4, seed=seed, rounds=1, rotation="permanent")
@@ -235,7 +235,7 @@ def round_decisions(rng):
 
 def bank_changes(rng):
     """vinte_e_um_banca's two kinds about one seeded change of bank (`rotation_question`)."""
-    from widgets.pages.vinte_e_um_banca import bank_question, rotation_question
+    from cartas.questions.vinte_e_um import bank_question, rotation_question
 
     rotation = rotation_question(rng)
     for kind in ("seat", "price"):
@@ -249,20 +249,11 @@ WHOLE = 500
 
 
 def makers(lesson: str) -> list[Callable]:
-    """The lesson's question makers: one per variant its view offers, made once."""
-    found = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
-    if not isinstance(found, type):
-        if lesson in BATCHES:
-            return [BATCHES[lesson]]
-        return [lambda rng: [found(rng)]]
-    views = [found(lang="pt")]
-    variant = getattr(views[0], "variant", None)
-    if variant is not None and hasattr(variant, "options"):
-        for value in [v for _, v in variant.options][1:]:
-            view = found(lang="pt")
-            view.variant.value = value
-            views.append(view)
-    return [lambda rng, view=view: [view._question(rng)] for view in views]
+    """The lesson's question makers: one per variant its kinds are asked in."""
+    if lesson in BATCHES:
+        return [BATCHES[lesson]]
+    variants = sorted({v for kind in lesson_kinds(lesson) for v in kind.variants}) or [None]
+    return [lambda rng, v=v: [draw_question(lesson, rng, variant=v)] for v in variants]
 
 
 def check(q) -> None:
@@ -274,8 +265,8 @@ def check(q) -> None:
 
 
 def test_the_review_and_the_live_quiz_ask_the_same_lessons():
-    assert {k: v for k, v in MAKERS.items()} == {k: name for k, (_, name) in QUESTION_LESSONS.items()}
-    assert set(KINDS) == set(MAKERS)
+    assert tuple(MAKERS) == tuple(QUESTION_LESSONS) == LESSONS
+    assert set(KINDS) == set(LESSONS)
 
 
 @pytest.mark.parametrize("lesson", list(KINDS))
@@ -299,8 +290,9 @@ def test_rule_every_question_marks_right_exactly_what_the_engine_accepts(lesson)
 
 @pytest.mark.parametrize("lesson", list(BATCHES))
 def test_rule_the_slow_lessons_question_functions_ask_what_the_engine_accepts(lesson):
-    """The whole `question(rng)` of the lessons checked kind by kind above."""
-    maker = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
+    """The whole `draw_question` of the lessons checked kind by kind above."""
+    def maker(rng):
+        return draw_question(lesson, rng)
     rng = np.random.default_rng(30)
     kinds = Counter()
     for _ in range(WHOLE):

@@ -291,7 +291,7 @@ def test_a_lesson_on_an_unreadable_store_file_says_progress_is_not_saved_in_both
     view = ManilhaExplorer(seed=3)
     ex = view.exercises
     ex.next_button.click()
-    right = str(dict(ex.question.options)[ex.question.answer])
+    right = dict(ex.question.options)[ex.question.answer]["pt"]
     next(b for b in ex.buttons.children if b.description == right).click()
     assert "cartas-right" in ex.feedback.value and ex.score.right == 1  # the lesson goes on
     assert "não está sendo salvo" in identity.widget().notice

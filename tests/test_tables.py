@@ -320,7 +320,10 @@ def test_the_class_lists_its_open_tables_and_a_finished_one_is_archived(stored):
         snap = tables.bot_move(snap) or tables.snapshot(done)
     assert {s.code for s in tables.list_class("TURMA1")} == {open_code}
     assert [s.code for s in tables.list_class("TURMA1", archived=True)] == [done]
-    assert tables.snapshot(done).record["outcome"]["chips"]
+    finished = tables.snapshot(done)
+    # the engine's typed Outcome, kept as its own JSON (issue 30 item 3: not flattened by the adapter)
+    assert finished.record["outcome"] == finished.state.outcome().to_dict()
+    assert finished.record["outcome"]["by"] == "seat" and len(finished.record["outcome"]["scores"]) == 3
 
 
 # Bots, leaving and coming back -----------------------------------------------------------

@@ -219,11 +219,14 @@ def test_the_picker_offers_21s_lesson_questions_drawn_from_the_seed_in_both_lang
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_21_scoring_question_keys_the_engines_total_and_judgement(seed):
+    from functools import partial
+
     import numpy as np
 
     from cartas.cards import Card
+    from cartas.questions import draw_question
     from cartas.vinte_e_um import judge_call, points
-    from widgets.pages.vinte_e_um_pontos import question
+    question = partial(draw_question, "vinte_e_um_pontos")  # the lesson's kinds, from the registry
 
     asked = question(np.random.default_rng(seed))
     if asked.key[0] == "worth":

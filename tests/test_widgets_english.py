@@ -88,14 +88,14 @@ def test_an_english_page_shows_no_portuguese(module, name, store_location):
 def test_running_from_a_call_says_point_or_points_in_words():
     import numpy as np
 
-    from widgets.pages.truco_mineiro import VariantComparison
+    from cartas.questions import find_kind
     rng = np.random.default_rng(3)
     seen = set()
     for _ in range(30):
-        question = VariantComparison._runs_question(rng)
+        question = find_kind("truco_mineiro.ladder").make(rng)
         pays = question.answer
         seen.add(pays)
-        assert "(s)" not in question.why["en"] and "(s)" not in question.why["pt"]
-        assert f" {pays} {'point' if pays == 1 else 'points'} " in question.why["en"]
-        assert f" {pays} {'ponto' if pays == 1 else 'pontos'} " in question.why["pt"]
+        assert "(s)" not in question.reason["en"] and "(s)" not in question.reason["pt"]
+        assert f" {pays} {'point' if pays == 1 else 'points'} " in question.reason["en"]
+        assert f" {pays} {'ponto' if pays == 1 else 'pontos'} " in question.reason["pt"]
     assert 1 in seen and len(seen) > 2

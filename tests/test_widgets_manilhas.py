@@ -122,7 +122,7 @@ def test_the_explorer_opens_without_numpy_and_loads_it_at_the_first_draw():
 
 def click(ex, value):
     label = dict(ex.question.options)[value]
-    next(b for b in ex.buttons.children if b.description == str(label)).click()
+    next(b for b in ex.buttons.children if b.description == label[ex.view.lang]).click()
 
 
 def test_paulista_question_asks_the_manilha_of_a_vira_and_answers_at_once():

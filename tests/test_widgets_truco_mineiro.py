@@ -37,7 +37,7 @@ def test_language_and_exercises():
     ex.next_button.click()  # the learner presses "Começar"
     for _ in range(5):
         ex.answer(ex.question.answer)
-        assert ex.question.why["en"] in ex.feedback.value
+        assert ex.question.reason["en"] in ex.feedback.value
         ex.next_button.click()
     assert "Score: 5 of 5" in ex.score_label.value
 

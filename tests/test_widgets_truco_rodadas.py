@@ -66,7 +66,7 @@ def test_exercises_answer_at_once_with_the_engine_reason():
     for _ in range(5):
         q = ex.question
         ex.answer(q.answer)
-        assert "cartas-right" in ex.feedback.value and q.why["pt"] in ex.feedback.value
+        assert "cartas-right" in ex.feedback.value and q.reason["pt"] in ex.feedback.value
         ex.next_button.click()
     ex.answer(next(v for v, _ in ex.question.options if v != ex.question.answer))
     assert "cartas-wrong" in ex.feedback.value

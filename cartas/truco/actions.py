@@ -23,6 +23,7 @@ kind           constructor          str()           meaning
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -189,3 +190,24 @@ _COVER: dict[Card | str | None, Action] = {a.card: a for a in COVER_ACTIONS}
 _PLAY.update({str(a.card): a for a in PLAY_ACTIONS})
 _COVER.update({str(a.card): a for a in COVER_ACTIONS})
 BLIND_ACTIONS = _BLIND
+
+
+def card_action(legal: Iterable[Action], hand: Sequence[Card | None], index: int,
+                covered: bool = False) -> Action | None:
+    """The action a pick of the card at `index` of a seat's `hand` takes, among its `legal`
+    actions: in a mão de ferro the seat sees none of its cards and plays blind the card at that
+    position (docs/rules.md#ferro-blind); otherwise it plays that card, face down when
+    `covered`. None when that card may not be played now."""
+    legal = list(legal)
+    if any(a.kind == "blind" for a in legal):
+        return next((a for a in legal if a.kind == "blind" and a.position == index), None)
+    if not 0 <= index < len(hand) or hand[index] is None:
+        return None
+    kind = "cover" if covered else "play"
+    return next((a for a in legal if a.kind == kind and a.card == hand[index]), None)
+
+
+def blind_positions(legal: Iterable[Action]) -> frozenset[int]:
+    """The positions of the hand a seat may play blind now (a mão de ferro,
+    docs/rules.md#ferro-blind); empty otherwise."""
+    return frozenset(a.position for a in legal if a.kind == "blind" and a.position is not None)

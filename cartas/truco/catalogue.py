@@ -412,6 +412,109 @@ _ENTRIES = {
                              "than cards still in the other seats' hands ({need})"),
 }
 
+# The lessons' questions (`cartas.questions.truco`): prompts `q_*`, choices `c_*`, reasons
+# `r_*`, and what a wrong choice reveals, `mis_*` (said to a learner as "it looks like ...").
+# Rendered with `str.format` alone (`cartas.questions.say`), without `TrucoCatalogue`'s fields.
+_QUESTIONS = {
+    "q_manilha_rank": ("A vira é {vira}. Qual é a manilha?", "The vira is {vira}. Which rank is the manilha?"),
+    "r_manilha_rank": ("Depois do {vira} vem o {next}, então a manilha é {next}.",
+                       "After {vira} comes {next}, so the manilha is {next}."),
+    "q_fixed_manilha": ("Truco Mineiro. Qual destas cartas é manilha?",
+                        "Truco Mineiro. Which of these cards is a manilha?"),
+    "r_fixed_manilha": ("No Mineiro as manilhas são sempre {cards}.", "In Mineiro the manilhas are always {cards}."),
+    "q_stronger": ("{where}Qual carta é mais forte: {a} ou {b}?", "{where}Which card is stronger: {a} or {b}?"),
+    "q_where_vira": ("A vira é {vira}. ", "The vira is {vira}. "),
+    "q_where_mineiro": ("Truco Mineiro. ", "Truco Mineiro. "),
+    "r_stronger_manilha": ("{card} é manilha e vence qualquer carta comum.",
+                           "{card} is a manilha and beats every ordinary card."),
+    "r_stronger_suit": ("As duas são manilhas; entre manilhas vale o naipe: ouros ♦ &lt; espadas ♠ &lt; copas ♥ "
+                        "&lt; paus ♣.",
+                        "Both are manilhas; among manilhas the suit decides: diamonds ♦ &lt; spades ♠ &lt; "
+                        "hearts ♥ &lt; clubs ♣."),
+    "r_stronger_order": ("Nenhuma é manilha, e na ordem natural {a} vem depois de {b}.",
+                         "Neither is a manilha, and in the natural order {a} comes after {b}."),
+    "q_mao": ("O assento {dealer} dá as cartas. Quem é a mão, o primeiro a jogar?",
+              "Seat {dealer} deals. Which seat leads (is the mão)?"),
+    "c_seat": ("Assento {seat}", "Seat {seat}"),
+    "c_none": ("nenhuma", "none"),
+    "q_vira_is": ("A vira é {vira}.", "The vira is {vira}."),
+    "q_in_mineiro": ("Truco Mineiro.", "Truco Mineiro."),
+    "q_manilha_among": ("{where} Qual destas cartas é manilha?", "{where} Which of these cards is a manilha?"),
+    "r_manilhas_are": ("As manilhas são {cards}.", "The manilhas are {cards}."),
+    "q_trick": ("{where}Rodada (na ordem): {plays}. Quem leva a rodada?",
+                "{where}Trick (in order): {plays}. Who wins the trick?"),
+    "q_play": ("{seat} ({team}) {card}", "{seat} ({team}) {card}"),
+    "q_trick_vira": ("Vira {vira}. ", "Vira {vira}. "),
+    "q_trick_mineiro": ("Mineiro. ", "Mineiro. "),
+    "c_covered": ("coberta", "face down"),
+    "c_tie": ("Empate", "Tie"),
+    "c_nobody": ("Ninguém", "Nobody"),
+    "q_hand": ("Resultado das rodadas: {results}. Quem leva a mão?", "Trick results: {results}. Who takes the hand?"),
+    "q_bet_value": ("{variant}. {story} Quanto vale a mão agora?", "{variant}. {story} What is the hand worth now?"),
+    "q_bet_run": ("{variant}. {story} Se a {team} correr agora, quantos pontos a outra dupla ganha?",
+                  "{variant}. {story} If {team} runs now, how many points does the other team score?"),
+    "r_bet_run": ("Correr paga o valor antes do pedido recusado: {points}.",
+                  "Running pays the value before the refused call: {points}."),
+    "r_bet_value": ("A mão vale o último valor aceito: {value}.",
+                    "The hand is worth the last accepted value: {value}."),
+    "q_threshold_run": ("{name} para a {team}. Se a dupla correr, quantos pontos a outra dupla ganha?",
+                        "{name} for {team}. If the team runs, how many points does the other team score?"),
+    "q_threshold_play": ("{name} para a {team}. Se a dupla jogar, quanto vale a mão?",
+                         "{name} for {team}. If the team plays, what is the hand worth?"),
+    "q_threshold_raise": ("{name} para a {team}, que decidiu jogar. O assento {seat} pede truco. O que acontece?",
+                          "{name} for {team}, who decided to play. Seat {seat} calls truco. What happens?"),
+    "c_loses": ("A dupla que pediu perde o jogo", "The calling team loses the game"),
+    "c_worth_more": ("A mão passa a valer mais", "The hand is worth more"),
+    "r_threshold_run": ("Correr da {name} dá {points} à outra dupla.",
+                        "Running from the {name} gives the other team {points}."),
+    "r_threshold_play": ("A {name} jogada vale {value}.", "A {name} that is played is worth {value}."),
+    "q_duel": ("{variant}{vira}: o assento 0 ({team0}) joga {a} e o assento 1 ({team1}) joga {b}. Quem vence?",
+               "{variant}{vira}: seat 0 ({team0}) plays {a} and seat 1 ({team1}) plays {b}. Who wins?"),
+    "q_runs": ("{variant}: uma dupla pede {call} e a outra corre. Quantos pontos ganha a dupla que pediu?",
+               "{variant}: a team asks for {call} and the other team runs. How many points does the team that "
+               "asked win?"),
+    "r_runs": ("No {variant}, correr de {call} dá {pays} {unit} a quem pediu: o valor da mão antes do pedido.",
+               "In {variant}, running from {call} gives {pays} {unit} to the team that asked: what the hand was "
+               "worth before the call."),
+    "mis_manilha_is_vira": ("a manilha é a própria carta da vira", "the manilha is the vira's rank"),
+    "mis_counts_backwards": ("a manilha é a carta antes da vira, não a seguinte",
+                             "the manilha is the rank before the vira, not the one after"),
+    "mis_poker_order": ("as cartas seguem a ordem do baralho comum (J antes de Q, o 3 baixo)",
+                        "the ranks go in the usual pack order (J before Q, 3 low)"),
+    "mis_manilha_rank_any_suit": ("qualquer carta do valor de uma manilha é manilha, de qualquer naipe",
+                                  "any card of a manilha's rank is a manilha, whatever its suit"),
+    "mis_top_card_is_manilha": ("o 3, a carta comum mais forte, é manilha",
+                                "the 3, the strongest ordinary card, is a manilha"),
+    "mis_misses_manilha": ("uma manilha na mão passa despercebida", "a manilha in the hand goes unnoticed"),
+    "mis_forgets_manilha": ("a manilha não vale mais que as cartas comuns",
+                            "a manilha is worth no more than the ordinary cards"),
+    "mis_manilha_suit_order": ("entre as manilhas os naipes valem ♣ &lt; ♥ &lt; ♠ &lt; ♦",
+                               "suits order the manilhas as ♣ &lt; ♥ &lt; ♠ &lt; ♦"),
+    "mis_dealer_leads": ("quem dá as cartas joga primeiro", "the dealer leads"),
+    "mis_wrong_direction": ("a vez passa para o outro lado da mesa", "play passes the other way round the table"),
+    "mis_tie_goes_to_first": ("a rodada empatada é de quem jogou primeiro a carta empatada",
+                              "a tied trick goes to whoever played the first tying card"),
+    "mis_count_tricks": ("leva a mão quem ganhou mais rodadas, e empate em número não dá a mão a ninguém",
+                         "the hand goes to whoever won more tricks, and an equal count gives it to nobody"),
+    "mis_tie_cancels_hand": ("uma rodada empatada faz a mão não ser de ninguém",
+                             "a tied trick means nobody takes the hand"),
+    "mis_last_trick_decides": ("a última rodada ganha decide a mão", "the last trick won decides the hand"),
+    "mis_running_pays_raised": ("correr paga o valor pedido", "running pays the raised value"),
+    "mis_running_pays_base": ("correr paga sempre o valor inicial da mão",
+                              "running always pays the hand's first value"),
+    "mis_ignores_raises": ("a mão vale sempre o valor inicial, mesmo com pedidos aceitos",
+                           "the hand is always worth its first value, even after accepted calls"),
+    "mis_worth_next_call": ("a mão já vale o próximo pedido", "the hand is already worth the next call"),
+    "mis_threshold_run_pays_hand": ("correr da mão de onze (ou de dez) paga o que vale a mão jogada",
+                                    "running from the mão de onze (or de dez) pays what the played hand is worth"),
+    "mis_threshold_played_is_base": ("a mão de onze (ou de dez) jogada vale o mesmo que uma mão comum",
+                                     "a mão de onze (or de dez) that is played is worth an ordinary hand"),
+    "mis_raise_allowed_in_threshold": ("na mão de onze (ou de dez) ainda se pode pedir truco",
+                                       "truco may still be called in the mão de onze (or de dez)"),
+    "mis_other_variant_ladder": ("vale a escada de pontos da outra variante",
+                                 "the other variant's ladder of values holds"),
+}
+
 _KIND_TEXT = {"accept": ("aceitar", "accept"), "run": ("correr", "run")}
 _PLACES = {"hand": ("na mão do assento {seat}", "in seat {seat}'s hand"),
            "vira": ("na vira", "in the vira"),
@@ -479,7 +582,7 @@ class TrucoCatalogue(Catalogue):
         return out
 
 
-CATALOGUE = TrucoCatalogue("truco", _ENTRIES)
+CATALOGUE = TrucoCatalogue("truco", {**_ENTRIES, **_QUESTIONS})
 
 
 # -- phrases built from the entries --------------------------------------------------------

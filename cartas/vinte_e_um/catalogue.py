@@ -340,8 +340,73 @@ _COACH = {
                              "The banker has nobody left to call."),
 }
 
+# The lessons' questions (`cartas.questions.vinte_e_um`, and the lessons' own exercises): prompts
+# `q_*`, choices `c_*`, reasons `r_*`, and what a wrong choice reveals, `mis_*`.
+_QUESTIONS = {
+    "c_flexible": ("flexível (regra da casa)", "flexible (house rule)"),
+    "q_worth": ("Com o ás valendo {ace}, quanto vale esta mão?",
+                "With the ace counting {ace}, what is this hand worth?"),
+    "r_worth": ("A mão vale {points}.", "The hand is worth {points}."),
+    "q_call": ("A banca chama o jogador (ás vale {ace}). Quem ganha?",
+               "The banker calls the player (ace counts {ace}). Who wins?"),
+    "q_call_hands": ("{player_seat}: {player} · {banker_seat}: {banker}",
+                     "{player_seat}: {player} · {banker_seat}: {banker}"),
+    "c_player_seat": ("Assento 1 (jogador)", "Seat 1 (player)"),
+    "c_banker_seat": ("Banca (assento 0)", "Banker (seat 0)"),
+    "c_player": ("O jogador", "The player"),
+    "c_banker": ("A banca", "The banker"),
+    "q_banker_decides": ("A banca (assento {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
+                         "Ela deve comprar mais uma carta ou chamar?",
+                         "The banker (seat {banker}) has {points} points. Still waiting to be called: {waiting}. "
+                         "Should the banker draw another card or call?"),
+    "q_player_decides": ("O assento {seat} tem {points} pontos; a banca mostra {upcard}. Ele deve pedir mais uma carta "
+                         "ou parar?",
+                         "Seat {seat} has {points} points; the banker shows {upcard}. Should the player hit or stand?"),
+    "c_draw": ("Comprar", "Draw"),
+    "c_call": ("Chamar", "Call"),
+    "c_hit": ("Pedir carta", "Hit"),
+    "c_stand": ("Parar", "Stand"),
+    "r_draw": ("Um banqueiro cuidadoso compra: está atrás da mão mais fraca à vista, e a chance de estourar é {p}.",
+               "A careful banker draws: he is behind the weakest hand in sight, and the chance to bust is {p}."),
+    "r_call": ("Um banqueiro cuidadoso chama: já não está atrás ou comprar estoura com chance {p}.",
+               "A careful banker calls: he is not behind, or a card busts him with chance {p}."),
+    "r_hit": ("Um jogador cuidadoso pede carta enquanto a chance de estourar fica abaixo de 50%: aqui é {p}.",
+              "A careful player hits while the chance to bust stays below 50%: here it is {p}."),
+    "r_stand": ("Um jogador cuidadoso para quando a chance de estourar chega a 50%: aqui é {p}.",
+                "A careful player stands once the chance to bust reaches 50%: here it is {p}."),
+    "q_bank_seat": ("Modo: {mode}. A banca era do assento {banker}.{hint} Neste modo, quem fica com a banca agora?",
+                    "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"),
+    "q_bank_price": ("Modo: {mode}. A banca era do assento {banker}.{hint} Quantas fichas o novo banqueiro paga "
+                     "pela banca?",
+                     "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
+                     "for the bank?"),
+    "q_hint_take": ("O próximo jogador a quem a banca é oferecida aceita.",
+                    "The next player the bank is offered to takes it."),
+    "q_hint_accept": ("A banca aceita a última oferta feita.", "The banker accepts the last offer made."),
+    "c_seat": ("Assento {seat}", "Seat {seat}"),
+    "c_chips": ("{n} fichas", "{n} chips"),
+    "c_one_chip": ("1 ficha", "1 chip"),
+    "r_paid": ("O novo banqueiro paga {chips} pela banca.", "The new banker pays {chips} for the bank."),
+    "mis_ace_always_11": ("o ás vale sempre 11", "the ace is always 11"),
+    "mis_ace_always_1": ("o ás vale sempre 1", "the ace is always 1"),
+    "mis_face_cards_by_rank": ("o valete, a dama e o rei valem 11, 12 e 13",
+                               "the jack, queen and king count 11, 12 and 13"),
+    "mis_tie_goes_to_player": ("o empate fica com o jogador", "a tie goes to the player"),
+    "mis_bust_still_counts": ("uma mão que estourou ainda ganha se tiver mais pontos",
+                              "a hand that went over 21 still wins with more points"),
+    "mis_counts_first_two_cards": ("só contam as duas primeiras cartas da banca",
+                                   "only the banker's first two cards count"),
+    "mis_ignores_bust_risk": ("vale pedir mais uma carta mesmo quando ela estoura a mão muitas vezes",
+                              "another card is worth taking even when it busts the hand too often"),
+    "mis_stops_too_soon": ("é melhor parar mesmo quando a chance de estourar é pequena",
+                           "stopping is better even when the chance to bust is small"),
+    "mis_bank_stays": ("a banca fica com quem já a tinha", "the bank stays with whoever held it"),
+    "mis_bank_to_next_seat": ("a banca passa sempre ao assento seguinte", "the bank always passes to the next seat"),
+    "mis_bank_is_free": ("quem toma a banca não paga nada por ela", "whoever takes the bank pays nothing for it"),
+}
+
 CATALOGUE = Catalogue("vinte_e_um", {
     **_ACTIONS, **_KINDS, **_PHASES, **_EVENTS, **_REASONS, **_ROTATIONS, **_CALLS, **_WORDS,
     **_REFUSALS, **_SETUP, **_STATE_RULES,
-    **_COACH,
+    **_COACH, **_QUESTIONS,
 })

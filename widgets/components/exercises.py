@@ -26,9 +26,9 @@ made only then: a lesson whose own view draws nothing at random (the manilha exp
 without loading numpy, which is most of a lesson kernel's start-up cost when a class opens it
 at once. After the first question, the same button asks for another.
 
-A lesson gives `Exercises` a `make_question(rng) -> Question` function; the answer and the
-"why" in each Question come from the engine. Both languages are prepared up front, so the
-language switch only redraws.
+A lesson gives `Exercises` a `make_question(rng) -> Question` function, a question kind of
+the engine's registry (`cartas.questions`: the prompt, the choices, the answer and the reason,
+each in both languages, so the language switch only redraws).
 """
 from __future__ import annotations
 
@@ -40,6 +40,7 @@ from typing import Any
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
+from cartas.questions import Question, Text
 from widgets.components.announce import text_of
 from widgets.components.base import html, verdict_html
 from widgets.components.i18n import translate
@@ -201,29 +202,6 @@ class NoRepeats:
         return question
 
 
-@dataclass
-class Question:
-    """prompt/why: {"pt": html, "en": html}; options: [(value, {"pt": label, "en": label})];
-    `key`: what makes two questions the same (default: the English prompt and the options);
-    skill: the skill it trains (classroom.mastery.SKILLS), "" for none; `facts`: what the
-    question is about as the engine's inputs (a variant, a vira, a state...), never shown: a
-    check of the answer reads them (tests/test_question_answers.py judges every option with the
-    engine's rules). Every question has exactly one right option, `answer`."""
-
-    prompt: dict
-    options: list
-    answer: object
-    why: dict
-    key: Hashable | None = None
-    skill: str = ""
-    facts: dict = field(default_factory=dict, compare=False, repr=False)
-
-    def same_as(self) -> Hashable:
-        if self.key is not None:
-            return self.key
-        return (self.prompt.get("en"), tuple(str(value) for value, _ in self.options))
-
-
 class Exercises(w.VBox):
     """The exercise block at the end of a lesson view.
 
@@ -311,8 +289,8 @@ class Exercises(w.VBox):
 
     def _why(self, q: Question, lang: str) -> str:
         if self.answers.correct:
-            return q.why[lang]
-        return f"<b>{self.t('the_answer', answer=escape(self._label(q, q.answer)))}</b> {q.why[lang]}"
+            return q.reason[lang]
+        return f"<b>{self.t('the_answer', answer=escape(self._label(q, q.answer)))}</b> {q.reason[lang]}"
 
     def _make_buttons(self, question: Question) -> None:
         """One labelled button per option of the new question, shown once the prompt is drawn
@@ -334,7 +312,7 @@ class Exercises(w.VBox):
             b.close()
 
     def _text(self, label) -> str:
-        return label[self.view.lang] if isinstance(label, dict) else str(label)
+        return label[self.view.lang] if isinstance(label, dict | Text) else str(label)
 
     def redraw(self) -> None:
         lang = self.view.lang

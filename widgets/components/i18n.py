@@ -81,3 +81,9 @@ def number(value: float, lang: str, digits: int = 0) -> str:
 def percent(fraction: float, lang: str, digits: int = 1) -> str:
     """A fraction as a percentage in `lang`: 0.676 -> "67,6%" (pt) or "67.6%" (en)."""
     return number(fraction * 100, lang, digits) + "%"
+
+
+def from_catalogue(catalogue, **keys: str) -> dict[str, dict[str, str]]:
+    """A page's `TEXT` entries that are the engine catalogue's sentences (page key = catalogue
+    key): the sentence is written once, in the game's catalogue, and the page says it as its own."""
+    return {mine: {lang: catalogue.template(theirs, lang) for lang in LANGUAGES} for mine, theirs in keys.items()}

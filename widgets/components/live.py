@@ -23,6 +23,7 @@ from html import escape
 
 import traitlets
 
+from cartas.questions import Question, Text
 from widgets.components.i18n import LANGUAGES, translate
 from widgets.components.ticker import Ticker
 
@@ -49,18 +50,18 @@ class LiveTicker(Ticker):
 
 
 def _label(label) -> dict:
-    if isinstance(label, dict):
+    if isinstance(label, dict | Text):
         return {lang: str(label[lang]) for lang in LANGUAGES}
     return {lang: str(label) for lang in LANGUAGES}
 
 
-def stored_question(lesson: str, question) -> dict:
+def stored_question(lesson: str, question: Question) -> dict:
     """A lesson's `Question` as `classroom.live` keeps it (see the module's rules)."""
     values = [value for value, _ in question.options]
     return {"lesson": lesson, "prompt": {lang: question.prompt[lang] for lang in LANGUAGES},
             "options": [_label(label) for _, label in question.options],
             "answer": values.index(question.answer),
-            "why": {lang: question.why[lang] for lang in LANGUAGES}, "skill": question.skill}
+            "why": {lang: question.reason[lang] for lang in LANGUAGES}, "skill": question.skill}
 
 
 def say(key: str, lang: str, **fields) -> str:

@@ -5,10 +5,9 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
   (`classroom.classes.open_class`, with its limit on wrong keys); under JupyterHub with the
   class's hub group alone (the class service checks that she teaches). The page then shows the join
   code in large letters, the learners' link (`aula_aluno.ipynb?codigo=...`) and its QR code.
-- The teacher picks the next question: a lesson, truco's or 21's, whose own question
-  generator (a truco lesson view's exercise block, `widgets.components.exercises`; a 21
-  lesson page's `question`, the same question kinds as its exercises: scoring a hand, who wins
-  a call, hit or stand, draw or call, who takes the bank and for how much) draws it from this
+- The teacher picks the next question: a lesson, truco's or 21's, whose question kinds (the
+  engine's registry, `cartas.questions`, the same kinds as its exercises: scoring a hand, who
+  wins a call, hit or stand, draw or call, who takes the bank and for how much) draw it from this
   session's seeded Generator (seed shown; `?semente=` replays a class's questions); or a
   truco position from the scenario builder (its link, or the whole address), asked as "what
   would you play here?", the answer key and its reason taken from the coach
@@ -26,13 +25,13 @@ Decided rules (classroom.live, docs/rules.md#live-quiz-points):
 """
 from __future__ import annotations
 
-import importlib
 from html import escape
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import ipywidgets as w
 
+from cartas import questions
 from classroom import hub_user
 from classroom.classes import NotAllowed
 from classroom.store import StoreError
@@ -40,20 +39,9 @@ from widgets.components import live as drawing
 from widgets.components.base import View
 from widgets.components.i18n import LANGUAGES, translate
 
-# The lessons whose questions the projector asks: (page module, its question maker): a view
-# class, whose exercise block's `make_question` is used (the truco lessons), or the page's own
-# function of a Generator (the 21 lessons, whose exercises have answer widgets of their own).
-QUESTION_LESSONS = {
-    "manilhas": ("manilhas", "ManilhaExplorer"),
-    "truco_mao": ("truco_mao", "DealStepper"),
-    "truco_rodadas": ("truco_rodadas", "TrickLab"),
-    "truco_apostas": ("truco_apostas", "BettingLab"),
-    "truco_mao_de_onze": ("truco_mao_de_onze", "ThresholdLab"),
-    "truco_mineiro": ("truco_mineiro", "VariantComparison"),
-    "vinte_e_um_pontos": ("vinte_e_um_pontos", "question"),
-    "vinte_e_um_rodada": ("vinte_e_um_rodada", "question"),
-    "vinte_e_um_banca": ("vinte_e_um_banca", "question"),
-}
+# The lessons whose questions the projector asks: each lesson's question kinds, found in the
+# engine's registry (`cartas.questions.draw_question`).
+QUESTION_LESSONS = questions.LESSONS
 # A scenario question counts in the learner's progress under the live quiz's own key: the
 # scenario builder (cenarios) asks no exercises of its own, so its column stays empty.
 SCENARIO_LESSON = "aula_cenario"
@@ -200,7 +188,7 @@ class LiveProjector(View):
         self.board: dict = {}
         self._seed = seed
         self._rng = None
-        self._views: dict = {}
+        self._turns: dict[str, int] = {}  # lesson -> questions of it asked before
         self.intro = w.HTML()
         self.code = w.Text(layout=w.Layout(width="160px")).add_class("cartas-live-class")
         self.key = w.Password(layout=w.Layout(width="240px")).add_class("cartas-live-key")
@@ -281,23 +269,15 @@ class LiveProjector(View):
         self.refresh()
         return self.session
 
-    def _maker(self, lesson: str):
-        """The question maker of `lesson` (see QUESTION_LESSONS), made once."""
-        if lesson not in QUESTION_LESSONS:
-            raise KeyError(lesson)
-        if lesson not in self._views:
-            module, name = QUESTION_LESSONS[lesson]
-            found = getattr(importlib.import_module(f"widgets.pages.{module}"), name)
-            self._views[lesson] = found(lang=self.lang).exercises.make_question if isinstance(found, type) else found
-        return self._views[lesson]
-
     def draw_question(self, lesson: str) -> dict:
         """The next question of `lesson`, from the lesson's own generator and this session's
         seeded Generator, as the store keeps it."""
         if self._rng is None:
             raise ValueError(self.t("no_session"))
-        made = self._maker(lesson)(self._rng)
-        return drawing.stored_question(lesson, made)
+        if lesson not in QUESTION_LESSONS:
+            raise KeyError(lesson)
+        turn = self._turns[lesson] = self._turns.get(lesson, -1) + 1  # as the lesson asks them
+        return drawing.stored_question(lesson, questions.draw_question(lesson, self._rng, turn=turn))
 
     def ask_lesson(self, lesson: str) -> int:
         return self._ask(self.draw_question(lesson))

@@ -15,10 +15,10 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, Card, lazy_rng
-from cartas.truco import NATURAL_ORDER, get_variant, manilha_label, manilha_rank, manilhas, ranking, strength_table
+from cartas.questions import Question, draw_question
+from cartas.truco import NATURAL_ORDER, get_variant, manilha_label, manilha_rank, manilhas, ranking
 from widgets.components.base import View, html, variant_toggle
-from widgets.components.exercises import Exercises, Question
-from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.exercises import Exercises
 from widgets.draw.svg import card_svg, cards_row
 
 TEXT = {
@@ -47,25 +47,6 @@ TEXT = {
     "ranking": {"pt": "Força de todas as 40 cartas (da mais forte para a mais fraca)",
                 "en": "Strength of all 40 cards (strongest first)"},
     "ranking_note": {"pt": "Cartas na mesma linha empatam.", "en": "Cards on the same line are equal."},
-    "question": {"pt": "A vira é {vira}. Qual é a manilha?", "en": "The vira is {vira}. Which rank is the manilha?"},
-    "why_rank": {"pt": "Depois do {vira} vem o {next}, então a manilha é {next}.",
-                 "en": "After {vira} comes {next}, so the manilha is {next}."},
-    "q_mineiro": {"pt": "Truco Mineiro. Qual destas cartas é manilha?",
-                  "en": "Truco Mineiro. Which of these cards is a manilha?"},
-    "why_mineiro": {"pt": "No Mineiro as manilhas são sempre {cards}.",
-                    "en": "In Mineiro the manilhas are always {cards}."},
-    "q_stronger": {"pt": "{where}Qual carta é mais forte: {a} ou {b}?",
-                   "en": "{where}Which card is stronger: {a} or {b}?"},
-    "where_vira": {"pt": "A vira é {vira}. ", "en": "The vira is {vira}. "},
-    "where_mineiro": {"pt": "Truco Mineiro. ", "en": "Truco Mineiro. "},
-    "why_manilha": {"pt": "{card} é manilha e vence qualquer carta comum.",
-                    "en": "{card} is a manilha and beats every ordinary card."},
-    "why_suit": {"pt": "As duas são manilhas; entre manilhas vale o naipe: ouros ♦ &lt; espadas ♠ &lt; copas ♥ "
-                       "&lt; paus ♣.",
-                 "en": "Both are manilhas; among manilhas the suit decides: diamonds ♦ &lt; spades ♠ &lt; "
-                       "hearts ♥ &lt; clubs ♣."},
-    "why_order": {"pt": "Nenhuma é manilha, e na ordem natural {a} vem depois de {b}.",
-                  "en": "Neither is a manilha, and in the natural order {a} comes after {b}."},
 }
 
 
@@ -145,63 +126,10 @@ class ManilhaExplorer(View):
 
     # Questions -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        """Alternate the variant's manilha question and a "which is stronger" question."""
-        variant = get_variant(self.variant.value)
+        """Alternate the variant's manilha question and a "which is stronger" question (the
+        engine's kinds, `cartas.questions`)."""
         self._kind += 1
-        if self._kind % 2:
-            return self._manilha_question(rng, variant)
-        return self._stronger_question(rng, variant)
-
-    @staticmethod
-    def _manilha_question(rng, variant) -> Question:
-        if variant.uses_vira:
-            vira = TRUCO_PACK[int(rng.integers(len(TRUCO_PACK)))]
-            following = manilha_rank(vira)
-            fields = {"vira": vira.rank.value, "next": following.value}
-            return Question({lang: translate(TEXT, "question", lang, vira=vira) for lang in LANGUAGES},
-                            [(rank, rank.value) for rank in NATURAL_ORDER], following,
-                            {lang: translate(TEXT, "why_rank", lang, **fields) for lang in LANGUAGES},
-                            skill="manilhas_from_vira", facts={"variant": variant, "vira": vira})
-        fixed = manilhas(variant)
-        others = [c for c in TRUCO_PACK if c not in fixed]
-        picks = [others[i] for i in rng.choice(len(others), size=3, replace=False)]
-        answer = fixed[int(rng.integers(len(fixed)))]
-        cards = picks + [answer]
-        order = rng.permutation(len(cards))
-        cards = [cards[i] for i in order]
-        names = " ".join(str(c) for c in fixed)
-        return Question({lang: translate(TEXT, "q_mineiro", lang) for lang in LANGUAGES},
-                        [(c, str(c)) for c in cards], answer,
-                        {lang: translate(TEXT, "why_mineiro", lang, cards=names) for lang in LANGUAGES},
-                        skill="fixed_manilhas", facts={"variant": variant, "vira": None})
-
-    @staticmethod
-    def _stronger_question(rng, variant) -> Question:
-        vira = TRUCO_PACK[int(rng.integers(len(TRUCO_PACK)))] if variant.uses_vira else None
-        table = strength_table(variant, vira)
-        pool = [c for c in TRUCO_PACK if c != vira]
-        while True:
-            a, b = (pool[i] for i in rng.choice(len(pool), size=2, replace=False))
-            if table[a] != table[b]:
-                break
-        strong, weak = (a, b) if table[a] > table[b] else (b, a)
-        fixed = manilhas(variant, vira)
-        if strong in fixed and weak in fixed:
-            key, fields = "why_suit", {}
-        elif strong in fixed:
-            key, fields = "why_manilha", {"card": strong}
-        else:
-            key, fields = "why_order", {"a": strong.rank.value, "b": weak.rank.value}
-
-        def where(lang):
-            return (translate(TEXT, "where_vira", lang, vira=vira) if vira
-                    else translate(TEXT, "where_mineiro", lang))
-
-        return Question({lang: translate(TEXT, "q_stronger", lang, where=where(lang), a=a, b=b)
-                         for lang in LANGUAGES},
-                        [(a, str(a)), (b, str(b))], strong,
-                        {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}, skill="stronger_card",
-                        facts={"variant": variant, "vira": vira})
+        return draw_question("manilhas", rng, variant=self.variant.value, turn=self._kind - 1)
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -533,12 +533,7 @@ class Mesa(View):
         hand = games.view(state, seat).hand
         if not 0 <= index < len(hand):
             raise ValueError(self.t("no_card"))
-        legal = games.legal_actions(state, seat)
-        if any(a.kind == "blind" for a in legal):
-            chosen = next((a for a in legal if a.kind == "blind" and a.position == index), None)
-        else:
-            kind = "cover" if self.cover.value else "play"
-            chosen = next((a for a in legal if a.kind == kind and a.card == hand[index]), None)
+        chosen = games.card_action(snap.game, games.legal_actions(state, seat), list(hand), index, self.cover.value)
         if chosen is None and state.current_seat != seat and hand[index] is not None:
             chosen = games.parse_action(snap.game, f"play {hand[index]}")  # the store: not your turn
         if chosen is None:
@@ -767,19 +762,19 @@ class Mesa(View):
 
     def _result(self, snap, state) -> str:
         outcome = games.outcome(state)
-        if "score" in outcome:
-            a, b = outcome["score"]
-            return self.t("team_won", team=TEAM_LETTERS[outcome["winner"]], a=a, b=b)
-        if outcome["winner"] is not None:
-            return self.t("seat_won", who=self._who(snap, outcome["winner"]))
-        return self.t("tie", who=", ".join(self._who(snap, s) for s in state.winners))
+        if outcome.by == "team" and outcome.winner is not None:
+            a, b = outcome.scores
+            return self.t("team_won", team=TEAM_LETTERS[outcome.winner], a=a, b=b)
+        if outcome.winner is not None:
+            return self.t("seat_won", who=self._who(snap, outcome.winner))
+        return self.t("tie", who=", ".join(self._who(snap, s) for s in outcome.winners))
 
     def _draw_moves(self, snap, state, mine, hand_play: bool) -> None:
         legal = games.legal_actions(state, mine) if snap.status == "playing" else []
         if hand_play and mine is not None:
             view = games.view(state, mine)
             playable = {a.card for a in legal if a.kind == "play"}
-            blind = {a.position for a in legal if a.kind == "blind"}
+            blind = games.blind_positions(snap.game, legal)
             from widgets.draw.svg import card_svg
             waiting = snap.status == "playing" and state.current_seat != mine  # a click: "not your turn"
             cards = []

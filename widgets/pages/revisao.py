@@ -4,12 +4,13 @@ Decided rules (docs/rules.md#review-boxes):
 - The skills due now (classroom.mastery.due_skills, the most overdue first) are asked in
   turn, one question each, for at most ROUND questions, mixed across truco and 21
   (classroom.mastery.review_queue); then the due skills are read again.
-- A question comes from the lesson that trains the skill (its own question maker, seeded from
-  a `numpy.random.Generator`), so it reads as in the lesson; its answer is recorded for that
+- A question comes from the lesson that trains the skill (its question kinds training the
+  skill, from the engine's registry `cartas.questions`, seeded from a `numpy.random.Generator`),
+  so it reads as in the lesson; its answer is recorded for that
   lesson and that skill, like an answer in the lesson. Only the first answer counts.
-- Every lesson with exercises has a question maker here, truco's and 21's alike (a 21
-  lesson's page gives its question kinds as multiple-choice questions: `question(rng)`); a
-  due skill of a lesson without one would be listed with a link to its lesson instead.
+- Every lesson with exercises has its question kinds in the registry, truco's and 21's alike
+  (`cartas.questions.LESSONS`); a due skill of a lesson without one would be listed with a
+  link to its lesson instead.
 - "Ver de novo o que falta" reads the due skills again and asks the first of them at once: a
   fresh question, unanswered; it never shows again the question just answered with its verdict.
   When nothing is left, the question goes and the page says so.
@@ -24,32 +25,28 @@ Decided rules (docs/rules.md#review-boxes):
 from __future__ import annotations
 
 import hashlib
-import importlib
 from collections.abc import Callable
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 
+from cartas import questions
 from cartas.cards import lazy_rng, make_rng
+from cartas.questions import Question, Text
 from classroom import mastery
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
 from widgets.components.base import View, close_drawing, verdict_html
-from widgets.components.exercises import Question
 from widgets.components.scores import Score
 from widgets.pages.index import LESSONS
 
 ROUND = mastery.ROUND
 TRIES = 24  # questions drawn from a lesson until one trains the skill asked
 
-# lesson -> its page's question maker (a widgets.components.exercises.Question from a
-# Generator): a view class, whose `_question(rng)` is used (the truco lessons), or the page's
-# own `question(rng)` function (the 21 lessons, whose exercises have answer widgets of their own).
-MAKERS = {"manilhas": "ManilhaExplorer", "truco_mao": "DealStepper", "truco_rodadas": "TrickLab",
-          "truco_apostas": "BettingLab", "truco_mao_de_onze": "ThresholdLab",
-          "truco_mineiro": "VariantComparison", "vinte_e_um_pontos": "question",
-          "vinte_e_um_rodada": "question", "vinte_e_um_banca": "question"}
+# The lessons whose skills are reviewed here: each lesson's question kinds, found in the
+# engine's registry (`cartas.questions`).
+MAKERS = questions.LESSONS
 NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 
 TEXT = {
@@ -132,16 +129,18 @@ class Review(View):
         self.queue = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS], ROUND)
         self.redraw()
 
-    def _new_maker(self, lesson: str) -> Callable:
-        """A new question maker of `lesson` (see MAKERS): a fresh view's, so a stream replays."""
-        found = getattr(importlib.import_module(f"widgets.pages.{lesson}"), MAKERS[lesson])
-        return found(lang=self.lang)._question if isinstance(found, type) else found
+    @staticmethod
+    def _new_maker(skill: str) -> Callable:
+        """The question maker of `skill`: its lesson's kinds that train it, from the engine's
+        registry (a pure function of the Generator, so a stream replays)."""
+        lesson = mastery.BY_KEY[skill].lesson
+        return lambda rng: questions.draw_question(lesson, rng, skill=skill)
 
-    def _maker(self, lesson: str) -> Callable:
-        """The question maker of `lesson` shared by the questions of a given `seed`, made once."""
-        if lesson not in self._makers:
-            self._makers[lesson] = self._new_maker(lesson)
-        return self._makers[lesson]
+    def _maker(self, skill: str) -> Callable:
+        """The question maker of `skill` shared by the questions of a given `seed`, made once."""
+        if skill not in self._makers:
+            self._makers[skill] = self._new_maker(skill)
+        return self._makers[skill]
 
     @staticmethod
     def _draw(maker: Callable, rng, skill: str, avoid: set) -> Question:
@@ -156,7 +155,7 @@ class Review(View):
     def _stream(self, skill: str, since: float | None) -> tuple:
         """(maker, Generator) of the questions of `skill` after her answer at `since`."""
         if (skill, since) not in self._streams:
-            self._streams[skill, since] = (self._new_maker(mastery.BY_KEY[skill].lesson),
+            self._streams[skill, since] = (self._new_maker(skill),
                                            make_rng(skill_seed(self.learner_key, skill, since)))
         return self._streams[skill, since]
 
@@ -166,7 +165,7 @@ class Review(View):
         times = list((self.levels.get(skill) or {}).get("times") or [])[1:]  # before her newest
         asked: list = []  # the replayed draws, newest first
         for since in reversed(times):
-            maker = self._new_maker(mastery.BY_KEY[skill].lesson)
+            maker = self._new_maker(skill)
             rng = make_rng(skill_seed(self.learner_key, skill, since))
             asked.insert(0, self._draw(maker, rng, skill, set(asked[:2])).same_as())
         return set(asked[:2])
@@ -177,7 +176,7 @@ class Review(View):
         if self._seeded is not None:
             if self._generator is None:
                 self._generator = self._seeded()
-            question = self._draw(self._maker(mastery.BY_KEY[skill].lesson), self._generator, skill,
+            question = self._draw(self._maker(skill), self._generator, skill,
                                   self.asked_keys)
         else:
             maker, rng = self._stream(skill, (self.levels.get(skill) or {}).get("last_at"))
@@ -232,7 +231,7 @@ class Review(View):
         return correct
 
     def _text(self, label) -> str:
-        return label[self.lang] if isinstance(label, dict) else str(label)
+        return label[self.lang] if isinstance(label, dict | Text) else str(label)
 
     def redraw(self) -> None:
         self.draw_title()
@@ -270,7 +269,7 @@ class Review(View):
                 correct = self.chosen == q.answer
                 answer = escape(self._text(dict(q.options)[q.answer]))
                 head = self.t("right") if correct else self.t("wrong", answer=answer)
-                self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.why[lang]}", size=16)
+                self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.reason[lang]}", size=16)
         if q is not None and not self.queue and self.chosen is not None:
             done = self.t("done", right=self.right, total=self.asked)
             self.feedback.value += f"<p class='cartas-review-done'>{escape(done)}</p>"

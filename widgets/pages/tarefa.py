@@ -26,7 +26,8 @@ Decided rules (docs/rules.md#homework):
 """
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -96,12 +97,29 @@ NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 TITLES = {lesson.key: lesson.title for lesson in LESSONS}
 
 
-# The page a homework's game item opens, by the item's game family: (the page's module, its
-# class), and the families whose page starts in the variant an item names. The one place a
-# family is named here.
-GAME_PAGES = {"truco": ("widgets.pages.jogar_truco", "PlayTruco"),
-              "21": ("widgets.pages.jogar_21", "PlayVinteEUm")}
-VARIANT_CHOSEN = {"truco": True, "21": False}
+# The page a homework's game item opens, by the item's game family: its notebook, its view
+# class (imported when a game is first played here: the homework page opens without the game
+# pages) and whether it starts in the variant an item names. The one place a family is named here.
+@dataclass(frozen=True)
+class GamePage:
+    notebook: str
+    load: Callable[[], Any]
+    takes_variant: bool
+
+
+def _play_truco() -> Any:
+    from widgets.pages.jogar_truco import PlayTruco
+    return PlayTruco
+
+
+def _play_21() -> Any:
+    from widgets.pages.jogar_21 import PlayVinteEUm
+    return PlayVinteEUm
+
+
+GAME_PAGES = {"truco": GamePage("jogar_truco.ipynb", _play_truco, takes_variant=True),
+              "21": GamePage("jogar_21.ipynb", _play_21, takes_variant=False)}
+
 
 class Homework(View):
     """The homework page (see the module's rules). `code`: the homework's code (default: the
@@ -175,9 +193,9 @@ class Homework(View):
         item = self.task["items"][index]
         if self.identity.hub:
             return self._service_table(index, setup)
-        module, name = GAME_PAGES[item["game"]]
-        kwargs = {"variant": item["variant"]} if item.get("variant") and VARIANT_CHOSEN[item["game"]] else {}
-        game: Any = getattr(importlib.import_module(module), name)(lang=self.lang, **kwargs)
+        page = GAME_PAGES[item["game"]]
+        kwargs = {"variant": item["variant"]} if item.get("variant") and page.takes_variant else {}
+        game: Any = page.load()(lang=self.lang, **kwargs)
 
         def recorded(verdict: dict) -> None:
             self.verdicts.setdefault(index, verdict)
@@ -202,7 +220,8 @@ class Homework(View):
             if refused.status >= 500:
                 raise ValueError(self.t("store_down")) from None
             raise RefusedByService(refused.code, refused.pt, refused.en, refused.status) from None
-        table: Any = importlib.import_module("widgets.pages.mesa").Mesa(lang=self.lang, code=view["code"])
+        from widgets.pages.mesa import Mesa  # the tables page's own view, loaded when first played
+        table: Any = Mesa(lang=self.lang, code=view["code"])
 
         def recorded() -> None:
             self.load()
@@ -261,8 +280,7 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            page = GAME_PAGES[item["game"]][0].rsplit(".", 1)[1]
-            link = f"{page}.ipynb?tarefa={self.code}&item={index}&lang={lang}"
+            link = f"{GAME_PAGES[item['game']].notebook}?tarefa={self.code}&item={index}&lang={lang}"
             parts.append(button)
             if not self.identity.hub:  # under JupyterHub only the service's deal counts (the module's rules)
                 parts.append(w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"

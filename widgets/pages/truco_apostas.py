@@ -13,31 +13,18 @@ it (`widgets.components.later.after_paint`), before the learner's browser shows 
 """
 from __future__ import annotations
 
-from functools import cache
 from html import escape
 from typing import Any
 
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
-from cartas.truco import (
-    ACCEPT,
-    CATALOGUE,
-    RAISE,
-    RUN,
-    TEAMS,
-    VARIANTS,
-    get_variant,
-    hand_events,
-    narrate,
-    seat_name,
-    team_label,
-)
-from cartas.truco.catalogue import cap
+from cartas.questions import Question, draw_question
+from cartas.questions.truco import ladder_rows
+from cartas.truco import ACCEPT, RAISE, RUN, TEAMS, VARIANTS, get_variant, hand_events, narrate, team_label
 from widgets.components.announce import News, bounded
 from widgets.components.base import View, enable
-from widgets.components.exercises import Exercises, Question
-from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.exercises import Exercises
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.truco_table import table_html
 
@@ -67,38 +54,10 @@ TEXT = {
     "worth": {"pt": "A mão vale", "en": "Hand worth"},
     "runs": {"pt": "Correr paga", "en": "Running pays"},
     "start": {"pt": "início", "en": "start"},
-    "q_value": {"pt": "{variant}. {story} Quanto vale a mão agora?",
-                "en": "{variant}. {story} What is the hand worth now?"},
-    "q_run": {"pt": "{variant}. {story} Se a {team} correr agora, quantos pontos a outra dupla ganha?",
-              "en": "{variant}. {story} If {team} runs now, how many points does the other team score?"},
-    "a_run": {"pt": "Correr paga o valor antes do pedido recusado: {points}.",
-              "en": "Running pays the value before the refused call: {points}."},
-    "a_value": {"pt": "A mão vale o último valor aceito: {value}.",
-                "en": "The hand is worth the last accepted value: {value}."},
 }
 
 # A deal with no manilha in any hand (kept for older callers; the ladder no longer needs it).
 LADDER_DEAL = [["4♦", "5♦", "6♦"], ["4♠", "5♠", "6♠"], ["4♥", "5♥", "6♥"], ["Q♦", "Q♠", "Q♥"]]
-
-
-def brief(event: dict, lang: str) -> str:
-    """An event told without the value it sets: a question about the hand's value must not
-    state it. Raises and acceptances say who and what word ("Assento 1 pede truco.",
-    "Assento 2 aceita."); every other event is narrated as usual."""
-    if event["type"] == "raise" and not event.get("forbidden"):
-        return CATALOGUE.say("n_raise_brief", lang, Seat=cap(seat_name(event["seat"], lang)), word=event["name"])
-    if event["type"] == "accept":
-        return CATALOGUE.say("n_accept_brief", lang, Seat=cap(seat_name(event["seat"], lang)))
-    return narrate(event, lang)
-
-
-@cache
-def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
-    """(call name or None for the start, value if accepted, what running from it pays), from
-    the variant's ladder, raise names and `run_pays`."""
-    variant = get_variant(variant_key)
-    return ((None, variant.base_value, None),) + tuple(
-        (variant.raise_name(v), v, variant.run_pays(v)) for v in variant.ladder)
 
 
 class BettingLab(View):
@@ -256,36 +215,6 @@ class BettingLab(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        from cartas.truco import new_game
-
-        variant = get_variant(self.variant.value)
-        state = new_game(variant, int(rng.integers(1_000_000)))
-        for _ in range(int(rng.integers(1, 5))):
-            legal = state.legal_actions()
-            bets = [a for a in legal if a.kind in ("raise", "accept")]
-            if not bets:
-                bets = [next(a for a in legal if a.kind == "play")]
-            state.apply_action(bets[int(rng.integers(len(bets)))])
-            if any(e["type"] == "hand" for e in state.events):
-                return self._question(rng)
-        told = [e for e in state.events[1:] if e["type"] != "deal"]  # the deal states the value
-        story = {lang: " ".join(brief(e, lang) for e in told) for lang in LANGUAGES}
-        values = sorted({r[1] for r in ladder_rows(variant.key)})
-        options = [(v, str(v)) for v in values]
-        label = variant.label["pt"]
-        if state.phase == "answer":
-            seat = state.current_seat
-            assert seat is not None  # someone answers the raise
-            team = state.team_of(seat)
-            return Question(
-                {lang: escape(translate(TEXT, "q_run", lang, variant=label, story=story[lang],
-                                        team=team_label(team, lang))) for lang in LANGUAGES},
-                options, state.run_value,
-                {lang: translate(TEXT, "a_run", lang, points=state.run_value) for lang in LANGUAGES},
-                skill="points_for_running", facts={"state": state})
-        return Question(
-            {lang: escape(translate(TEXT, "q_value", lang, variant=label, story=story[lang]))
-             for lang in LANGUAGES},
-            options, state.hand_value,
-            {lang: translate(TEXT, "a_value", lang, value=state.hand_value) for lang in LANGUAGES},
-            skill="value_after_raise", facts={"state": state})
+        """What the hand is worth, or what running pays, after some raises (the engine's kinds,
+        `cartas.questions`)."""
+        return draw_question("truco_apostas", rng, variant=self.variant.value)

@@ -13,13 +13,13 @@ from __future__ import annotations
 import ipywidgets as w
 
 from cartas.cards import Card, lazy_rng
+from cartas.questions import Question, draw_question
 from cartas.truco import (
     SEATS,
     deal_order,
     explain_trick,
     get_variant,
     hand_events,
-    is_manilha,
     narrate,
     ordinal,
     pack_left,
@@ -28,7 +28,7 @@ from cartas.truco import (
 )
 from widgets.components.announce import text_of
 from widgets.components.base import View
-from widgets.components.exercises import Exercises, Question
+from widgets.components.exercises import Exercises
 from widgets.components.i18n import LANGUAGES, every_language, translate
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.truco_table import Table, table_html
@@ -49,15 +49,6 @@ TEXT = {
     "takes_lead": {"pt": "e passa a ganhar a rodada.", "en": "and takes the lead in the trick."},
     "tied_so_far": {"pt": "A rodada está empatada até agora.", "en": "The trick is tied so far."},
     "winning_so_far": {"pt": "Quem ganha até agora: o {seat}.", "en": "Winning so far: {seat}."},
-    "q_mao": {"pt": "O assento {dealer} dá as cartas. Quem é a mão, o primeiro a jogar?",
-              "en": "Seat {dealer} deals. Which seat leads (is the mão)?"},
-    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
-    "none": {"pt": "nenhuma", "en": "none"},
-    "q_vira": {"pt": "A vira é {vira}.", "en": "The vira is {vira}."},
-    "q_mineiro": {"pt": "Truco Mineiro.", "en": "Truco Mineiro."},
-    "q_manilha": {"pt": "{where} Qual destas cartas é manilha?",
-                  "en": "{where} Which of these cards is a manilha?"},
-    "a_manilhas": {"pt": "As manilhas são {cards}.", "en": "The manilhas are {cards}."},
 }
 
 
@@ -243,37 +234,9 @@ class DealStepper(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        """Either "who is the mão?" or "which of these cards is a manilha?".
-
-        Decided: the manilha question has exactly one right answer, as a learner reads "qual
-        destas cartas é manilha?": four cards of the deal, at most one of them a manilha (the
-        engine's `is_manilha`), and "nenhuma" (none), which is right when none of the four is.
-        A question with two manilhas among its cards would mark a right card wrong."""
-        from cartas.truco import new_game
-
-        variant = get_variant(self.variant.value)
-        state = new_game(variant, int(rng.integers(1_000_000)))
-        deal = state.events[0]
-        if rng.random() < 0.5:
-            return Question(
-                every_language(TEXT, "q_mao", dealer=state.dealer),
-                [(s, every_language(TEXT, "seat", seat=s)) for s in SEATS], state.mao,
-                _narrated(deal), skill="who_is_mao", facts={"state": state})
-        ordinary = [c for h in state.hands for c in h if not is_manilha(c, variant, state.vira)]
-        cards = ordinary[:4]  # a deal holds at most four manilhas: eight ordinary cards at least
-        answer = "none"
-        if rng.random() < 0.8:  # mostly one manilha among them; sometimes none at all
-            manilha = state.manilhas[int(rng.integers(4))]
-            cards[int(rng.integers(4))] = manilha
-            answer = str(manilha)
-        options = [(str(c), str(c)) for c in cards] + [("none", every_language(TEXT, "none"))]
-        where = every_language(TEXT, "q_vira", vira=state.vira) if state.vira \
-            else every_language(TEXT, "q_mineiro")
-        return Question(
-            {lang: translate(TEXT, "q_manilha", lang, where=where[lang]) for lang in LANGUAGES},
-            options, answer,
-            every_language(TEXT, "a_manilhas", cards=", ".join(deal["manilhas"])), skill="manilha_in_hand",
-            facts={"variant": variant, "vira": state.vira})
+        """Either "who is the mão?" or "which of these cards is a manilha?" (the engine's kinds,
+        `cartas.questions`)."""
+        return draw_question("truco_mao", rng, variant=self.variant.value)
 
     # Drawing ---------------------------------------------------------------------------
     def redraw(self) -> None:

@@ -16,6 +16,8 @@ from typing import Any
 import ipywidgets as w
 
 from cartas.cards import TRUCO_PACK, lazy_rng, make_rng, shuffled
+from cartas.questions import Question, draw_question
+from cartas.questions.truco import threshold_state
 from cartas.truco import (
     PLAY_HAND,
     RAISE,
@@ -30,8 +32,7 @@ from cartas.truco import (
 )
 from widgets.components.announce import News, bounded
 from widgets.components.base import View, enable
-from widgets.components.exercises import Exercises, Question
-from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.exercises import Exercises
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.truco_table import table_html
 
@@ -58,33 +59,7 @@ TEXT = {
                   "en": "Score {a} x {b}: both teams are at {t}. Nobody sees their own cards; seat "
                         "{seat} plays and picks a position."},
     "blind": {"pt": "{n}ª carta", "en": "Card {n}"},
-    "q_run": {"pt": "{name} para a {team}. Se a dupla correr, quantos pontos a outra dupla ganha?",
-              "en": "{name} for {team}. If the team runs, how many points does the other team score?"},
-    "q_play": {"pt": "{name} para a {team}. Se a dupla jogar, quanto vale a mão?",
-               "en": "{name} for {team}. If the team plays, what is the hand worth?"},
-    "q_raise": {"pt": "{name} para a {team}, que decidiu jogar. O assento {seat} pede truco. O que acontece?",
-                "en": "{name} for {team}, who decided to play. Seat {seat} calls truco. What happens?"},
-    "loses": {"pt": "A dupla que pediu perde o jogo", "en": "The calling team loses the game"},
-    "worth_more": {"pt": "A mão passa a valer mais", "en": "The hand is worth more"},
-    "a_run": {"pt": "Correr da {name} dá {points} à outra dupla.",
-              "en": "Running from the {name} gives the other team {points}."},
-    "a_play": {"pt": "A {name} jogada vale {value}.", "en": "A {name} that is played is worth {value}."},
 }
-
-
-def threshold_state(variant, rng):
-    """A hand with one team at the threshold (mão de onze / mão de dez), seeded; the
-    shuffle is dealt as the engine deals (`deal_hands`)."""
-    pack = shuffled(TRUCO_PACK, rng)
-    team = int(rng.integers(2))
-    other = int(rng.integers(variant.threshold))
-    score = (variant.threshold, other) if team == 0 else (other, variant.threshold)
-    dealer = int(rng.integers(len(SEATS)))
-    hands, vira = deal_hands(pack, dealer, variant.uses_vira)
-    from cartas.truco import from_deal  # numpy: with the first deal, not with the page
-
-    return from_deal(variant, hands, vira, dealer=dealer, score=score,
-                     seed=int(rng.integers(1_000_000)))
 
 
 def ferro_state(variant, rng):
@@ -254,36 +229,6 @@ class ThresholdLab(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        variant = get_variant(self.variant.value)
-        state = threshold_state(variant, rng)
-        name = variant.threshold_name
-        team = state.threshold_team
-        fields = {lang: {"name": name.capitalize(), "team": team_label(team, lang)}
-                  for lang in LANGUAGES}
-        values = sorted(set(variant.values) | {variant.threshold_value, variant.threshold_run_value})
-        options = [(v, str(v)) for v in values]
-        kind = int(rng.integers(3))
-        facts = {"state": state, "asked": ("run", "play", "raise")[kind]}  # the position asked about
-        if kind == 0:
-            return Question({lang: translate(TEXT, "q_run", lang, **fields[lang]) for lang in LANGUAGES},
-                            options, state.run_value,
-                            {lang: translate(TEXT, "a_run", lang, name=name, points=state.run_value)
-                             for lang in LANGUAGES}, skill="mao_de_onze", facts=facts)
-        if kind == 1:
-            return Question({lang: translate(TEXT, "q_play", lang, **fields[lang]) for lang in LANGUAGES},
-                            options, state.hand_value,
-                            {lang: translate(TEXT, "a_play", lang, name=name, value=state.hand_value)
-                             for lang in LANGUAGES}, skill="mao_de_onze", facts=facts)
-        state = state.clone()  # the facts keep the position before the moves told
-        state.apply_action(PLAY_HAND)
-        seat = state.current_seat
-        said = state.apply_action(RAISE)  # the raise, the hand and the game events
-        lost = state.is_terminal() and state.winner != state.team_of(seat)
-        said = [e for e in said if e["type"] in ("raise", "hand")]
-        return Question(
-            {lang: translate(TEXT, "q_raise", lang, seat=seat, **fields[lang]) for lang in LANGUAGES},
-            [("loses", {k: translate(TEXT, "loses", k) for k in LANGUAGES}),
-             ("more", {k: translate(TEXT, "worth_more", k) for k in LANGUAGES})],
-            "loses" if lost else "more",
-            {lang: escape(" ".join(narrate(e, lang) for e in said)) for lang in LANGUAGES}, skill="mao_de_onze",
-            facts=facts)
+        """What running pays, what playing is worth, or what a raise does, in the threshold
+        hand (the engine's kinds, `cartas.questions`)."""
+        return draw_question("truco_mao_de_onze", rng, variant=self.variant.value)

@@ -16,7 +16,8 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, shuffled
+from cartas.cards import TRUCO_PACK, Card
+from cartas.questions import Question, draw_question
 from cartas.truco import (
     MINEIRO,
     PAULISTA,
@@ -29,10 +30,8 @@ from cartas.truco import (
     team_of,
     trick_winner,
 )
-from cartas.truco.catalogue import unit
 from widgets.components.base import View
-from widgets.components.exercises import Exercises, Question
-from widgets.components.i18n import LANGUAGES, every_language, translate
+from widgets.components.exercises import Exercises
 from widgets.draw.svg import card_svg, cards_row
 from widgets.draw.truco_table import TEAM_COLOURS
 from widgets.pages.truco_apostas import ladder_rows
@@ -57,18 +56,6 @@ TEXT = {
     "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
     "winner": {"pt": "Vence: {team}", "en": "Winner: {team}"},
     "tie": {"pt": "empate", "en": "tie"},
-    "tie_answer": {"pt": "Empate", "en": "Tie"},
-    "q_duel": {"pt": "{variant}{vira}: o assento 0 ({team0}) joga {a} e o assento 1 ({team1}) joga "
-                     "{b}. Quem vence?",
-               "en": "{variant}{vira}: seat 0 ({team0}) plays {a} and seat 1 ({team1}) plays {b}. "
-                     "Who wins?"},
-    "q_runs": {"pt": "{variant}: uma dupla pede {call} e a outra corre. Quantos pontos ganha a dupla que pediu?",
-               "en": "{variant}: a team asks for {call} and the other team runs. How many points does the "
-                     "team that asked win?"},
-    "a_runs": {"pt": "No {variant}, correr de {call} dá {pays} {unit} a quem pediu: o valor da mão antes do "
-                     "pedido.",
-               "en": "In {variant}, running from {call} gives {pays} {unit} to the team that asked: what the "
-                     "hand was worth before the call."},
 }
 
 DEFAULT_TRICK = ("4♣", "A♦", "5♥", "3♣")
@@ -205,48 +192,10 @@ class VariantComparison(View):
 
     # Exercises -------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        """Kinds in turn: a duel, then what running from a raise pays."""
+        """Kinds in turn: a duel, then what running from a raise pays (the engine's kinds,
+        `cartas.questions`)."""
         self._kind += 1
-        if self._kind % 2 == 0:
-            return self._runs_question(rng)
-        return self._duel_question(rng)
-
-    @staticmethod
-    def _runs_question(rng) -> Question:
-        variant = (PAULISTA, MINEIRO)[int(rng.integers(2))]
-        calls = [(name, pays) for name, _, pays in ladder_rows(variant.key) if name and pays is not None]
-        call, pays = calls[int(rng.integers(len(calls)))]
-        options = sorted({p for v in (PAULISTA, MINEIRO) for n, _, p in ladder_rows(v.key) if n and p is not None})
-        fields = {"variant": variant.label["pt"], "call": call}
-        return Question({lang: escape(translate(TEXT, "q_runs", lang, **fields)) for lang in LANGUAGES},
-                        [(p, str(p)) for p in options], pays,
-                        {lang: escape(translate(TEXT, "a_runs", lang, pays=pays, unit=unit(pays, lang), **fields))
-                         for lang in LANGUAGES},
-                        skill="mineiro_ladder", facts={"variant": variant, "call": call})
-
-    @staticmethod
-    def _duel_question(rng) -> Question:
-        pack = shuffled(TRUCO_PACK, rng)
-        variant = MINEIRO if rng.random() < 0.6 else PAULISTA
-        if variant is MINEIRO and rng.random() < 0.6:  # make the duel about a fixed manilha
-            fixed = MINEIRO.fixed_manilhas
-            assert fixed is not None  # Mineiro's manilhas are fixed
-            pack[0] = fixed[int(rng.integers(4))]
-            if pack[1] == pack[0]:
-                pack[1] = pack[2]
-        a, b, vira = pack[0], pack[1], (pack[2] if variant.uses_vira else None)
-        plays = [(0, a), (1, b)]
-        team = trick_winner(plays, variant, vira)
-        where = f" (vira {vira})" if vira else ""
-        return Question(
-            {lang: escape(translate(TEXT, "q_duel", lang, variant=variant.label[lang], vira=where,
-                                    a=a, b=b, team0=team_label(team_of(0), lang),
-                                    team1=team_label(team_of(1), lang))) for lang in LANGUAGES},
-            [(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
-             for t, letter in enumerate(TEAM_LETTERS)] + [("-", every_language(TEXT, "tie_answer"))],
-            "-" if team is None else TEAM_LETTERS[team],
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="mineiro_duel",
-            facts={"variant": variant, "vira": vira, "plays": plays})
+        return draw_question("truco_mineiro", rng, turn=self._kind - 1)
 
 
 def _near(error: TrucoError, control) -> TrucoError:

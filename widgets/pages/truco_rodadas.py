@@ -11,7 +11,8 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import TRUCO_PACK, Card, CardError, shuffled
+from cartas.cards import Card, CardError
+from cartas.questions import Question, draw_question
 from cartas.truco import (
     SEATS,
     TEAM_LETTERS,
@@ -24,7 +25,6 @@ from cartas.truco import (
     get_variant,
     hand_winner,
     play_order,
-    seat_name,
     team_label,
     team_of,
     trick_next_leader,
@@ -32,8 +32,8 @@ from cartas.truco import (
     trick_winning_seat,
 )
 from widgets.components.base import View, variant_toggle
-from widgets.components.exercises import Exercises, Question
-from widgets.components.i18n import LANGUAGES, every_language, translate
+from widgets.components.exercises import Exercises
+from widgets.components.i18n import translate
 from widgets.draw.svg import card_svg
 from widgets.draw.truco_table import TEAM_COLOURS
 
@@ -55,13 +55,6 @@ TEXT = {
     "results": {"pt": "Rodadas", "en": "Tricks"},
     "takes": {"pt": "Leva a mão", "en": "Takes the hand"},
     "why": {"pt": "Por quê", "en": "Why"},
-    "q_trick": {"pt": "{where}Rodada (na ordem): {plays}. Quem leva a rodada?",
-                "en": "{where}Trick (in order): {plays}. Who wins the trick?"},
-    "q_hand": {"pt": "Resultado das rodadas: {results}. Quem leva a mão?",
-               "en": "Trick results: {results}. Who takes the hand?"},
-    "q_play": {"pt": "{seat} ({team}) {card}", "en": "{seat} ({team}) {card}"},
-    "q_vira": {"pt": "Vira {vira}. ", "en": "Vira {vira}. "},
-    "q_mineiro": {"pt": "Mineiro. ", "en": "Mineiro. "},
     "tie_lead": {"pt": "Após empate abre", "en": "After a tie leads"},
     "tie_lead_leader": {"pt": "quem abriu a rodada", "en": "the trick's leader"},
     "tie_lead_first_tying": {"pt": "quem jogou a 1ª carta empatada",
@@ -97,13 +90,6 @@ def _result_name(result, lang: str) -> str:
 
 def _winner_name(team, lang: str, tie_key: str = "tie") -> str:
     return translate(TEXT, tie_key, lang) if team is None else team_label(team, lang)
-
-
-def _team_options(tie_key: str) -> list:
-    """The answers "Dupla A", "Dupla B" and a tie (or nobody), in both languages."""
-    return ([(letter, {lang: team_label(t, lang) for lang in LANGUAGES})
-             for t, letter in enumerate(TEAM_LETTERS)]
-            + [("-", every_language(TEXT, tie_key))])
 
 
 def _decided(results) -> bool:
@@ -366,42 +352,5 @@ class TrickLab(View):
 
     # Exercises ----------------------------------------------------------------------------------
     def _question(self, rng) -> Question:
-        variant = get_variant(self.variant.value)
-        if rng.random() < 0.6:
-            return self._trick_question(rng, variant)
-        sequences = finished_sequences()
-        results = sequences[int(rng.integers(len(sequences)))]
-        team = hand_winner(results)
-        return Question(
-            {lang: translate(TEXT, "q_hand", lang,
-                             results=", ".join(_result_name(r, lang) for r in results))
-             for lang in LANGUAGES},
-            _team_options("nobody"), _answer(team),
-            {lang: escape(explain_hand(results, lang)) for lang in LANGUAGES}, skill="tied_hand",
-            facts={"results": results})
-
-    @staticmethod
-    def _trick_question(rng, variant) -> Question:
-        pack = shuffled(TRUCO_PACK, rng)
-        leader = int(rng.integers(4))
-        vira = pack[4] if variant.uses_vira else None
-        plays: list[tuple[int, Card | None]] = [(seat, pack[k]) for k, seat in enumerate(play_order(leader))]
-        if rng.random() < 0.25:
-            k = int(rng.integers(1, 4))
-            plays[k] = (plays[k][0], None)
-        team = trick_winner(plays, variant, vira)
-
-        def shown(lang):
-            where = (translate(TEXT, "q_vira", lang, vira=vira) if vira
-                     else translate(TEXT, "q_mineiro", lang))
-            items = ", ".join(translate(TEXT, "q_play", lang, seat=seat_name(s, lang),
-                                        team=TEAM_LETTERS[team_of(s)],
-                                        card=c if c else translate(TEXT, "covered", lang))
-                              for s, c in plays)
-            return translate(TEXT, "q_trick", lang, where=where, plays=items)
-
-        return Question(
-            {lang: escape(shown(lang)) for lang in LANGUAGES},
-            _team_options("tie"), _answer(team),
-            {lang: escape(explain_trick(plays, variant, vira, lang)) for lang in LANGUAGES}, skill="trick_winner",
-            facts={"variant": variant, "vira": vira, "plays": plays})
+        """Who takes a trick (mostly) or a hand: the engine's kinds (`cartas.questions`)."""
+        return draw_question("truco_rodadas", rng, variant=self.variant.value)

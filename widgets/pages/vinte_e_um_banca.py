@@ -21,16 +21,18 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
-from cartas.vinte_e_um import PASS, from_deal, narrate, new_game, rotation_label
+from cartas.questions.vinte_e_um import MODES, PRICES, SEATS, rotation_example, rotation_question
+from cartas.vinte_e_um import CATALOGUE, narrate, rotation_label
 from widgets.components.base import View, close_drawing
-from widgets.components.exercises import FirstAnswer, NoRepeats, Question
-from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import from_catalogue, translate
 from widgets.components.later import after_paint
 from widgets.draw.vinte_e_um_table import table_html
-from widgets.pages.vinte_e_um_rodada import bots_for
 
-MODES = ("rounds", "natural", "auction", "sale")
 TEXT = {
+    **from_catalogue(CATALOGUE, question="q_bank_seat", hint_take="q_hint_take", hint_accept="q_hint_accept",
+                     question_price="q_bank_price", seat="c_seat", chips="c_chips", one_chip="c_one_chip",
+                     paid="r_paid"),
     "title": {"pt": "21: quem fica com a banca", "en": "21: who holds the bank"},
     "mode": {"pt": "Modo", "en": "Mode"},
     "explain_rounds": {
@@ -52,111 +54,7 @@ TEXT = {
                "en": "The bank passed from seat {src} to seat {dst}."},
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
     "quiz": {"pt": "Exercício", "en": "Exercise"},
-    "question": {"pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Neste modo, quem fica com a banca agora?",
-                 "en": "Mode: {mode}. Seat {banker} held the bank.{hint} In this mode, who holds the bank now?"},
-    "hint_take": {"pt": "O próximo jogador a quem a banca é oferecida aceita.",
-                  "en": "The next player the bank is offered to takes it."},
-    "hint_accept": {"pt": "A banca aceita a última oferta feita.",
-                    "en": "The banker accepts the last offer made."},
-    "question_price": {
-        "pt": "Modo: {mode}. A banca era do assento {banker}.{hint} Quantas fichas o novo banqueiro paga "
-              "pela banca?",
-        "en": "Mode: {mode}. Seat {banker} held the bank.{hint} How many chips does the new banker pay "
-              "for the bank?"},
-    "seat": {"pt": "Assento {seat}", "en": "Seat {seat}"},
-    "chips": {"pt": "{n} fichas", "en": "{n} chips"},
-    "one_chip": {"pt": "1 ficha", "en": "1 chip"},
-    "paid": {"pt": "O novo banqueiro paga {chips} pela banca.", "en": "The new banker pays {chips} for the bank."},
 }
-SEATS = 4
-PRICES = 7  # the price question offers 0..6 chips (more if the price is higher)
-# The decisive event a question leaves out of its story, and how the question says it instead.
-HINTS = {"take_bank": "hint_take", "accept_offer": "hint_accept"}
-MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
-# Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
-SCRIPTS = {
-    "rounds": ["refuse_bank", "take_bank"],
-    "auction": ["bid 2", "bid 3", "pass", "pass"],
-    "sale": ["offer 2", "refuse_offer", "offer 4", "accept_offer"],
-}
-
-
-def rotation_example(mode: str, seed: int = 3, script=None, natural_seat: int = 1):
-    """Play until the bank changes hands in `mode`; returns (state, the engine's story of
-    the change: `state.bank_story()`, ending with the bank_change event).
-
-    script: the answers about the bank, tried in order (default SCRIPTS[mode]);
-    natural_seat: in "natural" mode, the seat (1..3) dealt the ace and then a king.
-    """
-    if mode == "natural":
-        # seats before it get 20 (they stand: their turn takes no card off `then`), after it 9 and 5
-        before, after = iter(["K♦", "J♦"]), iter(["9♦", "5♣"])
-        first = {s: "A♠" if s == natural_seat else next(before if s < natural_seat else after)
-                 for s in range(1, SEATS)}
-        fillers = ["Q♣", "10♣"][:natural_seat - 1]
-        state = from_deal(SEATS, {**first, 0: "10♦"}, upcard="6♠", then=fillers + ["K♥"],
-                          banker=0, rotation="natural", seed=seed)  # the engine's ace: 11
-    else:
-        state = new_game(SEATS, seed=seed, banker=0, rotation=mode, rotation_rounds=2)
-    bots = bots_for(SEATS, seed)
-    script = list(SCRIPTS.get(mode, []) if script is None else script)
-    story: list = []
-    # the engine's bank_change events: its story is asked for once one has come
-    changes = sum(e["type"] == "bank_change" for e in state.events)
-    for _ in range(MAX_STEPS):
-        if changes:
-            story = state.bank_story()  # the engine says where the story of the change starts
-            break
-        if state.is_terminal():
-            break
-        seat = state.current_seat
-        if state.phase == "rotation":
-            choice = script.pop(0) if script else PASS
-            if state.illegal(choice) is not None:
-                choice = PASS
-        else:
-            assert seat is not None  # a game that is not over has a seat to act
-            choice = bots[seat].choose(state.view(seat))
-        changes += sum(e["type"] == "bank_change" for e in state.apply_action(choice, seat))
-    if not story:
-        raise RuntimeError(f"no change of bank in the example for {mode!r}")
-    return state, story
-
-
-def rotation_question(rng):
-    """A seeded variation of one mode's example: (mode, state, story events, bank_change).
-
-    The story stops before the bank changes hands, and before the decision that gives it away
-    (a player taking the offered bank, the banker accepting an offer): the question then says
-    that decision without naming the seat (HINTS). The engine's bank_change is the answer.
-    """
-    mode = MODES[int(rng.integers(len(MODES)))]
-    seed, script, seat = int(rng.integers(10_000)), None, 1
-    if mode == "rounds":
-        script = ["refuse_bank"] * int(rng.integers(3)) + ["take_bank"]
-    elif mode == "auction":
-        script, bid = [], 0
-        for _ in range(int(rng.integers(1, 4))):
-            if rng.random() < 0.3:
-                script.append("pass")
-            bid += int(rng.integers(1, 3))
-            script.append(f"bid {bid}")
-    elif mode == "sale":
-        script = []
-        for _ in range(int(rng.integers(3))):
-            script += ["pass"] if rng.random() < 0.5 else [f"offer {int(rng.integers(1, 4))}", "refuse_offer"]
-        script += [f"offer {int(rng.integers(2, 6))}", "accept_offer"]
-    else:
-        seat = int(rng.integers(1, SEATS))
-    state, events = rotation_example(mode, seed, script, seat)
-    cut = len(events) - 1
-    for k in range(cut - 1, -1, -1):
-        if events[k]["type"] in HINTS:
-            cut = k
-            break
-    return mode, state, events[:cut], events[-1]
-
-
 class BankRotation(View):
     """Pick a rotation mode; the engine plays an example and shows the bank changing hands."""
 
@@ -304,46 +202,3 @@ class BankRotation(View):
             text = self.t("one_chip") if n == 1 else self.t("chips", n=n)
             button.description = text if seats else self.block.label(n, text)
         self.block.redraw()
-
-
-# The lesson's two question kinds as multiple-choice questions (the live quiz's projector and
-# "Revisão do dia" ask them; widgets.components.exercises.Question): a seeded variation of a
-# mode's example, its story up to the change of bank, the engine's bank_change the answer.
-def question(rng) -> Question:
-    """A seeded "who holds the bank now?" or "how many chips does the new banker pay?"."""
-    kind = "seat" if int(rng.integers(2)) else "price"
-    return bank_question(kind, rotation_question(rng))
-
-
-def bank_question(kind: str, rotation: tuple) -> Question:
-    """The question of `kind` ("seat" or "price") about a `rotation_question`'s change of bank."""
-    mode, state, story, change = rotation
-    hint = {lang: "" for lang in LANGUAGES}
-    if mode in HINT_OF_MODE:
-        hint = {lang: " " + translate(TEXT, HINT_OF_MODE[mode], lang) for lang in LANGUAGES}
-
-    def prompt(lang: str) -> str:
-        lines = " ".join(narrate(e, lang) for e in story if e["type"] not in ("round_start", "deal"))
-        asked = translate(TEXT, "question" if kind == "seat" else "question_price", lang,
-                          mode=rotation_label(mode, lang), banker=change["from"], hint=hint[lang])
-        return f"{escape(asked)}<div style='font-size:15px'>{escape(lines)}</div>"
-
-    def chips(n: int, lang: str) -> str:
-        return translate(TEXT, "one_chip", lang) if n == 1 else translate(TEXT, "chips", lang, n=n)
-
-    if kind == "seat":
-        options = [(s, {lang: translate(TEXT, "seat", lang, seat=s) for lang in LANGUAGES}) for s in range(SEATS)]
-        right = change["to"]
-        why = {lang: escape(narrate(change, lang)) for lang in LANGUAGES}
-    else:
-        right = change["price"]
-        top = min(max(PRICES - 1, right), 11)  # at most 12 choices (classroom.live.MAX_OPTIONS)
-        options = [(n, {lang: chips(n, lang) for lang in LANGUAGES}) for n in range(max(0, right - 11), top + 1)]
-        why = {lang: escape(f"{translate(TEXT, 'paid', lang, chips=chips(right, lang))} {narrate(change, lang)}")
-               for lang in LANGUAGES}
-    return Question({lang: prompt(lang) for lang in LANGUAGES}, options, right, why,
-                    key=(kind, mode, change["from"], change["to"], change.get("price"), len(story)),
-                    skill="pass_the_bank", facts={"kind": kind, "state": state})
-
-
-HINT_OF_MODE = {"rounds": "hint_take", "sale": "hint_accept"}  # the decision a story leaves out, said instead

@@ -25,6 +25,7 @@ import ipywidgets as w
 from cartas.cards import STANDARD_PACK, Card, lazy_rng
 from cartas.vinte_e_um import (
     ACE_OPTIONS,
+    CATALOGUE,
     VinteEUmError,
     explain_call,
     is_bust,
@@ -34,12 +35,14 @@ from cartas.vinte_e_um import (
     points,
 )
 from widgets.components.base import View
-from widgets.components.exercises import FirstAnswer, NoRepeats, Question
-from widgets.components.i18n import LANGUAGES, translate
+from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import from_catalogue, translate
 from widgets.components.later import after_paint
 from widgets.draw.svg import cards_row
 
 TEXT = {
+    **from_catalogue(CATALOGUE, player="c_player_seat", banker="c_banker_seat", q_worth="q_worth", q_call="q_call",
+                     answer_player="c_player", answer_banker="c_banker", worth_is="r_worth", flexible="c_flexible"),
     "title": {"pt": "21: quanto vale a mão?", "en": "21: what is the hand worth?"},
     "card": {"pt": "Carta", "en": "Card"},
     "to_player": {"pt": "+ jogador", "en": "+ player"},
@@ -47,11 +50,8 @@ TEXT = {
     "undo_player": {"pt": "− jogador", "en": "− player"},
     "undo_banker": {"pt": "− banca", "en": "− banker"},
     "clear": {"pt": "Limpar", "en": "Clear"},
-    "player": {"pt": "Assento 1 (jogador)", "en": "Seat 1 (player)"},
-    "banker": {"pt": "Banca (assento 0)", "en": "Banker (seat 0)"},
     "no_cards": {"pt": "nenhuma carta", "en": "no cards"},
     "ace_option": {"pt": "Ás vale", "en": "Ace counts"},
-    "flexible": {"pt": "flexível (regra da casa)", "en": "flexible (house rule)"},
     "table_ace": {"pt": "Ás na mesa", "en": "Table's ace"},
     "total": {"pt": "Total", "en": "Total"},
     "bust": {"pt": "estourou!", "en": "bust!"},
@@ -76,14 +76,7 @@ TEXT = {
                       "en": "The banker wins: the bank keeps the bet."},
     "unused": {"pt": "As cartas a partir de {cards} não entram: a mão já tinha terminado.",
                "en": "The cards from {cards} on are not used: the hand was already over."},
-    "q_worth": {"pt": "Com o ás valendo {ace}, quanto vale esta mão?",
-                "en": "With the ace counting {ace}, what is this hand worth?"},
-    "q_call": {"pt": "A banca chama o jogador (ás vale {ace}). Quem ganha?",
-               "en": "The banker calls the player (ace counts {ace}). Who wins?"},
     "answer": {"pt": "Responder", "en": "Answer"},
-    "answer_player": {"pt": "O jogador", "en": "The player"},
-    "answer_banker": {"pt": "A banca", "en": "The banker"},
-    "worth_is": {"pt": "A mão vale {points}.", "en": "The hand is worth {points}."},
     "worth_hint": {"pt": "pontos", "en": "points"},
     "need_number": {"pt": "Escreva um número, por exemplo 17, e depois clique em Responder.",
                     "en": "Type a number, for example 17, then click Answer."},
@@ -338,41 +331,3 @@ class HandScorer(View):
         self.who_player.description = self.block.label("player", self.t("answer_player"))
         self.who_banker.description = self.block.label("banker", self.t("answer_banker"))
         self.block.redraw()
-
-
-# The lesson's two question kinds as multiple-choice questions (the live quiz's projector and
-# "Revisão do dia" ask them; widgets.components.exercises.Question): the same seeded draws,
-# the engine's totals and judgement, the lesson's own words.
-def question(rng) -> Question:
-    """A seeded "what is this hand worth?" (its total under the table's ace, among its totals
-    under the other ace options and four nearby totals, placed at random) or "who wins this
-    call?" (the engine's `judge_call`), kinds drawn at random."""
-    def draw(count: int, avoid=()) -> list:
-        pool = [c for c in STANDARD_PACK if c not in avoid]
-        return [pool[i] for i in rng.choice(len(pool), size=count, replace=False)]
-
-    def every(key: str, **fields) -> dict:
-        return {lang: translate(TEXT, key, lang, **fields) for lang in LANGUAGES}
-
-    if int(rng.integers(2)):
-        ace = ACE_OPTIONS[int(rng.integers(len(ACE_OPTIONS)))]
-        hand = playable(draw(int(rng.integers(2, 4))), ace)  # as dealt: none after 21 or a bust
-        right = points(hand, ace)
-        low = right - int(rng.integers(5))  # five totals in a row around it, the right one anywhere among them
-        totals = {points(hand, a) for a in ACE_OPTIONS} | set(range(low, low + 5))
-        shown = " ".join(str(c) for c in hand)
-        prompt = {lang: f"{escape(translate(TEXT, 'q_worth', lang, ace=ace_label(ace, lang)))} {escape(shown)}"
-                  for lang in LANGUAGES}
-        why = {lang: escape(translate(TEXT, "worth_is", lang, points=right)) for lang in LANGUAGES}
-        return Question(prompt, [(n, str(n)) for n in sorted(t for t in totals if t > 0)], right, why,
-                        key=("worth", ace, shown), skill="score_21_hand", facts={"hand": hand, "ace": ace})
-    hand = draw(2)
-    banker = draw(int(rng.integers(2, 4)), avoid=hand)
-    player_used, banker_used, winner = judge_call(hand, banker, 1)
-    cards = {lang: f"{translate(TEXT, 'player', lang)}: {' '.join(map(str, hand))} · "
-                   f"{translate(TEXT, 'banker', lang)}: {' '.join(map(str, banker))}" for lang in LANGUAGES}
-    prompt = {lang: escape(f"{translate(TEXT, 'q_call', lang, ace=1)} {cards[lang]}") for lang in LANGUAGES}
-    why = {lang: escape(explain_call(player_used, banker_used, 1, lang)) for lang in LANGUAGES}
-    return Question(prompt, [("player", every("answer_player")), ("banker", every("answer_banker"))], winner, why,
-                    key=("call", cards["en"]), skill="who_wins_21_call",
-                    facts={"player": hand, "banker": banker, "ace": 1})

@@ -19,15 +19,19 @@ from typing import Any
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
-from cartas.vinte_e_um import ALL, DRAW, HIT, narrate, new_game
+from cartas.questions.vinte_e_um import bots_for
+from cartas.vinte_e_um import ALL, CATALOGUE, DRAW, HIT, narrate, new_game
 from widgets.components.base import View, seed_field
-from widgets.components.exercises import FirstAnswer, NoRepeats, Question
-from widgets.components.i18n import LANGUAGES, percent, translate
+from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.i18n import from_catalogue, percent, translate
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.vinte_e_um_chart import odds_html
 from widgets.draw.vinte_e_um_table import chips_svg, table_html
 
 TEXT = {
+    **from_catalogue(CATALOGUE, question="q_banker_decides", question_player="q_player_decides", draw="c_draw",
+                     call="c_call", hit="c_hit", stand="c_stand", explain_draw="r_draw", explain_call="r_call",
+                     explain_hit="r_hit", explain_stand="r_stand"),
     "title": {"pt": "21: a rodada passo a passo", "en": "21: the round step by step"},
     "seats": {"pt": "Participantes", "en": "Participants"},
     "seed": {"pt": "Semente", "en": "Seed"},
@@ -43,42 +47,8 @@ TEXT = {
     "moves": {"pt": "Fichas que mudaram de lugar", "en": "Chips that moved"},
     "move": {"pt": "assento {src} → assento {dst}", "en": "seat {src} → seat {dst}"},
     "quiz": {"pt": "Exercício: comprar ou parar?", "en": "Exercise: one more card or not?"},
-    "question": {
-        "pt": "A banca (assento {banker}) tem {points} pontos. Ainda esperam ser chamados: {waiting}. "
-              "Ela deve comprar mais uma carta ou chamar?",
-        "en": "The banker (seat {banker}) has {points} points. Still waiting to be called: {waiting}. "
-              "Should the banker draw another card or call?"},
-    "question_player": {
-        "pt": "O assento {seat} tem {points} pontos; a banca mostra {upcard}. Ele deve pedir mais uma carta "
-              "ou parar?",
-        "en": "Seat {seat} has {points} points; the banker shows {upcard}. Should the player hit or stand?"},
-    "draw": {"pt": "Comprar", "en": "Draw"},
-    "call": {"pt": "Chamar", "en": "Call"},
-    "hit": {"pt": "Pedir carta", "en": "Hit"},
-    "stand": {"pt": "Parar", "en": "Stand"},
-    "explain_draw": {
-        "pt": "Um banqueiro cuidadoso compra: está atrás da mão mais fraca à vista, e a chance de estourar é {p}.",
-        "en": "A careful banker draws: he is behind the weakest hand in sight, and the chance to bust is {p}."},
-    "explain_call": {
-        "pt": "Um banqueiro cuidadoso chama: já não está atrás ou comprar estoura com chance {p}.",
-        "en": "A careful banker calls: he is not behind, or a card busts him with chance {p}."},
-    "explain_hit": {
-        "pt": "Um jogador cuidadoso pede carta enquanto a chance de estourar fica abaixo de 50%: aqui é {p}.",
-        "en": "A careful player hits while the chance to bust stays below 50%: here it is {p}."},
-    "explain_stand": {
-        "pt": "Um jogador cuidadoso para quando a chance de estourar chega a 50%: aqui é {p}.",
-        "en": "A careful player stands once the chance to bust reaches 50%: here it is {p}."},
 }
 SKIPPED = ("game_start", "game_over")  # a lesson round is one round, not a game
-
-
-def bots_for(players: int, seed) -> list:
-    """One SensibleBot per seat, seeded from the round's seed."""
-    import numpy as np  # with the first round, not with the page
-
-    from cartas.vinte_e_um import SensibleBot
-
-    return [SensibleBot(np.random.default_rng(s)) for s in np.random.SeedSequence(seed).spawn(players)]
 
 
 def play_round(players: int, seed):
@@ -92,20 +62,6 @@ def play_round(players: int, seed):
         state.apply_action(bots[seat].choose(state.view(seat)), seat)
         snapshots.append(state.clone())
     return snapshots
-
-
-def first_decision(players: int, seed, phase: str, choice):
-    """The first state of `play_round(players, seed)` in `phase` where `choice` is legal, or
-    None: the same round, played only that far (no snapshots: a question needs one state)."""
-    state = new_game(players, seed=seed, rounds=1, rotation="permanent")
-    bots = bots_for(players, seed)
-    while not state.is_terminal():
-        if state.phase == phase and choice in state.legal_actions():
-            return state
-        seat = state.current_seat
-        assert seat is not None  # a round that is not over has a seat to act
-        state.apply_action(bots[seat].choose(state.view(seat)), seat)
-    return None
 
 
 class RoundStepper(View):
@@ -339,43 +295,3 @@ class RoundStepper(View):
         self.draw_button.description = self.block.label(True, self.t(labels[0]))
         self.call_button.description = self.block.label(False, self.t(labels[1]))
         self.block.redraw()
-
-
-# The lesson's question kinds as multiple-choice questions (the live quiz's projector and
-# "Revisão do dia" ask them; widgets.components.exercises.Question): taken, as in the lesson,
-# from a seeded round of 4 bots; the answer is the careful bot's, the reason its bust odds.
-ASKED = {"banker": ("banker", DRAW), "player": ("players", HIT)}  # kind -> (phase, the choice to weigh)
-
-
-def question(rng) -> Question:
-    """A seeded "should the banker draw or call?" or "should this player hit or stand?"."""
-    kind = "banker" if int(rng.integers(2)) else "player"
-    state = None
-    while state is None:
-        state = first_decision(4, int(rng.integers(1_000_000)), *ASKED[kind])
-    return decision_question(kind, state)
-
-
-def decision_question(kind: str, state) -> Question:
-    """The question of `kind` ("banker" or "player", see ASKED) about the decision `state` is at."""
-    from cartas.vinte_e_um import SensibleBot, bust_for_view
-
-    seat = state.banker if kind == "banker" else state.current_seat
-    view = state.view(seat)
-    take = SensibleBot().choose(view) in (DRAW, HIT)
-    risk = bust_for_view(view)
-    labels = ("draw", "call") if kind == "banker" else ("hit", "stand")
-    key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
-           ("player", True): "explain_hit", ("player", False): "explain_stand"}[kind, take]
-    if kind == "banker":
-        waiting = ", ".join(str(s) for s in state.uncalled)
-        prompt = {lang: escape(translate(TEXT, "question", lang, banker=seat, points=state.points(seat),
-                                         waiting=waiting)) for lang in LANGUAGES}
-    else:
-        prompt = {lang: escape(translate(TEXT, "question_player", lang, seat=seat, points=state.points(seat),
-                                         upcard=state.hands[state.banker][1])) for lang in LANGUAGES}
-    options = [(True, {lang: translate(TEXT, labels[0], lang) for lang in LANGUAGES}),
-               (False, {lang: translate(TEXT, labels[1], lang) for lang in LANGUAGES})]
-    why = {lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))) for lang in LANGUAGES}
-    return Question(prompt, options, take, why, key=(kind, str(state.hands), seat), skill="hit_or_stand",
-                    facts={"kind": kind, "view": view})

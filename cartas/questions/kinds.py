@@ -1,0 +1,159 @@
+"""What a question is: `Text`, `Choice`, `Question`, `QuestionKind`, `Misconception`, `SLIP`
+and the refusals of the registry (`QuestionError`); the registry itself is `cartas.questions`."""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING
+
+from ..catalogue import Catalogue, check_lang
+from ..errors import RuleError
+
+if TYPE_CHECKING:  # numpy loads with the first question, not with the registry
+    import numpy as np
+
+SLIP = "slip"  # a wrong choice that reveals no named misconception
+
+
+CATALOGUE = Catalogue("questions", {
+    "unknown_kind": ("Não há perguntas do tipo {name}. Tipos: {choices}.",
+                     "There is no question kind {name}. Kinds: {choices}."),
+    "unknown_lesson": ("A lição {lesson} não faz perguntas. Lições: {choices}.",
+                       "The lesson {lesson} asks no questions. Lessons: {choices}."),
+    "unknown_variant": ("A lição {lesson} não tem perguntas da variante {variant}.",
+                        "The lesson {lesson} has no questions of the variant {variant}."),
+})
+
+
+class QuestionError(RuleError):
+    """A question kind, lesson or variant that is not in the registry (its sentence in `CATALOGUE`)."""
+
+    catalogue = CATALOGUE
+
+
+@dataclass(frozen=True)
+class Text:
+    """One sentence in Portuguese and English (`text["pt"]`, `text.say("en")`)."""
+
+    pt: str
+    en: str
+
+    def __getitem__(self, lang: str) -> str:
+        return self.pt if check_lang(lang) == "pt" else self.en
+
+    def say(self, lang: str) -> str:
+        return self[lang]
+
+    def map(self, change: Callable[[str], str]) -> Text:
+        """Both sentences changed the same way (escaped, joined...)."""
+        return Text(change(self.pt), change(self.en))
+
+
+def same(text: str) -> Text:
+    """A text that reads the same in both languages (a card, a number)."""
+    return Text(text, text)
+
+
+def say(catalogue: Catalogue, key: str, **fields: object) -> Text:
+    """The catalogue's `key` in both languages, `str.format`-filled with `fields`; a field that
+    is a `Text` gives each language its own words."""
+    def one(lang: str) -> str:
+        values = {name: value[lang] if isinstance(value, Text) else value for name, value in fields.items()}
+        template = catalogue.template(key, lang)
+        return template.format(**values) if values else template
+    return Text(one("pt"), one("en"))
+
+
+def each(make: Callable[[str], str]) -> Text:
+    """A text written by `make(lang)` for each language (the engine's narration, explanations)."""
+    return Text(make("pt"), make("en"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One choice of a question: its value (what the answer is compared with), its label, and,
+    for a wrong choice, the misconception it reveals (a key of `MISCONCEPTIONS`) or `SLIP`;
+    None for the right one."""
+
+    value: Hashable
+    label: Text
+    misconception: str | None = None
+
+
+@dataclass(frozen=True)
+class Question:
+    """A question as the engine made it (see the module's docstring). `key` says when two
+    questions are the same (a lesson never asks one twice in a row); `facts` is what the
+    question is about as the engine's inputs (a variant, a vira, a state...), never shown: a
+    check of the answer reads them. Exactly one choice is right, `answer`; every other one is
+    named."""
+
+    kind: str
+    skill: str
+    prompt: Text
+    choices: tuple[Choice, ...]
+    answer: Hashable
+    reason: Text
+    key: Hashable
+    facts: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        values = [c.value for c in self.choices]
+        if len(set(values)) != len(values):
+            raise ValueError(f"question {self.kind}: a choice twice in {values}")
+        right = [c.value for c in self.choices if c.misconception is None]
+        if right != [self.answer]:
+            raise ValueError(f"question {self.kind}: the answer {self.answer!r} must be the one unnamed choice, "
+                             f"not {right}")
+        object.__setattr__(self, "facts", MappingProxyType(dict(self.facts)))
+
+    @property
+    def options(self) -> tuple[tuple[Hashable, Text], ...]:
+        """(value, label) of each choice, in order."""
+        return tuple((c.value, c.label) for c in self.choices)
+
+    def same_as(self) -> Hashable:
+        return self.key
+
+    def misconception(self, value: object) -> str | None:
+        """What choosing `value` reveals: a misconception's key, `SLIP`, or None (the answer)."""
+        for choice in self.choices:
+            if choice.value == value:
+                return choice.misconception
+        raise ValueError(f"question {self.kind}: {value!r} is none of its choices")
+
+
+Maker = Callable[["np.random.Generator", str], Question]
+
+
+@dataclass(frozen=True)
+class QuestionKind:
+    """A kind of question: `key` ("lesson.kind"), the `lesson` that teaches it, the `skill` it
+    trains, the `variants` it is asked in (truco's "paulista", "mineiro"; () for any game of
+    its family), its `weight` in the lesson's mix, the `misconceptions` its wrong choices can
+    reveal, and `make(rng, variant)`."""
+
+    key: str
+    lesson: str
+    skill: str
+    maker: Maker
+    misconceptions: tuple[str, ...]
+    variants: tuple[str, ...] = ()
+    weight: float = 1.0
+
+    def make(self, rng: np.random.Generator, variant: str | None = None) -> Question:
+        """A question of this kind, seeded from `rng`; `variant` one of `variants` (default the first)."""
+        if variant is None:
+            variant = self.variants[0] if self.variants else ""
+        elif variant not in self.variants:
+            raise QuestionError("unknown_variant", lesson=self.lesson, variant=variant)
+        return self.maker(rng, variant)
+
+
+@dataclass(frozen=True)
+class Misconception:
+    """A wrong belief a wrong choice reveals, in both languages ("the manilha is the vira's rank")."""
+
+    key: str
+    text: Text
