@@ -374,3 +374,20 @@ def test_the_coach_and_the_strong_bot_never_disagree_about_what_is_best(variant)
             state.apply_action(bots[seat].choose(view))
     assert positions >= 200
     assert {"play", "raise", "accept"} <= kinds
+
+
+def test_the_judge_takes_the_seat_count_from_the_spot_mano_a_mano_too():
+    """Not four seats hard-coded: with `players=2` the judge deals one hidden hand (the
+    opponent's), nobody is a partner, and the tricks go round two seats."""
+    from cartas.truco.strong import Judge
+    spot = TrucoSpot("paulista", ["3♣", "K♥", "5♦"], vira="6♠", seat=1, mao=0, players=2,
+                     table=[(0, "4♦")], next_raise=3)
+    judge = Judge(spot, np.random.default_rng(1), 200)
+    assert judge.hidden == [(0, 2)] and len(judge.deals[0]) == 2 and judge.next_seat() == 1
+    verdict = judge.verdict()
+    assert verdict.options["play 5♦"].win > 0 and set(verdict.options) >= {"play 3♣", "play K♥", "ask", "no_ask"}
+    advice = advise_card(spot)
+    assert advice.action == "play" and advice.simulations == WORLDS
+    four = Judge(TrucoSpot("paulista", ["3♣", "K♥", "5♦"], vira="6♠", seat=1, mao=0, table=[(0, "4♦")]),
+                 np.random.default_rng(1), 200)
+    assert four.hidden == [(0, 2), (2, 3), (3, 3)]
