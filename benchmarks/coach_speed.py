@@ -4,7 +4,8 @@ Run:  .venv/bin/python benchmarks/coach_speed.py
 
 Prints, for each position, the worst of 5 runs in milliseconds and its ratio to one explorer
 query (`hand_odds` with 50,000 simulations) measured in the same run. Target: every advice
-under 300 ms (the coach answers a "Dica" click).
+under 300 ms (the coach answers a "Dica" click). The truco advice is the strong player's
+judge (`cartas.truco.strong`, one brain with the "Forte" bots): its worlds bound the work.
 """
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from cartas.truco.odds import hand_odds
 TARGET_MS = 300
 
 POSITIONS = {
-    "truco: ask at the start (hand_odds)": lambda: advise_truco(
+    "truco: ask at the start (the judge)": lambda: advise_truco(
         TrucoSpot("paulista", ["3♣", "2♦", "K♥"], vira="7♠", next_raise=3)),
     "truco: card, last in trick 1 (3 candidates)": lambda: advise(
         TrucoSpot("paulista", ["3♣", "2♦", "4♥"], vira="7♠", seat=3,
@@ -27,16 +28,16 @@ POSITIONS = {
     "truco: card, second in trick 2 (2 cards + face down)": lambda: advise(
         TrucoSpot("paulista", ["3♣", "4♥"], vira="7♠", seat=1, results=[0],
                   table=[(0, "K♦")], seen=["2♦", "5♣", "J♠", "Q♥"])),
-    "truco: ask in trick 2 (play-out)": lambda: advise_truco(
+    "truco: ask in trick 2 (the judge)": lambda: advise_truco(
         TrucoSpot("paulista", ["3♣", "4♥"], vira="7♠", seat=1, results=[1],
                   table=[(0, "K♦")], seen=["2♦", "5♣", "J♠", "Q♥"], next_raise=3)),
-    "truco: answer a raise (hand_odds)": lambda: advise(
+    "truco: answer a raise (the judge)": lambda: advise(
         TrucoSpot("mineiro", ["4♣", "3♦", "K♥"], seat=1, pending=4, hand_value=2,
                   next_raise=6)),
-    "truco: answer for the partner after playing (play-out)": lambda: advise(
+    "truco: answer for the partner after playing (the judge)": lambda: advise(
         TrucoSpot("paulista", ["3♣", "4♥"], vira="7♠", seat=0, mao=0, leader=0, pending=3,
                   next_raise=6, table=[(0, "K♦"), (1, "5♣")])),
-    "truco: mão de onze (hand_odds with partner)": lambda: advise(
+    "truco: mão de onze (the judge, with partner)": lambda: advise(
         TrucoSpot("paulista", ["3♣", "2♦", "K♥"], vira="7♠", partner=["A♦", "5♥", "6♣"],
                   deciding=True, threshold=True, score=(11, 4))),
     "21: player, 12 against a 10 showing": lambda: advise_player(["2♠", "K♥"], ["10♦"]),

@@ -327,3 +327,16 @@ def test_the_strong_truco_bot_never_asks_truco_in_a_mao_de_onze():
         action = StrongBot(1).choose(view)
         assert action.kind != "raise"
         state.apply_action(action)
+
+
+def test_the_strong_21_player_bets_the_most_only_on_a_first_card_clearly_better_than_the_average():
+    """Against the rule-following banker a first ace worth 1 or a 9 loses more at the most
+    stake than at the least (`benchmarks/bot_strength.py`): the strong player bets the most on a
+    ten-valued first card (and an ace worth 11), the least on the rest."""
+    bot = find_game("21").bot(1, "strong")
+    for first, ace, most in (("K♠", 1, True), ("10♠", 11, True), ("A♠", 11, True), ("A♠", 1, False),
+                             ("9♠", 1, False), ("9♠", 11, False), ("5♠", 1, False)):
+        state = deal_21(3, [first, "2♣", "9♣"], "9♦", ["7♥", "3♠"], banker=2, ace=ace)
+        assert state.phase == "bet" and state.current_seat == 0
+        legal = state.view(0).legal_actions()
+        assert bot.choose(state.view(0)) == (legal[-1] if most else legal[0]), (first, ace)

@@ -2,11 +2,14 @@
 against the rule-based bots where the rules decide."""
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+from cartas.cards import Card
 from cartas.coach.truco import TrucoSpot, advise, advise_answer, advise_threshold, advise_truco, chance, spot_from_view
 from cartas.coach.vinte_e_um import advise_banker, advise_player
-from cartas.truco import RuleBot, TrucoError, hand_odds, new_game, strength_table
+from cartas.truco import RuleBot, StrongBot, TrucoError, hand_odds, new_game, strength_table
+from cartas.truco.strong import WORLDS
 from cartas.vinte_e_um.bots import SensibleBot
 from cartas.vinte_e_um.odds import bust_probability
 
@@ -108,16 +111,19 @@ def test_a_sure_trick_is_taken_as_cheaply_as_possible():
     assert advice.action == "play" and str(advice.card) == "2♦"
 
 
-def test_the_coachs_play_out_matches_the_engines_monte_carlo():
-    """From the start of a hand the coach's own play-out (used once cards are on the table)
-    and the engine's vectorised hand_odds play the same rule policy: the chances agree."""
-    from cartas.coach.truco import _Game
+def test_the_judges_play_out_matches_the_engines_monte_carlo():
+    """From the start of a hand the judge's play-out (the strong player's and the coach's one
+    brain) and the engine's vectorised hand_odds play the same rule policy: the chances of
+    the rule bot's card agree."""
+    from cartas.truco.strong import Judge
     for hand, vira, seat in ((["A♣", "2♥", "7♦"], "Q♠", 0), (["3♣", "K♥", "5♦"], "6♠", 0)):
-        game = _Game(TrucoSpot("paulista", hand, vira=vira, seat=seat, mao=0))
-        outcomes, _ = game.candidates(seed=5, only=game.rule_choice())
+        judge = Judge(TrucoSpot("paulista", hand, vira=vira, seat=seat, mao=0), np.random.default_rng(5), 4000)
+        rule = judge.verdict().rule_card
+        outcomes = judge.outcomes(judge.strength[Card.parse(rule.split()[1])])
         reference = hand_odds("paulista", hand, vira, position=0, simulations=40_000, seed=3)
-        assert abs(outcomes[game.rule_choice()][0] - reference.hand_win) < 0.06, hand
-    assert chance(ZAP_AND_TWO)[2] == 20_000  # the start of a hand asks hand_odds itself
+        assert abs(outcomes.count(1) / len(outcomes) - reference.hand_win) < 0.03, hand
+    win, loss, worlds = chance(ZAP_AND_TWO)
+    assert win == 1.0 and loss == 0.0 and worlds == WORLDS  # the same worlds as every advice
 
 
 def test_the_same_spot_gets_the_same_advice():
@@ -316,3 +322,72 @@ def test_one_decision_has_one_estimate_the_raise_and_the_card_agree():
         miss = judge(spot, Action.raise_to(spot.next_raise))
         if miss is not None:
             assert miss.advice.win == card.win
+
+
+# -- issue 31, item 2: one brain -----------------------------------------------------------------
+
+def _coach_choice(view, seed):
+    """What the coach's hint says is best for the seat's decision, as (kind, card strength)."""
+    from cartas.coach.truco import advise_play
+    spot = spot_from_view(view)
+    if spot.deciding:
+        return advise_threshold(spot, seed).action, None
+    if spot.pending is not None:
+        return advise_answer(spot, seed).action, None
+    lines = advise_play(spot, seed)
+    if lines[0].action == "truco":
+        return "raise", None
+    card = lines[-1]
+    return card.action, strength_table(view.variant, view.vira)[card.card]
+
+
+def _bot_choice(view, seed):
+    action = StrongBot(seed).choose(view)
+    if action.kind in ("play", "cover"):
+        return action.kind, strength_table(view.variant, view.vira)[action.card]
+    return action.kind, None
+
+
+@pytest.mark.parametrize("variant", ["paulista", "mineiro"])
+def test_the_coach_and_the_strong_bot_never_disagree_about_what_is_best(variant):
+    """One brain: over many seeded positions of real games (the seats played by a mix of
+    levels, so raises, answers and mãos de onze come up), the coach's hint and the strong
+    bot seeded alike choose the same: the same card (by strength, face up or down), the
+    same raise, answer or mão de onze decision."""
+    from cartas.truco import EasyBot
+    kinds = set()
+    positions = 0
+    for game in range(12):
+        if positions >= 240:
+            break
+        state = new_game(variant, 100 + game)
+        bots = [StrongBot(game), RuleBot(game + 1, bluff=0.2), EasyBot(game + 2, hunch=0.5), RuleBot(game + 3)]
+        while not state.is_terminal():
+            seat = state.current_seat
+            view = state.view(seat)
+            if not view.is_mao_de_ferro and len(view.legal) > 1:
+                seed = 1000 * game + positions
+                bot = _bot_choice(view, seed)
+                assert _coach_choice(view, seed) == bot, (variant, game, positions, view.phase)
+                kinds.add(bot[0])
+                positions += 1
+            state.apply_action(bots[seat].choose(view))
+    assert positions >= 200
+    assert {"play", "raise", "accept"} <= kinds
+
+
+def test_the_judge_takes_the_seat_count_from_the_spot_mano_a_mano_too():
+    """Not four seats hard-coded: with `players=2` the judge deals one hidden hand (the
+    opponent's), nobody is a partner, and the tricks go round two seats."""
+    from cartas.truco.strong import Judge
+    spot = TrucoSpot("paulista", ["3♣", "K♥", "5♦"], vira="6♠", seat=1, mao=0, players=2,
+                     table=[(0, "4♦")], next_raise=3)
+    judge = Judge(spot, np.random.default_rng(1), 200)
+    assert judge.hidden == [(0, 2)] and len(judge.deals[0]) == 2 and judge.next_seat() == 1
+    verdict = judge.verdict()
+    assert verdict.options["play 5♦"].win > 0 and set(verdict.options) >= {"play 3♣", "play K♥", "ask", "no_ask"}
+    advice = advise_card(spot)
+    assert advice.action == "play" and advice.simulations == WORLDS
+    four = Judge(TrucoSpot("paulista", ["3♣", "K♥", "5♦"], vira="6♠", seat=1, mao=0, table=[(0, "4♦")]),
+                 np.random.default_rng(1), 200)
+    assert four.hidden == [(0, 2), (2, 3), (3, 3)]

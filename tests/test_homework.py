@@ -138,13 +138,13 @@ def test_a_scenario_answer_is_judged_by_the_stored_key_and_only_the_first_counts
         hw.answer(store, task["id"], 0, ana.key, "double down")
 
 
-# A position where the coach's card (3♥) has a near one (2♠, less than MARGIN below) and a
-# clearly worse one (J♣): seat 1 leads the first trick, vira Q♣.
-NEAR_HANDS = [["4♣", "2♥", "7♥"], ["J♣", "2♠", "3♥"], ["K♣", "3♣", "K♥"], ["6♦", "5♦", "3♦"]]
+# A position where the coach's card (7♠) has a near one (Q♠, less than MARGIN below) and a
+# clearly worse one (K♦): seat 1 leads the first trick, vira A♣ (the strong player's figures).
+NEAR_HANDS = [["6♥", "Q♣", "A♠"], ["Q♠", "7♠", "K♦"], ["Q♥", "4♠", "6♣"], ["6♦", "K♥", "5♣"]]
 
 
 def near_link() -> str:
-    return encode_link(truco_scenario("paulista", NEAR_HANDS, "Q♣"))
+    return encode_link(truco_scenario("paulista", NEAR_HANDS, "A♣"))
 
 
 def test_rule_a_scenario_answer_as_good_as_the_coachs_within_its_margin_counts_as_right(store_location):

@@ -21,8 +21,8 @@ from widgets.pages.tarefa import Homework
 from widgets.pages.turma import ClassView
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
-# seat 1 holds J♣ 2♠ 3♥ (vira Q♣): the coach's 3♥, 2♠ within its margin, J♣ clearly worse
-NEAR_HANDS = [["4♣", "2♥", "7♥"], ["J♣", "2♠", "3♥"], ["K♣", "3♣", "K♥"], ["6♦", "5♦", "3♦"]]
+# seat 1 holds Q♠ 7♠ K♦ (vira A♣): the coach's 7♠, Q♠ within its margin, K♦ clearly worse
+NEAR_HANDS = [["6♥", "Q♣", "A♠"], ["Q♠", "7♠", "K♦"], ["Q♥", "4♠", "6♣"], ["6♦", "K♥", "5♣"]]
 
 
 @pytest.fixture
@@ -83,7 +83,7 @@ def test_a_homework_without_title_or_with_a_bad_date_is_refused_in_the_teachers_
 
 def test_the_learner_sees_her_to_do_and_the_teacher_sees_it_done_with_a_csv(turma):
     store = open_store()
-    link = encode_link(truco_scenario("paulista", NEAR_HANDS, "Q♣"))
+    link = encode_link(truco_scenario("paulista", NEAR_HANDS, "A♣"))
     task = hw.create(store, turma.code, "Semana 1", "2030-12-20", 100,
                      [{"kind": "lesson", "lesson": "manilhas", "need": 1}, {"kind": "scenario", "link": link}])
     sign_in(turma.code, "Bia", "browser-bia-001")
@@ -94,7 +94,7 @@ def test_the_learner_sees_her_to_do_and_the_teacher_sees_it_done_with_a_csv(turm
     assert f"tarefa.ipynb?tarefa={task['id']}&amp;lang=pt" in todo
     page = Homework(code=task["id"], lang="pt")
     item = task["items"][1]
-    assert "Suas cartas: J♣ 2♠ 3♥." in page.items_box.children[1].children[1].value
+    assert "Suas cartas: Q♠ 7♠ K♦." in page.items_box.children[1].children[1].value
     buttons = page.items_box.children[1].children[2].children
     wrong = next(b for b in buttons if b.description not in item["accepted"])
     wrong.click()
@@ -118,46 +118,46 @@ def test_the_learner_sees_her_to_do_and_the_teacher_sees_it_done_with_a_csv(turm
 
 @pytest.mark.parametrize("lang", ["pt", "en"])
 def test_a_near_best_card_is_accepted_a_clearly_worse_one_is_not_and_every_cards_chance_is_shown(turma, lang):
-    """Issue 29 item 7 (docs/rules.md#homework-near-best): 2♠ is a little below the coach's 3♥
-    and counts as right; J♣ is clearly worse and does not; both pages then show each card's
+    """Issue 29 item 7 (docs/rules.md#homework-near-best): Q♠ is a little below the coach's 7♠
+    and counts as right; K♦ is clearly worse and does not; both pages then show each card's
     chance of taking the hand and how far hers was from the best."""
     store = open_store()
-    link = encode_link(truco_scenario("paulista", NEAR_HANDS, "Q♣"))
+    link = encode_link(truco_scenario("paulista", NEAR_HANDS, "A♣"))
     task = hw.create(store, turma.code, "Cartas", "2030-12-20", 100, [{"kind": "scenario", "link": link}])
     item = task["items"][0]
     values, key = item["values"], item["answer"]
-    assert key == "3♥" and item["accepted"] == ["2♠", "3♥"]
+    assert key == "7♠" and item["accepted"] == ["Q♠", "7♠"]
 
     def percent(p):
         text = f"{100 * p:.1f}%"
         return text.replace(".", ",") if lang == "pt" else text
 
     verdicts = {}
-    for name, browser, choice in (("Ana", "browser-ana-007", "2♠"), ("Bia", "browser-bia-007", "J♣")):
+    for name, browser, choice in (("Ana", "browser-ana-007", "Q♠"), ("Bia", "browser-bia-007", "K♦")):
         sign_in(turma.code, name, browser)
         page = Homework(code=task["id"], lang=lang)
         before = page.items_box.children[0]
         assert "cartas-task-figures" not in "".join(getattr(c, "value", "") for c in before.children)
         next(b for b in before.children[2].children if b.description == choice).click()
         verdicts[choice] = page.items_box.children[0].children[2].value
-    near, worse = verdicts["2♠"], verdicts["J♣"]
+    near, worse = verdicts["Q♠"], verdicts["K♦"]
     assert "data-right='1'" in near and "data-right='0'" in worse
     for verdict in (near, worse):
-        for card in ("J♣", "2♠", "3♥"):  # every option's chance, once answered
+        for card in ("K♦", "Q♠", "7♠"):  # every option's chance, once answered
             assert f"data-option='{card}' data-value='{values[card]:.4f}'" in verdict
             assert f"{card}: {percent(values[card])}" in verdict
-    gap = f"{100 * (values[key] - values['2♠']):.1f}"
-    gap_worse = f"{100 * (values[key] - values['J♣']):.1f}"
+    gap = f"{100 * (values[key] - values['Q♠']):.1f}"
+    gap_worse = f"{100 * (values[key] - values['K♦']):.1f}"
     if lang == "pt":
-        assert "Certo: tão bom quanto 3♥, a escolha do treinador" in near
-        assert f"2♠: {percent(values['2♠'])}, {gap.replace('.', ',')} pontos abaixo de 3♥, a melhor." in near
-        assert f"J♣: {percent(values['J♣'])}, {gap_worse.replace('.', ',')} pontos abaixo de 3♥, a melhor." in worse
+        assert "Certo: tão bom quanto 7♠, a escolha do treinador" in near
+        assert f"Q♠: {percent(values['Q♠'])}, {gap.replace('.', ',')} pontos abaixo de 7♠, a melhor." in near
+        assert f"K♦: {percent(values['K♦'])}, {gap_worse.replace('.', ',')} pontos abaixo de 7♠, a melhor." in worse
         assert "Chance de levar a mão" in worse
     else:
-        assert "Right: as good as 3♥, the coach&#x27;s choice" in near
-        assert f"2♠: {percent(values['2♠'])}, {gap} points below 3♥, the best." in near
-        assert f"J♣: {percent(values['J♣'])}, {gap_worse} points below 3♥, the best." in worse
-        assert "No. The coach would play: 3♥." in worse and "Chance of taking the hand" in worse
+        assert "Right: as good as 7♠, the coach&#x27;s choice" in near
+        assert f"Q♠: {percent(values['Q♠'])}, {gap} points below 7♠, the best." in near
+        assert f"K♦: {percent(values['K♦'])}, {gap_worse} points below 7♠, the best." in worse
+        assert "No. The coach would play: 7♠." in worse and "Chance of taking the hand" in worse
 
 
 def test_a_learner_of_another_class_cannot_open_the_homework(turma, store_location):

@@ -189,11 +189,43 @@ def test_dica_with_the_zap_and_two_manilhas_says_call_truco():
     hint = view.hint_box.value
     assert "data-action='truco'" in hint and "Peça truco" in hint
     assert "Chance de levar a mão: 100,0%" in hint or "Chance de levar a mão: 99," in hint
-    assert "pedir truco, se aceitarem: +" in hint and "não pedir: +" in hint  # what each answer wins on average
+    assert "pedir truco: +" in hint and "não pedir: +" in hint  # what each answer wins on average
     assert hint.index("data-action='truco'") < hint.index("data-action='play'")  # then the card
     view.language.value = "en"
     view.hint_button.click()
     assert "Call truco" in view.hint_box.value
+
+
+def test_dica_says_what_the_strong_bot_would_do_with_each_options_numbers():
+    """Issue 31, item 2: the hint is the strong player's choice (one brain): in positions of
+    real games where the learner (seat 0) is to act, a strong bot seeded as the hint (0) in
+    her seat chooses what the hint's lines say; each card is shown with its chance of taking
+    the hand and its average points."""
+    import re
+
+    from cartas.truco import RuleBot, StrongBot, new_game
+    checked = 0
+    for seed in range(12):
+        state = new_game("paulista", seed)
+        bots = [RuleBot(seed * 4 + s, bluff=0.3) for s in range(4)]
+        for _ in range(seed % 7):  # a few moves in, wherever that is
+            state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)))
+        while state.current_seat != 0 and not state.is_terminal():
+            state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)))
+        own = state.view(0)
+        if state.is_terminal() or own.is_mao_de_ferro or len(own.legal) < 2:
+            continue
+        view = PlayTruco(state=state, delay=0, lang="en", seed=seed)
+        view.hint_button.click()
+        lines, bot = view.advice(), StrongBot(0).choose(own)
+        said = "raise" if lines[0].action == "truco" else lines[-1].action
+        assert said == bot.kind, (seed, view.hint_box.value, bot)
+        if bot.kind in ("play", "cover"):
+            assert str(lines[-1].card) == str(bot.card)
+        if own.phase == "play":
+            assert re.search(r"\d%\s*\([+-]\d\.\d\d\)", view.hint_box.value), view.hint_box.value
+        checked += 1
+    assert checked >= 6
 
 
 def test_dica_answers_within_300_ms():

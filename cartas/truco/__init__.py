@@ -4,8 +4,8 @@ Modules: `catalogue` (every sentence, both languages), `errors` (TrucoError),
 `variants`, `rules` (each rule once), `actions`, `state` (the fast path), `events`,
 `views` (SeatView), `serialization` (saves: setup plus actions), `legacy` (first-format
 saves), `refusals`, `narration`, `explain`, `odds`, `bots` (RandomBot, RuleBot, EasyBot), `strong`
-(StrongBot). The state follows
-`cartas.contract.GameState`.
+(StrongBot and its judge, the coach's brain too), `spot` (TrucoSpot: what a seat knows).
+The state follows `cartas.contract.GameState`.
 
 The modules that need numpy (`state`, `serialization`, `odds`, `bots`) load on first use of
 one of their names (`new_game`, `RuleBot`...): a lesson about manilhas or tricks imports the

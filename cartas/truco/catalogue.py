@@ -336,27 +336,37 @@ _ENTRIES = {
     "coach_play_card": ("Jogue {card}: com ela sua dupla leva a mão {win} das vezes.",
                         "Play {card}: with it your team takes the hand {win} of the time."),
     "coach_play_card_rules": ("Jogue {card}: é a jogada da regra aqui, e nenhuma outra carta "
-                              "leva a mão mais vezes ({win}).",
+                              "leva a mão claramente mais vezes ({win}).",
                               "Play {card}: it is the rule's move here, and no other card takes "
-                              "the hand more often ({win})."),
+                              "the hand clearly more often ({win})."),
     "coach_cover_card": ("Jogue {card} coberta: ela não decide a rodada e assim os adversários "
                          "não a veem ({win}).",
                          "Play {card} face down: it cannot decide the trick, so keep it from the "
                          "opponents ({win})."),
-    # {call}: the name of the raise on offer (`Variant.raise_name`: truco, seis, nove, dez, doze)
-    "coach_ask": ("Peça {call}: sua dupla leva a mão {win} das vezes, então a mão vale mais para "
-                  "vocês, aceitem ou corram.",
-                  "Call {call}: your team takes the hand {win} of the time, so a dearer hand "
-                  "favours you whether they accept or run."),
-    "coach_no_ask": ("Não peça {call}: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
-                     "o pedido compensa; a outra dupla só aceita quando tem jogo, e pode pedir {then}.",
-                     "Do not call {call}: your team takes the hand {win} of the time, under the {at} "
-                     "at which a call pays; the other team accepts only with good cards, and may "
-                     "call {then}."),
-    "coach_no_ask_top": ("Não peça {call}: sua dupla leva a mão {win} das vezes, abaixo dos {at} em que "
-                         "o pedido compensa; a outra dupla só aceita quando tem jogo.",
-                         "Do not call {call}: your team takes the hand {win} of the time, under the "
-                         "{at} at which a call pays; the other team accepts only with good cards."),
+    # {call}: the name of the raise on offer (`Variant.raise_name`: truco, seis, nove, dez, doze);
+    # {ask} / {stay}: the average points of calling and of not calling (the judge's,
+    # `cartas.truco.strong`: calling counts them running with weak cards, or always accepting,
+    # whichever pays less)
+    "coach_ask": ("Peça {call}: sua dupla leva a mão {win} das vezes; pedindo, a mão vale {ask} "
+                  "pontos em média para vocês, aceitem ou corram, contra {stay} sem pedir.",
+                  "Call {call}: your team takes the hand {win} of the time; calling is worth "
+                  "{ask} points on average whether they accept or run, against {stay} without."),
+    "coach_ask_won": ("Peça {call}: a mão já é de vocês, tenham eles as cartas que tiverem; se "
+                      "aceitarem, ela vale mais.",
+                      "Call {call}: the hand is already yours whatever cards they hold; if they "
+                      "accept, it is worth more."),
+    "coach_no_ask": ("Não peça {call}: sua dupla leva a mão {win} das vezes; pedindo, a mão vale "
+                     "{ask} pontos em média, sem pedir {stay}. A outra dupla só aceita quando tem "
+                     "jogo, e pode pedir {then}.",
+                     "Do not call {call}: your team takes the hand {win} of the time; calling is "
+                     "worth {ask} points on average, not calling {stay}. The other team accepts "
+                     "only with good cards, and may call {then}."),
+    "coach_no_ask_top": ("Não peça {call}: sua dupla leva a mão {win} das vezes; pedindo, a mão vale "
+                         "{ask} pontos em média, sem pedir {stay}. A outra dupla só aceita quando "
+                         "tem jogo.",
+                         "Do not call {call}: your team takes the hand {win} of the time; calling "
+                         "is worth {ask} points on average, not calling {stay}. The other team "
+                         "accepts only with good cards."),
     "coach_no_ask_threshold": ("Não peça truco: na mão de onze (ou de dez) quem pede perde o jogo.",
                                "Do not call truco: in the hand of eleven (or ten) the team that "
                                "asks loses the game."),
@@ -375,9 +385,12 @@ _ENTRIES = {
                   "Run: your team takes the hand only {win} of the time; accepting costs "
                   "{accept} points on average, running {run}."),
     "coach_reraise": ("Peça mais: sua dupla leva a mão {win} das vezes, então vale a pena a mão "
-                      "valer {value}.",
+                      "valer {value} ({worth} pontos em média, contra {accept} aceitando).",
                       "Raise again: your team takes the hand {win} of the time, so the hand is "
-                      "worth making {value}."),
+                      "worth making {value} ({worth} points on average, against {accept} for "
+                      "accepting)."),
+    "coach_accept_won": ("Aceite: a mão já é de vocês, tenham eles as cartas que tiverem.",
+                         "Accept: the hand is already yours whatever cards they hold."),
     "coach_play_hand": ("Jogue a mão: com as suas cartas e as do parceiro vocês levam a mão {win} "
                         "das vezes ({play} pontos em média contra {run} correndo).",
                         "Play the hand: with your cards and your partner's you take it {win} of "

@@ -1,51 +1,58 @@
-"""The strong truco player, `StrongBot`: determinized Monte Carlo from its seat's view.
+"""The strong truco player's brain, `Judge`, and the player itself, `StrongBot`.
 
-It decides from `state.view(seat)` alone, never from a hidden card. At each decision it
-deals the cards it has not seen (the pack less its own hand, its partner's when it may see
-them, every face-up card played and the vira) to the other seats, as many as each still
-holds, `worlds` times over (a fixed number, drawn from its seeded numpy Generator: the same
-view and seed give the same choice, whatever the hidden cards are). In each such world it
-plays the rest of the hand out with the rule-based card play of `bots.RuleBot` (on
-strengths, fast) for every seat, and weighs its options by the points they bring:
+One brain: the strong bot plays the judge's choice and the coach (`cartas.coach.truco`)
+reports that same choice with the judge's numbers, so they never disagree.
+
+The judge weighs a `TrucoSpot` (`cartas.truco.spot`: what one seat knows, read from its
+view alone, never a hidden card). It deals the cards the seat has not seen (the pack less
+its own hand, its partner's when it may see them, every face-up card played and the vira)
+to the other seats, as many as each still holds, `worlds` times over (a fixed number, drawn
+from a seeded numpy Generator: the same spot and seed give the same choice, whatever the
+hidden cards are). In each such world it plays the rest of the hand out with the rule-based
+card play of `bots.RuleBot` (on strengths, fast) for every seat, and gives every option of
+the decision (`Judge.verdict`) its chance of taking the hand (`Option.win`; `loss`: the
+other team's) and its expected points (`Option.expected`, counted up to what each team lacks
+to reach the target, `Judge.utility`: a won game is not risked for points it does not need).
+The choice is the option with the most expected points, with these decided tie rules:
 
 - a card: each distinct card it may play (and the lowest face down, where allowed) is
-  played out in the same worlds; it plays the card taking the hand most often (net of
-  losses), the cheaper on a tie, unless that card does no better than the rule-based
-  card by more than `CARD_MARGIN` of the worlds (then the rule's card, which saves the
-  good ones: a few dozen worlds are noisy);
+  played out in the same worlds; the card taking the hand most often (net of losses), the
+  cheaper on a tie, unless it does no better than the rule-based card by more than
+  `CARD_MARGIN` of the worlds (then the rule's card, which saves the good ones);
 - truco (or a raise): the other team's answer is modelled in each world from the cards that
   world gives the answering seat, twice: as the rule-based bot answers (it runs with weak
-  cards, so a bluff may pay) and as a bold player who never runs; it asks when asking is
-  worth more than not (by `MARGIN` points) under both, so a raise pays whether or not the
-  other team calls it, and always when its team has already won the hand; a raise again
-  is answered on the average of those worlds;
+  cards, so a bluff may pay) and as a bold player who never runs; a raise is worth the lesser
+  of the two, and is asked when that beats not asking by `MARGIN` points (by anything when no
+  world loses the hand), and always when its team has already won the hand; never in a mão de
+  onze/dez (asking loses the game);
 - answering a raise: the worlds are weighed by how likely the raising seat was to ask with
-  the cards each gives it (the rule-based reason to ask, or a bluff), then it accepts,
-  runs or raises again by the expected points; it never runs when running hands the other
-  team the game, nor from a hand its team has already won (`bots.hand_is_won`);
+  the cards each gives it (the rule-based reason to ask, or a bluff, `BLUFF_WEIGHT`); it
+  raises again when that beats accepting by `MARGIN` (by anything when no world loses), runs
+  when running costs less; it never runs when running hands the other team the game, nor
+  from a hand its team has already won;
 - mão de onze/dez: it plays the hand (seeing its partner's cards) when playing is worth
-  more on average than running; in a mão de onze/dez it never asks truco (that loses the
-  game), and in a mão de ferro, where nothing is seen, any card does.
+  more on average than running; in a mão de ferro, where nothing is seen, any card does.
 
-Points are weighed near the end of the game: a team needs only what it lacks to reach the
-target (`_Judge.utility`), so it does not risk a won game for points it does not need.
-The number of worlds bounds the work, not the clock (a few milliseconds per decision on
-average on one core; `benchmarks/bot_strength.py` prints the mean and p95).
+The seats at the table are the spot's (`TrucoSpot.players`: 4, or 2 mano a mano). The number
+of worlds bounds the work, not the clock (`benchmarks/bot_strength.py` prints the mean and
+p95 per decision on one core, `benchmarks/coach_speed.py` the coach's).
 """
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..cards import TRUCO_PACK, make_rng
+from ..cards import TRUCO_PACK, Card, make_rng
 from .actions import ACCEPT, PLAY_HAND, RUN, RUN_HAND, Action
-from .bots import THREE, _as_view, hand_is_won
+from .bots import THREE, _as_view
+from .errors import TrucoError
 from .rules import hand_status
-from .variants import strength_table
-from .views import SeatView
+from .spot import TrucoSpot, partner_seat, spot_from_view
+from .variants import get_variant, strength_table
 
-WORLDS = 96          # deals of the unseen cards per decision
+WORLDS = 320         # deals of the unseen cards per decision
 MANILHA = 10
 COVERED = -1
 BLUFF_WEIGHT = 0.2   # how likely a world is where the raising seat had no reason to ask
@@ -66,8 +73,8 @@ def _status(results: Results) -> tuple[bool, int | None]:
 def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, seat: int,
               players: int = 4) -> tuple[int, bool]:
     """`bots.RuleBot`'s card, on strengths: (the strength played, face down?). `mine` is the
-    seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick;
-    `players` 4, or 2 mano a mano (no partner to play after this seat)."""
+    seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick. Mano a
+    mano (`players` 2) nobody is a partner: a manilha is never saved for one."""
     mine = sorted(mine)
     lowest = mine[0]
     may_cover = bool(results)
@@ -88,7 +95,7 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
     winners = [c for c in mine if c > opp]
     if winners:
         cheapest = winners[0]
-        if (cheapest >= MANILHA and len(trick) == 1 and players == 4 and not results and mate < 0
+        if (cheapest >= MANILHA and len(trick) == 1 and players > 2 and not results and mate < 0
                 and len(winners) < len(mine)):
             return lowest, False
         return cheapest, False
@@ -102,15 +109,14 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
               first_tying: bool, players: int = 4) -> int | None:
     """Play the hand out under the rule-based card play; `hands` (seat -> strengths, changed
     in place), `trick` (changed too), `nxt` the seat to play next. The winning team, or None
-    when nobody scores. `players`: 4, or 2 mano a mano."""
-    mask = players - 1
+    when nobody scores."""
     while True:
         while len(trick) < players:
             seat = nxt
             value, covered = rule_card(hands[seat], trick, results, seat, players)
             hands[seat].remove(value)
             trick.append((seat, COVERED if covered else value))
-            nxt = (seat + 1) & mask
+            nxt = (seat + 1) % players
         best0 = best1 = -2
         seat0 = seat1 = 0
         for s, c in trick:
@@ -149,33 +155,92 @@ def rule_confidence(hand: list[int], results: Results, team: int, trick: list[tu
     return score
 
 
-class _Judge:
-    """One decision's position in strengths, and the worlds dealt for it."""
+@dataclass(frozen=True)
+class Option:
+    """One option of a decision: the chance that the seat's team takes the hand (`win`) and
+    that the other team does (`loss`) when it is chosen, and its expected points for the
+    team (`expected`, counted up to what each team lacks to win the game)."""
 
-    def __init__(self, v: SeatView, rng: np.random.Generator, worlds: int):
-        table = strength_table(v.variant, v.vira)
-        self.v = v
-        self.seat = seat = v.seat if v.seat is not None else 0
+    win: float
+    loss: float
+    expected: float
+
+
+@dataclass
+class Verdict:
+    """The judge's answer for one decision.
+
+    phase: "decide" (mão de onze/dez), "answer" (a raise) or "play";
+    options: {label: Option} for every option weighed: "play_hand"/"run_hand";
+        "accept"/"run"/"raise"; in play, "play <card>" and "cover <card>" for each distinct
+        card and "ask"/"no_ask" when a raise is on offer (raising first or not; no_ask: the card's);
+    choice: the label chosen; card: in play, the label of the card chosen (also when the
+        choice is to raise first); rule_card: the rule-based card's label;
+    won: the team has already taken the hand, whatever the cards it has not seen;
+    forced: running would hand the other team the game; worlds: the deals weighed.
+    cards: {label: (card, face down?)} for every card label.
+    """
+
+    phase: str
+    options: dict[str, Option]
+    choice: str
+    card: str | None = None
+    rule_card: str | None = None
+    won: bool = False
+    forced: bool = False
+    worlds: int = 0
+    cards: dict[str, tuple[Card, bool]] = field(default_factory=dict)
+
+
+def card_label(card: Card, covered: bool) -> str:
+    return f"{'cover' if covered else 'play'} {card}"
+
+
+class Judge:
+    """One decision's position (a `TrucoSpot`) in strengths, and the worlds dealt for it."""
+
+    def __init__(self, spot: TrucoSpot, rng: np.random.Generator, worlds: int = WORLDS):
+        variant = self.variant = get_variant(spot.variant)
+        vira = None if spot.vira is None else Card.parse(spot.vira)
+        table = self.strength = strength_table(variant, vira)
+        self.spot = spot
+        self.players = players = spot.players
+        self.seat = seat = spot.seat
         self.team = seat & 1
-        self.players = v.players
-        self.mask = v.players - 1  # the next seat is (seat + 1) & mask (4 or 2 players)
-        self.first_tying = v.tie_lead == "first_tying"
-        known = {c for h in v.hands for c in h if c is not None}
-        known.update(c for t in v.tricks for _, c in t if c is not None)
-        known.update(c for _, c in v.current_trick if c is not None)
-        if v.vira is not None:
-            known.add(v.vira)
-        unseen = [table[c] for c in TRUCO_PACK if c not in known]
-        self.trick = [(s, COVERED if c is None else table[c]) for s, c in v.current_trick]
-        self.results = tuple(v.trick_results)
-        self.hands = [[table[c] for c in h if c is not None] for h in v.hands]
-        self.hidden = [(s, len(h)) for s, h in enumerate(v.hands) if h and h[0] is None]
+        self.first_tying = spot.tie_lead == "first_tying"
+        hand = [Card.parse(c) for c in spot.hand]
+        if not hand and not spot.deciding and spot.pending is None:
+            raise TrucoError("coach_no_card")  # a card to play, and none to play
+        on_table = [(s, None if c is None else Card.parse(c)) for s, c in spot.table]
+        across = partner_seat(seat, players)
+        partner = None if spot.partner is None or across is None else [Card.parse(c) for c in spot.partner]
+        known = hand + [c for _, c in on_table if c is not None] + [Card.parse(c) for c in spot.seen]
+        known += ([vira] if vira is not None else []) + (partner or [])
+        twice = next((c for i, c in enumerate(known) if c in known[:i]), None)
+        if twice is not None:
+            raise TrucoError("coach_card_twice", card=str(twice))
+        self.mine = sorted(hand, key=lambda c: table[c])
+        unseen = [table[c] for c in TRUCO_PACK if c not in set(known)]
+        self.unseen = unseen
+        self.trick = [(s, COVERED if c is None else table[c]) for s, c in on_table]
+        self.results: Results = tuple(spot.results)
+        done = len(self.results)
+        played = {s for s, _ in on_table}
+        self.hands: list[list[int]] = [[] for _ in range(players)]
+        self.hands[seat] = [table[c] for c in self.mine]
+        if partner is not None and across is not None:
+            self.hands[across] = [table[c] for c in partner]
+        self.hidden = [(s, 3 - done - (s in played)) for s in range(players)
+                       if s != seat and not (s == across and partner is not None)]
         need = sum(n for _, n in self.hidden)
+        if need > len(unseen):
+            raise TrucoError("coach_too_few_unseen", unseen=len(unseen), need=need)
         order = np.argsort(rng.random((worlds, len(unseen))), axis=1)[:, :need]
         self.deals = np.array(unseen, dtype=np.int64)[order].tolist() if need else [[]] * worlds
-        target = v.variant.target
-        self.need = (target - v.score[self.team], target - v.score[1 - self.team])
+        target = variant.target
+        self.need = (target - spot.score[self.team], target - spot.score[1 - self.team])
 
+    # -- the worlds ---------------------------------------------------------------------------
     def world(self, k: int) -> list[list[int]]:
         hands = [list(h) for h in self.hands]
         row, at = self.deals[k], 0
@@ -185,8 +250,10 @@ class _Judge:
         return hands
 
     def next_seat(self) -> int:
-        """The seat to play the next card of the trick (once the raise is answered)."""
-        return (self.trick[-1][0] + 1) & self.mask if self.trick else self.v.trick_leader
+        """The seat to play the next card of the trick (once a raise is answered)."""
+        if self.trick:
+            return (self.trick[-1][0] + 1) % self.players
+        return self.seat if self.spot.leader is None else self.spot.leader
 
     def utility(self, points: float) -> float:
         """Points for the seat's team (negative: for the other), capped at what each lacks."""
@@ -196,7 +263,7 @@ class _Judge:
         """+1 / 0 / -1 per world: the team takes the hand / nobody does / the other team, when
         the seat plays `card` now (None: the hand goes on from seat `nxt`)."""
         out = []
-        team, results, seat = self.team, self.results, self.seat
+        team, results, seat, players = self.team, self.results, self.seat, self.players
         for k in range(len(self.deals)):
             hands = self.world(k)
             trick = list(self.trick)
@@ -204,26 +271,43 @@ class _Judge:
             if card is not None:
                 hands[seat].remove(card)
                 trick.append((seat, COVERED if covered else card))
-                start = (seat + 1) & self.mask
+                start = (seat + 1) % players
             assert start is not None
-            if len(trick) == self.players:
-                start = 0  # the trick is resolved before anyone plays
-            winner = play_rest(hands, trick, results, start, self.first_tying, self.players)
+            winner = play_rest(hands, trick, results, start, self.first_tying, players)
             out.append(0 if winner is None else 1 if winner == team else -1)
         return out
 
+    def hand_is_won(self) -> bool:
+        """Whether the team takes the hand whatever the cards the seat has not seen (as
+        `bots.hand_is_won`): its best card in this trick beats every card an opponent still
+        to play could hold and every opponent's card on the table, and taking this trick
+        ends the hand for its team."""
+        team, seat = self.team, self.seat
+        played = {s for s, _ in self.trick}
+        theirs = [c for s, c in self.trick if c != COVERED and (s & 1) != team]
+        ours = [c for s, c in self.trick if c != COVERED and (s & 1) == team]
+        if seat not in played:
+            ours += self.hands[seat]
+        if any(s not in played and (s & 1) != team for s in range(self.players)):
+            theirs += self.unseen
+        if not ours or max(ours) <= max(theirs, default=-1):
+            return False
+        finished, winner = hand_status([*self.results, team])
+        return finished and winner == team
+
+    # -- raises -------------------------------------------------------------------------------
     def answer_model(self, k: int, answering: int, value: int, raised_value: int, bold: bool) -> str:
         """How seat `answering` answers a raise to `raised_value` (the hand worth `value`
         before it) in world `k`: "accept", "run" or "raise": as the rule-based bot does, or
         (`bold`) never running."""
-        v = self.v
+        spot, variant = self.spot, self.variant
         hands = self.world(k)
         their = answering & 1
-        if v.score[1 - their] + value >= v.variant.target:
+        if spot.score[1 - their] + value >= variant.target:
             return "accept"
-        step = v.variant.ladder.index(raised_value)
+        step = variant.ladder.index(raised_value)
         conf = rule_confidence(hands[answering], self.results, their, self.trick, answering)
-        if v.variant.next_value(raised_value) is not None and conf >= 13 + 2 * step:
+        if variant.next_value(raised_value) is not None and conf >= 13 + 2 * step:
             return "raise"
         return "accept" if bold or conf >= 5 + 2 * step else "run"
 
@@ -241,7 +325,7 @@ class _Judge:
         weights = weights or [1.0] * len(outcomes)
         total = run = 0.0
         again: list[tuple[float, int]] = []
-        nxt = self.v.variant.next_value(raised)
+        nxt = self.variant.next_value(raised)
         for k, r in enumerate(outcomes):
             w = weights[k]
             total += w
@@ -259,10 +343,111 @@ class _Judge:
             run += max(accept, fold)
         return run / total
 
+    def _option(self, outcomes: Sequence[int], value: int, weights: Sequence[float] | None = None) -> Option:
+        weights = weights or [1.0] * len(outcomes)
+        mass = sum(weights)
+        win = sum(w for w, r in zip(weights, outcomes) if r > 0) / mass
+        loss = sum(w for w, r in zip(weights, outcomes) if r < 0) / mass
+        expected = sum(w * self.utility(value * r) for w, r in zip(weights, outcomes)) / mass
+        return Option(win, loss, expected)
+
+    # -- the decisions ------------------------------------------------------------------------
+    def verdict(self) -> Verdict:
+        """Every option of the spot's decision weighed, and the choice (module docstring)."""
+        spot = self.spot
+        if spot.deciding:
+            return self._decide()
+        if spot.pending is not None:
+            return self._answer()
+        return self._play()
+
+    def _decide(self) -> Verdict:
+        variant = self.variant
+        outcomes = self.outcomes(None, nxt=self.next_seat())
+        play = self._option(outcomes, variant.threshold_value)
+        run = Option(0.0, 1.0, self.utility(-variant.threshold_run_value))
+        choice = "play_hand" if play.expected > run.expected else "run_hand"
+        return Verdict("decide", {"play_hand": play, "run_hand": run}, choice, worlds=len(self.deals))
+
+    def _answer(self) -> Verdict:
+        spot, variant = self.spot, self.variant
+        assert spot.pending is not None  # the answer phase has a raise pending
+        raised = spot.pending
+        players = self.players
+        raiser = spot.raiser if spot.raiser is not None else (self.seat - 1) % players
+        outcomes = self.outcomes(None, nxt=self.next_seat())
+        step = variant.ladder.index(raised)
+        weights = []
+        for k in range(len(outcomes)):
+            hand = self.world(k)[raiser]
+            conf = rule_confidence(hand, self.results, raiser & 1, self.trick, raiser)
+            weights.append(1.0 if conf >= 9 + 2 * step else BLUFF_WEIGHT)
+        accept = self._option(outcomes, raised, weights)
+        run_value = spot.hand_value if spot.run_value is None else spot.run_value
+        run = Option(0.0, 1.0, self.utility(-run_value))
+        options = {"accept": accept, "run": run}
+        forced = spot.score[1 - self.team] + run_value >= variant.target
+        won = self.hand_is_won()
+        best, choice = accept.expected, "accept"
+        if spot.next_raise is not None:
+            worth = self.raise_worth(outcomes, raised, spot.next_raise, (self.seat + 1) % players, weights)
+            options["raise"] = Option(accept.win, accept.loss, worth)
+            if worth > best + (MARGIN if accept.loss else 0.0):
+                best, choice = worth, "raise"
+        if run.expected > best and not forced and not won:
+            choice = "run"
+        return Verdict("answer", options, choice, won=won, forced=forced, worlds=len(self.deals))
+
+    def _play(self) -> Verdict:
+        spot, table = self.spot, self.strength
+        mine = self.hands[self.seat]
+        may_cover = bool(self.results)
+        keys: dict[tuple[int, bool], str] = {}
+        cards: dict[str, tuple[Card, bool]] = {}
+        for card in self.mine:  # the cheapest first: one card per strength
+            key = (table[card], False)
+            if key not in keys:
+                keys[key] = card_label(card, False)
+                cards[keys[key]] = (card, False)
+        if may_cover:
+            keys[(mine[0], True)] = label = card_label(self.mine[0], True)
+            cards[label] = (self.mine[0], True)
+        rule = rule_card(mine, self.trick, self.results, self.seat, self.players)
+        if rule not in keys:
+            rule = (rule[0], False)
+        options: dict[str, Option] = {}
+        net: dict[tuple[int, bool], int] = {}
+        results: dict[tuple[int, bool], list[int]] = {}
+        for key, label in keys.items():
+            out = results[key] = self.outcomes(*key)
+            net[key] = sum(out)
+            options[label] = self._option(out, spot.hand_value)
+        best = max(keys, key=lambda key: (net[key], -key[0], key[1]))
+        if net[best] - net[rule] <= CARD_MARGIN * len(self.deals):
+            best = rule  # no clearly better card: the rule's, which saves the good ones
+        chosen = keys[best]
+        choice = chosen
+        won = self.hand_is_won()
+        if spot.next_raise is not None and not spot.threshold:
+            stay = options[chosen]
+            worth = self.raise_worth(results[best], spot.hand_value, spot.next_raise,
+                                     (self.seat + 1) % self.players)
+            options["no_ask"] = stay
+            options["ask"] = Option(stay.win, stay.loss, worth)
+            if won or worth > stay.expected + (MARGIN if stay.loss else 0.0):
+                choice = "ask"
+        return Verdict("play", options, choice, card=chosen, rule_card=keys[rule], won=won,
+                       worlds=len(self.deals), cards=cards)
+
+
+def judge(spot: TrucoSpot, seed: int | np.random.Generator | None = 0, worlds: int = WORLDS) -> Verdict:
+    """The judge's verdict on `spot`, its worlds drawn from `seed` (a seed or a Generator)."""
+    return Judge(spot, make_rng(seed), worlds).verdict()
+
 
 class StrongBot:
-    """The strongest truco level: determinized Monte Carlo over `worlds` deals of the
-    unseen cards per decision (see the module docstring). Deterministic given `seed`."""
+    """The strongest truco level: plays the judge's choice (see the module docstring), from
+    its seat's view alone. Deterministic given `seed`."""
 
     def __init__(self, seed: int | np.random.Generator | None = None, worlds: int = WORLDS) -> None:
         self.rng = make_rng(seed)
@@ -275,74 +460,18 @@ class StrongBot:
             return legal[int(self.rng.integers(len(legal)))]
         if len(legal) == 1:
             return legal[0]
-        judge = _Judge(v, self.rng, self.worlds)
-        if v.phase == "decide":
-            return self._decide(judge)
-        if v.phase == "answer":
-            return self._answer(judge, legal)
-        return self._play(judge, legal)
+        verdict = Judge(spot_from_view(v), self.rng, self.worlds).verdict()
+        return action_of(verdict, legal)
 
-    def _decide(self, judge: _Judge) -> Action:
-        variant = judge.v.variant
-        outcomes = judge.outcomes(None, nxt=judge.next_seat())
-        play = sum(judge.utility(variant.threshold_value * r) for r in outcomes) / len(outcomes)
-        return PLAY_HAND if play > judge.utility(-variant.threshold_run_value) else RUN_HAND
 
-    def _answer(self, judge: _Judge, legal: Sequence[Action]) -> Action:
-        v = judge.v
-        pending = v.pending_raise
-        assert pending is not None  # the answer phase has a raise pending
-        raised, raiser = int(pending["value"]), int(pending["seat"])
-        outcomes = judge.outcomes(None, nxt=judge.next_seat())
-        step = v.variant.ladder.index(raised)
-        weights = []
-        for k in range(len(outcomes)):
-            hand = judge.world(k)[raiser]
-            conf = rule_confidence(hand, judge.results, raiser & 1, judge.trick, raiser)
-            weights.append(1.0 if conf >= 9 + 2 * step else BLUFF_WEIGHT)
-        mass = sum(weights)
-        accept = sum(w * judge.utility(raised * r) for w, r in zip(weights, outcomes)) / mass
-        run = judge.utility(-v.hand_value)
-        if v.score[1 - judge.team] + v.hand_value >= v.variant.target or hand_is_won(
-                v, strength_table(v.variant, v.vira)):
-            run = -float("inf")
-        best, choice = accept, ACCEPT
-        reraise = next((a for a in legal if a.kind == "raise"), None)
-        if reraise is not None and reraise.value is not None:
-            worth = judge.raise_worth(outcomes, raised, reraise.value, (judge.seat + 1) & judge.mask,
-                                      weights)
-            if worth > best + MARGIN:
-                best, choice = worth, reraise
-        return RUN if run > best else choice
-
-    def _play(self, judge: _Judge, legal: Sequence[Action]) -> Action:
-        v = judge.v
-        cards: dict[tuple[int, bool], Action] = {}
-        for a in legal:
-            if a.kind in ("play", "cover"):
-                strength = judge.hands[judge.seat][v.hand.index(a.card)]
-                key = (strength, a.kind == "cover")
-                if key not in cards and (not key[1] or strength == min(judge.hands[judge.seat])):
-                    cards[key] = a
-        mine = judge.hands[judge.seat]
-        rule = rule_card(mine, judge.trick, judge.results, judge.seat, judge.players)
-        if rule not in cards:
-            rule = (rule[0], False)
-        scored: dict[tuple[int, bool], tuple[int, list[int], Action]] = {}
-        for key, action in cards.items():
-            out = judge.outcomes(*key)
-            scored[key] = (sum(out), out, action)
-        best = max(scored, key=lambda key: (scored[key][0], -key[0], key[1]))
-        if scored[best][0] - scored[rule][0] <= CARD_MARGIN * len(judge.deals):
-            best = rule  # no clearly better card: the rule's, which saves the good ones
-        _, outcomes, action = scored[best]
-        raise_action = next((a for a in legal if a.kind == "raise"), None)
-        if raise_action is not None and v.mode == "normal" and raise_action.value is not None:
-            if hand_is_won(v, strength_table(v.variant, v.vira)):
-                return raise_action  # nothing to lose: more points if they accept
-            value = v.hand_value
-            stay = sum(judge.utility(value * r) for r in outcomes) / len(outcomes)
-            worth = judge.raise_worth(outcomes, value, raise_action.value, (judge.seat + 1) & judge.mask)
-            if worth > stay + MARGIN:
-                return raise_action
-        return action
+def action_of(verdict: Verdict, legal: Sequence[Action]) -> Action:
+    """The legal action the verdict chooses (a card: the legal one of the same strength)."""
+    choice = verdict.choice
+    simple = {"accept": ACCEPT, "run": RUN, "play_hand": PLAY_HAND, "run_hand": RUN_HAND}
+    if choice in simple:
+        return simple[choice]
+    if choice in ("raise", "ask"):
+        return next(a for a in legal if a.kind == "raise")
+    card, covered = verdict.cards[choice]
+    kind = "cover" if covered else "play"
+    return next(a for a in legal if a.kind == kind and a.card == card)

@@ -14,7 +14,9 @@ Decided here (how the learner plays for a team, not a rule of the game):
   phases); the partner's own raises and cards stay the bot's.
 - The coach ("Dica"): at each of the learner's decisions, the advice of `cartas.coach.truco`
   for it (whether to call truco and which card; accept, run or raise; play or run the mão de
-  onze/dez) with its reason and numbers. Every decision is kept (its spot, what was done);
+  onze/dez): the strong player's choice (`cartas.truco.strong`, the "Forte" bots' one brain),
+  with its reason and, for each option, the chance of taking the hand and the average points.
+  Every decision is kept (its spot, what was done);
   the review ("Revisão", shown by itself at the end of the game) judges them with
   `cartas.coach.truco.judge` on demand, the same seed as the hint, so it says what the hint
   said. At most `MAX_DECISIONS` are kept (a game has far fewer).
@@ -151,11 +153,11 @@ TEXT = {
                    "en": "Mão de ferro: nobody sees the cards, so there is no hint."},
     "chance": {"pt": "Chance de levar a mão", "en": "Chance of taking the hand"},
     "average": {"pt": "pontos em média", "en": "points on average"},
-    "opt_truco": {"pt": "pedir {call}, se aceitarem", "en": "call {call}, if they accept"},
+    "opt_truco": {"pt": "pedir {call}", "en": "call {call}"},
     "opt_no_truco": {"pt": "não pedir", "en": "do not call"},
     "opt_accept": {"pt": "aceitar", "en": "accept"},
     "opt_run": {"pt": "correr", "en": "run"},
-    "opt_raise": {"pt": "aumentar, se aceitarem", "en": "raise, if they accept"},
+    "opt_raise": {"pt": "aumentar", "en": "raise again"},
     "opt_play_hand": {"pt": "jogar a mão", "en": "play the hand"},
     "opt_run_hand": {"pt": "correr da mão", "en": "run from the hand"},
     "opt_card": {"pt": "{card}", "en": "{card}"},
@@ -455,7 +457,7 @@ class PlayTruco(BotPacing, View):
         if name.startswith(("play ", "cover ")):
             kind, card = name.split(" ", 1)
             label = self.t("opt_card" if kind == "play" else "opt_cover", card=card)
-            return f"{label}: {self._percent(option['win'])}"
+            return f"{label}: {self._percent(option['win'])} ({self._points(option['expected'])})"
         label = self.t("opt_" + name, call=fields.get("call", ""))
         return f"{label}: {self._points(option['expected'])} {self.t('average')}"
 
