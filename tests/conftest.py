@@ -30,6 +30,24 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+# pytest-xdist (make test: `-n N --dist loadgroup`) -------------------------------------------
+# Each worker is a session of its own: its own PostgreSQL, Voilà, Chromium and temporary
+# folders, on ports it picks itself. Tests that share a costly server of a wider scope stay on
+# one worker, so that server starts once: the hub's tests (one JupyterHub), and each module
+# whose fixtures start a server for the whole module.
+SHARED_SERVER_MODULES = {"test_mesa_dashboard.py", "test_index_dashboard.py", "test_server_extension.py"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.path))
+        if path.parent.name == "hub":
+            item.add_marker(pytest.mark.xdist_group("hub"))
+        elif path.name in SHARED_SERVER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(path.stem))
+
+
 @pytest.fixture(autouse=True)
 def _session_progress(tmp_path, monkeypatch):
     """Exercise scores go to a temporary store, never to the learner's home; the kernel's
