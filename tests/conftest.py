@@ -102,14 +102,17 @@ def postgres_server():
         os.chown(folder, entry.pw_uid, entry.pw_gid)
         run_as = ["runuser", "-u", user, "--"]
     data, log = folder / "data", folder / "server.log"
-    port = _free_port()
     subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "cartas",
                     "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
                    check=True, capture_output=True, timeout=120)
-    options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
-    started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
-                              "-o", options, "-w", "-t", "60", "start"],
-                             capture_output=True, text=True, timeout=90)
+    for _attempt in range(5):  # a port found free may be taken before the server binds it
+        port = _free_port()
+        options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
+        started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
+                                  "-o", options, "-w", "-t", "60", "start"],
+                                 capture_output=True, text=True, timeout=90)
+        if started.returncode == 0 or "already in use" not in (log.read_text() if log.exists() else ""):
+            break
     if started.returncode != 0:
         text = log.read_text() if log.exists() else started.stderr
         shutil.rmtree(folder, ignore_errors=True)
