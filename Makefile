@@ -76,9 +76,10 @@ test: install browser postgres hubproxy lint
 	CARTAS_DB=$(CURDIR)/build/nbval/cartas.db CARTAS_DATABASE_URL= CARTAS_PROGRESS=$(CURDIR)/build/nbval/progress.json \
 	  $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
 
-# The developer's loop: lint, then every test but the browser ones (under 3 minutes).
+# The developer's loop: lint, then every test but the browser ones and the slow scale tests
+# (marked `slow`; make test runs them), in under 3 minutes.
 quick: install postgres lint
-	$(BIN)/python -m pytest -q $(XDIST) tests --ignore=tests/browser
+	$(BIN)/python -m pytest -q $(XDIST) -m "not slow" tests --ignore=tests/browser
 
 # Rewrite the reviewed phone screenshots in screenshots/phone/ (a test run writes under build/).
 screenshots: install browser
