@@ -7,6 +7,10 @@ BIN    := $(VENV)/bin
 PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
+# pytest-xdist workers, each a session with servers, ports and folders of its own (see
+# tests/conftest.py). More workers than cores: most browser and server tests wait on I/O.
+WORKERS ?= 4
+XDIST   := -n $(WORKERS) --dist loadgroup
 
 .PHONY: serve test quick lint install browser postgres hubproxy screenshots bench clean
 
@@ -65,15 +69,17 @@ lint: install
 	$(BIN)/mypy cartas widgets classroom
 
 test: install browser postgres hubproxy lint
-	$(BIN)/python -m pytest -q tests
+	$(BIN)/python -m pytest -q $(XDIST) tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
-	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas
+	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas (one
+	@# per worker: build/nbval/conftest.py); a notebook's cells stay together, in order, on one worker
 	CARTAS_DB=$(CURDIR)/build/nbval/cartas.db CARTAS_DATABASE_URL= CARTAS_PROGRESS=$(CURDIR)/build/nbval/progress.json \
-	  $(BIN)/python -m pytest -q --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
+	  $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --nbval-lax --nbval-current-env -p no:cacheprovider build/nbval
 
-# The developer's loop: lint, then every test but the browser ones (about 3 minutes).
+# The developer's loop: lint, then every test but the browser ones and the slow scale tests
+# (marked `slow`; make test runs them), in under 3 minutes.
 quick: install postgres lint
-	$(BIN)/python -m pytest -q tests --ignore=tests/browser
+	$(BIN)/python -m pytest -q $(XDIST) -m "not slow" tests --ignore=tests/browser
 
 # Rewrite the reviewed phone screenshots in screenshots/phone/ (a test run writes under build/).
 screenshots: install browser

@@ -30,6 +30,24 @@ def run_async(coroutine):
         return pool.submit(asyncio.run, coroutine).result()
 
 
+# pytest-xdist (make test: `-n N --dist loadgroup`) -------------------------------------------
+# Each worker is a session of its own: its own PostgreSQL, Voilà, Chromium and temporary
+# folders, on ports it picks itself. Tests that share a costly server of a wider scope stay on
+# one worker, so that server starts once: the hub's tests (one JupyterHub), and each module
+# whose fixtures start a server for the whole module.
+SHARED_SERVER_MODULES = {"test_mesa_dashboard.py", "test_index_dashboard.py", "test_server_extension.py"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = Path(str(item.path))
+        if path.parent.name == "hub":
+            item.add_marker(pytest.mark.xdist_group("hub"))
+        elif path.name in SHARED_SERVER_MODULES:
+            item.add_marker(pytest.mark.xdist_group(path.stem))
+
+
 @pytest.fixture(autouse=True)
 def _session_progress(tmp_path, monkeypatch):
     """Exercise scores go to a temporary store, never to the learner's home; the kernel's
@@ -84,14 +102,17 @@ def postgres_server():
         os.chown(folder, entry.pw_uid, entry.pw_gid)
         run_as = ["runuser", "-u", user, "--"]
     data, log = folder / "data", folder / "server.log"
-    port = _free_port()
     subprocess.run([*run_as, str(bindir / "initdb"), "-D", str(data), "-U", "cartas",
                     "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
                    check=True, capture_output=True, timeout=120)
-    options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
-    started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
-                              "-o", options, "-w", "-t", "60", "start"],
-                             capture_output=True, text=True, timeout=90)
+    for _attempt in range(5):  # a port found free may be taken before the server binds it
+        port = _free_port()
+        options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
+        started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
+                                  "-o", options, "-w", "-t", "60", "start"],
+                                 capture_output=True, text=True, timeout=90)
+        if started.returncode == 0 or "already in use" not in (log.read_text() if log.exists() else ""):
+            break
     if started.returncode != 0:
         text = log.read_text() if log.exists() else started.stderr
         shutil.rmtree(folder, ignore_errors=True)

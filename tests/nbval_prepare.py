@@ -5,6 +5,10 @@ Notebooks are kept without outputs. A cell whose output is deterministic carries
 made here stores that text as the cell's output, so nbval compares what the cell really
 prints against what the lesson's author wrote down.
 
+It also writes TARGET_DIR/conftest.py: under pytest-xdist (`make test` runs the notebooks on
+several workers) each worker's kernels keep their progress in a store of their own, beside the
+one `make test` names, so two notebooks run at once never write the same file.
+
 Usage: python tests/nbval_prepare.py SOURCE_DIR TARGET_DIR
 """
 from __future__ import annotations
@@ -13,6 +17,22 @@ import json
 import shutil
 import sys
 from pathlib import Path
+
+# The worker's own store: nbval starts each notebook's kernel with this process's environment.
+WORKER_CONFTEST = '''"""Written by tests/nbval_prepare.py: one store per pytest-xdist worker."""
+import os
+from pathlib import Path
+
+
+def pytest_configure(config):
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    for name in ("CARTAS_DB", "CARTAS_PROGRESS"):
+        if os.environ.get(name):
+            path = Path(os.environ[name])
+            os.environ[name] = str(path.with_name(f"{path.stem}-{worker}{path.suffix}"))
+'''
 
 
 def prepare(source: Path, target: Path) -> int:
@@ -33,6 +53,7 @@ def prepare(source: Path, target: Path) -> int:
             cell["execution_count"] = 1  # nbval treats a cell without a count as never run
             checked += 1
         (target / path.name).write_text(json.dumps(notebook, ensure_ascii=False, indent=1))
+    (target / "conftest.py").write_text(WORKER_CONFTEST)
     return checked
 
 

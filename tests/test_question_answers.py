@@ -269,7 +269,12 @@ def test_the_review_and_the_live_quiz_ask_the_same_lessons():
     assert set(KINDS) == set(LESSONS)
 
 
-@pytest.mark.parametrize("lesson", list(KINDS))
+# the lessons whose sweep takes longest: make test runs them, make quick leaves them out
+SLOW_LESSONS = {"vinte_e_um_banca", "vinte_e_um_rodada", "truco_mao_de_onze"}
+
+
+@pytest.mark.parametrize("lesson", [pytest.param(lesson, marks=[pytest.mark.slow] if lesson in SLOW_LESSONS else [])
+                                    for lesson in KINDS])
 def test_rule_every_question_marks_right_exactly_what_the_engine_accepts(lesson):
     """Docs: widgets.components.exercises.Question (exactly one right choice)."""
     rng = np.random.default_rng(29)

@@ -16,9 +16,10 @@ import pytest
 from classroom import progress
 from classroom.service import Classes, HubUser, Service, open_store
 from classroom.store import connect
-from classroom.tables import StoreRepository, Tables
+from classroom.tables import NOTIFY_CHANNEL as CHANNEL, StoreRepository, Tables
 
 from loops import run_async
+from pg_waits import wait_listening
 from service_workers import migrate_at
 
 
@@ -39,7 +40,8 @@ async def _wait_for_a_change(location: str, pool: int = 3) -> tuple[float, Servi
         tables = service.classes.tables
         code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
         version = (await service.classes.run(tables.snapshot, code)).version
-        await asyncio.sleep(0.5)  # the listener is listening
+        if listen is not None:  # PostgreSQL: the listener is listening
+            await asyncio.get_running_loop().run_in_executor(None, wait_listening, location, CHANNEL)
         began = time.monotonic()
         loop = asyncio.get_running_loop()
         waiting = service.register(code, version)

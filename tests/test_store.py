@@ -13,6 +13,7 @@ from classroom.identity import Learner
 from classroom.progress import MIGRATIONS, learner_progress, open_store, record
 from classroom.store import Migrations, StoreError, StoreUnavailable, connect
 
+from pg_waits import wait_listening
 from store_workers import SHARED, record_many
 
 ANA = Learner("browser-ana-01", "Ana", "")
@@ -127,20 +128,25 @@ def test_a_batched_transaction_is_all_or_nothing_like_any_other(store_location, 
 def test_on_postgresql_a_tables_save_and_its_notice_are_one_and_a_lost_race_sends_none(postgres_url):
     import threading
 
+    import psycopg
+
     from classroom.store import PooledPostgresStore
     from classroom.tables import NOTIFY_CHANNEL, StoreRepository
     store = PooledPostgresStore(postgres_url, 3)
     repo = StoreRepository(store)
     heard: list[str] = []
     threading.Thread(target=store.listen, args=(NOTIFY_CHANNEL, heard.append), daemon=True).start()
-    time.sleep(0.5)
+    wait_listening(postgres_url, NOTIFY_CHANNEL)
     assert repo.create("ABCDEF", "", {"n": 1})
     assert repo.save("ABCDEF", 1, {"n": 2}) and not repo.save("ABCDEF", 1, {"n": 3})
-    deadline = time.monotonic() + 5
-    while len(heard) < 2 and time.monotonic() < deadline:
+    # PostgreSQL delivers notices in commit order: once a notice sent after both saves is heard,
+    # any notice of theirs has been heard before it
+    with psycopg.connect(postgres_url, autocommit=True) as conn:
+        conn.execute("SELECT pg_notify(%s, 'after the saves')", (NOTIFY_CHANNEL,))
+    deadline = time.monotonic() + 10
+    while "after the saves" not in heard and time.monotonic() < deadline:
         time.sleep(0.05)
-    time.sleep(0.3)
-    assert heard == ["ABCDEF 1", "ABCDEF 2"]                  # the winner's notice; none for the loser
+    assert heard == ["ABCDEF 1", "ABCDEF 2", "after the saves"]  # the winner's notice; none for the loser
     assert repo.load("ABCDEF") == (2, {"n": 2})
     store.close()
 

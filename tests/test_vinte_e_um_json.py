@@ -144,6 +144,7 @@ def play_on(game):
         game.apply_action(RandomBot(seat).choose(game.view(seat)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("saved_as", [first_format, saved], ids=["first format", "setup plus actions"])
 def test_seeded_fuzz_mutated_json_raises_only_vinte_e_um_error(saved_as):
     """Seeded random changes of saved games, in both formats: each is refused with a

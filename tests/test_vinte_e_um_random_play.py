@@ -66,6 +66,7 @@ def play_through_the_contract(game, snapshot_at, seed):
     return found["steps"], found["copy"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("part", range(4))
 def test_random_play_through_the_contract(part):
     covered = set()
@@ -99,6 +100,7 @@ def check_invariants(game, pack):
     assert all(len(game.face_down[s]) <= 1 for s in range(game.players))
 
 
+@pytest.mark.slow
 def test_engine_invariants_and_identical_continuation_from_json():
     for i in range(0, 400):
         game = new_game(**config(i))

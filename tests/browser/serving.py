@@ -31,12 +31,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# A free port is found by binding port 0 and letting it go, so by the time the server binds it
+# another process may hold it (another test worker's server, or any outgoing connection's local
+# port): the server then stops at once saying so, and is started again on another port.
+PORT_ATTEMPTS = 5
+
+
+class PortTaken(RuntimeError):
+    """The server stopped at start because its port was taken meanwhile."""
+
+
+def _port_taken(log_path: Path) -> bool:
+    text = Path(log_path).read_text(errors="replace") if Path(log_path).exists() else ""
+    return "already in use" in text or "Address already in use" in text
+
+
 def _wait_until_serving(process, url: str, log_path: Path, what: str, timeout: float = 60):
-    """Wait until `url` answers; on any failure, stop the process before raising."""
+    """Wait until `url` answers; on any failure, stop the process before raising (PortTaken if
+    it exited because its port was taken)."""
     try:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if process.poll() is not None:
+                if _port_taken(log_path):
+                    raise PortTaken(f"{what}: port taken; see {log_path}")
                 raise RuntimeError(f"{what} exited early; see {log_path}")
             try:
                 urllib.request.urlopen(url, timeout=2)
@@ -67,18 +85,26 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
     (e.g. "--MappingKernelManager.cull_idle_timeout=10") override it. The process leads its own
     process group: stop it with `stop(process)`.
     """
-    port = free_port()
     env = server_env(log_path, extra_env)
-    log = open(log_path, "w")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
-         "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True",
-         *extra_args],
-        cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    _wait_until_serving(process, f"{base}/voila/static/favicon.ico", log_path, "Voilà")
-    return process, base
+    for attempt in range(PORT_ATTEMPTS):
+        port = free_port()
+        log = open(log_path, "w")
+        process = subprocess.Popen(
+            [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
+             "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True",
+             *extra_args],
+            cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+        )
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_serving(process, f"{base}/voila/static/favicon.ico", log_path, "Voilà")
+            return process, base
+        except PortTaken:
+            if attempt == PORT_ATTEMPTS - 1:
+                raise
+        finally:
+            log.close()  # the server holds its own copy of the file
+    raise AssertionError("unreachable")
 
 
 def start_jupyter_server(root: Path, log_path: Path, token: str = "",
@@ -89,20 +115,28 @@ def start_jupyter_server(root: Path, log_path: Path, token: str = "",
     `token` ("" for none), `--allow-root` when running as root. It runs in `cwd` (default
     `root`). Return (process, base_url); stop it with `stop(process)`.
     """
-    port = free_port()
     env = server_env(log_path, extra_env)
     env.pop("JUPYTER_CONFIG_DIR", None)
-    command = [python, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
-               f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *extra_args]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        command.append("--allow-root")
-    log = open(log_path, "w")
-    process = subprocess.Popen(command, cwd=cwd or root, stdout=log, stderr=subprocess.STDOUT, env=env,
-                               start_new_session=True)
-    base = f"http://127.0.0.1:{port}"
-    _wait_until_serving(process, f"{base}/static/favicon.ico", log_path, "jupyter server", 90)
-    return process, base
+    for attempt in range(PORT_ATTEMPTS):
+        port = free_port()
+        command = [python, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
+                   f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+                   f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}", *extra_args]
+        if hasattr(os, "geteuid") and os.geteuid() == 0:
+            command.append("--allow-root")
+        log = open(log_path, "w")
+        process = subprocess.Popen(command, cwd=cwd or root, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                   start_new_session=True)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            _wait_until_serving(process, f"{base}/static/favicon.ico", log_path, "jupyter server", 90)
+            return process, base
+        except PortTaken:
+            if attempt == PORT_ATTEMPTS - 1:
+                raise
+        finally:
+            log.close()
+    raise AssertionError("unreachable")
 
 
 def stop(process, timeout: float = 20) -> None:
