@@ -335,9 +335,10 @@ def _write_result(tx, assignment_id: str, item: int, learner_id: str, correct: b
     return False, bool(kept[0]), str(kept[1]), str(kept[2])
 
 
-def _bot_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[str] | None) -> dict:
-    """The game item `item` against the bots of assignment `assignment_id`, if it is one of
-    her class's; HomeworkError ("no_assignment", "not_yours", "bad_item") otherwise."""
+def _her_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[str] | None) -> tuple[dict, dict]:
+    """(the assignment, its item `item`), if the assignment is one of her class's (`classes`:
+    her classes when the caller knows them, else her class in this store); HomeworkError
+    ("no_assignment", "not_yours", "bad_item") otherwise."""
     row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
     if row is None:
         raise HomeworkError("no_assignment")
@@ -346,7 +347,13 @@ def _bot_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[
         raise HomeworkError("not_yours")
     if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
         raise HomeworkError("bad_item")
-    spec = task["items"][item]
+    return task, task["items"][item]
+
+
+def _bot_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[str] | None) -> dict:
+    """The game item `item` against the bots of assignment `assignment_id`, if it is one of
+    her class's; HomeworkError ("no_assignment", "not_yours", "bad_item") otherwise."""
+    _, spec = _her_item(tx, assignment_id, item, learner_id, classes)
     if spec["kind"] != "game" or spec["where"] != "bots":
         raise HomeworkError("bad_item")
     return spec
@@ -683,15 +690,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
     when the caller knows them (the class service: her hub groups), else her class in this store."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
-        row = tx.execute(f"SELECT {_COLUMNS} FROM assignments WHERE id = ?", (assignment_id,)).fetchone()
-        if row is None:
-            raise HomeworkError("no_assignment")
-        task = _row(row)
-        if task["class_code"] not in (classes if classes is not None else [_class_of(tx, learner_id)]):
-            raise HomeworkError("not_yours")
-        if isinstance(item, bool) or not isinstance(item, int) or not 0 <= item < len(task["items"]):
-            raise HomeworkError("bad_item")
-        spec = task["items"][item]
+        _, spec = _her_item(tx, assignment_id, item, learner_id, classes)
         if spec["kind"] == "scenario":
             if choice not in spec["options"]:
                 raise HomeworkError("bad_choice")

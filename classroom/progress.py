@@ -68,19 +68,8 @@ def _name_keys(tx) -> None:
     before): the first one made keeps the key, and so the name; the others keep no key (NULL,
     which the index allows): they stay, found by their id, devices and cards as before, and
     the teacher sees them both and can merge them (classroom.identity.merge)."""
-    from .values import name_key
     tx.execute("ALTER TABLE learners ADD COLUMN name_key TEXT")
-    taken: set[tuple[str, str]] = set()
-    keyed = []
-    for learner_id, code, name in tx.execute("SELECT id, class_code, name FROM learners WHERE class_code <> '' "
-                                             "ORDER BY created_at, id").fetchall():
-        key = (code, name_key(name))
-        if key[1] and key not in taken:
-            taken.add(key)
-            keyed.append((key[1], learner_id))
-    if keyed:
-        tx.executemany("UPDATE learners SET name_key = ? WHERE id = ?", keyed)
-    tx.execute("CREATE UNIQUE INDEX learners_by_name_key ON learners (class_code, name_key)")
+    _key_learners(tx)
 
 
 def _name_keys_again(tx) -> None:
@@ -88,9 +77,15 @@ def _name_keys_again(tx) -> None:
     migration 4 (the first one made keeps a key two learners now share; the other keeps none,
     and stays as she was, found by her id, devices and card). Nobody's id, name, PIN or card
     changes, so every stored learner signs in as before."""
-    from .values import name_key
     tx.execute("DROP INDEX learners_by_name_key")
     tx.execute("UPDATE learners SET name_key = NULL")
+    _key_learners(tx)
+
+
+def _key_learners(tx) -> None:
+    """Each learner of a class keyed by `name_key(name)`, oldest first: the first one made keeps
+    a key two learners share, the other none (NULL); then the unique index on the keys."""
+    from .values import name_key
     taken: set[tuple[str, str]] = set()
     keyed = []
     for learner_id, code, name in tx.execute("SELECT id, class_code, name FROM learners WHERE class_code <> '' "

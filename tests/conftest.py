@@ -151,6 +151,18 @@ def postgres_url(postgres_server):
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
+def school(request, tmp_path):
+    """The class service in this process (`school_service.School`) on each back end, stopped
+    after the test."""
+    from school_service import School
+    location = (str(tmp_path / "service.db") if request.param == "sqlite"
+                else request.getfixturevalue("postgres_url"))
+    running = School(location)
+    yield running
+    running.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
 def store_location(request, tmp_path, monkeypatch):
     """A fresh store on each back end, also set as this process's configured store."""
     if request.param == "sqlite":

@@ -25,15 +25,6 @@ from classroom.remote import ServiceRefused
 DUE = "2030-12-20"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def school(request, tmp_path):
-    location = (str(tmp_path / "service.db") if request.param == "sqlite"
-                else request.getfixturevalue("postgres_url"))
-    running = School(location)
-    yield running
-    running.stop()
-
-
 def _refused(call) -> ServiceRefused | HomeworkError:
     with pytest.raises((ServiceRefused, HomeworkError)) as caught:
         call()

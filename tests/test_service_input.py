@@ -19,15 +19,6 @@ from school_service import School
 from classroom.service import MAX_BODY, MAX_DEPTH
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def school(request, tmp_path):
-    location = (str(tmp_path / "service.db") if request.param == "sqlite"
-                else request.getfixturevalue("postgres_url"))
-    running = School(location)
-    yield running
-    running.stop()
-
-
 def _post_endpoints(table: str) -> list[tuple[str, str]]:
     """(who asks, path) for every POST endpoint that reads a JSON body, as the user it is for."""
     return [("ana", "api/progress/ana"), ("ana", "api/tables"),

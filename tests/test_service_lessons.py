@@ -37,15 +37,6 @@ def for_store(client):
     return ServiceClassroom(client).homework()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def school(request, tmp_path):
-    location = (str(tmp_path / "service.db") if request.param == "sqlite"
-                else request.getfixturevalue("postgres_url"))
-    running = School(location)
-    yield running
-    running.stop()
-
-
 def _refused(call) -> ServiceRefused:
     with pytest.raises(ServiceRefused) as caught:
         call()
@@ -106,20 +97,20 @@ def test_a_learner_lists_her_own_classes_homework_without_the_answer_key_until_s
 
 def test_the_service_hides_the_figures_until_she_answers_and_counts_a_near_best_card_right(school):
     """docs/rules.md#homework-near-best through the class service: the options' figures and the
-    accepted ones stay hidden until she answers; 2♠, within the coach's margin of 3♥, is right,
-    J♣ is not, and the teacher's results say the same."""
-    near_hands = [["4♣", "2♥", "7♥"], ["J♣", "2♠", "3♥"], ["K♣", "3♣", "K♥"], ["6♦", "5♦", "3♦"]]
+    accepted ones stay hidden until she answers; Q♠, within the coach's margin of 7♠, is right,
+    K♦ is not (the strong player's figures), and the teacher's results say the same."""
+    near_hands = [["6♥", "Q♣", "A♠"], ["Q♠", "7♠", "K♦"], ["Q♥", "4♠", "6♣"], ["6♦", "K♥", "5♣"]]
     made = for_store(school.client("prof")).create(
         "turma-a", "Quase", DUE, 50, [{"kind": "scenario", "link": encode_link(truco_scenario(
-            "paulista", near_hands, "Q♣"))}])
+            "paulista", near_hands, "A♣"))}])
     ana, bia = for_store(school.client("ana")), for_store(school.client("bia"))
     (mine,) = ana.learner_homework("")
     hidden = mine["items"][0]
     assert not {"answer", "reason", "values", "accepted", "figure"} & set(hidden)
-    assert ana.answer(made["id"], 0, "", "2♠")["correct"] is True
-    assert bia.answer(made["id"], 0, "", "J♣")["correct"] is False
+    assert ana.answer(made["id"], 0, "", "Q♠")["correct"] is True
+    assert bia.answer(made["id"], 0, "", "K♦")["correct"] is False
     (mine,) = ana.learner_homework("")
-    assert mine["items"][0]["accepted"] == ["2♠", "3♥"] and set(mine["items"][0]["values"]) == {"J♣", "2♠", "3♥"}
+    assert mine["items"][0]["accepted"] == ["Q♠", "7♠"] and set(mine["items"][0]["values"]) == {"Q♠", "7♠", "K♦"}
     results = for_store(school.client("prof")).class_results(made["id"])
     rights = {row["name"]: row["states"][0]["right"] for row in results["learners"]}
     assert rights["ana"] is True and rights["bia"] is False
