@@ -316,7 +316,6 @@ def test_one_decision_has_one_estimate_the_raise_and_the_card_agree():
     the advised card's numbers, and the review judges with the same."""
     from cartas.coach.truco import advise_play, judge
     from cartas.truco import Action
-    from cartas.coach.truco import advise_play, judge
     for spot in (WEAK, TrucoSpot("paulista", ["7♦", "2♠", "A♥"], vira="K♠", seat=1, next_raise=3),
                  TrucoSpot("mineiro", ["7♦", "2♠", "3♥"], seat=2, hand_value=2, next_raise=4)):
         raise_, card = advise_play(spot)
@@ -427,8 +426,8 @@ def test_every_coach_sentence_speaks_to_one_player_mano_a_mano(lang):
 def test_the_advice_of_a_two_seat_spot_says_you_and_the_other_player_in_both_languages():
     """Real advice on two-seat spots (the card, truco, an answer, a mão de onze) and a miss:
     no pair, team nor partner; the same spots with four seats still speak of the pair."""
-    from cartas.truco import Action
     from cartas.coach.truco import advise_play, judge
+    from cartas.truco import Action
     spots = [TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", next_raise=3),
              TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, next_raise=3),
              TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, pending=3, next_raise=6),
