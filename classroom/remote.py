@@ -9,7 +9,8 @@ Decided rules (see classroom.service for what the service decides):
 - The learner is the hub user (`JUPYTERHUB_USER`); she is not asked for a name.
 - Every call carries the token in the `Authorization` header; a refusal comes back as
   `ServiceRefused` with the HTTP status, a code and the service's sentences in Portuguese
-  and English. An unreachable service is `StoreUnavailable`, as an unreachable store is.
+  and English. An unreachable service is `ServiceUnavailable`, a `StoreUnavailable` as an
+  unreachable store is (the service's own `store_down` is a plain `StoreUnavailable`).
 - Homework, skills and the live quiz: `homework()`, `mastery()` and `live()` give the
   in-process interfaces (classroom.homework.HomeworkService, classroom.mastery.MasteryService,
   classroom.live.LiveQuiz) over the service; the learner ids they are passed are never sent.
@@ -31,6 +32,11 @@ from .store import StoreError, StoreUnavailable
 
 TIMEOUT = 10.0
 WATCH_WAIT = 25.0
+
+
+class ServiceUnavailable(StoreUnavailable):
+    """The class service itself does not answer (unreachable, or failing with no word of its
+    store): not the store, which the service reports as `store_down` (a plain StoreUnavailable)."""
 
 
 class ServiceRefused(StoreError):
@@ -86,14 +92,16 @@ class RemoteClassroom:
                 detail = {}
             if not isinstance(detail, dict):
                 detail = {}
-            if error.code >= 500 and detail.get("error") in (None, "store_down", "internal"):
-                raise StoreUnavailable(f"the class service failed ({error.code})") from None
+            if error.code >= 500 and detail.get("error") == "store_down":
+                raise StoreUnavailable(f"the class service cannot reach its store ({error.code})") from None
+            if error.code >= 500 and detail.get("error") in (None, "internal"):
+                raise ServiceUnavailable(f"the class service failed ({error.code})") from None
             fields = detail.get("fields")
             raise ServiceRefused(error.code, str(detail.get("error", "refused")), str(detail.get("pt", "")),
                                  str(detail.get("en", "")), str(detail.get("family", "")),
                                  fields if isinstance(fields, dict) else None) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
-            raise StoreUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
+            raise ServiceUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
 
     def transaction(self, write: bool = True):
         """Refused: under JupyterHub this kernel holds no database, only the service's client.

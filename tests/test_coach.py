@@ -2,6 +2,8 @@
 against the rule-based bots where the rules decide."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
@@ -391,3 +393,59 @@ def test_the_judge_takes_the_seat_count_from_the_spot_mano_a_mano_too():
     four = Judge(TrucoSpot("paulista", ["3♣", "K♥", "5♦"], vira="6♠", seat=1, mao=0, table=[(0, "4♦")]),
                  np.random.default_rng(1), 200)
     assert four.hidden == [(0, 2), (2, 3), (3, 3)]
+
+
+# -- mano a mano: the coach speaks to one player (docs/rules.md#mano-a-mano-players) ---------
+
+TEAM_WORDS = ("dupla", "parceir", "partner", "your team", "the team", "vocês", "adversários",
+              "opponents")
+ALL_FIELDS = {"card": Card.parse("7♥"), "win": 0.5, "call": "truco", "ask": 1.0, "stay": 0.5, "then": "seis",
+              "accept": 0.25, "run": -1.0, "value": 6, "worth": 1.5, "play": 0.5, "expected": 0.5}
+
+
+def _team_words(text: str) -> list[str]:
+    return [word for word in TEAM_WORDS if word in text.lower()]
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_every_coach_sentence_speaks_to_one_player_mano_a_mano(lang):
+    """Every sentence of the coach a learner of two seats can read names no pair, team or
+    partner; with four seats the sentences that spoke of the pair still do."""
+    from cartas.coach.truco import say
+    from cartas.truco.catalogue import CATALOGUE
+    refusals = ("no_pending", "no_card", "card_twice", "too_few_unseen")  # of a spot, not advice
+    keys = [k[len("coach_"):] for k in CATALOGUE.keys()
+            if k.startswith("coach_") and not k.endswith("_solo") and k[len("coach_"):] not in refusals]
+    fields = {**ALL_FIELDS, "did": "x", "yours": "y", "advice": "z", "hand": 1}
+    for key in keys:
+        assert _team_words(say(key, lang, fields, players=2)) == [], key
+    four = [key for key in keys if _team_words(say(key, lang, fields, players=4))]
+    assert {"play_card", "ask", "accept", "run", "play_hand", "yours_card"} <= set(four)
+
+
+def test_the_advice_of_a_two_seat_spot_says_you_and_the_other_player_in_both_languages():
+    """Real advice on two-seat spots (the card, truco, an answer, a mão de onze) and a miss:
+    no pair, team nor partner; the same spots with four seats still speak of the pair."""
+    from cartas.coach.truco import advise_play, judge
+    from cartas.truco import Action
+    spots = [TrucoSpot("paulista", ["5♣", "5♥", "5♠"], vira="4♦", next_raise=3),
+             TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, next_raise=3),
+             TrucoSpot("paulista", ["4♦", "5♠", "6♥"], vira="K♠", seat=1, pending=3, next_raise=6),
+             TrucoSpot("paulista", ["3♣", "2♦", "K♥"], vira="7♠", deciding=True, threshold=True,
+                       score=(11, 4))]
+    for players in (2, 4):
+        texts = []
+        for spot in spots:
+            spot = replace(spot, players=players, seat=spot.seat % players)
+            if players == 4 and spot.deciding:  # with four seats she sees her partner's cards
+                spot = replace(spot, partner=["4♥", "5♦", "6♣"])
+            items = [advise(spot)] if spot.deciding or spot.pending else advise_play(spot)
+            texts += [item.text(lang) for item in items for lang in ("pt", "en")]
+        miss = judge(replace(spots[0], players=players), Action.play("5♠"))
+        assert miss is not None
+        texts += [miss.text("pt", hand=1), miss.text("en", hand=1)]
+        found = sorted({w for text in texts for w in _team_words(text)})
+        if players == 2:
+            assert found == [], texts
+        else:
+            assert {"dupla", "your team"} <= set(found)

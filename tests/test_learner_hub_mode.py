@@ -54,3 +54,64 @@ def test_on_a_laptop_the_learner_types_her_name_and_progress_stays_in_this_proce
     room = classroom.open()
     assert isinstance(room, StoreClassroom) and room.store is open_store() and room.hub_user is None
     assert classroom.open() is room
+
+
+def _badge_notice_after_an_answer(monkeypatch, url: str, token: str):
+    """A learner's kernel under JupyterHub (her token, the service at `url`) records one answer;
+    returns her badge (the notice is what it shows)."""
+    from widgets.components import learner, scores
+    monkeypatch.setenv("JUPYTERHUB_API_TOKEN", token)
+    monkeypatch.setenv("JUPYTERHUB_USER", "ana")
+    monkeypatch.setenv("CARTAS_SERVICE_URL", url)
+    scores.reset_session()
+    badge = learner.widget(lang="pt")
+    assert badge.hub is True
+    scores.Score("truco-manilha").add(True)
+    return badge
+
+
+def test_under_jupyterhub_a_hung_hub_is_what_the_notice_blames_not_the_store(tmp_path, monkeypatch):
+    """The class service answers 503 hub_down (it cannot ask JupyterHub about her token): the
+    notice says JupyterHub does not answer, in both languages, never "the store"; with the hub
+    back, the answer that waited is saved and the notice goes."""
+    from test_remote_tables import RunningService
+    from tornado import web
+
+    from widgets.components import scores
+    running = RunningService(str(tmp_path / "service.db"))
+    try:
+        hub = running.service.hub
+        answering = hub.user_for_token
+
+        async def hung(token):
+            raise web.HTTPError(500, "Failed to connect to Hub API")
+        monkeypatch.setattr(hub, "user_for_token", hung)
+        badge = _badge_notice_after_an_answer(monkeypatch, running.url, "token-ana")
+        assert "JupyterHub não responde" in badge.notice and "armazenamento" not in badge.notice
+        assert badge.notice == scores.NOTICE_HUB["pt"]
+        badge.set_language("en")
+        assert "JupyterHub does not answer" in badge.notice and "store" not in badge.notice
+        monkeypatch.setattr(hub, "user_for_token", answering)
+        assert scores.recorder().flush(force=True) and badge.notice == ""
+    finally:
+        running.stop()
+
+
+def test_under_jupyterhub_a_class_service_that_does_not_answer_is_named_in_the_notice(monkeypatch):
+    """Nothing listens at the service's address: the notice names the class service."""
+    from widgets.components import scores
+    badge = _badge_notice_after_an_answer(monkeypatch, "http://127.0.0.1:9/services/cartas/", "a-token")
+    assert "serviço de turmas não responde" in badge.notice and "armazenamento" not in badge.notice
+    assert badge.notice == scores.NOTICE_SERVICE["pt"]
+    badge.set_language("en")
+    assert "the class service does not answer" in badge.notice and "store" not in badge.notice
+
+
+def test_on_a_laptop_an_unreadable_store_is_still_what_the_notice_names(tmp_path, monkeypatch):
+    from widgets.components import learner, scores
+    monkeypatch.delenv("JUPYTERHUB_API_TOKEN", raising=False)
+    (tmp_path / "broken.db").write_bytes(b"not a database at all" * 100)
+    monkeypatch.setenv("CARTAS_DB", str(tmp_path / "broken.db"))
+    scores.reset_session(browser_id="laptop-browser-01")
+    scores.Score("truco-manilha").add(True)
+    assert learner.widget().notice == scores.NOTICE["pt"] and "armazenamento" in learner.widget().notice

@@ -81,3 +81,31 @@ def test_jogadores_given_twice_is_refused(monkeypatch):
     monkeypatch.setenv("QUERY_STRING", "jogadores=2&jogadores=4")
     view = PlayTruco(seed=2, delay=0, lang="en")
     assert view.state.players == 4 and "only one is accepted" in view.url_notice()
+
+
+TEAM_WORDS = ("dupla", "parceir", "partner", "your team", "vocês")
+
+
+def _hint_texts(view) -> list[str]:
+    """The hint in both languages: what `hint()` returns and what the hint box shows."""
+    out = []
+    for lang in ("pt", "en"):
+        view.language.value = lang
+        out += [view.hint(), view.hint_box.value]
+    return out
+
+
+@pytest.mark.parametrize("score", [(0, 0), (11, 4)])
+def test_the_coach_hint_mano_a_mano_speaks_to_you_not_to_a_pair(score):
+    """Issue: wording mano a mano. The hint of a game of two (a card and truco; a mão de onze)
+    names no pair, team nor partner in either language; a game of four still speaks of the pair."""
+    two = from_deal("paulista", [["5♣", "5♥", "5♠"], ["4♥", "6♦", "7♥"]], "4♦", dealer=1, score=score,
+                    seed=1, players=2)
+    texts = _hint_texts(PlayTruco(state=two, delay=0, lang="pt", seed=1))
+    assert [w for text in texts for w in TEAM_WORDS if w in text.lower()] == [], texts
+    assert any("você" in text for text in texts) and any("you take" in text for text in texts)
+    four = from_deal("paulista", [["5♣", "5♥", "5♠"], ["4♥", "6♦", "7♥"], ["Q♦", "J♠", "K♥"],
+                                  ["4♠", "6♠", "7♠"]], "4♦", dealer=3, score=score, seed=1)
+    texts = _hint_texts(PlayTruco(state=four, delay=0, lang="pt", seed=1))
+    assert any("dupla" in text or "parceiro" in text for text in texts)
+    assert any("your team" in text or "partner" in text for text in texts)

@@ -56,7 +56,9 @@ class Advice:
     and of losing the hand under the advice; options: {answer: {"win", "loss", "expected"}}
     for every answer weighed (expected = average points for the team); reason: the key of
     the sentence saying why in `cartas.truco.catalogue.CATALOGUE` less its "coach_" prefix,
-    and fields its values; simulations: hands played out per answer; seconds: time taken.
+    and fields its values; simulations: hands played out per answer; seconds: time taken;
+    players: the seats at the table (4, or 2 mano a mano, where the sentence speaks of "you"
+    and "the other player", never of a team: docs/rules.md#mano-a-mano-players).
     """
 
     action: str
@@ -68,16 +70,21 @@ class Advice:
     fields: dict[str, object] = field(default_factory=dict)
     simulations: int = 0
     seconds: float = 0.0
+    players: int = 4
 
     def text(self, lang: str = "pt") -> str:
         """The reason in one sentence, numbers written the way `lang` writes them."""
-        return say(self.reason, lang, self.fields)
+        return say(self.reason, lang, self.fields, self.players)
 
 
-def say(key: str, lang: str, fields: Mapping[str, object]) -> str:
+def say(key: str, lang: str, fields: Mapping[str, object], players: int = 4) -> str:
     """The coach's sentence `key` (its catalogue key less "coach_") in `lang`, its fields
-    written the way `lang` writes them (`_fmt`)."""
-    return CATALOGUE.say(f"coach_{key}", lang, **{k: _fmt(v, lang) for k, v in fields.items()})
+    written the way `lang` writes them (`_fmt`); with `players` 2 (mano a mano) its form for
+    one against one, "coach_{key}_solo", when it has one."""
+    name = f"coach_{key}"
+    if players == 2 and f"{name}_solo" in CATALOGUE:
+        name = f"{name}_solo"
+    return CATALOGUE.say(name, lang, **{k: _fmt(v, lang) for k, v in fields.items()})
 
 
 def _fmt(value: object, lang: str) -> str:
@@ -122,7 +129,7 @@ def advise_card(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     """The card to play: the strong player's (the card it plays now, or once its raise is
     answered), with every card's figures."""
     start = time.perf_counter()
-    return _card_advice(_play_verdict(spot, seed), start)
+    return _card_advice(_play_verdict(spot, seed), start, spot.players)
 
 
 def advise_play(spot: TrucoSpot, seed: Seed = 0) -> list[Advice]:
@@ -131,7 +138,7 @@ def advise_play(spot: TrucoSpot, seed: Seed = 0) -> list[Advice]:
     says "call" exactly when the strong player raises here."""
     start = time.perf_counter()
     found = _play_verdict(spot, seed)
-    card = _card_advice(found, start)
+    card = _card_advice(found, start, spot.players)
     if spot.next_raise is None:
         return [card]
     return [_truco_advice(spot, found, start), card]
@@ -174,7 +181,7 @@ def advise_answer(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     else:
         reason = action
     return Advice(action, None, accept.win, accept.loss, options, reason, fields, found.worlds,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, spot.players)
 
 
 def advise_threshold(spot: TrucoSpot, seed: Seed = 0) -> Advice:
@@ -185,7 +192,7 @@ def advise_threshold(spot: TrucoSpot, seed: Seed = 0) -> Advice:
     return Advice(found.choice, None, play.win, play.loss,
                   {"play_hand": _figures(play), "run_hand": _figures(run)}, found.choice,
                   {"win": Percent(play.win), "play": play.expected, "run": run.expected}, found.worlds,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, spot.players)
 
 
 def chance(spot: TrucoSpot, seed: Seed = 0) -> tuple[float, float, int]:
@@ -209,14 +216,15 @@ def _figures(option: object) -> dict[str, float]:
             "expected": float(option.expected)}  # type: ignore[attr-defined]
 
 
-def _card_advice(found: Verdict, start: float) -> Advice:
+def _card_advice(found: Verdict, start: float, players: int = 4) -> Advice:
     assert found.card is not None  # a play verdict always names its card
     card, covered = found.cards[found.card]
     chosen = found.options[found.card]
     options = {label: _figures(found.options[label]) for label in found.cards}
     reason = "cover_card" if covered else ("play_card_rules" if found.card == found.rule_card else "play_card")
     return Advice("cover" if covered else "play", card, chosen.win, chosen.loss, options, reason,
-                  {"card": card, "win": Percent(chosen.win)}, found.worlds, time.perf_counter() - start)
+                  {"card": card, "win": Percent(chosen.win)}, found.worlds, time.perf_counter() - start,
+                  players)
 
 
 def _truco_advice(spot: TrucoSpot, found: Verdict, start: float) -> Advice:
@@ -244,7 +252,7 @@ def _truco_advice(spot: TrucoSpot, found: Verdict, start: float) -> Advice:
         else:
             reason = "no_ask_top"
     return Advice(action, None, card.win, card.loss, options, reason, fields, found.worlds,
-                  time.perf_counter() - start)
+                  time.perf_counter() - start, spot.players)
 
 
 @dataclass
@@ -259,8 +267,9 @@ class Miss:
     advice: Advice
 
     def text(self, lang: str = "pt", hand: int | str = "") -> str:
-        text = say("miss", lang, {"hand": hand, "did": say(self.did, lang, self.did_fields),
-                                  "yours": (say(self.yours, lang, self.yours_fields)
+        players = self.advice.players
+        text = say("miss", lang, {"hand": hand, "did": say(self.did, lang, self.did_fields, players),
+                                  "yours": (say(self.yours, lang, self.yours_fields, players)
                                             if self.yours else ""),
                                   "advice": self.advice.text(lang)})
         return text.replace(" ()", "")

@@ -413,6 +413,71 @@ _ENTRIES = {
     "coach_yours_card": ("assim a dupla leva a mão {win} das vezes",
                          "then your team takes the hand {win} of the time"),
     "coach_yours_points": ("{expected} pontos em média", "{expected} points on average"),
+    # mano a mano (two players): "você" / "you" and "o outro jogador" / "the other player",
+    # never a team or a partner (docs/rules.md#mano-a-mano-players); `cartas.coach.truco.say`
+    # takes "{key}_solo" when the advice's game has two players
+    "coach_play_card_solo": ("Jogue {card}: com ela você leva a mão {win} das vezes.",
+                             "Play {card}: with it you take the hand {win} of the time."),
+    "coach_cover_card_solo": ("Jogue {card} coberta: ela não decide a rodada e assim o outro "
+                              "jogador não a vê ({win}).",
+                              "Play {card} face down: it cannot decide the trick, so keep it from "
+                              "the other player ({win})."),
+    "coach_ask_solo": ("Peça {call}: você leva a mão {win} das vezes; pedindo, a mão vale {ask} "
+                       "pontos em média para você, aceite o outro jogador ou corra, contra {stay} "
+                       "sem pedir.",
+                       "Call {call}: you take the hand {win} of the time; calling is worth {ask} "
+                       "points on average whether the other player accepts or runs, against "
+                       "{stay} without."),
+    "coach_ask_won_solo": ("Peça {call}: a mão já é sua, tenha o outro jogador as cartas que "
+                           "tiver; se ele aceitar, ela vale mais.",
+                           "Call {call}: the hand is already yours whatever cards the other "
+                           "player holds; if they accept, it is worth more."),
+    "coach_no_ask_solo": ("Não peça {call}: você leva a mão {win} das vezes; pedindo, a mão vale "
+                          "{ask} pontos em média, sem pedir {stay}. O outro jogador só aceita "
+                          "quando tem jogo, e pode pedir {then}.",
+                          "Do not call {call}: you take the hand {win} of the time; calling is "
+                          "worth {ask} points on average, not calling {stay}. The other player "
+                          "accepts only with good cards, and may call {then}."),
+    "coach_no_ask_top_solo": ("Não peça {call}: você leva a mão {win} das vezes; pedindo, a mão "
+                              "vale {ask} pontos em média, sem pedir {stay}. O outro jogador só "
+                              "aceita quando tem jogo.",
+                              "Do not call {call}: you take the hand {win} of the time; calling "
+                              "is worth {ask} points on average, not calling {stay}. The other "
+                              "player accepts only with good cards."),
+    "coach_no_ask_threshold_solo": ("Não peça truco: na mão de onze (ou de dez) quem pede perde o "
+                                    "jogo.",
+                                    "Do not call truco: in the hand of eleven (or ten) whoever "
+                                    "asks loses the game."),
+    "coach_accept_solo": ("Aceite: você leva a mão {win} das vezes; aceitar vale {accept} pontos "
+                          "em média, correr {run}.",
+                          "Accept: you take the hand {win} of the time; accepting is worth "
+                          "{accept} points on average, running {run}."),
+    "coach_accept_forced_solo": ("Aceite: correr daria ao outro jogador os pontos que faltam para "
+                                 "ele vencer o jogo.",
+                                 "Accept: running would give the other player the points they "
+                                 "need to win the game."),
+    "coach_run_solo": ("Corra: você leva a mão só {win} das vezes; aceitar custa {accept} pontos "
+                       "em média, correr {run}.",
+                       "Run: you take the hand only {win} of the time; accepting costs {accept} "
+                       "points on average, running {run}."),
+    "coach_reraise_solo": ("Peça mais: você leva a mão {win} das vezes, então vale a pena a mão "
+                           "valer {value} ({worth} pontos em média, contra {accept} aceitando).",
+                           "Raise again: you take the hand {win} of the time, so the hand is "
+                           "worth making {value} ({worth} points on average, against {accept} "
+                           "for accepting)."),
+    "coach_accept_won_solo": ("Aceite: a mão já é sua, tenha o outro jogador as cartas que tiver.",
+                              "Accept: the hand is already yours whatever cards the other player "
+                              "holds."),
+    "coach_play_hand_solo": ("Jogue a mão: com as suas cartas você leva a mão {win} das vezes "
+                             "({play} pontos em média contra {run} correndo).",
+                             "Play the hand: with your cards you take it {win} of the time "
+                             "({play} points on average against {run} for running)."),
+    "coach_run_hand_solo": ("Corra da mão: você a levaria só {win} das vezes ({play} pontos em "
+                            "média jogando, {run} correndo).",
+                            "Run from the hand: you would take it only {win} of the time ({play} "
+                            "points on average playing, {run} running)."),
+    "coach_yours_card_solo": ("assim você leva a mão {win} das vezes",
+                              "then you take the hand {win} of the time"),
     "coach_no_pending": ("não há o que responder: ninguém pediu truco nesta posição",
                          "nothing to answer: nobody has called truco in this spot"),
     "coach_no_card": ("o assento aconselhado não tem nenhuma carta na mão",

@@ -27,7 +27,8 @@ Decided rules (see classroom.identity and docs/rules.md#verified-learners):
   the widget shows "Você é X" with no form and no "não sou eu", and ignores what the browser
   stores or sends; the class service checks her hub token on every use.
 - A notice (`show_notice`: "progress is not being saved" when the store, or under JupyterHub
-  the class service, answers store_down or hub_down) is shown under the name in every mode,
+  the class service, answers store_down or hub_down; `scores.notice_for` names the cause, the
+  hub, the class service or the store) is shown under the name in every mode,
   the hub's included, in the page's language, in one polite live region (`role="status"`)
   that wraps on a 360 px phone.
 """

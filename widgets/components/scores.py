@@ -8,7 +8,9 @@ Decided rules:
   reported: that is the learner whose page it is (the widget reports as soon as it is drawn).
 - One transaction per record. When the store cannot be reached or read, the lesson goes on:
   the answers wait in this kernel (at most MAX_PENDING), a notice says progress is not being
-  saved, and the store is tried again at most every RETRY_SECONDS; nothing is overwritten.
+  saved and why when it is known (`notice_for`: under JupyterHub the hub or the class service,
+  not the store, may be what does not answer), and the store is tried again at most every
+  RETRY_SECONDS; nothing is overwritten.
   A store file that cannot be read (empty, truncated, not a database, a folder) is such a
   store: classroom.store leaves it byte for byte, and the notice says so on the page.
 - The first anonymous learner of a store takes over the scores imported from the old
@@ -35,6 +37,37 @@ NOTICE = {
     "en": "Your progress is not being saved right now (the store does not answer or cannot be "
           "read). The lesson still works.",
 }
+# Under JupyterHub the cause is known: the hub (the class service answered 503 hub_down),
+# the class service itself (unreachable, or failing), or a refusal of the service.
+NOTICE_HUB = {
+    "pt": "Seu progresso não está sendo salvo agora (o JupyterHub não responde ao serviço de "
+          "turmas). A lição continua funcionando.",
+    "en": "Your progress is not being saved right now (JupyterHub does not answer the class "
+          "service). The lesson still works.",
+}
+NOTICE_SERVICE = {
+    "pt": "Seu progresso não está sendo salvo agora (o serviço de turmas não responde). A lição "
+          "continua funcionando.",
+    "en": "Your progress is not being saved right now (the class service does not answer). The "
+          "lesson still works.",
+}
+NOTICE_REFUSED = {
+    "pt": "Seu progresso não está sendo salvo agora (o serviço de turmas recusou o registro). A "
+          "lição continua funcionando.",
+    "en": "Your progress is not being saved right now (the class service refused to record it). "
+          "The lesson still works.",
+}
+
+
+def notice_for(error: BaseException) -> dict[str, str]:
+    """The notice that says why progress is not saved: JupyterHub, the class service or the
+    store (`NOTICE`, on a laptop always; under the hub when the service says its store is down)."""
+    from classroom.remote import ServiceRefused, ServiceUnavailable  # the HTTP client: no Jupyter
+    if isinstance(error, ServiceRefused):
+        return NOTICE_HUB if error.code == "hub_down" else NOTICE_REFUSED
+    if isinstance(error, ServiceUnavailable):
+        return NOTICE_SERVICE
+    return NOTICE
 
 
 class Recorder:
@@ -104,7 +137,7 @@ class Recorder:
         self.error = str(error)
         from widgets.components.base import error_log  # the kernel error log: stderr would reach the page
         error_log().warning("progress not saved: %s", error)
-        self._identity().show_notice(NOTICE)
+        self._identity().show_notice(notice_for(error))
 
     def _saved(self) -> None:
         if self.failed_at is not None:
