@@ -343,7 +343,7 @@ SEATS_SEEN = """() => Object.fromEntries(Array.from(document.querySelectorAll('.
                                   head: s.querySelector('.cartas-seat-head').textContent}]; }))"""
 
 
-@pytest.mark.parametrize("lang, bot", [("pt", "Assento 3 (robô)"), ("en", "Seat 3 (bot)")])
+@pytest.mark.parametrize("lang, bot", [("pt", "Assento 3 (robô, Médio)"), ("en", "Seat 3 (bot, Medium)")])
 def test_on_a_phone_the_table_is_drawn_from_her_seat_with_the_players_names(browser, mesa_url, lang, bot):
     """Bia sits at seat 2 on a 360×740 phone: she is at the bottom, the next seat in play order
     (3) at her right, 0 at the top, 1 at her left; seats say their players' names (issue 29 item 13)."""
