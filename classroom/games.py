@@ -17,8 +17,11 @@ Decided here:
   engine's default for the seat count), `min_bet` and `max_bet` (1..50, min <= max), `rotation`
   (the engine's bank modes) and `rounds` (1..50)). Anything else is refused with a TableError
   naming it (nothing is stored).
-- A bot's choice is a function of the table's seed and the state's step count only, so
-  whichever kernel moves a bot makes the same move.
+- A bot's choice is a function of the table's seed, its bots' level and the state's step count
+  only, so whichever kernel moves a bot makes the same move.
+- A table's bots play at the level its creator chose: one of the engine's `LEVELS` ("easy",
+  "rule", "strong"; `check_level`, anything else refused with TableError "bad_level" naming it);
+  a table stored before tables had a level plays at "rule" (`table_level`).
 """
 from __future__ import annotations
 
@@ -28,7 +31,7 @@ from typing import Any
 from cartas.catalogue import Catalogue
 from cartas.contract import Action, Event, GameState, Outcome
 from cartas.errors import RuleError
-from cartas.games import GAME_KEYS, GameSpec, all_games, find_game
+from cartas.games import DEFAULT_LEVEL, GAME_KEYS, LEVELS, GameSpec, all_games, find_game, level_name
 
 GAMES = GAME_KEYS
 GAME_LABELS = {spec.key: {"pt": spec.title("pt"), "en": spec.title("en")} for spec in all_games()}
@@ -68,6 +71,8 @@ CATALOGUE = Catalogue("tables", {
     "bad_timeout": ("o tempo de ausência vai de {low} a {high} segundos, não {value}",
                     "the away timeout is {low} to {high} seconds, not {value}"),
     "bad_action": ("jogada ilegível: {text}", "unreadable move: {text}"),
+    "bad_level": ("nível dos robôs desconhecido {level}: escolha {choices}",
+                  "unknown bots' level {level}: choose {choices}"),
     "homework_table": ("esta mesa é a partida de tarefa de uma pessoa: só ela joga aqui, e ninguém, nem um "
                        "robô, joga no lugar dela", "this table is one learner's homework game: only she plays "
                        "here, and nobody, not even a bot, plays in her seat"),
@@ -217,11 +222,30 @@ def why(state: GameState, lang: str) -> str | None:
     return find_game(state.game).why(state, lang)
 
 
-def bot_action(state: GameState, seat: int, seed: int) -> Action:
-    """The rule-based bot's move for `seat`, the same in every kernel for a given seed and
+def check_level(level: object) -> str:
+    """The bots' level of a table: `level` itself if it is one of the engine's `LEVELS`
+    ("easy", "rule", "strong"); TableError "bad_level" naming it and the choices otherwise."""
+    if not isinstance(level, str) or level not in LEVELS:
+        raise TableError("bad_level", level=repr(level)[:40], choices=", ".join(LEVELS))
+    return level
+
+
+def table_level(record: dict) -> str:
+    """The level a table's bots play at: its record's `level`; DEFAULT_LEVEL ("rule") for a
+    table stored before tables had one."""
+    return str(record.get("level") or DEFAULT_LEVEL)
+
+
+def level_label(level: str, lang: str) -> str:
+    """A bot level's name in `lang` ("Fácil", "Easy"...), as the engine names it."""
+    return level_name(check_level(level), lang)
+
+
+def bot_action(state: GameState, seat: int, seed: int, level: str = DEFAULT_LEVEL) -> Action:
+    """The move of a bot of `level` for `seat`, the same in every kernel for a given seed and
     step count."""
     bot_seed = (int(seed) * 1_000_003 + step_count(state) * 7919 + seat) % (2**31)
-    return find_game(state.game).bot(bot_seed).choose(state.view(seat))
+    return find_game(state.game).bot(bot_seed, level=check_level(level)).choose(state.view(seat))
 
 
 # The next three ask what any seat sees, so they take a state or one of its seat views (a page

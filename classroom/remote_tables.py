@@ -158,8 +158,13 @@ class RemoteSnapshot:
         self.presence: dict[str, float] = {}
         self.record = {"creator": learner if view.get("creator") else None, "class_code": view.get("class", ""),
                        "status": view["status"], "game": view["game"], "last": view.get("last"),
-                       "outcome": view.get("outcome")}
+                       "outcome": view.get("outcome"), "level": view.get("level") or games.DEFAULT_LEVEL}
         self._state: SeatState | None = None
+
+    @property
+    def level(self) -> str:
+        """The level the table's bots play at, as the service said it."""
+        return games.table_level(self.record)
 
     @property
     def game(self) -> str:
@@ -220,11 +225,13 @@ class RemoteTables:
 
     def create(self, game: str, learner: str | None = None, name: str | None = None, *, seats: int | None = None,
                options: dict | None = None, class_code: str = "", seat: int = 0,
-               timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE, seed: int | None = None) -> str:
+               timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE, seed: int | None = None,
+               level: str = games.DEFAULT_LEVEL) -> str:
         """A new table with the hub user seated (`learner`, `name` and `seed` are not sent:
-        the service seats her under her hub login and deals from its own seed)."""
+        the service seats her under her hub login and deals from its own seed). `level`, the
+        bots' level, is checked here first (TableError "bad_level"), and again by the service."""
         setup: dict[str, Any] = {"seats": seats, "options": options or {}, "timeout": timeout, "pace": pace,
-                                 "seat": seat}
+                                 "seat": seat, "level": games.check_level(level)}
         if class_code:
             setup["class"] = class_code
         return _ask(self.classroom.create_table, game, **setup)["code"]

@@ -33,7 +33,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   deal, the whole state and its random generator stay here: the service applies every move
   (the engine checks it) and moves the bots (`classroom.tables` rules: pace, away seats).
   A learner cannot choose a table's seed (its deals would be known) and sets its bots' pace
-  within PACE_RANGE only.
+  within PACE_RANGE only. Its creator chooses the bots' level (`level`: "easy", "rule" by
+  default, "strong"); any other is refused here (409 "bad_level", naming it, in both
+  languages) before a table is made; every seat's view says the table's `level`.
 - A seat's log is sent as what the page lacks: with `events_since=K&events_seat=S` (in the
   query, or the body of a table action), a page that holds the first K events of seat S's log
   receives the events from K on (at most MAX_EVENTS_SENT); otherwise the last LOG_LINES.
@@ -451,7 +453,7 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
         "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
         "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
         "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
-        "why": {"pt": None, "en": None}, "hand_number": 0,
+        "why": {"pt": None, "en": None}, "hand_number": 0, "level": snap.level,
     }
     state = snap.state
     if state is None:
@@ -1090,7 +1092,9 @@ class TablesHandler(Handler):
             if not isinstance(game, str):
                 raise Refused(400, "bad_request", why="game")
             seat = body.get("seat", 0)
-            kwargs = {k: body[k] for k in ("seats", "options", "timeout", "pace") if k in body}
+            kwargs = {k: body[k] for k in ("seats", "options", "timeout", "pace", "level") if k in body}
+            if "level" in kwargs:   # the bots' level: refused here, naming it, before anything is made
+                kwargs["level"] = games.check_level(kwargs["level"])
             pace = kwargs.get("pace", PACE_RANGE[0])
             if (not isinstance(pace, (int, float)) or isinstance(pace, bool)
                     or not PACE_RANGE[0] <= pace <= PACE_RANGE[1]):

@@ -13,8 +13,9 @@ Decided rules:
 - Games: Truco Paulista, Truco Mineiro (4 seats, teams 0+2 and 1+3, or 2 seats mano a mano,
   one against one: docs/rules.md#mano-a-mano-players) or 21 (3 to 12 seats,
   options set by the creator: see `classroom.games`). The creator sits first (seat 0 unless
-  another is chosen) and alone may start the game; seats still empty then play as the
-  rule-based bots.
+  another is chosen) and alone may start the game; seats still empty then play as bots, at
+  the level the creator chose (`level`: "easy", "rule" by default, or "strong", kept in the
+  record; a record without one, made before tables had a level, plays at "rule").
 - A learner holds at most one seat per table; joining another seat leaves the first. A seat
   is free when nobody sits there, or when its learner has been away longer than the table's
   timeout (default 60 s, 10..600). Joining is possible before and during the game: a learner
@@ -299,6 +300,11 @@ class Snapshot:
     def sitters(self) -> list[dict | None]:
         return self.record["sitters"]
 
+    @property
+    def level(self) -> str:
+        """The level the table's bots play at ("rule" for a table stored before levels)."""
+        return games.table_level(self.record)
+
     def seat_of(self, learner: str) -> int | None:
         return next((s for s, who in enumerate(self.sitters) if who and who["id"] == learner), None)
 
@@ -379,10 +385,12 @@ class Tables:
     def create(self, game: str, learner: str, name: str, *, seats: int | None = None,
                options: dict | None = None, class_code: str = "", seat: int = 0,
                timeout: float = DEFAULT_TIMEOUT, pace: float = DEFAULT_PACE,
-               seed: int | None = None, homework: dict | None = None) -> str:
+               seed: int | None = None, homework: dict | None = None, level: str = games.DEFAULT_LEVEL) -> str:
         """A new table with its creator seated; returns its code. `homework`: the homework
-        item its game is for (a homework table: see the module's rules)."""
+        item its game is for (a homework table: see the module's rules). `level`: the bots'
+        level (TableError "bad_level" naming any other)."""
         seats, options = games.check_setup(game, seats, options)
+        level = games.check_level(level)
         name = self._check_name(name)
         if (not isinstance(timeout, (int, float)) or isinstance(timeout, bool)
                 or not TIMEOUT_RANGE[0] <= timeout <= TIMEOUT_RANGE[1]):
@@ -395,7 +403,7 @@ class Tables:
         record: dict[str, Any] = {
             "format": RECORD_FORMAT, "game": game, "seats": seats, "options": options,
             "class_code": class_code or "", "creator": learner, "created_at": now,
-            "timeout": float(timeout), "pace": float(pace),
+            "timeout": float(timeout), "pace": float(pace), "level": level,
             "seed": int(seed) if seed is not None else secrets.randbelow(2**31),
             "sitters": sitters, "status": "waiting", "state": None,
             "moved_at": now, "last": None, "outcome": None,
@@ -518,7 +526,7 @@ class Tables:
         state = games.load_state(snap.game, snap.record["state"])
         seat = state.current_seat
         assert seat is not None  # `bot_due`: the game goes on and a bot's seat is to act
-        action = games.bot_action(state, seat, snap.record["seed"])
+        action = games.bot_action(state, seat, snap.record["seed"], snap.level)
         games.apply(state, action, seat)
         try:
             return self._save(snap, state, now, {"kind": "move", "seat": seat,

@@ -17,7 +17,7 @@ def race_bots(location: str, code: str, rounds: int, barrier) -> tuple[int, int]
             break
         state = snap.state
         seat = state.current_seat
-        action = games.bot_action(state, seat, snap.record["seed"])
+        action = games.bot_action(state, seat, snap.record["seed"], snap.level)
         games.apply(state, action, seat)
         try:
             tables._save(snap, state, tables.clock(), {"kind": "move", "seat": seat,

@@ -481,3 +481,39 @@ def test_a_seat_view_of_the_other_truco_is_refused():
     with pytest.raises(games.RuleError) as refused:
         remote_tables.SeatState("mineiro", sent)
     assert refused.value.fields["name"] == "variant"
+
+
+# The bots' level (issue 31, item 4) --------------------------------------------------------
+def test_under_the_hub_the_creators_level_is_kept_by_the_service_and_shown_on_every_page(service):
+    ana = page_of(service, "ana", lang="en")
+    ana.level.value = "easy"
+    code = ana.create()
+    kept = service.service.classes.tables.snapshot(code)
+    assert kept.record["level"] == "easy" and ana.client.snap.view["level"] == "easy"
+    bia = page_of(service, "bia", code=code)          # another kernel, in Portuguese
+    bia.sit(1)
+    assert "vazio (robô, Fácil)" in bia.seat_box.children[2].children[0].value
+    assert "empty (bot, Easy)" in ana.seat_box.children[3].children[0].value
+    watch(ana)
+    ana.start_button.click()
+    watch(bia)
+    assert "Assento 2 (robô, Fácil)" in bia.picture.value and "Seat 3 (bot, Easy)" in ana.picture.value
+    assert {s.code: s.level for s in service.service.classes.tables.list_class("turma-a")} == {code: "easy"}
+
+
+def test_an_unknown_level_is_refused_by_the_service_and_by_the_kernel_naming_it(service):
+    classroom = tables_of(service, "ana").classroom
+    before = len(service.service.classes.tables.list_class("turma-a"))
+    with pytest.raises(ServiceRefused) as refused:     # a kernel that skips its own check
+        classroom.create_table("paulista", level="hard")
+    assert refused.value.status == 409 and refused.value.code == "bad_level"
+    assert refused.value.message("pt") == "nível dos robôs desconhecido 'hard': escolha easy, rule, strong"
+    assert refused.value.message("en") == "unknown bots' level 'hard': choose easy, rule, strong"
+    with pytest.raises(ServiceRefused) as refused:
+        classroom.create_table("21", seats=3, level=["strong"])
+    assert refused.value.code == "bad_level" and "['strong']" in refused.value.message("en")
+    assert len(service.service.classes.tables.list_class("turma-a")) == before   # nothing was made
+    with pytest.raises(remote_tables.TableError) as kernel:   # the kernel's own check, nothing sent
+        tables_of(service, "ana").create("paulista", "hub:ana", "Ana", level="Forte")
+    assert type(kernel.value) is remote_tables.TableError and kernel.value.code == "bad_level"
+    assert "'Forte'" in kernel.value.message("pt")

@@ -416,3 +416,79 @@ def test_a_table_nobody_moved_at_or_looked_at_for_half_an_hour_leaves_the_class_
     assert {s.code for s in tables.list_class("TURMA1")} == {playing, watched}
     clock.advance(IDLE + 1)
     assert tables.list_class("TURMA1") == []
+
+
+# The bots' level (issue 31, item 4) --------------------------------------------------------
+def _bots_play(tables, snap, moves: int):
+    """Let the bots make up to `moves` moves on `snap` (its learner gone); the last snapshot."""
+    for _ in range(moves):
+        if snap.status != "playing":
+            break
+        snap.record["moved_at"] -= 10
+        snap = tables.bot_move(snap) or tables.snapshot(snap.code)
+    return snap
+
+
+def _replayed(game: str, first, level: str, steps: int) -> str:
+    """The game of `first` (its state at the start) after `steps` moves of bots of `level`."""
+    alone = games.load_state(game, first.record["state"])
+    for _ in range(steps):
+        seat = alone.current_seat
+        games.apply(alone, games.bot_action(alone, seat, first.record["seed"], level), seat)
+    return alone.to_json()
+
+
+@pytest.mark.parametrize("game, seats", [("paulista", 4), ("mineiro", 4), ("21", 4)])
+@pytest.mark.parametrize("level", ["easy", "strong"])
+def test_a_tables_bots_play_at_the_level_its_creator_chose(tables, game, seats, level):
+    code = tables.create(game, "ana", "Ana", seats=seats, seed=7, level=level)
+    assert tables.snapshot(code).record["level"] == tables.snapshot(code).level == level
+    first = tables.start(code, "ana")
+    tables.leave(code, "ana")  # every seat a bot's
+    end = _bots_play(tables, tables.snapshot(code), 12)
+    steps = end.version - first.version - 1   # the leave moved the version too
+    assert steps >= 1 and end.level == level
+    assert end.record["state"] == _replayed(game, first, level, steps)
+    assert end.record["state"] != _replayed(game, first, "rule", steps)  # not the "rule" bots' game
+
+
+def test_a_table_plays_at_rule_by_default_and_an_older_table_without_a_level_too(tables):
+    code = tables.create("paulista", "ana", "Ana", seed=7)
+    assert tables.snapshot(code).record["level"] == "rule"
+    older = tables.create("paulista", "ana", "Ana", seed=7)
+    version, record = tables.repo.load(older)
+    del record["level"]                                  # as a table stored before levels
+    assert tables.repo.save(older, version, record)
+    assert tables.snapshot(older).level == "rule"
+    first = tables.start(older, "ana")
+    tables.leave(older, "ana")
+    end = _bots_play(tables, tables.snapshot(older), 6)
+    assert "level" not in end.record
+    assert end.record["state"] == _replayed("paulista", first, "rule", end.version - first.version - 1)
+
+
+@pytest.mark.parametrize("level", ["hard", "", "Forte", None, 3, ["easy"]])
+def test_an_unknown_level_is_refused_naming_it_in_both_languages_and_nothing_stored(tables, level):
+    with pytest.raises(TableError) as refused:
+        tables.create("paulista", "ana", "Ana", class_code="K", level=level)
+    assert refused.value.code == "bad_level"
+    assert refused.value.message("en") == f"unknown bots' level {level!r}: choose easy, rule, strong"
+    assert refused.value.message("pt") == f"nível dos robôs desconhecido {level!r}: escolha easy, rule, strong"
+    assert tables.list_class("K") == []
+
+
+def test_on_the_store_a_tables_level_is_kept_and_an_older_record_plays_at_rule(stored):
+    tables, location = stored
+    code = tables.create("mineiro", "ana", "Ana", seed=3, level="easy", class_code="K")
+    older = tables.create("21", "ana", "Ana", seats=3, seed=3, class_code="K")
+    version, record = tables.repo.load(older)
+    del record["level"]
+    assert tables.repo.save(older, version, record)
+    forget_shared()
+    again = Tables(StoreRepository(connect(location)))
+    assert again.snapshot(code).level == "easy" and again.snapshot(older).level == "rule"
+    assert {s.code: s.level for s in again.list_class("K")} == {code: "easy", older: "rule"}
+    first = again.start(code, "ana")
+    again.leave(code, "ana")
+    end = _bots_play(again, again.snapshot(code), 4)
+    assert end.record["state"] == _replayed("mineiro", first, "easy", end.version - first.version - 1)

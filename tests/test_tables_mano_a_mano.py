@@ -88,3 +88,44 @@ def test_a_table_for_two_is_created_through_the_service_and_played(service):  # 
     with pytest.raises(RefusedByService) as refused:  # the service checks the count itself
         tables_of(service, "ana").create("mineiro", "hub:ana", "Ana", seats=3)
     assert refused.value.code == "bad_seats_truco" and "2 ou 4" in refused.value.message("pt")
+
+
+@pytest.mark.parametrize("game", ["paulista", "mineiro"])
+def test_a_table_for_two_plays_its_bot_at_the_chosen_level(game):
+    tables = Tables(MemoryRepository(), clock=Clock())
+    code = tables.create(game, "ana", "Ana", seats=2, seed=9, level="strong", pace=0.0)
+    first = tables.start(code, "ana")
+    tables.leave(code, "ana")   # both seats the strong bot's
+    snap = tables.snapshot(code)
+    for _ in range(10):
+        snap = tables.bot_move(snap) or snap
+    alone = games.load_state(game, first.record["state"])
+    for _ in range(snap.version - first.version - 1):
+        seat = alone.current_seat
+        games.apply(alone, games.bot_action(alone, seat, first.record["seed"], "strong"), seat)
+    assert snap.level == "strong" and snap.version - first.version > 1
+    assert alone.to_json() == snap.record["state"]
+
+
+def test_mano_a_mano_with_an_easy_bot_is_chosen_in_the_lobby_and_named_at_the_table():
+    tables = Tables(MemoryRepository(), clock=Clock())
+    ana = page(tables, "ana", "Ana", seed=11, lang="pt")
+    ana.pace, ana.autopoll = 0.0, False
+    ana.players.value, ana.level.value = 2, "easy"
+    code = ana.create()
+    assert tables.snapshot(code).record["level"] == "easy"
+    assert "vazio (robô, Fácil)" in ana.seat_box.children[1].children[0].value
+    ana.start_button.click()
+    assert "Assento 1 (robô, Fácil)" in ana.picture.value
+    until(lambda: ana.client.snap.status == "finished", lambda: move_once(ana, ("accept", "play_hand")),
+          limit=2000)
+    assert tables.snapshot(code).level == "easy"
+
+
+def test_a_table_for_two_at_a_level_is_created_through_the_service(service):  # noqa: F811
+    ana = page_of(service, "ana", lang="en")
+    ana.players.value, ana.level.value = 2, "strong"
+    code = ana.create()
+    assert service.service.classes.tables.snapshot(code).record["level"] == "strong"
+    ana.start_button.click()
+    assert "Seat 1 (bot, Strong)" in ana.picture.value

@@ -562,7 +562,7 @@ def heads(html: str) -> dict[int, str]:
         r'data-seat="(\d)" data-team="[AB]".*?class="cartas-seat-head"[^>]*>([^<·]*?) ·', html, flags=re.DOTALL)}
 
 
-@pytest.mark.parametrize("lang, bot", [("pt", "Assento 2 (robô)"), ("en", "Seat 2 (bot)")])
+@pytest.mark.parametrize("lang, bot", [("pt", "Assento 2 (robô, Médio)"), ("en", "Seat 2 (bot, Medium)")])
 def test_a_truco_table_is_drawn_from_her_seat_with_the_players_names(tables, lang, bot):
     """She is at the bottom and the others round the table in play order (GameSpec.seats_from);
     each seat is labelled with its player, a bot as a bot (issue 29 item 13)."""
@@ -594,4 +594,57 @@ def test_a_21_table_is_drawn_from_her_seat_the_others_above_in_play_order(tables
                            flags=re.DOTALL))
     assert re.findall(r'data-seat="(\d+)"', rows["bottom"]) == ["3"]
     assert re.findall(r'data-seat="(\d+)"', rows["top"]) == ["4", "0", "1", "2"]
-    assert "Bia (Seat 3)" in rows["bottom"] and "Ana (Seat 0)" in rows["top"] and "Seat 1 (bot)" in rows["top"]
+    assert "Bia (Seat 3)" in rows["bottom"] and "Ana (Seat 0)" in rows["top"] and "Seat 1 (bot, Medium)" in rows["top"]
+
+
+# The bots' level (issue 31, item 4) --------------------------------------------------------
+def test_the_creator_chooses_the_bots_level_in_the_lobby_and_every_page_names_it(tables):
+    ana = page(tables, "ana", "Ana", lang="en", class_code="TURMA1")
+    assert "cartas-level" in ana.level._dom_classes and ana.level.value == "rule"   # "rule" unless chosen
+    assert ana.level.description == "Bots' level"
+    assert [label for label, _ in ana.level.options] == ["Easy", "Medium", "Strong"]
+    ana.language.value = "pt"                          # named in the page's language, the choice kept
+    ana.level.value = "strong"
+    ana.language.value = "en"
+    assert ana.level.value == "strong" and [label for label, _ in ana.level.options][2] == "Strong"
+    ana.language.value = "pt"
+    assert ana.level.description == "Nível dos robôs"
+    assert [label for label, _ in ana.level.options] == ["Fácil", "Médio", "Forte"]
+    code = ana.create()
+    assert tables.snapshot(code).record["level"] == "strong"
+    sitter = ana.seat_box.children[1].children[0].value
+    assert "vazio (robô, Forte)" in sitter and "data-controller='bot'" in sitter
+    bia = page(tables, "bia", "Bia", code=code, lang="en")
+    bia.sit(1)
+    assert "empty (bot, Strong)" in bia.seat_box.children[2].children[0].value
+    ana.start_button.click()
+    bia.poll()
+    assert heads(bia.picture.value)[2] == "Seat 2 (bot, Strong)"
+    assert heads(ana.picture.value)[3] == "Assento 3 (robô, Forte)"
+    teacher = ClassTables(lang="en", tables=tables)
+    teacher.show_class("TURMA1")
+    assert "2: bot, Strong" in teacher.listing.value
+
+
+def test_an_away_learners_seat_says_the_level_of_the_bot_playing_it(tables):
+    clock = Clock()
+    timed = Tables(MemoryRepository(), clock=clock)
+    ana = page(timed, "ana", "Ana", lang="en")
+    ana.level.value = "easy"
+    code = ana.create()
+    bia = page(timed, "bia", "Bia", code=code, lang="en")
+    bia.sit(1)
+    clock.now += 1000                                   # Bia is long gone
+    ana.heartbeat = None
+    timed.heartbeat(code, "browser-ana")
+    ana.client.refresh()
+    ana.redraw()
+    assert "Bia (away: a bot plays (Easy))" in ana.seat_box.children[1].children[0].value
+
+
+def test_the_nivel_of_the_url_is_the_lobbys_starting_level_and_a_bad_one_is_said(tables, monkeypatch):
+    monkeypatch.setenv("QUERY_STRING", "nivel=facil")
+    assert page(tables, "ana", "Ana").level.value == "easy"
+    monkeypatch.setenv("QUERY_STRING", "nivel=expert")
+    view = page(tables, "ana", "Ana")
+    assert view.level.value == "rule" and "?nivel=expert, which is not a bots&#x27; level" in view.title.value

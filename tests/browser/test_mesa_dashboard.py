@@ -343,7 +343,7 @@ SEATS_SEEN = """() => Object.fromEntries(Array.from(document.querySelectorAll('.
                                   head: s.querySelector('.cartas-seat-head').textContent}]; }))"""
 
 
-@pytest.mark.parametrize("lang, bot", [("pt", "Assento 3 (robô)"), ("en", "Seat 3 (bot)")])
+@pytest.mark.parametrize("lang, bot", [("pt", "Assento 3 (robô, Médio)"), ("en", "Seat 3 (bot, Medium)")])
 def test_on_a_phone_the_table_is_drawn_from_her_seat_with_the_players_names(browser, mesa_url, lang, bot):
     """Bia sits at seat 2 on a 360×740 phone: she is at the bottom, the next seat in play order
     (3) at her right, 0 at the top, 1 at her left; seats say their players' names (issue 29 item 13)."""
@@ -374,4 +374,31 @@ def test_on_a_phone_the_table_is_drawn_from_her_seat_with_the_players_names(brow
         full_screenshot(bia, SCREENSHOTS / f"mesa-from-seat-2-{lang}.png")
     finally:
         laptop.close()
+        phone.close()
+
+
+@pytest.mark.parametrize("lang, level, empty, head", [
+    ("pt", "Fácil", "vazio (robô, Fácil)", "Assento 1 (robô, Fácil)"),
+    ("en", "Strong", "empty (bot, Strong)", "Seat 1 (bot, Strong)")])
+def test_on_a_phone_the_creator_chooses_the_bots_level_and_the_table_names_it(browser, mesa_url, lang, level,
+                                                                              empty, head):
+    """On a 360×740 phone the lobby's "Nível dos robôs" sets the level of the empty seats, which
+    the seats and the table name beside each bot (issue 31, item 4); axe clean, nothing out."""
+    from phone_pages import axe_violations, layout_problems, phone_context
+
+    phone = phone_context(browser)
+    try:
+        ana = phone.new_page()
+        ana.set_default_timeout(60_000)
+
+        def choose(page):
+            page.locator(".cartas-level select").select_option(label=level)
+        code = create(ana, mesa_url, "Ana", lang=lang, pace=5, setup=choose)
+        assert code
+        ana.locator(".cartas-mesa-seat[data-seat='1'] .cartas-mesa-sitter", has_text=empty).wait_for()
+        ana.locator(".cartas-mesa-start").click()
+        ana.locator(".cartas-table .cartas-seat[data-seat='1'] .cartas-seat-head", has_text=head).wait_for()
+        assert layout_problems(ana)["out"] == []
+        assert axe_violations(ana) == []
+    finally:
         phone.close()

@@ -51,7 +51,11 @@ Decided here:
 - The table is drawn from the learner's own seat: she is at the bottom and the others round
   the table in play order (the engine's `GameSpec.seats_from`); a spectator sees it from seat
   0 (truco) or the banker's side (21). Each seat is labelled with its player: a learner's name,
-  a bot as a bot ("Assento 2 (robô)"), in the page's language.
+  a bot as a bot with the level it plays at ("Assento 2 (robô, Fácil)"), in the page's language.
+- The table's creator chooses its bots' level in the lobby ("Nível dos robôs", class
+  cartas-level, the engine's levels as in jogar_truco; `?nivel=` sets its starting value, as
+  there): "rule" ("Médio") by default. The tables keep it with the table and check it (the
+  class service too); the seats list names it beside every bot ("vazio (robô, Fácil)").
 - A truco table is for 4 (in pairs) or 2 (mano a mano, docs/rules.md#mano-a-mano-players): the
   creator chooses in the lobby ("Jogadores", class cartas-mesa-players), from the counts the
   engine's spec offers (`classroom.games.seat_counts`); the service checks the count again.
@@ -84,6 +88,7 @@ from widgets.components import params
 from widgets.components.announce import News, bounded
 from widgets.components.base import View, close_drawing, html
 from widgets.components.log import log_html
+from widgets.components.pacing import LEVEL_TEXT, draw_level_chooser, level_chooser, level_from_query
 from widgets.components.ticker import Ticker
 
 BEAT_SECONDS = 5
@@ -119,8 +124,9 @@ TEXT = {
     "team": {"pt": "dupla {team}", "en": "team {team}"},
     "banker": {"pt": "banca", "en": "banker"},
     "bot": {"pt": "robô", "en": "bot"},
-    "empty": {"pt": "vazio (robô)", "en": "empty (bot)"},
-    "away": {"pt": "ausente: o robô joga", "en": "away: a bot plays"},
+    "bot_level": {"pt": "robô, {level}", "en": "bot, {level}"},
+    "empty": {"pt": "vazio (robô, {level})", "en": "empty (bot, {level})"},
+    "away": {"pt": "ausente: o robô joga ({level})", "en": "away: a bot plays ({level})"},
     "you": {"pt": "você", "en": "you"},
     "sit": {"pt": "Sentar aqui", "en": "Sit here"},
     "back": {"pt": "Voltar ao assento", "en": "Take the seat back"},
@@ -159,6 +165,7 @@ TEXT = {
     "store_down": {"pt": "As mesas estão sem conexão com o banco de dados; tentando de novo...",
                    "en": "The tables cannot reach the store; trying again..."},
 }
+TEXT.update({k: LEVEL_TEXT[k] for k in ("level", "bot_seat")})  # the level chooser's, as in jogar_truco
 TEAM_LETTERS = ("A", "B")
 
 
@@ -259,6 +266,7 @@ class Mesa(View):
         self.timeout = w.BoundedIntText(value=int(DEFAULT_TIMEOUT), min=10, max=600,
                                         style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-mesa-timeout")
+        self.level = level_chooser(self.from_url(level_from_query()))  # the bots' level (?nivel=)
         self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs]),
                                    w.HBox([self.min_bet, self.max_bet, self.rounds]),
                                    self.rotation])
@@ -266,7 +274,8 @@ class Mesa(View):
         self.code = w.Text(layout=w.Layout(width="200px")).add_class("cartas-mesa-code-input")
         self.join_button = w.Button().add_class("cartas-mesa-open")
         # a refused new table shows under its button, a refused code beside the field and its button
-        self.lobby = w.VBox([self.create_head, w.HBox([self.game, self.timeout]), self.players, self.options_box,
+        self.lobby = w.VBox([self.create_head, w.HBox([self.game, self.timeout]), self.players, self.level,
+                             self.options_box,
                              self.beside(self.create_button), self.join_head,
                              self.beside(w.HBox([self.code, self.join_button]))])
         # table
@@ -362,7 +371,7 @@ class Mesa(View):
         code = self._store_call(lambda: self.tables.create(
             self.game.value, key, name, seats=seats, options=options,
             class_code=getattr(learner, "class_code", "") or "", timeout=self.timeout.value,
-            pace=self.pace, seed=self.seed))
+            pace=self.pace, seed=self.seed, level=self.level.value))
         self.open_table(code)
         return code
 
@@ -577,6 +586,7 @@ class Mesa(View):
         self.packs.value = packs
         self.options_box.layout.display = None if games.table_options(self.game.value) else "none"
         self._draw_players()
+        draw_level_chooser(self.level, self.lang, self.t("level"))
         self.create_button.description = self.t("create")
         self.code.placeholder = self.t("code")
         self.join_button.description = self.t("join")
@@ -603,8 +613,12 @@ class Mesa(View):
     def _who(self, snap, seat: int) -> str:
         who = snap.sitters[seat]
         if who is None:
-            return self.t("seat", seat=seat) + f" ({self.t('bot')})"
+            return self.t("bot_seat", seat=seat, level=self._level(snap))
         return f"{who['name']} ({self.t('seat', seat=seat)})"
+
+    def _level(self, snap) -> str:
+        """The level the table's bots play at, named in the page's language ("Fácil")."""
+        return games.level_label(games.table_level(snap.record), self.lang)
 
     def _draw_table(self) -> None:
         client = self._open()
@@ -700,11 +714,11 @@ class Mesa(View):
                 parts.append(self.t("banker"))
             label = " · ".join(parts)
             if info["name"] is None:
-                who, kind = self.t("empty"), "bot"
+                who, kind = self.t("empty", level=self._level(snap)), "bot"
             else:
                 who, kind = info["name"], "learner"
                 if info["away"]:
-                    who += f" ({self.t('away')})"
+                    who += f" ({self.t('away', level=self._level(snap))})"
                     kind = "away"
             if seat == mine:
                 who += f" ({self.t('you')})"
@@ -875,7 +889,8 @@ class ClassTables(View):
         now = self.tables.clock()
         rows = []
         for snap in self.snaps:
-            seats = ", ".join(f"{s['seat']}: {s['name'] or self.t('bot')}" for s in snap.seats(now))
+            bot = self.t("bot_level", level=games.level_label(games.table_level(snap.record), self.lang))
+            seats = ", ".join(f"{s['seat']}: {s['name'] or bot}" for s in snap.seats(now))
             label = games.GAME_LABELS[snap.game][self.lang]
             rows.append(f"<tr data-table='{escape(snap.code)}'><td><b>{escape(snap.code)}</b></td>"
                         f"<td>{escape(label)}</td><td>{escape(snap.status)}</td>"
