@@ -74,7 +74,7 @@ CATALOGUE = Catalogue("tables", {
     "bad_level": ("nível dos robôs desconhecido {level}: escolha {choices}",
                   "unknown bots' level {level}: choose {choices}"),
     "homework_table": ("esta mesa é a partida de tarefa de uma pessoa: só ela joga aqui, e ninguém, nem um "
-                       "robô, joga no lugar dela", "this table is one learner's homework game: only she plays "
+                       "robô, joga no assento dela", "this table is one learner's homework game: only she plays "
                        "here, and nobody, not even a bot, plays in her seat"),
     "store_down": ("não foi possível falar com o banco de dados das mesas; tente de novo",
                    "the tables' store could not be reached; try again"),

@@ -99,7 +99,7 @@ def test_a_game_in_which_she_chose_every_seats_moves_does_not_count(store_locati
     assert not hw.learner_homework(store, ana.key)[0]["states"][0]["done"]
     from widgets.components.homework import Refusal
     said = Refusal(refused.value)
-    assert "outro lugar" in said.message("pt") and "another seat" in said.message("en")
+    assert "outro assento" in said.message("pt") and "another seat" in said.message("en")
 
 
 def test_a_six_thousand_action_game_is_refused_before_any_replay_and_the_item_is_checked_first(store_location):

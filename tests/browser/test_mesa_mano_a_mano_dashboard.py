@@ -20,6 +20,7 @@ def test_a_table_for_two_is_created_on_a_phone_and_fits_it(browser, mesa_url, la
         ana.set_default_timeout(60_000)
         create(ana, mesa_url, "Ana", lang=lang, pace=0.3,
                setup=lambda page: page.locator(".cartas-mesa-players select").select_option(label=choice))
+        ana.locator(".cartas-mesa-seat[data-seat='1']").wait_for()  # the seats are drawn after the code
         assert ana.locator(".cartas-mesa-seat[data-seat]").count() == 2
         ana.locator(".cartas-mesa-start").click()
         ana.wait_for_selector(".cartas-table .cartas-seat[data-seat='0'][data-place='bottom']")

@@ -17,6 +17,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -199,26 +200,31 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
         voila, base = start_voila(Path(__file__).resolve().parents[2] / "notebooks", tmp_path / "voila.log", {
             "JUPYTERHUB_API_TOKEN": token, "JUPYTERHUB_USER": "duda", "CARTAS_SERVICE_URL": hub.service_url})
         try:
-            with playwright_api.sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                try:
-                    page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
-                                               has_touch=True, device_scale_factor=2).new_page()
-                    page.set_default_timeout(90_000)
-                    page.goto(f"{base}/voila/render/index.ipynb")
-                    notice = page.locator(".cartas-identity .cartas-identity-notice")
-                    notice.wait_for(state="visible")
-                    assert notice.inner_text().strip() == NOTICE["pt"]
-                    assert notice.get_attribute("role") == "status" and notice.get_attribute("aria-live") == "polite"
-                    assert "duda" in page.locator(".cartas-identity-name").first.inner_text()
-                    box = notice.bounding_box()
-                    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
-                    assert page.evaluate("document.documentElement.scrollWidth") <= 360
-                    page.locator(".cartas-page-language button[data-lang='en']").click()
-                    page.wait_for_function("t => document.querySelector('.cartas-identity-notice').textContent === t",
-                                           arg=NOTICE["en"])
-                    assert notice.is_visible()
-                finally:
-                    browser.close()
+            def on_a_phone() -> None:  # in a thread of its own: a test before may hold an asyncio loop here
+                with playwright_api.sync_playwright() as playwright:
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                    try:
+                        page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                                                   has_touch=True, device_scale_factor=2).new_page()
+                        page.set_default_timeout(90_000)
+                        page.goto(f"{base}/voila/render/index.ipynb")
+                        notice = page.locator(".cartas-identity .cartas-identity-notice")
+                        notice.wait_for(state="visible")
+                        assert notice.inner_text().strip() == NOTICE["pt"]
+                        assert notice.get_attribute("role") == "status"
+                        assert notice.get_attribute("aria-live") == "polite"
+                        assert "duda" in page.locator(".cartas-identity-name").first.inner_text()
+                        box = notice.bounding_box()
+                        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+                        assert page.evaluate("document.documentElement.scrollWidth") <= 360
+                        page.locator(".cartas-page-language button[data-lang='en']").click()
+                        page.wait_for_function(
+                            "t => document.querySelector('.cartas-identity-notice').textContent === t",
+                            arg=NOTICE["en"])
+                        assert notice.is_visible()
+                    finally:
+                        browser.close()
+            with ThreadPoolExecutor(1) as thread:
+                thread.submit(on_a_phone).result()
         finally:
             stop(voila)

@@ -154,7 +154,7 @@ COMMON_TEXT = {
     "store_damaged": {
         "pt": "O arquivo da turma está danificado ({path}): não é mais um banco de dados que o Cartas "
               "consiga ler, e tentar de novo não resolve. Pare o servidor, mova esse arquivo para outra "
-              "pasta (guarde-o: ele pode ser recuperado) e ponha no lugar uma cópia de segurança; sem "
+              "pasta (guarde-o: ele pode ser recuperado) e coloque ali uma cópia de segurança dele; sem "
               "cópia, o Cartas cria ali um arquivo novo e vazio quando o servidor voltar.",
         "en": "The class file is damaged ({path}): it is no longer a database Cartas can read, and "
               "trying again will not help. Stop the server, move that file to another folder (keep it: "

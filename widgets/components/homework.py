@@ -154,8 +154,8 @@ TEXT = {
                             "todos iguais): não vale para a tarefa.",
                       "en": "This game did not start as a new game does (0 to 0, everyone's chips the same): it "
                             "does not count for the homework."},
-    "err_other_seats": {"pt": "Na jogada {move}, a partida tem uma jogada sua por outro lugar (ou de outro pelo seu): "
-                              "não vale para a tarefa.",
+    "err_other_seats": {"pt": "Na jogada {move}, a partida tem uma jogada sua por outro assento (ou de outro "
+                              "pelo seu): não vale para a tarefa.",
                         "en": "At move {move} the game has a move of yours for another seat (or another's for "
                               "yours): it does not count for the homework."},
     "err_from_scenario": {"pt": "Uma partida começada de um cenário não vale para este item da tarefa.",
