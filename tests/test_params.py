@@ -187,7 +187,8 @@ def every_text(widget) -> str:
 
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
-READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo", "nivel", "jogadores"),
+READS = {"mesa.ipynb": ("semente", "ritmo", "mesa", "nivel"),
+         "jogar_truco.ipynb": ("semente", "ritmo", "nivel", "jogadores"),
          "jogar_21.ipynb": ("semente", "ritmo", "nivel"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
 
 
