@@ -8,9 +8,8 @@ PORT   ?= 8866
 HOST   ?= 127.0.0.1
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers, each a session with servers, ports and folders of its own (see
-# tests/conftest.py). One per core: with 4 on 2 cores, browser waits of 60-90 s timed out in
-# a quiet full run (hostile-inputs sweep, mesa's 21 DOM count), and a flake blocks landing.
-WORKERS ?= 2
+# tests/conftest.py). More workers than cores: most browser and server tests wait on I/O.
+WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist loadgroup
 
 .PHONY: serve test quick lint install browser postgres hubproxy screenshots bench clean

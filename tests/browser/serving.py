@@ -86,6 +86,12 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
     process group: stop it with `stop(process)`.
     """
     env = server_env(log_path, extra_env)
+    if not any("new_cookies_per_address" in arg for arg in extra_args):
+        # the suite opens hundreds of fresh browsers from 127.0.0.1 on one server, more than
+        # any class behind one router: past the cookie budget its pages would count under the
+        # address and be refused. The budget itself is tested on servers of its own
+        # (test_class_serving), which set it.
+        extra_args = ("--BrowserIdentityProvider.new_cookies_per_address=1000000", *extra_args)
     for attempt in range(PORT_ATTEMPTS):
         port = free_port()
         log = open(log_path, "w")
