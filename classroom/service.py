@@ -921,14 +921,19 @@ class Handler(web.RequestHandler):
         for a learner, 400 for a group that is no name, 404 for no such class, 403
         `not_your_class` for a class she does not teach."""
         user = await self.teacher()
+        members = await self.members(group)
+        await self.teaches(user, str(group))  # a name: members() refused anything else
+        return user, members
+
+    async def members(self, group) -> list[str]:
+        """The members of class `group` (a hub group); 404 if there is no such class."""
         if not isinstance(group, str) or not 0 < len(group) <= 100:
             raise Refused(400, "bad_request", why="class")
         hub = self.service.hub
         members = await hub.members(group) if hub.is_class(group) else None
         if members is None:
             raise Refused(404, "no_class", name=group[:40])
-        await self.teaches(user, group)
-        return user, members
+        return members
 
     async def teaches(self, user: str, group: str) -> None:
         """403 `not_your_class` unless `user` teaches class `group`."""
@@ -1354,16 +1359,6 @@ class LessonHandler(Handler):
         """The user's classes: her hub groups but the teachers group."""
         hub = self.service.hub
         return [g for g in (await hub.user(user)).get("groups") or [] if hub.is_class(g)]
-
-    async def members(self, group) -> list[str]:
-        """The members of class `group` (a hub group); 404 if there is no such class."""
-        if not isinstance(group, str) or not 0 < len(group) <= 100:
-            raise Refused(400, "bad_request", why="class")
-        hub = self.service.hub
-        members = await hub.members(group) if hub.is_class(group) else None
-        if members is None:
-            raise Refused(404, "no_class", name=group[:40])
-        return members
 
     async def session_of_mine(self, user: str, code: str) -> str:
         """The class of live session `code`, if `user` is one of its learners (a member of the

@@ -2,7 +2,7 @@
 and the refusals of the registry (`QuestionError`); the registry itself is `cartas.questions`."""
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING
@@ -157,3 +157,16 @@ class Misconception:
 
     key: str
     text: Text
+
+
+Reading = tuple[str, Callable[[Hashable], bool]]  # a misconception, and which wrong value it gives
+
+
+def choices(options: Sequence[tuple[Hashable, Text]], answer: Hashable,
+            readings: Sequence[Reading]) -> tuple[Choice, ...]:
+    """The choices, each wrong one named by its first reading (SLIP for none)."""
+    def named(value: Hashable) -> str | None:
+        if value == answer:
+            return None
+        return next((key for key, gives in readings if gives(value)), SLIP)
+    return tuple(Choice(value, label, named(value)) for value, label in options)

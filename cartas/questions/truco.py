@@ -31,27 +31,16 @@ from ..truco.variants import (
     manilhas,
     strength_table,
 )
-from .kinds import SLIP, Choice, Question, QuestionKind, Text, each, same, say
+from .kinds import Question, QuestionKind, Reading, Text, choices, each, same, say
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..truco.state import TrucoState
 
-Reading = tuple[str, Callable[[Hashable], bool]]
 VARIANTS = ("paulista", "mineiro")
 POKER_ORDER = (Rank.TWO, Rank.THREE, Rank.FOUR, Rank.FIVE, Rank.SIX, Rank.SEVEN, Rank.JACK, Rank.QUEEN,
                Rank.KING, Rank.ACE)
-
-
-def _choices(options: Sequence[tuple[Hashable, Text]], answer: Hashable,
-             readings: Sequence[Reading]) -> tuple[Choice, ...]:
-    """The choices, each wrong one named by its first reading (SLIP for none)."""
-    def named(value: Hashable) -> str | None:
-        if value == answer:
-            return None
-        return next((key for key, gives in readings if gives(value)), SLIP)
-    return tuple(Choice(value, label, named(value)) for value, label in options)
 
 
 def _pick(rng: np.random.Generator, items: Sequence[Card]) -> Card:
@@ -144,7 +133,7 @@ def manilha_rank_question(rng: np.random.Generator, variant_key: str) -> Questio
         ("poker_order", lambda v: v == _after(POKER_ORDER, vira.rank))]
     fields = {"vira": vira.rank.value, "next": following.value}
     return Question("manilhas.rank_from_vira", "manilhas_from_vira", say(CATALOGUE, "q_manilha_rank", vira=vira),
-                    _choices([(rank, same(rank.value)) for rank in NATURAL_ORDER], following, readings), following,
+                    choices([(rank, same(rank.value)) for rank in NATURAL_ORDER], following, readings), following,
                     say(CATALOGUE, "r_manilha_rank", **fields), key=("rank_from_vira", str(vira)),
                     facts={"variant": variant, "vira": vira})
 
@@ -180,7 +169,7 @@ def fixed_manilha_question(rng: np.random.Generator, variant_key: str) -> Questi
     cards = [cards[i] for i in rng.permutation(len(cards))]
     names = " ".join(str(c) for c in fixed)
     return Question("manilhas.fixed_manilhas", "fixed_manilhas", say(CATALOGUE, "q_fixed_manilha"),
-                    _choices([(str(c), same(str(c))) for c in cards], str(answer), _is_rank_of_manilha(variant, None)),
+                    choices([(str(c), same(str(c))) for c in cards], str(answer), _is_rank_of_manilha(variant, None)),
                     str(answer), say(CATALOGUE, "r_fixed_manilha", cards=names),
                     key=("fixed_manilhas", tuple(str(c) for c in cards)), facts={"variant": variant, "vira": None})
 
@@ -207,7 +196,7 @@ def stronger_question(rng: np.random.Generator, variant_key: str) -> Question:
     readings: list[Reading] = [(key, _gives_stronger(a, b, strength))
                                for key, strength in _strengths(variant, vira).items()]
     return Question("manilhas.stronger", "stronger_card", say(CATALOGUE, "q_stronger", where=where, a=a, b=b),
-                    _choices([(a, same(str(a))), (b, same(str(b)))], strong, readings), strong, reason,
+                    choices([(a, same(str(a))), (b, same(str(b)))], strong, readings), strong, reason,
                     key=("stronger", variant.key, str(vira), str(a), str(b)), facts={"variant": variant, "vira": vira})
 
 
@@ -230,7 +219,7 @@ def mao_question(rng: np.random.Generator, variant_key: str) -> Question:
     options = [(s, say(CATALOGUE, "c_seat", seat=s)) for s in SEATS]
     deal = state.events[0]
     return Question("truco_mao.who_is_mao", "who_is_mao", say(CATALOGUE, "q_mao", dealer=dealer),
-                    _choices(options, state.mao, readings), state.mao, each(lambda lang: narrate(deal, lang)),
+                    choices(options, state.mao, readings), state.mao, each(lambda lang: narrate(deal, lang)),
                     key=("who_is_mao", variant.key, dealer), facts={"state": state})
 
 
@@ -253,7 +242,7 @@ def manilha_in_hand_question(rng: np.random.Generator, variant_key: str) -> Ques
     options = [(str(c), same(str(c))) for c in cards] + [("none", say(CATALOGUE, "c_none"))]
     where = say(CATALOGUE, "q_vira_is", vira=state.vira) if state.vira else say(CATALOGUE, "q_in_mineiro")
     return Question("truco_mao.manilha_in_hand", "manilha_in_hand", say(CATALOGUE, "q_manilha_among", where=where),
-                    _choices(options, answer, _is_rank_of_manilha(variant, state.vira)), answer,
+                    choices(options, answer, _is_rank_of_manilha(variant, state.vira)), answer,
                     say(CATALOGUE, "r_manilhas_are", cards=", ".join(str(c) for c in fixed)),
                     key=("manilha_in_hand", tuple(v for v, _ in options)),
                     facts={"variant": variant, "vira": state.vira})
@@ -283,7 +272,7 @@ def trick_question(rng: np.random.Generator, variant_key: str) -> Question:
         return CATALOGUE.template("q_trick", lang).format(where=where[lang], plays=items)
 
     return Question("truco_rodadas.trick_winner", "trick_winner", each(shown).map(escape),
-                    _choices(_team_options("c_tie"), _letter(team), _trick_readings(plays, variant, vira)),
+                    choices(_team_options("c_tie"), _letter(team), _trick_readings(plays, variant, vira)),
                     _letter(team), each(lambda lang: escape(explain_trick(plays, variant, vira, lang))),
                     key=("trick", variant.key, str(vira), tuple(map(str, plays))),
                     facts={"variant": variant, "vira": vira, "plays": plays})
@@ -312,7 +301,7 @@ def hand_question(rng: np.random.Generator, variant_key: str) -> Question:
     return Question("truco_rodadas.tied_hand", "tied_hand",
                     say(CATALOGUE, "q_hand", results=each(lambda lang: ", ".join(result_name(r, lang)
                                                                                    for r in results))),
-                    _choices(_team_options("c_nobody"), _letter(team), _hand_readings(results)), _letter(team),
+                    choices(_team_options("c_nobody"), _letter(team), _hand_readings(results)), _letter(team),
                     each(lambda lang: escape(explain_hand(results, lang))), key=("hand", results),
                     facts={"results": results})
 
@@ -384,7 +373,7 @@ def running_question(rng: np.random.Generator, variant_key: str) -> Question:
     return Question("truco_apostas.points_for_running", "points_for_running",
                     say(CATALOGUE, "q_bet_run", variant=variant.label["pt"], story=story,
                         team=each(lambda lang: team_label(state.team_of(seat), lang))).map(escape),
-                    _choices(_ladder_options(variant), run, readings), run, say(CATALOGUE, "r_bet_run", points=run),
+                    choices(_ladder_options(variant), run, readings), run, say(CATALOGUE, "r_bet_run", points=run),
                     key=("run", variant.key, story.en), facts={"state": state})
 
 
@@ -399,7 +388,7 @@ def value_question(rng: np.random.Generator, variant_key: str) -> Question:
                                ("worth_next_call", lambda v: bool(ahead) and v == ahead[0])]
     return Question("truco_apostas.value_after_raise", "value_after_raise",
                     say(CATALOGUE, "q_bet_value", variant=variant.label["pt"], story=story).map(escape),
-                    _choices(_ladder_options(variant), value, readings), value,
+                    choices(_ladder_options(variant), value, readings), value,
                     say(CATALOGUE, "r_bet_value", value=value),
                     key=("value", variant.key, story.en), facts={"state": state})
 
@@ -438,13 +427,13 @@ def _threshold(asked: str) -> Callable[[np.random.Generator, str], Question]:
             run = state.run_value
             readings: list[Reading] = [("threshold_run_pays_hand", lambda v: v == variant.threshold_value)]
             return Question("truco_mao_de_onze.run", "mao_de_onze", say(CATALOGUE, "q_threshold_run", **fields),
-                            _choices(options, run, readings), run,
+                            choices(options, run, readings), run,
                             say(CATALOGUE, "r_threshold_run", name=name, points=run), key=key, facts=facts)
         if asked == "play":
             value = state.hand_value
             readings = [("threshold_played_is_base", lambda v: v == variant.base_value)]
             return Question("truco_mao_de_onze.play", "mao_de_onze", say(CATALOGUE, "q_threshold_play", **fields),
-                            _choices(options, value, readings), value,
+                            choices(options, value, readings), value,
                             say(CATALOGUE, "r_threshold_play", name=name, value=value), key=key, facts=facts)
         played = state.clone()  # the facts keep the position before the moves told
         played.apply_action(PLAY_HAND)
@@ -457,7 +446,7 @@ def _threshold(asked: str) -> Callable[[np.random.Generator, str], Question]:
         readings = [("raise_allowed_in_threshold", lambda v: v == "more")]
         return Question("truco_mao_de_onze.raise", "mao_de_onze",
                         say(CATALOGUE, "q_threshold_raise", seat=seat, **fields),
-                        _choices([("loses", say(CATALOGUE, "c_loses")), ("more", say(CATALOGUE, "c_worth_more"))],
+                        choices([("loses", say(CATALOGUE, "c_loses")), ("more", say(CATALOGUE, "c_worth_more"))],
                                  answer, readings), answer,
                         each(lambda lang: escape(" ".join(narrate(e, lang) for e in told))), key=key, facts=facts)
     return make
@@ -478,7 +467,7 @@ def ladder_question(rng: np.random.Generator, _variant: str) -> Question:
                                ("other_variant_ladder", lambda v: v == elsewhere.get(call)),
                                ("running_pays_base", lambda v: v == variant.base_value)]
     return Question("truco_mineiro.ladder", "mineiro_ladder", say(CATALOGUE, "q_runs", **fields).map(escape),
-                    _choices([(p, same(str(p))) for p in options], pays, readings), pays,
+                    choices([(p, same(str(p))) for p in options], pays, readings), pays,
                     say(CATALOGUE, "r_runs", pays=pays, unit=each(lambda lang: unit(pays, lang)), **fields).map(escape),
                     key=("ladder", variant.key, call), facts={"variant": variant, "call": call})
 
@@ -502,7 +491,7 @@ def duel_question(rng: np.random.Generator, _variant: str) -> Question:
                  team0=each(lambda lang: team_label(team_of(0), lang)),
                  team1=each(lambda lang: team_label(team_of(1), lang))).map(escape)
     return Question("truco_mineiro.duel", "mineiro_duel", prompt,
-                    _choices(_team_options("c_tie"), _letter(team), _trick_readings(plays, variant, vira)),
+                    choices(_team_options("c_tie"), _letter(team), _trick_readings(plays, variant, vira)),
                     _letter(team), each(lambda lang: escape(explain_trick(plays, variant, vira, lang))),
                     key=("duel", variant.key, str(vira), str(a), str(b)),
                     facts={"variant": variant, "vira": vira, "plays": plays})

@@ -11,7 +11,7 @@ Every sentence is in `cartas.vinte_e_um.catalogue` (`q_*`, `c_*`, `r_*`, `mis_*`
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
 
@@ -21,24 +21,13 @@ from ..vinte_e_um.catalogue import CATALOGUE
 from ..vinte_e_um.narration import explain_call, narrate, rotation_label
 from ..vinte_e_um.scoring import ACE_OPTIONS, call_reason, judge_call, playable, points
 from ..vinte_e_um.state import VinteEUmState, from_deal, new_game
-from .kinds import SLIP, Choice, Question, QuestionKind, Text, each, same, say
+from .kinds import Question, QuestionKind, Reading, Text, choices, each, same, say
 
 if TYPE_CHECKING:
     import numpy as np
 
     from ..contract import Bot
 
-Reading = tuple[str, Callable[[Hashable], bool]]
-
-
-def _choices(options: Sequence[tuple[Hashable, Text]], answer: Hashable,
-             readings: Sequence[Reading]) -> tuple[Choice, ...]:
-    """The choices, each wrong one named by its first reading (SLIP for none)."""
-    def named(value: Hashable) -> str | None:
-        if value == answer:
-            return None
-        return next((key for key, gives in readings if gives(value)), SLIP)
-    return tuple(Choice(value, label, named(value)) for value, label in options)
 
 
 def percent(fraction: float, lang: str) -> str:
@@ -77,7 +66,7 @@ def worth_question(rng: np.random.Generator, _variant: str = "") -> Question:
                                ("face_cards_by_rank", lambda v: v == by_rank)]
     options = [(n, same(str(n))) for n in sorted(t for t in totals if t > 0)]
     prompt = say(CATALOGUE, "q_worth", ace=ace_label(ace)).map(lambda text: f"{escape(text)} {escape(shown)}")
-    return Question("vinte_e_um_pontos.worth", "score_21_hand", prompt, _choices(options, right, readings), right,
+    return Question("vinte_e_um_pontos.worth", "score_21_hand", prompt, choices(options, right, readings), right,
                     say(CATALOGUE, "r_worth", points=right).map(escape), key=("worth", ace, shown),
                     facts={"hand": hand, "ace": ace})
 
@@ -99,7 +88,7 @@ def call_question(rng: np.random.Generator, _variant: str = "") -> Question:
     asked = say(CATALOGUE, "q_call", ace=1)
     prompt = Text(*(escape(f"{asked[lang]} {cards[lang]}") for lang in ("pt", "en")))
     options = [("player", say(CATALOGUE, "c_player")), ("banker", say(CATALOGUE, "c_banker"))]
-    return Question("vinte_e_um_pontos.call", "who_wins_21_call", prompt, _choices(options, winner, readings),
+    return Question("vinte_e_um_pontos.call", "who_wins_21_call", prompt, choices(options, winner, readings),
                     winner, each(lambda lang: escape(explain_call(player_used, banker_used, 1, lang))),
                     key=("call", cards.en), facts={"player": hand, "banker": banker, "ace": 1})
 
@@ -155,7 +144,7 @@ def decision_question(kind: str, state: VinteEUmState) -> Question:
     readings: list[Reading] = [("ignores_bust_risk", lambda v: v is True), ("stops_too_soon", lambda v: v is False)]
     options = [(True, say(CATALOGUE, labels[0])), (False, say(CATALOGUE, labels[1]))]
     return Question(f"vinte_e_um_rodada.{kind}", "hit_or_stand", prompt.map(escape),
-                    _choices(options, take, readings), take,
+                    choices(options, take, readings), take,
                     each(lambda lang: escape(CATALOGUE.template(reason, lang).format(p=percent(risk, lang)))),
                     key=(kind, str(state.hands), seat), facts={"kind": kind, "view": view})
 
@@ -295,7 +284,7 @@ def bank_question(kind: str, rotation: Rotation) -> Question:
         readings = [("bank_is_free", lambda v: v == 0)]
         paid = say(CATALOGUE, "r_paid", chips=chips(right))
         reason = Text(*(escape(f"{paid[lang]} {told[lang]}") for lang in ("pt", "en")))
-    return Question(f"vinte_e_um_banca.{kind}", "pass_the_bank", prompt, _choices(options, right, readings), right,
+    return Question(f"vinte_e_um_banca.{kind}", "pass_the_bank", prompt, choices(options, right, readings), right,
                     reason, key=(kind, mode, change["from"], change["to"], change.get("price"), len(story)),
                     facts={"kind": kind, "state": state})
 
