@@ -21,10 +21,11 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	@# An editable install leaves out data files: link Cartas' Voilà template and server
-	@# configuration into the venv (pip install . copies them; see pyproject.toml).
-	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter
+	@# configuration and its kernel's (cartas_server.kernel) into the venv (pip install . copies them; see pyproject.toml).
+	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter $(VENV)/etc/ipython
 	ln -sfn $(CURDIR)/share/jupyter/voila/templates/cartas $(VENV)/share/jupyter/voila/templates/cartas
 	ln -sfn $(CURDIR)/etc/jupyter/jupyter_server_config.json $(VENV)/etc/jupyter/jupyter_server_config.json
+	ln -sfn $(CURDIR)/etc/ipython/ipython_kernel_config.json $(VENV)/etc/ipython/ipython_kernel_config.json
 	touch $(STAMP)
 
 install: $(STAMP)

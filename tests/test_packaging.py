@@ -94,3 +94,120 @@ def test_mypy_checks_every_engine_module_as_strictly_as_mypy_strict(tmp_path):
     assert not any(project.clone_for_module(module).ignore_errors for module in modules)
     lint = (ROOT / "Makefile").read_text().split("\nlint:", 1)[1].split("\n\n", 1)[0]
     assert re.search(r"\$\(BIN\)/mypy\b[^\n]*\bcartas\b", lint)
+
+
+def test_the_environment_names_cartas_kernel_and_an_install_carries_it():
+    """Issue 30, item 5: the kernel's shell is chosen by configuration (IPKernelApp.kernel_class),
+    not by replacing the shell's showtraceback; pip install . puts the file in etc/ipython, and
+    make install links it into the venv."""
+    import json
+    import sys
+
+    from cartas_server.kernel import CartasKernel, QuietShell
+
+    config = json.loads((ROOT / "etc" / "ipython" / "ipython_kernel_config.json").read_text())
+    assert config["IPKernelApp"]["kernel_class"] == f"{CartasKernel.__module__}.{CartasKernel.__name__}"
+    assert CartasKernel.shell_class.default_value is QuietShell
+    files = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["data-files"]
+    assert files["etc/ipython"] == ["etc/ipython/ipython_kernel_config.json"]
+    installed = Path(sys.prefix) / "etc" / "ipython" / "ipython_kernel_config.json"
+    assert json.loads(installed.read_text()) == config
+
+
+FOREIGN = ("ipykernel", "ipywidgets", "comm", "IPython", "traitlets", "voila", "tornado", "jupyter_server",
+           "jupyter_client", "nbconvert")
+# still to remove (issue 30, item 5): widgets/components/later.py's message holding, measured
+# against class_load and phone_startup before it goes. Nothing may be added to this list.
+STILL_PATCHED = {
+    ("widgets/components/later.py", "BaseComm.publish_msg"),
+    ("widgets/components/later.py", "handlers[...]"),
+    ("widgets/components/later.py", "Widget.open"),
+    ("widgets/components/later.py", "Widget.send_state"),
+    ("widgets/components/later.py", "Widget._handle_control_comm_msg"),
+}
+
+
+GETTERS = {"get_ipython", "instance", "get_comm_manager", "current"}  # what hands out another package's objects
+
+
+def _root(expr) -> str | None:
+    """The name an expression starts from (`a` of `a.b(c).d[e]`)."""
+    import ast
+    while isinstance(expr, (ast.Attribute, ast.Subscript, ast.Call)):
+        expr = expr.func if isinstance(expr, ast.Call) else expr.value
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _given(expr, foreign: set[str]) -> bool:
+    """True for another package's object itself, not one our code made (a widget is ours)."""
+    import ast
+    if isinstance(expr, ast.Call):
+        name = expr.func.attr if isinstance(expr.func, ast.Attribute) else getattr(expr.func, "id", "")
+        return name in GETTERS and _root(expr.func) in foreign
+    if isinstance(expr, (ast.Attribute, ast.Subscript)):
+        inner = expr.value
+        return (isinstance(inner, ast.Name) and inner.id in foreign) or _given(inner, foreign)
+    return False
+
+
+def _foreign_names(tree) -> set[str]:
+    """Names imported from FOREIGN, and names bound to what they give."""
+    import ast
+    foreign: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] in FOREIGN:
+            foreign.update(alias.asname or alias.name for alias in node.names)
+        elif isinstance(node, ast.Import):
+            foreign.update((a.asname or a.name).split(".")[0] for a in node.names if a.name.split(".")[0] in FOREIGN)
+    bound = [(node.targets, node.value) for node in ast.walk(tree) if isinstance(node, ast.Assign)]
+    changed = True
+    while changed:
+        changed = False
+        for targets, value in bound:
+            new = {t.id for t in targets if isinstance(t, ast.Name)} - foreign
+            if new and _given(value, foreign):
+                foreign |= new
+                changed = True
+    return foreign
+
+
+def foreign_assignments(source: str) -> set[str]:
+    """Assignments to an attribute (or an item of an attribute) of something another package
+    gave: a name imported from one of FOREIGN, what their getters hand out (`shell = get_ipython()`,
+    `Kernel.instance()`), or an attribute read from either (`Kernel.instance().shell_handlers`).
+    A widget our code made (`w.Button(...)`) is ours: its traits are its public interface."""
+    import ast
+
+    tree = ast.parse(source)
+    foreign = _foreign_names(tree)
+    found = set()
+    for node in ast.walk(tree):
+        targets = node.targets if isinstance(node, ast.Assign) else \
+            [node.target] if isinstance(node, (ast.AugAssign, ast.AnnAssign)) else []
+        for target in targets:
+            if isinstance(target, (ast.Attribute, ast.Subscript)) and _root(target) in foreign:
+                kept = ast.unparse(target.value) + "[...]" if isinstance(target, ast.Subscript) else ast.unparse(target)
+                found.add(kept)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "setattr" \
+                and node.args and _root(node.args[0]) in foreign:
+            found.add(f"setattr({ast.unparse(node.args[0])}, ...)")
+    return found
+
+
+def test_no_module_assigns_to_another_packages_objects():
+    """Issue 30, item 5: nothing assigns to an attribute of another package's module, class or
+    instance at run time (ipykernel, ipywidgets, comm, IPython, traitlets, Voilà, tornado...);
+    the shell's tracebacks go through `cartas_server.kernel`, a configured kernel class."""
+    found = set()
+    for folder in ("cartas", "widgets", "classroom", "cartas_server"):
+        for path in (ROOT / folder).rglob("*.py"):
+            name = path.relative_to(ROOT).as_posix()
+            found |= {(name, what) for what in foreign_assignments(path.read_text())}
+    assert found - STILL_PATCHED == set()
+    assert STILL_PATCHED <= found, "a patch was removed: take it off STILL_PATCHED"
+
+
+def test_the_check_of_foreign_assignments_finds_them():
+    source = ("from IPython import get_ipython\nimport ipywidgets as w\nshell = get_ipython()\n"
+              "shell.showtraceback = print\nw.Widget.open = None\nmine = object()\nmine.x = 1\n")
+    assert foreign_assignments(source) == {"shell.showtraceback", "w.Widget.open"}

@@ -78,7 +78,7 @@ def error_log() -> logging.Logger:
     Inside a kernel the same file also takes every other logger's records (the comm manager
     logs to the root logger, whose last resort is stderr), Python's warnings, threads'
     uncaught exceptions, and the tracebacks ipywidgets would show for a widget message it
-    could not apply (`_quiet_widget_tracebacks`)."""
+    could not apply (the kernel's `cartas_server.kernel.QuietShell`)."""
     global _log_handler
     logger = logging.getLogger("cartas")
     path = error_log_path()
@@ -99,41 +99,20 @@ def error_log() -> logging.Logger:
         logging.getLogger().addHandler(_log_handler)
         logging.captureWarnings(True)
         threading.excepthook = _thread_failed
-        _quiet_widget_tracebacks()
+        _warn_unless_quiet()
     return logger
 
 
-WIDGET_MESSAGES = ("comm_open", "comm_msg", "comm_close")
+def _warn_unless_quiet() -> None:
+    """The tracebacks of widget messages stay in the kernel when the kernel is Cartas' own
+    (`cartas_server.kernel`, named by the environment's `etc/ipython` configuration): say in
+    the error log when it is not, so a missing install step shows."""
+    from cartas_server.kernel import quiet
 
-
-def _quiet_widget_tracebacks() -> None:
-    """ipywidgets shows an exception raised while a widget message is applied (a value the
-    page sent that its trait refuses, a callback outside `View.guarded`) with IPython's
-    `showtraceback`, which sends the traceback to every page of the kernel. While the
-    kernel handles a widget message, this shell's `showtraceback` writes to the error log
-    instead; a cell's error (Voilà shows "There was an error" for it) is shown as before."""
-    from IPython import get_ipython
-
-    shell = get_ipython()
-    kernel = getattr(shell, "kernel", None)
-    if shell is None or kernel is None or getattr(shell, "_cartas_quiet", False):
-        return
-    shown = shell.showtraceback
-
-    def showtraceback(exc_tuple=None, *args, **kwargs):
-        try:
-            parent = kernel.get_parent("shell") or {}
-            in_widget_message = parent.get("header", {}).get("msg_type") in WIDGET_MESSAGES
-        except Exception:  # no parent known: keep IPython's behaviour
-            in_widget_message = False
-        if not in_widget_message:
-            return shown(exc_tuple, *args, **kwargs)
-        error = exc_tuple or sys.exc_info()
-        logging.getLogger("cartas").error("error while applying a widget message", exc_info=error)
-        return None
-
-    shell.showtraceback = showtraceback
-    shell._cartas_quiet = True
+    if not quiet():
+        logging.getLogger("cartas").warning(
+            "this kernel is not cartas_server.kernel.CartasKernel (etc/ipython/ipython_kernel_config.json "
+            "is not installed in %s/etc/ipython): tracebacks of widget messages reach the page", sys.prefix)
 
 
 def _thread_failed(args) -> None:
