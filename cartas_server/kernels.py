@@ -25,6 +25,17 @@ jupyter-server's `CallContext` (the handler that is serving it). Pool kernels be
 count for no browser; a kernel started outside any request (the REST API of jupyter-server)
 counts for none either.
 
+A browser proves itself when one of its pages opens its kernel's websocket (its JavaScript
+ran: `notify_connect`). Until then its cookie is young, and holds one kernel: a second page
+asked for with a young cookie replaces the first one's kernel, which was never opened (a
+learner who reloads a page still loading; a second tab opened before the first one arrived
+finds its first tab's lesson ended); asked for while the first one is still being started, it
+is refused ("This browser's first lesson is still opening"). A script that fetches pages without running them so
+holds one kernel per cookie, and its address gives it `NEW_COOKIES` of those, then one every
+`NEW_COOKIE_EVERY` seconds (cartas_server.browsers), each culled when idle: it cannot fill the
+server, and a class behind one router, whose pages open, is never refused for it (issue 33,
+item 9). Browsers proven are remembered up to `PROVEN_KEPT`, oldest out first.
+
 With Voilà's preheated kernels (its pools, off by default), `preheat_interval` seconds pass
 between the starts of two pool kernels, so a pool emptied by a class refills a kernel at a
 time instead of all at once, while the class's pages are still being served.
@@ -39,7 +50,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from collections import Counter
+from collections import Counter, OrderedDict
 
 from jupyter_server.base.call_context import CallContext
 from jupyter_server.services.kernels.kernelmanager import AsyncMappingKernelManager
@@ -52,6 +63,8 @@ FULL = ("The server is at its limit of {limit} running dashboards; "
         "wait a minute and reload the page.")
 BROWSER_FULL = ("This browser already has {limit} dashboards running; close a tab, "
                 "wait a minute and reload the page.")
+OPENING = ("This browser's first lesson is still opening; wait a moment and reload the page.")
+PROVEN_KEPT = 20_000  # browsers remembered as proven (their page opened its kernel)
 ADDRESS_FULL = ("This network address already has {limit} dashboards running that were opened "
                 "without the server's cookie; wait a minute and reload the page.")
 
@@ -88,6 +101,40 @@ class CappedKernelManager(AsyncMappingKernelManager):
         self._next_preheat = 0.0
         self._owners: dict[str, tuple[str, ...]] = {}  # kernel id -> the keys it counts under
         self._reserved: Counter[str] = Counter()  # keys of kernels being started or taken
+        self._opened: set[str] = set()  # kernels whose page opened their websocket
+        self._proven: OrderedDict[str, None] = OrderedDict()  # browser keys ("b:...") proven
+
+    def notify_connect(self, kernel_id):
+        """A page opened kernel `kernel_id`'s websocket: its browser has proven itself."""
+        super().notify_connect(kernel_id)
+        self._opened.add(kernel_id)
+        for key in self._owners.get(kernel_id, ()):
+            if key.startswith("b:"):
+                self._proven[key] = None
+                self._proven.move_to_end(key)
+        while len(self._proven) > PROVEN_KEPT:
+            self._proven.popitem(last=False)
+
+    def young(self, key: str) -> bool:
+        """True for a browser cookie none of whose pages has opened its kernel yet."""
+        return key.startswith("b:") and key not in self._proven
+
+    async def _replace_unopened(self, keys: tuple[str, ...]) -> None:
+        """Shut down the kernels of a young browser its pages never opened (see the module's
+        rules): a young cookie holds one kernel."""
+        young = [key for key in keys if self.young(key)]
+        if not young:
+            return
+        alive = set(self.list_kernel_ids())
+        stale = [k for k, owners in self._owners.items()
+                 if k in alive and k not in self._opened and any(key in owners for key in young)]
+        for kernel_id in stale:
+            self._owners.pop(kernel_id, None)
+            self.log.info("Replacing kernel %s: its browser asked for another page before opening it", kernel_id)
+            try:
+                await self.shutdown_kernel(kernel_id, now=True)
+            except Exception:  # already gone
+                self.log.debug("kernel %s was already gone", kernel_id, exc_info=True)
 
     def __init_subclass__(cls, **kwargs):
         """Voilà's warm pool is a subclass Voilà makes of this class at start-up
@@ -108,6 +155,7 @@ class CappedKernelManager(AsyncMappingKernelManager):
         alive = set(self.list_kernel_ids())
         for kernel_id in [k for k in self._owners if k not in alive]:
             del self._owners[kernel_id]
+        self._opened &= alive
         count = self._reserved[key]
         for keys in self._owners.values():
             if key in keys and not (key.startswith("a:") and any(browsers.sent_back(k) for k in keys)):
@@ -121,6 +169,10 @@ class CappedKernelManager(AsyncMappingKernelManager):
         if self.max_kernels_per_browser <= 0 or handler is None:
             return await starting
         keys = browsers.browser_of(handler).keys
+        await self._replace_unopened(keys)
+        if any(self.young(key) and self._reserved[key] > 0 for key in keys):
+            starting.close()  # a young browser's other page is being started: it holds one
+            raise web.HTTPError(503, OPENING)
         full = [k for k in keys if self.browser_kernels(k) >= self.max_kernels_per_browser]
         if full:
             starting.close()

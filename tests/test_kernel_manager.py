@@ -149,7 +149,11 @@ def kernels(monkeypatch):
         alive[kernel_id] = kwargs
         return kernel_id
 
+    async def shutdown_kernel(self, kernel_id, now=False, restart=False):
+        del alive[kernel_id]
+
     monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    monkeypatch.setattr(AsyncMappingKernelManager, "shutdown_kernel", shutdown_kernel)
     monkeypatch.setattr(AsyncMappingKernelManager, "list_kernel_ids", lambda self: list(alive))
     return alive
 
@@ -166,7 +170,7 @@ def test_a_browser_gets_at_most_its_cap_of_kernels_and_another_browser_still_get
     manager = CappedKernelManager(max_kernels_per_browser=3)
     ana, bia = {}, {}
     for _ in range(3):
-        open_page(manager, Handler(ana))
+        manager.notify_connect(open_page(manager, Handler(ana)))  # each page opens its kernel
     with pytest.raises(web.HTTPError) as refused:
         open_page(manager, Handler(ana))
     assert refused.value.status_code == 503 and "3" in refused.value.log_message
@@ -264,6 +268,7 @@ def test_a_page_taken_from_the_warm_pool_counts_for_its_browser(kernels):
         return await manager.get_rendered_notebook("notebooks/manilhas.ipynb")
 
     assert run(serve())[-1] == "pool-0"
+    manager.notify_connect("pool-0")  # its page opened it
     with pytest.raises(web.HTTPError):
         run(serve())
     assert taken == ["pool-0"]  # the refused page took no kernel from the pool
@@ -284,9 +289,9 @@ def test_pages_of_one_browser_asked_for_at_once_cannot_overshoot_its_cap(kernels
         return await slow_start(self, **kwargs)
 
     monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
-    manager = CappedKernelManager(max_kernels_per_browser=2)
+    manager = CappedKernelManager(max_kernels_per_browser=3)
     jar = {}
-    browsers.browser_of(Handler(jar))  # the browser has its cookie already
+    manager.notify_connect(open_page(manager, Handler(jar)))  # a browser whose first page opened
 
     async def one_page():
         CallContext.set(CallContext.JUPYTER_HANDLER, Handler(jar))
@@ -296,4 +301,62 @@ def test_pages_of_one_browser_asked_for_at_once_cannot_overshoot_its_cap(kernels
         return await asyncio.gather(*(one_page() for _ in range(5)), return_exceptions=True)
 
     outcomes = run(five_at_once())
-    assert sum(isinstance(o, web.HTTPError) for o in outcomes) == 3 and len(kernels) == 2
+    assert sum(isinstance(o, web.HTTPError) for o in outcomes) == 3 and len(kernels) == 3
+
+
+# Young browsers (issue 33, item 9) ---------------------------------------------------------
+def test_a_young_browser_holds_one_kernel_its_next_page_replaces_the_unopened_one(kernels):
+    manager = CappedKernelManager(max_kernels_per_browser=6)
+    jar = {}
+    first = open_page(manager, Handler(jar))
+    second = open_page(manager, Handler(jar))  # a reload before the first page arrived
+    assert list(kernels) == [second] and first != second
+    manager.notify_connect(second)  # this page opened: the browser is proven
+    third = open_page(manager, Handler(jar))  # another tab
+    assert set(kernels) == {second, third}
+
+
+def test_a_young_browsers_pages_asked_for_at_once_start_one_kernel(kernels, monkeypatch):
+    slow_start = AsyncMappingKernelManager.start_kernel
+
+    async def start_kernel(self, **kwargs):
+        await asyncio.sleep(0.05)
+        return await slow_start(self, **kwargs)
+
+    monkeypatch.setattr(AsyncMappingKernelManager, "start_kernel", start_kernel)
+    manager = CappedKernelManager(max_kernels_per_browser=6)
+    jar = {}
+    browsers.browser_of(Handler(jar))  # its cookie, and no page opened yet
+
+    async def one_page():
+        CallContext.set(CallContext.JUPYTER_HANDLER, Handler(jar))
+        return await manager.start_kernel(path="notebooks", env={"VOILA_PREHEAT": "False"})
+
+    async def five_at_once():
+        return await asyncio.gather(*(one_page() for _ in range(5)), return_exceptions=True)
+
+    outcomes = run(five_at_once())
+    refused = [o for o in outcomes if isinstance(o, web.HTTPError)]
+    assert len(refused) == 4 and len(kernels) == 1
+    assert all(o.status_code == 503 and o.log_message.startswith("This browser's first lesson") for o in refused)
+
+
+def test_a_script_that_never_opens_its_pages_holds_one_kernel_per_cookie_its_address_got(kernels):
+    """Each cookie fetched six pages (the per-browser cap) without running one: with 3 new
+    cookies for the address, the script holds 3 kernels, then counts under its address."""
+    manager = CappedKernelManager(max_kernels_per_browser=6)
+    few = Provider(new_cookies_per_address=3, new_cookie_every=3600)
+    for _ in range(3):
+        jar = {}
+        for _ in range(6):
+            open_page(manager, Handler(jar, provider=few))
+    assert len(kernels) == 3
+    opened = []
+    for _ in range(8):  # no cookie left for the address: counted by it, at the cap
+        try:
+            opened.append(open_page(manager, Handler({}, provider=few)))
+        except web.HTTPError as refused:
+            assert refused.log_message.startswith("This network address")
+    assert len(opened) == 6 and len(kernels) == 9
+    manager.notify_connect("nobody")  # a websocket for a kernel nobody owns proves nothing
+    assert len(manager._proven) == 0

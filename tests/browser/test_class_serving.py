@@ -267,3 +267,53 @@ def test_cookies_cost_a_page_each_and_a_few_per_address_and_cookieless_pages_do_
     finally:
         visitor.close()
         stop(process)
+
+
+def _shut_down(base: str, kernel_id: str) -> None:
+    import http.client
+    connection = http.client.HTTPConnection(urlsplit(base).hostname, urlsplit(base).port, timeout=30)
+    try:
+        connection.request("POST", f"/voila/api/shutdown/{kernel_id}")
+        connection.getresponse().read()
+    finally:
+        connection.close()
+
+
+def _alive(kernel_id: str) -> bool:
+    return any(kernel_id in part for process in psutil.process_iter(["cmdline"])
+               for part in (process.info["cmdline"] or ()))
+
+
+def test_a_script_reusing_a_young_cookie_holds_one_kernel_and_a_real_page_proves_its_browser(browser, voila_url):
+    """Issue 33, item 9 (cartas_server.kernels): pages fetched with a cookie none of whose pages
+    ever opened its kernel replace each other's kernel (one kernel per young cookie); once a
+    page of a browser opens its kernel, its other tabs keep theirs."""
+    status, body, cookie = _get(voila_url, "/voila/render/index.ipynb")
+    assert status == 200 and cookie
+    kernels = KERNEL_ID.findall(body)
+    try:
+        for _ in range(3):
+            status, body, _ = _get(voila_url, "/voila/render/index.ipynb", cookie=cookie)
+            assert status == 200
+            kernels += KERNEL_ID.findall(body)
+        assert len(set(kernels)) == 4
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and sum(map(_alive, kernels)) > 1:
+            time.sleep(0.2)
+        assert [_alive(k) for k in kernels] == [False, False, False, True]
+    finally:
+        for kernel_id in kernels:
+            _shut_down(voila_url, kernel_id)
+    learner = browser.new_context()
+    try:
+        first = learner.new_page()
+        first.set_default_timeout(60_000)
+        first.goto(f"{voila_url}/voila/render/manilhas.ipynb")
+        first.wait_for_selector(".cartas-view", state="visible")  # its page opened its kernel
+        second = learner.new_page()
+        second.set_default_timeout(60_000)
+        second.goto(f"{voila_url}/voila/render/manilhas.ipynb")
+        second.wait_for_selector(".cartas-view", state="visible")
+        pick_vira(first, "3♣  (3 de paus)", "4♦")  # the first tab still works
+    finally:
+        learner.close()
