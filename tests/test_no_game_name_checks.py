@@ -94,3 +94,30 @@ def test_no_caller_outside_a_games_own_package_compares_game_names():
     found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in files
              for line, what in name_checks(path.read_text(encoding="utf-8"))]
     assert not found, "ask the game's GameSpec or state instead:\n" + "\n".join(found)
+
+
+def test_the_widgets_name_each_family_of_the_registry_once():
+    """Issue 30, item 3: widgets.families is the one table of what pages draw and open per game
+    family; it has exactly the registry's families, and a family it lacks is refused by name."""
+    import pytest
+
+    from cartas.games import all_games
+    from widgets.families import FAMILIES, views_of
+
+    assert set(FAMILIES) == {spec.family for spec in all_games()}
+    with pytest.raises(ValueError, match="euchre"):
+        views_of("euchre")
+
+
+def test_no_page_keeps_its_own_table_of_drawings_or_game_pages():
+    """The drawings and the play pages of each family are looked up in widgets.families only
+    (mesa, cenarios and tarefa each had their own)."""
+    pages = ROOT / "widgets" / "pages"
+    offenders = []
+    for path in pages.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Dict) and {getattr(k, "value", None) for k in node.keys} == {"truco", "21"}:
+                used = {ast.unparse(v) for v in node.values}
+                if any("picture" in u or "play" in u or "Page(" in u for u in used):
+                    offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []

@@ -39,6 +39,7 @@ from widgets.components import params
 from widgets.components.base import View, seed_field, variant_toggle
 from widgets.components.later import after_paint
 from widgets.components.share import ShareLink
+from widgets.families import views_of
 
 NOTEBOOK = "cenarios.ipynb"
 TEXT = {
@@ -337,7 +338,7 @@ class ScenarioBuilder(View):
         assert self.scenario is not None  # make() raised otherwise
         state = self.state.clone()
         seed = int(self.rng.integers(2**31))  # the bots' seeds, from the builder's seeded stream
-        play = {"truco": _play_truco, "21": _play_21}[sc.game_of(self.scenario).family]
+        play = views_of(sc.game_of(self.scenario).family).play()
         self.game_box.children = [play(state=state, seed=seed, lang=self.lang, delay=self.delay)]
 
     # Drawing -------------------------------------------------------------------------------
@@ -353,7 +354,7 @@ class ScenarioBuilder(View):
             pane.layout.display = None if pane_family == family else "none"
         self.name.description = self.t("name")
         self.name.placeholder = self.t("name_hint")
-        example = {"truco": "7♥ A♠ 3♦", "21": "5♥, K♣, 10♦"}[family]
+        example = views_of(family).card_example
         self.cards_hint.value = f"<span style='color:#424242'>{escape(self.t('cards_hint', example=example))}</span>"
         variant = self.variant.value
         self.variant.options = [(v.label[lang], key) for key, v in VARIANTS.items()]
@@ -430,27 +431,5 @@ class ScenarioBuilder(View):
         if self.state is None or self.scenario is None:
             self.table.value = ""
             return
-        draw = {"truco": _truco_picture, "21": _picture_21}[sc.game_of(self.scenario).family]
-        self.table.value = draw(self.state, self.lang)
-
-
-# What differs between the two families of games, named once each (the scenario's game family,
-# `cartas.games.GameSpec.family`): the page playing a scenario and the table drawing it.
-def _play_truco(**kwargs) -> View:
-    from widgets.pages.jogar_truco import PlayTruco
-    return PlayTruco(**kwargs)
-
-
-def _play_21(**kwargs) -> View:
-    from widgets.pages.jogar_21 import PlayVinteEUm
-    return PlayVinteEUm(**kwargs)
-
-
-def _truco_picture(state, lang: str) -> str:
-    from widgets.draw import truco_table
-    return truco_table.table_html(state, lang)
-
-
-def _picture_21(state, lang: str) -> str:
-    from widgets.draw import vinte_e_um_table
-    return vinte_e_um_table.table_html(state, lang, viewer="all")  # the builder sees every card
+        draw = views_of(sc.game_of(self.scenario).family).draw
+        self.table.value = draw(self.state, self.lang, "all")  # the builder sees every card

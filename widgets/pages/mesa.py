@@ -90,6 +90,7 @@ from widgets.components.base import View, close_drawing, html
 from widgets.components.log import log_html
 from widgets.components.pacing import LEVEL_TEXT, draw_level_chooser, level_chooser, level_from_query
 from widgets.components.ticker import Ticker
+from widgets.families import views_of
 
 BEAT_SECONDS = 5
 IDLE_STOP = 30.0
@@ -167,20 +168,6 @@ TEXT = {
 }
 TEXT.update({k: LEVEL_TEXT[k] for k in ("level", "bot_seat")})  # the level chooser's, as in jogar_truco
 TEAM_LETTERS = ("A", "B")
-
-
-def _truco_picture(state, lang: str, seat: int | None, order, names: dict) -> str:
-    from widgets.draw.truco_table import table_html
-    return table_html(games.view(state, seat), lang, order=order, names=names)
-
-
-def _picture_21(state, lang: str, seat: int | None, order, names: dict) -> str:
-    from widgets.draw.vinte_e_um_table import table_html
-    return table_html(state, lang, viewer=seat, order=order, names=names)
-
-
-# A table's drawing, by its game's family (`GameSpec.family`): drawings load with a first table
-_DRAWINGS = {"truco": _truco_picture, "21": _picture_21}
 
 
 def _tables() -> TableRoom:
@@ -659,7 +646,7 @@ class Mesa(View):
         # drawn from her seat: she is at the bottom, the others round the table in play order
         order = None if mine is None else spec.seats_from(mine, len(snap.sitters))
         seat_names = {seat: self._who(snap, seat) for seat, _sitter in enumerate(snap.sitters)}
-        self.picture.value = _DRAWINGS[spec.family](state, self.lang, mine, order, seat_names)
+        self.picture.value = views_of(spec.family).draw(state, self.lang, mine, order=order, names=seat_names)
         self._draw_status(snap, state, mine)
         self._draw_moves(snap, state, mine, hand_play)
         why = _why(state, self.lang)

@@ -26,8 +26,6 @@ Decided rules (docs/rules.md#homework):
 """
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -41,6 +39,7 @@ from widgets.components.base import View, verdict_html
 from widgets.components.game_homework import GameHomework
 from widgets.components.homework import Refusal, item_text, state_text
 from widgets.components.params import homework as homework_param
+from widgets.families import views_of
 from widgets.pages.index import LESSONS
 
 TEXT = {
@@ -96,29 +95,6 @@ TEXT = {
 NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
 TITLES = {lesson.key: lesson.title for lesson in LESSONS}
 
-
-# The page a homework's game item opens, by the item's game family: its notebook, its view
-# class (imported when a game is first played here: the homework page opens without the game
-# pages) and whether it starts in the variant an item names. The one place a family is named here.
-@dataclass(frozen=True)
-class GamePage:
-    notebook: str
-    load: Callable[[], Any]
-    takes_variant: bool
-
-
-def _play_truco() -> Any:
-    from widgets.pages.jogar_truco import PlayTruco
-    return PlayTruco
-
-
-def _play_21() -> Any:
-    from widgets.pages.jogar_21 import PlayVinteEUm
-    return PlayVinteEUm
-
-
-GAME_PAGES = {"truco": GamePage("jogar_truco.ipynb", _play_truco, takes_variant=True),
-              "21": GamePage("jogar_21.ipynb", _play_21, takes_variant=False)}
 
 
 class Homework(View):
@@ -193,9 +169,9 @@ class Homework(View):
         item = self.task["items"][index]
         if self.identity.hub:
             return self._service_table(index, setup)
-        page = GAME_PAGES[item["game"]]
+        page = views_of(item["game"])
         kwargs = {"variant": item["variant"]} if item.get("variant") and page.takes_variant else {}
-        game: Any = page.load()(lang=self.lang, **kwargs)
+        game: Any = page.play()(lang=self.lang, **kwargs)
 
         def recorded(verdict: dict) -> None:
             self.verdicts.setdefault(index, verdict)
@@ -280,7 +256,7 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            link = f"{GAME_PAGES[item['game']].notebook}?tarefa={self.code}&item={index}&lang={lang}"
+            link = f"{views_of(item['game']).notebook}?tarefa={self.code}&item={index}&lang={lang}"
             parts.append(button)
             if not self.identity.hub:  # under JupyterHub only the service's deal counts (the module's rules)
                 parts.append(w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
