@@ -19,10 +19,17 @@ version is one latency sample.
         [--database URL] [--direct]
 
 Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
-vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory, and
+vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory (and its
+CPU per move and per long-poll answer: the process's CPU time over the run divided by each
+count, the figures deploy/jupyterhub/README.md's capacity table is derived from), and
 database queries (and transactions) per second; then where a move's time went: the mover's
 own answer, the clients' loop lateness, and the service's steps (`/health` "stages": auth,
 queue and store of a move, a woken page's answer, the service loop's lateness).
+
+Not here yet: `--replicas N` (issue 35, item 5), N service processes behind a load balancer.
+It needs the service's replicas (processes with no state of their own, issue 35, item 1) and
+their load balancer (item 3's haproxy); then the service's CPU is the sum over its processes'
+(`psutil.Process(pid).cpu_times()` of each), divided by the same counts.
 """
 from __future__ import annotations
 
@@ -109,6 +116,7 @@ class School:
         self.lag: list[float] = []                            # how late this process's loop runs
         self.moves = 0
         self.games = 0
+        self.polls = 0                                        # long polls the service answered
 
     async def call(self, user: str, method: str, path: str, body=None, timeout: float = 30.0):
         from tornado.httpclient import HTTPClientError
@@ -159,6 +167,9 @@ class School:
         rng = np.random.default_rng(abs(hash((code, seat))) % 2**32)
         view = await self.call(user, "GET", f"api/tables/{code}")
         while view is not None and time.monotonic() < self.until and view["status"] != "finished":
+            if view["seat"] != seat:    # her join was refused (counted in errors): she only watches
+                self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
+                return view["status"]
             if view["status"] == "playing" and view["current_seat"] == seat:
                 await asyncio.sleep(float(rng.uniform(*THINK)))
                 moves = [m["action"] for m in view["legal"]]
@@ -182,6 +193,8 @@ class School:
             got = await self.call(user, "GET", f"api/tables/{code}?after={view['version']}&wait={min(WAIT, left):.1f}"
                                   f"&events_since={h['events_since']}&events_seat={h['events_seat']}",
                                   timeout=WAIT + 30)
+            if got is not None:
+                self.polls += 1
             if got is not None and got["version"] != view["version"]:
                 self.seen.append((code, got["version"], time.monotonic()))
             view = got if got is not None else view
@@ -262,6 +275,7 @@ async def run(args, hub, database: str) -> dict:
             for k, part in enumerate(parts_of) if part))
     wall = time.monotonic() - wall0
     cpu1 = proc.cpu_times()
+    service_cpu = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)   # seconds of CPU
     school = Results(parts)
     proxy1 = proxy.cpu_times() if proxy else None
     stop.set()
@@ -291,7 +305,12 @@ async def run(args, hub, database: str) -> dict:
         "move_answer_p50_ms": _ms(school.move_answers, 50), "move_answer_p95_ms": _ms(school.move_answers, 95),
         "clients_loop_lag_p50_ms": _ms(school.lag, 50), "clients_loop_lag_p95_ms": _ms(school.lag, 95),
         "service_stages": after.get("stages"),
-        "service_cpu_percent": round(100 * ((cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)) / wall, 1),
+        "service_cpu_percent": round(100 * service_cpu / wall, 1),
+        "service_cpu_s": round(service_cpu, 2), "long_poll_answers": school.polls,
+        # the service's whole CPU (answers recorded, token checks, bots' sweep included) divided
+        # by each count: two readings of one figure, not parts to add up
+        "service_cpu_ms_per_move": round(1000 * service_cpu / school.moves, 2) if school.moves else None,
+        "service_cpu_ms_per_long_poll_answer": round(1000 * service_cpu / school.polls, 2) if school.polls else None,
         "service_rss_mb_peak": round(rss[0] / 2**20, 1),
         "clients_cpu_percent": round(100 * school.cpu / wall, 1), "client_processes": len(parts),
         "proxy_cpu_percent": round(100 * ((proxy1.user + proxy1.system) - (proxy0.user + proxy0.system)) / wall, 1)
@@ -314,7 +333,7 @@ def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: 
         return school
     school = asyncio.run(go())
     return {"sent": school.sent, "failed_writes": school.failed_writes, "errors": school.errors,
-            "moves": school.moves, "games": school.games, "latencies": school.latencies(),
+            "moves": school.moves, "games": school.games, "polls": school.polls, "latencies": school.latencies(),
             "move_answers": school.move_answers, "lag": school.lag, "cpu": time.process_time() - cpu0}
 
 
@@ -330,6 +349,7 @@ class Results:
                 self.errors[key] = self.errors.get(key, 0) + n
         self.moves = sum(p["moves"] for p in parts)
         self.games = sum(p["games"] for p in parts)
+        self.polls = sum(p["polls"] for p in parts)
         self.lat = [x for p in parts for x in p["latencies"]]
         self.move_answers = [x for p in parts for x in p["move_answers"]]
         self.lag = [x for p in parts for x in p["lag"]]
@@ -392,6 +412,8 @@ def main() -> None:
           f"move -> other seats p50 {result['p50_ms']} ms, p95 {result['p95_ms']} ms "
           f"({result['latency_samples']} samples, {result['moves']} moves); "
           f"service CPU {result['service_cpu_percent']}% of a core, {result['service_rss_mb_peak']} MB "
+          f"({result['service_cpu_ms_per_move']} ms per move, {result['service_cpu_ms_per_long_poll_answer']} ms "
+          f"per long-poll answer: {result['long_poll_answers']} answered) "
           f"(the simulated learners {result['clients_cpu_percent']}%, the proxy {result['proxy_cpu_percent']}%, "
           f"machine load {result['load_average']:.1f}); "
           f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s)")

@@ -96,7 +96,7 @@ import signal
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 from typing import Any
@@ -482,6 +482,21 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     return out
 
 
+def table_brief(snap: Snapshot, now: float) -> dict:
+    """What the teacher's listing of a class's tables sends of one table: its seats and names,
+    level, status, version, hand and score; no card and no event (a table watched is asked
+    for on its own, `seat_view`). A spectator's view in shape (`seat` None, no `view`), so a
+    kernel reads it as any table (`classroom.remote_tables.RemoteSnapshot`)."""
+    record, state = snap.record, snap.state
+    return {
+        "code": snap.code, "version": snap.version, "game": snap.game, "status": snap.status,
+        "class": record.get("class_code", ""), "level": snap.level, "seat": None, "creator": False,
+        "seats": [{k: info[k] for k in ("seat", "name", "controller", "away", "team")} for info in snap.seats(now)],
+        "hand_number": 0 if state is None else games.hand_number(state),
+        "result": None if state is None else state.outcome().to_dict(),
+    }
+
+
 def held_events(values: dict) -> tuple[int, str] | None:
     """What log a page says it holds: (count, seat) from its `events_since` and `events_seat`
     ("none" for a spectator's log), None if it says nothing. 400 for values that are not a
@@ -554,6 +569,21 @@ class PerLearner:
         self.buckets[learner] = (tokens - 1.0, now)
 
 
+class HeldSnapshots(dict[str, Snapshot]):
+    """The tables' latest snapshots known here (code -> Snapshot): a cache, refreshed by a
+    change. A change made here puts its snapshot in (`Service.publish`); a change heard of
+    (a NOTIFY "CODE VERSION" newer than the one held, the SQLite poll, or a replica that calls
+    `invalidate`) takes the table's out until it is loaded again. A page's plain look at a
+    table (its heartbeat: `TableHandler` without `wait`) is answered from here, without the
+    store, while the service hears of every change to that table (`Service.cached`)."""
+
+    def invalidate(self, codes: Iterable[str] | None = None) -> None:
+        """Forget the snapshots of tables `codes` (None: all of them, e.g. after notifications
+        may have been missed): the next look at one loads it from the store."""
+        for code in list(self) if codes is None else codes:
+            self.pop(code, None)
+
+
 class Service:
     """Waiting pages and bots over `Classes`, on the tornado loop.
 
@@ -566,7 +596,7 @@ class Service:
         self.classes = classes
         self.hub = hub
         self.waiters: dict[str, dict[asyncio.Future, int]] = {}   # code -> {future: version seen}
-        self.snaps: dict[str, Snapshot] = {}
+        self.snaps = HeldSnapshots()   # the cache of tables (see HeldSnapshots)
         self.active: dict[str, float] = {}   # table code -> last time someone looked or moved
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listen = listen
@@ -627,9 +657,9 @@ class Service:
             if published is not None and str(published[0]) == version:
                 self.stages.add("notify_after_publish", time.monotonic() - published[1])
             return  # already published (a change made here)
+        self.snaps.invalidate([code])   # not the latest any more: a look meanwhile asks the store
         if code not in self.waiters and code not in self.active:
-            self.snaps.pop(code, None)  # nobody watches it here: forget it
-            return
+            return                      # nobody watches it here: forgotten
         if code in self._loading:
             self._loading[code] = True
             return
@@ -680,6 +710,15 @@ class Service:
             await self.classes.write(homework.bot_table_over, lessons.store, snap.record, snap.state)
         except (StoreError, homework.HomeworkError):
             self.homework_over.discard(snap.code)   # the learner's page asks too (TableHomeworkHandler)
+
+    def cached(self, code: str) -> Snapshot | None:
+        """Table `code`'s latest snapshot held here, if the service hears of every change to
+        it: on PostgreSQL all of them (LISTEN); on SQLite those of a table someone waits on
+        (its version is polled every POLL_EVERY s) and those made here. None: ask the store.
+        Its presence is the sweep's (read again every SWEEP_EVERY s for a table in play)."""
+        if self._listen is None and code not in self.waiters:
+            return None
+        return self.snaps.get(code)
 
     def register(self, code: str, after: int) -> asyncio.Future:
         """A waiter for table `code` to leave version `after` (see `wait`)."""
@@ -1078,7 +1117,7 @@ class ClassTablesHandler(Handler):
             for snap in snaps:
                 self.service.reach(teacher, snap.code)
             now = tables.clock()
-            return [seat_view(s, None, None, now, self.service.texts) for s in snaps]
+            return [table_brief(s, now) for s in snaps]
         await self.guarded(work)
 
 
@@ -1161,11 +1200,22 @@ class TableHandler(Handler):
                 if got is not None and published is not None and published[0] == got.version:
                     service.stages.add("wake_resume", time.monotonic() - published[1])
                     self.stage, self.since = "wake_answer", published[1]
-                snap = got if got is not None else await service.classes.run(service.classes.snapshot, code_)
+                if got is None:   # no change within `wait`: answered from the cache when it is fresh
+                    got = service.cached(code_) or await service.classes.run(service.classes.snapshot, code_)
+                snap = got
             else:
                 await service.wait(code_, future, 0)  # unregister
-        else:
-            snap = await service.classes.run(service.classes.snapshot, code_)
+        else:   # a plain look (a page's heartbeat): from the cache when it is fresh
+            service.active[code_] = time.monotonic()   # before loading: a change meanwhile reloads it
+            snap = service.cached(code_)
+            if snap is None:
+                try:
+                    snap = await service.classes.run(service.classes.snapshot, code_)
+                except TableError as error:   # no table there: nothing is kept of it
+                    if error.code == "no_table":
+                        service.active.pop(code_, None)
+                    raise
+                service.publish(snap)
         mine = snap.seat_of(me)
         asked = self.get_argument("seat", None)
         if asked is not None and asked != str(mine):
@@ -1698,6 +1748,11 @@ def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
 
 class HealthHandler(Handler):
     async def get(self):
+        """The service's figures; with `probe` (Kubernetes' readiness and liveness probes,
+        every few seconds) only that it answers, from memory: no store, no hub, no sorting."""
+        if self.get_argument("probe", None) is not None:
+            self.reply({"ok": True})
+            return
         self.reply({"ok": True, "notifications": self.service.notifications,
                     "stages": self.service.stages.summary(),
                     "queries": getattr(self.service.classes.store, "queries", None),

@@ -60,6 +60,7 @@ class RunningService:
     """The class service on its own thread and event loop, stopped by `stop()`."""
 
     def __init__(self, location: str):
+        self.location = location
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self._ready = threading.Event()
