@@ -39,7 +39,7 @@ def test_the_class_view_shows_what_the_class_gets_wrong_and_who_still_does(opene
         holders = sorted(lid for lid, beliefs in planted.items() if key in beliefs)
         text = misconception(key).text[lang]
         assert text in html, key
-        people = re.findall(r"data-learner='([^']+)'>(.*?)</ul></li>", html, re.S)
+        people = re.findall(r"data-learner='([^']+)'>(.*?)</details></li>", html, re.S)
         showing = {lid for lid, part in people if f"data-misconception='{key}'" in part}
         assert showing == set(holders), key
     # the rule, the lesson's section and a replayed question for each learner's misconception

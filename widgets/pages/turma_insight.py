@@ -69,6 +69,9 @@ TEXT = {
 }
 
 
+SUMMARY = "min-height:44px;padding:10px 0;cursor:pointer"  # a finger's tap target (44 px)
+
+
 def t(key: str, lang: str, **fields) -> str:
     return translate(TEXT, key, lang, **fields)
 
@@ -174,8 +177,10 @@ def _learners_html(report: insight.Insight, names: dict[str, str], lang: str) ->
                         f"<div style='font-size:13px'>{escape(t('her_last', lang))}</div>"
                         f"<ol style='font-size:13px'>{replays}</ol></li>")
         name = names.get(person.learner_id, person.learner_id)
+        beliefs = "; ".join(questions.misconception(key).text[lang] for key, _ in person.holds)
         parts.append(f"<li class='cartas-insight-learner' data-learner='{escape(person.learner_id)}'>"
-                     f"<b>{escape(name)}</b> {escape(t('still', lang))}<ul>{''.join(rows)}</ul></li>")
+                     f"<details><summary style='{SUMMARY}'><b>{escape(name)}</b> {escape(t('still', lang))} "
+                     f"{beliefs}</summary><ul>{''.join(rows)}</ul></details></li>")
     if not parts:
         return f"<p>{escape(t('clear', lang))}</p>"
     return "<ul class='cartas-insight-list'>" + "".join(parts) + "</ul>"
@@ -232,7 +237,8 @@ def insight_html(report: insight.Insight, names: dict[str, str], lang: str) -> s
             f"<h5>{escape(t('summary', lang))}</h5><ul class='cartas-insight-sentences'>{sentences}</ul>"
             f"<h5>{escape(t('skills', lang))}</h5>"
             f"{_items_html(report.skills, names, lang, lambda key: skill_name(key, lang))}"
-            f"<h5>{escape(t('kinds', lang))}</h5>{_items_html(report.kinds, names, lang, kind_title)}"
+            f"<details><summary style='{SUMMARY}'><b>{escape(t('kinds', lang))}</b></summary>"
+            f"{_items_html(report.kinds, names, lang, kind_title)}</details>"
             f"<h5>{escape(t('learners', lang))}</h5>{_learners_html(report, names, lang)}"
             + (f"<h5>{escape(t('live', lang))}</h5>{live}" if live else "") + "</div>")
 
