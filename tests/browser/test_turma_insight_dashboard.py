@@ -13,7 +13,7 @@ from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromiu
 from serving import ROOT, start_voila, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from synthetic_class import synthetic_class  # noqa: E402 - tests/ put on the path above
+from synthetic_class import synthetic_class
 
 
 @pytest.fixture(scope="module")
