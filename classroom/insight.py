@@ -180,6 +180,12 @@ def _live(answers: Sequence[Answer]) -> tuple[LiveQuestion, ...]:
                                                                                    q.variant)]))))
 
 
+def popular_wrong(counts: Sequence[int], right: int) -> int | None:
+    """The most chosen wrong choice's index (the first of equals), None when nobody was wrong."""
+    wrong = [(n, -k) for k, n in enumerate(counts) if k != right and n > 0]
+    return -max(wrong)[1] if wrong else None
+
+
 def report(answers: Iterable[Answer]) -> Insight:
     """The insight over `answers` (any order; see the module's rules)."""
     ordered = sorted(answers, key=lambda a: (a.at, a.learner_id))

@@ -88,3 +88,44 @@ def test_the_live_question_names_the_popular_wrong_choice_and_its_sentence():
     for lang in ("pt", "en"):
         html = live_html(live, lang)
         assert misconception("tied_first_goes_to_mao").rule[lang] in html and "data-count='3'" in html
+
+
+def test_the_projector_names_the_popular_wrong_choice_and_its_sentence_once_the_answer_is_shown():
+    from classroom import identity as ids
+    from classroom.progress import open_store
+    from widgets.components import learner as identity
+    from widgets.pages.aula import LiveProjector
+    from widgets.pages.aula_aluno import LivePhone
+
+    store = open_store()
+    made = open_classroom().create_class("7º B")
+    projector = LiveProjector(lang="en", seed=3)
+    projector.start(made.code, made.key)
+
+    def be(joined) -> None:
+        identity.forget()
+        identity.widget().set_learner(joined.learner, joined.token)
+
+    phones = []
+    for n in range(3):  # three phones join before the question
+        joined = ids.join(store, made.code, f"Aluna {n}", "2468", f"b-phone-{n:04d}")
+        be(joined)
+        phones.append((joined, LivePhone(lang="en", code=projector.session["code"])))
+    projector.seconds.value = 30
+    projector.lesson.value = "truco_rodadas"
+    projector.ask_button.click()
+    asked = projector._asked[projector.board["number"]]
+    right = projector.board["answer"]
+    wrong = next(k for k, c in enumerate(asked.choices) if c.misconception not in (None, "slip"))
+    for (joined, phone), pick in zip(phones, [wrong, wrong, right]):
+        be(joined)
+        phone.refresh()
+        phone.buttons.children[pick].click()
+    projector.refresh()
+    assert "data-answered='3'" in projector.screen.value
+    assert "cartas-live-popular" not in projector.screen.value  # not while the question is open
+    projector.close_button.click()
+    screen = projector.screen.value
+    m = misconception(asked.choices[wrong].misconception)
+    assert f"data-misconception='{m.key}'" in screen and m.rule["en"] in screen and m.text["en"] in screen
+    assert "To say to the class:" in screen

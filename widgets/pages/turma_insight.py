@@ -219,6 +219,28 @@ def live_html(question: insight.LiveQuestion, lang: str) -> str:
             f"<ul>{''.join(bars)}</ul>{said}</div>")
 
 
+def projector_html(board: dict, question, lang: str) -> str:
+    """On the projector, once a lesson question's answer is shown: its most popular wrong
+    choice, the misconception it reveals and the sentence to say to the class ("" when nobody
+    was wrong, or for a question that names none, a scenario's)."""
+    counts, right = board.get("counts") or [], board.get("answer")
+    if question is None or not isinstance(right, int) or len(counts) != len(question.choices):
+        return ""
+    k = insight.popular_wrong(counts, right)
+    if k is None:
+        return ""
+    choice = question.choices[k]
+    if choice.misconception in (None, questions.SLIP):
+        text = f"{escape(t('popular_slip', lang, choice=chr(0), n=counts[k])).replace(chr(0), choice.label[lang])}"
+        return f"<div class='cartas-live-popular' data-option='{k}'>{text}</div>"
+    m = questions.misconception(choice.misconception)
+    popular = escape(t("popular", lang, choice="\0", n=counts[k], belief="\1"))
+    return (f"<div class='cartas-live-popular' data-option='{k}' data-misconception='{escape(m.key)}' "
+            f"style='font-size:19px;background:#fff3e0;padding:8px;border-radius:6px;margin-top:8px'>"
+            f"{popular.replace(chr(0), choice.label[lang]).replace(chr(1), m.text[lang])}"
+            f"<br><b>{escape(t('say', lang))}</b> {m.rule[lang]}</div>")
+
+
 def insight_html(report: insight.Insight, names: dict[str, str], lang: str) -> str:
     """The whole report as HTML (see the module's rules)."""
     if not report.learners:
