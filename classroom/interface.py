@@ -19,7 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import attempts, classes, homework, identity, live, mastery, progress
+from . import answers as whole, attempts, classes, homework, identity, live, mastery, progress
+from .answers import Answer
 from .homework import HomeworkService
 from .identity import Joined, Learner, LearnerService
 from .live import LiveQuiz
@@ -62,6 +63,15 @@ class Classroom(Protocol):
     def progress(self, learner_id: str) -> dict[str, dict]: ...
     def claim_imported(self, learner: Learner) -> int: ...
 
+    # every answer kept whole (classroom.answers): the learner writes and reads her own, a
+    # class's teacher reads her class's
+    def record_answers(self, learner: Learner, answers: Sequence[Answer]) -> int: ...
+    def record_answer(self, learner: Learner, answer: Answer) -> int: ...
+    def answers_of(self, learner_id: str, since: float | None = None, context: str | None = None
+                   ) -> list[Answer]: ...
+    def class_answers(self, code: str, since: float | None = None, context: str | None = None
+                      ) -> list[Answer]: ...
+
     # classes
     def create_class(self, title: str) -> NewClass: ...
     def open_class(self, code: str, key: str) -> NewClass: ...
@@ -99,6 +109,21 @@ class StoreClassroom:
 
     def claim_imported(self, learner: Learner) -> int:
         return progress.claim_imported(self.store, learner)
+
+    # every answer kept whole (classroom.answers)
+    def record_answers(self, learner: Learner, answers: Sequence[Answer]) -> int:
+        return whole.record(self.store, learner, answers)
+
+    def record_answer(self, learner: Learner, answer: Answer) -> int:
+        return whole.record(self.store, learner, [answer])
+
+    def answers_of(self, learner_id: str, since: float | None = None, context: str | None = None
+                   ) -> list[Answer]:
+        return whole.answers_of(self.store, learner_id, since, context)
+
+    def class_answers(self, code: str, since: float | None = None, context: str | None = None
+                      ) -> list[Answer]:
+        return whole.class_answers(self.store, code, since, context)
 
     def create_class(self, title: str) -> NewClass:
         return classes.create_class(self.store, title)
@@ -201,6 +226,23 @@ class ServiceClassroom:
 
     def claim_imported(self, learner: Learner) -> int:
         return 0  # a hub user's kernel holds no legacy JSON of its own to claim
+
+    # every answer kept whole (classroom.answers): the service takes the learner from her
+    # token, and checks that a class's reader teaches it
+    def record_answers(self, learner: Learner, answers: Sequence[Answer]) -> int:
+        return self.client.record_answers(answers)
+
+    def record_answer(self, learner: Learner, answer: Answer) -> int:
+        return self.client.record_answers([answer])
+
+    def answers_of(self, learner_id: str, since: float | None = None, context: str | None = None
+                   ) -> list[Answer]:
+        user = learner_id[4:] if learner_id.startswith("hub:") else learner_id
+        return self.client.answers_of(user or None, since, context)
+
+    def class_answers(self, code: str, since: float | None = None, context: str | None = None
+                      ) -> list[Answer]:
+        return self.client.class_answers(code, since, context)
 
     def create_class(self, title: str) -> NewClass:
         raise StoreUnavailable(NO_SQL)  # a class is a hub group, made by the hub's admin

@@ -58,7 +58,16 @@ MIGRATIONS = Migrations("classroom", [
     lambda tx: _name_keys(tx),
     # 5: names compared with look-alike letters folded and edge punctuation trimmed (issue 33)
     lambda tx: _name_keys_again(tx),
+    # 6: every answer kept whole: its question's kind, variant, seed or scenario, the choices shown,
+    # the one chosen, its misconception, the time taken (issue 32; classroom.answers)
+    lambda tx: _answers_whole(tx),
 ])
+
+
+def _answers_whole(tx) -> None:
+    from .answers import STEP
+    for statement in STEP:
+        tx.execute(statement)
 
 
 def _name_keys(tx) -> None:

@@ -136,6 +136,32 @@ class RemoteClassroom:
         """{lesson: {"right", "asked", "last"}} of the hub user (a teacher may name another)."""
         return self.call("GET", f"api/progress/{quote(user or self.user, safe='')}")
 
+    # every answer kept whole (classroom.answers): the service takes the learner from the token
+    def record_answers(self, answers) -> int:
+        """Record the hub user's `answers` (classroom.answers.Answer); AnswerError for one the
+        service refuses (naming the problem)."""
+        items = [{k: v for k, v in a.to_json().items() if k != "learner_id"} for a in answers]
+        if not items:
+            return 0
+        try:
+            return self.call("POST", f"api/answers/{quote(self.user, safe='')}", {"answers": items})["recorded"]
+        except ServiceRefused as refused:
+            raise _answer_error(refused) from None
+
+    def answers_of(self, user: str | None = None, since: float | None = None, context: str | None = None) -> list:
+        """The hub user's answers (a teacher may name a learner of her classes), oldest first."""
+        from .answers import Answer
+        rows = self.call("GET", f"api/answers/{quote(user or self.user, safe='')}",
+                         query={"since": since, "context": context})
+        return [Answer.from_json({**r, "learner_id": f"hub:{r['learner_id']}"}) for r in rows]
+
+    def class_answers(self, group: str, since: float | None = None, context: str | None = None) -> list:
+        """The answers of class `group`'s members (for its teachers), oldest first."""
+        from .answers import Answer
+        rows = self.call("GET", f"api/classes/{quote(group, safe='')}/answers",
+                         query={"since": since, "context": context})
+        return [Answer.from_json({**r, "learner_id": f"hub:{r['learner_id']}"}) for r in rows]
+
     # a teacher's view
     def open_class(self, group: str):
         """The class that is hub group `group`, as `classroom.classes.open_class` gives it
@@ -330,3 +356,14 @@ class RemoteLiveQuiz(_Lessons):
 
     def board(self, code: str) -> dict:
         return self._ask("GET", self._path(code, "/board"))
+
+
+def _answer_error(refused: ServiceRefused) -> Exception:
+    """A refusal of the answers family as the in-process AnswerError; any other as it came."""
+    from .answers import CATALOGUE, AnswerError
+    if refused.family == "answers" and refused.code in CATALOGUE:
+        try:
+            return AnswerError(refused.code, **refused.fields)
+        except (KeyError, IndexError, ValueError):
+            pass
+    return refused

@@ -1746,6 +1746,111 @@ def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
     ]
 
 
+
+# Every answer kept whole (issue 32, item 1; classroom.answers) ----------------------------------
+# - `POST api/answers/NAME {"answers": [...]}`: the caller's own answers only (NAME is she; a
+#   teacher writes nobody's either: 403 `not_yours`). The learner is the token's, never a field
+#   of the body; each answer is checked against the question its kind and seed make again
+#   (400, family "answers", naming the problem: an unknown kind, a forged choice or seed...).
+# - `GET api/answers/NAME?since=&context=`: her own answers; a teacher reads those of her
+#   classes' learners (403 `not_yours` otherwise).
+# - `GET api/classes/GROUP/answers?since=&context=`: the answers of the class's members, for
+#   its teachers only (`teacher_of`: 403 `teachers_only` / `not_your_class`).
+class AnswerRows:
+    """The store side of whole answers (no HTTP), for hub users."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def record(self, user: str, items: list) -> int:
+        from . import answers as whole
+        me = HubUser("hub-learner", user, "")
+        return whole.record(self.store, me, [whole.Answer.from_json(i, learner_id(user)) for i in items])
+
+    def of(self, user: str, since: float | None, context: str | None) -> list[dict]:
+        from . import answers as whole
+        return [_hub_answer(a.to_json()) for a in whole.answers_of(self.store, learner_id(user), since, context)]
+
+    def of_members(self, members: list[str], since: float | None, context: str | None) -> list[dict]:
+        from . import answers as whole
+        found = whole.answers_of_learners(self.store, [learner_id(m) for m in members], since, context)
+        return [_hub_answer(a.to_json()) for a in found]
+
+
+def _hub_answer(row: dict) -> dict:
+    """An answer as a hub user reads it: the learner by her hub name."""
+    who = row["learner_id"]
+    return {**row, "learner_id": who[4:] if who.startswith("hub:") else who}
+
+
+class AnswersBase(LessonHandler):
+    """A handler of whole answers; an AnswerError is refused 400 in its family "answers"."""
+
+    @property
+    def rows(self) -> AnswerRows:
+        return AnswerRows(self.service.classes.store)
+
+    def filters(self) -> tuple[float | None, str | None]:
+        since, context = self.get_query_argument("since", None), self.get_query_argument("context", None)
+        try:
+            when = None if since in (None, "") else float(since)
+        except ValueError:
+            raise Refused(400, "bad_request", why="since: a number of seconds") from None
+        if when is not None and not when == when:
+            raise Refused(400, "bad_request", why="since: a number of seconds")
+        if context is not None and (len(context) > 200 or control_character(context)):
+            raise Refused(400, "bad_request", why="context")
+        return when, context or None
+
+    async def guarded(self, work, reply: bool = True) -> None:
+        from .answers import AnswerError
+
+        async def checked():
+            try:
+                return await work()
+            except AnswerError as error:
+                refused = Refused(400, error.code, error.message("pt"), error.message("en"))
+                refused.family, refused.fields = "answers", error.fields  # type: ignore[attr-defined]
+                raise refused from None
+        await super().guarded(checked, reply)
+
+
+class AnswersHandler(AnswersBase):
+    async def get(self, who: str):
+        async def work():
+            user = await self.user()
+            if who != user and not await self.service.hub.teaches_learner(user, who):
+                raise Refused(403, "not_yours")
+            since, context = self.filters()
+            return await self.service.classes.run(self.rows.of, who, since, context)
+        await self.guarded(work)
+
+    async def post(self, who: str):
+        async def work():
+            user = await self.user()
+            if who != user:
+                raise Refused(403, "not_yours")   # a teacher writes nobody's answers either
+            items = self.body().get("answers")
+            if not isinstance(items, list) or not 0 < len(items) <= MAX_ANSWERS:
+                raise Refused(400, "bad_request", why=f"answers: a list of 1 to {MAX_ANSWERS} answers")
+            return {"recorded": await self.store(self.rows.record, user, items)}
+        await self.guarded(work)
+
+
+class ClassAnswersHandler(AnswersBase):
+    async def get(self, group: str):
+        async def work():
+            _, members = await self.teacher_of(group)
+            since, context = self.filters()
+            return await self.service.classes.run(self.rows.of_members, members, since, context)
+        await self.guarded(work)
+
+
+def answer_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
+    return [(rf"{prefix}api/answers/([^/]+)", AnswersHandler),
+            (rf"{prefix}api/classes/([^/]+)/answers", ClassAnswersHandler)]
+
+
 class HealthHandler(Handler):
     async def get(self):
         """The service's figures; with `probe` (Kubernetes' readiness and liveness probes,
@@ -1770,6 +1875,7 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
         (rf"{prefix}api/tables", TablesHandler), (rf"{prefix}api/tables/{code}", TableHandler),
         (rf"{prefix}api/tables/{code}/(join|leave|start|move)", TableActionHandler),
         *lesson_routes(prefix),
+        *answer_routes(prefix),
     ]
     return web.Application([(path, handler, {"service": service}) for path, handler in routes],
                            compress_response=True)

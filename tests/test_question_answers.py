@@ -186,6 +186,33 @@ def bank(q) -> set:
     return {v for v in _values(q) if v == change["price"]}
 
 
+def natural_bank(q) -> set:
+    """The engine's round under the natural rotation dealt the question's hands (the banker
+    holding a low two-card hand): who holds the bank in the next round."""
+    from cartas.cards import STANDARD_PACK
+    from cartas.vinte_e_um import from_deal
+    from cartas.vinte_e_um.actions import HIT, STAND
+
+    hands, banker = q.facts["hands"], q.facts["banker"]
+    used = {c for h in hands.values() for c in h}
+    low = [c for c in STANDARD_PACK if c not in used and c.rank.value in ("2", "3", "4")]
+    players = sorted(hands)
+    state = from_deal(4, {**{s: hands[s][0] for s in players}, banker: low[0]}, upcard=low[1],
+                      then=[c for s in players for c in hands[s][1:]], banker=banker, rotation="natural",
+                      rounds=2, seed=0)
+    for _ in range(200):
+        if state.round_number > 1 or state.is_terminal():
+            break
+        seat, legal = state.current_seat, state.legal_actions()
+        if state.phase == "players":  # each player takes the cards the question shows, then stands
+            action = HIT if len(state.hands[seat]) < len(hands[seat]) else STAND
+        else:
+            action = next((a for a in legal if a.kind in ("call", "bet")), legal[0])
+        state.apply_action(action, seat)
+    assert state.round_number == 2
+    return {v for v in _values(q) if v == state.banker}
+
+
 # What kind a question is, and its oracle -------------------------------------------------
 ORACLES: dict[str, Callable] = {
     "manilhas_from_vira": manilha_rank, "fixed_manilhas": manilha_among, "stronger_card": stronger,
@@ -194,7 +221,7 @@ ORACLES: dict[str, Callable] = {
     "mao_de_onze:run": threshold, "mao_de_onze:play": threshold, "mao_de_onze:raise": threshold,
     "mineiro_ladder": ladder, "mineiro_duel": trick, "score_21_hand": worth_21, "who_wins_21_call": call_21,
     "hit_or_stand:player": take_a_card, "hit_or_stand:banker": take_a_card,
-    "pass_the_bank:seat": bank, "pass_the_bank:price": bank,
+    "pass_the_bank:seat": bank, "pass_the_bank:price": bank, "pass_the_bank:natural": natural_bank,
 }
 KINDS = {
     "manilhas": ("manilhas_from_vira", "fixed_manilhas", "stronger_card"),
@@ -205,7 +232,7 @@ KINDS = {
     "truco_mineiro": ("mineiro_ladder", "mineiro_duel"),
     "vinte_e_um_pontos": ("score_21_hand", "who_wins_21_call"),
     "vinte_e_um_rodada": ("hit_or_stand:player", "hit_or_stand:banker"),
-    "vinte_e_um_banca": ("pass_the_bank:seat", "pass_the_bank:price"),
+    "vinte_e_um_banca": ("pass_the_bank:seat", "pass_the_bank:price", "pass_the_bank:natural"),
 }
 
 
@@ -234,12 +261,14 @@ def round_decisions(rng):
 
 
 def bank_changes(rng):
-    """vinte_e_um_banca's two kinds about one seeded change of bank (`rotation_question`)."""
-    from cartas.questions.vinte_e_um import bank_question, rotation_question
+    """vinte_e_um_banca's two kinds about one seeded change of bank (`rotation_question`), and
+    its question about the natural rotation's two-card 21."""
+    from cartas.questions.vinte_e_um import bank_question, natural_question, rotation_question
 
     rotation = rotation_question(rng)
     for kind in ("seat", "price"):
         yield bank_question(kind, rotation)
+    yield natural_question(rng)
 
 
 # lessons whose questions are slow to draw: both kinds from one draw of what they ask about

@@ -5,6 +5,7 @@ misconception (in both languages, in the game's catalogue) or is an explicit sli
 from __future__ import annotations
 
 import ast
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -69,6 +70,39 @@ def test_every_wrong_choice_any_seed_offers_is_named(key):
         for text in (q.prompt, q.reason):
             assert isinstance(text, Text) and text.pt and text.en, (seed, variant)
     assert set(kind.misconceptions) <= set(offered), (key, offered)
+    assert len(kind.misconceptions) >= 2, (key, "fewer than two named misconceptions")  # issue 32, item 2
+
+
+def test_every_kind_names_at_least_two_misconceptions_it_produces():
+    """Issue 32 item 2: over many seeds and every variant, each kind offers at least two
+    distinct named misconceptions (not counting slips)."""
+    for key, kind in KINDS.items():
+        offered = {c.misconception for _, _, q in _draws(kind, 60 if kind.lesson in SLOW else 150)
+                   for c in q.choices if c.misconception not in (None, SLIP)}
+        assert len(offered) >= 2, (key, offered)
+
+
+def test_every_misconception_has_its_correcting_rule_and_lesson_section():
+    """Each named misconception: its belief and the rule that corrects it in both languages, and
+    a link to the section of a lesson whose notebook (rendered as a dashboard renders it) has
+    that heading's anchor in each language."""
+    import json
+
+    from nbconvert.filters import markdown2html
+
+    anchors: dict[str, set[str]] = {}
+    for lesson in {m.lesson for m in questions.all_misconceptions()}:
+        cells = json.loads((ROOT / "notebooks" / f"{lesson}.ipynb").read_text())["cells"]
+        html = "".join(markdown2html("".join(c["source"])) for c in cells if c["cell_type"] == "markdown")
+        anchors[lesson] = set(re.findall(r'id="([^"]+)"', html))
+    declared = {m for kind in all_kinds() for m in kind.misconceptions}
+    assert declared == {m.key for m in questions.all_misconceptions()}  # none named and never offered
+    for m in questions.all_misconceptions():
+        assert m.rule.pt and m.rule.en and m.rule.pt != m.rule.en, m.key
+        assert m.lesson in LESSONS, m.key
+        for lang in ("pt", "en"):
+            page, anchor = m.link(lang).split("#")
+            assert page == f"{m.lesson}.ipynb" and anchor in anchors[m.lesson], (m.key, lang, anchor)
 
 
 def test_every_misconception_is_said_in_both_languages():
@@ -101,6 +135,46 @@ def test_rule_a_misconception_names_the_wrong_choice_it_explains():
     hand = q.facts["hand"]
     if any(c.rank == Rank.ACE for c in hand):
         assert "ace_always_11" in {c.misconception for c in q.choices} | {None}
+
+
+def test_rule_a_tied_first_trick_goes_to_nobody_not_to_the_mao():
+    """docs/rules.md#truco-tied-first: with the first trick tied, the engine's hand winner is the
+    next untied trick's (nobody for three ties), whoever the mão is; the mão's team, when it is
+    not the winner, is the choice "a tied first trick goes to the mão"."""
+    from cartas.truco import hand_winner, team_of
+
+    seen = set()
+    for seed in range(120):
+        q = find_kind("truco_rodadas.tied_first").make(np.random.default_rng(seed), "paulista")
+        results, mao = q.facts["results"], q.facts["mao"]
+        assert results[0] is None
+        untied = next((r for r in results if r is not None), None)
+        assert hand_winner(results) == untied
+        assert q.answer == ("-" if untied is None else "AB"[untied])
+        mao_letter = "AB"[team_of(mao)]
+        if mao_letter != q.answer:
+            assert q.misconception(mao_letter) == "tied_first_goes_to_mao"
+            seen.add(results)
+    assert len(seen) >= 4  # (tie, A), (tie, B), (tie, tie, A), (tie, tie, B), (tie, tie, tie)
+
+
+def test_rule_a_two_card_21_takes_the_bank_a_three_card_21_does_not():
+    """docs/rules.md#21-rotation ("natural"): the first player from the banker's left whose first
+    two cards make 21 takes the bank, a three-card 21 takes nothing; choosing the first 21
+    whatever its cards is "a two-card 21 is just 21"."""
+    from cartas.vinte_e_um import is_two_card_21, points
+
+    named = Counter()
+    for seed in range(200):
+        q = find_kind("vinte_e_um_banca.natural").make(np.random.default_rng(seed))
+        hands, banker = q.facts["hands"], q.facts["banker"]
+        naturals = [s for s in (1, 2, 3) if is_two_card_21(hands[s], 11)]
+        assert q.answer == (naturals[0] if naturals else banker)
+        first_21 = next((s for s in (1, 2, 3) if points(hands[s], 11) == 21), None)
+        if first_21 is not None and first_21 != q.answer:
+            assert len(hands[first_21]) == 3 and q.misconception(first_21) == "two_card_21_is_just_21"
+            named["two_card_21_is_just_21"] += 1
+    assert named["two_card_21_is_just_21"] > 100
 
 
 def test_an_unknown_kind_lesson_or_variant_is_refused_in_both_languages():

@@ -60,7 +60,7 @@ def test_a_store_at_an_older_schema_version_migrates_keeping_its_data(store_loca
         tx.execute("INSERT INTO progress VALUES (?, ?, ?, ?, ?)", (ANA.key, "manilhas", 3, 4, 1.0))
     old.close()
     store = open_store(store_location)
-    assert store.version("classroom") == MIGRATIONS.latest == 5
+    assert store.version("classroom") == MIGRATIONS.latest == 6
     record(store, ANA, "manilhas", [True])
     assert learner_progress(store, ANA.key)["manilhas"]["right"] == 4
     with store.transaction(write=False) as tx:

@@ -24,7 +24,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..catalogue import LANGS
-from .kinds import CATALOGUE, SLIP, Choice, Misconception, Question, QuestionError, QuestionKind, Text, each, same, say
+from .kinds import (
+    CATALOGUE,
+    HEADINGS,
+    SLIP,
+    Choice,
+    Misconception,
+    Question,
+    QuestionError,
+    QuestionKind,
+    Text,
+    each,
+    same,
+    say,
+)
 
 if TYPE_CHECKING:  # numpy loads with the first question, not with the registry
     import numpy as np
@@ -37,8 +50,9 @@ def _registry() -> tuple[dict[str, QuestionKind], dict[str, Misconception]]:
         for module in (truco, vinte_e_um):
             for kind in module.KINDS:
                 _KINDS[kind.key] = kind
-            for key in module.MISCONCEPTIONS:
-                _MISCONCEPTIONS[key] = Misconception(key, say(module.CATALOGUE, "mis_" + key))
+            for key, lesson in module.MISCONCEPTIONS.items():
+                _MISCONCEPTIONS[key] = Misconception(key, say(module.CATALOGUE, "mis_" + key),
+                                                     say(module.CATALOGUE, "rule_" + key), lesson)
     return _KINDS, _MISCONCEPTIONS
 
 
@@ -65,6 +79,11 @@ def find_kind(key: object) -> QuestionKind:
 def misconception(key: str) -> Misconception:
     """The misconception `key` names (a KeyError for one that is not named)."""
     return _registry()[1][key]
+
+
+def all_misconceptions() -> tuple[Misconception, ...]:
+    """Every named misconception, truco's then 21's."""
+    return tuple(_registry()[1].values())
 
 
 def lesson_kinds(lesson: object, variant: str | None = None, skill: str | None = None) -> tuple[QuestionKind, ...]:
@@ -101,6 +120,6 @@ def draw_question(lesson: str, rng: np.random.Generator, variant: str | None = N
     return kind.make(rng, variant if variant in kind.variants else None)
 
 
-__all__ = ["CATALOGUE", "IN_TURN", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question", "QuestionError",
-           "QuestionKind", "Text", "all_kinds", "draw_question", "each", "find_kind", "lesson_kinds",
-           "misconception", "same", "say"]
+__all__ = ["CATALOGUE", "HEADINGS", "IN_TURN", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question",
+           "QuestionError", "QuestionKind", "Text", "all_kinds", "all_misconceptions", "draw_question", "each",
+           "find_kind", "lesson_kinds", "misconception", "same", "say"]

@@ -151,12 +151,46 @@ class QuestionKind:
         return self.maker(rng, variant)
 
 
+# Each lesson's first heading, as its notebook (tools/lessons.py) writes it in each language: a
+# dashboard gives a heading the id of its words joined by "-" (nbconvert), the anchor a
+# misconception's link points to (tests/test_question_registry.py renders the notebooks to check).
+HEADINGS: Mapping[str, Text] = MappingProxyType({
+    "manilhas": Text("As manilhas", "The manilhas"),
+    "truco_mao": Text("A mão passo a passo", "A hand step by step"),
+    "truco_rodadas": Text("Rodadas e desempates", "Tricks and ties"),
+    "truco_apostas": Text("Apostas: pedir truco", "Raising: calling truco"),
+    "truco_mao_de_onze": Text("Mão de onze, mão de dez e mão de ferro",
+                              "The hand of eleven, the hand of ten and the iron hand"),
+    "truco_mineiro": Text("Truco Mineiro", "Truco Mineiro, the Minas Gerais game"),
+    "vinte_e_um_pontos": Text("21: quanto vale a mão?", "21: what is the hand worth?"),
+    "vinte_e_um_rodada": Text("21: a rodada passo a passo", "21: a round step by step"),
+    "vinte_e_um_banca": Text("21: quem fica com a banca", "21: who holds the bank"),
+})
+
+
 @dataclass(frozen=True)
 class Misconception:
-    """A wrong belief a wrong choice reveals, in both languages ("the manilha is the vira's rank")."""
+    """A wrong belief a wrong choice reveals, in both languages ("the manilha is the vira's rank"),
+    with the rule that corrects it (`rule`) and the lesson that teaches that rule (`lesson`, its
+    notebook's name): `link(lang)` is the lesson's section in that language's page."""
 
     key: str
     text: Text
+    rule: Text
+    lesson: str
+
+    @property
+    def anchor(self) -> Text:
+        """The id of the lesson's section in each language's page: the heading's words joined by
+        "-", what a URL fragment may not hold percent-encoded, as a dashboard (nbconvert) writes it."""
+        from urllib.parse import quote
+
+        return HEADINGS[self.lesson].map(lambda heading: quote(heading.replace(" ", "-"), safe="?/:@!$&'()*+,;="))
+
+    def link(self, lang: str) -> str:
+        """The lesson's page and the section that teaches the rule ("truco_rodadas.ipynb#Tricks-and-ties"),
+        relative to a page beside it."""
+        return f"{self.lesson}.ipynb#{self.anchor[lang]}"
 
 
 Reading = tuple[str, Callable[[Hashable], bool]]  # a misconception, and which wrong value it gives

@@ -306,6 +306,32 @@ def hand_question(rng: np.random.Generator, variant_key: str) -> Question:
                     facts={"results": results})
 
 
+def tied_first_question(rng: np.random.Generator, variant_key: str) -> Question:
+    """"Seat m is the mão (team X). Trick results: tie, ...: who takes the hand?", the first
+    trick tied: the first trick that is not tied decides, never the mão for being the mão
+    (docs/rules.md#truco-tied-first); mostly the mão's team is not the one that takes it."""
+    from ..truco import explain_hand
+
+    sequences = [r for r in finished_sequences() if r[0] is None]
+    results = sequences[int(rng.integers(len(sequences)))]
+    team = hand_winner(results)
+    mao_team = (1 - team if rng.random() < 0.8 else team) if team is not None else int(rng.integers(2))
+    mao = SEATS[mao_team + 2 * int(rng.integers(2))]  # seats 0, 2 are team 0 (A); 1, 3 team 1 (B)
+    assert team_of(mao) == mao_team
+
+    def result_name(result: int | None, lang: str) -> str:
+        return CATALOGUE.say("tie", lang) if result is None else team_label(result, lang)
+
+    readings: list[Reading] = [("tied_first_goes_to_mao", lambda v: v == _letter(mao_team)),
+                               ("tie_cancels_hand", lambda v: v == "-")]
+    return Question("truco_rodadas.tied_first", "tied_hand",
+                    say(CATALOGUE, "q_tied_first", mao=mao, team=_team_text(mao_team),
+                        results=each(lambda lang: ", ".join(result_name(r, lang) for r in results))),
+                    choices(_team_options("c_nobody"), _letter(team), readings), _letter(team),
+                    each(lambda lang: escape(explain_hand(results, lang))), key=("tied_first", results, mao),
+                    facts={"results": results, "mao": mao})
+
+
 # -- truco_apostas --------------------------------------------------------------------------------
 @cache
 def ladder_rows(variant_key: str) -> tuple[tuple[str | None, int, int | None], ...]:
@@ -419,19 +445,22 @@ def _threshold(asked: str) -> Callable[[np.random.Generator, str], Question]:
         assert at is not None  # a threshold hand: one team is at it
         team = _team_text(at)
         fields = {"name": name.capitalize(), "team": team}
-        options = [(v, same(str(v))) for v in sorted(set(variant.values) | {variant.threshold_value,
-                                                                            variant.threshold_run_value})]
+        other = MINEIRO if variant is PAULISTA else PAULISTA  # its values, mistaken for this variant's
+        options = [(v, same(str(v))) for v in sorted(set(variant.values) | {
+            variant.threshold_value, variant.threshold_run_value, other.threshold_value, other.threshold_run_value})]
         facts = {"state": state, "asked": asked}  # the position asked about
         key = (asked, variant.key, str(state.hands), state.score)
         if asked == "run":
             run = state.run_value
-            readings: list[Reading] = [("threshold_run_pays_hand", lambda v: v == variant.threshold_value)]
+            readings: list[Reading] = [("threshold_run_pays_hand", lambda v: v == variant.threshold_value),
+                                       ("other_variant_threshold", lambda v: v == other.threshold_run_value)]
             return Question("truco_mao_de_onze.run", "mao_de_onze", say(CATALOGUE, "q_threshold_run", **fields),
                             choices(options, run, readings), run,
                             say(CATALOGUE, "r_threshold_run", name=name, points=run), key=key, facts=facts)
         if asked == "play":
             value = state.hand_value
-            readings = [("threshold_played_is_base", lambda v: v == variant.base_value)]
+            readings = [("threshold_played_is_base", lambda v: v == variant.base_value),
+                        ("other_variant_threshold", lambda v: v == other.threshold_value)]
             return Question("truco_mao_de_onze.play", "mao_de_onze", say(CATALOGUE, "q_threshold_play", **fields),
                             choices(options, value, readings), value,
                             say(CATALOGUE, "r_threshold_play", name=name, value=value), key=key, facts=facts)
@@ -443,11 +472,12 @@ def _threshold(asked: str) -> Callable[[np.random.Generator, str], Question]:
         lost = played.is_terminal() and played.winner != played.team_of(seat)
         told = [e for e in said if e["type"] in ("raise", "hand")]
         answer = "loses" if lost else "more"
-        readings = [("raise_allowed_in_threshold", lambda v: v == "more")]
+        readings = [("raise_allowed_in_threshold", lambda v: v == "more"),
+                    ("threshold_raise_loses_hand", lambda v: v == "loses_hand")]
         return Question("truco_mao_de_onze.raise", "mao_de_onze",
                         say(CATALOGUE, "q_threshold_raise", seat=seat, **fields),
-                        choices([("loses", say(CATALOGUE, "c_loses")), ("more", say(CATALOGUE, "c_worth_more"))],
-                                 answer, readings), answer,
+                        choices([("loses", say(CATALOGUE, "c_loses")), ("loses_hand", say(CATALOGUE, "c_loses_hand")),
+                                 ("more", say(CATALOGUE, "c_worth_more"))], answer, readings), answer,
                         each(lambda lang: escape(" ".join(narrate(e, lang) for e in told))), key=key, facts=facts)
     return make
 
@@ -497,12 +527,19 @@ def duel_question(rng: np.random.Generator, _variant: str) -> Question:
                     facts={"variant": variant, "vira": vira, "plays": plays})
 
 
-MISCONCEPTIONS = ("manilha_is_vira", "counts_backwards", "poker_order", "manilha_rank_any_suit",
-                  "top_card_is_manilha", "misses_manilha", "forgets_manilha", "manilha_suit_order",
-                  "dealer_leads", "wrong_direction", "tie_goes_to_first", "count_tricks", "tie_cancels_hand",
-                  "last_trick_decides", "running_pays_raised", "running_pays_base", "ignores_raises",
-                  "worth_next_call", "threshold_run_pays_hand", "threshold_played_is_base",
-                  "raise_allowed_in_threshold", "other_variant_ladder")
+# Each misconception, and the lesson whose section states the rule that corrects it.
+MISCONCEPTIONS: dict[str, str] = {
+    "manilha_is_vira": "manilhas", "counts_backwards": "manilhas", "poker_order": "manilhas",
+    "manilha_rank_any_suit": "manilhas", "top_card_is_manilha": "manilhas", "misses_manilha": "truco_mao",
+    "forgets_manilha": "manilhas", "manilha_suit_order": "manilhas", "dealer_leads": "truco_mao",
+    "wrong_direction": "truco_mao", "tie_goes_to_first": "truco_rodadas", "count_tricks": "truco_rodadas",
+    "tie_cancels_hand": "truco_rodadas", "last_trick_decides": "truco_rodadas",
+    "tied_first_goes_to_mao": "truco_rodadas", "running_pays_raised": "truco_apostas",
+    "running_pays_base": "truco_apostas", "ignores_raises": "truco_apostas", "worth_next_call": "truco_apostas",
+    "threshold_run_pays_hand": "truco_mao_de_onze", "threshold_played_is_base": "truco_mao_de_onze",
+    "raise_allowed_in_threshold": "truco_mao_de_onze", "threshold_raise_loses_hand": "truco_mao_de_onze",
+    "other_variant_threshold": "truco_mao_de_onze", "other_variant_ladder": "truco_mineiro",
+}
 _TRICK = ("forgets_manilha", "manilha_suit_order", "poker_order", "manilha_is_vira", "manilha_rank_any_suit",
           "tie_goes_to_first")
 KINDS = (
@@ -522,16 +559,18 @@ KINDS = (
                  variants=VARIANTS, weight=0.6),
     QuestionKind("truco_rodadas.tied_hand", "truco_rodadas", "tied_hand", hand_question,
                  ("count_tricks", "tie_cancels_hand", "last_trick_decides"), variants=VARIANTS, weight=0.4),
+    QuestionKind("truco_rodadas.tied_first", "truco_rodadas", "tied_hand", tied_first_question,
+                 ("tied_first_goes_to_mao", "tie_cancels_hand"), variants=VARIANTS, weight=0.3),
     QuestionKind("truco_apostas.points_for_running", "truco_apostas", "points_for_running", running_question,
                  ("running_pays_raised", "running_pays_base"), variants=VARIANTS),
     QuestionKind("truco_apostas.value_after_raise", "truco_apostas", "value_after_raise", value_question,
                  ("ignores_raises", "worth_next_call"), variants=VARIANTS),
     QuestionKind("truco_mao_de_onze.run", "truco_mao_de_onze", "mao_de_onze", _threshold("run"),
-                 ("threshold_run_pays_hand",), variants=VARIANTS),
+                 ("threshold_run_pays_hand", "other_variant_threshold"), variants=VARIANTS),
     QuestionKind("truco_mao_de_onze.play", "truco_mao_de_onze", "mao_de_onze", _threshold("play"),
-                 ("threshold_played_is_base",), variants=VARIANTS),
+                 ("threshold_played_is_base", "other_variant_threshold"), variants=VARIANTS),
     QuestionKind("truco_mao_de_onze.raise", "truco_mao_de_onze", "mao_de_onze", _threshold("raise"),
-                 ("raise_allowed_in_threshold",), variants=VARIANTS),
+                 ("raise_allowed_in_threshold", "threshold_raise_loses_hand"), variants=VARIANTS),
     QuestionKind("truco_mineiro.duel", "truco_mineiro", "mineiro_duel", duel_question, _TRICK),
     QuestionKind("truco_mineiro.ladder", "truco_mineiro", "mineiro_ladder", ladder_question,
                  ("running_pays_raised", "other_variant_ladder", "running_pays_base")),

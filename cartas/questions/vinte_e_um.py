@@ -281,12 +281,65 @@ def bank_question(kind: str, rotation: Rotation) -> Question:
         right = change["price"]  # type: ignore[assignment]  # a bank_change says its price
         top = min(max(PRICES - 1, right), MOST_CHOICES - 1)
         options = [(n, chips(n)) for n in range(max(0, right - MOST_CHOICES + 1), top + 1)]
-        readings = [("bank_is_free", lambda v: v == 0)]
+        offers = [e["amount"] for e in story if e["type"] in ("bid", "offer")]
+        readings = [("bank_is_free", lambda v: v == 0),
+                    ("price_is_first_offer", lambda v: bool(offers) and v == offers[0])]
         paid = say(CATALOGUE, "r_paid", chips=chips(right))
         reason = Text(*(escape(f"{paid[lang]} {told[lang]}") for lang in ("pt", "en")))
     return Question(f"vinte_e_um_banca.{kind}", "pass_the_bank", prompt, choices(options, right, readings), right,
                     reason, key=(kind, mode, change["from"], change["to"], change.get("price"), len(story)),
                     facts={"kind": kind, "state": state})
+
+
+def _hand_of(rng: np.random.Generator, pack: list[Card], wanted: str) -> list[Card]:
+    """Cards off `pack` (taken from it) for a hand at the end of a round, the ace worth 11:
+    "natural" (21 with the first two), "three" (21 with three, the first two under 21) or
+    "short" (two or three cards under 21)."""
+    while True:
+        size = 2 if wanted == "natural" else 3 if wanted == "three" else int(rng.integers(2, 4))
+        picks = [int(i) for i in rng.choice(len(pack), size=size, replace=False)]
+        cards = [pack[i] for i in picks]
+        total, first = points(cards, 11), points(cards[:2], 11)
+        if (wanted == "natural" and total == 21) or (wanted == "three" and total == 21 and first < 21) \
+                or (wanted == "short" and total < 21 and first < 21):
+            for i in sorted(picks, reverse=True):
+                pack.pop(i)
+            return cards
+
+
+def natural_question(rng: np.random.Generator, _variant: str = "") -> Question:
+    """"Natural rotation: at the end of the round seat 1 holds 7 7 7 (21), seat 2 A K (21)...:
+    who holds the bank next round?": the first player from the banker's left who made 21 with
+    his first two cards (the engine's `natural_seat`, docs/rules.md#21-rotation), the banker
+    again when nobody did; a three-card 21 takes nothing (`is_two_card_21`)."""
+    banker = 0
+    players = [(banker + k) % SEATS for k in range(1, SEATS)]  # from the banker's left
+    natural = players[int(rng.integers(len(players)))] if rng.random() < 0.8 else None
+    before = players[:players.index(natural)] if natural is not None else players
+    three = None
+    if before and rng.random() < 0.85:  # mostly a three-card 21 comes first
+        three = before[int(rng.integers(len(before)))]
+    elif natural is not None:
+        three = next((s for s in players if s != natural and rng.random() < 0.5), None)
+    pack = list(STANDARD_PACK)
+    hands = {s: _hand_of(rng, pack, "natural" if s == natural else "three" if s == three else "short")
+             for s in players}
+    right = natural if natural is not None else banker
+    any_21 = next((s for s in players if points(hands[s], 11) == 21), None)
+    readings: list[Reading] = [("two_card_21_is_just_21", lambda v: any_21 is not None and v == any_21),
+                               ("bank_stays", lambda v: v == banker),
+                               ("bank_to_next_seat", lambda v: v == players[0])]
+    told = each(lambda lang: "; ".join(
+        CATALOGUE.template("q_seat_hand", lang).format(seat=s, cards=" ".join(map(str, hands[s])),
+                                                       points=points(hands[s], 11)) for s in players))
+    options = [(s, say(CATALOGUE, "c_seat", seat=s)) for s in range(SEATS)]
+    reason = (say(CATALOGUE, "r_bank_natural", seat=natural) if natural is not None
+              else say(CATALOGUE, "r_bank_natural_none", seat=banker))
+    return Question("vinte_e_um_banca.natural", "pass_the_bank",
+                    say(CATALOGUE, "q_bank_natural", banker=banker, hands=told).map(escape),
+                    choices(options, right, readings), right, reason.map(escape),
+                    key=("natural", tuple(tuple(map(str, hands[s])) for s in players)),
+                    facts={"kind": "natural", "banker": banker, "hands": hands})
 
 
 def _bank(kind: str) -> Callable[[np.random.Generator, str], Question]:
@@ -295,9 +348,15 @@ def _bank(kind: str) -> Callable[[np.random.Generator, str], Question]:
     return make
 
 
-MISCONCEPTIONS = ("ace_always_11", "ace_always_1", "face_cards_by_rank", "tie_goes_to_player", "bust_still_counts",
-                  "counts_first_two_cards", "ignores_bust_risk", "stops_too_soon", "bank_stays", "bank_to_next_seat",
-                  "bank_is_free")
+# Each misconception, and the lesson whose section states the rule that corrects it.
+MISCONCEPTIONS: dict[str, str] = {
+    "ace_always_11": "vinte_e_um_pontos", "ace_always_1": "vinte_e_um_pontos",
+    "face_cards_by_rank": "vinte_e_um_pontos", "tie_goes_to_player": "vinte_e_um_pontos",
+    "bust_still_counts": "vinte_e_um_pontos", "counts_first_two_cards": "vinte_e_um_pontos",
+    "ignores_bust_risk": "vinte_e_um_rodada", "stops_too_soon": "vinte_e_um_rodada",
+    "bank_stays": "vinte_e_um_banca", "bank_to_next_seat": "vinte_e_um_banca", "bank_is_free": "vinte_e_um_banca",
+    "price_is_first_offer": "vinte_e_um_banca", "two_card_21_is_just_21": "vinte_e_um_banca",
+}
 KINDS = (
     QuestionKind("vinte_e_um_pontos.worth", "vinte_e_um_pontos", "score_21_hand", worth_question,
                  ("ace_always_11", "ace_always_1", "face_cards_by_rank")),
@@ -309,5 +368,8 @@ KINDS = (
                  ("ignores_bust_risk", "stops_too_soon")),
     QuestionKind("vinte_e_um_banca.seat", "vinte_e_um_banca", "pass_the_bank", _bank("seat"),
                  ("bank_stays", "bank_to_next_seat")),
-    QuestionKind("vinte_e_um_banca.price", "vinte_e_um_banca", "pass_the_bank", _bank("price"), ("bank_is_free",)),
+    QuestionKind("vinte_e_um_banca.price", "vinte_e_um_banca", "pass_the_bank", _bank("price"),
+                 ("bank_is_free", "price_is_first_offer")),
+    QuestionKind("vinte_e_um_banca.natural", "vinte_e_um_banca", "pass_the_bank", natural_question,
+                 ("two_card_21_is_just_21", "bank_stays", "bank_to_next_seat"), weight=0.5),
 )

@@ -591,6 +591,95 @@ _QUESTIONS = {
                                        "truco may still be called in the mão de onze (or de dez)"),
     "mis_other_variant_ladder": ("vale a escada de pontos da outra variante",
                                  "the other variant's ladder of values holds"),
+    "mis_tied_first_goes_to_mao": ("a 1ª rodada empatada é da dupla da mão", "a tied first trick goes to the mão"),
+    "mis_threshold_raise_loses_hand": ("pedir truco na mão de onze (ou de dez) custa só a mão",
+                                       "calling truco in the mão de onze (or de dez) costs only the hand"),
+    "mis_other_variant_threshold": ("valem os pontos da outra variante na mão de onze (ou de dez)",
+                                    "the other variant's values hold in the mão de onze (or de dez)"),
+    "q_tied_first": ("O assento {mao} é a mão ({team}). Resultado das rodadas: {results}. Quem leva a mão?",
+                     "Seat {mao} is the mão ({team}). Trick results: {results}. Who takes the hand?"),
+    "c_loses_hand": ("A dupla que pediu perde só a mão", "The calling team loses only the hand"),
+}
+
+# The rule that corrects each misconception (`rule_<key>`), said after its name.
+_RULES = {
+    "rule_manilha_is_vira": ("A manilha é o valor que vem logo depois da vira na ordem natural: vira 6, manilhas 7.",
+                             "The manilha is the rank right after the vira in the natural order: vira 6, the 7s."),
+    "rule_counts_backwards": ("Conte para a frente: a manilha vem depois da vira, e depois do 3 a ordem volta ao 4.",
+                              "Count forwards: the manilha comes after the vira, and after the 3 the order wraps "
+                              "round to the 4."),
+    "rule_poker_order": ("No truco a ordem é 4 · 5 · 6 · 7 · Q · J · K · A · 2 · 3: a dama abaixo do valete, o 3 no "
+                         "topo.",
+                         "In truco the order is 4 · 5 · 6 · 7 · Q · J · K · A · 2 · 3: the queen below the jack, the "
+                         "3 on top."),
+    "rule_manilha_rank_any_suit": ("No Mineiro só quatro cartas são manilhas: 4♣, 7♥, A♠ e 7♦; os outros 4, 7 e ases "
+                                   "são cartas comuns.",
+                                   "In Mineiro only four cards are manilhas: 4♣, 7♥, A♠ and 7♦; the other 4s, 7s and "
+                                   "aces are ordinary cards."),
+    "rule_top_card_is_manilha": ("O 3 é a carta comum mais forte, mas não é manilha: as quatro manilhas vencem o 3.",
+                                 "The 3 is the strongest ordinary card but no manilha: the four manilhas beat it."),
+    "rule_misses_manilha": ("Procure a manilha em cada mão: no Paulista, o valor depois da vira; no Mineiro, 4♣, 7♥, "
+                            "A♠ e 7♦.",
+                            "Look for the manilha in every hand: in Paulista, the rank after the vira; in Mineiro, "
+                            "4♣, 7♥, A♠ and 7♦."),
+    "rule_forgets_manilha": ("As quatro manilhas vencem todas as cartas comuns, até o 3.",
+                             "The four manilhas beat every ordinary card, the 3 included."),
+    "rule_manilha_suit_order": ("Entre as manilhas o naipe decide: ouros ♦ &lt; espadas ♠ &lt; copas ♥ &lt; paus ♣ "
+                                "(o zap).",
+                                "Among the manilhas the suit decides: diamonds ♦ &lt; spades ♠ &lt; hearts ♥ &lt; "
+                                "clubs ♣ (the zap)."),
+    "rule_dealer_leads": ("Quem dá as cartas joga por último (é o pé); começa o assento seguinte, a mão.",
+                          "The dealer plays last (the pé); the next seat, the mão, leads."),
+    "rule_wrong_direction": ("A vez segue a ordem dos assentos: depois do assento 0 vem o 1, depois o 2, o 3.",
+                             "Play follows the seats' order: after seat 0 comes seat 1, then 2, then 3."),
+    "rule_tie_goes_to_first": ("Se a melhor carta de cada dupla for igual, a rodada empata: não é de ninguém.",
+                               "When each team's best card is equal, the trick is tied: it goes to nobody."),
+    "rule_count_tricks": ("Leva a mão quem vence duas rodadas; com uma para cada e a 3ª empatada, vale a 1ª.",
+                          "Two tricks take the hand; with one trick each and the 3rd tied, the 1st decides."),
+    "rule_tie_cancels_hand": ("Uma rodada empatada não anula a mão: decide a rodada vencida antes ou depois dela; só "
+                              "três empates não dão ponto a ninguém.",
+                              "A tied trick does not cancel the hand: a trick won before or after it decides; only "
+                              "three ties give nobody a point."),
+    "rule_last_trick_decides": ("Não é a última rodada que decide: com uma para cada e a 3ª empatada, vale a 1ª.",
+                                "The last trick does not decide: with one trick each and the 3rd tied, the 1st "
+                                "does."),
+    "rule_tied_first_goes_to_mao": ("A 1ª rodada empatada não é de ninguém, nem da mão: decide a primeira rodada que "
+                                    "não empatar, e três empates não dão ponto a ninguém.",
+                                    "A tied first trick goes to nobody, not to the mão: the first trick that is not "
+                                    "tied decides, and three ties give nobody a point."),
+    "rule_running_pays_raised": ("Quem corre dá à outra dupla o valor da mão antes do pedido recusado, não o valor "
+                                 "pedido.",
+                                 "Running gives the other team what the hand was worth before the refused call, not "
+                                 "the value asked."),
+    "rule_running_pays_base": ("Correr dá o valor da mão antes do pedido recusado: depois de pedidos aceitos, mais que "
+                               "o valor inicial.",
+                               "Running gives what the hand was worth before the refused call: after accepted calls, "
+                               "more than its first value."),
+    "rule_ignores_raises": ("Cada pedido aceito sobe o valor da mão: ela vale o último valor aceito.",
+                            "Every accepted call raises the hand: it is worth the last accepted value."),
+    "rule_worth_next_call": ("Um pedido só muda o valor da mão quando é aceito: ela vale o último valor aceito.",
+                             "A call changes the hand's value only once accepted: it is worth the last accepted "
+                             "value."),
+    "rule_threshold_run_pays_hand": ("Correr da mão de onze dá 1 ponto à outra dupla (da mão de dez, no Mineiro, 2): "
+                                     "menos que a mão jogada.",
+                                     "Running from the mão de onze gives the other team 1 point (from Mineiro's mão "
+                                     "de dez, 2): less than the played hand."),
+    "rule_threshold_played_is_base": ("A mão de onze jogada vale 3 pontos; a mão de dez do Mineiro, 4.",
+                                      "A mão de onze that is played is worth 3 points; Mineiro's mão de dez, 4."),
+    "rule_raise_allowed_in_threshold": ("Na mão de onze (ou de dez) não se pede truco: quem pede perde o jogo.",
+                                        "Nobody calls truco in the mão de onze (or de dez): the team that calls "
+                                        "loses the game."),
+    "rule_threshold_raise_loses_hand": ("Pedir truco na mão de onze (ou de dez) não custa só a mão: a dupla que "
+                                        "pediu perde o jogo.",
+                                        "Calling truco in the mão de onze (or de dez) costs more than the hand: the "
+                                        "calling team loses the game."),
+    "rule_other_variant_threshold": ("No Paulista a mão de onze vale 3 e correr dá 1; no Mineiro a mão de dez vale 4 "
+                                     "e correr dá 2.",
+                                     "In Paulista the mão de onze is worth 3 and running gives 1; in Mineiro the mão "
+                                     "de dez is worth 4 and running gives 2."),
+    "rule_other_variant_ladder": ("Cada variante tem a sua escada: Paulista 1, 3, 6, 9, 12; Mineiro 2, 4, 6, 10, 12.",
+                                  "Each variant has its own ladder: Paulista 1, 3, 6, 9, 12; Mineiro 2, 4, 6, 10, "
+                                  "12."),
 }
 
 _KIND_TEXT = {"accept": ("aceitar", "accept"), "run": ("correr", "run")}
@@ -660,7 +749,7 @@ class TrucoCatalogue(Catalogue):
         return out
 
 
-CATALOGUE = TrucoCatalogue("truco", {**_ENTRIES, **_QUESTIONS})
+CATALOGUE = TrucoCatalogue("truco", {**_ENTRIES, **_QUESTIONS, **_RULES})
 
 
 # -- phrases built from the entries --------------------------------------------------------

@@ -403,10 +403,65 @@ _QUESTIONS = {
     "mis_bank_stays": ("a banca fica com quem já a tinha", "the bank stays with whoever held it"),
     "mis_bank_to_next_seat": ("a banca passa sempre ao assento seguinte", "the bank always passes to the next seat"),
     "mis_bank_is_free": ("quem toma a banca não paga nada por ela", "whoever takes the bank pays nothing for it"),
+    "mis_price_is_first_offer": ("o novo banqueiro paga o primeiro lance (ou a primeira oferta) feito",
+                                 "the new banker pays the first bid (or offer) made"),
+    "mis_two_card_21_is_just_21": ("um 21 de duas cartas é um 21 como outro qualquer", "a two-card 21 is just 21"),
+    "q_bank_natural": ("Rodízio natural (o ás vale 11). A banca é do assento {banker}. No fim da rodada: {hands}. "
+                       "Quem fica com a banca na próxima rodada?",
+                       "Natural rotation (the ace counts 11). Seat {banker} holds the bank. At the end of the round: "
+                       "{hands}. Who holds the bank next round?"),
+    "q_seat_hand": ("assento {seat}: {cards} ({points})", "seat {seat}: {cards} ({points})"),
+    "r_bank_natural": ("O assento {seat} fez 21 com as duas primeiras cartas: fica com a banca.",
+                       "Seat {seat} made 21 with the first two cards: it takes the bank."),
+    "r_bank_natural_none": ("Ninguém fez 21 com as duas primeiras cartas: a banca fica com o assento {seat}.",
+                            "Nobody made 21 with the first two cards: the bank stays with seat {seat}."),
+}
+
+# The rule that corrects each misconception (`rule_<key>`), said after its name.
+_RULES = {
+    "rule_ace_always_11": ("O ás vale o que a mesa combinou: 1, 11, ou na regra da casa flexível 11 só quando a mão "
+                           "não passa de 21.",
+                           "The ace counts what the table agreed: 1, 11, or under the flexible house rule 11 only "
+                           "while the hand stays at 21 or under."),
+    "rule_ace_always_1": ("O ás vale o que a mesa combinou: 1, 11, ou na regra da casa flexível 11 quando a mão não "
+                          "passa de 21.",
+                          "The ace counts what the table agreed: 1, 11, or under the flexible house rule 11 while "
+                          "the hand stays at 21 or under."),
+    "rule_face_cards_by_rank": ("O valete, a dama e o rei valem 10 cada.", "The jack, queen and king count 10 each."),
+    "rule_tie_goes_to_player": ("O empate fica com a banca: o jogador precisa de mais pontos que ela.",
+                                "A tie goes to the bank: the player needs more points than the banker."),
+    "rule_bust_still_counts": ("Quem passa de 21 estoura e perde, tenha quantos pontos tiver.",
+                               "Whoever goes over 21 busts and loses, however many points."),
+    "rule_counts_first_two_cards": ("Contam todas as cartas da banca, também as que ela comprou.",
+                                    "Every card of the banker counts, the ones drawn too."),
+    "rule_ignores_bust_risk": ("Peça outra carta quando a chance de estourar é pequena; pare quando é grande.",
+                               "Take another card when the chance to bust is small; stand when it is large."),
+    "rule_stops_too_soon": ("Com pouca chance de estourar, vale pedir mais uma carta.",
+                            "With a small chance to bust, another card is worth taking."),
+    "rule_bank_stays": ("A banca muda de mão conforme o modo da mesa: depois de tantas rodadas, com 21 de duas cartas, "
+                        "em leilão ou vendida.",
+                        "The bank changes hands by the table's mode: after some rounds, on a two-card 21, by auction "
+                        "or by sale."),
+    "rule_bank_to_next_seat": ("A banca vai para quem o modo manda: quem aceita a oferta, quem fez 21 com duas "
+                               "cartas, o maior lance ou a oferta aceita.",
+                               "The bank goes where the mode says: to whoever takes the offer, makes a two-card 21, "
+                               "bids highest or has an offer accepted."),
+    "rule_bank_is_free": ("No leilão e na venda o novo banqueiro paga o lance vencedor ou a oferta aceita.",
+                          "In an auction or a sale the new banker pays the winning bid or the accepted offer."),
+    "rule_price_is_first_offer": ("Paga-se o lance que venceu o leilão, ou a oferta que a banca aceitou, não o "
+                                  "primeiro.",
+                                  "The price is the bid that won the auction, or the offer the banker accepted, not "
+                                  "the first one."),
+    "rule_two_card_21_is_just_21": ("21 com as duas primeiras cartas é especial: a banca que o tem leva todas as "
+                                    "apostas na hora, e no rodízio natural o jogador que o faz toma a banca (um 21 "
+                                    "de três cartas não).",
+                                    "21 with the first two cards is special: a banker holding it takes every bet at "
+                                    "once, and under the natural rotation the player who makes it takes the bank (a "
+                                    "three-card 21 does not)."),
 }
 
 CATALOGUE = Catalogue("vinte_e_um", {
     **_ACTIONS, **_KINDS, **_PHASES, **_EVENTS, **_REASONS, **_ROTATIONS, **_CALLS, **_WORDS,
     **_REFUSALS, **_SETUP, **_STATE_RULES,
-    **_COACH, **_QUESTIONS,
+    **_COACH, **_QUESTIONS, **_RULES,
 })

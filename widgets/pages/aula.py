@@ -38,6 +38,7 @@ from classroom.store import StoreError
 from widgets.components import live as drawing
 from widgets.components.base import View
 from widgets.components.i18n import LANGUAGES, translate
+from widgets.pages.turma_insight import projector_html
 
 # The lessons whose questions the projector asks: each lesson's question kinds, found in the
 # engine's registry (`cartas.questions.draw_question`).
@@ -189,6 +190,8 @@ class LiveProjector(View):
         self._seed = seed
         self._rng = None
         self._turns: dict[str, int] = {}  # lesson -> questions of it asked before
+        self._drawn: Any = None  # the last question drawn, and each asked one by its number
+        self._asked: dict[int, Any] = {}
         self.intro = w.HTML()
         self.code = w.Text(layout=w.Layout(width="160px")).add_class("cartas-live-class")
         self.key = w.Password(layout=w.Layout(width="240px")).add_class("cartas-live-key")
@@ -277,10 +280,15 @@ class LiveProjector(View):
         if lesson not in QUESTION_LESSONS:
             raise KeyError(lesson)
         turn = self._turns[lesson] = self._turns.get(lesson, -1) + 1  # as the lesson asks them
-        return drawing.stored_question(lesson, questions.draw_question(lesson, self._rng, turn=turn))
+        self._drawn = questions.draw_question(lesson, self._rng, turn=turn)
+        return drawing.stored_question(lesson, self._drawn)
 
     def ask_lesson(self, lesson: str) -> int:
-        return self._ask(self.draw_question(lesson))
+        stored = self.draw_question(lesson)
+        number = self._ask(stored)
+        self._asked[number] = self._drawn  # its choices' misconceptions, for the popular wrong one
+        self.draw_board()
+        return number
 
     def ask_scenario(self, text: str) -> int:
         if self.session is None:
@@ -384,4 +392,5 @@ class LiveProjector(View):
             "<div class='cartas-live-results' style='display:grid;grid-template-columns:minmax(0,3fr) "
             "minmax(0,2fr);gap:20px;align-items:start'>"
             f"<div>{head}{state}{drawing.histogram_html(board, lang, reveal=True)}</div>"
-            f"<div>{verdict}{drawing.leaders_html(board, lang)}</div></div>")
+            f"<div>{verdict}{projector_html(board, self._asked.get(board['number']), lang)}"
+            f"{drawing.leaders_html(board, lang)}</div></div>")

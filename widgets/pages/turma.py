@@ -202,7 +202,7 @@ class ClassView(View):
         self.confirm = w.HBox([self.confirm_text, self.confirm_yes, self.confirm_no],
                               layout=w.Layout(display="none")).add_class("cartas-remove-confirm")
         self.ticker = Ticker()
-        self._roster = self._homework = None  # made when first needed: a class opened (see `roster`)
+        self._roster = self._homework = self._insight = None  # made when first needed: a class opened
         self.create_button.on_click(self.guarded(lambda _: self.create()))
         self.open_button.on_click(self.guarded(lambda _: self.open_table(self.code.value, self.key.value)))
         self.remove_button.on_click(self.guarded(lambda _: self.ask_remove()))
@@ -251,6 +251,16 @@ class ClassView(View):
             self.roster  # noqa: B018 - the roster comes first on the page
             self.manage.children = (*self.manage.children, self._homework)
         return self._homework
+
+    @property
+    def insight(self):
+        """What the class gets wrong, and why (widgets.pages.turma_insight, issue 32 item 3)."""
+        if self._insight is None:
+            from widgets.pages.turma_insight import InsightPanel
+            self._insight = InsightPanel(self)
+            self.homework  # noqa: B018 - after the homework
+            self.manage.children = (*self.manage.children, self._insight)
+        return self._insight
 
     # Actions ----------------------------------------------------------------------------
     def _store(self) -> Classroom:
@@ -369,6 +379,7 @@ class ClassView(View):
             self.device_count = store.remembered_devices(self.opened.code)  # none under JupyterHub
             self.roster.show(self.opened, self.rows)
             self.homework.show(self.opened.code, {r["id"]: r["name"] for r in self.rows})
+            self.insight.show(self.opened.code, {r["id"]: r["name"] or self.t("anonymous") for r in self.rows})
             if self.class_tables is not None:
                 self.class_tables.refresh()
         except StoreError as error:
@@ -444,7 +455,7 @@ class ClassView(View):
         hub = hub_user() is not None  # under JupyterHub: the hub's login, no key nor device
         for part in (self.key, self.remember, self.forget_all_button, self.device_status):
             part.layout.display = "none" if hub else ""
-        for part in (self._roster, self._homework):  # the parts made so far
+        for part in (self._roster, self._homework, self._insight):  # the parts made so far
             if part is not None:
                 part.redraw()
         if self.opened is None:

@@ -1,0 +1,96 @@
+"""The teacher's insight on the class dashboard (issue 32, item 3): the synthetic class's
+answers in the store, the teacher opens the class on a laptop and on a 360 px phone, in both
+languages; the report names the planted misconceptions, fits the phone and is axe-clean."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from phone_pages import AXE_RULES, AXE_TAGS, layout_problems, phone_context
+
+from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
+from serving import ROOT, start_voila, stop
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from synthetic_class import synthetic_class
+
+
+@pytest.fixture(scope="module")
+def insight_class(tmp_path_factory):
+    """A Voilà server whose store holds the synthetic class; yields (url, code, key, planted)."""
+    from classroom.interface import StoreClassroom
+    from classroom.progress import open_store
+
+    tmp = tmp_path_factory.mktemp("insight-voila")
+    db = str(tmp / "cartas.db")
+    room = StoreClassroom(open_store(db))
+    made = room.create_class("8º A")
+    planted, _ = synthetic_class(room, made.code)
+    process, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
+                                {"CARTAS_PROGRESS": str(tmp / "progress.json"), "CARTAS_DB": db,
+                                 "CARTAS_DATABASE_URL": ""})
+    try:
+        yield base, made.code, made.key, planted
+    finally:
+        stop(process)
+
+
+def _axe(page) -> list[str]:
+    """axe-core's WCAG 2.1 A and AA violations inside the insight panel."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    result = Axe().run(page, context=".cartas-insight-panel",
+                       options={"runOnly": {"type": "tag", "values": AXE_TAGS}, "rules": AXE_RULES})
+    return [f"{v['id']}: {node['target']} {node.get('failureSummary', '')[:160]}"
+            for v in result.response["violations"] for node in v["nodes"]]
+
+
+def _open(context, base: str, code: str, key: str, lang: str):
+    page = context.new_page()
+    page.set_default_timeout(90_000)
+    page.goto(f"{base}/voila/render/turma.ipynb?lang={lang}")
+    page.wait_for_selector(".cartas-view", state="visible")
+    page.locator(".cartas-class-code input").fill(code)
+    page.locator(".cartas-teacher-key input").fill(key)
+    page.locator(".cartas-open-class").click()
+    page.wait_for_selector(".cartas-insight-sentences li")
+    return page
+
+
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone(browser, insight_class, lang):
+    from cartas.questions import misconception
+
+    base, code, key, planted = insight_class
+    for size, name in (((1280, 900), "laptop"), ((360, 740), "phone")):
+        context = (browser.new_context(viewport={"width": size[0], "height": size[1]}) if name == "laptop"
+                   else phone_context(browser, size))
+        try:
+            page = _open(context, base, code, key, lang)
+            panel = page.locator(".cartas-insight")
+            text = panel.inner_text()
+            for belief in {k for beliefs in planted.values() for k in beliefs}:
+                words = misconception(belief).text[lang].replace("&lt;", "<")
+                assert words in text, (belief, lang)
+            assert page.locator(".cartas-insight-learner").count() == len(planted)
+            assert page.locator(".cartas-insight-csv-answers").get_attribute("download") == f"respostas-{code}.csv"
+            panel.scroll_into_view_if_needed()
+            if name == "phone":
+                width = page.evaluate("() => document.documentElement.clientWidth")
+                box = panel.bounding_box()
+                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
+                assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1",
+                                     panel.element_handle()), "the insight scrolls sideways"
+                print(layout_problems(page)["out"][:5])
+            assert _axe(page) == []
+            SCREENSHOTS.mkdir(exist_ok=True)
+            page.evaluate("(e) => e.scrollIntoView()", panel.locator("h4").element_handle())
+            page.wait_for_timeout(300)  # the scroll painted (a screenshot for review, no check waits on it)
+            page.screenshot(path=str(SCREENSHOTS / f"turma_insight_{name}_{lang}.png"))
+            page.locator(".cartas-insight-learner summary").first.click()  # one learner opened
+            replay = page.locator(".cartas-insight-learner").first.locator(".cartas-insight-replay").first
+            replay.wait_for()
+            assert _axe(page) == []
+        finally:
+            context.close()

@@ -1,0 +1,214 @@
+"""Every answer kept whole (issue 32, item 1): the store on both back ends, the migration that
+keeps older answers, the classroom interface in this process and through the class service,
+and the checks that refuse what a page forges."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from cartas.questions import SLIP, find_kind
+from classroom import answers as whole
+from classroom.answers import Answer, AnswerError, answer_to, value_text
+from classroom.classes import create_class
+from classroom.identity import Learner
+from classroom.interface import ServiceClassroom, StoreClassroom
+from classroom.progress import MIGRATIONS, learner_progress, open_store, record
+from classroom.store import connect
+
+KIND = "manilhas.rank_from_vira"
+
+
+def a_question(seed: int, kind: str = KIND, variant: str | None = None):
+    return find_kind(kind).make(np.random.default_rng(seed), variant)
+
+
+def wrong_and_right(seed: int, kind: str = KIND):
+    """(the question, a named wrong value, the right value)."""
+    q = a_question(seed, kind)
+    wrong = next(c.value for c in q.choices if c.misconception not in (None, SLIP))
+    return q, wrong, q.answer
+
+
+def whole_answer(learner: Learner, seed: int, pick: str = "wrong", context: str = "lesson:manilhas",
+                 at: float | None = None, kind: str = KIND) -> Answer:
+    q, wrong, right = wrong_and_right(seed, kind)
+    return answer_to(q, wrong if pick == "wrong" else right, learner_id=learner.key, context=context, seed=seed,
+                     seconds=4.5, at=at)
+
+
+def test_a_question_made_again_from_its_seed_is_the_one_answered():
+    q, wrong, _ = wrong_and_right(11)
+    ana = Learner("browser-ana-01", "Ana")
+    a = answer_to(q, wrong, learner_id=ana.key, context="lesson:manilhas", seed=11)
+    again = a.question()
+    assert again == q and a.choices == tuple(value_text(c.value) for c in q.choices)
+    assert a.misconception == q.misconception(wrong) and not a.correct and a.skill == q.skill
+
+
+def test_whole_answers_are_stored_and_read_back_on_both_back_ends(store_location):
+    store = open_store(store_location)
+    ana, bia = Learner("browser-ana-01", "Ana"), Learner("browser-bia-01", "Bia")
+    mine = [whole_answer(ana, 1, "wrong", at=100.0), whole_answer(ana, 2, "right", "review", at=101.0)]
+    assert whole.record(store, ana, mine) == 2
+    whole.record(store, bia, [whole_answer(bia, 3, at=102.0)])
+    back = whole.answers_of(store, ana.key)
+    assert back == [whole.check(a) for a in mine]
+    assert back[0].misconception not in (None, SLIP) and back[0].seconds == 4.5
+    assert back[1].correct and back[1].misconception is None and back[1].context == "review"
+    assert whole.answers_of(store, ana.key, context="review") == back[1:]
+    assert whole.answers_of(store, ana.key, since=100.5) == back[1:]
+    # each answer counts for its kind's lesson, as a lesson's answer always did
+    assert learner_progress(store, ana.key)["manilhas"] == {"right": 1, "asked": 2, "last": 101.0}
+
+
+def test_a_class_reads_its_learners_answers_only(store_location):
+    store = open_store(store_location)
+    code = create_class(store, "7º B").code
+    ana, outsider = Learner("browser-ana-01", "Ana", code), Learner("browser-zeca-1", "Zeca")
+    whole.record(store, ana, [whole_answer(ana, 1)])
+    whole.record(store, outsider, [whole_answer(outsider, 2)])
+    assert [a.learner_id for a in whole.class_answers(store, code)] == [ana.key]
+
+
+def test_a_learner_writes_only_her_own_answers(store_location):
+    store = open_store(store_location)
+    ana, bia = Learner("browser-ana-01", "Ana"), Learner("browser-bia-01", "Bia")
+    with pytest.raises(AnswerError) as refused:
+        whole.record(store, ana, [whole_answer(bia, 1)])
+    assert refused.value.code == "not_yours" and "própria" in refused.value.message("pt")
+    assert whole.answers_of(store, bia.key) == [] and whole.answers_of(store, ana.key) == []
+
+
+def _forged(a: Answer, **change) -> Answer:
+    from dataclasses import replace
+    return replace(a, **change)
+
+
+@pytest.mark.parametrize("change, code", [
+    ({"kind": "manilhas.nothing_like_it"}, "unknown_kind"),
+    ({"seed": -1}, "bad_seed"),
+    ({"seed": None}, "bad_seed"),
+    ({"seed": 2 ** 63}, "bad_seed"),
+    ({"chosen": "♛"}, "not_a_choice"),
+    ({"choices": ("A", "2", "3")}, "wrong_choices"),
+    ({"variant": "mineiro"}, "wrong_variant"),
+    ({"skill": "trick_winner"}, "wrong_skill"),
+    ({"context": "somewhere"}, "bad_context"),
+    ({"seconds": 1e9}, "bad_field"),
+])
+def test_a_forged_answer_is_refused_naming_the_problem(change, code, tmp_path):
+    store = open_store(str(tmp_path / "s.db"))
+    ana = Learner("browser-ana-01", "Ana")
+    good = whole_answer(ana, 5)
+    with pytest.raises(AnswerError) as refused:
+        whole.record(store, ana, [_forged(good, **change)])
+    assert refused.value.code == code
+    assert refused.value.message("pt") != refused.value.message("en")
+    assert whole.answers_of(store, ana.key) == []
+
+
+def test_a_page_that_calls_its_wrong_choice_right_is_corrected_by_the_question(tmp_path):
+    store = open_store(str(tmp_path / "s.db"))
+    ana = Learner("browser-ana-01", "Ana")
+    lie = _forged(whole_answer(ana, 5), correct=True, misconception=None)
+    whole.record(store, ana, [lie])
+    stored = whole.answers_of(store, ana.key)[0]
+    assert not stored.correct and stored.misconception not in (None, SLIP)
+    assert learner_progress(store, ana.key)["manilhas"]["right"] == 0
+
+
+def test_older_answers_keep_what_they_had_after_the_migration(store_location):
+    old = connect(store_location)
+    old.migrate(MIGRATIONS, upto=5)
+    from classroom.homework import MIGRATIONS as HOMEWORK
+    old.migrate(HOMEWORK)
+    ana = Learner("browser-ana-01", "Ana")
+    record(old, ana, "manilhas", [True, False], skills=["manilhas_from_vira"] * 2)
+    old.close()
+    store = open_store(store_location)
+    assert store.version("classroom") == MIGRATIONS.latest == 6
+    before = whole.answers_of(store, ana.key)
+    assert [(a.kind, a.choices, a.seed, a.correct, a.skill, a.context) for a in before] == [
+        ("", (), None, True, "manilhas_from_vira", "lesson:manilhas"),
+        ("", (), None, False, "manilhas_from_vira", "lesson:manilhas")]
+    whole.record(store, ana, [whole_answer(ana, 9)])
+    assert [a.kind for a in whole.answers_of(store, ana.key)] == ["", "", KIND]
+
+
+def test_the_answer_travels_as_json_and_a_bad_field_is_named():
+    ana = Learner("browser-ana-01", "Ana")
+    a = whole_answer(ana, 3)
+    assert Answer.from_json(a.to_json()) == a
+    for bad, field in (({"chosen": 3}, "chosen"), ({"correct": "yes"}, "correct"), ({"seconds": -2}, "seconds"),
+                       ({"choices": "AKQ"}, "choices")):
+        with pytest.raises(AnswerError) as refused:
+            Answer.from_json({**a.to_json(), **bad})
+        assert field in refused.value.message("en")
+    with pytest.raises(AnswerError) as refused:
+        Answer.from_json({**a.to_json(), "sneaky": 1})
+    assert "sneaky" in refused.value.message("en")
+
+
+# The classroom interface ---------------------------------------------------------------------
+def test_the_classroom_in_this_process_records_and_reads_whole_answers(store_location):
+    room = StoreClassroom(open_store(store_location))
+    code = room.create_class("7º A").code
+    ana = Learner("browser-ana-01", "Ana", code)
+    assert room.record_answers(ana, [whole_answer(ana, 1), whole_answer(ana, 2, "right")]) == 2
+    assert room.record_answer(ana, whole_answer(ana, 3)) == 1
+    assert len(room.answers_of(ana.key)) == 3
+    assert [a.seed for a in room.class_answers(code)] == [1, 2, 3]
+
+
+def _hub(name: str) -> Learner:
+    from classroom.service import HubUser
+    return HubUser("hub-learner", name, "")
+
+
+def test_through_the_service_whole_answers_go_in_and_out_by_the_hub_login(school):
+    ana_room, bia_room = ServiceClassroom(school.client("ana")), ServiceClassroom(school.client("bia"))
+    ana, bia = _hub("ana"), _hub("bia")
+    assert ana.key == "hub:ana"
+    assert ana_room.record_answers(ana, [whole_answer(ana, 1), whole_answer(ana, 2, "right")]) == 2
+    bia_room.record_answer(bia, whole_answer(bia, 3))
+    mine = ana_room.answers_of(ana.key)
+    assert [(a.learner_id, a.seed, a.correct) for a in mine] == [("hub:ana", 1, False), ("hub:ana", 2, True)]
+    assert mine[0].misconception not in (None, SLIP)
+    # she cannot read bia's, nor the class's
+    from classroom.remote import ServiceRefused
+    with pytest.raises(ServiceRefused) as refused:
+        ana_room.answers_of("hub:bia")
+    assert (refused.value.status, refused.value.code) == (403, "not_yours")
+    with pytest.raises(ServiceRefused) as refused:
+        ana_room.class_answers("turma-a")
+    assert refused.value.status == 403
+    # an answer naming bia is recorded as ana's: the token says who she is
+    ana_room.record_answer(ana, _forged(whole_answer(ana, 4), learner_id="hub:bia"))
+    assert [a.seed for a in bia_room.answers_of(bia.key)] == [3]
+    assert [a.seed for a in ana_room.answers_of(ana.key)] == [1, 2, 4]
+
+
+def test_through_the_service_a_forged_answer_is_refused_naming_the_problem(school):
+    room = ServiceClassroom(school.client("ana"))
+    ana = _hub("ana")
+    with pytest.raises(AnswerError) as refused:
+        room.record_answer(ana, _forged(whole_answer(ana, 1), choices=("A", "2", "3")))
+    assert refused.value.code == "wrong_choices" and "semente" in refused.value.message("pt")
+    with pytest.raises(AnswerError) as refused:
+        room.record_answer(ana, _forged(whole_answer(ana, 1), kind="x.y"))
+    assert refused.value.code == "unknown_kind"
+    assert room.answers_of(ana.key) == []
+
+
+def test_through_the_service_a_teacher_reads_only_her_classes_answers(school):
+    ServiceClassroom(school.client("ana")).record_answer(_hub("ana"), whole_answer(_hub("ana"), 1))
+    ServiceClassroom(school.client("caio")).record_answer(_hub("caio"), whole_answer(_hub("caio"), 2))
+    prof = ServiceClassroom(school.client("prof"))
+    assert [(a.learner_id, a.seed) for a in prof.class_answers("turma-a")] == [("hub:ana", 1)]
+    assert [(a.learner_id, a.seed) for a in prof.class_answers("turma-b")] == [("hub:caio", 2)]
+    assert [a.seed for a in prof.answers_of("hub:ana")] == [1]
+    # a learner of another class reads none of turma-a's
+    from classroom.remote import ServiceRefused
+    with pytest.raises(ServiceRefused) as refused:
+        ServiceClassroom(school.client("caio")).class_answers("turma-a")
+    assert refused.value.code == "teachers_only"
