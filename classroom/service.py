@@ -49,8 +49,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   `too_many_tries`, the wait said in words) before the code is looked at; a hub user is a
   known source, so her class's count never refuses her classmates (docs/rules.md#guess-limits).
   Live-quiz codes are limited the same way, in her own scope (`LessonHandler.live_code`). A table she made,
-  or reached once on this service (a teacher: through her class's listing), is no guess
-  again; at most REACHED_PAIRS such (learner, table) pairs are kept, the oldest dropped.
+  or reached once on this service, on any of its replicas (a teacher: through her class's
+  listing), is no guess again (the store's `service_reached`; each replica keeps at most
+  REACHED_PAIRS such (learner, table) pairs in memory, the oldest dropped, and asks the store
+  on a miss).
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
   answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
@@ -85,8 +87,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   over for her seat the service records the item from the table's own record
   (`homework.bot_table_over`). A finished game her kernel sends (`POST api/homework/ID/game`)
   is refused (409 `service_deals`), never replayed. Each learner makes at most HOMEWORK_BURST
-  requests of each of these two at once, then one every HOMEWORK_EVERY seconds (429
-  `too_many_requests`, before the body is read: `LimitedHomeworkHandler`). A table's game is
+  requests of each of these two at once, then one every HOMEWORK_EVERY seconds, whichever
+  replica she reaches (429 `too_many_requests`, before the body is read:
+  `LimitedHomeworkHandler`; the buckets are the store's `service_calls`). A table's game is
   loaded (its actions replayed) on a store thread, never on the loop (`Classes.snapshot`).
 - Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
   answers and joins only theirs, as herself; teachers compose, read results and run the
