@@ -163,11 +163,13 @@ def test_a_page_waiting_on_one_replica_sees_a_move_made_through_another(district
         woke["status"], woke["view"], woke["replica"] = call(
             replicas.replica_url(0), tokens[watcher], "GET", f"api/tables/{code}?after={version}&wait=25")
         woke["seconds"] = time.monotonic() - began
+    status, _, replica = call(replicas.replica_url(0), tokens[watcher], "GET", f"api/tables/{code}")
+    assert status == 200 and replica == "r0"        # her page's first look, on r0
     waiting = threading.Thread(target=wait)
     waiting.start()
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + 30
     while replicas.health(0)["waiting"] < 1:       # the page waits on replica r0 now
-        assert time.monotonic() < deadline
+        assert time.monotonic() < deadline and waiting.is_alive(), woke
         time.sleep(0.05)
     status, mine, _ = call(replicas.replica_url(1), tokens[mover], "GET", f"api/tables/{code}")
     began = time.monotonic()
