@@ -12,7 +12,7 @@ STAMP  := $(VENV)/.installed
 WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist loadgroup
 
-.PHONY: serve test quick lint install browser postgres hubproxy screenshots bench clean
+.PHONY: serve test quick lint install browser postgres hubproxy replicatools screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,18 @@ postgres:
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
 	fi
 
+# Debian's haproxy and pgbouncer, for the class service's replica tests (tests/test_replicas.py
+# starts its own of each, on 127.0.0.1).
+replicatools:
+	@missing=""; for tool in haproxy pgbouncer; do \
+	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian's$$missing..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # JupyterHub's proxy (configurable-http-proxy, from npm) in build/npm, for the hub tests;
 # Debian's nodejs and npm first when missing.
 HUBPROXY := build/npm/node_modules/.bin/configurable-http-proxy
@@ -69,7 +81,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy cartas widgets classroom
 
-test: install browser postgres hubproxy lint
+test: install browser postgres hubproxy replicatools lint
 	$(BIN)/python -m pytest -q $(XDIST) tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas (one

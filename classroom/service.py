@@ -49,14 +49,37 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   `too_many_tries`, the wait said in words) before the code is looked at; a hub user is a
   known source, so her class's count never refuses her classmates (docs/rules.md#guess-limits).
   Live-quiz codes are limited the same way, in her own scope (`LessonHandler.live_code`). A table she made,
-  or reached once on this service (a teacher: through her class's listing), is no guess
-  again; at most REACHED_PAIRS such (learner, table) pairs are kept, the oldest dropped.
+  or reached once on this service, on any of its replicas (a teacher: through her class's
+  listing), is no guess again (the store's `service_reached`; each replica keeps at most
+  REACHED_PAIRS such (learner, table) pairs in memory, the oldest dropped, and asks the store
+  on a miss).
 - Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
   answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
   notifies on each save), so several service replicas agree; on SQLite it checks the
   versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
   table whatever the number of pages.
+- Replicas (PostgreSQL; issue 35): the service runs as one process (hub-managed, the default)
+  or as N identical ones behind one address (externally managed: deploy/jupyterhub/README.md).
+  PostgreSQL is the only shared state: tables, their presence, live sessions, homework, the
+  guess counts, the codes a learner reached (`service_reached`) and the homework request
+  limits (`service_calls`) live there. What a process keeps in memory (held snapshots, pages
+  waiting, the hub's answers, written sentences) is only a cache: a notification carries ids
+  only ("CODE VERSION", far under NOTIFY's 8,000 bytes) and the process reads the table
+  again. Each process holds one LISTEN connection of its own (`CARTAS_LISTEN_URL`, PostgreSQL
+  itself) and sends every other query through its pool (`CARTAS_DATABASE_URL`, which may be
+  PgBouncer in transaction pooling: `store.PooledPostgresStore`). A notification is never
+  replayed: each time LISTEN is in place again, the tables watched here are read again
+  (`Service.resync`). What must happen once happens once across replicas so:
+  a bot's move, and a seat taken over by a bot when its learner is away (a timeout, found by
+  a sweep), by the table's compare-and-swap: a version is saved once, and a replica whose
+  save loses does nothing (`bot_lost` in `/health`); to spare the work, the replica that
+  made the change moves the next bot after the table's pace, the others only once the table
+  has been still for pace + tables.TAKEOVER (a killed replica's tables go on). A sweep is
+  each replica's own pass over what it watches; what it finds is such a bot move. A live
+  question closes by its row (`closes_at`, on the store's clock; closing early is one
+  conditional UPDATE), an answer is counted once by its primary key, and a homework result
+  is written once (first write wins). No timer, lease or lock of a process is needed.
 - Homework games against the bots (issue 33): only a game the service deals and plays counts.
   `POST api/homework/ID/table {item, game?, seats?, options?, pace?}` makes her a homework
   table (`classroom.tables`: her seat hers alone, the bots in the others, the seed here), or
@@ -64,14 +87,16 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   over for her seat the service records the item from the table's own record
   (`homework.bot_table_over`). A finished game her kernel sends (`POST api/homework/ID/game`)
   is refused (409 `service_deals`), never replayed. Each learner makes at most HOMEWORK_BURST
-  requests of each of these two at once, then one every HOMEWORK_EVERY seconds (429
-  `too_many_requests`, before the body is read: `LimitedHomeworkHandler`). A table's game is
+  requests of each of these two at once, then one every HOMEWORK_EVERY seconds, whichever
+  replica she reaches (429 `too_many_requests`, before the body is read:
+  `LimitedHomeworkHandler`; the buckets are the store's `service_calls`). A table's game is
   loaded (its actions replayed) on a store thread, never on the loop (`Classes.snapshot`).
 - Homework, skills and the live quiz: a learner's classes are her hub groups; she lists,
   answers and joins only theirs, as herself; teachers compose, read results and run the
   projector (the rules in full above `Lessons`).
-- Bounded database use: on PostgreSQL one pool of `--pool-size` connections (one of them
-  listens), whatever the number of learners; store calls run on pool-size - 1 threads.
+- Bounded database use: on PostgreSQL `--pool-size` connections at most, whatever the number
+  of learners: a pool of pool-size - 1 and the one that listens; store calls run on
+  pool-size - 1 threads.
 - Refusals are JSON `{"error": code, "pt": ..., "en": ...}` with the HTTP status (400 bad
   input, 401, 403, 404, 429 too many guesses, 503 hub or store down); no traceback leaves the
   service.
@@ -93,6 +118,7 @@ import json
 import os
 import re
 import signal
+import socket
 import threading
 import time
 from collections import OrderedDict, deque
@@ -109,8 +135,8 @@ from tornado.ioloop import IOLoop
 from . import attempts, games, homework, live, mastery, progress
 from .games import TableError
 from .identity import clean_name
-from .store import Store, StoreError, connect
-from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, Snapshot, Tables, clean_code
+from .store import Migrations, Store, StoreError, connect
+from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, TAKEOVER, Snapshot, Tables, clean_code
 from .values import control_character
 
 CACHE_SECONDS = 30.0
@@ -325,6 +351,16 @@ class Hub(HubRules):
 
 
 # The service's state: the store, its threads, waiting pages, bots ---------------------------
+# What replicas share beyond the tables (the module's rules, "Replicas"): the codes a learner
+# reached (no guess any more) and the homework request buckets, one row per learner and kind.
+MIGRATIONS = Migrations("service", [
+    ("CREATE TABLE service_reached (learner TEXT NOT NULL, code TEXT NOT NULL, "
+     "at DOUBLE PRECISION NOT NULL, PRIMARY KEY (learner, code))",
+     "CREATE TABLE service_calls (who TEXT PRIMARY KEY, tokens DOUBLE PRECISION NOT NULL, "
+     "at DOUBLE PRECISION NOT NULL)"),
+])
+
+
 class Classes:
     """The store side of the service (no HTTP): progress, class rows and tables, each call a
     store transaction on one of the pool's threads."""
@@ -332,6 +368,7 @@ class Classes:
     def __init__(self, store: Store, workers: int):
         self.store = store
         store.migrate(progress.MIGRATIONS)
+        store.migrate(MIGRATIONS)
         self.lessons = Lessons(store)  # homework, skills and the live quiz (below)
         from .tables import StoreRepository
         self.tables = Tables(StoreRepository(store))
@@ -366,6 +403,13 @@ class Classes:
             snap.state  # noqa: B018
         return snaps
 
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """The stored version of each of the tables `codes` (those that exist), in one query."""
+        marks = ", ".join("?" for _ in codes)
+        with self.store.transaction(write=False, single=True) as tx:
+            rows = tx.execute(f"SELECT code, version FROM mesas WHERE code IN ({marks})", codes).fetchall()
+        return {str(code): int(version) for code, version in rows}
+
     def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
         """Learners' presence at tables, (code, learner, when) each, in one transaction."""
         with self.store.transaction(batch=True) as tx:
@@ -384,6 +428,37 @@ class Classes:
         for code, learner, at in rows:
             out[code][learner] = float(at)
         return out
+
+    def has_reached(self, user: str, code: str) -> bool:
+        """Whether `user` reached table `code` on any replica (`Service.reach`)."""
+        with self.store.transaction(write=False, single=True) as tx:
+            return tx.execute("SELECT 1 FROM service_reached WHERE learner = ? AND code = ?",
+                              (user, code)).fetchone() is not None
+
+    def add_reached(self, pairs: list[tuple[str, str]]) -> None:
+        """(user, code) pairs reached: no guess again, on every replica."""
+        now = time.time()
+        with self.store.transaction(batch=True) as tx:
+            tx.executemany("INSERT INTO service_reached (learner, code, at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (learner, code) DO NOTHING", [(u, c, now) for u, c in pairs])
+
+    def take_call(self, who: str, burst: int, every: float) -> float:
+        """One request from bucket `who` (`burst` at once, then one every `every` s), shared by
+        the replicas: 0.0 when taken, else the seconds until one is back (nothing taken). The
+        row is read and written in one transaction, locked (`FOR UPDATE`; SQLite's write lock),
+        so requests at once on several replicas take one token each."""
+        now = time.time()
+        with self.store.transaction() as tx:
+            tx.execute("INSERT INTO service_calls (who, tokens, at) VALUES (?, ?, ?) ON CONFLICT (who) DO NOTHING",
+                       (who, float(burst), now))
+            lock = " FOR UPDATE" if tx.kind == "postgresql" else ""
+            tokens, at = tx.execute(f"SELECT tokens, at FROM service_calls WHERE who = ?{lock}", (who,)).fetchone()
+            tokens = min(float(burst), float(tokens) + max(0.0, now - float(at)) / every)
+            if tokens < 1.0:
+                tx.execute("UPDATE service_calls SET tokens = ?, at = ? WHERE who = ?", (tokens, now, who))
+                return (1.0 - tokens) * every
+            tx.execute("UPDATE service_calls SET tokens = ?, at = ? WHERE who = ?", (tokens - 1.0, now, who))
+            return 0.0
 
     # progress
     def record(self, user: str, lesson: str, answers: list[bool], skills: list[str] | None = None) -> None:
@@ -545,30 +620,6 @@ class Stages:
         return out
 
 
-class PerLearner:
-    """A learner's requests of one kind: `burst` at once, then one every `every` seconds (a
-    bucket of `burst` tokens, one back every `every` s). At most `most` learners are kept
-    (the fullest buckets, the least useful to keep, go first)."""
-
-    def __init__(self, burst: int, every: float, most: int = 50_000, clock: Callable[[], float] = time.monotonic):
-        self.burst, self.every, self.most, self.clock = burst, every, most, clock
-        self.buckets: dict[str, tuple[float, float]] = {}   # learner -> (tokens, when counted)
-
-    def take(self, learner: str) -> None:
-        """One request of `learner`'s; Refused (429 `too_many_requests`, the wait said) if her
-        bucket is empty."""
-        now = self.clock()
-        tokens, at = self.buckets.get(learner, (float(self.burst), now))
-        tokens = min(float(self.burst), tokens + (now - at) / self.every)
-        if tokens < 1.0:
-            self.buckets[learner] = (tokens, now)
-            raise Refused(429, "too_many_requests", seconds=max(1, round((1.0 - tokens) * self.every)))
-        if len(self.buckets) >= self.most and learner not in self.buckets:
-            self.buckets = {k: v for k, v in self.buckets.items()
-                            if min(float(self.burst), v[0] + (now - v[1]) / self.every) < self.burst}
-        self.buckets[learner] = (tokens - 1.0, now)
-
-
 class HeldSnapshots(dict[str, Snapshot]):
     """The tables' latest snapshots known here (code -> Snapshot): a cache, refreshed by a
     change. A change made here puts its snapshot in (`Service.publish`); a change heard of
@@ -590,11 +641,22 @@ class Service:
     Per watched table the service keeps the latest snapshot it loaded (`snaps`). A change
     (a NOTIFY "CODE VERSION", the SQLite poll, or a change made here) loads the table once and
     hands that one snapshot to every page waiting on it, whatever their number; a waiter is
-    registered before its version is compared, so no change slips between the two."""
+    registered before its version is compared, so no change slips between the two.
 
-    def __init__(self, classes: Classes, hub: Hub, listen: Callable[[Callable[[str], None]], None] | None = None):
+    `listen(callback, listening)` delivers the NOTIFY payloads and calls `listening()` each
+    time LISTEN is in place (`resync`). `replica` names this process (the `X-Cartas-Replica`
+    header of its answers and `/health`): one of N identical replicas (the module's rules)."""
+
+    def __init__(self, classes: Classes, hub: Hub,
+                 listen: Callable[[Callable[[str], None], Callable[[], None]], None] | None = None,
+                 replica: str | None = None):
         self.classes = classes
         self.hub = hub
+        self.replica = replica or f"{socket.gethostname()}-{os.getpid()}"
+        self.bot_moves = 0      # bot moves saved by this replica
+        self.bot_lost = 0       # bot moves this replica worked out but another change saved first
+        self._counting = threading.Lock()
+        self._pending_reached: list[tuple[str, str]] = []
         self.waiters: dict[str, dict[asyncio.Future, int]] = {}   # code -> {future: version seen}
         self.snaps = HeldSnapshots()   # the cache of tables (see HeldSnapshots)
         self.active: dict[str, float] = {}   # table code -> last time someone looked or moved
@@ -607,27 +669,39 @@ class Service:
         self.notifications = 0
         self.stages = Stages()
         self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
-        self.reached: OrderedDict[tuple[str, str], None] = OrderedDict()  # (user, code): no guess
-        self.homework_calls = PerLearner(HOMEWORK_BURST, HOMEWORK_EVERY)  # homework game requests, per learner
+        self.reached: OrderedDict[tuple[str, str], None] = OrderedDict()  # (user, code): no guess (a cache)
         self.homework_over: set[str] = set()   # homework tables whose result was recorded here
 
     def has_reached(self, user: str, code: str) -> bool:
-        """Whether `user` reached table `code` here before (so asking for it is no guess)."""
+        """Whether `user` reached table `code` before, as this replica knows (a cache of
+        `service_reached`: `Handler.on_table` asks the store on a miss)."""
         if (user, code) not in self.reached:
             return False
         self.reached.move_to_end((user, code))
         return True
 
-    def reach(self, user: str, code: str) -> None:
+    def reach(self, user: str, code: str, known: bool = False) -> None:
+        """`user` reached table `code`: no guess again, here at once and on every replica
+        once written (with the presence beats, within a second); `known`: read from the store."""
+        if (user, code) not in self.reached and not known:
+            self._pending_reached.append((user, code))
         self.reached[(user, code)] = None
         self.reached.move_to_end((user, code))
         while len(self.reached) > REACHED_PAIRS:
             self.reached.popitem(last=False)
 
+    async def take_call(self, user: str, kind: str) -> None:
+        """One homework game request of `user`'s (`kind` its bucket), limited across replicas
+        (`Classes.take_call`): Refused 429 `too_many_requests`, the wait said, when her bucket
+        is empty."""
+        wait = await self.classes.write(self.classes.take_call, f"{user} {kind}", HOMEWORK_BURST, HOMEWORK_EVERY)
+        if wait > 0:
+            raise Refused(429, "too_many_requests", seconds=max(1, round(wait)))
+
     def start(self) -> None:
         self.loop = asyncio.get_running_loop()
         if self._listen is not None:
-            self._listen(self.changed_threadsafe)
+            self._listen(self.changed_threadsafe, self.resync_threadsafe)
         else:
             asyncio.ensure_future(self._poll_versions())
         asyncio.ensure_future(self._sweep())
@@ -646,6 +720,27 @@ class Service:
     def changed_threadsafe(self, payload: str) -> None:
         if self.loop is not None:
             self.loop.call_soon_threadsafe(self.changed, payload)
+
+    def resync_threadsafe(self) -> None:
+        loop = self.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(lambda: asyncio.ensure_future(self.resync()))
+
+    async def resync(self) -> None:
+        """LISTEN is in place (again): a change saved while it was not was notified to nobody
+        here, so the version of every table watched here is read again, in one query, and each
+        one that moved on is loaded as if notified."""
+        codes = sorted({*self.waiters, *self.active})
+        if not codes:
+            return
+        try:
+            versions = await self.classes.run(self.classes.versions, codes)
+        except StoreError:
+            return
+        for code, version in versions.items():
+            known = self.snaps.get(code)
+            if known is None or version != known.version:
+                self.changed(f"{code} {version}")
 
     def changed(self, payload: str) -> None:
         """Table "CODE" (or "CODE VERSION") moved on: load it once, wake its waiters with it."""
@@ -680,8 +775,8 @@ class Service:
                 self._loading[code] = False
         finally:
             self._loading.pop(code, None)
-        if snap is not None:
-            await self._bots_for(snap)
+        if snap is not None:   # a change made elsewhere: its maker moves the next bot, unless gone
+            await self._bots_for(snap, takeover=True)
 
     def publish(self, snap: Snapshot) -> None:
         """`snap` is the table's latest version known here: wake who waits for another."""
@@ -754,6 +849,12 @@ class Service:
     async def _flush_beats(self) -> None:
         while True:
             await asyncio.sleep(1.0)
+            if self._pending_reached:
+                reached, self._pending_reached = self._pending_reached, []
+                try:
+                    await self.classes.write(self.classes.add_reached, reached)
+                except StoreError:
+                    self._pending_reached.extend(reached)   # written next time
             if not self._pending_beats:
                 continue
             beats, self._pending_beats = self._pending_beats, {}
@@ -777,25 +878,40 @@ class Service:
                     self.changed(f"{code} {version}")
 
     # bots
-    async def _bots_for(self, snap: Snapshot) -> None:
-        """Move the bot due on `snap`, if the seat to play is a bot's, once its pace has passed."""
+    async def _bots_for(self, snap: Snapshot, takeover: bool = False) -> None:
+        """Move the bot due on `snap`, if the seat to play is a bot's, once its pace has passed
+        (`takeover`, a change another replica made: once the table has been still for pace +
+        TAKEOVER, its maker being gone). Exactly once across replicas by the table's CAS; a
+        table that moved on meanwhile is left to its newer version's turn, without a query."""
         tables = self.classes.tables
         if snap.status != "playing" or snap.state.current_seat is None:
             return
         if snap.controller(snap.state.current_seat, tables.clock()) != "bot":
             return
-        wait = snap.record["moved_at"] + snap.record["pace"] - tables.clock()
+        wait = snap.record["moved_at"] + snap.record["pace"] + (TAKEOVER if takeover else 0.0) - tables.clock()
         await asyncio.sleep(max(0.0, wait) + 0.01)
+        known = self.snaps.get(snap.code)
+        if known is not None and known.version > snap.version:
+            return
         moved = await self.classes.run(self._bot_move, snap.code, snap.version)
         if moved is not None:
             self.publish(moved)
             await self._bots_for(moved)
 
     def _bot_move(self, code: str, version: int) -> Snapshot | None:
-        snap = self.classes.tables.snapshot(code)
-        if snap.version != version:
+        """On a store thread: the bot move due on version `version` of table `code`, saved by
+        CAS (None: not due, or another change, a replica's maybe, was saved first)."""
+        tables = self.classes.tables
+        snap = tables.snapshot(code)
+        if snap.version != version or not tables.bot_due(snap, tables.clock()):
             return None
-        return self.classes.tables.bot_move(snap)
+        moved = tables.bot_move(snap)
+        with self._counting:
+            if moved is None:
+                self.bot_lost += 1
+            else:
+                self.bot_moves += 1
+        return moved
 
     async def _sweep(self) -> None:
         while True:
@@ -870,6 +986,7 @@ class Handler(web.RequestHandler):
 
     def initialize(self, service: Service) -> None:
         self.service = service
+        self.set_header("X-Cartas-Replica", service.replica)   # which of the replicas answered
         self.chunks: list[bytes] = []      # the body as read, once prepare() let it in
         self.known_user: str | None = None
         self.answered = False              # a refusal was sent
@@ -984,6 +1101,9 @@ class Handler(web.RequestHandler):
         codes limited (the module's rules): 429 while one of her scopes waits."""
         service = self.service
         if service.has_reached(user, code):
+            return await work()
+        if await service.classes.run(service.classes.has_reached, user, code):   # reached on another replica
+            service.reach(user, code, known=True)
             return await work()
         groups = (await service.hub.user(user)).get("groups") or []
         where = [f"hub:{user[:100]}"] + [f"class:{g}" for g in groups if service.hub.is_class(g)]
@@ -1537,9 +1657,11 @@ class LimitedHomeworkHandler(LessonHandler):
         if self.answered or self.request.method != "POST":
             return
         try:
-            self.service.homework_calls.take(f"{await self.user()} {self.kind}")
+            await self.service.take_call(await self.user(), self.kind)
         except Refused as error:
             self.refuse(error)
+        except StoreError:
+            self.refuse(Refused(503, "store_down"))
 
 
 class HomeworkGameHandler(LimitedHomeworkHandler):
@@ -1856,9 +1978,10 @@ class HealthHandler(Handler):
         """The service's figures; with `probe` (Kubernetes' readiness and liveness probes,
         every few seconds) only that it answers, from memory: no store, no hub, no sorting."""
         if self.get_argument("probe", None) is not None:
-            self.reply({"ok": True})
+            self.reply({"ok": True, "replica": self.service.replica})
             return
-        self.reply({"ok": True, "notifications": self.service.notifications,
+        self.reply({"ok": True, "replica": self.service.replica, "notifications": self.service.notifications,
+                    "bot_moves": self.service.bot_moves, "bot_lost": self.service.bot_lost,
                     "stages": self.service.stages.summary(),
                     "queries": getattr(self.service.classes.store, "queries", None),
                     "waiting": sum(len(w) for w in self.service.waiters.values())})
@@ -1882,14 +2005,17 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
 
 
 # Running ---------------------------------------------------------------------------------------
-def open_store(url: str, pool_size: int) -> tuple[Store, Callable | None, int]:
-    """The store, the PostgreSQL listener (None on SQLite) and the number of store threads."""
+def open_store(url: str, pool_size: int, listen_url: str | None = None) -> tuple[Store, Callable | None, int]:
+    """The store, the PostgreSQL listener (None on SQLite) and the number of store threads.
+    On PostgreSQL: `pool_size` connections in all, `pool_size - 1` in the pool (to `url`,
+    PostgreSQL or PgBouncer in transaction pooling) and one LISTEN connection of its own (to
+    `listen_url`, PostgreSQL itself; default `url`)."""
     if url.startswith(("postgresql://", "postgres://")):
         from .store import PooledPostgresStore
-        store = PooledPostgresStore(url, pool_size)
+        store = PooledPostgresStore(url, pool_size, listen_url)
 
-        def listen(callback: Callable[[str], None]) -> None:
-            threading.Thread(target=store.listen, args=(CHANNEL, callback), daemon=True,
+        def listen(callback: Callable[[str], None], listening: Callable[[], None] | None = None) -> None:
+            threading.Thread(target=store.listen, args=(CHANNEL, callback, listening), daemon=True,
                              name="cartas-listen").start()
         return store, listen, max(1, pool_size - 1)
     return connect(url), None, 1
@@ -1903,6 +2029,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="class C is taught by the hub admins and the group TEACHERS_GROUP-C")
     parser.add_argument("--port", type=int, default=None, help="default: from JUPYTERHUB_SERVICE_URL")
     parser.add_argument("--ip", default=None)
+    parser.add_argument("--replica", default=os.environ.get("CARTAS_REPLICA") or None,
+                        help="this process's name among the replicas (default: host-pid)")
     args = parser.parse_args(argv)
     if args.pool_size < 2:
         parser.error("--pool-size must be at least 2 (one connection listens)")
@@ -1914,15 +2042,18 @@ def main(argv: list[str] | None = None) -> None:
     port = args.port or service_url.port or 10101
     ip = args.ip or service_url.hostname or "127.0.0.1"
     prefix = os.environ.get("JUPYTERHUB_SERVICE_PREFIX", "/")
-    store, listen, workers = open_store(url, args.pool_size)
-    service = Service(Classes(store, workers), Hub(args.teachers_group), listen)
+    # CARTAS_LISTEN_URL: PostgreSQL itself, for the one LISTEN connection, when
+    # CARTAS_DATABASE_URL is PgBouncer in transaction pooling (which passes no LISTEN on)
+    store, listen, workers = open_store(url, args.pool_size, os.environ.get("CARTAS_LISTEN_URL", "").strip() or None)
+    service = Service(Classes(store, workers), Hub(args.teachers_group), listen, replica=args.replica)
     app = make_app(service, prefix)
     app.listen(port, ip, xheaders=True)
     loop = IOLoop.current()
     loop.add_callback(service.start)
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, lambda *_: loop.add_callback_from_signal(loop.stop))
-    print(f"cartas class service on http://{ip}:{port}{prefix} (store {getattr(store, 'describe', url)})", flush=True)
+    print(f"cartas class service {service.replica} on http://{ip}:{port}{prefix} "
+          f"(store {getattr(store, 'describe', url)})", flush=True)
     try:
         loop.start()
     finally:

@@ -382,14 +382,23 @@ class PostgresStore(Store):
 
 
 class PooledPostgresStore(PostgresStore):
-    """PostgreSQL through a pool of at most `size` connections (`psycopg_pool`), for a
-    process serving many learners at once (the class service): transactions run in parallel,
-    each on a connection of its own, and `listen()` keeps one of them for LISTEN. `queries`
-    counts the statements run (the service's figures)."""
+    """PostgreSQL through a pool (`psycopg_pool`), for a process serving many learners at once
+    (the class service): transactions run in parallel, each on a connection of its own.
+    `queries` counts the statements run (the service's figures).
 
-    def __init__(self, url: str, size: int = 5):
+    `size` connections at most in all: `size - 1` in the pool, and the one `listen()` holds
+    for LISTEN, opened directly (`listen_url`, default `url`), never taken from the pool.
+    The pool also works behind PgBouncer in transaction pooling (`url` PgBouncer's, and
+    `listen_url` PostgreSQL's own, since PgBouncer passes LISTEN on only in session pooling):
+    it keeps no session state (every statement runs in autocommit or in a transaction it
+    opens and ends; advisory locks are `pg_advisory_xact_lock`, released with the
+    transaction), and it prepares no statement on the server (`prepare_threshold=None`: a
+    statement prepared on one server connection is unknown on the next one PgBouncer lends)."""
+
+    def __init__(self, url: str, size: int = 5, listen_url: str | None = None):
         Store.__init__(self)
         self.url = url
+        self.listen_url = listen_url or url
         self.describe = _hide_password(url)
         self.size = size
         self.queries = 0
@@ -398,9 +407,9 @@ class PooledPostgresStore(PostgresStore):
             from psycopg_pool import ConnectionPool
         except ImportError as error:  # pragma: no cover - a dependency
             raise StoreUnavailable("psycopg_pool is not installed: pip install psycopg_pool") from error
-        self._pool = ConnectionPool(url, min_size=1, max_size=size, open=False, timeout=30,
+        self._pool = ConnectionPool(url, min_size=1, max_size=max(1, size - 1), open=False, timeout=30,
                                     kwargs={"autocommit": True, "application_name": "cartas-service",
-                                            "connect_timeout": CONNECT_TIMEOUT_S})
+                                            "connect_timeout": CONNECT_TIMEOUT_S, "prepare_threshold": None})
         try:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT_S * 3)
         except Exception as error:
@@ -419,13 +428,21 @@ class PooledPostgresStore(PostgresStore):
             with _postgres_transaction(conn, how) as cursor:
                 yield _CountingTransaction(self, cursor)
 
-    def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+    def listen(self, channel: str, callback: Callable[[str], None],
+               listening: Callable[[], None] | None = None) -> None:
         """Call `callback(payload)` for every NOTIFY on `channel`, for as long as the store is
-        open (run it in a thread of its own; it holds one of the pool's connections)."""
+        open (run it in a thread of its own). It holds one connection of its own to
+        `listen_url`, outside the pool. A notification is never replayed to a listener that
+        connects later: `listening()` is called each time LISTEN is in place (the first time
+        and after every reconnection), so that the caller reads again what it holds."""
+        import psycopg
         while not self.closed:
             try:
-                with self._pool.connection() as conn:
+                with psycopg.connect(self.listen_url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                                     application_name="cartas-listen") as conn:
                     conn.execute(f"LISTEN {channel}")
+                    if listening is not None:
+                        listening()
                     while not self.closed:
                         for note in conn.notifies(timeout=1.0):
                             callback(note.payload)

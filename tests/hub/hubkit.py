@@ -3,7 +3,10 @@
 The hub runs on 127.0.0.1 with DummyAuthenticator, SimpleLocalProcessSpawner (with
 `--allow-root` when root), the Cartas class service and the idle culler as hub-managed
 services, and a `tester` service whose token spawns servers, issues users' tokens and runs
-code in a learner's kernel (the kernel API of her single-user server).
+code in a learner's kernel (the kernel API of her single-user server). With `external_url`
+the class service is externally managed instead (the hub starts no process of it: its URL,
+its token and its OAuth client are configured, as deploy/jupyterhub/README.md says; the
+replicas behind that URL are started by tests/hub/replicakit.py).
 """
 from __future__ import annotations
 
@@ -73,6 +76,8 @@ class Hub:
     api_port: int = field(default_factory=free_port)
     service_port: int = field(default_factory=free_port)
     tester_token: str = field(default_factory=lambda: secrets.token_hex(24))
+    external_url: str | None = None     # the class service's URL, externally managed (replicas)
+    service_token: str = field(default_factory=lambda: secrets.token_hex(24))
     process: subprocess.Popen | None = None
     spawned: list[str] = field(default_factory=list)
 
@@ -116,9 +121,11 @@ class Hub:
             f"c.Spawner.environment = {{'CARTAS_SERVICE_URL': {self.service_url!r}}}",
             f"c.JupyterHub.load_groups = {{g: {{'users': u}} for g, u in {groups!r}.items()}}",
             "c.JupyterHub.services = [",
-            f"  {{'name': 'cartas', 'url': 'http://127.0.0.1:{self.service_port}',",
-            f"   'command': [{python!r}, '-m', 'classroom.service', '--pool-size', '{self.pool_size}'],",
-            f"   'environment': {{'CARTAS_DATABASE_URL': {self.database_url!r}}}, 'cwd': {str(self.folder)!r}}},",
+            *(self._external() if self.external_url else [
+                f"  {{'name': 'cartas', 'url': 'http://127.0.0.1:{self.service_port}',",
+                f"   'command': [{python!r}, '-m', 'classroom.service', '--pool-size', '{self.pool_size}'],",
+                f"   'environment': {{'CARTAS_DATABASE_URL': {self.database_url!r}}}, "
+                f"'cwd': {str(self.folder)!r}}},"]),
             f"  {{'name': 'idle-culler', 'command': [{python!r}, '-m', 'jupyterhub_idle_culler',",
             "   '--timeout=3600', '--cull-every=60']},",
             f"  {{'name': 'tester', 'api_token': {self.tester_token!r}}},",
@@ -134,6 +141,19 @@ class Hub:
             "]",
             "",
         ])
+
+    def _external(self) -> list[str]:
+        """The class service externally managed: its URL, its token, its OAuth client."""
+        return [f"  {{'name': 'cartas', 'url': {self.external_url!r}, 'api_token': {self.service_token!r},",
+                "   'oauth_client_id': 'service-cartas', 'oauth_no_confirm': True},"]
+
+    def service_environment(self) -> dict[str, str]:
+        """What an externally managed class service process needs to know of the hub (a
+        hub-managed one is told the same by the hub)."""
+        return {"JUPYTERHUB_API_URL": self.api, "JUPYTERHUB_API_TOKEN": self.service_token,
+                "JUPYTERHUB_SERVICE_NAME": "cartas", "JUPYTERHUB_CLIENT_ID": "service-cartas",
+                "JUPYTERHUB_SERVICE_PREFIX": "/services/cartas/",
+                "JUPYTERHUB_SERVICE_URL": self.external_url or ""}
 
     # running
     def start(self, timeout: float = 90.0) -> None:
