@@ -554,9 +554,10 @@ class StoreTournaments:
 
     def my_table(self, code: str, learner_id: str, name: str) -> dict:
         """The learner's page: she is seen (for enrolment), and told her table of the current
-        round: {"round", "status", "enrolled", "table", "table_code", "seat", "bye"}."""
+        round (results are recorded by `board`, which the teacher's and the projector's pages
+        poll): {"round", "status", "enrolled", "from_round", "table", "table_code", "seat", "bye",
+        "done"}."""
         self.seen(code, learner_id, name)
-        self.sync(code)
         with self.store.transaction(write=False) as tx:
             _, setup, number, status, _, _ = self._row(tx, code)
             row = tx.execute("SELECT from_round, removed, unit FROM tournament_players WHERE code = ? AND learner = ?",
