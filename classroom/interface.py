@@ -27,6 +27,7 @@ from .live import LiveQuiz
 from .mastery import MasteryService
 from .store import Store, StoreUnavailable
 from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT
+from .tournament import TournamentService
 from .values import NewClass
 
 if TYPE_CHECKING:
@@ -90,6 +91,7 @@ class Classroom(Protocol):
     def homework(self) -> HomeworkService: ...
     def mastery(self) -> MasteryService: ...
     def live(self) -> LiveQuiz: ...
+    def tournaments(self) -> TournamentService: ...  # issue 34
 
 
 class StoreClassroom:
@@ -170,6 +172,10 @@ class StoreClassroom:
 
     def live(self) -> LiveQuiz:
         return live.StoreLiveQuiz(self.store)
+
+    def tournaments(self) -> TournamentService:
+        from .tournament import StoreTournaments
+        return StoreTournaments(self.store)
 
 
 class HubLearners:
@@ -289,6 +295,10 @@ class ServiceClassroom:
 
     def live(self) -> LiveQuiz:
         return self.client.live(live.LiveError)
+
+    def tournaments(self) -> TournamentService:
+        from .tournament import TournamentRefused
+        return self.client.tournaments(TournamentRefused)
 
 
 if TYPE_CHECKING:  # both implement the one interface (mypy checks it here)

@@ -226,6 +226,9 @@ class RemoteClassroom:
     def live(self, error: Callable[..., Exception] | None = None) -> RemoteLiveQuiz:
         return RemoteLiveQuiz(self, "live", error)
 
+    def tournaments(self, error: Callable[..., Exception] | None = None) -> RemoteTournaments:
+        return RemoteTournaments(self, "tournament", error)  # issue 34
+
 
 @dataclass
 class _Lessons:
@@ -367,3 +370,58 @@ def _answer_error(refused: ServiceRefused) -> Exception:
         except (KeyError, IndexError, ValueError):
             pass
     return refused
+
+
+class RemoteTournaments(_Lessons):
+    """classroom.tournament's TournamentService through the class service (issue 34): the hub
+    decides who teaches (no teacher key), the token who plays (learner ids passed are not sent
+    but as the teacher's choice of a learner, by her hub name)."""
+
+    def _path(self, code: str, tail: str = "") -> str:
+        return f"api/tournaments/{quote(str(code)[:20], safe='')}{tail}"
+
+    def open(self, class_code: str, teacher_key: str, setup: dict) -> dict:
+        from .values import NotAllowed
+        try:
+            return self.client.call("POST", "api/tournaments", {"class": str(class_code).strip(), "setup": setup})
+        except ServiceRefused as refused:
+            if refused.family != self.family and refused.status in (400, 403, 404):
+                raise NotAllowed(refused.en) from None
+            raise self._error(refused) from None
+
+    def seen(self, code: str, learner_id: str = "", name: str = "") -> None:
+        self.my_table(code)
+
+    def _host(self, code: str, action: str, host_token: str, **body: Any) -> Any:
+        return self._ask("POST", self._path(code, f"/{action}"), {"host_token": host_token, **body})
+
+    @staticmethod
+    def _hub_name(learner_id: str) -> str:
+        return learner_id[4:] if learner_id.startswith("hub:") else learner_id
+
+    def enrol_present(self, code: str, host_token: str) -> list[str]:
+        return self._host(code, "enrol", host_token)["enrolled"]
+
+    def add(self, code: str, host_token: str, learner_id: str, name: str = "") -> int:
+        return self._host(code, "add", host_token, learner=self._hub_name(learner_id))["from_round"]
+
+    def remove(self, code: str, host_token: str, learner_id: str) -> None:
+        self._host(code, "remove", host_token, learner=self._hub_name(learner_id))
+
+    def set_partners(self, code: str, host_token: str, pairs: list) -> None:
+        self._host(code, "partners", host_token, pairs=[[self._hub_name(w) for w in p] for p in pairs])
+
+    def start_round(self, code: str, host_token: str, number: int) -> dict:
+        return self._host(code, "start", host_token, round=number)
+
+    def board(self, code: str) -> dict:
+        return self._ask("GET", self._path(code, "/board"))
+
+    def my_table(self, code: str, learner_id: str = "", name: str = "") -> dict:
+        return self._ask("GET", self._path(code))
+
+    def export_csv(self, code: str, host_token: str, lang: str = "pt") -> str:
+        return self._host(code, "csv", host_token, lang=lang)["csv"]
+
+    def game_save(self, code: str, number: int, table: int) -> dict:
+        return self._ask("GET", self._path(code, f"/save/{int(number)}/{int(table)}"))

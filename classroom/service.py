@@ -132,7 +132,7 @@ from tornado import httpclient, web
 from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
-from . import attempts, games, homework, live, mastery, progress
+from . import attempts, games, homework, live, mastery, progress, tournament
 from .games import TableError
 from .identity import clean_name
 from .store import Migrations, Store, StoreError, connect
@@ -1462,6 +1462,7 @@ class Lessons:
         self.store = store
         store.migrate(homework.MIGRATIONS)
         self.quiz = live.StoreLiveQuiz(store)   # migrates the live tables
+        self.tournaments = tournament.StoreTournaments(store)  # issue 34: the class tournament
 
     def learner_homework(self, user: str, groups: list[str]) -> list[dict]:
         return [_learner_task(t) for t in homework.learner_homework(self.store, learner_id(user), groups)]
@@ -1933,6 +1934,39 @@ class AnswersBase(LessonHandler):
             except AnswerError as error:
                 refused = Refused(400, error.code, error.message("pt"), error.message("en"))
                 refused.family, refused.fields = "answers", error.fields  # type: ignore[attr-defined]
+
+
+# The class tournament (classroom.tournament, docs/rules.md#tournament; issue 34) ----------------
+# A teacher of the class (a hub group) opens it and, with its host token, enrols, adds, removes,
+# pairs and starts rounds; a learner of the class sees her table and the board. No request
+# carries a result: results are read from the tables' records.
+TOURNAMENT_STATUS = {"no_tournament": 404, "not_host": 403, "not_player": 404, "no_round": 404}
+
+
+class TournamentHandler(LessonHandler):
+    @property
+    def cup(self) -> tournament.StoreTournaments:
+        return self.lessons.tournaments
+
+    async def class_of(self, code: str) -> str:
+        board = await self.store(self.cup.board, code)
+        return str(board["class_code"])
+
+    async def of_mine(self, user: str, code: str) -> str:
+        """The class of tournament `code` if `user` is one of its learners or teachers; 403 otherwise."""
+        group = await self.class_of(code)
+        if group in await self.groups(user) or await self.service.hub.teaches(user, group):
+            return group
+        raise Refused(403, "not_your_class", name=group[:40])
+
+    async def guarded(self, work, reply: bool = True) -> None:
+        async def checked():
+            try:
+                return await work()
+            except tournament.TournamentError as error:
+                refused = Refused(TOURNAMENT_STATUS.get(error.code, 409), error.code, error.message("pt"),
+                                  error.message("en"))
+                refused.family, refused.fields = "tournament", error.fields  # type: ignore[attr-defined]
                 raise refused from None
         await super().guarded(checked, reply)
 
@@ -1973,6 +2007,91 @@ def answer_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
             (rf"{prefix}api/classes/([^/]+)/answers", ClassAnswersHandler)]
 
 
+class TournamentOpenHandler(TournamentHandler):
+    async def post(self):
+        """A teacher opens a tournament for a class: {class, setup}; its code and host token."""
+        async def work():
+            body = self.body()
+            group = body.get("class")
+            await self.teacher_of(group)
+            return await self.store(self.cup.open_for, group, body.get("setup"))
+        await self.guarded(work)
+
+
+class TournamentLearnerHandler(TournamentHandler):
+    async def get(self, code: str):
+        """The caller's phone: her table of the round (she is seen there, for enrolment)."""
+        async def work():
+            user = await self.user()
+            await self.of_mine(user, code)
+            return await self.store(self.cup.my_table, code, learner_id(user), clean_name(user))
+        await self.guarded(work)
+
+
+class TournamentBoardHandler(TournamentHandler):
+    async def get(self, code: str):
+        """The projector: pairings, live tables, standings (the class's learners and teachers)."""
+        async def work():
+            user = await self.user()
+            await self.of_mine(user, code)
+            return await self.store(self.cup.board, code)
+        await self.guarded(work)
+
+
+class TournamentHostHandler(TournamentHandler):
+    async def post(self, code: str, action: str):
+        """enrol, add {learner}, remove {learner}, partners {pairs}, start {round}, csv {lang},
+        each with {host_token}: the class's teacher who opened it."""
+        async def work():
+            teacher = await self.teacher()
+            await self.teaches(teacher, await self.class_of(code))
+            body = self.body()
+            token = _text(body.get("host_token"), MAX_SECRET, "host_token")
+            cup = self.cup
+            if action == "enrol":
+                return {"enrolled": await self.store(cup.enrol_present, code, token)}
+            if action in ("add", "remove"):
+                who = _text(body.get("learner"), 100, "learner")
+                if action == "add":
+                    return {"from_round": await self.store(cup.add, code, token, learner_id(who), clean_name(who))}
+                await self.store(cup.remove, code, token, learner_id(who))
+                return {"removed": who}
+            if action == "partners":
+                pairs = body.get("pairs")
+                if not isinstance(pairs, list) or not all(isinstance(p, list) for p in pairs):
+                    raise Refused(400, "bad_request", why="pairs")
+                await self.store(cup.set_partners, code, token,
+                                 [[learner_id(_text(w, 100, "learner")) for w in p] for p in pairs])
+                return {"done": action}
+            if action == "start":
+                return await self.store(cup.start_round, code, token, _whole(body.get("round"), 1, 1000, "round"))
+            lang = body.get("lang", "pt")
+            if lang not in ("pt", "en"):
+                raise Refused(400, "bad_request", why="lang")
+            return {"csv": await self.store(cup.export_csv, code, token, lang)}
+        await self.guarded(work)
+
+
+class TournamentSaveHandler(TournamentHandler):
+    async def get(self, code: str, number: str, table: str):
+        """A game of the tournament as a save that replays (the class's learners and teachers)."""
+        async def work():
+            user = await self.user()
+            await self.of_mine(user, code)
+            return await self.store(self.cup.game_save, code, int(number), int(table))
+        await self.guarded(work)
+
+
+def tournament_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
+    return [
+        (rf"{prefix}api/tournaments", TournamentOpenHandler),
+        (rf"{prefix}api/tournaments/([^/]{{1,20}})", TournamentLearnerHandler),
+        (rf"{prefix}api/tournaments/([^/]{{1,20}})/board", TournamentBoardHandler),
+        (rf"{prefix}api/tournaments/([^/]{{1,20}})/(enrol|add|remove|partners|start|csv)", TournamentHostHandler),
+        (rf"{prefix}api/tournaments/([^/]{{1,20}})/save/([0-9]{{1,4}})/([0-9]{{1,4}})", TournamentSaveHandler),
+    ]
+
+
 class HealthHandler(Handler):
     async def get(self):
         """The service's figures; with `probe` (Kubernetes' readiness and liveness probes,
@@ -1999,6 +2118,7 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
         (rf"{prefix}api/tables/{code}/(join|leave|start|move)", TableActionHandler),
         *lesson_routes(prefix),
         *answer_routes(prefix),
+        *tournament_routes(prefix),
     ]
     return web.Application([(path, handler, {"service": service}) for path, handler in routes],
                            compress_response=True)

@@ -465,3 +465,61 @@ def test_one_learner_guessing_table_and_live_codes_makes_only_herself_wait(hub, 
     assert status(lambda: cora.call("GET", f"api/live/{session}")) == 429
     assert status(lambda: bia.call("GET", f"api/live/{session}")) == 200
     assert status(lambda: bia.call("GET", f"api/live/{next(wrong_live)}")) == 404
+
+
+TOURNAMENT_LEARNER = """
+import json
+from classroom import open as open_classroom
+from classroom.remote import ServiceRefused
+room = open_classroom()
+cup = room.tournaments()
+code, host, step = {code!r}, {host!r}, {step!r}
+out = {{"mine": cup.my_table(code)}}
+if step == "cheat":
+    try:
+        cup.start_round(code, host, 1)
+        out["start"] = 200
+    except ServiceRefused as refused:
+        out["start"] = refused.status
+    try:
+        room.client.call("POST", f"api/tournaments/{{code}}/result", {{"scores": [12, 0]}})
+        out["result"] = 200
+    except ServiceRefused as refused:
+        out["result"] = refused.status
+if step == "play":
+    tables = room.client
+    table = out["mine"]["table_code"]
+    view = tables.leave(table)  # her page closed: a bot plays her seat
+    seen = 0
+    while view["status"] != "finished" and seen < 2000:
+        seen += 1
+        view = tables.watch(table, view["version"], wait=10)
+    out["finished"] = view["status"]
+    out["board"] = cup.board(code)["status"]
+print(json.dumps(out))
+"""
+
+
+def test_two_learners_and_a_teacher_run_a_one_round_tournament(hub, teacher):
+    """Issue 34: the teacher opens a tournament from the service's client; ana and bia, from their
+    kernels, are seen, enrolled and seated; neither can start a round nor report a result; the
+    table's end is the tournament's result."""
+    from classroom.remote import RemoteTournaments
+    cup = RemoteTournaments(teacher, "tournament", None)
+    opened = cup.open(hubkit.CLASS, "", {"game": "paulista", "players": "single", "rounds": 1, "seed": 3,
+                                          "pace": 0.05, "level": "easy"})
+    code, host = opened["code"], opened["host_token"]
+    seen = {u: in_kernel(hub, u, TOURNAMENT_LEARNER.format(code=code, host=host, step="look")) for u in ("ana", "bia")}
+    assert all(not s["mine"]["enrolled"] for s in seen.values())
+    assert sorted(cup.enrol_present(code, host)) == ["hub:ana", "hub:bia"]
+    cheat = in_kernel(hub, "ana", TOURNAMENT_LEARNER.format(code=code, host=host, step="cheat"))
+    assert cheat["start"] == 403 and cheat["result"] == 404
+    assert cup.start_round(code, host, 1)["tables"] == 1
+    outs = run_async(_both(hub, {u: TOURNAMENT_LEARNER.format(code=code, host=host, step="play")
+                                 for u in ("ana", "bia")}))
+    played = {u: json.loads(o.strip().splitlines()[-1]) for u, o in outs.items()}
+    assert played["ana"]["mine"]["table_code"] == played["bia"]["mine"]["table_code"]
+    assert {played[u]["finished"] for u in played} == {"finished"}
+    board = cup.board(code)
+    assert board["status"] == "finished" and len(board["standings"]) == 2
+    assert sum(s["points"] for s in board["standings"]) == 1.0
