@@ -626,7 +626,13 @@ class HeldSnapshots(dict[str, Snapshot]):
     (a NOTIFY "CODE VERSION" newer than the one held, the SQLite poll, or a replica that calls
     `invalidate`) takes the table's out until it is loaded again. A page's plain look at a
     table (its heartbeat: `TableHandler` without `wait`) is answered from here, without the
-    store, while the service hears of every change to that table (`Service.cached`)."""
+    store, while the service hears of every change to that table (`Service.cached`).
+
+    Decided rule (replicas): a change made through another replica reaches this cache when its
+    NOTIFY does (milliseconds), so a plain look may lag it by that much. That is harmless: a
+    page's client keeps the newest version it has seen (`classroom.remote_tables`), a move on
+    an older version is refused `moved_on` as always, and a look that must be no older than
+    version N asks `after=N-1` (answered at once when the cache has it, else when it is heard)."""
 
     def invalidate(self, codes: Iterable[str] | None = None) -> None:
         """Forget the snapshots of tables `codes` (None: all of them, e.g. after notifications
