@@ -14,7 +14,9 @@ language, and a language switch only redraws.
 - `all_kinds()`: every kind, lesson by lesson;
 - `lesson_kinds(lesson, variant=None)`: the kinds a lesson asks (of that variant);
 - `draw_question(lesson, rng, variant=None, turn=None)`: one of them, drawn by its weight from
-  `rng`, or, given `turn`, the kinds in turn for a lesson that alternates them (`IN_TURN`);
+  `rng`, or, given `turn`, the kinds in turn for a lesson that alternates them (`IN_TURN`),
+  and made from a seed of its own drawn from `rng` (`Question.seed`, `Question.variant`: so
+  an answer keeps what makes the question again, classroom.answers);
 - `LESSONS`: the lessons with questions.
 
 Importing this module is cheap: numpy and a game's engine load with the first question.
@@ -24,7 +26,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..catalogue import LANGS
-from .kinds import CATALOGUE, SLIP, Choice, Misconception, Question, QuestionError, QuestionKind, Text, each, same, say
+from .kinds import (
+    CATALOGUE,
+    MAX_SEED,
+    SLIP,
+    Choice,
+    Misconception,
+    Question,
+    QuestionError,
+    QuestionKind,
+    Text,
+    each,
+    same,
+    say,
+)
 
 if TYPE_CHECKING:  # numpy loads with the first question, not with the registry
     import numpy as np
@@ -98,9 +113,10 @@ def draw_question(lesson: str, rng: np.random.Generator, variant: str | None = N
             if pick < 0:
                 kind = candidate
                 break
-    return kind.make(rng, variant if variant in kind.variants else None)
+    seed = int(rng.integers(MAX_SEED))  # the question's own seed: it can be made again from it
+    return kind.make_seeded(seed, variant if variant in kind.variants else None)
 
 
-__all__ = ["CATALOGUE", "IN_TURN", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question", "QuestionError",
-           "QuestionKind", "Text", "all_kinds", "draw_question", "each", "find_kind", "lesson_kinds",
+__all__ = ["CATALOGUE", "IN_TURN", "LANGS", "LESSONS", "MAX_SEED", "SLIP", "Choice", "Misconception", "Question",
+           "QuestionError", "QuestionKind", "Text", "all_kinds", "draw_question", "each", "find_kind", "lesson_kinds",
            "misconception", "same", "say"]
