@@ -212,3 +212,41 @@ def test_through_the_service_a_teacher_reads_only_her_classes_answers(school):
     with pytest.raises(ServiceRefused) as refused:
         ServiceClassroom(school.client("caio")).class_answers("turma-a")
     assert refused.value.code == "teachers_only"
+
+
+# The live quiz -------------------------------------------------------------------------------
+def test_a_live_quiz_answer_to_a_registry_question_is_kept_whole(store_location):
+    from classroom import live
+    from widgets.components.live import stored_question
+    store = open_store(store_location)
+    quiz = live.StoreLiveQuiz(store)
+    made = create_class(store, "7º B")
+    started = quiz.start(made.code, made.key)
+    code, token = started["code"], started["host_token"]
+    q = find_kind(KIND).make_seeded(21)
+    quiz.join(code, "learner-ana", "Ana", made.code)
+    number = quiz.ask(code, token, stored_question("manilhas", q), 20)
+    values = [c.value for c in q.choices]
+    wrong = next(c.value for c in q.choices if c.misconception not in (None, SLIP))
+    quiz.answer(code, "learner-ana", number, values.index(wrong))
+    [kept] = whole.answers_of(store, "learner-ana")
+    assert (kept.context, kept.kind, kept.seed, kept.chosen) == (f"live:{code}", KIND, 21, value_text(wrong))
+    assert kept.misconception == q.misconception(wrong) and not kept.correct and kept.question() == q
+    assert kept.seconds is not None and kept.seconds >= 0
+    board = quiz.board(code)
+    assert board["kind"] == KIND and board["misconceptions"][values.index(wrong)] == kept.misconception
+
+
+def test_a_live_question_whose_seed_does_not_make_it_is_refused(tmp_path):
+    from classroom import live
+    from widgets.components.live import stored_question
+    store = open_store(str(tmp_path / "s.db"))
+    quiz = live.StoreLiveQuiz(store)
+    made = create_class(store, "7º B")
+    started = quiz.start(made.code, made.key)
+    asked = stored_question("manilhas", find_kind(KIND).make_seeded(21))
+    for forged, what in (({**asked, "kind": "x.y"}, "kind"), ({**asked, "seed": -4}, "seed"),
+                         ({**asked, "answer": (asked["answer"] + 1) % len(asked["options"])}, "kind, seed")):
+        with pytest.raises(live.LiveError) as refused:
+            quiz.ask(started["code"], started["host_token"], forged, 20)
+        assert refused.value.code == "bad_question" and what in refused.value.message("en")
