@@ -250,3 +250,24 @@ def test_a_live_question_whose_seed_does_not_make_it_is_refused(tmp_path):
         with pytest.raises(live.LiveError) as refused:
             quiz.ask(started["code"], started["host_token"], forged, 20)
         assert refused.value.code == "bad_question" and what in refused.value.message("en")
+
+
+# Homework ------------------------------------------------------------------------------------
+def test_a_homework_scenario_answer_is_kept_whole_with_its_scenario(store_location):
+    from cartas.scenario import encode_link, vinte_e_um_scenario
+    from classroom import homework as hw
+    store = open_store(store_location)
+    code = create_class(store, "7º B").code
+    ana = Learner("browser-ana-01", "Ana", code)
+    whole.record(store, ana, [whole_answer(ana, 1)])  # she is a learner of the class
+    link = encode_link(vinte_e_um_scenario(3, 0, deal={"first_cards": ["5♥", "K♣", "9♦"], "upcard": "7♣",
+                                                       "then": ["2♦", "3♣", "4♠"]}))
+    task = hw.create(store, code, "T", "2030-12-20", 100, [{"kind": "scenario", "link": link}])
+    item = task["items"][0]
+    wrong = next(o for o in item["options"] if o != item["answer"])
+    hw.answer(store, task["id"], 0, ana.key, wrong)
+    hw.answer(store, task["id"], 0, ana.key, item["answer"])  # only the first counts, and is kept
+    kept = whole.answers_of(store, ana.key, context=f"homework:{task['id']}")
+    assert [(a.scenario, a.choices, a.chosen, a.correct, a.kind) for a in kept] == [
+        (link, tuple(item["options"]), wrong, False, "")]
+    assert [a.learner_id for a in whole.class_answers(store, code, context=f"homework:{task['id']}")] == [ana.key]
