@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import answers as whole, attempts, classes, homework, identity, live, mastery, progress
+from . import answers as whole, attempts, checks, classes, homework, identity, live, mastery, progress
 from .answers import Answer
+from .checks import CheckService
 from .homework import HomeworkService
 from .identity import Joined, Learner, LearnerService
 from .live import LiveQuiz
@@ -90,6 +91,9 @@ class Classroom(Protocol):
     def homework(self) -> HomeworkService: ...
     def mastery(self) -> MasteryService: ...
     def live(self) -> LiveQuiz: ...
+
+    # a check before and after (classroom.checks)
+    def checks(self) -> CheckService: ...
 
 
 class StoreClassroom:
@@ -170,6 +174,9 @@ class StoreClassroom:
 
     def live(self) -> LiveQuiz:
         return live.StoreLiveQuiz(self.store)
+
+    def checks(self) -> CheckService:
+        return checks.StoreChecks(self.store)
 
 
 class HubLearners:
@@ -289,6 +296,9 @@ class ServiceClassroom:
 
     def live(self) -> LiveQuiz:
         return self.client.live(live.LiveError)
+
+    def checks(self) -> CheckService:
+        return self.client.checks(checks.CheckError)
 
 
 if TYPE_CHECKING:  # both implement the one interface (mypy checks it here)
