@@ -42,6 +42,7 @@ from .store import Migrations, Store
 MIN_SIZE, MAX_SIZE, DEFAULT_SIZE = 8, 12, 10
 ID_LENGTH = 8
 PHASES = ("before", "after")
+PHASE_NAMES = {"before": {"pt": "antes", "en": "before"}, "after": {"pt": "depois", "en": "after"}}
 MAX_SEED = 2 ** 63
 
 MIGRATIONS = Migrations("checks", [
@@ -62,10 +63,12 @@ CATALOGUE = Catalogue("checks", {
     "bad_size": ("Uma verificação tem de {low} a {high} perguntas.", "A check has {low} to {high} questions."),
     "bad_phase": ("A fase {phase} não existe: antes (before) ou depois (after).",
                   "There is no phase {phase}: before or after."),
-    "phase_closed": ("A fase {phase} desta verificação não está aberta.", "The {phase} phase of this check is not open."),
-    "already_done": ("Você já fez a fase {phase} desta verificação; vale a primeira.",
-                     "You already took the {phase} phase of this check; the first one counts."),
-    "bad_answers": ("Mande uma resposta para cada uma das {n} perguntas.", "Send one answer for each of the {n} questions."),
+    "phase_closed": ("A fase «{phase_pt}» desta verificação não está aberta.",
+                     "The “{phase_en}” phase of this check is not open."),
+    "already_done": ("Você já fez a fase «{phase_pt}» desta verificação; vale a primeira.",
+                     "You already took the “{phase_en}” phase of this check; the first one counts."),
+    "bad_answers": ("Mande uma resposta para cada uma das {n} perguntas.",
+                    "Send one answer for each of the {n} questions."),
     "bad_choice": ("A resposta {choice} da pergunta {number} não é uma das opções dela.",
                    "The answer {choice} to question {number} is none of its choices."),
     "not_after": ("A fase depois só abre depois da fase antes.", "The after phase opens only after the before phase."),
@@ -246,7 +249,8 @@ def submit(store: Store, learner: Any, class_code: str, ident: object, phase: ob
         raise CheckError("other_class")
     phase = clean_phase(phase)
     if found["phase"] != phase:
-        raise CheckError("phase_closed", phase=phase)
+        raise CheckError("phase_closed", phase=phase, phase_pt=PHASE_NAMES[phase]["pt"],
+                         phase_en=PHASE_NAMES[phase]["en"])
     items = questions(found, phase)
     if not isinstance(chosen, (list, tuple)) or len(chosen) != len(items):
         raise CheckError("bad_answers", n=len(items))
@@ -268,7 +272,8 @@ def submit(store: Store, learner: Any, class_code: str, ident: object, phase: ob
                            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (check_id, phase, learner_id) DO NOTHING",
                            (found["id"], phase, learner.key, right, len(made), now)).rowcount
     if not fresh:
-        raise CheckError("already_done", phase=phase)
+        raise CheckError("already_done", phase=phase, phase_pt=PHASE_NAMES[phase]["pt"],
+                         phase_en=PHASE_NAMES[phase]["en"])
     try:
         whole.record(store, learner, made)
     except BaseException:
@@ -324,7 +329,8 @@ def summarize(found: dict, answers: Sequence[whole.Answer], names: dict[str, str
         by_skill[skill] = {"before": before, "after": after, "gain": gain(before, after),
                            "name": dict(BY_KEY[skill].name)}
     before, after = class_mean("before"), class_mean("after")
-    vanished, stayed = [], []
+    vanished: list[dict] = []
+    stayed: list[dict] = []
     for key in sorted(shown["before"]):
         had = shown["before"][key] & set(matched)
         if not had:

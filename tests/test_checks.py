@@ -170,3 +170,47 @@ def test_the_classroom_in_this_process_gives_its_checks(store_location):
     assert [c["id"] for c in room.checks().mine(Learner("browser-ana-01", "Ana", CLASS))] == [made["id"]]
     room.checks().close(CLASS, made["id"])
     assert room.checks().mine(Learner("browser-ana-01", "Ana", CLASS)) == []
+
+
+def _hub(name: str) -> Learner:
+    from classroom.service import HubUser
+    return HubUser("hub-learner", name, "")
+
+
+def test_through_the_service_the_teacher_runs_the_check_and_each_learner_answers_as_herself(school):
+    from classroom.interface import ServiceClassroom
+    from classroom.remote import ServiceRefused
+    prof = ServiceClassroom(school.client("prof")).checks()
+    ana, bia, caio = (ServiceClassroom(school.client(n)).checks() for n in ("ana", "bia", "caio"))
+    made = prof.open("turma-a", SKILLS, 8)
+    assert [c["id"] for c in prof.class_checks("turma-a")] == [made["id"]]
+    assert [c["id"] for c in ana.mine(_hub("ana"))] == [made["id"]] and caio.mine(_hub("caio")) == []
+    items = ana.take(_hub("ana"), made["id"])["questions"]
+    assert len(items) == 8 and all(set(q) == {"kind", "variant", "seed"} for q in items)
+    assert ana.submit(_hub("ana"), made["id"], "before", [pick(i, "wrong") for i in items])["counted"] == 8
+    with pytest.raises(CheckError) as refused:
+        ana.submit(_hub("ana"), made["id"], "before", [pick(i, "right") for i in items])
+    assert refused.value.code == "already_done"
+    bia.submit(_hub("bia"), made["id"], "before", [pick(i, "wrong") for i in items])
+    with pytest.raises(CheckError) as refused:  # another class's check
+        caio.take(_hub("caio"), made["id"])
+    assert refused.value.code == "other_class"
+    with pytest.raises(CheckError) as refused:
+        ana.submit(_hub("ana"), made["id"], "before", [*[pick(i, "right") for i in items[:-1]], "forged"])
+    assert refused.value.code in ("already_done", "bad_choice")
+    with pytest.raises(CheckError) as refused:
+        bia.submit(_hub("bia"), "ZZZZZZZZ", "before", [])
+    assert refused.value.code == "bad_id"
+    for call in (lambda: ana.results("turma-a", made["id"]), lambda: ana.open_after("turma-a", made["id"]),
+                 lambda: prof.results("turma-b", made["id"])):
+        with pytest.raises((ServiceRefused, CheckError)):
+            call()
+    prof.open_after("turma-a", made["id"])
+    later = ana.take(_hub("ana"), made["id"])["questions"]
+    ana.submit(_hub("ana"), made["id"], "after", [pick(i, "right") for i in later])
+    bia.submit(_hub("bia"), made["id"], "after", [pick(i, "wrong") for i in later])
+    found = prof.results("turma-a", made["id"])
+    assert found["matched"] == 2 and {r["name"] for r in found["learners"]} == {"ana", "bia"}
+    assert found["class"]["before"] == 0.0 and found["class"]["after"] == 0.5 and found["class"]["gain"] == 0.5
+    assert found["vanished"] == [] or all(e["after"] == 0 for e in found["vanished"])
+    assert found["stayed"] and all(e["after"] >= 1 for e in found["stayed"])
