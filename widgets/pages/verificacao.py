@@ -204,6 +204,8 @@ class CheckTeacher(View):
             self.state.value = self.results.value = ""
             return
         self.state.value = (f"<div data-check='{escape(check['id'])}' data-phase='{escape(check['phase'])}' "
+                            f"data-seed-before='{check['seeds']['before']}' "
+                            f"data-seed-after='{check['seeds']['after']}' "
                             f"style='font-size:16px;margin:6px 0'>"
                             f"{escape(self.t('opened', id=check['id'], code=self.class_code or '', phase=self.t('phase_' + check['phase']), link='verificacao_aluno.ipynb'))}"  # noqa: E501
                             "</div>")
