@@ -187,11 +187,14 @@ def value_text(value: object) -> str:
     return str(value)
 
 
-def answer_to(question: Any, chosen: object, *, learner_id: str, context: str, seed: int | None,
-              variant: str = "", seconds: float | None = None, at: float | None = None,
+def answer_to(question: Any, chosen: object, *, learner_id: str, context: str, seed: int | None = None,
+              variant: str | None = None, seconds: float | None = None, at: float | None = None,
               scenario: str | None = None) -> Answer:
     """The whole answer to `question` (a `cartas.questions.Question`) made from `seed` in
-    `variant`, `chosen` one of its values (ValueError otherwise)."""
+    `variant` (default: the question's own, `Question.seed` and `.variant`), `chosen` one of
+    its values (ValueError otherwise)."""
+    seed = getattr(question, "seed", None) if seed is None else seed
+    variant = getattr(question, "variant", "") if variant is None else variant
     return Answer(learner_id=learner_id, context=context, kind=question.kind, skill=question.skill,
                   variant=variant or "", seed=seed, scenario=scenario,
                   choices=tuple(value_text(c.value) for c in question.choices), chosen=value_text(chosen),
@@ -368,3 +371,29 @@ def _select(store: Store, where: str, params: list, since: float | None, context
     with store.transaction(write=False) as tx:
         rows = tx.execute(f"{_SELECT} WHERE {where} {order}", params).fetchall()
     return [_answer(r) for r in reversed(rows)]
+
+
+# What persists (issue 32, item 5) ----------------------------------------------------------------
+RECENT_ANSWERS = 40         # a learner's last answers that say what she still believes
+RECENT_DAYS = 30.0          # ... given within this many days
+PERSISTS = 2                # a misconception shown this many times among them persists
+
+
+def persisting(answers: Sequence[Answer], now: float | None = None) -> dict[str, dict[str, int]]:
+    """{kind: {misconception: times}} of the named misconceptions (not slips) a learner showed
+    at least PERSISTS times among her last RECENT_ANSWERS answers of the last RECENT_DAYS days
+    (`answers`: hers, oldest first, as `answers_of` gives them), most shown first."""
+    from cartas.questions import SLIP
+    now = time.time() if now is None else now
+    recent = [a for a in answers if a.at >= now - RECENT_DAYS * 86400][-RECENT_ANSWERS:]
+    shown: dict[str, int] = {}
+    kinds: dict[str, dict[str, int]] = {}
+    for a in recent:
+        if a.kind and not a.correct and a.misconception not in (None, SLIP):
+            key = str(a.misconception)
+            shown[key] = shown.get(key, 0) + 1
+            per = kinds.setdefault(a.kind, {})
+            per[key] = per.get(key, 0) + 1
+    out = {kind: {m: shown[m] for m in sorted(per, key=lambda m: -shown[m]) if shown[m] >= PERSISTS}
+           for kind, per in kinds.items()}
+    return {k: v for k, v in sorted(out.items(), key=lambda kv: -max(kv[1].values(), default=0)) if v}

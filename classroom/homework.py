@@ -706,6 +706,12 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
             kept = tx.execute("SELECT correct FROM homework_results WHERE assignment_id = ? AND item = ? "
                               "AND learner_id = ?", (assignment_id, item, learner_id)).fetchone()
             correct = bool(kept[0])
+        else:  # kept whole too (issue 32, classroom.answers): its scenario, the options, her choice
+            tx.execute("INSERT INTO answers (learner_id, lesson, correct, at, context, scenario, choices, chosen) "
+                       "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       (learner_id, f"homework:{assignment_id}", int(correct), now, f"homework:{assignment_id}",
+                        str(spec.get("link", "")), json.dumps([str(o) for o in spec["options"]], ensure_ascii=False),
+                        str(choice)))
     return {"correct": bool(correct), "answer": spec.get("answer", ""), "reason": spec.get("reason", {}),
             "first": bool(first)}
 

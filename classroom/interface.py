@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
-from . import answers as whole, attempts, classes, homework, identity, live, mastery, progress
+from . import answers as whole, attempts, checks, classes, homework, identity, live, mastery, progress
 from .answers import Answer
+from .checks import CheckService
 from .homework import HomeworkService
 from .identity import Joined, Learner, LearnerService
 from .live import LiveQuiz
@@ -92,6 +93,9 @@ class Classroom(Protocol):
     def mastery(self) -> MasteryService: ...
     def live(self) -> LiveQuiz: ...
     def tournaments(self) -> TournamentService: ...  # issue 34
+
+    # a check before and after (classroom.checks)
+    def checks(self) -> CheckService: ...
 
 
 class StoreClassroom:
@@ -176,6 +180,8 @@ class StoreClassroom:
     def tournaments(self) -> TournamentService:
         from .tournament import StoreTournaments
         return StoreTournaments(self.store)
+    def checks(self) -> CheckService:
+        return checks.StoreChecks(self.store)
 
 
 class HubLearners:
@@ -299,6 +305,8 @@ class ServiceClassroom:
     def tournaments(self) -> TournamentService:
         from .tournament import TournamentRefused
         return self.client.tournaments(TournamentRefused)
+    def checks(self) -> CheckService:
+        return self.client.checks(checks.CheckError)
 
 
 if TYPE_CHECKING:  # both implement the one interface (mypy checks it here)

@@ -169,9 +169,39 @@ def clean_question(question) -> dict:
         skill = check_skill(skill)
     except ValueError:
         raise LiveError("bad_question", what="skill") from None
-    return {"lesson": lesson, "prompt": _texts(question.get("prompt"), "prompt"),
-            "options": [_texts(o, "options") for o in options], "answer": answer,
-            "why": _texts(question.get("why"), "why"), "skill": skill}
+    cleaned = {"lesson": lesson, "prompt": _texts(question.get("prompt"), "prompt"),
+               "options": [_texts(o, "options") for o in options], "answer": answer,
+               "why": _texts(question.get("why"), "why"), "skill": skill}
+    if "kind" in question or "seed" in question:  # a registry question: kept whole (issue 32)
+        cleaned.update(_whole_question(question, cleaned))
+    return cleaned
+
+
+def _whole_question(question: dict, cleaned: dict) -> dict:
+    """A registry question's `kind`, `seed`, `variant`, made again here (the page is not
+    trusted): its option count, answer and skill must be the remade question's; returns them
+    with each option's value and misconception (`values`, `misconceptions`), which each answer
+    is kept with (classroom.answers). LiveError("bad_question") naming what disagrees."""
+    from cartas.questions import MAX_SEED, QuestionError, find_kind
+
+    from .answers import value_text
+    try:
+        kind = find_kind(question.get("kind"))
+    except QuestionError:
+        raise LiveError("bad_question", what="kind") from None
+    seed, variant = question.get("seed"), question.get("variant") or ""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+        raise LiveError("bad_question", what="seed")
+    if not isinstance(variant, str) or (variant and variant not in kind.variants):
+        raise LiveError("bad_question", what="variant")
+    made = kind.make_seeded(seed, variant or None)
+    values = [c.value for c in made.choices]
+    if len(values) != len(cleaned["options"]) or values.index(made.answer) != cleaned["answer"]:
+        raise LiveError("bad_question", what="kind, seed")
+    if cleaned["skill"] not in ("", made.skill):
+        raise LiveError("bad_question", what="skill")
+    return {"kind": kind.key, "seed": seed, "variant": made.variant, "skill": made.skill,
+            "values": [value_text(v) for v in values], "misconceptions": [c.misconception for c in made.choices]}
 
 
 class LiveQuiz(Protocol):
@@ -338,9 +368,16 @@ class StoreLiveQuiz:
                 raise LiveError("already_answered")
             total = tx.execute("UPDATE live_players SET points = points + ? WHERE session_code = ? "
                                "AND learner_id = ? RETURNING points", (points, code, learner_id)).fetchone()
-            # the learner's progress, under the question's lesson (classroom.progress's tables)
-            tx.execute("INSERT INTO answers (learner_id, lesson, correct, at, skill) VALUES (?, ?, ?, ?, ?)",
-                       (learner_id, lesson, int(correct), now, skill))
+            # the learner's progress, under the question's lesson (classroom.progress's tables),
+            # the answer kept whole when the question is the registry's (classroom.answers)
+            asked = json.loads(body)
+            values = asked.get("values") or []
+            whole = (json.dumps(values, ensure_ascii=False), values[choice], asked["misconceptions"][choice]) \
+                if len(values) > choice else ("[]", str(choice), None)
+            tx.execute("INSERT INTO answers (learner_id, lesson, correct, at, skill, context, kind, variant, seed, "
+                       "choices, chosen, misconception, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                       (learner_id, lesson, int(correct), now, skill, f"live:{code}", asked.get("kind", ""),
+                        asked.get("variant", ""), asked.get("seed"), *whole, max(0.0, now - float(opened))))
             tx.execute("INSERT INTO progress (learner_id, lesson, right_count, asked_count, last_at) "
                        "VALUES (?, ?, ?, 1, ?) ON CONFLICT (learner_id, lesson) DO UPDATE SET "
                        "right_count = progress.right_count + excluded.right_count, "
@@ -407,6 +444,8 @@ class StoreLiveQuiz:
                 out.update(number=number, lesson=lesson, open=now < closes, seconds_left=max(0.0, closes - now),
                            answered=sum(counts), counts=counts, prompt=body["prompt"],
                            options=body["options"], answer=right, why=body["why"])
+                if "kind" in body:  # a registry question: what each choice reveals (issue 32)
+                    out.update(kind=body["kind"], misconceptions=body["misconceptions"])
         return out
 
 

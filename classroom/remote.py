@@ -228,6 +228,8 @@ class RemoteClassroom:
 
     def tournaments(self, error: Callable[..., Exception] | None = None) -> RemoteTournaments:
         return RemoteTournaments(self, "tournament", error)  # issue 34
+    def checks(self, error: Callable[..., Exception] | None = None) -> RemoteChecks:
+        return RemoteChecks(self, "checks", error)
 
 
 @dataclass
@@ -425,3 +427,36 @@ class RemoteTournaments(_Lessons):
 
     def game_save(self, code: str, number: int, table: int) -> dict:
         return self._ask("GET", self._path(code, f"/save/{int(number)}/{int(table)}"))
+
+class RemoteChecks(_Lessons):
+    """classroom.checks's CheckService through the class service: the hub decides who teaches,
+    the token who answers (the learner passed is not sent)."""
+
+    def _path(self, ident: str, tail: str = "") -> str:
+        return f"api/checks/{quote(str(ident)[:20], safe='')}{tail}"
+
+    def open(self, class_code: str, skills, size: int = 10) -> dict:
+        return self._ask("POST", "api/checks", {"class": class_code, "skills": list(skills), "size": size})
+
+    def class_checks(self, class_code: str) -> list[dict]:
+        return self._ask("GET", f"api/classes/{quote(class_code, safe='')}/checks")
+
+    def open_after(self, class_code: str, check_id: str) -> dict:
+        return self._ask("POST", self._path(check_id, "/after"), {"class": class_code})
+
+    def close(self, class_code: str, check_id: str) -> dict:
+        return self._ask("POST", self._path(check_id, "/close"), {"class": class_code})
+
+    def results(self, class_code: str, check_id: str) -> dict:
+        return self._ask("GET", self._path(check_id, f"/results?class={quote(class_code, safe='')}"))
+
+    def mine(self, learner: Any) -> list[dict]:
+        return self._ask("GET", "api/checks")
+
+    def take(self, learner: Any, check_id: str) -> dict:
+        return self._ask("GET", self._path(check_id))
+
+    def submit(self, learner: Any, check_id: str, phase: str, chosen, seconds=None) -> dict:
+        return self._ask("POST", self._path(check_id, "/submit"),
+                         {"phase": phase, "chosen": list(chosen),
+                          "seconds": None if seconds is None else list(seconds)})

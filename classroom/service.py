@@ -132,7 +132,7 @@ from tornado import httpclient, web
 from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
-from . import attempts, games, homework, live, mastery, progress, tournament
+from . import attempts, checks, games, homework, live, mastery, progress, tournament
 from .games import TableError
 from .identity import clean_name
 from .store import Migrations, Store, StoreError, connect
@@ -1469,6 +1469,7 @@ class Lessons:
         store.migrate(homework.MIGRATIONS)
         self.quiz = live.StoreLiveQuiz(store)   # migrates the live tables
         self.tournaments = tournament.StoreTournaments(store)  # issue 34: the class tournament
+        store.migrate(checks.MIGRATIONS)        # a check before and after (classroom.checks)
 
     def learner_homework(self, user: str, groups: list[str]) -> list[dict]:
         return [_learner_task(t) for t in homework.learner_homework(self.store, learner_id(user), groups)]
@@ -2098,6 +2099,117 @@ def tournament_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
     ]
 
 
+# A check before and after (classroom.checks, issue 32 item 4; docs/rules.md#check-before-after) --------
+# - A teacher of a class (teacher_of) opens a check for it, lists its checks, opens the "after"
+#   phase, closes it and reads its results, over the class's members (its hub group) only.
+# - A learner lists the open checks of her classes (her hub groups), takes one of them and submits
+#   her own answers, as herself (the token's user); another class's check is 403 `other_class`.
+# - A refusal is {"error", "pt", "en", "family": "checks", "fields"}: 404 for no such check, 403
+#   for another class's, 409 for a phase that is not open or taken already, 400 for bad input.
+CHECK_STATUS = {"bad_id": 404, "other_class": 403, "phase_closed": 409, "already_done": 409, "not_after": 409}
+
+
+class CheckHandler(LessonHandler):
+    async def guarded(self, work, reply: bool = True) -> None:
+        async def checked():
+            try:
+                return await work()
+            except checks.CheckError as error:
+                refused = Refused(CHECK_STATUS.get(error.code, 400), error.code, error.message("pt"),
+                                  error.message("en"))
+                refused.family, refused.fields = "checks", error.fields  # type: ignore[attr-defined]
+                raise refused from None
+        await super().guarded(checked, reply)
+
+    async def mine(self, user: str, ident: str) -> dict:
+        """Check `ident`, if it is of one of `user`'s classes (403 `other_class` otherwise)."""
+        found = await self.store(checks.find_check, self.lessons.store, ident)
+        if found["class_code"] not in await self.groups(user):
+            raise checks.CheckError("other_class")
+        return found
+
+
+class ChecksHandler(CheckHandler):
+    async def get(self):
+        """The open checks of the caller's classes, each as she takes it."""
+        async def work():
+            user = await self.user()
+            found = []
+            for group in await self.groups(user):
+                found += await self.store(checks.learner_checks, self.lessons.store, learner_id(user), group)
+            return found
+        await self.guarded(work)
+
+    async def post(self):
+        """A teacher opens a check: {class, skills, size}."""
+        async def work():
+            body = self.body()
+            group = body.get("class")
+            await self.teacher_of(group)
+            return await self.store(checks.open_check, self.lessons.store, group, body.get("skills"),
+                                    body.get("size", checks.DEFAULT_SIZE))
+        await self.guarded(work)
+
+
+class CheckHandlerOne(CheckHandler):
+    async def get(self, ident: str):
+        """The check as the caller takes it (its open phase's questions, what she has done)."""
+        async def work():
+            user = await self.user()
+            found = await self.mine(user, ident)
+            return await self.store(checks.learner_view, self.lessons.store, learner_id(user), found)
+        await self.guarded(work)
+
+
+class CheckSubmitHandler(CheckHandler):
+    async def post(self, ident: str):
+        """Her answers to a phase: {phase, chosen: [text...], seconds: [number|null...]}."""
+        async def work():
+            user = await self.user()
+            body = self.body()
+            found = await self.mine(user, ident)
+            me = HubUser("hub-learner", user, "")
+            return await self.store(checks.submit, self.lessons.store, me, found["class_code"], found["id"],
+                                    body.get("phase"), body.get("chosen"), body.get("seconds"))
+        await self.guarded(work)
+
+
+class CheckTeacherHandler(CheckHandler):
+    async def post(self, ident: str, action: str):
+        """after {class} opens the "after" phase; close {class} closes the check: a teacher's."""
+        async def work():
+            group = self.body().get("class")
+            await self.teacher_of(group)
+            return await self.store(checks.set_phase, self.lessons.store, group, ident,
+                                    "after" if action == "after" else "closed")
+        await self.guarded(work)
+
+    async def get(self, ident: str, action: str):
+        """results?class=G: the check's matched results over the class's members."""
+        async def work():
+            group = self.get_query_argument("class", "")
+            _, members = await self.teacher_of(group)
+            return await self.store(checks.results, self.lessons.store, group, ident,
+                                    [learner_id(m) for m in members], {learner_id(m): m for m in members})
+        await self.guarded(work)
+
+
+class ClassChecksHandler(CheckHandler):
+    async def get(self, group: str):
+        async def work():
+            await self.teacher_of(group)
+            return await self.store(checks.class_checks, self.lessons.store, group)
+        await self.guarded(work)
+
+
+def check_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
+    return [(rf"{prefix}api/checks", ChecksHandler),
+            (rf"{prefix}api/checks/([^/]{{1,20}})", CheckHandlerOne),
+            (rf"{prefix}api/checks/([^/]{{1,20}})/submit", CheckSubmitHandler),
+            (rf"{prefix}api/checks/([^/]{{1,20}})/(after|close|results)", CheckTeacherHandler),
+            (rf"{prefix}api/classes/([^/]+)/checks", ClassChecksHandler)]
+
+
 class HealthHandler(Handler):
     async def get(self):
         """The service's figures; with `probe` (Kubernetes' readiness and liveness probes,
@@ -2125,6 +2237,7 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
         *lesson_routes(prefix),
         *answer_routes(prefix),
         *tournament_routes(prefix),
+        *check_routes(prefix),
     ]
     return web.Application([(path, handler, {"service": service}) for path, handler in routes],
                            compress_response=True)

@@ -212,3 +212,62 @@ def test_through_the_service_a_teacher_reads_only_her_classes_answers(school):
     with pytest.raises(ServiceRefused) as refused:
         ServiceClassroom(school.client("caio")).class_answers("turma-a")
     assert refused.value.code == "teachers_only"
+
+
+# The live quiz -------------------------------------------------------------------------------
+def test_a_live_quiz_answer_to_a_registry_question_is_kept_whole(store_location):
+    from classroom import live
+    from widgets.components.live import stored_question
+    store = open_store(store_location)
+    quiz = live.StoreLiveQuiz(store)
+    made = create_class(store, "7º B")
+    started = quiz.start(made.code, made.key)
+    code, token = started["code"], started["host_token"]
+    q = find_kind(KIND).make_seeded(21)
+    quiz.join(code, "learner-ana", "Ana", made.code)
+    number = quiz.ask(code, token, stored_question("manilhas", q), 20)
+    values = [c.value for c in q.choices]
+    wrong = next(c.value for c in q.choices if c.misconception not in (None, SLIP))
+    quiz.answer(code, "learner-ana", number, values.index(wrong))
+    [kept] = whole.answers_of(store, "learner-ana")
+    assert (kept.context, kept.kind, kept.seed, kept.chosen) == (f"live:{code}", KIND, 21, value_text(wrong))
+    assert kept.misconception == q.misconception(wrong) and not kept.correct and kept.question() == q
+    assert kept.seconds is not None and kept.seconds >= 0
+    board = quiz.board(code)
+    assert board["kind"] == KIND and board["misconceptions"][values.index(wrong)] == kept.misconception
+
+
+def test_a_live_question_whose_seed_does_not_make_it_is_refused(tmp_path):
+    from classroom import live
+    from widgets.components.live import stored_question
+    store = open_store(str(tmp_path / "s.db"))
+    quiz = live.StoreLiveQuiz(store)
+    made = create_class(store, "7º B")
+    started = quiz.start(made.code, made.key)
+    asked = stored_question("manilhas", find_kind(KIND).make_seeded(21))
+    for forged, what in (({**asked, "kind": "x.y"}, "kind"), ({**asked, "seed": -4}, "seed"),
+                         ({**asked, "answer": (asked["answer"] + 1) % len(asked["options"])}, "kind, seed")):
+        with pytest.raises(live.LiveError) as refused:
+            quiz.ask(started["code"], started["host_token"], forged, 20)
+        assert refused.value.code == "bad_question" and what in refused.value.message("en")
+
+
+# Homework ------------------------------------------------------------------------------------
+def test_a_homework_scenario_answer_is_kept_whole_with_its_scenario(store_location):
+    from cartas.scenario import encode_link, vinte_e_um_scenario
+    from classroom import homework as hw
+    store = open_store(store_location)
+    code = create_class(store, "7º B").code
+    ana = Learner("browser-ana-01", "Ana", code)
+    whole.record(store, ana, [whole_answer(ana, 1)])  # she is a learner of the class
+    link = encode_link(vinte_e_um_scenario(3, 0, deal={"first_cards": ["5♥", "K♣", "9♦"], "upcard": "7♣",
+                                                       "then": ["2♦", "3♣", "4♠"]}))
+    task = hw.create(store, code, "T", "2030-12-20", 100, [{"kind": "scenario", "link": link}])
+    item = task["items"][0]
+    wrong = next(o for o in item["options"] if o != item["answer"])
+    hw.answer(store, task["id"], 0, ana.key, wrong)
+    hw.answer(store, task["id"], 0, ana.key, item["answer"])  # only the first counts, and is kept
+    kept = whole.answers_of(store, ana.key, context=f"homework:{task['id']}")
+    assert [(a.scenario, a.choices, a.chosen, a.correct, a.kind) for a in kept] == [
+        (link, tuple(item["options"]), wrong, False, "")]
+    assert [a.learner_id for a in whole.class_answers(store, code, context=f"homework:{task['id']}")] == [ana.key]

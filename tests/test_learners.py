@@ -86,7 +86,9 @@ def test_answers_given_before_the_browser_says_who_is_there_go_to_that_learner()
     progress.reset_session()  # a fresh kernel: nobody known yet
     view = ManilhaExplorer(seed=3)
     answer_right(view)
-    assert progress.recorder().pending == [("manilhas", True, "manilhas_from_vira")]  # with its skill
+    waiting = progress.recorder().pending
+    assert [item[:3] for item in waiting] == [("manilhas", True, "manilhas_from_vira")]  # with its skill
+    assert waiting[0][3].kind == "manilhas.rank_from_vira" and waiting[0][3].correct  # and kept whole
     browser_reports("b-ana-browser", "Ana")
     assert progress.recorder().pending == []
     ana = Learner.make("b-ana-browser", "Ana")
@@ -176,7 +178,9 @@ def test_an_unreachable_store_keeps_the_answers_until_it_answers(tmp_path, monke
     assert "não está sendo salvo" in identity.widget().notice
     view.language.value = "en"
     assert "not being saved" in identity.widget().notice
-    assert progress.recorder().pending == [("manilhas", True, "manilhas_from_vira")]  # with its skill
+    waiting = progress.recorder().pending
+    assert [item[:3] for item in waiting] == [("manilhas", True, "manilhas_from_vira")]  # with its skill
+    assert waiting[0][3].kind == "manilhas.rank_from_vira" and waiting[0][3].correct  # and kept whole
     monkeypatch.delenv("CARTAS_DATABASE_URL")  # the store is back
     assert progress.recorder().flush(force=True)
     assert identity.widget().notice == ""
@@ -680,7 +684,7 @@ def test_a_store_holding_lookalike_names_from_before_keeps_each_learner_and_her_
                        (hashlib.sha256(token.encode()).hexdigest(), key, 1.0, 1.0))
     old.close()
     store = open_store(store_location)
-    assert store.version("classroom") == MIGRATIONS.latest == 5
+    assert store.version("classroom") == MIGRATIONS.latest == 6
     assert sorted(r["name"] for r in class_learners(store, "ABC234")) == ["Bia.", "Maria Silva", lookalike]
     for name, token in (("Maria Silva", "t" * 40), (lookalike, "u" * 40), ("Bia.", "v" * 40)):
         assert ids.check(store, token, "b-somewhere").name == name

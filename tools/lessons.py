@@ -805,6 +805,53 @@ clean_code("ab-23")
 ]
 
 
+LESSONS["verificacao"] = [
+    ("page",),
+    ("text", """
+# Verificação antes e depois
+
+Para o professor: abra a turma, marque as habilidades e abra uma verificação curta (8 a 12
+perguntas). Os alunos fazem a fase **antes** pelo celular, antes da unidade; depois da unidade,
+abra a fase **depois** (os mesmos tipos de pergunta, outras cartas). Veja, por habilidade e para a
+turma, a média antes e depois, o ganho normalizado e os equívocos que sumiram e os que ficaram.
+""", """
+# Check before and after
+
+For the teacher: open the class, tick the skills and open a short check (8 to 12 questions).
+Learners take the **before** phase on their phones, before the unit; after the unit, open the
+**after** phase (the same kinds of question, other cards). See, per skill and for the class, the
+mean before and after, the normalized gain, and the misconceptions that vanished and those that
+stayed.
+"""),
+    widget("verificacao", "CheckTeacher"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.checks import gain
+gain(0.5, 0.75), gain(1.0, 1.0)
+""", "(0.5, None)"),
+]
+
+LESSONS["verificacao_aluno"] = [
+    ("page",),
+    ("text", """
+# Verificação
+
+Responda às perguntas da verificação que o professor abriu. Ela não diz se você acertou: responda
+como achar certo. Cada fase (antes e depois) vale uma vez.
+""", """
+# Check
+
+Answer the questions of the check your teacher opened. It does not say whether you are right:
+answer as you think right. Each phase (before and after) counts once.
+"""),
+    widget("verificacao_aluno", "CheckPhone"),
+    ("checks", *CHECKS),
+    ("check", """
+from classroom.checks import clean_phase
+clean_phase("after")
+""", "'after'"),
+]
+
 # The course index (notebooks/index.ipynb): not a lesson, but written here the same way.
 INDEX = [
     ("page",),

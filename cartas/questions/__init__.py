@@ -14,7 +14,9 @@ language, and a language switch only redraws.
 - `all_kinds()`: every kind, lesson by lesson;
 - `lesson_kinds(lesson, variant=None)`: the kinds a lesson asks (of that variant);
 - `draw_question(lesson, rng, variant=None, turn=None)`: one of them, drawn by its weight from
-  `rng`, or, given `turn`, the kinds in turn for a lesson that alternates them (`IN_TURN`);
+  `rng`, or, given `turn`, the kinds in turn for a lesson that alternates them (`IN_TURN`),
+  and made from a seed of its own drawn from `rng` (`Question.seed`, `Question.variant`: so
+  an answer keeps what makes the question again, classroom.answers);
 - `LESSONS`: the lessons with questions.
 
 Importing this module is cheap: numpy and a game's engine load with the first question.
@@ -27,6 +29,7 @@ from ..catalogue import LANGS
 from .kinds import (
     CATALOGUE,
     HEADINGS,
+    MAX_SEED,
     SLIP,
     Choice,
     Misconception,
@@ -117,9 +120,10 @@ def draw_question(lesson: str, rng: np.random.Generator, variant: str | None = N
             if pick < 0:
                 kind = candidate
                 break
-    return kind.make(rng, variant if variant in kind.variants else None)
+    seed = int(rng.integers(MAX_SEED))  # the question's own seed: it can be made again from it
+    return kind.make_seeded(seed, variant if variant in kind.variants else None)
 
 
-__all__ = ["CATALOGUE", "HEADINGS", "IN_TURN", "LANGS", "LESSONS", "SLIP", "Choice", "Misconception", "Question",
-           "QuestionError", "QuestionKind", "Text", "all_kinds", "all_misconceptions", "draw_question", "each",
-           "find_kind", "lesson_kinds", "misconception", "same", "say"]
+__all__ = ["CATALOGUE", "HEADINGS", "IN_TURN", "LANGS", "LESSONS", "MAX_SEED", "SLIP", "Choice", "Misconception",
+           "Question", "QuestionError", "QuestionKind", "Text", "all_kinds", "all_misconceptions", "draw_question",
+           "each", "find_kind", "lesson_kinds", "misconception", "same", "say"]

@@ -3,7 +3,7 @@ and the refusals of the registry (`QuestionError`); the registry itself is `cart
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 
@@ -14,6 +14,7 @@ if TYPE_CHECKING:  # numpy loads with the first question, not with the registry
     import numpy as np
 
 SLIP = "slip"  # a wrong choice that reveals no named misconception
+MAX_SEED = 2 ** 62  # a question's own seed is below this (drawn from the lesson's Generator)
 
 
 CATALOGUE = Catalogue("questions", {
@@ -97,6 +98,10 @@ class Question:
     reason: Text
     key: Hashable
     facts: Mapping[str, object] = field(default_factory=dict, compare=False, repr=False)
+    # how to make it again: `find_kind(kind).make(np.random.default_rng(seed), variant)` (None:
+    # made from a shared Generator, see `QuestionKind.make_seeded`)
+    seed: int | None = field(default=None, compare=False)
+    variant: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
         values = [c.value for c in self.choices]
@@ -149,6 +154,17 @@ class QuestionKind:
         elif variant not in self.variants:
             raise QuestionError("unknown_variant", lesson=self.lesson, variant=variant)
         return self.maker(rng, variant)
+
+    def make_seeded(self, seed: int, variant: str | None = None) -> Question:
+        """The question of `seed` (0 <= seed < MAX_SEED), which says its seed and variant, so
+        that an answer to it can be kept with what shows it again (classroom.answers)."""
+        import numpy as np
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < MAX_SEED:
+            raise ValueError(f"a question's seed is an integer from 0 to {MAX_SEED - 1}, not {seed!r}")
+        if variant is None:
+            variant = self.variants[0] if self.variants else ""
+        question = self.make(np.random.default_rng(seed), variant or None)
+        return replace(question, seed=seed, variant=variant)
 
 
 # Each lesson's first heading, as its notebook (tools/lessons.py) writes it in each language: a

@@ -11,6 +11,14 @@ Decided rules (every lesson, truco and 21 alike; one set of bilingual texts, `TE
   or wrong, and the reason, which names the right answer when the learner's was wrong ("Não.
   A resposta é: 7♥..." said "sete de copas"), in the page's language; a language switch
   redraws it and says nothing.
+- After a wrong answer with a named misconception (`Question.misconception`, not a slip), the
+  verdict says it kindly ("Parece que você pensou que a manilha é a própria carta da vira." /
+  "It looks like you thought the manilha is the vira's rank."), then the rule that corrects it
+  (the question's reason), in the page's language (`misconception_note`); a slip gets the rule
+  alone.
+- Every answer is kept whole (classroom.answers: kind, seed, variant, choices, the one chosen,
+  its misconception, the seconds from the question shown to the answer), context
+  "lesson:<lesson>".
 - A new question never repeats the one just asked, and none repeats an earlier one until the
   lesson's pool of questions has been gone through (`NoRepeats`, drawing from the seeded
   generator: a question is the same as another when its `key` is).
@@ -32,6 +40,7 @@ each in both languages, so the language switch only redraws).
 """
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from html import escape
@@ -39,8 +48,10 @@ from typing import Any
 
 import ipywidgets as w
 
+from cartas import questions
 from cartas.cards import lazy_rng
-from cartas.questions import Question, Text
+from cartas.questions import SLIP, Question, Text
+from classroom.answers import answer_to
 from widgets.components.announce import text_of
 from widgets.components.base import html, verdict_html
 from widgets.components.i18n import translate
@@ -58,6 +69,10 @@ TEXT = {
     "score": {"pt": "Acertos: {right} de {asked}", "en": "Score: {right} of {asked}"},
     "chosen_right": {"pt": "Sua resposta: certa", "en": "Your answer: right"},
     "chosen_wrong": {"pt": "Sua resposta: errada", "en": "Your answer: wrong"},
+    # after a wrong answer, the misconception it reveals, said kindly, then the rule (issue 32, item 5)
+    "looks_like": {"pt": "Parece que você pensou que {belief}.", "en": "It looks like you thought {belief}."},
+    "the_rule": {"pt": "A regra:", "en": "The rule:"},
+    "see_lesson": {"pt": "Reveja na lição: {lesson}", "en": "See it again in the lesson: {lesson}"},
 }
 SIGNS = {True: "✓", False: "✗"}  # the chosen answer's mark, beside its colour
 REDRAWS = 100  # questions drawn, at most, to find one not asked yet
@@ -93,6 +108,7 @@ class FirstAnswer:
         self.choices: dict[Any, w.DOMWidget] = {}
         self._why: Callable[[str], str] | None = None
         self._attrs = ""
+        self.asked_at = time.monotonic()  # when the question on screen was shown
 
     def t(self, key, **fields) -> str:
         return translate(TEXT, key, self.view.lang, **fields)
@@ -106,15 +122,18 @@ class FirstAnswer:
         """A new question: nothing answered, no verdict, the last mark taken off."""
         self._unmark()
         self.answered, self.chosen, self.correct, self._why = False, None, None, None
+        self.asked_at = time.monotonic()
         self.choices = dict(choices or {})
         self.make_feedback().value = ""
 
     def answer(self, value, right, why: Callable[[str], str], widget: w.DOMWidget | None = None,
-               attrs: str = "", skill: str = "") -> bool:
+               attrs: str = "", skill: str = "", question: Question | None = None, context: str = "") -> bool:
         """Answer `value` where `right` is the answer; `why(lang)` is the verdict's reason (html);
         `widget` the one that gave it, when it is no choice of its own (a number typed in a field);
         `attrs` more attributes of the verdict's element (data for the browser tests); `skill`
-        the skill the answer counts for (classroom.mastery.SKILLS). The first answer scores, is
+        the skill the answer counts for (classroom.mastery.SKILLS); `question`, the registry's
+        question answered (made from its own seed), so the answer is kept whole in `context`
+        (default "lesson:<lesson>"). The first answer scores, is
         marked and its verdict stays; later ones return the first
         one's verdict and change nothing."""
         if self.answered:
@@ -123,7 +142,11 @@ class FirstAnswer:
             self.choices[value] = widget
         self.correct = value == right
         self.answered, self.chosen, self._why, self._attrs = True, value, why, attrs
-        self.score.add(self.correct, skill)
+        whole = None
+        if question is not None and question.seed is not None:
+            whole = answer_to(question, value, learner_id="", context=context or f"lesson:{self.score.lesson}",
+                              seconds=time.monotonic() - self.asked_at)
+        self.score.add(self.correct, skill, whole)
         self.mark()
         self.redraw()
         self._say_verdict()
@@ -173,6 +196,34 @@ class FirstAnswer:
             self.choices[self.chosen].tooltip = self.t("chosen_right" if self.correct else "chosen_wrong")
         self.next_button.description = self.t(next_key)
         self.score_label.value = score_html(self.t, self.score)
+
+
+def misconception_note(question: Question, chosen, lang: str, lesson_link: str = "", lesson_title: str = "") -> str:
+    """After the wrong answer `chosen`: the misconception it reveals, said kindly, and the rule
+    that corrects it (the question's reason), as html in `lang`; the rule alone for a slip.
+    `lesson_link`: the lesson's address, linked after the rule by `lesson_title` (a section of
+    it when the misconception names one, its `section`)."""
+    try:
+        key = question.misconception(chosen)
+    except ValueError:
+        key = None
+    rule = question.reason[lang]
+    if key is None or key == SLIP:
+        return rule
+    try:
+        named = questions.misconception(key)
+    except KeyError:
+        return rule
+    belief = translate(TEXT, "looks_like", lang, belief=named.text[lang])
+    link = ""
+    section = getattr(named, "section", "") or ""
+    if lesson_link:
+        target = lesson_link + (f"#{section}" if section else "")
+        words = translate(TEXT, "see_lesson", lang, lesson=lesson_title or question.kind.split(".")[0])
+        link = (f" <a class='cartas-misconception-link' href='{escape(target)}' "
+                f"style='color:#1565c0;text-decoration:underline'>{escape(words)}</a>")
+    return (f"<span class='cartas-misconception' data-misconception='{escape(key)}'>{belief}</span> "
+            f"<span class='cartas-rule'>{translate(TEXT, 'the_rule', lang)} {rule}</span>{link}")
 
 
 @dataclass
@@ -285,12 +336,14 @@ class Exercises(w.VBox):
         q = self.question
         if q is None:
             raise ValueError("no question yet: the exercises have not started")
-        return self.answers.answer(value, q.answer, lambda lang: self._why(q, lang), skill=q.skill)
+        return self.answers.answer(value, q.answer, lambda lang: self._why(q, value, lang), skill=q.skill,
+                                   question=q)
 
-    def _why(self, q: Question, lang: str) -> str:
+    def _why(self, q: Question, chosen, lang: str) -> str:
         if self.answers.correct:
             return q.reason[lang]
-        return f"<b>{self.t('the_answer', answer=escape(self._label(q, q.answer)))}</b> {q.reason[lang]}"
+        return (f"<b>{self.t('the_answer', answer=escape(self._label(q, q.answer)))}</b> "
+                f"{misconception_note(q, chosen, lang)}")
 
     def _make_buttons(self, question: Question) -> None:
         """One labelled button per option of the new question, shown once the prompt is drawn

@@ -61,7 +61,10 @@ def stored_question(lesson: str, question: Question) -> dict:
     return {"lesson": lesson, "prompt": {lang: question.prompt[lang] for lang in LANGUAGES},
             "options": [_label(label) for _, label in question.options],
             "answer": values.index(question.answer),
-            "why": {lang: question.reason[lang] for lang in LANGUAGES}, "skill": question.skill}
+            "why": {lang: question.reason[lang] for lang in LANGUAGES}, "skill": question.skill,
+            # what makes it again, so each answer is kept whole (classroom.live checks it)
+            **({"kind": question.kind, "seed": question.seed, "variant": question.variant}
+               if question.seed is not None else {})}
 
 
 def say(key: str, lang: str, **fields) -> str:

@@ -17,13 +17,19 @@ Decided rules:
   progress.json (see classroom.progress).
 - An answer may name the skill its question trains (classroom.mastery.SKILLS); it is stored
   with the answer and still counts for its lesson.
+- An answer to a question of the engine's registry is kept whole (issue 32; classroom.answers:
+  its kind, seed, variant, the choices shown, the one chosen, its misconception, the seconds
+  taken), through the classroom interface's `record_answers`, for the learner known when it is
+  saved. One the store refuses as forged (AnswerError) is logged and dropped, never retried.
 """
 from __future__ import annotations
 
 import threading
 import time
+from dataclasses import replace
 
 from classroom import open as open_classroom
+from classroom.answers import Answer, AnswerError
 from classroom.identity import Learner
 from classroom.store import StoreError
 from widgets.components import learner as identity
@@ -74,7 +80,7 @@ class Recorder:
     """This kernel's answers on their way to the store."""
 
     def __init__(self):
-        self.pending: list[tuple[str, bool, str]] = []  # (lesson, right, skill)
+        self.pending: list[tuple[str, bool, str, Answer | None]] = []  # (lesson, right, skill, whole answer)
         self.failed_at: float | None = None
         self.error: str = ""
         self._lock = threading.Lock()
@@ -87,10 +93,11 @@ class Recorder:
             widget.on_change(self._learner_known)
         return widget
 
-    def add(self, lesson: str, correct: bool, skill: str = "") -> None:
+    def add(self, lesson: str, correct: bool, skill: str = "", whole: Answer | None = None) -> None:
+        """`whole`: the answer kept whole (its learner filled in when it is saved)."""
         with self._lock:
             if len(self.pending) < MAX_PENDING:
-                self.pending.append((lesson, bool(correct), skill))
+                self.pending.append((lesson, bool(correct), skill, whole))
         self.flush()
 
     def flush(self, force: bool = False) -> bool:
@@ -108,10 +115,26 @@ class Recorder:
             return not self.pending
         with self._lock:
             while self.pending:
+                if self.pending[0][3] is not None:  # whole answers, in a row: one record
+                    wholes = []
+                    for item in self.pending:
+                        if item[3] is None:
+                            break
+                        wholes.append(replace(item[3], learner_id=learner.key))
+                    try:
+                        open_classroom().record_answers(learner, wholes)
+                    except AnswerError as error:  # our own page's answer refused: never retried
+                        from widgets.components.base import error_log
+                        error_log().warning("answers refused, dropped: %s", error)
+                    except StoreError as error:
+                        self._failed(error)
+                        return False
+                    del self.pending[:len(wholes)]
+                    continue
                 lesson = self.pending[0][0]
                 batch, skills = [], []
                 for item in self.pending:
-                    if item[0] != lesson:
+                    if item[0] != lesson or item[3] is not None:
                         break
                     batch.append(item[1])
                     skills.append(item[2])
@@ -185,10 +208,11 @@ class Score:
         self.right = 0
         self.asked = 0
 
-    def add(self, correct: bool, skill: str = "") -> None:
+    def add(self, correct: bool, skill: str = "", whole: Answer | None = None) -> None:
+        """One answer; `whole`, the answer kept whole (classroom.answers), when it is known."""
         self.asked += 1
         self.right += bool(correct)
-        recorder().add(self.lesson, bool(correct), skill)
+        recorder().add(self.lesson, bool(correct), skill, whole)
 
 
 def stored_totals(score) -> tuple[int, int]:
@@ -204,7 +228,7 @@ def stored_totals(score) -> tuple[int, int]:
     if stored is None:
         return score.right, score.asked
     totals = stored.get(score.lesson, {"right": 0, "asked": 0})
-    waiting = [correct for lesson, correct, _skill in list(outbox.pending) if lesson == score.lesson]
+    waiting = [correct for lesson, correct, _skill, _whole in list(outbox.pending) if lesson == score.lesson]
     return totals["right"] + sum(waiting), totals["asked"] + len(waiting)
 
 

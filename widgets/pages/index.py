@@ -125,6 +125,16 @@ LESSONS: list[Lesson] = [
            {"pt": "Entre com o código do projetor e responda pelo celular.",
             "en": "Join with the projector's code and answer on your phone."},
            exercises=False, group="class"),
+    Lesson("verificacao", "verificacao.ipynb",
+           {"pt": "Verificação antes e depois (professor)", "en": "Check before and after (teacher)"},
+           {"pt": "Uma verificação curta antes e depois da unidade: o ganho da turma e os equívocos que sumiram.",
+            "en": "A short check before and after the unit: the class's gain and the misconceptions that vanished."},
+           exercises=False, teacher=True, group="teacher"),
+    Lesson("verificacao_aluno", "verificacao_aluno.ipynb",
+           {"pt": "Verificação (aluno)", "en": "Check (learner)"},
+           {"pt": "Responda pelo celular à verificação que o professor abriu.",
+            "en": "Answer on your phone the check your teacher opened."},
+           exercises=False, group="class"),
 ]
 
 # The course's groups, by game, in the order the index shows them: (key, name); a lesson names

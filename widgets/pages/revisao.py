@@ -14,6 +14,13 @@ Decided rules (docs/rules.md#review-boxes):
 - "Ver de novo o que falta" reads the due skills again and asks the first of them at once: a
   fresh question, unanswered; it never shows again the question just answered with its verdict.
   When nothing is left, the question goes and the page says so.
+- Her persisting misconceptions come first (issue 32, item 5): the kinds where she showed a
+  named misconception at least twice recently (`classroom.answers.persisting`) put their skill
+  at the head of the round, due or not (once a session each), and that skill's question is
+  of those kinds, in the variant she last answered them in.
+- After a wrong answer the verdict names the misconception kindly, then the rule that corrects
+  it, with a link to the lesson (`widgets.components.exercises.misconception_note`). Every
+  answer is kept whole, context "review" (classroom.answers).
 - No question is asked twice in a session (its `Question.same_as` key), and a new session does
   not start with the questions of the last one. Without a `seed`, a skill's questions come
   from a Generator seeded from the learner, the skill and the time of her newest answer to it
@@ -25,6 +32,7 @@ Decided rules (docs/rules.md#review-boxes):
 from __future__ import annotations
 
 import hashlib
+import time
 from collections.abc import Callable
 from html import escape
 from typing import Any
@@ -34,10 +42,11 @@ import ipywidgets as w
 from cartas import questions
 from cartas.cards import lazy_rng, make_rng
 from cartas.questions import Question, Text
-from classroom import mastery
+from classroom import answers as whole, mastery
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
 from widgets.components.base import View, close_drawing, verdict_html
+from widgets.components.exercises import misconception_note
 from widgets.components.scores import Score
 from widgets.pages.index import LESSONS
 
@@ -48,6 +57,7 @@ TRIES = 24  # questions drawn from a lesson until one trains the skill asked
 # engine's registry (`cartas.questions`).
 MAKERS = questions.LESSONS
 NOTEBOOKS = {lesson.key: lesson.notebook for lesson in LESSONS}
+TITLES = {lesson.key: lesson.title for lesson in LESSONS}
 
 TEXT = {
     "title": {"pt": "Revisão do dia", "en": "Today's review"},
@@ -99,6 +109,10 @@ class Review(View):
         self.question: Question | None = None
         self.chosen = None
         self._makers: dict[str, Callable] = {}
+        # her persisting misconceptions' kinds: {skill: [(kind, variant), ...]} (classroom.answers.persisting)
+        self.favoured: dict[str, list[tuple[str, str]]] = {}
+        self._favoured_asked: set[str] = set()  # the favoured skills this session put first already
+        self.asked_at = time.monotonic()
         self.status = w.HTML().add_class("cartas-review-status")
         self.prompt = w.HTML().add_class("cartas-review-question")
         self.buttons = w.HBox(layout=w.Layout(flex_flow="row wrap")).add_class("cartas-review-answers")
@@ -124,16 +138,48 @@ class Review(View):
                     self.learner_key = learner.key
                     self.levels = service.learner_levels(learner.key)
                     self.due = service.due_skills(learner.key, self.now)
+                    self.favoured = self._persisting(learner.key)
             except StoreError:
                 self.show_message(self.t("store_down"), kind="error")
-        self.queue = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS], ROUND)
+        first = [s for s in self.favoured if s not in self._favoured_asked and mastery.BY_KEY[s].lesson in MAKERS]
+        self._favoured_asked.update(first)
+        self.due = first + [s for s in self.due if s not in first]
+        rest = mastery.review_queue([s for s in self.due if mastery.BY_KEY[s].lesson in MAKERS and s not in first],
+                                    ROUND)
+        self.queue = (first + rest)[:ROUND]
         self.redraw()
 
-    @staticmethod
-    def _new_maker(skill: str) -> Callable:
+    def _persisting(self, learner_key: str) -> dict[str, list[tuple[str, str]]]:
+        """{skill: [(kind, variant)]}: the kinds of her persisting misconceptions, the most
+        shown first, each in the variant she last answered it in."""
+        from classroom import open as open_classroom
+        now = time.time() if self.now is None else self.now
+        mine = open_classroom().answers_of(learner_key, since=now - whole.RECENT_DAYS * 86400)
+        found = whole.persisting(mine, now)
+        variants = {a.kind: a.variant for a in mine}
+        out: dict[str, list[tuple[str, str]]] = {}
+        for kind in found:
+            try:
+                skill = questions.find_kind(kind).skill
+            except questions.QuestionError:
+                continue
+            if skill in mastery.BY_KEY:
+                out.setdefault(skill, []).append((kind, variants.get(kind, "")))
+        return out
+
+    def _new_maker(self, skill: str) -> Callable:
         """The question maker of `skill`: its lesson's kinds that train it, from the engine's
-        registry (a pure function of the Generator, so a stream replays)."""
+        registry (a pure function of the Generator, so a stream replays); the kinds of her
+        persisting misconceptions when the skill has some."""
         lesson = mastery.BY_KEY[skill].lesson
+        favoured = list(self.favoured.get(skill) or [])
+        if favoured:
+            def of_her_misconceptions(rng) -> Question:
+                key, variant = favoured[int(rng.integers(len(favoured)))]
+                kind = questions.find_kind(key)
+                seed = int(rng.integers(questions.MAX_SEED))
+                return kind.make_seeded(seed, variant if variant in kind.variants else None)
+            return of_her_misconceptions
         return lambda rng: questions.draw_question(lesson, rng, skill=skill)
 
     def _maker(self, skill: str) -> Callable:
@@ -196,6 +242,7 @@ class Review(View):
         self.skill = self.queue.pop(0)
         question = self.question = self.make_question(self.skill)
         self.chosen = None
+        self.asked_at = time.monotonic()
         buttons = []
         for value, label in question.options:
             b = w.Button(description=self._text(label), layout=w.Layout(width="auto", min_width="60px"))
@@ -226,7 +273,9 @@ class Review(View):
         self.asked += 1
         self.right += correct
         lesson = mastery.BY_KEY[q.skill or self.skill or ""].lesson
-        Score(lesson).add(correct, q.skill)  # in its lesson, as if answered there
+        kept = None if q.seed is None else whole.answer_to(q, value, learner_id="", context="review",
+                                                            seconds=time.monotonic() - self.asked_at)
+        Score(lesson).add(correct, q.skill, kept)  # in its lesson, as if answered there
         self.redraw()
         return correct
 
@@ -269,7 +318,11 @@ class Review(View):
                 correct = self.chosen == q.answer
                 answer = escape(self._text(dict(q.options)[q.answer]))
                 head = self.t("right") if correct else self.t("wrong", answer=answer)
-                self.feedback.value = verdict_html(correct, f"<b>{head}</b> {q.reason[lang]}", size=16)
+                lesson = q.kind.split(".")[0]
+                why = q.reason[lang] if correct else misconception_note(
+                    q, self.chosen, lang, f"{NOTEBOOKS.get(lesson, 'index.ipynb')}?lang={lang}",
+                    (TITLES.get(lesson) or {}).get(lang, ""))
+                self.feedback.value = verdict_html(correct, f"<b>{head}</b> {why}", size=16)
         if q is not None and not self.queue and self.chosen is not None:
             done = self.t("done", right=self.right, total=self.asked)
             self.feedback.value += f"<p class='cartas-review-done'>{escape(done)}</p>"

@@ -1,0 +1,130 @@
+"""Answers kept whole from the pages, and feedback to the learner (issue 32, items 1 and 5): a
+lesson's and the review's answers are stored with their question's kind, seed and choice; a
+wrong answer names its misconception kindly with the rule that corrects it, in both languages;
+the daily review favours the kinds where her misconceptions persist."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from cartas import questions
+from cartas.questions import SLIP
+from classroom import answers as whole, identity as ids
+from classroom.classes import create_class
+from classroom.progress import open_store
+from widgets.components import learner as identity, scores
+from widgets.pages.manilhas import ManilhaExplorer
+from widgets.pages.revisao import Review
+
+
+@pytest.fixture
+def turma(store_location):
+    return create_class(open_store(store_location), "7º B")
+
+
+def sign_in(code, name="Ana", browser="browser-ana-001"):
+    scores.reset_session()
+    joined = ids.join(open_store(), code, name, "4321", browser)
+    identity.widget().set_learner(joined.learner, joined.token)
+    return joined.learner
+
+
+def named_wrong(question):
+    """A wrong value of `question` that reveals a named misconception (not a slip)."""
+    return next(c.value for c in question.choices if c.misconception not in (None, SLIP))
+
+
+def click(buttons, question, value, lang):
+    label = dict(question.options)[value][lang]
+    next(b for b in buttons if b.description == label).click()
+
+
+@pytest.mark.parametrize("lang, opening", [("pt", "Parece que você pensou que"),
+                                           ("en", "It looks like you thought")])
+def test_a_wrong_lesson_answer_names_its_misconception_kindly_with_the_rule(turma, lang, opening):
+    ana = sign_in(turma.code)
+    view = ManilhaExplorer(lang=lang, seed=3)
+    ex = view.exercises
+    ex.next_button.click()
+    q = ex.question
+    wrong = named_wrong(q)
+    click(ex.buttons.children, q, wrong, lang)
+    key = q.misconception(wrong)
+    shown = ex.feedback.value
+    assert opening in shown and questions.misconception(key).text[lang] in shown
+    assert f"data-misconception='{key}'" in shown and q.reason[lang] in shown  # the rule that corrects it
+    # kept whole: the question comes back from its seed, with the choice made and its misconception
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert (kept.context, kept.kind, kept.misconception, kept.correct) == ("lesson:manilhas", q.kind, key, False)
+    assert kept.question() == q and kept.chosen == whole.value_text(wrong)
+    assert kept.seconds is not None and 0 <= kept.seconds < 60
+
+
+def test_a_right_answer_and_a_slip_name_no_misconception(turma):
+    sign_in(turma.code)
+    view = ManilhaExplorer(lang="en", seed=5)
+    ex = view.exercises
+    ex.next_button.click()
+    click(ex.buttons.children, ex.question, ex.question.answer, "en")
+    assert "It looks like" not in ex.feedback.value and "cartas-misconception" not in ex.feedback.value
+
+
+def _plant(learner, kind_key: str, times: int, at: float, variant: str | None = None) -> str:
+    """`times` wrong answers of `learner` to kind `kind_key`, each revealing the same named
+    misconception; returns its key."""
+    kind = questions.find_kind(kind_key)
+    planted, seed, made = None, 0, []
+    while len(made) < times:
+        q = kind.make_seeded(seed, variant)
+        seed += 1
+        for c in q.choices:
+            if c.misconception not in (None, SLIP) and (planted is None or c.misconception == planted):
+                planted = c.misconception
+                made.append(whole.answer_to(q, c.value, learner_id=learner.key, context=f"lesson:{kind.lesson}",
+                                            at=at + seed))
+                break
+    whole.record(open_store(), learner, made)
+    assert planted is not None
+    return planted
+
+
+def test_the_review_puts_first_the_kinds_where_her_misconception_persists(turma):
+    ana = sign_in(turma.code)
+    now = time.time()
+    _plant(ana, "truco_rodadas.tied_hand", 2, now - 3600, "paulista")
+    review = Review(lang="en", seed=4)
+    assert review.queue[0] == "tied_hand"  # not due by its box alone: her misconception persists
+    review.next_button.click()
+    assert review.question.kind == "truco_rodadas.tied_hand"
+
+
+def test_a_misconception_shown_once_is_not_favoured(turma):
+    ana = sign_in(turma.code)
+    _plant(ana, "truco_rodadas.tied_hand", 1, time.time() - 3600, "paulista")
+    assert whole.persisting(whole.answers_of(open_store(), ana.key)) == {}
+    assert Review(lang="en", seed=4).favoured == {}
+
+
+def test_old_misconceptions_no_longer_count_as_persisting(turma):
+    ana = sign_in(turma.code)
+    _plant(ana, "truco_rodadas.tied_hand", 3, time.time() - (whole.RECENT_DAYS + 2) * 86400, "paulista")
+    assert whole.persisting(whole.answers_of(open_store(), ana.key)) == {}
+
+
+@pytest.mark.parametrize("lang, opening", [("pt", "Parece que você pensou que"),
+                                           ("en", "It looks like you thought")])
+def test_a_wrong_review_answer_names_the_misconception_links_the_lesson_and_is_kept(turma, lang, opening):
+    ana = sign_in(turma.code)
+    _plant(ana, "truco_rodadas.tied_hand", 2, time.time() - 3600, "paulista")
+    before = len(whole.answers_of(open_store(), ana.key))
+    review = Review(lang=lang, seed=4)
+    review.next_button.click()
+    q = review.question
+    wrong = named_wrong(q)
+    review.answer(wrong)
+    shown = review.feedback.value
+    assert opening in shown and questions.misconception(q.misconception(wrong)).text[lang] in shown
+    assert "truco_rodadas.ipynb" in shown and "cartas-misconception-link" in shown
+    mine = whole.answers_of(open_store(), ana.key)
+    assert len(mine) == before + 1 and mine[-1].context == "review" and mine[-1].question() == q
