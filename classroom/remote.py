@@ -228,6 +228,7 @@ class RemoteClassroom:
 
     def tournaments(self, error: Callable[..., Exception] | None = None) -> RemoteTournaments:
         return RemoteTournaments(self, "tournament", error)  # issue 34
+
     def checks(self, error: Callable[..., Exception] | None = None) -> RemoteChecks:
         return RemoteChecks(self, "checks", error)
 

@@ -1941,39 +1941,6 @@ class AnswersBase(LessonHandler):
             except AnswerError as error:
                 refused = Refused(400, error.code, error.message("pt"), error.message("en"))
                 refused.family, refused.fields = "answers", error.fields  # type: ignore[attr-defined]
-
-
-# The class tournament (classroom.tournament, docs/rules.md#tournament; issue 34) ----------------
-# A teacher of the class (a hub group) opens it and, with its host token, enrols, adds, removes,
-# pairs and starts rounds; a learner of the class sees her table and the board. No request
-# carries a result: results are read from the tables' records.
-TOURNAMENT_STATUS = {"no_tournament": 404, "not_host": 403, "not_player": 404, "no_round": 404}
-
-
-class TournamentHandler(LessonHandler):
-    @property
-    def cup(self) -> tournament.StoreTournaments:
-        return self.lessons.tournaments
-
-    async def class_of(self, code: str) -> str:
-        board = await self.store(self.cup.board, code)
-        return str(board["class_code"])
-
-    async def of_mine(self, user: str, code: str) -> str:
-        """The class of tournament `code` if `user` is one of its learners or teachers; 403 otherwise."""
-        group = await self.class_of(code)
-        if group in await self.groups(user) or await self.service.hub.teaches(user, group):
-            return group
-        raise Refused(403, "not_your_class", name=group[:40])
-
-    async def guarded(self, work, reply: bool = True) -> None:
-        async def checked():
-            try:
-                return await work()
-            except tournament.TournamentError as error:
-                refused = Refused(TOURNAMENT_STATUS.get(error.code, 409), error.code, error.message("pt"),
-                                  error.message("en"))
-                refused.family, refused.fields = "tournament", error.fields  # type: ignore[attr-defined]
                 raise refused from None
         await super().guarded(checked, reply)
 
@@ -2012,6 +1979,41 @@ class ClassAnswersHandler(AnswersBase):
 def answer_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
     return [(rf"{prefix}api/answers/([^/]+)", AnswersHandler),
             (rf"{prefix}api/classes/([^/]+)/answers", ClassAnswersHandler)]
+
+
+# The class tournament (classroom.tournament, docs/rules.md#tournament; issue 34) ----------------
+# A teacher of the class (a hub group) opens it and, with its host token, enrols, adds, removes,
+# pairs and starts rounds; a learner of the class sees her table and the board. No request
+# carries a result: results are read from the tables' records.
+TOURNAMENT_STATUS = {"no_tournament": 404, "not_host": 403, "not_player": 404, "no_round": 404}
+
+
+class TournamentHandler(LessonHandler):
+    @property
+    def cup(self) -> tournament.StoreTournaments:
+        return self.lessons.tournaments
+
+    async def class_of(self, code: str) -> str:
+        board = await self.store(self.cup.board, code)
+        return str(board["class_code"])
+
+    async def of_mine(self, user: str, code: str) -> str:
+        """The class of tournament `code` if `user` is one of its learners or teachers; 403 otherwise."""
+        group = await self.class_of(code)
+        if group in await self.groups(user) or await self.service.hub.teaches(user, group):
+            return group
+        raise Refused(403, "not_your_class", name=group[:40])
+
+    async def guarded(self, work, reply: bool = True) -> None:
+        async def checked():
+            try:
+                return await work()
+            except tournament.TournamentError as error:
+                refused = Refused(TOURNAMENT_STATUS.get(error.code, 409), error.code, error.message("pt"),
+                                  error.message("en"))
+                refused.family, refused.fields = "tournament", error.fields  # type: ignore[attr-defined]
+                raise refused from None
+        await super().guarded(checked, reply)
 
 
 class TournamentOpenHandler(TournamentHandler):
