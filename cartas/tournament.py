@@ -28,7 +28,7 @@ CATALOGUE = Catalogue("tournament", {
     "too_few": ("um torneio precisa de pelo menos {low} participantes, não {count}",
                 "a tournament needs at least {low} players, not {count}"),
     "duplicate": ("{unit} aparece duas vezes no torneio", "{unit} appears twice in the tournament"),
-    "bad_table_size": ("as mesas têm de {low} a {high} lugares, não {value}",
+    "bad_table_size": ("as mesas têm de {low} a {high} assentos, não {value}",
                        "tables have {low} to {high} places, not {value}"),
     "bad_result": ("resultado inválido: {reason}", "invalid result: {reason}"),
     # standings' words (a page's header and the CSV's)

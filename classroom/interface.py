@@ -28,11 +28,11 @@ from .live import LiveQuiz
 from .mastery import MasteryService
 from .store import Store, StoreUnavailable
 from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT
-from .tournament import TournamentService
 from .values import NewClass
 
 if TYPE_CHECKING:
     from .remote import RemoteClassroom
+    from .tournament import TournamentService  # numpy loads with a tournament, not with a page
 
 NO_SQL = "under JupyterHub the hub's login says who she is: this kernel runs no SQL"
 
