@@ -128,3 +128,20 @@ def test_a_wrong_review_answer_names_the_misconception_links_the_lesson_and_is_k
     assert "truco_rodadas.ipynb" in shown and "cartas-misconception-link" in shown
     mine = whole.answers_of(open_store(), ana.key)
     assert len(mine) == before + 1 and mine[-1].context == "review" and mine[-1].question() == q
+
+
+def test_a_21_bank_answer_is_kept_whole_and_a_wrong_one_names_its_misconception(turma):
+    from widgets.pages.vinte_e_um_banca import BankRotation
+    ana = sign_in(turma.code)
+    view = BankRotation(lang="en", seed=7)
+    for _ in range(6):  # until a question offers a named wrong choice
+        asked = questions.find_kind(f"vinte_e_um_banca.{view.q_kind}").make_seeded(view.q_seed)
+        if asked.answer == view.correct_answer() and any(c.misconception not in (None, SLIP) for c in asked.choices):
+            break
+        view.new_question()
+    wrong = named_wrong(asked)
+    view.answer(wrong)
+    assert "It looks like you thought" in view.block.feedback.value
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert kept.kind == asked.kind and kept.misconception == asked.misconception(wrong) and not kept.correct
+    assert kept.question() == asked and kept.context == "lesson:vinte_e_um_banca"
