@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from test_hub_security import ask
 
-import hubkit
 from cartas.questions import SLIP, find_kind
 from classroom.answers import answer_to
+
+import hubkit
 
 pytestmark = pytest.mark.hub
 
