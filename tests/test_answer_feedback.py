@@ -145,3 +145,24 @@ def test_a_21_bank_answer_is_kept_whole_and_a_wrong_one_names_its_misconception(
     [kept] = whole.answers_of(open_store(), ana.key)
     assert kept.kind == asked.kind and kept.misconception == asked.misconception(wrong) and not kept.correct
     assert kept.question() == asked and kept.context == "lesson:vinte_e_um_banca"
+
+
+def test_a_21_call_answer_is_kept_whole_and_a_wrong_one_names_its_misconception(turma):
+    from widgets.pages.vinte_e_um_pontos import HandScorer
+    ana = sign_in(turma.code)
+    view = HandScorer(lang="en", seed=11)
+    asked = None
+    for _ in range(60):  # until a call question offers a named wrong choice
+        view.new_question()
+        if view.kind == "call":
+            seed = view._call_seeds[("call", view.q_ace, tuple(view.q_hand), tuple(view.q_banker))]
+            asked = questions.find_kind("vinte_e_um_pontos.call").make_seeded(seed)
+            if any(c.misconception not in (None, SLIP) for c in asked.choices):
+                break
+    assert asked is not None
+    wrong = named_wrong(asked)
+    view.answer(wrong)
+    assert "It looks like you thought" in view.block.feedback.value
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert (kept.kind, kept.chosen, kept.correct) == ("vinte_e_um_pontos.call", wrong, False)
+    assert kept.question() == asked and kept.misconception == asked.misconception(wrong)
