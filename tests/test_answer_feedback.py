@@ -166,3 +166,24 @@ def test_a_21_call_answer_is_kept_whole_and_a_wrong_one_names_its_misconception(
     [kept] = whole.answers_of(open_store(), ana.key)
     assert (kept.kind, kept.chosen, kept.correct) == ("vinte_e_um_pontos.call", wrong, False)
     assert kept.question() == asked and kept.misconception == asked.misconception(wrong)
+
+
+def test_a_21_worth_answer_typed_among_the_choices_is_kept_whole(turma):
+    from widgets.pages.vinte_e_um_pontos import HandScorer
+    ana = sign_in(turma.code)
+    view = HandScorer(lang="pt", seed=5)
+    asked = None
+    for _ in range(60):
+        view.new_question()
+        if view.kind == "worth":
+            seed = view._call_seeds[("worth", view.q_ace, tuple(view.q_hand), ())]
+            asked = questions.find_kind("vinte_e_um_pontos.worth").make_seeded(seed)
+            if any(c.misconception not in (None, SLIP) for c in asked.choices):
+                break
+    assert asked is not None
+    wrong = named_wrong(asked)
+    view.answer(wrong)
+    assert "Parece que você pensou que" in view.block.feedback.value
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert (kept.kind, kept.chosen, kept.misconception) == ("vinte_e_um_pontos.worth", str(wrong),
+                                                             asked.misconception(wrong))
