@@ -187,3 +187,18 @@ def test_a_21_worth_answer_typed_among_the_choices_is_kept_whole(turma):
     [kept] = whole.answers_of(open_store(), ana.key)
     assert (kept.kind, kept.chosen, kept.misconception) == ("vinte_e_um_pontos.worth", str(wrong),
                                                              asked.misconception(wrong))
+
+
+def test_a_21_round_decision_is_kept_whole_and_a_wrong_one_names_its_misconception(turma):
+    from widgets.pages.vinte_e_um_rodada import RoundStepper
+    ana = sign_in(turma.code)
+    view = RoundStepper(lang="en", seed=9)
+    view.new_question()
+    seed = view._seeds[view.q_kind, str(view.q_state.hands), str(view.q_state.current_seat)]
+    asked = questions.find_kind(f"vinte_e_um_rodada.{view.q_kind}").make_seeded(seed)
+    assert asked.answer == view.should_take()  # the page's question is the registry's of that seed
+    wrong = named_wrong(asked)
+    view.answer(wrong)
+    assert "It looks like you thought" in view.block.feedback.value
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert kept.kind == asked.kind and kept.misconception == asked.misconception(wrong) and kept.question() == asked
