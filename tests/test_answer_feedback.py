@@ -202,3 +202,24 @@ def test_a_21_round_decision_is_kept_whole_and_a_wrong_one_names_its_misconcepti
     assert "It looks like you thought" in view.block.feedback.value
     [kept] = whole.answers_of(open_store(), ana.key)
     assert kept.kind == asked.kind and kept.misconception == asked.misconception(wrong) and kept.question() == asked
+
+
+def test_many_whole_answers_waiting_in_the_kernel_are_all_saved_in_small_records(store_location, monkeypatch):
+    from classroom import interface
+    sizes: list[int] = []
+    keep = interface.StoreClassroom.record_answers
+
+    def counted(self, learner, answers):
+        sizes.append(len(answers))
+        return keep(self, learner, answers)
+    monkeypatch.setattr(interface.StoreClassroom, "record_answers", counted)
+    scores.reset_session()  # nobody known yet: the answers wait
+    kind = questions.find_kind("manilhas.rank_from_vira")
+    for seed in range(scores.WHOLE_BATCH * 2 + 7):
+        q = kind.make_seeded(seed)
+        scores.recorder().add("manilhas", True, q.skill, whole.answer_to(q, q.answer, learner_id="", context="review"))
+    identity.widget().stored = {"browser_id": "b-ana-browser", "name": "Ana", "class_code": "", "count": 1}
+    assert scores.recorder().pending == []
+    assert sizes == [scores.WHOLE_BATCH, scores.WHOLE_BATCH, 7]
+    mine = whole.answers_of(open_store(), ids.Learner.make("b-ana-browser", "Ana").key)
+    assert [a.seed for a in mine] == list(range(scores.WHOLE_BATCH * 2 + 7))
