@@ -1,6 +1,6 @@
-"""Every answer kept whole (issue 32, item 1; docs/rules.md#answers-whole): the store on both back ends, the migration that
-keeps older answers, the classroom interface in this process and through the class service,
-and the checks that refuse what a page forges."""
+"""Every answer kept whole (issue 32, item 1; docs/rules.md#answers-whole): the store on both
+back ends, the migration that keeps older answers, the classroom interface in this process and
+through the class service, and the checks that refuse what a page forges."""
 from __future__ import annotations
 
 import numpy as np
