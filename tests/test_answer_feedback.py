@@ -89,12 +89,24 @@ def _plant(learner, kind_key: str, times: int, at: float, variant: str | None = 
     return planted
 
 
+def _right(learner, kind_key: str, times: int, at: float) -> None:
+    kind = questions.find_kind(kind_key)
+    made = [kind.make_seeded(100 + n) for n in range(times)]
+    whole.record(open_store(), learner, [whole.answer_to(q, q.answer, learner_id=learner.key,
+                                                         context=f"lesson:{kind.lesson}", at=at + n)
+                                         for n, q in enumerate(made)])
+
+
 def test_the_review_puts_first_the_kinds_where_her_misconception_persists(turma):
     ana = sign_in(turma.code)
     now = time.time()
     _plant(ana, "truco_rodadas.tied_hand", 2, now - 3600, "paulista")
+    _right(ana, "truco_rodadas.tied_hand", 4, now - 1800)     # box 5: not due for 14 days
+    _plant(ana, "truco_rodadas.trick_winner", 1, now - 900)   # due now (box 1), shown once
+    from classroom import mastery
+    assert mastery.due_skills(open_store(), ana.key) == ["trick_winner"]
     review = Review(lang="en", seed=4)
-    assert review.queue[0] == "tied_hand"  # not due by its box alone: her misconception persists
+    assert review.queue == ["tied_hand", "trick_winner"]  # not due by its box: her misconception persists
     review.next_button.click()
     assert review.question.kind == "truco_rodadas.tied_hand"
 
