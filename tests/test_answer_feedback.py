@@ -235,3 +235,35 @@ def test_many_whole_answers_waiting_in_the_kernel_are_all_saved_in_small_records
     assert sizes == [scores.WHOLE_BATCH, scores.WHOLE_BATCH, 7]
     mine = whole.answers_of(open_store(), ids.Learner.make("b-ana-browser", "Ana").key)
     assert [a.seed for a in mine] == list(range(scores.WHOLE_BATCH * 2 + 7))
+
+
+@pytest.mark.parametrize("lang, opening", [("pt", "Parece que você pensou que"),
+                                           ("en", "It looks like you thought")])
+def test_a_wrong_live_answer_names_its_misconception_on_the_phone_once_the_question_closes(store_location, lang,
+                                                                                           opening):
+    from widgets.pages.aula import LiveProjector
+    from widgets.pages.aula_aluno import LivePhone
+    store = open_store(store_location)
+    made = create_class(store, "7º B")
+    projector = LiveProjector(lang=lang, seed=3)
+    projector.start(made.code, made.key)
+    scores.reset_session()
+    joined = ids.join(store, made.code, "Ana", "2468", "b-ana-phone-01")
+    identity.widget().set_learner(joined.learner, joined.token)
+    phone = LivePhone(lang=lang, code=projector.session["code"])
+    projector.lesson.value = "manilhas"
+    projector.ask_button.click()
+    phone.refresh()
+    said = projector.board["misconceptions"]
+    wrong = next(k for k, m in enumerate(said) if m not in (None, SLIP))
+    phone.buttons.children[wrong].click()
+    phone.refresh()
+    assert opening not in phone.feedback.value  # nothing said while the question is open
+    projector.close_button.click()
+    phone.refresh()
+    assert opening in phone.feedback.value and questions.misconception(said[wrong]).text[lang] in phone.feedback.value
+    [kept] = whole.answers_of(store, joined.learner.key)
+    assert kept.misconception == said[wrong] and kept.context.startswith("live:")
+    projector.end_button.click()
+    phone.refresh()
+    assert not projector.ticker.active and not phone.ticker.active

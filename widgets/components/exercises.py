@@ -205,7 +205,12 @@ def belief_html(question: Question, chosen, lang: str) -> str:
         key = question.misconception(chosen)
     except ValueError:
         return ""
-    if key is None or key == SLIP:
+    return belief_of(key, lang)
+
+
+def belief_of(key: object, lang: str) -> str:
+    """Misconception `key` said kindly, as html in `lang` ("" for None, a slip or no such key)."""
+    if not isinstance(key, str) or key == SLIP:
         return ""
     try:
         named = questions.misconception(key)
