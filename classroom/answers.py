@@ -8,7 +8,7 @@ values, as text), the one `chosen`, whether it was `correct`, the `misconception
 choice reveals (the kind's key, `SLIP`, or None when right), the `seconds` taken and when (`at`).
 Answers stored before this module keep what they had: kind "", no choices.
 
-Decided rules:
+Decided rules (docs/rules.md#answers-whole):
 - Never trust the page. `check(answer)` remakes a question from its kind, variant and seed and
   refuses (`AnswerError`, its sentence in `CATALOGUE`, naming the problem) an unknown kind, a
   variant the kind is not asked in, a seed out of range, choices other than the question's,

@@ -416,6 +416,9 @@ class StoreLiveQuiz:
                                       ).fetchone()
                     if mine is not None:
                         out["mine"] = {"choice": int(mine[0]), "correct": bool(mine[1]), "points": int(mine[2])}
+                        said = body.get("misconceptions") or []
+                        if not is_open and int(mine[0]) < len(said):  # what her choice reveals (issue 32)
+                            out["mine"]["misconception"] = said[int(mine[0])]
         return out
 
     def board(self, code: str) -> dict:

@@ -1,6 +1,6 @@
-"""Every answer kept whole (issue 32, item 1): the store on both back ends, the migration that
-keeps older answers, the classroom interface in this process and through the class service,
-and the checks that refuse what a page forges."""
+"""Every answer kept whole (issue 32, item 1; docs/rules.md#answers-whole): the store on both
+back ends, the migration that keeps older answers, the classroom interface in this process and
+through the class service, and the checks that refuse what a page forges."""
 from __future__ import annotations
 
 import numpy as np
@@ -271,3 +271,23 @@ def test_a_homework_scenario_answer_is_kept_whole_with_its_scenario(store_locati
     assert [(a.scenario, a.choices, a.chosen, a.correct, a.kind) for a in kept] == [
         (link, tuple(item["options"]), wrong, False, "")]
     assert [a.learner_id for a in whole.class_answers(store, code, context=f"homework:{task['id']}")] == [ana.key]
+
+
+def test_through_the_service_a_live_quiz_answer_is_kept_whole_for_the_learner_and_her_teacher(school):
+    from classroom.live import LiveError
+    from widgets.components.live import stored_question
+    teacher = school.client("prof").live(LiveError)
+    session = teacher.start("turma-a")
+    code, host = session["code"], session["host_token"]
+    ana = school.client("ana").live(LiveError)
+    ana.join(code)
+    q = find_kind(KIND).make_seeded(33)
+    number = teacher.ask(code, host, stored_question("manilhas", q), 20)
+    wrong = next(c.value for c in q.choices if c.misconception not in (None, SLIP))
+    ana.answer(code, "", number, [c.value for c in q.choices].index(wrong))
+    [kept] = ServiceClassroom(school.client("ana")).answers_of("hub:ana")
+    assert (kept.context, kept.kind, kept.misconception) == (f"live:{code}", KIND, q.misconception(wrong))
+    assert [a.seed for a in ServiceClassroom(school.client("prof")).class_answers("turma-a")] == [33]
+    with pytest.raises(LiveError) as refused:  # a forged seed is refused by the service too
+        teacher.ask(code, host, {**stored_question("manilhas", q), "seed": "x"}, 20)
+    assert refused.value.code == "bad_question"

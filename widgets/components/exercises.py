@@ -143,7 +143,7 @@ class FirstAnswer:
         self.correct = value == right
         self.answered, self.chosen, self._why, self._attrs = True, value, why, attrs
         whole = None
-        if question is not None and question.seed is not None:
+        if question is not None and question.seed is not None and value in [c.value for c in question.choices]:
             whole = answer_to(question, value, learner_id="", context=context or f"lesson:{self.score.lesson}",
                               seconds=time.monotonic() - self.asked_at)
         self.score.add(self.correct, skill, whole)
@@ -198,32 +198,46 @@ class FirstAnswer:
         self.score_label.value = score_html(self.t, self.score)
 
 
+def belief_html(question: Question, chosen, lang: str) -> str:
+    """The misconception the wrong answer `chosen` reveals, said kindly, as html in `lang`
+    ("" for the right answer, a slip, or a value that is none of the question's)."""
+    try:
+        key = question.misconception(chosen)
+    except ValueError:
+        return ""
+    return belief_of(key, lang)
+
+
+def belief_of(key: object, lang: str) -> str:
+    """Misconception `key` said kindly, as html in `lang` ("" for None, a slip or no such key)."""
+    if not isinstance(key, str) or key == SLIP:
+        return ""
+    try:
+        named = questions.misconception(key)
+    except KeyError:
+        return ""
+    belief = translate(TEXT, "looks_like", lang, belief=named.text[lang])
+    return f"<span class='cartas-misconception' data-misconception='{escape(key)}'>{belief}</span>"
+
+
 def misconception_note(question: Question, chosen, lang: str, lesson_link: str = "", lesson_title: str = "") -> str:
     """After the wrong answer `chosen`: the misconception it reveals, said kindly, and the rule
     that corrects it (the question's reason), as html in `lang`; the rule alone for a slip.
     `lesson_link`: the lesson's address, linked after the rule by `lesson_title` (a section of
     it when the misconception names one, its `section`)."""
-    try:
-        key = question.misconception(chosen)
-    except ValueError:
-        key = None
     rule = question.reason[lang]
-    if key is None or key == SLIP:
+    belief = belief_html(question, chosen, lang)
+    if not belief:
         return rule
-    try:
-        named = questions.misconception(key)
-    except KeyError:
-        return rule
-    belief = translate(TEXT, "looks_like", lang, belief=named.text[lang])
     link = ""
-    section = getattr(named, "section", "") or ""
     if lesson_link:
+        named = questions.misconception(str(question.misconception(chosen)))
+        section = getattr(named, "section", "") or ""
         target = lesson_link + (f"#{section}" if section else "")
         words = translate(TEXT, "see_lesson", lang, lesson=lesson_title or question.kind.split(".")[0])
         link = (f" <a class='cartas-misconception-link' href='{escape(target)}' "
                 f"style='color:#1565c0;text-decoration:underline'>{escape(words)}</a>")
-    return (f"<span class='cartas-misconception' data-misconception='{escape(key)}'>{belief}</span> "
-            f"<span class='cartas-rule'>{translate(TEXT, 'the_rule', lang)} {rule}</span>{link}")
+    return f"{belief} <span class='cartas-rule'>{translate(TEXT, 'the_rule', lang)} {rule}</span>{link}"
 
 
 @dataclass

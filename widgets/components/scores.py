@@ -35,6 +35,7 @@ from classroom.store import StoreError
 from widgets.components import learner as identity
 
 MAX_PENDING = 5000
+WHOLE_BATCH = 50   # whole answers sent in one record at most (a request of the class service stays small)
 RETRY_SECONDS = 20
 
 NOTICE = {
@@ -117,7 +118,7 @@ class Recorder:
             while self.pending:
                 if self.pending[0][3] is not None:  # whole answers, in a row: one record
                     wholes = []
-                    for item in self.pending:
+                    for item in self.pending[:WHOLE_BATCH]:
                         if item[3] is None:
                             break
                         wholes.append(replace(item[3], learner_id=learner.key))

@@ -32,6 +32,7 @@ from widgets.components import learner as identity, live as drawing
 from widgets.components.address import PageAddress
 from widgets.components.announce import Announcer, text_of
 from widgets.components.base import View, close_drawing, verdict_html
+from widgets.components.exercises import belief_of
 
 TAP_PX = 56
 
@@ -210,7 +211,9 @@ class LivePhone(View):
             head, correct = self.t("right", points=mine["points"]), True
         else:
             head, correct = self.t("wrong" if mine else "missed", answer=answer), False
-        return verdict_html(correct, f"<b>{head}</b> {shown['why'][lang]}", size=16,
+        belief = belief_of((mine or {}).get("misconception"), lang) if mine and not correct else ""
+        why = f"{belief} {shown['why'][lang]}" if belief else shown["why"][lang]
+        return verdict_html(correct, f"<b>{head}</b> {why}", size=16,
                             attrs=f" data-correct='{int(correct)}'")
 
     def _set_buttons(self, options: list, number: int) -> None:

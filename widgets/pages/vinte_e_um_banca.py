@@ -20,11 +20,12 @@ from html import escape
 
 import ipywidgets as w
 
-from cartas.cards import lazy_rng
+from cartas.cards import lazy_rng, make_rng
+from cartas.questions import MAX_SEED, find_kind
 from cartas.questions.vinte_e_um import MODES, PRICES, SEATS, rotation_example, rotation_question
 from cartas.vinte_e_um import CATALOGUE, narrate, rotation_label
 from widgets.components.base import View, close_drawing
-from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.exercises import FirstAnswer, NoRepeats, belief_html
 from widgets.components.i18n import from_catalogue, translate
 from widgets.components.later import after_paint
 from widgets.draw.vinte_e_um_table import table_html
@@ -112,8 +113,12 @@ class BankRotation(View):
         """Another seeded variation: a mode, a story up to the change of bank, and the other
         kind of question than the last one."""
         kind = "price" if self.q_kind == "seat" else "seat"
-        _, self.q_mode, self.q_state, self.q_story, self.q_change = self.draws.draw(
-            lambda: (kind, *rotation_question(self.rng)))  # never the question just asked
+
+        def draw() -> tuple:  # each question from a seed of its own: kept whole with its answer
+            seed = int(self.rng.integers(MAX_SEED))
+            return (kind, *rotation_question(make_rng(seed)), seed)
+        _, self.q_mode, self.q_state, self.q_story, self.q_change, self.q_seed = self.draws.draw(
+            draw)  # never the question just asked
         self.q_kind = kind
         if self.q_kind == "price":
             top = max(PRICES - 1, self.q_change["price"])
@@ -153,8 +158,17 @@ class BankRotation(View):
                 said = f"{translate(TEXT, 'paid', lang, chips=chips)} {said}"
             return escape(said)
 
-        correct = self.block.answer(seat, self.correct_answer(), why,
-                                    attrs=f' data-answer="{self.correct_answer()}"', skill="pass_the_bank")
+        # the registry's question of this seed is this one (cartas.questions.vinte_e_um._bank):
+        # the answer is kept whole with it, and a wrong one names its misconception
+        asked = find_kind(f"vinte_e_um_banca.{self.q_kind}").make_seeded(self.q_seed)
+
+        def said(lang: str) -> str:
+            belief = belief_html(asked, seat, lang)
+            return f"{belief} {why(lang)}" if belief else why(lang)
+
+        correct = self.block.answer(seat, self.correct_answer(), said,
+                                    attrs=f' data-answer="{self.correct_answer()}"', skill="pass_the_bank",
+                                    question=asked if asked.answer == self.correct_answer() else None)
         self._draw_question()
         return correct
 

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import Any
 
 import ipywidgets as w
 
 from cartas.cards import STANDARD_PACK, Card, lazy_rng
+from cartas.questions import MAX_SEED, find_kind
 from cartas.vinte_e_um import (
     ACE_OPTIONS,
     CATALOGUE,
@@ -35,7 +37,7 @@ from cartas.vinte_e_um import (
     points,
 )
 from widgets.components.base import View
-from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.exercises import FirstAnswer, NoRepeats, belief_html
 from widgets.components.i18n import from_catalogue, translate
 from widgets.components.later import after_paint
 from widgets.draw.svg import cards_row
@@ -99,6 +101,7 @@ class HandScorer(View):
         self.q_hand: list = []  # the question's cards, from the first question on
         self.block = FirstAnswer(self, "vinte_e_um_pontos")  # the rule, texts and marks of every exercise
         self.draws = NoRepeats(lambda q: q)
+        self._call_seeds: dict[tuple, int] = {}  # each question drawn -> its own seed
         self.score = self.block.score
         self.player_cards = [Card.parse(c) for c in player]
         self.banker_cards = [Card.parse(c) for c in banker]
@@ -194,12 +197,22 @@ class HandScorer(View):
     def _worth_question(self) -> tuple:
         """A hand as it can be dealt: no card after it reached 21 or went over (`playable`;
         "A♠ J♠ J♦" with the ace as 11 stops at the two-card 21, it is never worth 31)."""
-        ace = ACE_OPTIONS[int(self.rng.integers(len(ACE_OPTIONS)))]
-        return "worth", ace, tuple(playable(self._draw(int(self.rng.integers(2, 4))), ace)), ()
+        seed = int(self.rng.integers(MAX_SEED))  # the registry's question of a seed of its own
+        asked = find_kind("vinte_e_um_pontos.worth").make_seeded(seed)
+        facts: dict[str, Any] = dict(asked.facts)
+        made = ("worth", facts["ace"], tuple(facts["hand"]), ())
+        self._call_seeds[made] = seed
+        return made
 
     def _call_question(self) -> tuple:
-        hand = self._draw(2)
-        return "call", 1, tuple(hand), tuple(self._draw(int(self.rng.integers(2, 4)), avoid=hand))
+        """The registry's "who wins this call" question of a seed of its own (kept whole with
+        its answer, classroom.answers): its hands."""
+        seed = int(self.rng.integers(MAX_SEED))
+        asked = find_kind("vinte_e_um_pontos.call").make_seeded(seed)
+        hands: dict[str, Any] = dict(asked.facts)
+        made = ("call", 1, tuple(hands["player"]), tuple(hands["banker"]))
+        self._call_seeds[made] = seed
+        return made
 
     def new_question(self, redraw: bool = True) -> None:
         """Alternate "what is this hand worth" and "who wins this call", seeded, never the
@@ -226,12 +239,27 @@ class HandScorer(View):
         (`widgets.components.exercises.FirstAnswer`)."""
         right = self.correct_answer()
         if self.kind == "worth":
+            # kept whole when the total typed is one of the registry question's choices (another
+            # number counts as before, without its question)
+            seed = self._call_seeds.get(("worth", self.q_ace, tuple(self.q_hand), ()))
+            worth = None if seed is None else find_kind("vinte_e_um_pontos.worth").make_seeded(seed)
+
             def worth_is(lang: str) -> str:
-                return escape(translate(TEXT, "worth_is", lang, points=right))
-            return self.block.answer(given, right, worth_is, widget=self.worth, skill="score_21_hand")
+                told = escape(translate(TEXT, "worth_is", lang, points=right))
+                belief = "" if worth is None else belief_html(worth, given, lang)
+                return f"{belief} {told}" if belief else told
+            return self.block.answer(given, right, worth_is, widget=self.worth, skill="score_21_hand",
+                                     question=worth if worth is not None and worth.answer == right else None)
         player, banker, _ = judge_call(self.q_hand, self.q_banker, self.q_ace)
-        return self.block.answer(given, right, lambda lang: escape(explain_call(player, banker, self.q_ace, lang)),
-                                 skill="who_wins_21_call")
+        seed = self._call_seeds.get(("call", self.q_ace, tuple(self.q_hand), tuple(self.q_banker)))
+        asked = None if seed is None else find_kind("vinte_e_um_pontos.call").make_seeded(seed)
+
+        def why(lang: str) -> str:
+            told = escape(explain_call(player, banker, self.q_ace, lang))
+            belief = "" if asked is None else belief_html(asked, given, lang)
+            return f"{belief} {told}" if belief else told
+        return self.block.answer(given, right, why, skill="who_wins_21_call",
+                                 question=asked if asked is not None and asked.answer == right else None)
 
     def answer_typed(self, text) -> bool | None:
         """The total the learner typed (the button, or Enter in the field). An empty field or

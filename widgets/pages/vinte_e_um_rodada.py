@@ -18,11 +18,12 @@ from typing import Any
 
 import ipywidgets as w
 
-from cartas.cards import lazy_rng
-from cartas.questions.vinte_e_um import bots_for
+from cartas.cards import lazy_rng, make_rng
+from cartas.questions import MAX_SEED, find_kind
+from cartas.questions.vinte_e_um import bots_for, first_decision
 from cartas.vinte_e_um import ALL, CATALOGUE, DRAW, HIT, narrate, new_game
 from widgets.components.base import View, seed_field
-from widgets.components.exercises import FirstAnswer, NoRepeats
+from widgets.components.exercises import FirstAnswer, NoRepeats, belief_html
 from widgets.components.i18n import from_catalogue, percent, translate
 from widgets.components.later import after_paint, deal_from_seed
 from widgets.draw.vinte_e_um_chart import odds_html
@@ -74,6 +75,7 @@ class RoundStepper(View):
         self._rng = lazy_rng(seed)  # numpy loads with the first round, right after the page
         self.block = FirstAnswer(self, "vinte_e_um_rodada")  # the rule, texts and marks of every exercise
         self.draws = NoRepeats(lambda q: (q[0], str(q[1].hands), str(q[1].current_seat)))
+        self._seeds: dict[tuple, int] = {}  # each question drawn (its NoRepeats key) -> its own seed
         self.score = self.block.score
         self.chart = chart
         self.position = 0
@@ -194,10 +196,15 @@ class RoundStepper(View):
         phase, choice = ("banker", DRAW) if kind == "banker" else ("players", HIT)
 
         def make() -> tuple:
+            """The registry's question of a seed of its own (cartas.questions.vinte_e_um:
+            the first decision of a seeded round of 4 careful bots), kept whole when answered."""
+            seed = int(self.rng.integers(MAX_SEED))
+            rounds = make_rng(seed)
             while True:
-                for state in play_round(4, int(self.rng.integers(1_000_000))):
-                    if state.phase == phase and choice in state.legal_actions():
-                        return kind, state
+                state = first_decision(4, int(rounds.integers(1_000_000)), phase, choice)
+                if state is not None:
+                    self._seeds[kind, str(state.hands), str(state.current_seat)] = seed
+                    return kind, state
 
         self.q_kind, self.q_state = self.draws.draw(make)  # never the question just asked
         self.block.ask({True: self.draw_button, False: self.call_button})
@@ -237,9 +244,15 @@ class RoundStepper(View):
         risk = odds_for_view(self.q_state.view(self.q_seat()))["bust"]
         key = {("banker", True): "explain_draw", ("banker", False): "explain_call",
                ("player", True): "explain_hit", ("player", False): "explain_stand"}[self.q_kind, should]
-        correct = self.block.answer(
-            take, should, lambda lang: escape(translate(TEXT, key, lang, p=percent(risk, lang))),
-            skill="hit_or_stand")
+        seed = self._seeds.get((self.q_kind, str(self.q_state.hands), str(self.q_state.current_seat)))
+        asked = None if seed is None else find_kind(f"vinte_e_um_rodada.{self.q_kind}").make_seeded(seed)
+
+        def why(lang: str) -> str:
+            told = escape(translate(TEXT, key, lang, p=percent(risk, lang)))
+            belief = "" if asked is None else belief_html(asked, take, lang)
+            return f"{belief} {told}" if belief else told
+        correct = self.block.answer(take, should, why, skill="hit_or_stand",
+                                    question=asked if asked is not None and asked.answer == should else None)
         self._draw_question()
         return correct
 
