@@ -99,7 +99,7 @@ def test_the_projector_names_the_popular_wrong_choice_and_its_sentence_once_the_
 
     store = open_store()
     made = open_classroom().create_class("7º B")
-    projector = LiveProjector(lang="en", seed=3)
+    projector = LiveProjector(lang="en", seed=1)
     projector.start(made.code, made.key)
 
     def be(joined) -> None:
