@@ -9,7 +9,8 @@ never offered to learners.
 
 Truco: mirrored deals: each seed is played twice, level A's team on seats 0 and 2, then on
 seats 1 and 3, with the same deals (the deals come from the game's seed, never from the
-bots), so neither level keeps the better cards. Printed: A's share of games won with its 95%
+bots), so neither level keeps the better cards (`--seats 2`, truco mano a mano: A on seat
+0, then on seat 1). Printed: A's share of games won with its 95%
 Wilson interval. `--games` counts games, two per seed.
 
 21: each seed is played twice, level A at one seat (seat 0, then seat 1) and level B at every
@@ -21,7 +22,7 @@ a shared machine the wall clock counts the other programs too), and mean and p95
 with the process pinned to one core (`--cpu`, default the first one it may use).
 
 The issue's targets (2,000 games or more per pairing): strong vs rule lower bound >= 0.62
-(Paulista and Mineiro), strong vs coach0 >= 0.52, rule vs easy >= 0.65, 21 strong vs rule
+(Paulista and Mineiro, with 4 seats and mano a mano), strong vs coach0 >= 0.52, rule vs easy >= 0.65, 21 strong vs rule
 chips per round lower bound > 0. On a shared machine run a few hundred games at a time.
 """
 from __future__ import annotations
@@ -101,7 +102,7 @@ def run_truco(spec: GameSpec, args, make_a, make_b, times_a, times_b) -> None:
     wins = games = 0
     for seed in range(args.seed, args.seed + (args.games + 1) // 2):
         for a_team in (0, 1):
-            state = spec.new_game(seed)
+            state = spec.new_game(seed, args.seats)
             bots = [Timed(make_a(seed * 8 + s), times_a) if spec.team_of(s) == a_team
                     else Timed(make_b(seed * 8 + s), times_b) for s in range(state.players)]
             play(state, bots)
@@ -110,7 +111,8 @@ def run_truco(spec: GameSpec, args, make_a, make_b, times_a, times_b) -> None:
         if args.progress and games % 50 == 0:
             print(f"  {games} games: A {wins / games:.3f}", file=sys.stderr)
     low, high = wilson(wins, games)
-    print(f"{spec.key}: {args.a} vs {args.b}, {games} games ({games // 2} seeds, teams swapped): "
+    seats = state.players
+    print(f"{spec.key}, {seats} seats: {args.a} vs {args.b}, {games} games ({games // 2} seeds, teams swapped): "
           f"{args.a} wins {wins / games:.3f} [95% {low:.3f}, {high:.3f}]")
 
 
@@ -154,7 +156,8 @@ def main() -> None:
     parser.add_argument("--variant", default="paulista", help="a registry key: paulista, mineiro, 21")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--seats", type=int, default=None, help="21: seats at the table")
+    parser.add_argument("--seats", type=int, default=None,
+                        help="seats at the table (truco: 4, or 2 mano a mano; default: the game's)")
     parser.add_argument("--cpu", type=int, default=None, help="the core to run on")
     parser.add_argument("--progress", action="store_true")
     args = parser.parse_args()
@@ -162,6 +165,8 @@ def main() -> None:
         cpu = args.cpu if args.cpu is not None else min(os.sched_getaffinity(0))
         os.sched_setaffinity(0, {cpu})
     spec = find_game(args.variant)
+    if "coach0" in (args.a, args.b) and args.seats not in (None, 4):
+        raise SystemExit("coach0 plays truco with 4 seats only")
     make_a, make_b = maker(spec, args.a), maker(spec, args.b)
     times_a: list[float] = []
     times_b: list[float] = []

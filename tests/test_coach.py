@@ -261,7 +261,7 @@ def test_21_advice_from_a_seats_view_uses_only_what_it_sees():
     state.apply_action(Action.bet(1), 1)
     advice = advise_view(state.view(0))
     assert advice.action == "stand"
-    assert advice.options == advise_player(["10♠", "K♥"], ["6♦"], hidden=1, bet=2).options
+    assert advice.options == advise_player(["10♠", "K♥"], ["6♦"], hidden=1, bet=2, face_down=1).options
 
 
 def test_the_learner_answering_for_the_partner_is_coached_from_their_own_cards():
@@ -449,3 +449,23 @@ def test_the_advice_of_a_two_seat_spot_says_you_and_the_other_player_in_both_lan
             assert found == [], texts
         else:
             assert {"dupla", "your team"} <= set(found)
+
+
+def test_21_player_advice_weighs_the_rule_banker_who_reckons_her_hidden_card_as_average():
+    """A player's first card is face down: the rule-following banker reckons her hand as its
+    face-up points plus the average unseen card, draws while below that and while a card
+    busts him less often than not (issue 31, item 5: the strong player and the coach weigh the
+    banker's rules of the table, not "draw below 17")."""
+    from cartas.cards import Card
+    from cartas.coach.vinte_e_um import rule_banker_stops
+    from cartas.vinte_e_um.odds import BUST, banker_distribution_array, unknown_counts
+    hand = [Card.parse("10♠"), Card.parse("3♣")]
+    unseen = tuple(int(c) for c in unknown_counts(hand + [Card.parse("9♦")]))
+    stops = rule_banker_stops(hand, unseen, 1)
+    # her 10 is worth about 3.5 over the average card: 13 looks like 9.5, so he draws below 10;
+    # from 15 on a card busts him more often than not, so he never draws there
+    assert stops[13] == 10 and stops[20] == 15 and stops[21] == 15
+    advice = advise_player(["10♠", "3♣"], ["9♦"], hidden=1, face_down=1)
+    vec = banker_distribution_array(["9♦"], hand, 1, 10, given_under_21=True)
+    assert advice.options["stand"]["win"] == pytest.approx(vec[BUST] + vec[:13].sum())
+    assert advice.options != advise_player(["10♠", "3♣"], ["9♦"], hidden=1).options

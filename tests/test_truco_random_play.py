@@ -107,23 +107,54 @@ def test_random_play_keeps_every_invariant(variant, players):
     assert endings["target"] > GAMES // 4 and endings["forbidden_raise"] > 0
 
 
-@pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
-@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
-def test_mixed_bots_of_every_level_play_only_legal_moves(variant, players):
-    """Bots of every level (and the random one) mixed at one table, each seeing only its
-    seat's view: each game keeps the invariants and ends (`apply_action` refuses any
-    illegal choice). A tenth of `CARTAS_RANDOM_GAMES`; the strong player in a few."""
+def play_mixed(variant, players, games, strong_every=25):
+    """`games` games (seeds `games`) with bots of every level and the random one mixed at one
+    table, each seeing only its seat's view: every choice is one of the engine's legal actions
+    (`apply_action` would refuse any other too) and each game keeps the invariants and ends.
+    The cheap levels (random, easy, rule) take turns at the seats; the strong player, whose
+    every decision deals hundreds of worlds, takes one seat in one game of `strong_every` (its seat moving on)."""
     spec = find_game(variant.key)
     makers = [spec.random_bot, lambda seed: spec.bot(seed, "easy"), spec.bot]
-    for game in range(max(20, GAMES // 10)):
-        seats = range(players)
-        bots = [makers[(game + s) % 3](game * 10 + s) for s in seats]
-        if game % 25 == 0:
-            bots[game % players] = spec.bot(game, "strong")
-        state = spec.new_game(game, seats=players)
+    levels = {"random": 0, "easy": 0, "rule": 0, "strong": 0}
+    for i, game in enumerate(games):
+        bots = [makers[(game + s) % 3](game * 10 + s) for s in range(players)]
+        at = {s: ("random", "easy", "rule")[(game + s) % 3] for s in range(players)}
+        if i % strong_every == 0:
+            seat = (i // strong_every + game) % players
+            bots[seat], at[seat] = spec.bot(game, "strong"), "strong"
+        for level in at.values():
+            levels[level] += 1
+        state = spec.new_game(game, seats=players, tie_lead="first_tying" if game % 2 else "leader")
         while not state.is_terminal():
             seat = state.current_seat
             choice = bots[seat].choose(state.view(seat))
-            assert choice in state.legal_actions()
+            assert choice in state.legal_actions(), (game, seat, at[seat], choice)
             state.apply_action(choice)
         check_game(state, variant, players)
+    return levels
+
+
+@pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+def test_mixed_bots_of_every_level_play_only_legal_moves(variant, players):
+    """A tenth of `CARTAS_RANDOM_GAMES` games of mixed bots (`play_mixed`), the strong
+    player in a few; the issue's 10,000 are the slow test below."""
+    levels = play_mixed(variant, players, range(max(20, GAMES // 10)))
+    assert all(levels.values())
+
+
+MIXED_GAMES = int(os.environ.get("CARTAS_MIXED_GAMES", "10000"))
+MIXED_PARTS = 4  # one test per part, so that pytest-xdist's workers share the games
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("part", range(MIXED_PARTS))
+@pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+def test_ten_thousand_mixed_bot_games_play_only_legal_moves(variant, players, part):
+    """Issue 31, item 6: `CARTAS_MIXED_GAMES` (10,000 by default) games per variant and seat
+    count, bots of every level mixed (`play_mixed`; the strong player at one seat in one game
+    of 100, as its decisions cost milliseconds where the others' cost microseconds), in
+    `MIXED_PARTS` parts; legal moves only, and every game's invariants."""
+    levels = play_mixed(variant, players, range(part, MIXED_GAMES, MIXED_PARTS), strong_every=100)
+    assert all(levels.values()), levels

@@ -27,6 +27,7 @@ Decided rules:
 """
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -75,11 +76,14 @@ def _fmt(value: tuple[str, float], lang: str) -> str:
 
 def advise_player(hand: Sequence[Card | str], banker_visible: Sequence[Card | str] = (),
                   seen: Sequence[Card | str] = (), hidden: int = 1, bet: int = 1, ace: int | str = 1, decks: int = 1,
-                  draw_below: int = 17) -> Advice21:
+                  draw_below: int = 17, face_down: int = 0) -> Advice21:
     """Hit or stand for a player holding `hand` (face-down card included).
 
     banker_visible: the banker's face-up cards; hidden: how many he holds face down;
-    seen: every other card this player has seen (not the hand's, not the banker's)."""
+    seen: every other card this player has seen (not the hand's, not the banker's).
+    face_down: 1 when the hand's first card is still face down, and the banker is taken to
+    play by the banker's rules of the table (`rule_banker_stops`) rather than "draw below
+    `draw_below`"; 0: "draw below `draw_below`"."""
     start = time.perf_counter()
     ace = check_ace(ace)
     hand = [Card.parse(c) if isinstance(c, str) else c for c in hand]
@@ -89,10 +93,17 @@ def advise_player(hand: Sequence[Card | str], banker_visible: Sequence[Card | st
     p_stand = win_probability(hand, banker_visible, seen, hidden, draw_below, ace, decks, under)
     # The banker's final totals as this player sees them now; later cards of the player
     # change the unseen cards the banker draws from only slightly, and are not followed.
-    vec = banker_distribution_array(banker_visible, hand + seen, hidden, draw_below, ace, decks,
-                                    under)
-    wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
     counts0 = tuple(int(c) for c in unknown_counts(hand + banker_visible + seen, decks))
+    if face_down:
+        stops = rule_banker_stops(hand, counts0, ace)
+        vecs = {below: banker_distribution_array(banker_visible, hand + seen, hidden, below, ace, decks, under)
+                for below in set(stops)}
+        wins_at = [float(vecs[stops[t]][BUST] + vecs[stops[t]][:t].sum()) for t in range(22)]
+        p_stand = wins_at[min(points(hand, ace), 21)]
+    else:
+        vec = banker_distribution_array(banker_visible, hand + seen, hidden, draw_below, ace, decks,
+                                        under)
+        wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
     memo: dict[tuple[int, int, tuple[int, ...]], float] = {}
 
     def best(h: int, a: int, counts: tuple[int, ...]) -> float:
@@ -123,6 +134,29 @@ def advise_player(hand: Sequence[Card | str], banker_visible: Sequence[Card | st
     action = "hit" if p_hit > p_stand + 1e-12 else "stand"
     return Advice21(action, options, action, {"stand": ("%", p_stand), "hit": ("%", p_hit)},
                     time.perf_counter() - start)
+
+
+def rule_banker_stops(hand: Sequence[Card], counts: Sequence[int], ace: int | str) -> list[int]:
+    """For each final total t (0..21) of a player holding `hand` whose first card is face
+    down: the `draw_below` of the banker's rules of the table (the rule-following banker,
+    `bots.SensibleBot`) against it. He reckons the hand by its face-up points plus the average
+    card he has not seen for the face-down one (an ace as 11 unless aces count 1), draws
+    while his total is below that reckoning, and never when a card would bust him more often
+    than not. Each card the player takes adds to both her total and the reckoning, so the
+    reckoning of a final total t is t less what the face-down card is worth over the average.
+    `counts`: the cards the player has not seen, by value class (the banker has not seen her
+    face-down card either)."""
+    theirs = list(counts)
+    theirs[value_class(hand[0])] += 1
+    values = np.array(HARD_VALUES, dtype=float)
+    if check_ace(ace) != 1:
+        values[0] = 11.0
+    n = sum(theirs)
+    average = float(np.dot(theirs, values) / n) if n else 6.5
+    over = points(hand, ace) - points(hand[1:], ace) - average  # what the face-down card adds over the average
+    cap = next((h for h in range(1, 22)
+                if sum(c for cls, c in enumerate(theirs) if HARD_VALUES[cls] > 21 - h) * 2 >= n), 21)
+    return [max(1, min(math.ceil(t - over - 1e-9), cap)) for t in range(22)]
 
 
 # -- banker -----------------------------------------------------------------------------------
@@ -244,7 +278,8 @@ def advise_view(view: Any) -> Advice21 | None:
         up = [c for c in banker if c is not None]
         seen = _without(view.seen, mine + up)
         return advise_player(mine, up, seen, hidden=sum(c is None for c in banker),
-                             bet=max(1, view.bets[seat]), ace=view.ace, decks=view.decks)
+                             bet=max(1, view.bets[seat]), ace=view.ace, decks=view.decks,
+                             face_down=int(bool(view.face_down[seat])))
     if kinds & {"draw", "call"}:
         players, shown = [], []
         for s in view.uncalled:

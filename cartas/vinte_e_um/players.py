@@ -58,7 +58,7 @@ def first_card_chance(value_class_of_card: int, ace: int | str, decks: int) -> f
         if not count:
             continue
         second = next(c for c in STANDARD_PACK if value_class(c) == cls and c != first)
-        advice = _advise_player([first, second], [], [], hidden=2, ace=ace, decks=decks)
+        advice = _advise_player([first, second], [], [], hidden=2, ace=ace, decks=decks, face_down=1)
         chance += count * max(advice.options["stand"]["win"], advice.options["hit"]["win"])
     return float(chance / counts.sum())
 
