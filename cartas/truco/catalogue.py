@@ -591,7 +591,8 @@ _QUESTIONS = {
                                        "truco may still be called in the mão de onze (or de dez)"),
     "mis_other_variant_ladder": ("vale a escada de pontos da outra variante",
                                  "the other variant's ladder of values holds"),
-    "mis_tied_first_goes_to_mao": ("a 1ª rodada empatada é da dupla da mão", "a tied first trick goes to the team that leads the hand"),
+    "mis_tied_first_goes_to_mao": ("a 1ª rodada empatada é da dupla da mão",
+                                   "a tied first trick goes to the team that leads the hand"),
     "mis_threshold_raise_loses_hand": ("pedir truco na mão de onze (ou de dez) custa só a mão",
                                        "calling truco in the mão de onze (or de dez) costs only the hand"),
     "mis_other_variant_threshold": ("valem os pontos da outra variante na mão de onze (ou de dez)",
@@ -645,8 +646,8 @@ _RULES = {
                                 "does."),
     "rule_tied_first_goes_to_mao": ("A 1ª rodada empatada não é de ninguém, nem da mão: decide a primeira rodada que "
                                     "não empatar, e três empates não dão ponto a ninguém.",
-                                    "A tied first trick goes to nobody, not to the team that leads: the first trick that is not "
-                                    "tied decides, and three ties give nobody a point."),
+                                    "A tied first trick goes to nobody, not to the team that leads: the first "
+                                    "trick that is not tied decides, and three ties give nobody a point."),
     "rule_running_pays_raised": ("Quem corre dá à outra dupla o valor da mão antes do pedido recusado, não o valor "
                                  "pedido.",
                                  "Running gives the other team what the hand was worth before the refused call, not "
