@@ -86,22 +86,25 @@ def advise_player(hand: Sequence[Card | str], banker_visible: Sequence[Card | st
     `draw_below`"; 0: "draw below `draw_below`"."""
     start = time.perf_counter()
     ace = check_ace(ace)
-    hand = [Card.parse(c) if isinstance(c, str) else c for c in hand]
-    banker_visible = [Card.parse(c) if isinstance(c, str) else c for c in banker_visible]
-    seen = [Card.parse(c) if isinstance(c, str) else c for c in seen]
+    cards: list[Card] = [Card.parse(c) if isinstance(c, str) else c for c in hand]
+    hand = cards
+    banker_cards: list[Card] = [Card.parse(c) if isinstance(c, str) else c for c in banker_visible]
+    banker_visible = banker_cards
+    seen_cards: list[Card] = [Card.parse(c) if isinstance(c, str) else c for c in seen]
+    seen = seen_cards
     under = hidden > 0
     p_stand = win_probability(hand, banker_visible, seen, hidden, draw_below, ace, decks, under)
     # The banker's final totals as this player sees them now; later cards of the player
     # change the unseen cards the banker draws from only slightly, and are not followed.
-    counts0 = tuple(int(c) for c in unknown_counts(hand + banker_visible + seen, decks))
+    counts0 = tuple(int(c) for c in unknown_counts(cards + banker_cards + seen_cards, decks))
     if face_down:
-        stops = rule_banker_stops(hand, counts0, ace)
-        vecs = {below: banker_distribution_array(banker_visible, hand + seen, hidden, below, ace, decks, under)
+        stops = rule_banker_stops(cards, counts0, ace)
+        vecs = {below: banker_distribution_array(banker_cards, cards + seen_cards, hidden, below, ace, decks, under)
                 for below in set(stops)}
         wins_at = [float(vecs[stops[t]][BUST] + vecs[stops[t]][:t].sum()) for t in range(22)]
         p_stand = wins_at[min(points(hand, ace), 21)]
     else:
-        vec = banker_distribution_array(banker_visible, hand + seen, hidden, draw_below, ace, decks,
+        vec = banker_distribution_array(banker_cards, cards + seen_cards, hidden, draw_below, ace, decks,
                                         under)
         wins_at = [float(vec[BUST] + vec[:t].sum()) for t in range(22)]
     memo: dict[tuple[int, int, tuple[int, ...]], float] = {}
