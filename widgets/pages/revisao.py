@@ -112,6 +112,7 @@ class Review(View):
         # her persisting misconceptions' kinds: {skill: [(kind, variant), ...]} (classroom.answers.persisting)
         self.favoured: dict[str, list[tuple[str, str]]] = {}
         self._favoured_asked: set[str] = set()  # the favoured skills this session put first already
+        self._answered_before: dict[str, list] = {}  # {skill: her last two reviewed questions' keys}
         self.asked_at = time.monotonic()
         self.status = w.HTML().add_class("cartas-review-status")
         self.prompt = w.HTML().add_class("cartas-review-question")
@@ -155,6 +156,13 @@ class Review(View):
         from classroom import open as open_classroom
         now = time.time() if self.now is None else self.now
         mine = open_classroom().answers_of(learner_key, since=now - whole.RECENT_DAYS * 86400)
+        self._answered_before = {}  # her last two reviewed questions of each skill, as she saw them
+        for answer in sorted((a for a in mine if a.context == "review" and a.kind), key=lambda a: a.at):
+            try:
+                key = answer.question().same_as()
+            except Exception:  # an answer the registry no longer makes
+                continue
+            self._answered_before[answer.skill] = [*self._answered_before.get(answer.skill, [])[-1:], key]
         found = whole.persisting(mine, now)
         variants = {a.kind: a.variant for a in mine}
         out: dict[str, list[tuple[str, str]]] = {}
@@ -214,7 +222,9 @@ class Review(View):
             maker = self._new_maker(skill)
             rng = make_rng(skill_seed(self.learner_key, skill, since))
             asked.insert(0, self._draw(maker, rng, skill, set(asked[:2])).same_as())
-        return set(asked[:2])
+        # and what she really answered (her whole answers): the replay above draws with today's
+        # maker, which differs from the last session's once her misconceptions are favoured
+        return set(asked[:2]) | set(self._answered_before.get(skill, []))
 
     def make_question(self, skill: str) -> Question:
         """A question of `skill`, drawn by its lesson's own question maker: neither one asked
