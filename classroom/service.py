@@ -122,10 +122,10 @@ import socket
 import threading
 import time
 from collections import OrderedDict, deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import quote
 
 from tornado import httpclient, web
@@ -133,6 +133,7 @@ from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
 from . import attempts, checks, games, homework, live, mastery, progress, tournament
+from .answers import AnswerError
 from .games import TableError
 from .identity import clean_name
 from .store import Migrations, Store, StoreError, connect
@@ -193,6 +194,16 @@ class Refused(Exception):
         if pt is None or en is None:
             pt, en = (s.format(**fields) for s in TEXT[code])
         self.pt, self.en = pt, en
+        self.family: str | None = None   # a lesson family's refusal ("homework", "live"...): its own form
+        self.fields: dict = {}
+
+    @classmethod
+    def of_family(cls, error, family: str, status: int) -> Refused:
+        """A family's error (its code, its sentence in both languages, its fields) refused with
+        `status`, as {"error", "pt", "en", "family", "fields"} (`LessonHandler.refuse`)."""
+        refused = cls(status, error.code, error.message("pt"), error.message("en"))
+        refused.family, refused.fields = family, dict(error.fields)
+        return refused
 
 
 def learner_id(user: str) -> str:
@@ -1547,29 +1558,42 @@ class LessonHandler(Handler):
         raise live.LiveError("other_class")
 
     def refuse(self, error: Refused) -> None:
-        family = getattr(error, "family", None)
-        if family is None:
+        if error.family is None:
             super().refuse(error)
             return
         self.answered = True
         self.set_status(error.status)
         self.set_header("Content-Type", "application/json")
-        self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en, "family": family,
-                                "fields": getattr(error, "fields", {})}, ensure_ascii=False, default=str))
+        self.finish(json.dumps({"error": error.code, "pt": error.pt, "en": error.en, "family": error.family,
+                                "fields": error.fields}, ensure_ascii=False, default=str))
+
+    # The families whose errors this handler refuses in their own words: (error class, family,
+    # status by code, status otherwise); a subclass adds its own.
+    FAMILIES: ClassVar[tuple[tuple[type[Exception], str, Mapping[str, int], int], ...]] = (
+        (live.LiveError, "live", LESSON_STATUS, 409),
+    )
+
+    def family_refusal(self, error: Exception) -> Refused | None:
+        """`error` as its family's refusal, if it is one of FAMILIES' (or homework's)."""
+        if isinstance(error, homework.HomeworkError):
+            pt, en = (s.format(code=error.code) for s in LESSON_TEXT.get(error.code, LESSON_TEXT["homework"]))
+            refused = Refused(LESSON_STATUS.get(error.code, 400), error.code, pt, en)
+            refused.family, refused.fields = "homework", dict(error.fields)
+            return refused
+        for kind, family, statuses, otherwise in self.FAMILIES:
+            if isinstance(error, kind):
+                code = getattr(error, "code", "")
+                return Refused.of_family(error, family, statuses.get(code, otherwise))
+        return None
 
     async def guarded(self, work, reply: bool = True) -> None:
         async def checked():
             try:
                 return await work()
-            except homework.HomeworkError as error:
-                pt, en = (s.format(code=error.code) for s in LESSON_TEXT.get(error.code, LESSON_TEXT["homework"]))
-                refused = Refused(LESSON_STATUS.get(error.code, 400), error.code, pt, en)
-                refused.family, refused.fields = "homework", error.fields  # type: ignore[attr-defined]
-                raise refused from None
-            except live.LiveError as error:
-                refused = Refused(LESSON_STATUS.get(error.code, 409), error.code, error.message("pt"),
-                                  error.message("en"))
-                refused.family, refused.fields = "live", error.fields  # type: ignore[attr-defined]
+            except Exception as error:
+                refused = self.family_refusal(error)
+                if refused is None:
+                    raise
                 raise refused from None
         await super().guarded(checked, reply)
 
@@ -1932,17 +1956,7 @@ class AnswersBase(LessonHandler):
             raise Refused(400, "bad_request", why="context")
         return when, context or None
 
-    async def guarded(self, work, reply: bool = True) -> None:
-        from .answers import AnswerError
-
-        async def checked():
-            try:
-                return await work()
-            except AnswerError as error:
-                refused = Refused(400, error.code, error.message("pt"), error.message("en"))
-                refused.family, refused.fields = "answers", error.fields  # type: ignore[attr-defined]
-                raise refused from None
-        await super().guarded(checked, reply)
+    FAMILIES = (*LessonHandler.FAMILIES, (AnswerError, "answers", {}, 400))
 
 
 class AnswersHandler(AnswersBase):
@@ -2004,16 +2018,7 @@ class TournamentHandler(LessonHandler):
             return group
         raise Refused(403, "not_your_class", name=group[:40])
 
-    async def guarded(self, work, reply: bool = True) -> None:
-        async def checked():
-            try:
-                return await work()
-            except tournament.TournamentError as error:
-                refused = Refused(TOURNAMENT_STATUS.get(error.code, 409), error.code, error.message("pt"),
-                                  error.message("en"))
-                refused.family, refused.fields = "tournament", error.fields  # type: ignore[attr-defined]
-                raise refused from None
-        await super().guarded(checked, reply)
+    FAMILIES = (*LessonHandler.FAMILIES, (tournament.TournamentError, "tournament", TOURNAMENT_STATUS, 409))
 
 
 class TournamentOpenHandler(TournamentHandler):
@@ -2112,16 +2117,7 @@ CHECK_STATUS = {"bad_id": 404, "other_class": 403, "phase_closed": 409, "already
 
 
 class CheckHandler(LessonHandler):
-    async def guarded(self, work, reply: bool = True) -> None:
-        async def checked():
-            try:
-                return await work()
-            except checks.CheckError as error:
-                refused = Refused(CHECK_STATUS.get(error.code, 400), error.code, error.message("pt"),
-                                  error.message("en"))
-                refused.family, refused.fields = "checks", error.fields  # type: ignore[attr-defined]
-                raise refused from None
-        await super().guarded(checked, reply)
+    FAMILIES = (*LessonHandler.FAMILIES, (checks.CheckError, "checks", CHECK_STATUS, 400))
 
     async def mine(self, user: str, ident: str) -> dict:
         """Check `ident`, if it is of one of `user`'s classes (403 `other_class` otherwise)."""
