@@ -29,6 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -139,13 +140,36 @@ def run(location: str, learners: int, questions: int) -> dict:
             "expected": learners * questions, "accepted": len(saved), "players": board["players"]}
 
 
-def _quantiles(values: list[float]) -> str:
+def quantiles(values: list[float], unit: str = "ms") -> str:
+    """p50, p95 and max of `values` (seconds), in ms or s."""
     if not values:
         return "none"
     ordered = sorted(values)
     p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
+    if unit == "s":
+        return f"p50 {statistics.median(ordered):.3f} s, p95 {p95:.3f} s, max {ordered[-1]:.3f} s (n={len(ordered)})"
     return (f"p50 {statistics.median(ordered) * 1000:.0f} ms, p95 {p95 * 1000:.0f} ms, "
             f"max {ordered[-1] * 1000:.0f} ms (n={len(ordered)})")
+
+
+@contextmanager
+def store_location(kind: str):
+    """The location of a store of `kind` for one run: a fresh SQLite file, a throwaway
+    PostgreSQL server (stopped afterwards), or `kind` itself (a URL or file given)."""
+    server = None
+    with tempfile.TemporaryDirectory(prefix="cartas-bench-") as folder:
+        if kind == "sqlite":
+            location = str(Path(folder) / "cartas.db")
+        elif kind == "postgresql":
+            server = ThrowawayPostgres()
+            location = server.url
+        else:
+            location = kind
+        try:
+            yield location
+        finally:
+            if server is not None:
+                server.stop()
 
 
 # A throwaway PostgreSQL -------------------------------------------------------------------
@@ -201,25 +225,13 @@ def main() -> None:
     print(f"{args.learners} learners answering at once, {args.questions} questions, "
           f"the projector refreshing every {REFRESH} s; {os.cpu_count()} cores")
     for kind in ([args.database] if args.database else backends):
-        server = None
-        with tempfile.TemporaryDirectory(prefix="cartas-bench-") as folder:
-            if kind == "sqlite":
-                location = str(Path(folder) / "cartas.db")
-            elif kind == "postgresql":
-                server = ThrowawayPostgres()
-                location = server.url
-            else:
-                location = kind
-            try:
-                figures = run(location, args.learners, args.questions)
-            finally:
-                if server is not None:
-                    server.stop()
+        with store_location(kind) as location:
+            figures = run(location, args.learners, args.questions)
         name = kind if kind in ("sqlite", "postgresql") else "given store"
         lost = max(0, figures["accepted"] - figures["stored"])
         twice = max(0, figures["stored"] - figures["accepted"])
-        print(f"{name}: send → saved: {_quantiles(figures['saved'])}")
-        print(f"{name}: send → visible on the projector's next refresh: {_quantiles(figures['visible'])}")
+        print(f"{name}: send → saved: {quantiles(figures['saved'])}")
+        print(f"{name}: send → visible on the projector's next refresh: {quantiles(figures['visible'])}")
         print(f"{name}: {figures['stored']} of {figures['expected']} answers stored "
               f"({lost} accepted but lost, {twice} counted twice), refused: {len(figures['refused'])} "
               f"{sorted(set(figures['refused']))}")

@@ -22,9 +22,7 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import sys
-import tempfile
 import threading
 import time
 from pathlib import Path
@@ -33,22 +31,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from live_quiz import ThrowawayPostgres  # noqa: E402 - after the path is set
+from live_quiz import quantiles, store_location  # noqa: E402 - after the path is set
 
 from classroom import classes, games  # noqa: E402
 from classroom.interface import StoreClassroom  # noqa: E402
 from classroom.progress import open_store  # noqa: E402
 from classroom.store import connect  # noqa: E402
 from classroom.tables import TableError  # noqa: E402
-
-
-def _quantiles(values: list[float]) -> str:
-    if not values:
-        return "no samples"
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, int(round(0.95 * (len(ordered) - 1))))]
-    return (f"p50 {statistics.median(ordered):.3f} s, p95 {p95:.3f} s, max {ordered[-1]:.3f} s "
-            f"({len(ordered)} samples)")
 
 
 class Run:
@@ -156,25 +145,13 @@ def main() -> None:
     print(f"{args.learners} learners in pairs, {args.rounds} Swiss rounds of truco, pages polling every "
           f"{args.poll} s; {os.cpu_count()} cores")
     for kind in ([args.database] if args.database else backends):
-        server = None
-        with tempfile.TemporaryDirectory(prefix="cartas-bench-") as folder:
-            if kind == "sqlite":
-                location = str(Path(folder) / "cartas.db")
-            elif kind == "postgresql":
-                server = ThrowawayPostgres()
-                location = server.url
-            else:
-                location = kind
-            try:
-                figures = run(location, args.learners, args.rounds, args.poll)
-            finally:
-                if server is not None:
-                    server.stop()
+        with store_location(kind) as location:
+            figures = run(location, args.learners, args.rounds, args.poll)
         name = kind if kind in ("sqlite", "postgresql") else "given store"
         rounds = ", ".join(f"round {r}: {figures['ends'][r] - figures['started'][r]:.1f} s"
                            for r in sorted(figures["ends"]) if r in figures["started"])
         print(f"{name}: {figures['tables']} tables a round, tournament {figures['status']}; {rounds}")
-        print(f"{name}: last game end → every learner seeing her next table: {_quantiles(figures['seen'])}")
+        print(f"{name}: last game end → every learner seeing her next table: {quantiles(figures['seen'], 's')}")
         if figures["errors"]:
             print(f"{name}: ERRORS {figures['errors'][:5]}")
 
