@@ -6,12 +6,18 @@ and nobody calls."""
 
 from serving import status_step, wait_settled
 
+READY_TO_ACT = """() => document.querySelector('.cartas-log').textContent.includes('Mão 2')
+    || [...document.querySelectorAll('.cartas-accept, .cartas-play-hand')].some(b => b.offsetParent !== null)
+    || document.querySelector('.cartas-hand-cards .cartas-pick-on svg') !== null"""
+
 
 def test_a_whole_hand_by_clicking(dashboard):
     page = dashboard("jogar_truco.ipynb", "?ritmo=0&semente=0")
     page.wait_for_selector(".cartas-status [data-turn='you']")
     assert page.locator(".cartas-table svg[data-card]").count() >= 3
     for _ in range(12):
+        # the log and the moves offered are drawn after the status: wait for them to come
+        page.wait_for_function(READY_TO_ACT)
         if "Mão 2" in page.locator(".cartas-log").text_content():
             break
         step = status_step(page)
