@@ -24,7 +24,10 @@ comparing game names:
   "21"), `hand_play` (a seat plays cards it picks from its hand), `table_options` (what a
   class table's creator may set, narrower than `options`: a class's tables stay small),
   `team_of(seat)`, `deal_number(state)` (the hand or round in play), `banker(state)`,
-  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation);
+  `raise_to_answer(state)` and `why(state, lang)` (the last trick's or call's explanation),
+  `seat_out(state, seat)` and `answers_for(state, seat)` (who may still act, and for whom),
+  `most_actions(setup)` and `fresh_start(setup)` (what a save sent by a page may be),
+  `coach_question(view, seed)` (the coach's question at a seat's decision);
 - `view_from_dict(data)`: a seat view read back from its `to_dict()` (the game's own
   `SeatView`; the game's RuleError naming a missing, extra or ill-typed field);
 - `seats_from(seat, seats)`: the seats in play order from one seat (a table drawn from hers).
@@ -51,6 +54,8 @@ DEFAULT_LEVEL = "rule"
 __all__ = ["CATALOGUE", "DEFAULT_LEVEL", "GAME_KEYS", "LEVELS", "GameError", "GameSpec", "Option", "all_games",
            "check_level", "find_game", "level_name"]
 TABLE_MOST = 50  # the most bets and rounds a class table's creator may choose
+TRUCO_MOST_ACTIONS = 1_000      # actions of a truco game to 12, at most (bots' games take under 100)
+ACTIONS_PER_SEAT_ROUND_21 = 6   # a 21 seat's actions in a round, at most counted (bots' take about 3)
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -79,6 +84,11 @@ class GameSpec:
     seat_counts: tuple[int, ...] = ()  # the seat counts allowed, when not the whole range
     _card_action: Callable[[list[Any], list[Any], int, bool], Action | None] = lambda legal, hand, index, covered: None
     _blind_positions: Callable[[list[Any]], frozenset[int]] = lambda legal: frozenset()
+    _seat_out: Callable[[Any, int], bool] = lambda state, seat: False
+    _answers_for: Callable[[Any, int], bool] = lambda state, seat: False
+    _most_actions: Callable[[Mapping[str, Any]], int] = lambda setup: 0
+    _fresh_start: Callable[[Mapping[str, Any]], bool] = lambda setup: False
+    _coach_question: Callable[[Any, int], dict[str, Any] | None] = lambda view, seed: None
 
     def title(self, lang: str = "pt") -> str:
         return self.titles[0] if check_lang(lang) == "pt" else self.titles[1]
@@ -93,6 +103,37 @@ class GameSpec:
     def blind_positions(self, legal: list[Any]) -> frozenset[int]:
         """The positions of its hand a seat may play without seeing them now (truco's mão de ferro)."""
         return self._blind_positions(legal)
+
+    def seat_out(self, state: GameState, seat: int) -> bool:
+        """Whether `seat`'s game is over before the game itself is (21: a seat left without
+        chips can never act again, docs/rules.md#21-seat-out; a truco seat plays to the end)."""
+        return self._seat_out(state, seat)
+
+    def answers_for(self, state: GameState, seat: int) -> bool:
+        """Whether `seat` may give the answer the engine asks of the seat to act now, though it
+        is not that seat (truco: her team's answer to a raise or a mão de onze,
+        docs/rules.md#truco-who-answers; never in 21)."""
+        return self._answers_for(state, seat)
+
+    def most_actions(self, setup: Mapping[str, Any]) -> int:
+        """The most actions a real game begun from the saved set-up `setup` (a save's "setup",
+        read without trusting it) takes: a bound on what a page may send (truco: 1,000 for a
+        game to 12, where bots' games take under 100; 21: 6 actions per seat and round, the
+        rounds counted up to `TABLE_MOST`)."""
+        return self._most_actions(setup)
+
+    def fresh_start(self, setup: Mapping[str, Any]) -> bool:
+        """Whether the saved set-up `setup` starts as a new game does (truco: from 0 to 0; 21:
+        every seat with the starting chips and no first cards chosen by hand; a shared
+        generator's draws are saved as dealt by hand, so they cannot be told from a hand's)."""
+        return self._fresh_start(setup)
+
+    def coach_question(self, view: SeatView, seed: int = 0) -> dict[str, Any] | None:
+        """The coach's question at a seat's `view`, when the seat has a decision the coach
+        advises on (truco: the card to play or the answer to a raise; 21: hit or stand, draw or
+        call): {"question", "options", "answer", "seen", "reason" {"pt", "en"}, "figure",
+        "values", "accepted"}; None when there is none to ask here (see `cartas.coach`)."""
+        return self._coach_question(view, seed)
 
     def option(self, name: str) -> Option:
         """The option called `name`; GameError "unknown_option" otherwise."""
@@ -203,6 +244,14 @@ def _truco_spec(key: str) -> GameSpec:
             return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
         return None
 
+    def answers_for(state: Any, seat: int) -> bool:
+        return (state.phase in ("answer", "decide") and state.current_seat is not None
+                and truco.team_of(state.current_seat) == truco.team_of(seat))
+
+    def coach_question(view: Any, seed: int) -> dict[str, Any] | None:
+        from .coach.truco import decision_question
+        return decision_question(view, seed)
+
     def view_from_dict(data: object) -> SeatView:
         from .truco.views import SeatView as TrucoView
         view = TrucoView.from_dict(data)
@@ -224,7 +273,9 @@ def _truco_spec(key: str) -> GameSpec:
         family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
         _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
         _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None,
-        _view_from_dict=view_from_dict, _card_action=card_action, _blind_positions=blind_positions)
+        _view_from_dict=view_from_dict, _card_action=card_action, _blind_positions=blind_positions,
+        _answers_for=answers_for, _most_actions=lambda setup: TRUCO_MOST_ACTIONS,
+        _fresh_start=lambda setup: setup.get("score") == [0, 0], _coach_question=coach_question)
 
 
 def _vinte_e_um_spec(key: str) -> GameSpec:
@@ -261,7 +312,33 @@ def _vinte_e_um_spec(key: str) -> GameSpec:
         _random_bot=lambda seed: vinte_e_um.RandomBot(seed),
         family="21", hand_play=False, table_options=table_options, _team_of=lambda seat: None,
         _deal_number=lambda state: int(state.round_number), _banker=lambda state: int(state.banker), _why=why,
-        _raise_to_answer=lambda state: None, _view_from_dict=_view_21)
+        _raise_to_answer=lambda state: None, _view_from_dict=_view_21,
+        _seat_out=lambda state, seat: bool(state.seat_is_out(seat)), _most_actions=_most_actions_21,
+        _fresh_start=_fresh_21, _coach_question=_coach_question_21)
+
+
+def _most_actions_21(setup: Mapping[str, Any]) -> int:
+    options = setup.get("options")
+    options = options if isinstance(options, dict) else {}
+    players, rounds = setup.get("players"), options.get("rounds")
+    seats = players if isinstance(players, int) and not isinstance(players, bool) and 0 < players <= 12 else 12
+    count = rounds if isinstance(rounds, int) and not isinstance(rounds, bool) and 0 < rounds <= TABLE_MOST \
+        else TABLE_MOST
+    return seats * count * ACTIONS_PER_SEAT_ROUND_21
+
+
+def _fresh_21(setup: Mapping[str, Any]) -> bool:
+    from .vinte_e_um import config
+    options = setup.get("options")
+    options = options if isinstance(options, dict) else {}
+    chips = options.get("chips")
+    start = next(o.default for o in config.OPTIONS if o.name == "chips")
+    return setup.get("deal") is None and isinstance(chips, list) and all(c == start for c in chips)
+
+
+def _coach_question_21(view: Any, seed: int) -> dict[str, Any] | None:
+    from .coach.vinte_e_um import decision_question
+    return decision_question(view)
 
 
 def _view_21(data: object) -> SeatView:

@@ -41,12 +41,12 @@ Decided rules (docs/rules.md#homework):
       over for her seat, the table's own record decides (`bot_table_over`). A finished game
       her kernel sends (`finish_game`) is refused there ("service_deals");
     - against the bots on a laptop (`finish_game`; the kernel is the server there): the item
-      is checked first, then the game's size (at most `game_length` actions: a real game's
+      is checked first, then the game's size (at most the spec's `most_actions`: a real game's
       length, before any replay), then the engine decides, from the state the kernel played
       (its `to_json()`, replayed by the engine here), that the game is over for her seat (the
       game is over, or, in 21, her seat can never act again: docs/rules.md#21-seat-out, a
       loss) and whether she won; the browser only plays moves the engine checked. A game not
-      begun from a scenario must start as a new game does (`FRESH_START`: truco from 0 to 0,
+      begun from a scenario must start as a new game does (the spec's `fresh_start`: truco from 0 to 0,
       21 with every seat's starting chips and no hand dealt by hand: "not_fresh"); when the
       page says which moves were hers (`mine`, indices of the saved actions), each of them
       must be her seat's (or, in truco, her team's answer, docs/rules.md#truco-who-answers)
@@ -93,10 +93,7 @@ GOALS = ("play", "win")  # a game item asks to play it to the end (the default),
 QUESTIONS = ("play", "answer", "hit", "banker")
 MAX_STEPS = 60
 BOT_TABLE = "tarefa"      # the class key of a homework table begins so (`bot_table_class`)
-MOST_ROUNDS = 50          # rounds of a homework 21 game counted at most for its length (cartas.games.TABLE_MOST)
 MAX_GAME_TEXT = 200_000   # characters of a saved game `finish_game` reads at most
-TRUCO_LENGTH = 1_000      # actions of a truco game to 12, at most (bots' games take under 100)
-ACTIONS_PER_SEAT_ROUND = 6  # a 21 seat's actions in a round, at most counted (bots' take about 3)
 
 # Migration 5 of the store (issue 23): assignments, results, and the skill of every answer.
 STEP_5 = (
@@ -167,56 +164,11 @@ def scenario_question(link: str, seed: int = 0) -> dict:
         if state.is_terminal() or state.current_seat is None:
             break
         view = state.view(state.current_seat)
-        asked = QUESTION_OF[made["game"]](view, link, seed)
+        asked = scenarios.game_of(made).coach_question(view, seed)
         if asked is not None:
-            return asked
+            return {**asked, "link": link}
         state.apply_action(bot.choose(view))
     raise HomeworkError("no_question")
-
-
-def _truco_question(view, link: str, seed: int) -> dict | None:
-    from cartas.coach import truco as coach
-    legal = list(view.legal)
-    if not any(a.kind in ("play", "accept") for a in legal):
-        return None
-    spot = coach.spot_from_view(view)
-    if spot.deciding:
-        return None
-    advice = coach.advise(spot, seed)
-    seen = {"seat": spot.seat, "hand": [str(c) for c in spot.hand],
-            "vira": None if spot.vira is None else str(spot.vira),
-            "table": [[s, None if c is None else str(c)] for s, c in spot.table], "value": spot.hand_value,
-            "score": list(spot.score)}
-    if spot.pending is not None:
-        kinds = [k for k in ("accept", "run", "raise") if any(a.kind == k for a in legal)]
-        # answers to a raise: their average points for the team; the coach's answer alone is right
-        return {"question": "answer", "options": kinds, "answer": advice.action, "link": link, "seen": seen,
-                "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "points",
-                "values": {k: float(advice.options[k]["expected"]) for k in kinds}, "accepted": [advice.action]}
-    cards = [str(a.card) for a in legal if a.kind == "play"]
-    if advice.action not in ("play", "cover") or not cards or str(advice.card) not in cards:
-        return None
-    figures = coach.card_figures(spot, cards, advice)  # the same deals for every card: they compare
-    return {"question": "play", "options": cards, "answer": str(advice.card), "link": link, "seen": seen,
-            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "win",
-            "values": {c: figures[c]["win"] for c in cards},
-            "accepted": [c for c in cards if figures[c]["as_good"]]}
-
-
-def _21_question(view, link: str) -> dict | None:
-    from cartas.coach import vinte_e_um as coach
-    advice = coach.advise_view(view)
-    if advice is None:
-        return None
-    kinds = ("hit", "stand") if advice.action in ("hit", "stand") else ("draw", "call")
-    seen = {"seat": view.seat, "hand": [str(c) for c in view.hands[view.seat]],
-            "banker": [None if c is None else str(c) for c in view.hands[view.banker]]}
-    player = kinds[0] == "hit"
-    return {"question": "hit" if player else "banker", "options": list(kinds),
-            "answer": advice.action, "link": link, "seen": seen,
-            "reason": {lang: advice.text(lang) for lang in ("pt", "en")}, "figure": "win" if player else "chips",
-            "values": {k: float(advice.options[k]["win" if player else "expected"]) for k in kinds},
-            "accepted": coach.as_good(advice)}
 
 
 def check_item(item) -> dict:
@@ -267,14 +219,6 @@ def variants_of(family: str) -> tuple[str, ...]:
     return tuple(spec.key for spec in all_games() if spec.family == family)
 
 
-# Whether a seat's game is over before the game itself is, by family: a 21 seat left without
-# chips can never act again (docs/rules.md#21-seat-out); a truco seat plays to the end.
-OUT_BEFORE_THE_END: dict[str, Callable[[Any, int], bool]] = {
-    "truco": lambda state, seat: False,
-    "21": lambda state, seat: bool(state.seat_is_out(seat)),
-}
-
-
 def game_result(state, seat: int) -> str | None:
     """"won" or "lost" once the game is over for `seat`, None while it goes on (the contract:
     `is_terminal`, `outcome().winners`, the spec's `team_of`; docs/rules.md#homework-games).
@@ -285,7 +229,7 @@ def game_result(state, seat: int) -> str | None:
     if state.is_terminal():
         side = spec.team_of(seat)
         return "won" if (seat if side is None else side) in state.outcome().winners else "lost"
-    if OUT_BEFORE_THE_END[spec.family](state, seat):
+    if spec.seat_out(state, seat):
         return "lost"
     return None
 
@@ -420,48 +364,6 @@ def bot_table_over(store: Store, record: dict, state=None, now: float | None = N
     return [{"learner": learner_id, "assignment": assignment_id, "item": item, "correct": correct}] if first else []
 
 
-def _21_length(setup: dict) -> int:
-    options = setup.get("options")
-    options = options if isinstance(options, dict) else {}
-    players, rounds = setup.get("players"), options.get("rounds")
-    players = players if isinstance(players, int) and 0 < players <= 12 else 12
-    rounds = rounds if isinstance(rounds, int) and 0 < rounds <= MOST_ROUNDS else MOST_ROUNDS
-    return players * rounds * ACTIONS_PER_SEAT_ROUND
-
-
-def _21_fresh(setup: dict) -> bool:
-    from cartas.games import find_game
-    options = setup.get("options")
-    options = options if isinstance(options, dict) else {}
-    chips = options.get("chips")
-    start = find_game("21").option("chips").default
-    return setup.get("deal") is None and isinstance(chips, list) and all(c == start for c in chips)
-
-
-# By family (`GameSpec.family`), the one place a family is named for a game sent by a kernel:
-# the most actions a real game of that set-up has (`game_length`); whether a saved set-up starts
-# as a new game does (`FRESH_START`: truco from 0 to 0; 21 with every seat's starting chips and
-# no first cards chosen by hand; a shared generator's draws are saved as dealt by hand, so they
-# cannot be told from a hand's); and whether `seat` may give the answer the engine asks of the
-# seat to act (truco: her team's answer to a raise or a mão de onze, docs/rules.md#truco-who-answers).
-GAME_LENGTH: dict[str, Callable[[dict], int]] = {"truco": lambda setup: TRUCO_LENGTH, "21": _21_length}
-FRESH_START: dict[str, Callable[[dict], bool]] = {"truco": lambda setup: setup.get("score") == [0, 0],
-                                                  "21": _21_fresh}
-def _truco_answers_for(state, seat: int) -> bool:
-    from cartas.games import find_game
-    team_of = find_game(state.game).team_of
-    return (state.phase in ("answer", "decide") and state.current_seat is not None
-            and team_of(state.current_seat) == team_of(seat))
-
-
-ANSWERS_FOR: dict[str, Callable[[Any, int], bool]] = {"truco": _truco_answers_for, "21": lambda state, seat: False}
-
-
-def game_length(family: str, setup: dict) -> int:
-    """The most actions a homework game of `family` begun from `setup` may have."""
-    return GAME_LENGTH[family](setup)
-
-
 def _saved(game: str, state_json: object) -> tuple[Any, dict, list]:
     """(the game's spec, its saved form without its actions, its actions) of a game sent as `state_json`, read
     without replaying it; HomeworkError("bad_game_state") when it is no saved game."""
@@ -497,7 +399,7 @@ def _replayed(spec, start: dict, actions: list, seat: int, mine: list[int] | Non
         for index, action in enumerate(actions):
             acting = state.current_seat
             if mine is not None and acting is not None:
-                if index in hers and acting != seat and not ANSWERS_FOR[spec.family](state, seat):
+                if index in hers and acting != seat and not spec.answers_for(state, seat):
                     raise HomeworkError("other_seats", move=index + 1)
                 if index not in hers and acting == seat:
                     raise HomeworkError("other_seats", move=index + 1)
@@ -514,7 +416,7 @@ def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, ga
     laptop's: under JupyterHub only a homework table counts, see the module's rules). In this
     order, before any replay: the item is checked (as `answer` checks it), then whether the
     game counts for it (`from_scenario`: it began from a scenario), then its size (at most
-    `game_length` actions: "long_game") and its start (`FRESH_START`, unless it began from a
+    `most_actions` of its spec: "long_game") and its start (`fresh_start`, unless it began from a
     scenario: "not_fresh"). Then the engine replays `state_json` (the state's `to_json()`,
     registry key `game`), checks `mine` (the indices of her moves, when the page says them:
     "other_seats") and decides that the game is over for her seat and whether she won
@@ -535,10 +437,10 @@ def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, ga
     if refused is not None:
         raise HomeworkError(refused)
     spec, start, actions = _saved(game, state_json)
-    most = game_length(family, start["setup"])
+    most = spec.most_actions(start["setup"])
     if len(actions) > most:
         raise HomeworkError("long_game", most=most)
-    if not from_scenario and not FRESH_START[family](start["setup"]):
+    if not from_scenario and not spec.fresh_start(start["setup"]):
         raise HomeworkError("not_fresh")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 12:
         raise HomeworkError("bad_game_state")
@@ -857,9 +759,3 @@ def for_store(store: Store) -> HomeworkService:
     return StoreHomework(store)
 
 
-# A scenario's question, by the scenario's game family (cartas.scenario's "game"): the one place
-# a family is named here.
-QUESTION_OF: dict[str, Callable[[Any, str, int], dict | None]] = {
-    "truco": _truco_question,
-    "21": lambda view, link, seed: _21_question(view, link),
-}

@@ -124,3 +124,65 @@ def test_rule_ferro_blind_a_picked_card_is_played_by_its_position_unseen(key):
     assert spec.card_action(legal, hand, 3) is None
     assert games.card_action(key, legal, hand, 0) == spec.card_action(legal, hand, 0)
     assert find_game("21").card_action(legal, hand, 0) is None and not find_game("21").blind_positions(legal)
+
+
+def test_the_spec_tells_who_may_still_act_and_who_answers_for_whom():
+    """21: a seat without chips is out before the game ends (docs/rules.md#21-seat-out); truco:
+    a seat's partner answers the raise her team is asked (docs/rules.md#truco-who-answers)."""
+    spec21 = find_game("21")
+    state = spec21.new_game(seed=5, seats=3, chips=[0, 20, 20], banker=1)
+    assert spec21.seat_out(state, 0) and not spec21.seat_out(state, 2)
+    assert not spec21.answers_for(state, 0)
+    spec = find_game("paulista")
+    truco = spec.new_game(seed=3)
+    while not any(a.kind == "raise" for a in truco.legal_actions()):
+        truco.apply_action(truco.legal_actions()[0])
+    raiser = truco.current_seat
+    truco.apply_action(next(a for a in truco.legal_actions() if a.kind == "raise"))
+    answering = truco.current_seat
+    assert spec.team_of(answering) != spec.team_of(raiser)
+    partner = next(s for s in range(4) if s != answering and spec.team_of(s) == spec.team_of(answering))
+    assert spec.answers_for(truco, partner) and not spec.answers_for(truco, raiser)
+    assert not spec.seat_out(truco, partner)
+
+
+@pytest.mark.parametrize("setup, most", [
+    ({"players": 4, "options": {"rounds": 10}}, 4 * 10 * 6),
+    ({"players": 3, "options": {"rounds": None}}, 3 * 50 * 6),      # until one holds every chip: 50 counted
+    ({"players": 10**9, "options": {"rounds": 10**9}}, 12 * 50 * 6),  # a forged save: the bound holds
+    ({"players": True, "options": "x"}, 12 * 50 * 6),
+])
+def test_a_saved_21_set_up_bounds_the_actions_a_page_may_send(setup, most):
+    assert find_game("21").most_actions(setup) == most
+
+
+def test_a_saved_set_up_says_whether_it_starts_as_a_new_game():
+    paulista, spec21 = find_game("paulista"), find_game("21")
+    assert paulista.fresh_start({"score": [0, 0]}) and not paulista.fresh_start({"score": [11, 0]})
+    assert paulista.most_actions({"score": [0, 0]}) == 1_000
+    fresh = spec21.new_game(seed=2, seats=4)
+    import json
+    setup = json.loads(fresh.to_json())["setup"]
+    assert spec21.fresh_start(setup)
+    assert not spec21.fresh_start({**setup, "options": {**setup["options"], "chips": [20, 20, 20, 99]}})
+    assert not spec21.fresh_start({**setup, "deal": {"first_cards": ["A♠"] * 4}})
+
+
+@pytest.mark.parametrize("key", ["paulista", "21"])
+def test_the_coach_asks_its_question_at_a_seats_decision(key):
+    """The question a scenario's position asks is the coach's: its answer is among the options
+    and among the answers counted right, with the reason in both languages."""
+    spec = find_game(key)
+    state = spec.new_game(seed=11)
+    bot = spec.bot(1)
+    asked = None
+    for _ in range(40):
+        view = state.view(state.current_seat)
+        asked = spec.coach_question(view, 0)
+        if asked is not None:
+            break
+        state.apply_action(bot.choose(view))
+    assert asked is not None
+    assert asked["answer"] in asked["options"] and asked["answer"] in asked["accepted"]
+    assert set(asked["reason"]) == {"pt", "en"} and all(asked["reason"].values())
+    assert set(asked["values"]) == set(asked["options"])

@@ -11,7 +11,9 @@ The engine's registry says which family a game is (`cartas.games.GameSpec.family
 - `draw(state, lang, seat, order=None, names=None)`: the table as HTML, as `seat` sees it:
   a seat number (her own cards face up), None (a spectator) or "all" (every card face up: a
   scenario's builder). Drawings load with a first table.
-- `card_example`: how cards are written in a field of the family's scenarios.
+- `card_example`: how cards are written in a field of the family's scenarios;
+- `live_from_scenarios`: whether a live quiz question can be drawn from a scenario of the
+  family (the truco coach's decision at the position; 21 positions have no live question yet).
 
 Pages look a family up with `views_of(family)`, which refuses a family it does not know.
 """
@@ -30,6 +32,7 @@ class FamilyViews:
     takes_variant: bool
     draw: Callable[..., str]
     card_example: str
+    live_from_scenarios: bool
 
 
 def _play_truco() -> Any:
@@ -55,8 +58,8 @@ def _draw_21(state, lang: str, seat: int | str | None, order=None, names=None) -
 
 
 FAMILIES: Mapping[str, FamilyViews] = MappingProxyType({
-    "truco": FamilyViews("jogar_truco.ipynb", _play_truco, True, _draw_truco, "7♥ A♠ 3♦"),
-    "21": FamilyViews("jogar_21.ipynb", _play_21, False, _draw_21, "5♥, K♣, 10♦"),
+    "truco": FamilyViews("jogar_truco.ipynb", _play_truco, True, _draw_truco, "7♥ A♠ 3♦", True),
+    "21": FamilyViews("jogar_21.ipynb", _play_21, False, _draw_21, "5♥, K♣, 10♦", False),
 })
 
 

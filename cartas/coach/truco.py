@@ -44,7 +44,7 @@ MARGIN = 0.03        # a card whose win - loss is this close to the advised card
 
 __all__ = ["MARGIN", "Advice", "Miss", "Percent", "TrucoSpot", "advise", "advise_answer", "advise_card",
            "advise_play", "advise_threshold", "advise_truco", "call_name", "card_figures", "chance",
-           "judge", "say", "spot_from_view", "verdict"]
+           "decision_question", "judge", "say", "spot_from_view", "verdict"]
 
 
 @dataclass
@@ -367,3 +367,35 @@ def _label(card: Card, covered: bool) -> str:
     return f"{'cover' if covered else 'play'} {card}"
 
 
+
+
+def decision_question(view: object, seed: Seed = 0) -> dict[str, object] | None:
+    """The coach's question at a truco seat's `view` (`GameSpec.coach_question`): the card to
+    play, where every card as good as the coach's counts as right, or the answer to a raise,
+    where the coach's answer alone does (the answers' average points for the team); None
+    when the seat decides nothing the coach asks here (no card to play nor raise to answer, or
+    a mão de onze/dez/ferro decision)."""
+    legal = list(view.legal)  # type: ignore[attr-defined]
+    if not any(a.kind in ("play", "accept") for a in legal):
+        return None
+    spot = spot_from_view(view)
+    if spot.deciding:
+        return None
+    advice = advise(spot, seed)
+    seen = {"seat": spot.seat, "hand": [str(c) for c in spot.hand],
+            "vira": None if spot.vira is None else str(spot.vira),
+            "table": [[s, None if c is None else str(c)] for s, c in spot.table], "value": spot.hand_value,
+            "score": list(spot.score)}
+    reason = {lang: advice.text(lang) for lang in ("pt", "en")}
+    if spot.pending is not None:
+        kinds = [k for k in ("accept", "run", "raise") if any(a.kind == k for a in legal)]
+        return {"question": "answer", "options": kinds, "answer": advice.action, "seen": seen,
+                "reason": reason, "figure": "points",
+                "values": {k: float(advice.options[k]["expected"]) for k in kinds}, "accepted": [advice.action]}
+    cards = [str(a.card) for a in legal if a.kind == "play"]
+    if advice.action not in ("play", "cover") or not cards or str(advice.card) not in cards:
+        return None
+    figures = card_figures(spot, cards, advice)  # the same deals for every card: they compare
+    return {"question": "play", "options": cards, "answer": str(advice.card), "seen": seen,
+            "reason": reason, "figure": "win", "values": {c: figures[c]["win"] for c in cards},
+            "accepted": [c for c in cards if figures[c]["as_good"]]}

@@ -303,3 +303,22 @@ def as_good(advice: Advice21) -> list[str]:
     if best is None:
         return [advice.action]
     return [k for k, o in advice.options.items() if k == advice.action or best - o["win"] <= AS_GOOD + 1e-12]
+
+
+def decision_question(view: Any) -> dict[str, Any] | None:
+    """The coach's question at a 21 seat's `view` (`GameSpec.coach_question`): hit or stand
+    (a player: the chance of winning each), draw or call (the banker: the expected chips);
+    every answer as good as the coach's counts as right (`as_good`); None when the seat has
+    neither decision now."""
+    advice = advise_view(view)
+    if advice is None:
+        return None
+    kinds = ("hit", "stand") if advice.action in ("hit", "stand") else ("draw", "call")
+    seen = {"seat": view.seat, "hand": [str(c) for c in view.hands[view.seat]],
+            "banker": [None if c is None else str(c) for c in view.hands[view.banker]]}
+    player = kinds[0] == "hit"
+    return {"question": "hit" if player else "banker", "options": list(kinds), "answer": advice.action,
+            "seen": seen, "reason": {lang: advice.text(lang) for lang in ("pt", "en")},
+            "figure": "win" if player else "chips",
+            "values": {k: float(advice.options[k]["win" if player else "expected"]) for k in kinds},
+            "accepted": as_good(advice)}

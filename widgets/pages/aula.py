@@ -38,6 +38,7 @@ from classroom.store import StoreError
 from widgets.components import live as drawing
 from widgets.components.base import View
 from widgets.components.i18n import LANGUAGES, translate
+from widgets.families import views_of
 from widgets.pages.turma_insight import projector_html
 
 # The lessons whose questions the projector asks: each lesson's question kinds, found in the
@@ -119,9 +120,6 @@ def scenario_text(text: str) -> str:
     return text
 
 
-# Which scenario families a live question can be drawn from: the truco coach answers a truco
-# position; 21 positions have no coach question here yet.
-ASKED_FROM_SCENARIOS = {"truco": True, "21": False}
 
 def scenario_question(text: str) -> dict:
     """A truco scenario's link as a live question: the coached seat's decision, the coach's
@@ -134,7 +132,7 @@ def scenario_question(text: str) -> dict:
     if reading.problem is not None:
         raise reading.problem
     data = scenarios.decode_link(reading.value)  # a ScenarioError names what is wrong
-    if not ASKED_FROM_SCENARIOS.get(str(data.get("game")), False):
+    if not views_of(scenarios.game_of(data).family).live_from_scenarios:
         raise NotTruco()
     state = scenarios.build(data)
     seat = state.current_seat
