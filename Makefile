@@ -82,7 +82,7 @@ lint: install
 	$(BIN)/mypy cartas widgets classroom
 
 test: install browser postgres hubproxy replicatools lint
-	$(BIN)/python -m pytest -q $(XDIST) tests
+	$(BIN)/python -m pytest -q $(XDIST) --durations=25 tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas (one
 	@# per worker: build/nbval/conftest.py); a notebook's cells stay together, in order, on one worker
