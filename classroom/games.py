@@ -12,7 +12,8 @@ Decided here:
 - Games a table may hold: every game of the registry, "paulista" and "mineiro" (truco, 4 seats
   in two teams: seats 0 and 2 against 1 and 3, or 2 seats mano a mano, one against one:
   docs/rules.md#mano-a-mano-players; the spec's `seat_counts`) and "21" (3 to 12 seats).
-- Options a creator sets are the game's `table_options` (truco: none; 21: `ace` (1, 11 or
+- Options a creator sets are the game's `table_options` (truco: `hands`, a short game of 1..30
+  hands, None = to 12: docs/rules.md#truco-short-game; 21: `ace` (1, 11 or
   "flexible"; None = the engine's default for the bank mode), `packs` (1 or 2; None = the
   engine's default for the seat count), `min_bet` and `max_bet` (1..50, min <= max), `rotation`
   (the engine's bank modes) and `rounds` (1..50)). Anything else is refused with a TableError
