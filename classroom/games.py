@@ -103,6 +103,15 @@ def table_options(game: str) -> tuple[str, ...]:
     return tuple(TABLE_NAMES.get(o.name, o.name) for o in spec_of(game).table_options)
 
 
+def option_range(game: str, name: str) -> tuple[int, int]:
+    """The whole numbers a table option of `game` allows, (low, high), as the game's spec says
+    (truco's "hands": 1..30); TableError "bad_option" for an option without a range."""
+    for option in spec_of(game).table_options:
+        if TABLE_NAMES.get(option.name, option.name) == name and option.low is not None and option.high is not None:
+            return option.low, option.high
+    raise TableError("bad_option", option=str(name)[:40], value="-")
+
+
 def seat_counts(game: str) -> tuple[int, ...]:
     """The seat counts a table of `game` may have when the game allows only a few (truco: 4,
     the default, or 2 mano a mano: docs/rules.md#mano-a-mano-players); () when every count of
