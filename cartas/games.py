@@ -231,10 +231,10 @@ class GameSpec:
 def _truco_spec(key: str) -> GameSpec:
     from . import truco
     from .truco.actions import blind_positions, card_action
-    from .truco.rules import OPTIONS, PLAYER_COUNTS
+    from .truco.rules import HANDS_OPTION, OPTIONS, PLAYER_COUNTS
 
-    def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str) -> GameState:
-        return truco.new_game(key, seed, tie_lead=tie_lead, players=seats)
+    def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str, hands: int | None) -> GameState:
+        return truco.new_game(key, seed, tie_lead=tie_lead, players=seats, hand_limit=hands)
 
     def why(state: Any, lang: str) -> str | None:
         tricks = [] if state.is_terminal() else state.tricks
@@ -270,7 +270,8 @@ def _truco_spec(key: str) -> GameSpec:
         _bots={"easy": lambda seed: truco.EasyBot(seed), "rule": lambda seed: truco.RuleBot(seed=seed),
                "strong": lambda seed: truco.StrongBot(seed)},
         _random_bot=lambda seed: truco.RandomBot(seed),
-        family="truco", hand_play=True, table_options=(), _team_of=truco.team_of,
+        # a class table's creator may make it a short game (docs/rules.md#truco-short-game)
+        family="truco", hand_play=True, table_options=(HANDS_OPTION,), _team_of=truco.team_of,
         _deal_number=lambda state: int(state.hand_number), _banker=lambda state: None, _why=why,
         _raise_to_answer=lambda state: state.pending_raise if state.phase == "answer" else None,
         _view_from_dict=view_from_dict, _card_action=card_action, _blind_positions=blind_positions,

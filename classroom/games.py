@@ -12,7 +12,8 @@ Decided here:
 - Games a table may hold: every game of the registry, "paulista" and "mineiro" (truco, 4 seats
   in two teams: seats 0 and 2 against 1 and 3, or 2 seats mano a mano, one against one:
   docs/rules.md#mano-a-mano-players; the spec's `seat_counts`) and "21" (3 to 12 seats).
-- Options a creator sets are the game's `table_options` (truco: none; 21: `ace` (1, 11 or
+- Options a creator sets are the game's `table_options` (truco: `hands`, a short game of 1..30
+  hands, None = to 12: docs/rules.md#truco-short-game; 21: `ace` (1, 11 or
   "flexible"; None = the engine's default for the bank mode), `packs` (1 or 2; None = the
   engine's default for the seat count), `min_bet` and `max_bet` (1..50, min <= max), `rotation`
   (the engine's bank modes) and `rounds` (1..50)). Anything else is refused with a TableError
@@ -100,6 +101,15 @@ def table_options(game: str) -> tuple[str, ...]:
     """The option names a table's creator may set for `game` (its spec's `table_options`,
     as a table names them: "packs" for the engine's "decks"); () where there are none."""
     return tuple(TABLE_NAMES.get(o.name, o.name) for o in spec_of(game).table_options)
+
+
+def option_range(game: str, name: str) -> tuple[int, int]:
+    """The whole numbers a table option of `game` allows, (low, high), as the game's spec says
+    (truco's "hands": 1..30); TableError "bad_option" for an option without a range."""
+    for option in spec_of(game).table_options:
+        if TABLE_NAMES.get(option.name, option.name) == name and option.low is not None and option.high is not None:
+            return option.low, option.high
+    raise TableError("bad_option", option=str(name)[:40], value="-")
 
 
 def seat_counts(game: str) -> tuple[int, ...]:

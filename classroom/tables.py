@@ -30,7 +30,16 @@ Decided rules:
   lets exactly one succeed. To spare useless attempts, the client of the lowest seated
   present learner is the one that tries first; the others try only when the table has been
   still for `pace + TAKEOVER` seconds (that learner's kernel may be gone). Spectators never
-  move bots, so a table whose learners all left waits for them.
+  move bots, so a table whose learners all left waits for them, unless someone drives it.
+- Driving a table nobody watches (`drive`; a tournament drives its round's tables when its
+  board is read, docs/rules.md#tournament): when no seated learner is present (none beat in
+  the last PRESENT seconds), the bots' moves due are made one after another without waiting
+  for the pace (nobody watches them), at most DRIVE_MOVES (60) and DRIVE_BUDGET (0.25 s of
+  work) per call, and saved in one compare-and-swap: if anything moved meanwhile (a learner
+  came back and played) nothing is saved and the next call tries again. It stops at a seat
+  whose learner is not yet past the timeout: her seat waits for her until then, so a learner
+  who comes back in time finds her seat and her turn. The moves are the very ones the bots
+  would make one by one (a bot's move depends on the seed, its level and the step count).
 - A finished game's table is archived: it leaves the class's list of open tables, and stays
   readable by its code.
 - An abandoned table leaves the class's list too (the teacher's "Mesas da turma"): one not
@@ -63,6 +72,8 @@ POLL_EVERY = 0.2          # seconds between a client's version checks
 MAX_NAME = 40
 RECORD_FORMAT = "cartas.mesa/1"
 IDLE = 30 * 60.0          # seconds without a move or a heartbeat after which a table is abandoned
+DRIVE_MOVES = 60          # the most bot moves one `Tables.drive` makes (a table nobody watches)
+DRIVE_BUDGET = 0.25       # ... and the seconds of work after which it stops (at least one move made)
 
 __all__ = ["TableError", "Tables", "TableClient", "MemoryRepository", "StoreRepository",
            "clean_code", "table_link"]
@@ -531,6 +542,34 @@ class Tables:
         try:
             return self._save(snap, state, now, {"kind": "move", "seat": seat,
                                                  "action": str(action), "by": "bot"})
+        except TableError as error:
+            if error.code == "moved_on":
+                return None
+            raise
+
+    def drive(self, snap: Snapshot, most: int = DRIVE_MOVES, budget: float = DRIVE_BUDGET) -> Snapshot | None:
+        """Play the bots' moves due at a table nobody watches (see the module's rules): the new
+        snapshot, or None when nothing was due (a learner present, or the turn of a seat whose
+        learner is not yet past the timeout) or the table moved on meanwhile."""
+        now = self.clock()
+        if snap.status != "playing" or self.bot_mover(snap, now) is not None:
+            return None
+        state = games.load_state(snap.game, snap.record["state"])
+        started = time.perf_counter()
+        last: dict | None = None
+        for made in range(most):
+            seat = state.current_seat
+            if seat is None or snap.controller(seat, now) != "bot":
+                break
+            if made and time.perf_counter() - started > budget:
+                break
+            action = games.bot_action(state, seat, snap.record["seed"], snap.level)
+            games.apply(state, action, seat)
+            last = {"kind": "move", "seat": seat, "action": str(action), "by": "bot"}
+        if last is None:
+            return None
+        try:
+            return self._save(snap, state, now, last)
         except TableError as error:
             if error.code == "moved_on":
                 return None

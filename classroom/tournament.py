@@ -19,7 +19,11 @@ Decided here:
   team's seats), leaves the other seats to bots at the tournament's level and deals.
 - A learner who leaves her table mid-game is played by a bot once she has been away longer
   than the table's timeout (the tables' rule: `classroom/tables.py`); her game is recorded as
-  it ends.
+  it ends. A table nobody watches (its learners all gone) is driven by the tournament itself:
+  each read of the board (`sync`, which the teacher's and the projector's pages poll) plays its
+  bots' moves due, up to `tables.DRIVE_MOVES` per table (`Tables.drive`), tables after
+  DRIVE_READ_BUDGET seconds of it waiting for the next read, so the round ends even when every
+  learner of a table has left.
 - Each game is its table, which keeps the game as a save that replays (`game_save`).
 """
 from __future__ import annotations
@@ -50,6 +54,7 @@ MAX_PLAYERS = 200
 FORMATS = ("swiss", "round_robin")
 PLAYERS = ("single", "pairs")
 PARTNERS = ("lot", "chosen")
+DRIVE_READ_BUDGET = 0.5  # seconds of driving tables per read of the board; the rest wait for the next
 
 CATALOGUE = Catalogue("tournament_store", {
     "no_tournament": ("não há torneio com o código {code}", "there is no tournament with the code {code}"),
@@ -467,17 +472,23 @@ class StoreTournaments:
 
     # results ---------------------------------------------------------------------------
     def sync(self, code: str) -> int:
-        """Record the result of every game of the round whose table's game is over (read from
-        the table's record in the store); returns how many were recorded now. The tournament
-        is finished when its last round's games all have one."""
+        """Drive every table of the round still in play that nobody watches (`Tables.drive`: its
+        bots' moves due, a learner away past the timeout played by a bot; bounded work per
+        table and read), then record the result of every game of the round whose table's game is
+        over (read from the table's record in the store, once: the update names a game without
+        a result); returns how many were recorded now. The tournament is finished when its last
+        round's games all have one."""
         with self.store.transaction(write=False) as tx:
             _, setup, number, status, schedule, _ = self._row(tx, code)
             rows = tx.execute("SELECT table_no, table_code FROM tournament_games WHERE code = ? AND round = ? "
                               "AND bye = 0 AND result IS NULL AND table_code IS NOT NULL",
                               (code, number)).fetchall()
         recorded = 0
+        started = time.perf_counter()
         for table_no, table_code in rows:
             snap = self.tables.snapshot(str(table_code))
+            if snap.status == "playing" and time.perf_counter() - started < DRIVE_READ_BUDGET:
+                snap = self.tables.drive(snap) or snap
             if snap.status != "finished":
                 continue
             outcome = snap.record["outcome"]

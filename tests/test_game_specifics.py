@@ -16,12 +16,13 @@ def test_each_spec_says_its_family_teams_hand_play_and_table_options():
     said = {s.key: (s.family, s.hand_play, [s.team_of(seat) for seat in range(4)],
                     [o.name for o in s.table_options]) for s in all_games()}
     assert said == {
-        "paulista": ("truco", True, [0, 1, 0, 1], []),
-        "mineiro": ("truco", True, [0, 1, 0, 1], []),
+        "paulista": ("truco", True, [0, 1, 0, 1], ["hands"]),
+        "mineiro": ("truco", True, [0, 1, 0, 1], ["hands"]),
         "21": ("21", False, [None] * 4, ["ace", "decks", "min_bet", "max_bet", "rotation", "rounds"]),
     }
     assert games.table_options("21") == ("ace", "packs", "min_bet", "max_bet", "rotation", "rounds")
-    assert games.table_options("mineiro") == ()
+    assert games.table_options("mineiro") == ("hands",)  # docs/rules.md#truco-short-game
+    assert games.option_range("paulista", "hands") == (1, 30)
 
 
 def test_the_spec_tells_the_hand_or_round_in_play_the_banker_and_why():

@@ -73,10 +73,19 @@ def check_game(state, variant, players=4):
     last_hand = [e for e in state.events if e["type"] == "hand"][-1]
     assert state.is_terminal() and state.events[-1]["type"] == "game"
     assert list(state.score) == score
+    hands = state.hand_limit  # a short game (docs/rules.md#truco-short-game), None to 12
+    played = state.events[-1].get("hands_played")
     if last_hand["reason"] == "forbidden_raise":
         assert state.winner == 1 - state.events[-3]["team"] and max(score) < variant.target
+    elif played is not None:
+        assert hands is not None and played == state.hand_number >= hands
+        assert variant.target > score[state.winner] > score[1 - state.winner]
+        levels = [e["score"] for e in state.events if e["type"] == "hand"][hands - 1:-1]
+        assert all(a == b for a, b in levels), "a short game plays on only while level"
     else:
         assert score[state.winner] >= variant.target > score[1 - state.winner]
+        assert hands is None or state.hand_number <= hands or all(
+            a == b for a, b in [e["score"] for e in state.events if e["type"] == "hand"][hands - 1:-1])
 
 
 @pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
@@ -105,6 +114,26 @@ def test_random_play_keeps_every_invariant(variant, players):
         endings["forbidden_raise" if ending == "forbidden_raise" else "target"] += 1
     assert round_trips >= GAMES // 20 * 3 // 4  # games shorter than check_at skip it
     assert endings["target"] > GAMES // 4 and endings["forbidden_raise"] > 0
+
+
+@pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
+@pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
+def test_random_short_games_keep_every_invariant(variant, players):
+    """docs/rules.md#truco-short-game: a fifth of `CARTAS_RANDOM_GAMES` short games (1 to 6
+    hands, and the longest, 30) keep the invariants; a save of one replays it."""
+    pick = random.Random(f"short{variant.key}{players}")
+    endings = {"hands": 0, "target": 0}
+    for game in range(max(50, GAMES // 5)):
+        hands = 30 if game % 7 == 0 else 1 + game % 6
+        state = new_game(variant, seed=game, players=players, hand_limit=hands)
+        if game % 10 == 0:
+            play_out(state, pick, 1 + pick.randrange(30))
+            copy = from_json(state.to_json())
+            assert copy.to_json() == state.to_json() and copy.hand_limit == hands
+        play_out(state, pick)
+        check_game(state, variant, players)
+        endings["hands" if "hands_played" in state.events[-1] else "target"] += 1
+    assert endings["hands"] > GAMES // 20 and endings["target"] > 0
 
 
 def play_mixed(variant, players, games, strong_every=25):

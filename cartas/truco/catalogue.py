@@ -93,6 +93,12 @@ _ENTRIES = {
     "n_hand": ("{Team} leva a mão e {points} {unit} (placar {score}).",
                "{Team} takes the hand and {points} {unit} (score {score})."),
     "n_game": ("{Team} vence o jogo, {score}.", "{Team} wins the game, {score}."),
+    # a short game (docs/rules.md#truco-short-game): "Mão 3 de 5", then the tie-break hands
+    "n_hand_of": ("{n} de {limit}", "{n} of {limit}"),
+    "n_hand_extra": ("{n} (desempate: {limit} mãos terminaram empatadas)",
+                     "{n} (a tie-break: {limit} hands ended level)"),
+    "n_game_hands": ("Depois de {hands} mãos, {Team} está na frente e vence o jogo, {score}.",
+                     "After {hands} hands, {Team} is ahead and wins the game, {score}."),
     # -- explanations ----------------------------------------------------------------------
     "ex_card_of": ("{card} ({seat})", "{card} ({seat})"),
     "ex_covered_of": ("a carta coberta do {seat}", "the face-down card of {seat}"),
@@ -239,6 +245,8 @@ _ENTRIES = {
                      "primeira carta empatada (“first_tying”), não {value}",
                      "tie_lead must be 'leader' or 'first_tying', not {value}"),
     "bad_seat": ("os assentos vão de 0 a {top}, não {seat}", "seats are 0 to {top}, not {seat}"),
+    "bad_hands": ("um jogo curto tem de {low} a {high} mãos (ou nenhum limite: até 12 pontos), não {value}",
+                  "a short game has {low} to {high} hands (or no limit: to 12 points), not {value}"),
     "bad_players": ("o truco se joga com 4 jogadores (duas duplas) ou 2 (mano a mano), não {value}",
                     "truco is played by 4 players (two pairs) or 2 (mano a mano), not {value}"),
     "two_hands": ("uma distribuição mano a mano tem duas mãos (uma por jogador), não {n}",

@@ -13,10 +13,11 @@ nothing else). Types and their other keys:
 - "raise": seat, team, value (asked), name (the shout: always "truco" when forbidden),
   reraise, forbidden (a raise in a mão de onze/dez, which loses the game), hand_value (what
   the hand is worth now: a re-raise accepts the raise it answers);
+  a short game's "deal" also has hands_limit (its number of hands, docs/rules.md#truco-short-game);
 - "accept": seat, team, value; "run": seat, team, points (what the other team scores);
 - "hand": hand_number, winner_team, points, reason ("tricks", "all_tied", "run",
   "ran_hand", "forbidden_raise"), results, score (after);
-- "game": winner_team, score.
+- "game": winner_team, score; and hands_played (how many) when a short game ended by its hands.
 
 `redact_event(event, seat)` is the event as one seat saw it. The builders take pack
 indexes (see `rules.CARD_TEXT`) and are called by the state as each event happens.
@@ -96,9 +97,9 @@ DEAL_STARTS = DEAL_STARTS_BY[4]
 
 def deal_event(variant: str, hand_number: int, dealer: int, mao: int, order: list[int], vira: int | None,
                manilha_texts: tuple[str, ...], score: tuple[int, int], mode: str,
-               threshold_team: int | None, value: int, players: int = 4) -> Event:
+               threshold_team: int | None, value: int, players: int = 4, hands: int | None = None) -> Event:
     text = CARD_TEXT
-    return {
+    event: Event = {
         "type": "deal", "variant": variant, "hand_number": hand_number, "dealer": dealer,
         "mao": mao, "hands": [[text[c] for c in order[i:i + 3]]
                               for i in DEAL_STARTS_BY[players][dealer]],
@@ -106,6 +107,9 @@ def deal_event(variant: str, hand_number: int, dealer: int, mao: int, order: lis
         "manilhas": list(manilha_texts), "score": [score[0], score[1]], "mode": mode,
         "threshold_team": threshold_team, "value": value,
     }
+    if hands is not None:  # a short game (docs/rules.md#truco-short-game): its length
+        event["hands_limit"] = hands
+    return event
 
 
 def play_event(variant: str, seat: int, card: int, covered: bool, blind: bool, pos: int,
@@ -155,9 +159,12 @@ def hand_event(variant: str, hand_number: int, winner: int | None, points: int, 
             "results": list(results), "score": [score[0], score[1]]}
 
 
-def game_event(variant: str, winner: int | None, score: list[int]) -> Event:
-    return {"type": "game", "variant": variant, "winner_team": winner,
-            "score": [score[0], score[1]]}
+def game_event(variant: str, winner: int | None, score: list[int], played: int | None = None) -> Event:
+    event: Event = {"type": "game", "variant": variant, "winner_team": winner,
+                    "score": [score[0], score[1]]}
+    if played is not None:  # a short game won by being ahead after its hands (truco-short-game)
+        event["hands_played"] = played
+    return event
 
 
 def build(record: Record) -> Event:

@@ -66,7 +66,12 @@ def _score(score: list[int]) -> str:
 
 def _n_deal(e: Event, lang: str, who: _Names) -> str:
     variant = get_variant(e["variant"])
-    fields = {"hand_number": e["hand_number"], "dealer": who(e["dealer"]),
+    number: object = e["hand_number"]
+    limit = e.get("hands_limit")
+    if limit is not None:  # a short game: "Mão 3 de 5", then the tie-break hands
+        number = _t("n_hand_of" if e["hand_number"] <= limit else "n_hand_extra", lang,
+                    n=e["hand_number"], limit=limit)
+    fields = {"hand_number": number, "dealer": who(e["dealer"]),
               "mao": who(e["mao"]), "value": e["value"]}
     if e.get("vira"):
         s = _t("n_deal_vira", lang, vira=e["vira"], manilhas=", ".join(e["manilhas"]), **fields)
@@ -136,6 +141,9 @@ def _n_hand(e: Event, lang: str, who: _Names) -> str:
 
 
 def _n_game(e: Event, lang: str, who: _Names) -> str:
+    if e.get("hands_played") is not None:
+        return _t("n_game_hands", lang, hands=e["hands_played"], Team=who.Team(e["winner_team"]),
+                  score=_score(e["score"]))
     return _t("n_game", lang, Team=who.Team(e["winner_team"]),
               score=_score(e["score"]))
 

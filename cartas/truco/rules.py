@@ -44,7 +44,10 @@ PLAYER_COUNTS = (4, 2)
 TIE_LEADS = ("leader", "first_tying")
 # A truco game's options, as its `cartas.games` spec shows them and a saved game's setup is
 # checked against them (docs/rules.md#saved-game-replays).
-OPTIONS: tuple[Option, ...] = (Option("tie_lead", "leader", choices=TIE_LEADS),)
+# `hands`: a short game of that many hands (None: to 12; docs/rules.md#truco-short-game).
+MAX_HANDS = 30
+HANDS_OPTION = Option("hands", None, low=1, high=MAX_HANDS, nullable=True)
+OPTIONS: tuple[Option, ...] = (Option("tie_lead", "leader", choices=TIE_LEADS), HANDS_OPTION)
 COVER_FROM_TRICK = 2  # carta coberta is allowed from the second trick on, never in the first
 
 
@@ -72,6 +75,28 @@ def check_players(players: object) -> int:
     if type(players) is not int or players not in PLAYER_COUNTS:
         raise TrucoError("bad_players", value=repr(players)[:40])
     return players
+
+
+def check_hands(hands: object) -> int | None:
+    """The length of a short game: None (a game to 12, the default) or a whole number of hands
+    from 1 to MAX_HANDS; a TrucoError "bad_hands" naming it otherwise.
+    Decided: docs/rules.md#truco-short-game."""
+    if hands is None:
+        return None
+    if type(hands) is not int or not 1 <= hands <= MAX_HANDS:
+        raise TrucoError("bad_hands", low=1, high=MAX_HANDS, value=repr(hands)[:40])
+    return hands
+
+
+def short_game_winner(score: Sequence[int], hand_number: int, hands: int | None) -> int | None:
+    """The team that wins a short game of `hands` hands once hand `hand_number` is scored
+    (`score` after it, neither team at the target): the team ahead once that many hands have
+    been played; None while the game goes on (before the last hand, or level after it: then
+    it plays on hand by hand until one team is ahead, or reaches the target). A game to 12
+    (`hands` None) never ends this way. Decided: docs/rules.md#truco-short-game."""
+    if hands is None or hand_number < hands or score[0] == score[1]:
+        return None
+    return 0 if score[0] > score[1] else 1
 
 
 def seat_partner(seat: int, players: int = 4) -> int | None:

@@ -58,7 +58,7 @@ MAX_ACTIONS = 5_000      # a game to 12 takes a few hundred at most; see the mod
 MAX_DEALS = 500          # hands dealt by hand (a first-format save keeps each hand it dealt)
 MAX_SEED = 2 ** 128 - 1
 SETUP_KEYS = ("variant", "tie_lead", "score", "dealer", "deals", "seed", "rng")
-OPTIONAL_SETUP_KEYS = ("players",)  # present only when not its default (4)
+OPTIONAL_SETUP_KEYS = ("players", "hands")  # present only when not their default (4; None: to 12)
 # The only random generators a saved game may name: numpy's default PCG64, made here.
 BIT_GENERATORS = {"PCG64": np.random.PCG64}
 
@@ -213,6 +213,10 @@ def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -
         players = check_players(setup.get("players", 4))
         field = "tie_lead"
         check_options(OPTIONS, variant.key, {"tie_lead": setup["tie_lead"]}, players)
+        field = "hands"  # a short game's (docs/rules.md#truco-short-game); absent: to 12
+        hands = check_options(OPTIONS, variant.key, {"hands": setup.get("hands")}, players)["hands"]
+        if "hands" in setup and hands is None:  # a game to 12 is saved without the field
+            raise TrucoError("saved_field", field="hands")
         field = "score"
         score = check_score(setup["score"], variant)
         field = "dealer"
@@ -237,7 +241,7 @@ def check_setup(setup: object, check_deal: CheckDeal, check_score: CheckScore) -
     except (TrucoError, GameError) as err:
         raise TrucoError("saved_setup", field=field, error=err) from None
     return {"variant": variant, "tie_lead": setup["tie_lead"], "score": score, "dealer": dealer,
-            "forced": forced, "generator": generator, "saved": setup, "players": players}
+            "forced": forced, "generator": generator, "saved": setup, "players": players, "hands": hands}
 
 
 def replay(state: TrucoState, actions: object) -> None:

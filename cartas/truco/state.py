@@ -46,6 +46,7 @@ from .rules import (
     CARD_TEXT,
     COVER_FROM_TRICK,
     TIE_LEADS,
+    check_hands,
     check_players,
     deal_order,
     hand_status,
@@ -53,6 +54,7 @@ from .rules import (
     partner_of,
     resolve_trick,
     seat_partner,
+    short_game_winner,
     strength_list,
     team_of,
     vira_card,
@@ -204,12 +206,14 @@ class TrucoState:
         "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
         "_deal", "_last_hand", "_last_hand_built", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
-        "_setup", "_forced", "players", "_mask", "_starts",
+        "_setup", "_forced", "players", "_mask", "_starts", "hand_limit",
     )
 
     def __init__(self, variant: Variant | str, rng: np.random.Generator, tie_lead: str = "leader",
-                 score: Sequence[int] = (0, 0), players: int = 4):
+                 score: Sequence[int] = (0, 0), players: int = 4, hand_limit: int | None = None):
         self.variant: Variant = get_variant(variant)
+        # a short game's number of hands, None to 12 (Decided: docs/rules.md#truco-short-game)
+        self.hand_limit: int | None = check_hands(hand_limit)
         # 4, or 2 mano a mano (Decided: docs/rules.md#mano-a-mano-players); both are powers of
         # two, so the next seat is `(seat + 1) & _mask` on the hot path
         self.players: int = check_players(players)
@@ -285,7 +289,7 @@ class TrucoState:
         self._legal = None
         self._deal = deal = (_deal_event, self._key, self.hand_number, dealer, mao, order, vira,
                              manilha_texts, (score[0], score[1]), self.mode,
-                             self.threshold_team, self.hand_value, self.players)
+                             self.threshold_team, self.hand_value, self.players, self.hand_limit)
         self._log.append(deal)
 
     # -- events ---------------------------------------------------------------------------
@@ -684,13 +688,20 @@ class TrucoState:
         self._log.append((_hand_event, self._key, self.hand_number, winner, points, reason,
                                           self._results, final))
         target = self.variant.target
-        if reason == "forbidden_raise" or final[0] >= target or final[1] >= target:
-            self.winner = winner if reason == "forbidden_raise" else \
-                (0 if final[0] >= target else 1)
+        # a short game also ends once its hands are played with a team ahead (short_game_winner)
+        ahead = short_game_winner(final, self.hand_number, self.hand_limit)
+        if reason == "forbidden_raise" or final[0] >= target or final[1] >= target or ahead is not None:
+            by_hands = None
+            if reason == "forbidden_raise":
+                self.winner = winner
+            elif final[0] >= target or final[1] >= target:
+                self.winner = 0 if final[0] >= target else 1
+            else:
+                self.winner, by_hands = ahead, self.hand_number
             self.phase = "game_over"
             self._pending = None
             self._legal = None
-            self._log.append((_game_event, self._key, self.winner, final))
+            self._log.append((_game_event, self._key, self.winner, final, by_hands))
         else:
             self._deal_random((self.dealer + 1) & self._mask)
 
@@ -746,7 +757,7 @@ def _start(setup: dict[str, Any], rng: np.random.Generator | None = None) -> Tru
     by hand, or shuffled from the generator (the first dealer drawn by lot when not given).
     `rng`: the generator to use, when the caller shares one (its state is the setup's)."""
     state = TrucoState(setup["variant"], setup["generator"] if rng is None else rng,
-                       setup["tie_lead"], setup["score"], setup["players"])
+                       setup["tie_lead"], setup["score"], setup["players"], setup["hands"])
     state._setup = setup["saved"]
     state._forced = setup["forced"]
     dealer = setup["dealer"]
@@ -756,12 +767,13 @@ def _start(setup: dict[str, Any], rng: np.random.Generator | None = None) -> Tru
 
 def _setup_of(variant: Variant, tie_lead: str, seed: int | np.random.Generator | None,
               score: tuple[int, int] = (0, 0), dealer: int | None = None,
-              deals: tuple[tuple[list[list[int]], int | None], ...] = (), players: int = 4
-              ) -> tuple[dict[str, Any], np.random.Generator | None]:
+              deals: tuple[tuple[list[list[int]], int | None], ...] = (), players: int = 4,
+              hands: int | None = None) -> tuple[dict[str, Any], np.random.Generator | None]:
     """The setup of a game begun by `new_game` or `from_deal` (already checked), and the
     caller's own Generator when `seed` is one (see `serialization.to_dict`). A seed None
     draws a fresh 128-bit seed, which the setup keeps, so every game can be replayed. A game
-    mano a mano keeps "players": 2 in its setup (four players need no such field)."""
+    mano a mano keeps "players": 2 in its setup (four players need no such field), a short
+    game "hands", its number of hands (docs/rules.md#truco-short-game; a game to 12 has none)."""
     shared = seed if isinstance(seed, np.random.Generator) else None
     if shared is not None and type(shared.bit_generator) not in _SAVED_GENERATORS:
         # not one a save names: a seed from it (`seed` is that Generator here)
@@ -777,14 +789,17 @@ def _setup_of(variant: Variant, tie_lead: str, seed: int | np.random.Generator |
              "seed": None if shared is not None else int(seed), "rng": None}  # type: ignore[arg-type]
     if players != 4:
         saved["players"] = players
+    if hands is not None:
+        saved["hands"] = hands
     return {"variant": variant, "tie_lead": tie_lead, "score": tuple(score), "dealer": dealer,
             "forced": list(deals), "generator": generator, "saved": saved,
-            "players": players}, shared
+            "players": players, "hands": hands}, shared
 
 
 def new_game(variant: Variant | str, seed: int | np.random.Generator | None = None, *,
-             tie_lead: str = "leader", players: int = 4) -> TrucoState:
-    """A new game to 12: the first dealer is drawn by lot, then the first hand is dealt.
+             tie_lead: str = "leader", players: int = 4, hand_limit: int | None = None) -> TrucoState:
+    """A new game to 12 (or, with `hand_limit`, a short game of that many hands, 1..MAX_HANDS:
+    docs/rules.md#truco-short-game): the first dealer is drawn by lot, then the first hand is dealt.
 
     `seed` (None, a whole number or a numpy Generator; see `cartas.cards.make_rng`) drives
     every shuffle, so a seed replays a game. `tie_lead`: who leads after a tied trick,
@@ -796,7 +811,7 @@ def new_game(variant: Variant | str, seed: int | np.random.Generator | None = No
     variant = get_variant(variant)
     check_tie_lead(tie_lead)
     players = check_players(players)
-    setup, shared = _setup_of(variant, tie_lead, seed, players=players)
+    setup, shared = _setup_of(variant, tie_lead, seed, players=players, hands=check_hands(hand_limit))
     return _start(setup, shared)
 
 
@@ -827,14 +842,15 @@ def _check_score(score: object, variant: Variant) -> tuple[int, int]:
 def from_deal(variant: Variant | str, hands: Sequence[Sequence[Card | str] | str], vira: Card | str | None = None,
               dealer: int = 0, score: Sequence[int] = (0, 0), *,
               seed: int | np.random.Generator | None = None,
-              tie_lead: str = "leader", players: int = 4) -> TrucoState:
+              tie_lead: str = "leader", players: int = 4, hand_limit: int | None = None) -> TrucoState:
     """A game that starts from a chosen hand, e.g. for a lesson scenario.
 
     `hands`: four hands of three cards in seat order (two mano a mano, `players` 2) (Card or
     text such as "7♥"), or a text per hand such as "3♦ 4♠ 5♥" (read by
     `cartas.cards.parse_cards`); `vira`: required for Paulista, not allowed for Mineiro;
     `dealer`: 0..3 (0..1 mano a mano); `score`: the points of team 0 and team 1 before the
-    hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro).
+    hand (11 x 5 makes a mão de onze, 11 x 11 a mão de ferro). `hand_limit`: a short game's
+    number of hands (as `new_game`), this hand the first of them.
     Later hands are dealt from `seed`. Raises TrucoError for an impossible deal.
     """
     variant = get_variant(variant)
@@ -845,7 +861,7 @@ def from_deal(variant: Variant | str, hands: Sequence[Sequence[Card | str] | str
     score = _check_score(score, variant)
     check_tie_lead(tie_lead)
     setup, shared = _setup_of(variant, tie_lead, seed, score, dealer, ((idx_hands, vira_idx),),
-                              players)
+                              players, check_hands(hand_limit))
     return _start(setup, shared)
 
 

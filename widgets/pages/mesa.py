@@ -113,6 +113,9 @@ TEXT = {
     "max_bet": {"pt": "Aposta máx.", "en": "Max. bet"},
     "rotation": {"pt": "Banca", "en": "Bank"},
     "rounds": {"pt": "Rodadas", "en": "Rounds"},
+    "hands": {"pt": "Duração", "en": "Length"},
+    "hands_none": {"pt": "até 12 pontos", "en": "to 12 points"},
+    "hands_n": {"pt": "{n} mãos", "en": "{n} hands"},
     "timeout": {"pt": "Ausência (s)", "en": "Away after (s)"},
     "default": {"pt": "padrão", "en": "default"},
     "create": {"pt": "Criar mesa", "en": "Create table"},
@@ -254,7 +257,14 @@ class Mesa(View):
                                         style={"description_width": "initial"},
                                         layout=w.Layout(width="200px")).add_class("cartas-mesa-timeout")
         self.level = level_chooser(self.from_url(level_from_query()))  # the bots' level (?nivel=)
-        self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs]),
+        # a short game's number of hands (truco's table option "hands": docs/rules.md#truco-short-game)
+        self.hands = w.Dropdown(value=None, options=[("", None)],
+                                layout=w.Layout(width="220px")).add_class("cartas-mesa-hands")
+        # each table option's widget, by the name `games.table_options` gives it: a game's own are shown
+        self.option_widgets = {"ace": self.ace, "packs": self.packs, "min_bet": self.min_bet,
+                               "max_bet": self.max_bet, "rotation": self.rotation, "rounds": self.rounds,
+                               "hands": self.hands}
+        self.options_box = w.VBox([w.HBox([self.seats, self.ace, self.packs, self.hands]),
                                    w.HBox([self.min_bet, self.max_bet, self.rounds]),
                                    self.rotation])
         self.create_button = w.Button(button_style="primary").add_class("cartas-mesa-create")
@@ -344,11 +354,12 @@ class Mesa(View):
 
     # Lobby ---------------------------------------------------------------------------------
     def table_options(self) -> tuple[int | None, dict]:
-        if not games.table_options(self.game.value):  # truco: the players' count chosen, or the default
-            return (self.players.value if games.seat_counts(self.game.value) else None), {}
-        return self.seats.value, {"ace": self.ace.value, "packs": self.packs.value,
-                                  "min_bet": self.min_bet.value, "max_bet": self.max_bet.value,
-                                  "rotation": self.rotation.value, "rounds": self.rounds.value}
+        """(seats, options) as chosen: the players' count where the game has a few (truco), else
+        the seats box; the value of each of the game's table options' widgets."""
+        game = self.game.value
+        seats = self.players.value if games.seat_counts(game) else self.seats.value
+        return seats, {name: self.option_widgets[name].value for name in games.table_options(game)
+                       if name in self.option_widgets}
 
     def create(self) -> str:
         """Create the table chosen in the lobby, sit at seat 0 and open it."""
@@ -571,7 +582,7 @@ class Mesa(View):
         packs = self.packs.value
         self.packs.options = [(self.t("default"), None), ("1", 1), ("2", 2)]
         self.packs.value = packs
-        self.options_box.layout.display = None if games.table_options(self.game.value) else "none"
+        self._draw_options()
         self._draw_players()
         draw_level_chooser(self.level, self.lang, self.t("level"))
         self.create_button.description = self.t("create")
@@ -582,13 +593,31 @@ class Mesa(View):
         """The players' chooser of a game with a few seat counts (truco: 4 or 2), in the page's
         language; hidden for a game without (21 has its seats box)."""
         counts = games.seat_counts(self.game.value)
-        self.players.layout.display = None if counts and not games.table_options(self.game.value) else "none"
+        self.players.layout.display = None if counts else "none"
         chosen = self.players.value if self.players.value in counts else (counts[0] if counts else 4)
         options = [(self.t(f"players_{n}"), n) for n in counts] or [("4", 4)]
         if list(self.players.options) != options:
             self.players.options = options
         self.players.value = chosen
         self.players.description = self.t("players")
+
+    def _draw_options(self) -> None:
+        """Show the game's own table options (and the seats box of a game without a few seat
+        counts), hide the others; the short game's lengths from its option's range."""
+        game = self.game.value
+        names = games.table_options(game)
+        for name, widget in self.option_widgets.items():
+            widget.layout.display = None if name in names else "none"
+        self.seats.layout.display = "none" if games.seat_counts(game) else None
+        self.options_box.layout.display = None if names or not games.seat_counts(game) else "none"
+        self.hands.description = self.t("hands")
+        if "hands" in names:
+            low, high = games.option_range(game, "hands")
+            lengths = [(self.t("hands_none"), None)] + [(self.t("hands_n", n=n), n) for n in range(low, high + 1)]
+            chosen = self.hands.value
+            if list(self.hands.options) != lengths:
+                self.hands.options = lengths
+            self.hands.value = chosen if chosen in [v for _, v in lengths] else None
 
     def _draw_ace_options(self) -> None:
         ace = self.ace.value
