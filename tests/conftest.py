@@ -48,6 +48,20 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group(path.stem))
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_finish(session):
+    """On an xdist worker under --dist loadgroup, every grouped test's id must carry its group
+    (xdist's scheduler reads the group from the id): if it does not, each worker would start
+    the group's server of its own (four hubs at once on two cores), so the run stops here."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    lost = [item.nodeid for item in session.items
+            if item.get_closest_marker("xdist_group") and "@" not in item.nodeid]
+    if lost:
+        raise pytest.UsageError(f"pytest-xdist's --dist loadgroup did not group {len(lost)} tests "
+                                f"(e.g. {lost[0]}): this pytest and pytest-xdist disagree on node ids")
+
+
 @pytest.fixture(autouse=True)
 def _session_progress(tmp_path, monkeypatch):
     """Exercise scores go to a temporary store, never to the learner's home; the kernel's
