@@ -395,6 +395,21 @@ class RemoteTournaments(_Lessons):
     def seen(self, code: str, learner_id: str = "", name: str = "") -> None:
         self.my_table(code)
 
+    def resume(self, class_code: str, teacher_key: str, code: str) -> dict:
+        from .values import NotAllowed
+        try:
+            return self.client.call("POST", self._path(code, "/resume"), {"class": str(class_code).strip()})
+        except ServiceRefused as refused:
+            if refused.family != self.family and refused.status in (400, 403, 404):
+                raise NotAllowed(refused.en) from None
+            raise self._error(refused) from None
+
+    def of_class(self, class_code: str) -> list[dict]:
+        return self._ask("GET", f"api/classes/{quote(str(class_code).strip()[:100], safe='')}/tournaments")
+
+    def mine(self, learner: Any = None) -> list[dict]:
+        return self._ask("GET", "api/tournaments")
+
     def _host(self, code: str, action: str, host_token: str, **body: Any) -> Any:
         return self._ask("POST", self._path(code, f"/{action}"), {"host_token": host_token, **body})
 

@@ -2031,6 +2031,35 @@ class TournamentOpenHandler(TournamentHandler):
             return await self.store(self.cup.open_for, group, body.get("setup"))
         await self.guarded(work)
 
+    async def get(self):
+        """The tournaments of the caller's classes (her hub groups), newest first."""
+        async def work():
+            user = await self.user()
+            found: list[dict] = []
+            for group in await self.groups(user):
+                found += await self.store(self.cup.of_class, group)
+            return sorted(found, key=lambda t: -t["created_at"])[:tournament.OF_CLASS_KEPT]
+        await self.guarded(work)
+
+
+class TournamentResumeHandler(TournamentHandler):
+    async def post(self, code: str):
+        """The class's teacher takes her tournament back: {class}; a new host token."""
+        async def work():
+            group = self.body().get("class")
+            await self.teacher_of(group)
+            return await self.store(self.cup.resume_for, group, code)
+        await self.guarded(work)
+
+
+class ClassTournamentsHandler(TournamentHandler):
+    async def get(self, group: str):
+        """A class's tournaments, for its teacher."""
+        async def work():
+            await self.teacher_of(group)
+            return await self.store(self.cup.of_class, group)
+        await self.guarded(work)
+
 
 class TournamentLearnerHandler(TournamentHandler):
     async def get(self, code: str):
@@ -2099,6 +2128,8 @@ class TournamentSaveHandler(TournamentHandler):
 def tournament_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
     return [
         (rf"{prefix}api/tournaments", TournamentOpenHandler),
+        (rf"{prefix}api/classes/([^/]+)/tournaments", ClassTournamentsHandler),
+        (rf"{prefix}api/tournaments/([^/]{{1,20}})/resume", TournamentResumeHandler),
         (rf"{prefix}api/tournaments/([^/]{{1,20}})", TournamentLearnerHandler),
         (rf"{prefix}api/tournaments/([^/]{{1,20}})/board", TournamentBoardHandler),
         (rf"{prefix}api/tournaments/([^/]{{1,20}})/(enrol|add|remove|partners|start|csv)", TournamentHostHandler),

@@ -54,6 +54,7 @@ MAX_PLAYERS = 200
 FORMATS = ("swiss", "round_robin")
 PLAYERS = ("single", "pairs")
 PARTNERS = ("lot", "chosen")
+OF_CLASS_KEPT = 10  # a class's tournaments listed, newest first
 DRIVE_READ_BUDGET = 0.5  # seconds of driving tables per read of the board; the rest wait for the next
 
 CATALOGUE = Catalogue("tournament_store", {
@@ -194,6 +195,9 @@ class TournamentService(Protocol):
     def my_table(self, code: str, learner_id: str, name: str) -> dict: ...
     def export_csv(self, code: str, host_token: str, lang: str = "pt") -> str: ...
     def game_save(self, code: str, number: int, table: int) -> dict: ...
+    def of_class(self, class_code: str) -> list[dict]: ...
+    def mine(self, learner: Any) -> list[dict]: ...
+    def resume(self, class_code: str, teacher_key: str, code: str) -> dict: ...
 
 
 class StoreTournaments:
@@ -228,6 +232,38 @@ class StoreTournaments:
             if made:
                 return {"code": code, "host_token": token, "class_code": class_code, "setup": clean}
         raise TournamentRefused("no_tournament", code="?")  # pragma: no cover - 20 clashes
+
+    def resume(self, class_code: str, teacher_key: str, code: str) -> dict:
+        """The class's teacher takes her tournament back (her page was reloaded, or she moved to
+        another computer): a new host token, the old one no longer valid; classroom.classes.
+        NotAllowed for a wrong key, "no_tournament" for a tournament of another class."""
+        from .classes import open_class
+        opened = open_class(self.store, class_code, teacher_key)
+        return self.resume_for(opened.code, code)
+
+    def resume_for(self, class_code: str, code: str) -> dict:
+        """`resume` for a teacher the caller has checked (the class service: the hub group)."""
+        token = secrets.token_urlsafe(24)
+        with self.store.transaction() as tx:
+            found, setup, _, _, _, _ = self._row(tx, code)
+            if found != class_code:
+                raise TournamentRefused("no_tournament", code=str(code)[:20])
+            tx.execute("UPDATE tournaments SET host_hash = ? WHERE code = ?", (_digest(token), code.strip().upper()))
+        return {"code": code.strip().upper(), "host_token": token, "class_code": class_code, "setup": setup}
+
+    def of_class(self, class_code: str) -> list[dict]:
+        """The class's tournaments, newest first (at most OF_CLASS_KEPT): {"code", "game", "status",
+        "round", "created_at"}."""
+        with self.store.transaction(write=False) as tx:
+            rows = tx.execute("SELECT code, setup, status, round, created_at FROM tournaments WHERE class_code = ? "
+                              "ORDER BY created_at DESC, code LIMIT ?", (str(class_code), OF_CLASS_KEPT)).fetchall()
+        return [{"code": str(r[0]), "game": json.loads(r[1])["game"], "status": str(r[2]), "round": int(r[3]),
+                 "created_at": float(r[4])} for r in rows]
+
+    def mine(self, learner: Any) -> list[dict]:
+        """The tournaments of the learner's class (`of_class`); [] for a learner in no class."""
+        code = getattr(learner, "class_code", "")
+        return self.of_class(str(code)) if code else []
 
     # who plays -------------------------------------------------------------------------
     def _row(self, tx: Transaction, code: object) -> tuple[str, dict, int, str, str | None, str]:

@@ -74,3 +74,27 @@ def test_a_teacher_runs_a_one_round_tournament_for_two_hub_learners(school):
     # another class's learner sees nothing of it
     status, _ = school.raw("caio", "GET", f"api/tournaments/{code}/board")
     assert status == 403
+
+
+def test_learners_find_their_class_tournament_and_only_its_teacher_takes_it_back(school):
+    prof, ana, caio = cup(school, "prof"), cup(school, "ana"), cup(school, "caio")
+    opened = prof.open("turma-a", "", {"game": "mineiro", "players": "pairs", "rounds": 2, "seed": 8})
+    code = opened["code"]
+    assert [t["code"] for t in ana.mine()] == [code] and ana.mine()[0]["game"] == "mineiro"
+    assert caio.mine() == []  # another class's learner
+    assert [t["code"] for t in prof.of_class("turma-a")] == [code]
+    with pytest.raises(ServiceRefused) as listing:  # a learner does not list them as its teacher does
+        ana.of_class("turma-a")
+    assert listing.value.status == 403
+    with pytest.raises(NotAllowed):
+        ana.resume("turma-a", "", code)
+    back = prof.resume("turma-a", "", code)
+    assert back["code"] == code and back["host_token"] != opened["host_token"]
+    ana.my_table(code)
+    assert prof.enrol_present(code, back["host_token"]) == ["hub:ana"]
+    with pytest.raises(TournamentRefused) as old:
+        prof.enrol_present(code, opened["host_token"])
+    assert old.value.code == "not_host"
+    with pytest.raises(Exception) as elsewhere:  # a tournament of turma-a is not turma-b's
+        prof.resume("turma-b", "", code)
+    assert getattr(elsewhere.value, "code", None) == "no_tournament" or isinstance(elsewhere.value, NotAllowed)

@@ -209,3 +209,30 @@ def test_a_bad_setup_is_refused_naming_the_field(setting):
     with pytest.raises(classes.NotAllowed):
         room.open(made.code, "wrong key", {"game": "paulista"})
     assert rules.CATALOGUE.say("bye", "en") == "bye"
+
+
+def test_a_teacher_finds_her_class_tournaments_and_takes_one_back_with_the_class_key(setting):
+    room, clock, made, location = setting
+    first = room.open(made.code, made.key, {"game": "paulista", "players": "single", "rounds": 1, "seed": 1})
+    clock.advance(5)
+    second = room.open(made.code, made.key, {"game": "21", "rounds": 2, "seed": 2})
+    listed = room.of_class(made.code)
+    assert [t["code"] for t in listed] == [second["code"], first["code"]]
+    assert listed[0]["game"] == "21" and listed[0]["status"] == "open" and listed[0]["round"] == 0
+    from classroom.identity import Learner
+    ana = Learner.make("browser-ana-000001", "Ana", made.code)
+    assert [t["code"] for t in room.mine(ana)] == [second["code"], first["code"]]
+    assert room.mine(Learner.make("browser-bia-000001", "Bia", "")) == []
+    with pytest.raises(classes.NotAllowed):
+        room.resume(made.code, "WRONG-KEY", second["code"])
+    other = classes.create_class(connect(location), "8C")
+    with pytest.raises(TournamentRefused) as refused:
+        room.resume(other.code, other.key, second["code"])
+    assert refused.value.code == "no_tournament"
+    back = room.resume(made.code, made.key, second["code"].lower())
+    assert back["code"] == second["code"] and back["setup"] == second["setup"]
+    room.seen(second["code"], "ana", "Ana")
+    assert room.enrol_present(second["code"], back["host_token"]) == ["ana"]
+    with pytest.raises(TournamentRefused) as old:  # the host token given before no longer holds
+        room.enrol_present(second["code"], second["host_token"])
+    assert old.value.code == "not_host"
