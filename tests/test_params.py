@@ -26,7 +26,7 @@ HOSTILE = {
     "unicode": "ação 🂡 ٣ \u202e\x07",
     "html": '<img src=x onerror="window.__cartas_injected=1">',
 }
-PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo", "nivel", "jogadores")
+PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario", "codigo", "nivel", "jogadores", "torneio")
 
 
 def refused(reading, code: str):
@@ -189,7 +189,8 @@ def every_text(widget) -> str:
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 READS = {"mesa.ipynb": ("semente", "ritmo", "mesa", "nivel"),
          "jogar_truco.ipynb": ("semente", "ritmo", "nivel", "jogadores"),
-         "jogar_21.ipynb": ("semente", "ritmo", "nivel"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",)}
+         "jogar_21.ipynb": ("semente", "ritmo", "nivel"), "aula.ipynb": ("semente",), "aula_aluno.ipynb": ("codigo",),
+         "torneio.ipynb": ("ritmo",), "torneio_aluno.ipynb": ("torneio",)}
 
 
 @pytest.mark.parametrize("hostile", sorted(HOSTILE))

@@ -852,6 +852,56 @@ clean_phase("after")
 """, "'after'"),
 ]
 
+LESSONS["torneio"] = [
+    ("page",),
+    ("text", """
+# Torneio da turma
+
+Para o professor: abra a turma, escolha o jogo e o formato (suíço ou rodízio), quem joga (em duplas
+ou mano a mano) e a duração das partidas, e abra o torneio. Os alunos abrem o link (ou o QR code)
+no celular; inscreva os presentes e comece a rodada: o torneio forma os pares, abre as mesas e cada
+aluno senta na sua com um toque. Os resultados entram sozinhos quando as partidas terminam; a
+classificação segue os desempates escritos abaixo dela. Use o **modo projetor** para a turma ver as
+mesas e a classificação.
+""", """
+# Class tournament
+
+For the teacher: open the class, choose the game and the format (Swiss or round robin), who plays
+(in pairs or one against one) and the length of a game, and open the tournament. Learners open the
+link (or the QR code) on their phones; enrol those present and start the round: the tournament
+pairs them, opens the tables and each learner sits at hers with one tap. Results come in by
+themselves as the games end; the standings follow the tie-breaks written under them. Use
+**projector mode** for the class to see the tables and the standings.
+"""),
+    widget("torneio", "TournamentTeacher"),
+    ("checks", *CHECKS),
+    ("check", """
+from cartas.tournament import round_robin
+len(round_robin(["a", "b", "c", "d"]))
+""", "3"),
+]
+
+LESSONS["torneio_aluno"] = [
+    ("page",),
+    ("text", """
+# Torneio
+
+Deixe esta página aberta: o professor inscreve quem está nela. Quando a rodada começar, aparece a
+sua mesa com um botão para sentar. Entre as partidas, veja a classificação.
+""", """
+# Tournament
+
+Keep this page open: the teacher enrols whoever is on it. When the round starts, your table shows
+with a button to sit. Between games, see the standings.
+"""),
+    widget("torneio_aluno", "TournamentPhone"),
+    ("checks", *CHECKS),
+    ("check", """
+from widgets.components.params import tournament_code
+tournament_code("torneio", "abc234").value
+""", "'ABC234'"),
+]
+
 # The course index (notebooks/index.ipynb): not a lesson, but written here the same way.
 INDEX = [
     ("page",),

@@ -27,7 +27,7 @@ HOSTILE = [  # ordered so that mesa.ipynb (the 7th dashboard) gets ?semente=², 
 ]
 PARAMETERS = ("semente", "ritmo", "mesa", "lang", "cenario")
 READS = {"mesa.ipynb": ("semente", "ritmo", "mesa"), "jogar_truco.ipynb": ("semente", "ritmo"),
-         "jogar_21.ipynb": ("semente", "ritmo")}
+         "jogar_21.ipynb": ("semente", "ritmo"), "torneio.ipynb": ("ritmo",)}
 NOTEBOOKS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
 BATCH = 4  # pages open at once
 MAX_LINK = 4000  # cartas.scenario.MAX_LINK: a longer ?cenario= is refused unread

@@ -88,6 +88,11 @@ CATALOGUE = Catalogue("params", {
                       "The address has ?{name}={shown}, which is not a live session code ({n} letters or digits, "
                       "such as AB23): {fallback}."),
     "fallback_live": ("digite o código que aparece no projetor", "type the code shown on the projector"),
+    "bad_tournament": ("O endereço traz ?{name}={shown}, que não é um código de torneio ({n} letras ou "
+                       "algarismos): {fallback}.",
+                       "The address has ?{name}={shown}, which is not a tournament code ({n} letters or digits): "
+                       "{fallback}."),
+    "fallback_tournament": ("a página mostra o torneio da sua turma", "the page shows your class's tournament"),
     "unknown_level": ("O endereço traz ?{name}={shown}, que não é um nível dos robôs ({choices}): {fallback}.",
                       "The address has ?{name}={shown}, which is not a bots' level ({choices}): {fallback}."),
     "repeated": ("O endereço traz ?{name}= {count} vezes, e só se aceita uma: {fallback}.",
@@ -264,6 +269,23 @@ def live_code(name: str, text: str | None) -> Reading:
     return Reading(None, problem)
 
 
+def tournament_code(name: str, text: str | None) -> Reading:
+    """`text` as a tournament's code (CODE_LENGTH letters or digits of its alphabet, any case),
+    or None with its ParamError; None or an empty text gives None quietly."""
+    from classroom.tournament import CODE_ALPHABET, CODE_LENGTH
+
+    if text is None or not text.strip():
+        return Reading(None)
+    problem = _too_long(name, text, CODE_LIMIT, "tournament")
+    if problem is None:
+        code = text.strip().upper()
+        if len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code):
+            return Reading(code)
+        problem = ParamError("bad_tournament", name=name, shown=shown(text.strip()), n=CODE_LENGTH,
+                             fallback="tournament")
+    return Reading(None, problem)
+
+
 def _folded(text: str) -> str:
     """`text` in lower case without its accents ("Médio" -> "medio"): canonical decomposition
     only, so a look-alike (full-width "ｆｏｒｔｅ") stays different and is refused."""
@@ -353,6 +375,11 @@ def homework(name: str = "tarefa") -> Reading:
 def live(name: str = "codigo") -> Reading:
     """`?codigo=`: the live session to join, or None."""
     return live_code(name, query_parameters().get(name))
+
+
+def tournament(name: str = "torneio") -> Reading:
+    """`?torneio=`: the class tournament to show, or None."""
+    return tournament_code(name, query_parameters().get(name))
 
 
 def scenario(name: str = "cenario") -> Reading:

@@ -135,6 +135,16 @@ LESSONS: list[Lesson] = [
            {"pt": "Responda pelo celular à verificação que o professor abriu.",
             "en": "Answer on your phone the check your teacher opened."},
            exercises=False, group="class"),
+    Lesson("torneio", "torneio.ipynb",
+           {"pt": "Torneio da turma (professor)", "en": "Class tournament (teacher)"},
+           {"pt": "A turma joga entre si: rodadas, mesas abertas sozinhas, classificação e projetor.",
+            "en": "The class plays each other: rounds, tables opened by themselves, standings and a projector."},
+           exercises=False, teacher=True, group="teacher"),
+    Lesson("torneio_aluno", "torneio_aluno.ipynb",
+           {"pt": "Torneio (aluno)", "en": "Tournament (learner)"},
+           {"pt": "Sua mesa do torneio, com um toque para sentar, e a classificação.",
+            "en": "Your tournament table, one tap to sit, and the standings."},
+           exercises=False, group="class"),
 ]
 
 # The course's groups, by game, in the order the index shows them: (key, name); a lesson names
