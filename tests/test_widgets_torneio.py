@@ -115,6 +115,8 @@ def test_a_teacher_runs_two_rounds_of_short_truco_mano_a_mano_and_four_phones_fo
             as_learner(joined[name])
             assert state_of(phones[name]) == ("done" if round_number == 1 else "finished")
             assert "Classificação" in phones[name].standings.value
+            assert "<th scope='col'>Pontos</th>" in phones[name].standings.value  # a phone's short table
+            assert "<th scope='col'>Buchholz</th>" not in phones[name].standings.value
     board = teacher.board
     assert board["status"] == "finished" and len(board["podium"]) == 3
     pairs = [frozenset(g["units"]) for g in board["games"]]

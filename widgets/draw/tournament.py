@@ -64,15 +64,20 @@ def _pairings(board: dict, lang: str) -> str:
     return f"<ol style='list-style:none;padding:0;font-size:20px'>{''.join(rows)}</ol>"
 
 
-def standings_html(board: dict, lang: str) -> str:
-    """The standings as a table, its header the catalogue's words, the tie-breaks stated below it."""
+def standings_html(board: dict, lang: str, compact: bool = False) -> str:
+    """The standings as a table, its header the catalogue's words, the tie-breaks stated below it;
+    `compact` (a phone) shows the place, the player and the points only."""
     say_c = CATALOGUE.say
-    head = "".join(f"<th scope='col'>{escape(say_c(k, lang))}</th>" for k in
-                   ("rank", "unit", "points", "buchholz", "head_to_head", "difference"))
+    keys = ("rank", "unit", "points") if compact else ("rank", "unit", "points", "buchholz", "head_to_head",
+                                                       "difference")
+    head = "".join(f"<th scope='col'>{escape(say_c(k, lang))}</th>" for k in keys)
+
+    def tail(s: dict) -> str:
+        return "" if compact else (f"<td>{s['buchholz']:g}</td><td>{s['head_to_head']:g}</td>"
+                                   f"<td>{s['difference']:+g}</td>")
     body = "".join(
         f"<tr data-unit='{escape(s['unit'])}'><td>{s['rank']}</td><th scope='row'>{escape(s['name'])}</th>"
-        f"<td>{s['points']:g}</td><td>{s['buchholz']:g}</td><td>{s['head_to_head']:g}</td>"
-        f"<td>{s['difference']:+g}</td></tr>" for s in board["standings"])
+        f"<td>{s['points']:g}</td>{tail(s)}</tr>" for s in board["standings"])
     return (f"<table class='cartas-tournament-standings'><caption>{escape(say('standings', lang))}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
             f"<p style='font-size:13px'>{escape(say_c('tie_breaks', lang))}</p>")

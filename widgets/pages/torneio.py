@@ -52,6 +52,7 @@ STYLE = f"""<style>
 .cartas-tournament-board table {{ border-collapse: collapse; max-width: 100%; }}
 .cartas-tournament-board th, .cartas-tournament-board td {{ padding: 2px 8px; text-align: left; }}
 .cartas-tournament-scroll {{ overflow-x: auto; max-width: 100%; }}
+body:has(.{PROJECTING}) .jp-RenderedMarkdown {{ display: none; }}
 </style>"""
 
 TEXT = {
@@ -186,7 +187,7 @@ class TournamentTeacher(View):
                                self.twenty_one_box, self.level, self.open_button],
                               layout=w.Layout(display="none")).add_class("cartas-tournament-setup")
         # running it
-        self.state = w.HTML().add_class("cartas-tournament-state")
+        self.state = w.HTML().add_class("cartas-tournament-status")
         self.share_box = w.Box().add_class("cartas-tournament-share")
         self.enrol_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-tournament-enrol")
         self.add_who = w.Dropdown(style=named, layout=w.Layout(width="auto")).add_class("cartas-tournament-add-who")

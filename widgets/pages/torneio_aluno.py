@@ -132,4 +132,4 @@ class TournamentPhone(View):
         board = self.board
         show = self._between_games() and board is not None and board["standings"]
         self.standings.value = (f"<div style='overflow-x:auto;max-width:100%;font-size:15px'>"
-                                f"{standings_html(board, lang)}</div>" if show and board else "")
+                                f"{standings_html(board, lang, compact=True)}</div>" if show and board else "")

@@ -1,0 +1,131 @@
+"""A class tournament in real browsers (issue 34): a teacher on a laptop and four phones
+(360×740) play a 2-round Truco Paulista tournament, one against one, of 1-hand games, at a
+fast bot pace. Pairings, tables, results and standings appear on every screen; each phone sits
+at her table with one tap (no code typed); the second round has no rematch; the end shows
+the podium (docs/rules.md#tournament-pages)."""
+from conftest import SCREENSHOTS
+from phone_pages import axe_violations
+
+PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
+         "device_scale_factor": 2}
+LEARNERS = (("Ana", "pt"), ("Bia", "en"), ("Caio", "pt"), ("Duda", "en"))
+
+
+def open_page(context, url):
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(url)
+    page.wait_for_selector(".cartas-view", state="visible")
+    return page
+
+
+def select(page, css: str, label: str) -> None:
+    page.locator(f"{css} select").select_option(label=label)
+
+
+def sit_and_leave(phone, lang: str) -> str:
+    """One tap opens the table where she is already seated; she then leaves it to the bots and
+    goes back to the tournament's page. Returns the table's code."""
+    phone.wait_for_selector(".cartas-tournament-mine[data-state='table']", timeout=90_000)
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+    sit = phone.locator(".cartas-tournament-sit")
+    box = sit.bounding_box()
+    assert box["height"] >= 44 and box["x"] + box["width"] <= 360
+    tournament_url = phone.url
+    sit.click()
+    phone.wait_for_url("**/mesa.ipynb?mesa=*")
+    phone.wait_for_selector(".cartas-mesa-seat[data-mine='true']", timeout=90_000)
+    code = phone.url.split("mesa=", 1)[1].split("&", 1)[0]
+    phone.locator(".cartas-mesa-leave").click()
+    phone.wait_for_selector(".cartas-mesa-seat[data-mine='true']", state="detached", timeout=60_000)
+    phone.goto(tournament_url)
+    phone.wait_for_selector(".cartas-view", state="visible")
+    return code
+
+
+def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, voila_url):
+    base = f"{voila_url}/voila/render"
+    laptop = browser.new_context(viewport={"width": 1280, "height": 900})
+    phones_ctx = [browser.new_context(**PHONE) for _ in LEARNERS]
+    try:
+        turma = open_page(laptop, f"{base}/turma.ipynb?lang=en")
+        turma.locator(".cartas-class-name input").fill("Torneio 8")
+        turma.locator(".cartas-create-class").click()
+        created = turma.locator(".cartas-created [data-code]")
+        class_code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
+        turma.close()
+
+        teacher = open_page(laptop, f"{base}/torneio.ipynb?lang=en&ritmo=0.1")
+        teacher.locator(".cartas-tournament-class input").fill(class_code)
+        teacher.locator(".cartas-tournament-key input").fill(key)
+        teacher.locator(".cartas-tournament-open-class").click()
+        teacher.wait_for_selector(".cartas-tournament-setup", state="visible")
+        select(teacher, ".cartas-tournament-game", "Truco Paulista")
+        select(teacher, ".cartas-tournament-players", "One against one (mano a mano)")
+        select(teacher, ".cartas-tournament-length", "1 hand(s)")
+        select(teacher, ".cartas-tournament-rounds", "2")
+        teacher.locator(".cartas-tournament-open").click()
+        state = teacher.locator(".cartas-tournament-status [data-code]")
+        state.wait_for()
+        code = state.get_attribute("data-code")
+        assert teacher.locator(".cartas-tournament-share").is_visible()
+
+        phones = []
+        for (name, lang), ctx in zip(LEARNERS, phones_ctx):
+            phone = open_page(ctx, f"{base}/torneio_aluno.ipynb?torneio={code}&lang={lang}")
+            phone.wait_for_selector(".cartas-tournament-mine[data-state='signin']")
+            phone.locator(".cartas-name-input").fill(name)
+            phone.locator(".cartas-code-input").fill(class_code)
+            phone.locator(".cartas-pin-input").fill("2468")
+            phone.locator(".cartas-name-save").click()
+            phone.wait_for_selector(".cartas-tournament-mine[data-state='out']")
+            phones.append(phone)
+        assert not axe_violations(phones[0]), axe_violations(phones[0])
+
+        teacher.locator(".cartas-tournament-enrol").click()
+        teacher.wait_for_selector("text=Enrolled (4)")
+        for round_number in (1, 2):
+            teacher.locator(".cartas-tournament-start").click()
+            teacher.wait_for_selector(f".cartas-tournament-board[data-round='{round_number}']")
+            assert teacher.locator(".cartas-tournament-table").count() == 2
+            tables = {sit_and_leave(phone, lang) for phone, (_, lang) in zip(phones, LEARNERS)}
+            assert len(tables) == 2  # two tables of two, each learner at hers
+            # the teacher's board drives the tables nobody watches to their end
+            teacher.wait_for_function(
+                "() => document.querySelectorAll('.cartas-tournament-table').length === 2 && "
+                "[...document.querySelectorAll('.cartas-tournament-state')].every(s => s.textContent.includes('over'))",
+                timeout=120_000)
+            if round_number == 1:
+                SCREENSHOTS.mkdir(exist_ok=True)
+                teacher.screenshot(path=str(SCREENSHOTS / "tournament-teacher-round-1.png"), full_page=True)
+                for phone in phones:
+                    phone.wait_for_selector(".cartas-tournament-mine[data-state='done']", timeout=60_000)
+                    phone.wait_for_selector(".cartas-tournament-standings")
+                    assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+        teacher.wait_for_selector(".cartas-tournament-board[data-status='finished']", timeout=60_000)
+        assert teacher.locator(".cartas-tournament-podium li").count() == 3
+        standings = teacher.locator(".cartas-tournament-standings tbody tr")
+        assert standings.count() == 4
+        for phone, (_, lang) in zip(phones, LEARNERS):
+            phone.wait_for_selector(".cartas-tournament-mine[data-state='finished']", timeout=60_000)
+            word = "Classificação" if lang == "pt" else "Standings"
+            assert word in phone.locator(".cartas-tournament-phone-standings").text_content()
+        assert teacher.locator(".cartas-tournament-csv-link").get_attribute("download") == f"torneio-{code}.csv"
+        # a finished game shown from its save
+        options = teacher.locator(".cartas-tournament-which select option")
+        assert options.count() == 5  # "—" and four games
+        teacher.locator(".cartas-tournament-which select").select_option(index=4)
+        teacher.locator(".cartas-tournament-show").click()
+        teacher.wait_for_selector(".cartas-tournament-shown [data-round='2']")
+        assert not axe_violations(teacher), axe_violations(teacher)
+        # the projector: the board alone, larger
+        teacher.locator(".cartas-tournament-project").click()
+        teacher.wait_for_selector(".cartas-tournament-projecting")
+        assert not teacher.locator(".cartas-tournament-enrol").is_visible()
+        assert teacher.locator(".cartas-tournament-podium").is_visible()
+        SCREENSHOTS.mkdir(exist_ok=True)
+        teacher.screenshot(path=str(SCREENSHOTS / "tournament-projector.png"))
+        phones[0].screenshot(path=str(SCREENSHOTS / "tournament-phone-pt.png"), full_page=True)
+    finally:
+        for ctx in (laptop, *phones_ctx):
+            ctx.close()
