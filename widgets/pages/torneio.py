@@ -41,7 +41,7 @@ from widgets.components.pacing import LEVEL_TEXT, draw_level_chooser, level_choo
 from widgets.draw.tournament import board_html
 from widgets.families import views_of
 
-BOARD_SECONDS = 3.0  # the board is read again this often while the tournament runs
+BOARD_SECONDS = 1.0  # the board is read again this often while the tournament runs (benchmarks/tournament.py --poll 1)
 TRUCO_LENGTHS = (0, 1, 2, 3, 4, 6, 8, 10)  # 0: to 12 points; otherwise a short game of N hands
 TWENTY_ONE_ROUNDS = (3, 5, 8, 10, 15, 20)
 LOG_LINES = 400  # a shown game's log, at most

@@ -26,7 +26,7 @@ from widgets.components.base import View
 from widgets.components.live import LiveTicker
 from widgets.draw.tournament import my_table_html, standings_html
 
-PHONE_SECONDS = 3.0
+PHONE_SECONDS = 1.0  # her table is read this often: she sees a new round within a second or so
 
 TEXT = {
     "title": {"pt": "Torneio da turma", "en": "Class tournament"},
