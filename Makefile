@@ -94,9 +94,11 @@ test: install browser postgres hubproxy replicatools lint
 quick: install postgres lint
 	$(BIN)/python -m pytest -q $(XDIST) -m "not slow" tests --ignore=tests/browser
 
-# Rewrite the reviewed phone screenshots in screenshots/phone/ (a test run writes under build/).
+# Rewrite the reviewed screenshots: the phone dashboards' in screenshots/phone/, the teacher's
+# insight panel's (laptop and phone, pt and en) in screenshots/insight/ (a test run writes under build/).
 screenshots: install browser
-	CARTAS_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_phone_dashboards.py
+	CARTAS_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_phone_dashboards.py \
+	  tests/browser/test_turma_insight_dashboard.py
 
 bench: install browser
 	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional

@@ -12,7 +12,9 @@ Decided rules (docs/rules.md#answers-whole):
 - Never trust the page. `check(answer)` remakes a question from its kind, variant and seed and
   refuses (`AnswerError`, its sentence in `CATALOGUE`, naming the problem) an unknown kind, a
   variant the kind is not asked in, a seed out of range, choices other than the question's,
-  a chosen value that is none of them; `correct` and `misconception` are then the question's
+  a chosen value that is none of them (but for a question that may be typed, `Question.typed`,
+  a value it reads, as `value_text` writes it: the typed total of a 21 hand is kept whole with
+  the question's choices); `correct` and `misconception` are then the question's
   own, whatever the page said (`checked` returns the answer so corrected, and refuses one that
   disagrees only when asked to be strict). A scenario answer (no kind) is kept as sent, its
   texts bounded.
@@ -192,7 +194,8 @@ def answer_to(question: Any, chosen: object, *, learner_id: str, context: str, s
               scenario: str | None = None) -> Answer:
     """The whole answer to `question` (a `cartas.questions.Question`) made from `seed` in
     `variant` (default: the question's own, `Question.seed` and `.variant`), `chosen` one of
-    its values (ValueError otherwise)."""
+    its values or, for a question that may be typed, a value it takes (`Question.takes`;
+    ValueError otherwise)."""
     seed = getattr(question, "seed", None) if seed is None else seed
     variant = getattr(question, "variant", "") if variant is None else variant
     return Answer(learner_id=learner_id, context=context, kind=question.kind, skill=question.skill,
@@ -251,9 +254,12 @@ def check(answer: Answer) -> Answer:
     values = {value_text(c.value): c.value for c in question.choices}
     if tuple(values) != answer.choices:
         raise AnswerError("wrong_choices", kind=kind.key)
-    if answer.chosen not in values:
-        raise AnswerError("not_a_choice", chosen=repr(answer.chosen)[:60])
-    chosen = values[answer.chosen]
+    if answer.chosen in values:
+        chosen = values[answer.chosen]
+    else:  # a value typed (a hand's total): the question reads it, written as it is stored
+        chosen = question.typed(answer.chosen) if question.typed is not None else None
+        if chosen is None or value_text(chosen) != answer.chosen or not question.takes(chosen):
+            raise AnswerError("not_a_choice", chosen=repr(answer.chosen)[:60])
     return replace(answer, skill=kind.skill, variant=answer.variant or (kind.variants[0] if kind.variants else ""),
                    correct=chosen == question.answer, misconception=question.misconception(chosen))
 

@@ -23,6 +23,8 @@ Decided rules:
 - CSV (UTF-8 with a byte-order mark, so a spreadsheet reads the accents): one row per answer
   (`answers_csv`), and one per item x misconception (`items_csv`).
 - Answers kept before whole answers (kind "") count for their skill's % right and time only.
+- Skills come in the order of the registry (classroom.mastery.SKILLS: lesson by lesson, as the
+  course goes), any other skill after them; question kinds by key.
 """
 from __future__ import annotations
 
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .answers import Answer
+from .mastery import SKILLS
 
 if TYPE_CHECKING:
     from .interface import Classroom
@@ -45,6 +48,7 @@ RECENT = 10
 LETGO = 3
 LAST_WRONG = 3
 BOM = "\ufeff"
+SKILL_ORDER = {skill.key: n for n, skill in enumerate(SKILLS)}  # a report lists its skills in this order
 
 
 @dataclass(frozen=True)
@@ -212,9 +216,15 @@ def report(answers: Iterable[Answer]) -> Insight:
         by_skill[a.skill or ""].append(a)
         if a.kind:
             by_kind[a.kind].append(a)
-    return Insight(tuple(_item(k, v, holders) for k, v in sorted(by_skill.items())),
+    return Insight(tuple(_item(k, by_skill[k], holders) for k in sorted(by_skill, key=_skill_order)),
                    tuple(_item(k, v, holders) for k, v in sorted(by_kind.items())),
                    tuple(learners), _live(ordered))
+
+
+def _skill_order(key: str) -> tuple[int, str]:
+    """Skills in the order of the registry (classroom.mastery.SKILLS, lesson by lesson); any
+    other (an older answer's "", a skill no longer registered) after them, by key."""
+    return (SKILL_ORDER.get(key, len(SKILL_ORDER)), key)
 
 
 def class_report(room: Classroom, code: str, since: float | None = None) -> Insight:

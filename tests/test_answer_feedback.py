@@ -201,6 +201,33 @@ def test_a_21_worth_answer_typed_among_the_choices_is_kept_whole(turma):
                                                              asked.misconception(wrong))
 
 
+def test_a_21_worth_typed_outside_the_choices_is_kept_whole_and_names_its_misconception(turma):
+    """The face cards counted by rank often give a total no choice shows: typed, it is still
+    the question's to judge, and the answer is kept whole with the typed total as the choice."""
+    from widgets.pages.vinte_e_um_pontos import HandScorer
+    ana = sign_in(turma.code)
+    view = HandScorer(lang="en", seed=5)
+    asked = typed = None
+    for _ in range(80):
+        view.new_question()
+        if view.kind == "worth":
+            seed = view._call_seeds[("worth", view.q_ace, tuple(view.q_hand), ())]
+            asked = questions.find_kind("vinte_e_um_pontos.worth").make_seeded(seed)
+            shown = {c.value for c in asked.choices}
+            typed = next((n for n in range(40) if n not in shown
+                          and asked.misconception(n) == "face_cards_by_rank"), None)
+            if typed is not None:
+                break
+    assert asked is not None and typed is not None
+    assert view.answer_typed(str(typed)) is False
+    shown = view.block.feedback.value
+    assert "It looks like you thought" in shown and questions.misconception("face_cards_by_rank").text.en in shown
+    [kept] = whole.answers_of(open_store(), ana.key)
+    assert (kept.kind, kept.chosen, kept.correct, kept.misconception) == (
+        "vinte_e_um_pontos.worth", str(typed), False, "face_cards_by_rank")
+    assert kept.question() == asked and kept.choices == tuple(str(c.value) for c in asked.choices)
+
+
 def test_a_21_round_decision_is_kept_whole_and_a_wrong_one_names_its_misconception(turma):
     from widgets.pages.vinte_e_um_rodada import RoundStepper
     ana = sign_in(turma.code)

@@ -291,3 +291,58 @@ def test_through_the_service_a_live_quiz_answer_is_kept_whole_for_the_learner_an
     with pytest.raises(LiveError) as refused:  # a forged seed is refused by the service too
         teacher.ask(code, host, {**stored_question("manilhas", q), "seed": "x"}, 20)
     assert refused.value.code == "bad_question"
+
+
+def _typed_outside(reading: str):
+    """(seed, the worth question of that seed, a total outside its choices that `reading` names:
+    a misconception's key, or SLIP)."""
+    kind = find_kind("vinte_e_um_pontos.worth")
+    for seed in range(500):
+        q = kind.make_seeded(seed)
+        shown = {c.value for c in q.choices}
+        for total in range(40):
+            if total not in shown and q.misconception(total) == reading:
+                return seed, q, total
+    raise AssertionError(f"no worth question gives {reading} outside its choices")
+
+
+@pytest.mark.parametrize("reading", ["face_cards_by_rank", SLIP])
+def test_a_21_worth_typed_outside_the_choices_is_kept_whole_and_judged_by_its_question(store_location, reading):
+    """A hand's total is typed in the lesson, so any number answers: it is stored as the choice
+    made, with the question's choices, and the question itself says what it reveals."""
+    store = open_store(store_location)
+    ana = Learner("browser-ana-01", "Ana")
+    seed, q, typed = _typed_outside(reading)
+    assert typed not in [c.value for c in q.choices] and q.takes(typed)
+    sent = answer_to(q, typed, learner_id=ana.key, context="lesson:vinte_e_um_pontos", seconds=3.0, at=50.0)
+    assert (sent.chosen, sent.correct, sent.misconception) == (str(typed), False, reading)
+    lie = _forged(sent, correct=True, misconception=None)  # the store judges it again, from the question
+    assert whole.record(store, ana, [lie]) == 1
+    [kept] = whole.answers_of(store, ana.key)
+    assert kept == sent and kept.choices == tuple(value_text(c.value) for c in q.choices)
+    assert kept.question() == q and kept.seed == seed and kept.kind == "vinte_e_um_pontos.worth"
+    assert learner_progress(store, ana.key)["vinte_e_um_pontos"] == {"right": 0, "asked": 1, "last": 50.0}
+
+
+@pytest.mark.parametrize("chosen", ["017", "-3", "1000", "2.5", "vinte", "", "true"])
+def test_a_typed_total_the_question_does_not_read_is_refused(chosen, tmp_path):
+    store = open_store(str(tmp_path / "s.db"))
+    ana = Learner("browser-ana-01", "Ana")
+    _, q, typed = _typed_outside("face_cards_by_rank")
+    good = answer_to(q, typed, learner_id=ana.key, context="lesson:vinte_e_um_pontos")
+    with pytest.raises(AnswerError) as refused:
+        whole.record(store, ana, [_forged(good, chosen=chosen)])
+    assert refused.value.code == "not_a_choice"
+    assert whole.answers_of(store, ana.key) == []
+
+
+def test_a_question_answered_only_by_its_choices_takes_no_typed_value(tmp_path):
+    store = open_store(str(tmp_path / "s.db"))
+    ana = Learner("browser-ana-01", "Ana")
+    q, wrong, _ = wrong_and_right(5)
+    assert q.typed is None and not q.takes("Z") and not q.takes(99)
+    with pytest.raises(ValueError):
+        q.misconception(99)
+    with pytest.raises(AnswerError) as refused:
+        whole.record(store, ana, [_forged(whole_answer(ana, 5), chosen="99")])
+    assert refused.value.code == "not_a_choice"

@@ -65,8 +65,8 @@ def test_the_21_lessons_mark_the_chosen_answer_and_take_the_mark_off_for_the_nex
     assert bank.seat_buttons[wrong].description == f"✗ Seat {wrong}"
     assert "cartas-chosen-wrong" in bank.seat_buttons[wrong]._dom_classes
     bank.next_button.click()
-    bank.next_button.click()  # a seat question again: its buttons carry no old mark
-    assert bank.q_kind == "seat" and not any(b.description.startswith(("✓", "✗")) for b in bank.seat_buttons)
+    bank.next_button.click()  # the natural question asks for a seat too: its buttons carry no old mark
+    assert bank.q_kind == "natural" and not any(b.description.startswith(("✓", "✗")) for b in bank.seat_buttons)
     assert not any("cartas-chosen" in b._dom_classes for b in bank.seat_buttons)
 
     rounds = RoundStepper(seed=3, lang="en")

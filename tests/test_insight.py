@@ -122,3 +122,22 @@ def test_a_live_question_shows_its_choice_distribution_and_the_popular_wrong_cho
     assert live.answer == q.answer and live.popular_wrong == mao
     assert live.popular_misconception == "tied_first_goes_to_mao"
     assert "mão" in misconception(live.popular_misconception).rule.pt
+
+
+def test_skills_come_in_the_order_of_the_skill_registry_and_any_other_after_them():
+    from cartas.questions import all_kinds
+    from classroom.mastery import SKILLS
+    first_kind = {}
+    for kind in all_kinds():
+        first_kind.setdefault(kind.skill, kind)
+    assert set(first_kind) == {s.key for s in SKILLS}
+    answers = []
+    for n, skill in enumerate(reversed(SKILLS)):  # answered in the registry's reverse order
+        q = first_kind[skill.key].make_seeded(n)
+        answers.append(answer_to(q, q.answer, learner_id="browser-ana-01", context="review", at=float(n)))
+    older = Answer("browser-ana-01", "lesson:manilhas", "", "", "", None, None, (), "", True, None, None, 0.5)
+    report = insight.report([older, *answers])
+    assert [item.key for item in report.skills] == [s.key for s in SKILLS] + [""]
+    assert [item.key for item in report.skills][:len(SKILLS)] != sorted(s.key for s in SKILLS)  # not by key
+    items = list(csv.DictReader(io.StringIO(insight.items_csv(report, {})[1:])))
+    assert [r["key"] for r in items if r["item"] == "skill"] == [s.key for s in SKILLS] + [""]

@@ -56,6 +56,15 @@ def test_one_sentence_per_skill_names_the_misconception_and_its_learners(opened)
     report = insight.class_report(open_classroom(), made.code)
     sentences = skill_sentences(report, names, "en")
     assert len(sentences) == len(report.skills)
+    from classroom.mastery import SKILLS
+    answered = {a.skill for a in open_classroom().class_answers(made.code)}
+    in_order = [s.name["en"] for s in SKILLS if s.key in answered]  # the registry's order, not the keys'
+    assert len(in_order) > 2 and [next(n for n in in_order if x.startswith(n)) for x in sentences] == in_order
+    view = ClassView(lang="en")
+    view.open_table(made.code, made.key)
+    per_skill = view.insight.body.value.split("<details>")[0]  # the list per skill, before the kinds'
+    shown = re.findall(r"class='cartas-insight-item' data-key='([^']*)'", per_skill)
+    assert shown == [s.key for s in SKILLS if s.key in answered]
     stronger = next(s for s in sentences if s.startswith("Tell which card is stronger"))
     holders = [names[lid] for lid, b in planted.items() if "manilha_suit_order" in b]
     assert "suits order the manilhas as ♣ < ♥ < ♠ < ♦" in stronger

@@ -139,7 +139,7 @@ def test_a_second_click_keeps_the_first_verdict():
     assert "cartas-wrong" in view.feedback.value and view.score.asked == 1 and view.score.right == 0
 
 
-def test_exercise_alternates_who_takes_the_bank_and_what_it_costs():
+def test_exercise_asks_in_turn_who_takes_the_bank_what_it_costs_and_who_made_a_two_card_21():
     view = BankRotation(seed=4)
     kinds, prices = [], {}
     for _ in range(12):
@@ -158,7 +158,7 @@ def test_exercise_alternates_who_takes_the_bank_and_what_it_costs():
             view.seat_buttons[view.correct_answer()].click()
         assert "cartas-right" in view.feedback.value
         view.next_button.click()
-    assert kinds == ["seat", "price"] * 6
+    assert kinds == ["seat", "price", "natural"] * 4
     assert prices.get("rounds", {0}) == {0} and prices.get("natural", {0}) == {0}
     assert any(p > 0 for mode in ("auction", "sale") for p in prices.get(mode, ()))
 
@@ -191,3 +191,38 @@ def test_the_price_questions_close_the_buttons_they_no_longer_show():
         view.new_question()
     assert len(_instances) <= made + 3 * 8          # at most one question's buttons more
     assert all(button.comm is not None for button in view.answers.children)
+
+
+@pytest.mark.parametrize("lang, opening", [("pt", "Parece que você pensou que"),
+                                           ("en", "It looks like you thought")])
+def test_the_natural_question_names_the_two_card_21_misconception_and_is_kept_whole(lang, opening):
+    """The lesson asks the registry's natural-rotation question like its other kinds: the
+    prompt is the question's, a wrong seat names its misconception with the rule, and the
+    answer is stored whole (kind, seed, choices, the one chosen) for the learner."""
+    from cartas import questions
+    from classroom import answers as whole
+    from classroom.identity import Learner
+    from classroom.progress import open_store
+    view = BankRotation(seed=3, lang=lang)
+    asked = None
+    for _ in range(30):  # natural questions until one shows a 21 that is not a two-card one
+        view.next_button.click()
+        if view.q_kind == "natural":
+            asked = questions.find_kind("vinte_e_um_banca.natural").make_seeded(view.q_seed)
+            if "two_card_21_is_just_21" in {c.misconception for c in asked.choices}:
+                break
+    assert asked is not None and asked == view.q_question  # the page's question is the registry's of its seed
+    assert "data-kind='natural'" in view.question.value and asked.prompt[lang] in view.question.value
+    assert view.correct_answer() == asked.answer and list(view.answers.children) == view.seat_buttons
+    wrong = next(c.value for c in asked.choices if c.misconception == "two_card_21_is_just_21")
+    view.seat_buttons[wrong].click()
+    shown = view.feedback.value
+    named = questions.misconception("two_card_21_is_just_21").text[lang]
+    assert "cartas-wrong" in shown and opening in shown and named in shown and asked.reason[lang] in shown
+    assert view.seat_buttons[wrong].description.startswith("✗ ")
+    [kept] = whole.answers_of(open_store(), Learner.make("test-browser-0001").key)
+    assert (kept.context, kept.kind, kept.skill) == ("lesson:vinte_e_um_banca", "vinte_e_um_banca.natural",
+                                                     "pass_the_bank")
+    assert (kept.seed, kept.chosen, kept.correct, kept.misconception) == (
+        view.q_seed, whole.value_text(wrong), False, "two_card_21_is_just_21")
+    assert kept.choices == tuple(whole.value_text(c.value) for c in asked.choices) and kept.question() == asked

@@ -102,6 +102,12 @@ class Question:
     # made from a shared Generator, see `QuestionKind.make_seeded`)
     seed: int | None = field(default=None, compare=False)
     variant: str = field(default="", compare=False)
+    # A question that may also be answered by typing (a hand's total in a field), not only by
+    # its choices: `typed(text)` is the value a typed text answers, None for none (it reads a
+    # value as `str(value)` writes it); a typed value outside the choices is named by the first
+    # of `readings` that gives it, SLIP for none. None: the choices are the only answers.
+    typed: Callable[[str], Hashable | None] | None = field(default=None, compare=False, repr=False)
+    readings: tuple[Reading, ...] = field(default=(), compare=False, repr=False)
 
     def __post_init__(self) -> None:
         values = [c.value for c in self.choices]
@@ -121,11 +127,23 @@ class Question:
     def same_as(self) -> Hashable:
         return self.key
 
+    def takes(self, value: object) -> bool:
+        """Whether `value` answers this question: one of its choices' values, or for a question
+        that may be typed, a value it reads back from `str(value)` (`typed`)."""
+        if any(choice.value == value for choice in self.choices):
+            return True
+        return self.typed is not None and value is not None and not isinstance(value, bool) \
+            and self.typed(str(value)) == value
+
     def misconception(self, value: object) -> str | None:
-        """What choosing `value` reveals: a misconception's key, `SLIP`, or None (the answer)."""
+        """What choosing `value` reveals: a misconception's key, `SLIP`, or None (the answer);
+        for a typed value outside the choices, the first of `readings` that gives it (SLIP for
+        none). ValueError for a value that does not answer this question (`takes`)."""
         for choice in self.choices:
             if choice.value == value:
                 return choice.misconception
+        if self.takes(value):
+            return next((key for key, gives in self.readings if gives(value)), SLIP)
         raise ValueError(f"question {self.kind}: {value!r} is none of its choices")
 
 

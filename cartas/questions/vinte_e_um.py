@@ -11,6 +11,7 @@ Every sentence is in `cartas.vinte_e_um.catalogue` (`q_*`, `c_*`, `r_*`, `mis_*`
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from html import escape
 from typing import TYPE_CHECKING
@@ -53,7 +54,9 @@ _FACE_EXTRA = {Rank.JACK: 1, Rank.QUEEN: 2, Rank.KING: 3}  # J, Q, K counted 11,
 def worth_question(rng: np.random.Generator, _variant: str = "") -> Question:
     """"With the ace counting x, what is this hand worth?": its total, among its totals under
     the other ace options and five totals in a row around it (the right one anywhere among
-    them). A hand as it can be dealt: no card after it reached 21 or went over (`playable`)."""
+    them). A hand as it can be dealt: no card after it reached 21 or went over (`playable`).
+    It may be answered by typing a total (`typed_total`): one outside the choices is judged by
+    the same readings (the face cards counted by rank may give a total no choice shows)."""
     ace = ACE_OPTIONS[int(rng.integers(len(ACE_OPTIONS)))]
     hand = playable(_draw(rng, int(rng.integers(2, 4))), ace)
     right = points(hand, ace)
@@ -68,7 +71,16 @@ def worth_question(rng: np.random.Generator, _variant: str = "") -> Question:
     prompt = say(CATALOGUE, "q_worth", ace=ace_label(ace)).map(lambda text: f"{escape(text)} {escape(shown)}")
     return Question("vinte_e_um_pontos.worth", "score_21_hand", prompt, choices(options, right, readings), right,
                     say(CATALOGUE, "r_worth", points=right).map(escape), key=("worth", ace, shown),
-                    facts={"hand": hand, "ace": ace})
+                    facts={"hand": hand, "ace": ace}, typed=typed_total, readings=tuple(readings))
+
+
+TYPED_TOTAL = re.compile(r"0|[1-9][0-9]{0,2}")  # a total as typed and stored: 0 to 999, no leading zero
+
+
+def typed_total(text: str) -> int | None:
+    """The total a typed text answers ("17" -> 17), None for anything else: the lesson asks a
+    hand's worth in a field (widgets.pages.vinte_e_um_pontos), so any whole number answers."""
+    return int(text) if isinstance(text, str) and TYPED_TOTAL.fullmatch(text) else None
 
 
 def call_question(rng: np.random.Generator, _variant: str = "") -> Question:

@@ -198,6 +198,14 @@ def verdict_html(correct: bool, text: str, size: int = 17, attrs: str = "") -> s
             f'{text}</div>')
 
 
+def scroll_x(inner: str, name: str) -> str:
+    """`inner` (a table wider than a phone: a column per lesson or skill) in a box of its own
+    that scrolls sideways, never the page; the keyboard reaches it and a screen reader names
+    it `name` (axe's scrollable-region-focusable)."""
+    return (f"<div class='cartas-scroll-x' role='region' tabindex='0' aria-label='{escape(name)}' "
+            f"style='overflow-x:auto;max-width:100%'>{inner}</div>")
+
+
 class View(w.VBox):
     """A lesson widget: a VBox that owns its children, redraws on demand and never leaks
     a traceback to the learner.

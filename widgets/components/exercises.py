@@ -143,7 +143,7 @@ class FirstAnswer:
         self.correct = value == right
         self.answered, self.chosen, self._why, self._attrs = True, value, why, attrs
         whole = None
-        if question is not None and question.seed is not None and value in [c.value for c in question.choices]:
+        if question is not None and question.seed is not None and question.takes(value):
             whole = answer_to(question, value, learner_id="", context=context or f"lesson:{self.score.lesson}",
                               seconds=time.monotonic() - self.asked_at)
         self.score.add(self.correct, skill, whole)

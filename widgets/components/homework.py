@@ -26,6 +26,7 @@ from urllib.parse import quote
 import ipywidgets as w
 
 from classroom import homework as hw, mastery
+from widgets.components.base import scroll_x
 from widgets.components.i18n import translate
 
 TEXT = {
@@ -37,6 +38,7 @@ TEXT = {
     "pass": {"pt": "Nota para passar (%)", "en": "Pass mark (%)"},
     "kind": {"pt": "Item", "en": "Item"},
     "kind_lesson": {"pt": "Lição", "en": "Lesson"},
+    "lesson": {"pt": "Lição", "en": "Lesson"},  # the lesson dropdown's name (axe select-name)
     "kind_scenario": {"pt": "Cenário", "en": "Scenario"},
     "kind_game": {"pt": "Partida", "en": "Game"},
     "need": {"pt": "Acertos pedidos", "en": "Right answers needed"},
@@ -59,6 +61,7 @@ TEXT = {
     "no_items": {"pt": "Nenhum item ainda.", "en": "No items yet."},
     "created": {"pt": "Tarefa «{title}» passada para a turma.", "en": "Homework “{title}” given to the class."},
     "which": {"pt": "Resultados de", "en": "Results of"},
+    "results_name": {"pt": "Resultados da tarefa", "en": "Homework results"},  # its table's scrolling box
     "none_yet": {"pt": "Nenhuma tarefa ainda.", "en": "No homework yet."},
     "learner": {"pt": "Aluno", "en": "Learner"},
     "passed": {"pt": "Passou", "en": "Passed"},
@@ -296,8 +299,12 @@ class HomeworkPanel(w.VBox):
                           layout=w.Layout(width="150px")).add_class("cartas-hw-due")
         self.pass_mark = w.BoundedIntText(value=60, min=0, max=100, layout=w.Layout(width="250px"))
         self.pass_mark.add_class("cartas-hw-pass")
-        self.kind = w.Dropdown(layout=w.Layout(width="140px")).add_class("cartas-hw-kind")
-        self.lesson = w.Dropdown(layout=w.Layout(width="240px")).add_class("cartas-hw-lesson")
+        # each named by its description (an empty one leaves the select with a hidden <label>:
+        # axe's select-name), as wide as its name and its longest choice need
+        self.kind = w.Dropdown(layout=w.Layout(width="200px"), style={"description_width": "initial"}
+                               ).add_class("cartas-hw-kind")
+        self.lesson = w.Dropdown(layout=w.Layout(width="340px"), style={"description_width": "initial"}
+                                 ).add_class("cartas-hw-lesson")
         self.need = w.BoundedIntText(value=5, min=1, max=hw.MAX_NEED, layout=w.Layout(width="160px"))
         self.need.add_class("cartas-hw-need")
         self.link = w.Text(layout=w.Layout(width="420px")).add_class("cartas-hw-link")
@@ -436,6 +443,7 @@ class HomeworkPanel(w.VBox):
         self.pass_mark.style.description_width = "initial"
         self.need.description = t("need", lang)
         self.need.style.description_width = "initial"
+        self.kind.description, self.lesson.description = t("kind", lang), t("lesson", lang)
         kinds = [(t(f"kind_{k}", lang), k) for k in ("lesson", "scenario", "game")]
         if list(self.kind.options) != kinds:
             keep = self.kind.value or "lesson"
@@ -498,8 +506,9 @@ class HomeworkPanel(w.VBox):
         self.table.value = (
             f"<div data-task='{escape(task['id'])}'><b>{escape(task['title'])}</b> · {t('due_label', lang)} {due} · "
             f"{t('pass', lang)}: {task['pass_mark']}</div>"
-            "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
-            f"<tr><th>{t('learner', lang)}</th>{heads}<th>{t('passed', lang)}</th></tr>{''.join(body)}</table>")
+            + scroll_x("<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
+                       f"<tr><th>{t('learner', lang)}</th>{heads}<th>{t('passed', lang)}</th></tr>"
+                       f"{''.join(body)}</table>", t("results_name", lang)))
         self.download.value = (
             f"<a class='cartas-csv-standard' download='tarefa-{escape(task['id'])}.csv' "
             f"href='data:text/csv;charset=utf-8,{quote(self.csv_text())}'>{t('csv', lang)}</a> · "
@@ -528,7 +537,8 @@ class HomeworkPanel(w.VBox):
         hardest = ", ".join(t("rate", lang, skill=mastery.BY_KEY[k].name[lang],
                               percent=round(100 * seen["skills"][k]["rate"])) for k in seen["hardest"][:3])
         self.mastery.value = (
-            f"{head}<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
-            f"<tr><th>{t('learner', lang)}</th>{heads}</tr>{''.join(rows)}</table>"
+            head + scroll_x("<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
+                            f"<tr><th>{t('learner', lang)}</th>{heads}</tr>{''.join(rows)}</table>",
+                            t("mastery", lang)) +
             f"<p class='cartas-hardest' data-hardest='{escape(','.join(seen['hardest']))}'>"
             f"{escape(t('hardest', lang, skills=hardest))}</p>")

@@ -42,7 +42,7 @@ from classroom.classes import NotAllowed
 from classroom.identity import clean_code
 from classroom.interface import Classroom
 from classroom.store import StoreError
-from widgets.components.base import View
+from widgets.components.base import View, scroll_x
 from widgets.components.ticker import Ticker
 from widgets.components.tiny import TinyWidget, module
 from widgets.pages.index import LESSONS
@@ -96,6 +96,7 @@ TEXT = {
     "csv": {"pt": "Baixar CSV", "en": "Download CSV"},
     "csv_br": {"pt": "Baixar CSV para planilha em português (;)", "en": "Download CSV for Brazilian spreadsheets (;)"},
     "remove": {"pt": "Remover aluno", "en": "Remove learner"},
+    "table_name": {"pt": "Tabela dos alunos", "en": "Learners table"},  # its scrolling box, named
     "confirm": {"pt": "Remover {name} e todo o progresso dele(a) nesta turma?",
                 "en": "Remove {name} and all their progress in this class?"},
     "yes": {"pt": "Sim, remover", "en": "Yes, remove"},
@@ -194,7 +195,9 @@ class ClassView(View):
         self.status = w.HTML().add_class("cartas-class-status")
         self.table = w.HTML().add_class("cartas-class-table")
         self.download = w.HTML().add_class("cartas-csv")
-        self.who = w.Dropdown(options=[], layout=w.Layout(width="240px")).add_class("cartas-remove-who")
+        # named by its description (an empty one leaves the select with a hidden <label>: axe's select-name)
+        self.who = w.Dropdown(options=[], layout=w.Layout(width="300px"),
+                              style={"description_width": "initial"}).add_class("cartas-remove-who")
         self.remove_button = w.Button(layout=w.Layout(width="160px")).add_class("cartas-remove")
         self.confirm_text = w.HTML()
         self.confirm_yes = w.Button(button_style="danger").add_class("cartas-remove-yes")
@@ -448,6 +451,7 @@ class ClassView(View):
         self.code.placeholder, self.key.placeholder = self.t("code"), self.t("key")
         self.open_button.description = self.t("open")
         self.remove_button.description = self.t("remove")
+        self.who.description = self.t("learner")  # the learner to remove
         self.confirm_yes.description, self.confirm_no.description = self.t("yes"), self.t("no")
         self.remember.description = self.t("remember")
         self.forget_button.description, self.forget_all_button.description = self.t("forget"), self.t("forget_all")
@@ -484,11 +488,13 @@ class ClassView(View):
                             f"<td class='cartas-started'>{started}</td>"
                             f"<td class='cartas-done'>{done}</td>{''.join(cells)}</tr>")
             means = escape(self.t("done_means", n=stored.DONE_RIGHT))
-            self.table.value = (
+            # a column per lesson: wider than a phone, the table scrolls inside its own box (which
+            # the keyboard reaches and a screen reader names), never the page
+            self.table.value = scroll_x(
                 "<table style='font-size:14px;border-collapse:collapse' border='1' cellpadding='4'>"
                 f"<tr><th>{self.t('learner')}</th><th>{self.t('last')}</th>"
                 f"<th title='{means}'>{self.t('started')}</th><th title='{means}'>{self.t('done')}</th>"
-                f"{heads}</tr>{''.join(body)}</table>"
+                f"{heads}</tr>{''.join(body)}</table>", self.t("table_name")) + (
                 f"<p class='cartas-done-means' style='font-size:13px;color:#444'>{means}</p>")
         data, data_br = quote(self.csv_text()), quote(self.csv_text(brazil=True))
         self.download.value = (f"<a class='cartas-csv-standard' download='turma-{escape(code)}.csv' "

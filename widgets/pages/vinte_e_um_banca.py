@@ -4,11 +4,15 @@ Bots play the rounds; the choices about the bank are scripted so each example sh
 mode at work (a refusal before an acceptance, a bid raised, an offer refused then accepted).
 The engine decides who may act and who ends up with the bank.
 
-Decided rules for the exercise: it plays seeded variations of the examples and asks, kinds
-in turn, "who holds the bank now?" and "how many chips does the new banker pay for it?"
-(nothing in the rounds and natural modes, the highest bid at auction, the accepted offer in
-a sale). The engine's bank_change event is the answer; the story shown stops before it and
-before the decision that would give it away. Only the first answer scores.
+Decided rules for the exercise: it asks its three question kinds in turn (`TURN`). Two play
+seeded variations of the examples: "who holds the bank now?" and "how many chips does the
+new banker pay for it?" (nothing in the rounds and natural modes, the highest bid at
+auction, the accepted offer in a sale); the engine's bank_change event is the answer, and
+the story shown stops before it and before the decision that would give it away. The third
+is the registry's natural-rotation question ("seat 1 holds 7 7 7, seat 2 A K...: who holds
+the bank next round?", `cartas.questions.vinte_e_um.natural_question`), whose wrong answers
+name "a two-card 21 is just 21". Each question comes from a seed of its own, and its answer
+is kept whole with it (classroom.answers). Only the first answer scores.
 
 The page opens without numpy: the view is drawn in the cell, and the example and the first
 question are played right after it (`widgets.components.later.after_paint`), before the learner's browser
@@ -21,7 +25,7 @@ from html import escape
 import ipywidgets as w
 
 from cartas.cards import lazy_rng, make_rng
-from cartas.questions import MAX_SEED, find_kind
+from cartas.questions import MAX_SEED, Question, find_kind
 from cartas.questions.vinte_e_um import MODES, PRICES, SEATS, rotation_example, rotation_question
 from cartas.vinte_e_um import CATALOGUE, narrate, rotation_label
 from widgets.components.base import View, close_drawing
@@ -56,6 +60,10 @@ TEXT = {
     "after": {"pt": "A mesa na rodada seguinte", "en": "The table in the next round"},
     "quiz": {"pt": "Exercício", "en": "Exercise"},
 }
+TURN = ("seat", "price", "natural")  # the exercise's question kinds (vinte_e_um_banca.<kind>), in turn
+NATURAL = "vinte_e_um_banca.natural"
+
+
 class BankRotation(View):
     """Pick a rotation mode; the engine plays an example and shows the bank changing hands."""
 
@@ -66,9 +74,10 @@ class BankRotation(View):
         self._rng = lazy_rng(seed)  # numpy loads with the first example, right after the page
         self.played = False  # the example and the first question are there
         self.block = FirstAnswer(self, "vinte_e_um_banca")  # the rule, texts and marks of every exercise
-        self.draws = NoRepeats(lambda q: (q[0], q[1], q[4]["from"], q[4]["to"], q[4].get("price"), len(q[3])))
+        self.draws = NoRepeats(_same_as)
         self.score = self.block.score
-        self.q_kind = "price"  # the first question asks for the seat (kinds alternate)
+        self.q_kind = TURN[-1]  # the first question asks for the seat (kinds in turn)
+        self.q_question: Question | None = None  # the registry's question on screen, once asked
         self.mode = w.ToggleButtons(options=[(m, m) for m in MODES], value=mode,
                                     style={"button_width": "230px"}).add_class("cartas-mode")
         self.explain = w.HTML().add_class("cartas-explain")
@@ -110,16 +119,24 @@ class BankRotation(View):
 
     # The exercise ------------------------------------------------------------------------
     def new_question(self, redraw: bool = True) -> None:
-        """Another seeded variation: a mode, a story up to the change of bank, and the other
-        kind of question than the last one."""
-        kind = "price" if self.q_kind == "seat" else "seat"
+        """Another question, of the kind after the last one's (`TURN`): for "seat" and "price"
+        a seeded variation of a mode's story up to the change of bank, for "natural" the
+        registry's question of the round's last hands; never the question just asked."""
+        kind = TURN[(TURN.index(self.q_kind) + 1) % len(TURN)]
 
         def draw() -> tuple:  # each question from a seed of its own: kept whole with its answer
             seed = int(self.rng.integers(MAX_SEED))
-            return (kind, *rotation_question(make_rng(seed)), seed)
-        _, self.q_mode, self.q_state, self.q_story, self.q_change, self.q_seed = self.draws.draw(
+            if kind == "natural":
+                question = find_kind(NATURAL).make_seeded(seed)
+                return (kind, "natural", None, [], None, seed, question)
+            return (kind, *rotation_question(make_rng(seed)), seed, None)
+        _, self.q_mode, self.q_state, self.q_story, self.q_change, self.q_seed, made = self.draws.draw(
             draw)  # never the question just asked
         self.q_kind = kind
+        # the registry's question of this seed is the one on screen (cartas.questions.vinte_e_um._bank):
+        # its answer is kept whole with it, and a wrong one names its misconception
+        self.q_question = made if made is not None else find_kind(f"vinte_e_um_banca.{kind}").make_seeded(
+            self.q_seed)
         if self.q_kind == "price":
             top = max(PRICES - 1, self.q_change["price"])
             old = self.price_buttons
@@ -136,7 +153,11 @@ class BankRotation(View):
             self._draw_question()
 
     def correct_answer(self) -> int:
-        """The seat that takes the bank, or the chips it pays (the engine's bank_change)."""
+        """The seat that takes the bank, or the chips it pays (the engine's bank_change); for a
+        natural question, the seat that holds the bank next round (the question's answer)."""
+        if self.q_kind == "natural":
+            assert self.q_question is not None  # a natural question is the registry's
+            return int(self.q_question.answer)  # type: ignore[call-overload]  # a seat
         return self.q_change["to"] if self.q_kind == "seat" else self.q_change["price"]
 
     @property
@@ -149,18 +170,19 @@ class BankRotation(View):
         its verdict (`widgets.components.exercises.FirstAnswer`)."""
         change = self.q_change
         price = self.correct_answer() if self.q_kind == "price" else None
+        asked = self.q_question
+        assert asked is not None  # an answer comes to a question on screen
 
         def why(lang: str) -> str:
-            """What happened, and for a price question the number of chips asked for, in words."""
+            """What happened, and for a price question the number of chips asked for, in words;
+            for a natural question, its reason (who made 21 with two cards, if anyone)."""
+            if change is None:
+                return asked.reason[lang]  # the registry's, escaped
             said = narrate(change, lang)
             if price is not None:
                 chips = translate(TEXT, "one_chip", lang) if price == 1 else translate(TEXT, "chips", lang, n=price)
                 said = f"{translate(TEXT, 'paid', lang, chips=chips)} {said}"
             return escape(said)
-
-        # the registry's question of this seed is this one (cartas.questions.vinte_e_um._bank):
-        # the answer is kept whole with it, and a wrong one names its misconception
-        asked = find_kind(f"vinte_e_um_banca.{self.q_kind}").make_seeded(self.q_seed)
 
         def said(lang: str) -> str:
             belief = belief_html(asked, seat, lang)
@@ -197,18 +219,24 @@ class BankRotation(View):
 
     def _draw_question(self) -> None:
         self.quiz_title.value = f"<h4 style='margin:12px 0 2px'>{self.t('quiz')}</h4>"
-        lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
-                        for e in self.q_story if e["type"] not in ("round_start", "deal"))
-        hint = ""
-        if self.q_mode in ("rounds", "sale"):
-            hint = " " + self.t("hint_take" if self.q_mode == "rounds" else "hint_accept")
-        text = self.t("question" if self.q_kind == "seat" else "question_price",
-                      mode=rotation_label(self.q_mode, self.lang), banker=self.q_change["from"], hint=hint)
+        if self.q_kind == "natural":
+            assert self.q_question is not None  # a natural question is the registry's
+            text = self.q_question.prompt[self.lang]  # escaped by the registry
+            lines = ""
+        else:
+            lines = "".join(f"<div class='cartas-line'>{escape(narrate(e, self.lang))}</div>"
+                            for e in self.q_story if e["type"] not in ("round_start", "deal"))
+            hint = ""
+            if self.q_mode in ("rounds", "sale"):
+                hint = " " + self.t("hint_take" if self.q_mode == "rounds" else "hint_accept")
+            text = escape(self.t("question" if self.q_kind == "seat" else "question_price",
+                                 mode=rotation_label(self.q_mode, self.lang), banker=self.q_change["from"],
+                                 hint=hint))
+            lines = (f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
+                     f"border-radius:6px'>{lines}</div>")
         self.question.value = (f"<div style='font-size:17px' data-mode='{self.q_mode}' data-kind='{self.q_kind}'>"
-                               f"{escape(text)}</div>"
-                               f"<div style='font-size:15px;background:#f5f5f5;padding:6px 10px;"
-                               f"border-radius:6px'>{lines}</div>")
-        seats = self.q_kind == "seat"  # the marked answer is one of the buttons on screen
+                               f"{text}</div>{lines}")
+        seats = self.q_kind != "price"  # the marked answer is one of the buttons on screen
         for seat, button in enumerate(self.seat_buttons):
             text = self.t("seat", seat=seat)
             button.description = self.block.label(seat, text) if seats else text
@@ -216,3 +244,12 @@ class BankRotation(View):
             text = self.t("one_chip") if n == 1 else self.t("chips", n=n)
             button.description = text if seats else self.block.label(n, text)
         self.block.redraw()
+
+
+def _same_as(drawn: tuple) -> tuple:
+    """When two drawn questions are the same: a natural question by its key, a story by its
+    mode, its change of bank and its length."""
+    kind, mode, _state, story, change, _seed, question = drawn
+    if question is not None:
+        return (kind, question.same_as())
+    return (kind, mode, change["from"], change["to"], change.get("price"), len(story))

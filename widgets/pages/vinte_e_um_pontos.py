@@ -239,8 +239,8 @@ class HandScorer(View):
         (`widgets.components.exercises.FirstAnswer`)."""
         right = self.correct_answer()
         if self.kind == "worth":
-            # kept whole when the total typed is one of the registry question's choices (another
-            # number counts as before, without its question)
+            # kept whole, any total typed: the registry's question judges it (`Question.typed`),
+            # one outside its choices named by the same readings
             seed = self._call_seeds.get(("worth", self.q_ace, tuple(self.q_hand), ()))
             worth = None if seed is None else find_kind("vinte_e_um_pontos.worth").make_seeded(seed)
 
