@@ -3,8 +3,9 @@
 fast bot pace. Pairings, tables, results and standings appear on every screen; each phone sits
 at her table with one tap (no code typed); the second round has no rematch; the end shows
 the podium (docs/rules.md#tournament-pages)."""
-from conftest import SCREENSHOTS
 from phone_pages import axe_violations
+
+from conftest import SCREENSHOTS
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
          "device_scale_factor": 2}
