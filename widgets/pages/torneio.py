@@ -1,4 +1,4 @@
-"""The teacher's class tournament (issue 34; classroom.tournament, docs/rules.md#tournament).
+"""The teacher's class tournament (issue 34; classroom.tournament, docs/rules.md#tournament-pages).
 
 Decided rules:
 - The class opens with its code and teacher key, as the class view opens; under JupyterHub with

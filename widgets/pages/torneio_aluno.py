@@ -1,4 +1,4 @@
-"""A class tournament on a learner's phone (issue 34; classroom.tournament, docs/rules.md#tournament).
+"""A class tournament on a learner's phone (issue 34; classroom.tournament, docs/rules.md#tournament-pages).
 
 Decided rules:
 - The learner is the verified learner of this browser (her device token checked again on each
