@@ -247,6 +247,12 @@ DATABASE_CONNECTIONS = ("SELECT count(*) FROM pg_stat_activity WHERE datname = c
                         "AND backend_type = 'client backend' AND pid <> pg_backend_pid()")
 
 
+# transactions, and milliseconds connections spent in a statement or a transaction (PostgreSQL
+# 14 and later; over the run's wall time: how many connections were busy on average)
+DATABASE_WORK = ("SELECT xact_commit + xact_rollback, active_time + idle_in_transaction_time "
+                 "FROM pg_stat_database WHERE datname = current_database()")
+
+
 async def watch_connections(url: str, stop: asyncio.Event, peak: list[int], query: str = SERVICE_CONNECTIONS) -> None:
     import psycopg
     conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
@@ -286,8 +292,7 @@ async def run(args, hub, database: str, replicas=None) -> dict:
     before = healths()
     import psycopg
     with psycopg.connect(database, autocommit=True) as conn:
-        xact0 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
-                             "WHERE datname = current_database()").fetchone()[0]
+        xact0, busy0 = conn.execute(DATABASE_WORK).fetchone()
     proxy = next((p for p in psutil.Process(hub.process.pid).children(recursive=True)
                   if "configurable-http-proxy" in " ".join(p.cmdline())), None)
     proxy0 = proxy.cpu_times() if proxy else None
@@ -331,8 +336,7 @@ async def run(args, hub, database: str, replicas=None) -> dict:
     afters = healths()
     after = afters[0]
     with psycopg.connect(database, autocommit=True) as conn:
-        xact1 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
-                             "WHERE datname = current_database()").fetchone()[0]
+        xact1, busy1 = conn.execute(DATABASE_WORK).fetchone()
         stored = dict(conn.execute("SELECT substr(learner_id, 5), asked_count FROM progress "
                                    "WHERE lesson = 'manilhas'").fetchall())
         rows = dict(conn.execute("SELECT substr(learner_id, 5), count(*) FROM answers "
@@ -378,6 +382,7 @@ async def run(args, hub, database: str, replicas=None) -> dict:
         "queries_per_s": round(sum(a - b for a, b in zip(queries, (h.get("queries") for h in before))) / wall, 1)
         if None not in queries else None,
         "transactions_per_s": round((xact1 - xact0) / wall, 1),
+        "busy_connections": None if None in (busy0, busy1) else round((busy1 - busy0) / 1000 / wall, 2),
         **({} if replicas is None else {
             "replicas": replicas.count, "pgbouncer_pool": replicas.bouncer_pool_size,
             "answered_by": dict(sorted(school.answered_by.items())),
@@ -513,7 +518,8 @@ def main() -> None:
           f"per long-poll answer: {result['long_poll_answers']} answered) "
           f"(the simulated learners {result['clients_cpu_percent']}%, the proxy {result['proxy_cpu_percent']}%, "
           f"machine load {result['load_average']:.1f}); "
-          f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s); "
+          f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s, "
+          f"{result['busy_connections']} connections busy on average); "
           f"moves answered with one version {result['moves_same_version']}, tables' versions off {result['moves_off']}")
     if "replicas" in result:
         print(f"{result['replicas']} replicas (pool {result['pool']} each, PgBouncer {result['pgbouncer_pool']}): "
