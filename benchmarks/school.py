@@ -16,7 +16,7 @@ For every move, the time from sending it to each other seat's long poll returnin
 version is one latency sample.
 
     .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--processes 4]
-        [--database URL] [--direct]
+        [--database URL] [--direct] [--replicas N]
 
 Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
 vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory (and its
@@ -26,10 +26,19 @@ database queries (and transactions) per second; then where a move's time went: t
 own answer, the clients' loop lateness, and the service's steps (`/health` "stages": auth,
 queue and store of a move, a woken page's answer, the service loop's lateness).
 
-Not here yet: `--replicas N` (issue 35, item 5), N service processes behind a load balancer.
-It needs the service's replicas (processes with no state of their own, issue 35, item 1) and
-their load balancer (item 3's haproxy); then the service's CPU is the sum over its processes'
-(`psutil.Process(pid).cpu_times()` of each), divided by the same counts.
+With `--replicas N` (N >= 2; issue 35, item 5) the class service is externally managed
+instead, as a district runs it: N `python -m classroom.service` processes (each `--pool-size
+POOL`) behind Debian's haproxy (round robin), their pools through Debian's pgbouncer in
+transaction pooling and each one's LISTEN connection straight to PostgreSQL
+(tests/hub/replicakit.py's `Replicas`). Learners still go through the hub's proxy (with
+--direct, to haproxy). The service's CPU is then the sum over the N processes
+(`psutil.Process(pid).cpu_times()` of each), divided by the same counts, and its memory the
+sum of each one's peak; queries per second and the stages are each replica's `/health`
+(queries summed); the answers' `X-Cartas-Replica` header says how many each replica gave;
+peak PostgreSQL connections are all of the database's (PgBouncer's and the LISTEN ones).
+Moves are checked too: no version of a table answered to two moves, and each table's stored
+version is where its start and its answered moves left it (`moves_off`: a move applied twice,
+or applied and never answered, shows there).
 """
 from __future__ import annotations
 
@@ -117,6 +126,9 @@ class School:
         self.moves = 0
         self.games = 0
         self.polls = 0                                        # long polls the service answered
+        self.answered_by: dict[str, int] = {}                 # replica (X-Cartas-Replica) -> answers
+        self.started: dict[str, int] = {}                     # table -> its version once started
+        self.table_moves: dict[str, int] = {}                 # table -> moves answered there
 
     async def call(self, user: str, method: str, path: str, body=None, timeout: float = 30.0):
         from tornado.httpclient import HTTPClientError
@@ -125,6 +137,8 @@ class School:
                 self.url + path, method=method, body=None if body is None else json.dumps(body),
                 headers={"Authorization": f"token {self.tokens[user]}", "Content-Type": "application/json"},
                 request_timeout=timeout, allow_nonstandard_methods=True, decompress_response=False)
+            replica = response.headers.get("X-Cartas-Replica", "")
+            self.answered_by[replica] = self.answered_by.get(replica, 0) + 1
             return json.loads(response.body)
         except HTTPClientError as error:
             key = str(error.code)
@@ -158,7 +172,9 @@ class School:
             code = made["code"]
             for seat, user in enumerate(four[1:], start=1):
                 await self.call(user, "POST", f"api/tables/{code}/join", {"seat": seat})
-            await self.call(four[0], "POST", f"api/tables/{code}/start", {})
+            started = await self.call(four[0], "POST", f"api/tables/{code}/start", {})
+            if started is not None:
+                self.started[code] = started["version"]
             ends = await asyncio.gather(*(self.seat(code, seat, user) for seat, user in enumerate(four)))
             self.games += ends[0] == "finished"
 
@@ -180,6 +196,7 @@ class School:
                                         {"action": move, "version": view["version"], **held(view)})
                 if moved is not None:
                     self.moves += 1
+                    self.table_moves[code] = self.table_moves.get(code, 0) + 1
                     self.moves_sent[(code, moved["version"])] = sent
                     self.move_answers.append(time.monotonic() - sent)
                     view = moved
@@ -222,44 +239,79 @@ def held(view: dict) -> dict:
     return {"events_since": view["events_total"], "events_seat": "none" if view["seat"] is None else view["seat"]}
 
 
-async def watch_connections(url: str, stop: asyncio.Event, peak: list[int]) -> None:
+# the service's connections: its pool's (one process); every client connection to the database
+# but this one (replicas: PgBouncer's, whose application_name is its last client's, and the
+# LISTEN ones)
+SERVICE_CONNECTIONS = "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'cartas-service'"
+DATABASE_CONNECTIONS = ("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+                        "AND backend_type = 'client backend' AND pid <> pg_backend_pid()")
+
+
+# transactions, and milliseconds connections spent in a statement or a transaction (PostgreSQL
+# 14 and later; over the run's wall time: how many connections were busy on average)
+DATABASE_WORK = ("SELECT xact_commit + xact_rollback, active_time + idle_in_transaction_time "
+                 "FROM pg_stat_database WHERE datname = current_database()")
+
+
+async def watch_connections(url: str, stop: asyncio.Event, peak: list[int], query: str = SERVICE_CONNECTIONS) -> None:
     import psycopg
     conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
     try:
         while not stop.is_set():
-            cursor = await conn.execute("SELECT count(*) FROM pg_stat_activity "
-                                        "WHERE application_name = 'cartas-service'")
+            cursor = await conn.execute(query)
             peak[0] = max(peak[0], (await cursor.fetchone())[0])
             await asyncio.sleep(0.05)
     finally:
         await conn.close()
 
 
-async def run(args, hub, database: str) -> dict:
+def cpu_of(processes) -> float:
+    """Seconds of CPU (user and system) `processes` have used so far, together."""
+    return sum(t.user + t.system for t in (p.cpu_times() for p in processes))
+
+
+async def run(args, hub, database: str, replicas=None) -> dict:
     import psutil
     names = [f"l{i:03d}" for i in range(args.learners)]
     tokens = {u: hub.token_for(u) for u in names}
-    service_pid = hub.get(f"{hub.api}/services")["cartas"]["pid"]
-    proc = psutil.Process(service_pid)
-    health = hub.service_url + "health"
-    before = hub.get(health, token=None)
+    if replicas is None:
+        procs = [psutil.Process(hub.get(f"{hub.api}/services")["cartas"]["pid"])]
+        health = hub.service_url + "health"
+
+        def healths() -> list[dict]:
+            return [hub.get(health, token=None)]
+    else:   # each replica's own figures, asked of it (not of whichever haproxy picks)
+        procs = [psutil.Process(replicas.processes[i].pid) for i in range(replicas.count)]
+
+        def healths() -> list[dict]:
+            return [replicas.health(i) for i in range(replicas.count)]
+    # haproxy and PgBouncer: the machinery in front of the replicas, reported apart
+    front = [] if replicas is None else [
+        p for top in (replicas.proxy, replicas.bouncer) if top is not None
+        for p in [psutil.Process(top.pid), *psutil.Process(top.pid).children(recursive=True)]]
+    before = healths()
     import psycopg
     with psycopg.connect(database, autocommit=True) as conn:
-        xact0 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
-                             "WHERE datname = current_database()").fetchone()[0]
+        xact0, busy0 = conn.execute(DATABASE_WORK).fetchone()
     proxy = next((p for p in psutil.Process(hub.process.pid).children(recursive=True)
                   if "configurable-http-proxy" in " ".join(p.cmdline())), None)
     proxy0 = proxy.cpu_times() if proxy else None
-    cpu0, wall0 = proc.cpu_times(), time.monotonic()
-    url = f"http://127.0.0.1:{hub.service_port}/services/cartas/" if args.direct else hub.service_url
-    stop, peak, rss = asyncio.Event(), [0], [proc.memory_info().rss]
+    front0 = cpu_of(front)
+    cpu0, wall0 = [cpu_of([p]) for p in procs], time.monotonic()
+    if replicas is not None:
+        url = f"{replicas.url}/services/cartas/" if args.direct else hub.service_url
+    else:
+        url = f"http://127.0.0.1:{hub.service_port}/services/cartas/" if args.direct else hub.service_url
+    stop, peak, rss = asyncio.Event(), [0], [p.memory_info().rss for p in procs]
 
     async def sample_memory():
         while not stop.is_set():
-            rss[0] = max(rss[0], proc.memory_info().rss)
+            for i, p in enumerate(procs):
+                rss[i] = max(rss[i], p.memory_info().rss)
             await asyncio.sleep(0.5)
 
-    watchers = [asyncio.ensure_future(watch_connections(database, stop, peak)),
+    watchers = [asyncio.ensure_future(watch_connections(
+                    database, stop, peak, SERVICE_CONNECTIONS if replicas is None else DATABASE_CONNECTIONS)),
                 asyncio.ensure_future(sample_memory())]
     tables = [names[i:i + 4] for i in range(0, len(names) - len(names) % 4, 4)]
     # the learners' kernels are processes of their own: here `--processes` of them share the
@@ -274,24 +326,33 @@ async def run(args, hub, database: str) -> dict:
             pool, clients, url, {u: tokens[u] for four in part for u in four}, part, args.seconds, 7 + k)
             for k, part in enumerate(parts_of) if part))
     wall = time.monotonic() - wall0
-    cpu1 = proc.cpu_times()
-    service_cpu = (cpu1.user + cpu1.system) - (cpu0.user + cpu0.system)   # seconds of CPU
+    each_cpu = [cpu_of([p]) - c0 for p, c0 in zip(procs, cpu0)]   # seconds of CPU of each process
+    service_cpu = sum(each_cpu)
+    front_cpu = cpu_of(front) - front0
     school = Results(parts)
     proxy1 = proxy.cpu_times() if proxy else None
     stop.set()
     await asyncio.gather(*watchers)
-    after = hub.get(health, token=None)
+    afters = healths()
+    after = afters[0]
     with psycopg.connect(database, autocommit=True) as conn:
-        xact1 = conn.execute("SELECT xact_commit + xact_rollback FROM pg_stat_database "
-                             "WHERE datname = current_database()").fetchone()[0]
+        xact1, busy1 = conn.execute(DATABASE_WORK).fetchone()
         stored = dict(conn.execute("SELECT substr(learner_id, 5), asked_count FROM progress "
                                    "WHERE lesson = 'manilhas'").fetchall())
         rows = dict(conn.execute("SELECT substr(learner_id, 5), count(*) FROM answers "
                                  "WHERE lesson = 'manilhas' GROUP BY learner_id").fetchall())
+        versions = dict(conn.execute("SELECT code, version FROM mesas").fetchall())
     lost = sum(max(0, school.sent.get(u, 0) - stored.get(u, 0)) for u in names)
     duplicated = sum(max(0, stored.get(u, 0) - school.sent.get(u, 0)) for u in names)
     rows_off = sum(abs(rows.get(u, 0) - stored.get(u, 0)) for u in names)
     lat = school.latencies()
+    # a version answered to two moves (one overwrote the other), and a table whose stored
+    # version is not its start's plus the moves answered there (a move applied twice, or
+    # applied and its answer lost)
+    moves_same_version = school.moves - len(school.versions)
+    moves_off = sum(abs(versions.get(code, 0) - v0 - school.table_moves.get(code, 0))
+                    for code, v0 in school.started.items())
+    queries = [a.get("queries") for a in afters]
     return {
         "learners": len(names), "tables": len(tables), "seconds": round(wall, 1),
         "answers_sent": sum(school.sent.values()), "answers_stored": sum(stored.values()),
@@ -304,20 +365,32 @@ async def run(args, hub, database: str) -> dict:
         "max_ms": round(1000 * max(lat), 1) if lat else None,
         "move_answer_p50_ms": _ms(school.move_answers, 50), "move_answer_p95_ms": _ms(school.move_answers, 95),
         "clients_loop_lag_p50_ms": _ms(school.lag, 50), "clients_loop_lag_p95_ms": _ms(school.lag, 95),
-        "service_stages": after.get("stages"),
+        "moves_same_version": moves_same_version, "moves_off": moves_off,
+        "service_stages": after.get("stages") if replicas is None else {a.get("replica"): a.get("stages")
+                                                                        for a in afters},
         "service_cpu_percent": round(100 * service_cpu / wall, 1),
         "service_cpu_s": round(service_cpu, 2), "long_poll_answers": school.polls,
         # the service's whole CPU (answers recorded, token checks, bots' sweep included) divided
         # by each count: two readings of one figure, not parts to add up
         "service_cpu_ms_per_move": round(1000 * service_cpu / school.moves, 2) if school.moves else None,
         "service_cpu_ms_per_long_poll_answer": round(1000 * service_cpu / school.polls, 2) if school.polls else None,
-        "service_rss_mb_peak": round(rss[0] / 2**20, 1),
+        "service_rss_mb_peak": round(sum(rss) / 2**20, 1),
         "clients_cpu_percent": round(100 * school.cpu / wall, 1), "client_processes": len(parts),
         "proxy_cpu_percent": round(100 * ((proxy1.user + proxy1.system) - (proxy0.user + proxy0.system)) / wall, 1)
         if proxy0 and proxy1 else None,
         "load_average": os.getloadavg()[0],
-        "queries_per_s": round((after["queries"] - before["queries"]) / wall, 1),
+        "queries_per_s": round(sum(a - b for a, b in zip(queries, (h.get("queries") for h in before))) / wall, 1)
+        if None not in queries else None,
         "transactions_per_s": round((xact1 - xact0) / wall, 1),
+        "busy_connections": None if None in (busy0, busy1) else round((busy1 - busy0) / 1000 / wall, 2),
+        **({} if replicas is None else {
+            "replicas": replicas.count, "pgbouncer_pool": replicas.bouncer_pool_size,
+            "answered_by": dict(sorted(school.answered_by.items())),
+            "replica_cpu_percent": {a.get("replica"): round(100 * c / wall, 1) for a, c in zip(afters, each_cpu)},
+            "replica_rss_mb_peak": {a.get("replica"): round(r / 2**20, 1) for a, r in zip(afters, rss)},
+            "replica_notifications": {a.get("replica"): a.get("notifications") for a in afters},
+            "bot_moves": sum(a.get("bot_moves") or 0 for a in afters),
+            "haproxy_pgbouncer_cpu_percent": round(100 * front_cpu / wall, 1)}),
     }
 
 
@@ -334,7 +407,9 @@ def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: 
     school = asyncio.run(go())
     return {"sent": school.sent, "failed_writes": school.failed_writes, "errors": school.errors,
             "moves": school.moves, "games": school.games, "polls": school.polls, "latencies": school.latencies(),
-            "move_answers": school.move_answers, "lag": school.lag, "cpu": time.process_time() - cpu0}
+            "move_answers": school.move_answers, "lag": school.lag, "cpu": time.process_time() - cpu0,
+            "answered_by": school.answered_by, "started": school.started, "table_moves": school.table_moves,
+            "versions": [[code, version] for code, version in school.moves_sent]}
 
 
 class Results:
@@ -354,6 +429,13 @@ class Results:
         self.move_answers = [x for p in parts for x in p["move_answers"]]
         self.lag = [x for p in parts for x in p["lag"]]
         self.cpu = sum(p["cpu"] for p in parts)
+        self.answered_by: dict[str, int] = {}
+        for part in parts:
+            for key, n in part["answered_by"].items():
+                self.answered_by[key] = self.answered_by.get(key, 0) + n
+        self.started = {code: v for part in parts for code, v in part["started"].items()}
+        self.table_moves = {code: n for part in parts for code, n in part["table_moves"].items()}
+        self.versions = {(code, version) for part in parts for code, version in part["versions"]}
 
     def latencies(self) -> list[float]:
         return self.lat
@@ -369,12 +451,21 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=120.0)
     parser.add_argument("--pool", type=int, default=8, help="the service's --pool-size")
     parser.add_argument("--database", default=None, help="postgresql://... (default: a throwaway server)")
-    parser.add_argument("--direct", action="store_true", help="ask the service directly, not through the proxy")
+    parser.add_argument("--direct", action="store_true",
+                        help="ask the service directly (with --replicas, haproxy), not through the hub's proxy")
+    parser.add_argument("--replicas", type=int, default=1,
+                        help="N >= 2: N service processes behind haproxy, pools through PgBouncer (default: one, "
+                             "hub-managed)")
     parser.add_argument("--processes", type=int, default=4,
                         help="processes the simulated learners run in (their kernels' stand-ins)")
     args = parser.parse_args()
+    if args.replicas < 1:
+        parser.error("--replicas must be at least 1")
     import hubkit
     problem = hubkit.missing()
+    if not problem and args.replicas > 1:
+        import replicakit
+        problem = replicakit.missing()
     if problem:
         sys.exit(problem)
     folder = Path(tempfile.mkdtemp(prefix="cartas-school-"))
@@ -392,14 +483,25 @@ def main() -> None:
         names = [f"l{i:03d}" for i in range(args.learners)]
         hub = hubkit.Hub(folder / "hub", database, learners=names, teachers=["tereza"],
                          groups={"teachers-turma": ["tereza"], "turma": names}, pool_size=args.pool)
+        replicas = None
+        if args.replicas > 1:   # externally managed: the hub starts none of them
+            replicas = replicakit.Replicas(folder / "replicas", database, {}, count=args.replicas,
+                                           pool_size=args.pool)
+            hub.external_url = replicas.url
+            replicas.environment = hub.service_environment()
         started = time.monotonic()
-        hub.start()
-        print(f"hub and class service up in {time.monotonic() - started:.1f} s; "
-              f"{args.learners} learners for {args.seconds:.0f} s...", flush=True)
         try:
-            result = asyncio.run(run(args, hub, database))
+            if replicas is not None:
+                replicas.start()
+            hub.start()
+            print(f"hub and class service{f' ({args.replicas} replicas)' if replicas else ''} up in "
+                  f"{time.monotonic() - started:.1f} s; {args.learners} learners for {args.seconds:.0f} s...",
+                  flush=True)
+            result = asyncio.run(run(args, hub, database, replicas))
         finally:
             hub.stop()
+            if replicas is not None:
+                replicas.stop()
     finally:
         if pg:
             stop_postgres(*pg)
@@ -416,7 +518,14 @@ def main() -> None:
           f"per long-poll answer: {result['long_poll_answers']} answered) "
           f"(the simulated learners {result['clients_cpu_percent']}%, the proxy {result['proxy_cpu_percent']}%, "
           f"machine load {result['load_average']:.1f}); "
-          f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s)")
+          f"{result['queries_per_s']} queries/s ({result['transactions_per_s']} transactions/s, "
+          f"{result['busy_connections']} connections busy on average); "
+          f"moves answered with one version {result['moves_same_version']}, tables' versions off {result['moves_off']}")
+    if "replicas" in result:
+        print(f"{result['replicas']} replicas (pool {result['pool']} each, PgBouncer {result['pgbouncer_pool']}): "
+              f"CPU {result['replica_cpu_percent']} % of a core, answers {result['answered_by']}, "
+              f"notifications {result['replica_notifications']}, bot moves {result['bot_moves']}; "
+              f"haproxy and PgBouncer {result['haproxy_pgbouncer_cpu_percent']}%")
 
 
 if __name__ == "__main__":

@@ -91,6 +91,7 @@ class Replicas:
     count: int = 2
     pool_size: int = 4
     pgbouncer: bool = True            # pools through PgBouncer (transaction pooling); else straight
+    bouncer_pool_size: int = 12       # PgBouncer's connections to PostgreSQL (its default_pool_size)
     haproxy_port: int = field(default_factory=free_port)
     pgbouncer_port: int = field(default_factory=free_port)
     ports: list[int] = field(default_factory=list)
@@ -157,7 +158,7 @@ class Replicas:
             f"auth_type = trust\nauth_file = {home / 'users.txt'}",
             f"admin_users = {parts.username or 'cartas'}",
             "pool_mode = transaction",
-            "max_client_conn = 400\ndefault_pool_size = 12",
+            "max_client_conn = 400", f"default_pool_size = {self.bouncer_pool_size}",
             "server_reset_query =",
             f"logfile = {home / 'pgbouncer.log'}",
             "",
