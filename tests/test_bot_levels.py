@@ -205,6 +205,7 @@ def _mixed_games(key: str, games: int, seats: int | None) -> int:
     return decisions
 
 
+@pytest.mark.slow  # hundreds of whole games (16-22 s each): make test runs it, make quick leaves it out
 @pytest.mark.parametrize("key", ["paulista", "mineiro"])
 def test_levels_mixed_at_a_truco_table_play_only_legal_moves(key):
     assert _mixed_games(key, BOT_GAMES or 100, None) > 1000

@@ -350,6 +350,7 @@ def _bot_choice(view, seed):
     return action.kind, None
 
 
+@pytest.mark.slow  # a sweep of positions (10 s each): make test runs it, make quick leaves it out
 @pytest.mark.parametrize("variant", ["paulista", "mineiro"])
 def test_the_coach_and_the_strong_bot_never_disagree_about_what_is_best(variant):
     """One brain: over many seeded positions of real games (the seats played by a mix of

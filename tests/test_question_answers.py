@@ -299,7 +299,8 @@ def test_the_review_and_the_live_quiz_ask_the_same_lessons():
 
 
 # the lessons whose sweep takes longest: make test runs them, make quick leaves them out
-SLOW_LESSONS = {"vinte_e_um_banca", "vinte_e_um_rodada", "truco_mao_de_onze"}
+SLOW_LESSONS = {"vinte_e_um_banca", "vinte_e_um_rodada", "truco_mao_de_onze",  # sweeps of 7-46 s each:
+                "manilhas", "truco_apostas", "truco_rodadas", "truco_mineiro"}  # make test runs them
 
 
 @pytest.mark.parametrize("lesson", [pytest.param(lesson, marks=[pytest.mark.slow] if lesson in SLOW_LESSONS else [])
