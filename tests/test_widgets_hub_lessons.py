@@ -111,3 +111,58 @@ def test_under_the_hub_the_projector_asks_and_a_phone_answers_through_the_servic
     kernel_of("prof")
     projector.refresh()
     assert projector.board["answered"] == 1 and [p["name"] for p in projector.board["leaders"]] == ["ana"]
+
+
+def test_under_the_hub_the_teacher_runs_a_tournament_her_learners_phones_follow_and_a_reload_takes_it_back(
+        kernel_of, school):
+    from classroom.store import connect
+    from classroom.tables import StoreRepository, Tables
+    from widgets.pages.torneio import TournamentTeacher
+    from widgets.pages.torneio_aluno import TournamentPhone
+
+    def teacher_page() -> TournamentTeacher:
+        page = TournamentTeacher(lang="en", pace=0.0)
+        assert page.key.layout.display == "none"  # the hub's login: no key
+        page.code.value = "turma-a"
+        page.open_class_button.click()
+        return page
+
+    kernel_of("prof")
+    teacher = teacher_page()
+    assert teacher.compose.layout.display == "", teacher.message.value
+    teacher.players.value, teacher.length.value, teacher.rounds.value = "single", 1, 1
+    teacher.open_button.click()
+    assert teacher.opened is not None, teacher.message.value
+    code = teacher.opened["code"]
+    for name in ("ana", "bia"):
+        kernel_of(name)
+        phone = TournamentPhone(lang="pt")   # no link: her class's newest tournament
+        assert phone.code == code and "data-state='out'" in phone.status.value, phone.message.value
+    kernel_of("prof")
+    teacher = teacher_page()                 # the page reloaded: the tournament taken back
+    assert teacher.opened["code"] == code and "taken back" in teacher.message.value
+    teacher.enrol_button.click()
+    assert "2 learner(s) enrolled now." in teacher.message.value, teacher.message.value
+    teacher.start_button.click()
+    assert "Round 1: 1 table(s) opened." in teacher.message.value, teacher.message.value
+    kernel_of("ana")
+    phone = TournamentPhone(lang="en")
+    assert "data-state='table'" in phone.status.value and "Sit at the table" in phone.status.value
+    table = phone.mine["table_code"]
+    store = connect(school.location)
+    try:
+        tables = Tables(StoreRepository(store))
+        for who in ("hub:ana", "hub:bia"):
+            tables.leave(table, who)
+    finally:
+        store.close()
+    kernel_of("prof")
+    teacher = teacher_page()
+    for _ in range(40):
+        teacher.refresh()
+        if teacher.board["status"] == "finished":
+            break
+    assert teacher.board["status"] == "finished" and "Podium" in teacher.screen.value
+    kernel_of("bia")
+    phone = TournamentPhone(lang="pt")
+    assert "data-state='finished'" in phone.status.value and "Classificação" in phone.standings.value

@@ -134,6 +134,11 @@ def test_a_teacher_runs_two_rounds_of_short_truco_mano_a_mano_and_four_phones_fo
     assert "data-round='2'" in teacher.shown.value and "<li>" in teacher.shown.value, teacher.message.value
     teacher.language.value = "pt"
     assert "Pódio" in teacher.screen.value and "Baixar a classificação" in teacher.download.value
+    again = teacher_in(made)  # reopened after the end: the podium and its games, then a new one
+    assert again.board["status"] == "finished" and "Podium" in again.screen.value
+    assert again.new_button.layout.display == "" and again.compose.layout.display == "none"
+    again.new_button.click()
+    assert again.compose.layout.display == "" and again.screen.value == "" and again.opened is None
 
 
 def test_the_setup_form_makes_each_games_tournament_in_both_languages(turma):

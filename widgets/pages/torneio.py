@@ -2,9 +2,10 @@
 
 Decided rules:
 - The class opens with its code and teacher key, as the class view opens; under JupyterHub with
-  the class's hub group alone (the class service checks that she teaches it). If the class has
-  a tournament not finished, the page takes it back (`resume`: a new host token; a reloaded
-  page, another computer) instead of offering a new one.
+  the class's hub group alone (the class service checks that she teaches it). The page takes
+  the class's newest tournament back (`resume`: a new host token; a reloaded page, another
+  computer): one still running goes on from here, a finished one shows its podium, CSV and
+  games, with "Novo torneio" for the next one; a class without one gets the setup form.
 - Setting up: the game (Paulista, Mineiro, 21); the format (Swiss with N rounds, or a round
   robin, truco only); for truco, pairs (partners drawn by lot, or chosen here) or one against
   one (mano a mano), and the game's length (to 12 points, or a short game of N hands: the
@@ -89,6 +90,8 @@ TEXT = {
     "opened": {"pt": "Torneio {code} da turma {klass}: {game}. Os alunos abrem o link abaixo no celular.",
                "en": "Tournament {code} of class {klass}: {game}. Learners open the link below on their phones."},
     "taken_back": {"pt": "Torneio {code} retomado.", "en": "Tournament {code} taken back."},
+    "new": {"pt": "Novo torneio", "en": "New tournament"},
+    "still_running": {"pt": "Este torneio ainda não terminou.", "en": "This tournament is not over yet."},
     "taken_elsewhere": {"pt": "Este torneio foi retomado em outra página: recarregue esta para conduzi-lo daqui.",
                         "en": "This tournament was taken back on another page: reload this one to run it from here."},
     "enrol": {"pt": "Inscrever os presentes", "en": "Enrol those present"},
@@ -202,6 +205,7 @@ class TournamentTeacher(View):
                                 self.pairs_html])
         self.start_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-tournament-start")
         self.project_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-tournament-project")
+        self.new_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-tournament-new")
         self.download = w.HTML().add_class("cartas-tournament-csv")
         self.show_which = w.Dropdown(style=named, layout=w.Layout(width="auto")).add_class("cartas-tournament-which")
         self.show_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-tournament-show")
@@ -211,7 +215,8 @@ class TournamentTeacher(View):
             self.players_head, self.player_rows, self.pair_box,
             w.HBox([self.start_button], layout=wrap()),
         ], layout=w.Layout(display="none")).add_class("cartas-tournament-controls")
-        self.after = w.VBox([self.download, w.HBox([self.show_which, self.show_button], layout=wrap()), self.shown],
+        self.after = w.VBox([self.new_button, self.download,
+                             w.HBox([self.show_which, self.show_button], layout=wrap()), self.shown],
                             layout=w.Layout(display="none")).add_class("cartas-tournament-controls")
         self.screen = w.HTML().add_class("cartas-tournament-screen")
         self.ticker = LiveTicker(seconds=BOARD_SECONDS)
@@ -227,6 +232,7 @@ class TournamentTeacher(View):
         self.start_button.on_click(self.guarded(lambda _: self.start_round()))
         self.project_button.on_click(self.guarded(lambda _: self.set_projecting(not self.projecting)))
         self.show_button.on_click(self.guarded(lambda _: self.show_game(self.show_which.value)))
+        self.new_button.on_click(self.guarded(lambda _: self.new_tournament()))
         self.ticker.observe(self.guarded(lambda _: self.refresh(), clears=False), names="tick")
         self.draw_title()
         self.style = w.HTML(STYLE, layout=w.Layout(display="none"))
@@ -271,7 +277,7 @@ class TournamentTeacher(View):
             raise ValueError(self.t("store_down")) from error
         self.class_code, self.class_list = made.code, learners
         self.opening.layout.display = "none"
-        running = next((t for t in found if t["status"] != "finished"), None)
+        running = found[0] if found else None  # the newest: running, or finished to look back at
         if running is not None:
             try:
                 self.opened = self._call(lambda cup: cup.resume(made.code, key, running["code"]))
@@ -387,6 +393,14 @@ class TournamentTeacher(View):
             code = self.opened["code"]
             self.board = self._call(lambda cup: cup.board(code))
         self.redraw()
+
+    def new_tournament(self) -> None:
+        """Back to the setup form, for the class's next tournament (once this one is over)."""
+        if self.board is not None and self.board["status"] != "finished":
+            raise ValueError(self.t("still_running"))
+        self.opened, self.board, self.pairs, self._csv_for = None, None, [], ()
+        self.shown.value = ""
+        self.set_projecting(False)
 
     def set_projecting(self, on: bool) -> None:
         self.projecting = bool(on)
@@ -558,4 +572,6 @@ class TournamentTeacher(View):
             (self.t("game_of", round=g["round"], at=g["table"], names=" × ".join(g["names"])),
              f"{g['round']}:{g['table']}") for g in finished])
         self.show_which.description = self.t("show_which")
+        self.new_button.description = self.t("new")
+        self.new_button.layout.display = "" if board["status"] == "finished" else "none"
         self.show_button.description = self.t("show")
