@@ -1,23 +1,15 @@
 """A check before and after in real browsers (issue 32, item 4): three phones (360×740) take the
 before-check, answer a lesson's questions, take the after-check; the teacher's page shows the
 normalized gain and the misconceptions that vanished (docs/rules.md#check-gain)."""
+from class_pages import PHONE, create_class, open_page, sign_in
+
 from cartas.questions import SLIP
 from classroom.checks import make_question, plan
 
 from serving import start_exercises
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 SKILLS = ("manilhas_from_vira", "trick_winner")
 SIZE = 8
-
-
-def open_page(context, url):
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.goto(url)
-    page.wait_for_selector(".cartas-view", state="visible")
-    return page
 
 
 def labels(seed: int, how: str, lang: str) -> list[str]:
@@ -50,12 +42,7 @@ def test_three_phones_take_a_check_before_and_after_and_the_teacher_sees_the_gai
     teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     phones_ctx = [browser.new_context(**PHONE) for _ in range(3)]
     try:
-        turma = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
-        turma.locator(".cartas-class-name input").fill("Check 8")
-        turma.locator(".cartas-create-class").click()
-        created = turma.locator(".cartas-created [data-code]")
-        class_code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
-        turma.close()
+        class_code, key = create_class(teacher_ctx, base, "Check 8")
 
         teacher = open_page(teacher_ctx, f"{base}/verificacao.ipynb?lang=en")
         teacher.locator(".cartas-check-class input").fill(class_code)
@@ -73,10 +60,7 @@ def test_three_phones_take_a_check_before_and_after_and_the_teacher_sees_the_gai
         for name, lang, ctx in zip(("Ana", "Bia", "Caio"), langs, phones_ctx):
             phone = open_page(ctx, f"{base}/verificacao_aluno.ipynb?lang={lang}")
             phone.wait_for_selector(".cartas-check-phone[data-state='out']")
-            phone.locator(".cartas-name-input").fill(name)
-            phone.locator(".cartas-code-input").fill(class_code)
-            phone.locator(".cartas-pin-input").fill("2468")
-            phone.locator(".cartas-name-save").click()
+            sign_in(phone, name, class_code)
             take(phone, seeds["before"], "wrong", lang)
             phones.append(phone)
 

@@ -3,21 +3,12 @@
 fast bot pace. Pairings, tables, results and standings appear on every screen; each phone sits
 at her table with one tap (no code typed); the second round has no rematch; the end shows
 the podium (docs/rules.md#tournament-pages)."""
+from class_pages import PHONE, create_class, open_page, sign_in
 from phone_pages import axe_violations
 
 from conftest import SCREENSHOTS
 
-PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
 LEARNERS = (("Ana", "pt"), ("Bia", "en"), ("Caio", "pt"), ("Duda", "en"))
-
-
-def open_page(context, url):
-    page = context.new_page()
-    page.set_default_timeout(60_000)
-    page.goto(url)
-    page.wait_for_selector(".cartas-view", state="visible")
-    return page
 
 
 def select(page, css: str, label: str) -> None:
@@ -49,12 +40,7 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
     laptop = browser.new_context(viewport={"width": 1280, "height": 900})
     phones_ctx = [browser.new_context(**PHONE) for _ in LEARNERS]
     try:
-        turma = open_page(laptop, f"{base}/turma.ipynb?lang=en")
-        turma.locator(".cartas-class-name input").fill("Torneio 8")
-        turma.locator(".cartas-create-class").click()
-        created = turma.locator(".cartas-created [data-code]")
-        class_code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
-        turma.close()
+        class_code, key = create_class(laptop, base, "Torneio 8")
 
         teacher = open_page(laptop, f"{base}/torneio.ipynb?lang=en&ritmo=0.1")
         teacher.locator(".cartas-tournament-class input").fill(class_code)
@@ -75,10 +61,7 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
         for (name, lang), ctx in zip(LEARNERS, phones_ctx):
             phone = open_page(ctx, f"{base}/torneio_aluno.ipynb?torneio={code}&lang={lang}")
             phone.wait_for_selector(".cartas-tournament-mine[data-state='signin']")
-            phone.locator(".cartas-name-input").fill(name)
-            phone.locator(".cartas-code-input").fill(class_code)
-            phone.locator(".cartas-pin-input").fill("2468")
-            phone.locator(".cartas-name-save").click()
+            sign_in(phone, name, class_code)
             phone.wait_for_selector(".cartas-tournament-mine[data-state='out']")
             phones.append(phone)
         assert not axe_violations(phones[0]), axe_violations(phones[0])

@@ -38,6 +38,7 @@ from classroom.store import StoreError
 from classroom.tournament import FORMATS, MAX_ROUNDS, TournamentRefused
 from widgets.components.base import View, close_drawing
 from widgets.components.live import LiveTicker
+from widgets.components.opening import OPENING_TEXT
 from widgets.components.pacing import LEVEL_TEXT, draw_level_chooser, level_chooser
 from widgets.draw.tournament import board_html
 from widgets.families import views_of
@@ -58,17 +59,7 @@ body:has(.{PROJECTING}) .jp-RenderedMarkdown {{ display: none; }}
 
 TEXT = {
     "title": {"pt": "Torneio da turma (professor)", "en": "Class tournament (teacher)"},
-    "intro": {"pt": "Abra a turma com o código e a chave do professor.",
-              "en": "Open the class with its code and the teacher key."},
-    "hub_intro": {"pt": "Escreva a turma (o grupo do JupyterHub).", "en": "Type the class (its JupyterHub group)."},
-    "code": {"pt": "Código da turma", "en": "Class code"},
-    "key": {"pt": "Chave do professor", "en": "Teacher key"},
-    "open_class": {"pt": "Abrir a turma", "en": "Open the class"},
-    "refused": {"pt": "Código ou chave do professor errados.", "en": "Wrong class code or teacher key."},
-    "hub_refused": {"pt": "Não há essa turma no JupyterHub, ou você não é professor(a).",
-                    "en": "There is no such class on JupyterHub, or you do not teach."},
-    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
-                   "en": "The store does not answer right now; try again in a moment."},
+    **OPENING_TEXT,
     "game": {"pt": "Jogo", "en": "Game"},
     "format": {"pt": "Formato", "en": "Format"},
     "format_swiss": {"pt": "Suíço (rodadas por pontuação)", "en": "Swiss (rounds by score)"},

@@ -25,20 +25,11 @@ from classroom.classes import NotAllowed
 from classroom.mastery import BY_KEY
 from classroom.store import StoreError
 from widgets.components.base import View
+from widgets.components.opening import OPENING_TEXT
 
 TEXT = {
     "title": {"pt": "Verificação antes e depois (professor)", "en": "Check before and after (teacher)"},
-    "intro": {"pt": "Abra a turma com o código e a chave do professor.",
-              "en": "Open the class with its code and the teacher key."},
-    "hub_intro": {"pt": "Escreva a turma (o grupo do JupyterHub).", "en": "Type the class (its JupyterHub group)."},
-    "code": {"pt": "Código da turma", "en": "Class code"},
-    "key": {"pt": "Chave do professor", "en": "Teacher key"},
-    "open_class": {"pt": "Abrir a turma", "en": "Open the class"},
-    "refused": {"pt": "Código ou chave do professor errados.", "en": "Wrong class code or teacher key."},
-    "hub_refused": {"pt": "Não há essa turma no JupyterHub, ou você não é professor(a).",
-                    "en": "There is no such class on JupyterHub, or you do not teach."},
-    "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
-                   "en": "The store does not answer right now; try again in a moment."},
+    **OPENING_TEXT,
     "skills": {"pt": "Habilidades a verificar", "en": "Skills to check"},
     "size": {"pt": "Perguntas", "en": "Questions"},
     "open": {"pt": "Abrir a verificação (antes)", "en": "Open the check (before)"},
