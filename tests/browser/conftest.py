@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from class_pages import wait_for_view
 
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
@@ -57,7 +58,7 @@ def dashboard(browser, voila_url, request):
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.set_default_timeout(60_000)
         page.goto(f"{voila_url}/voila/render/{notebook}{query}")
-        page.wait_for_selector(".cartas-view", state="visible")
+        wait_for_view(page)
         pages.append((notebook, page))
         return page
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
+from class_pages import wait_for_view
 
 from serving import ROOT
 
@@ -40,7 +41,7 @@ def hostile_query(i: int) -> dict[str, str]:
 
 def check(page, notebook: str, query: dict[str, str]) -> list:
     """What is wrong with one opened dashboard ([] when nothing is)."""
-    page.wait_for_selector(".cartas-view", state="visible")
+    wait_for_view(page, 90_000)
     notice = page.locator(".cartas-url-notice").first
     notice.wait_for()
     said = notice.text_content() or ""

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from class_pages import wait_for_view
 
 import widgets
 
@@ -76,7 +77,7 @@ def open_page(context, voila_url, notebook, query=""):
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(f"{voila_url}/voila/render/{notebook}{query}")
-    page.wait_for_selector(".cartas-view", state="visible")
+    wait_for_view(page)
     return page
 
 
