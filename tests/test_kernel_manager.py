@@ -92,9 +92,11 @@ def test_preheated_kernel_starts_are_spaced_and_ordinary_ones_are_not(monkeypatc
     first = min(t for t, _ in started)
     pooled = sorted(t - first for t, kind in started if kind == "True")
     ordinary = [t - first for t, kind in started if kind == "False"]
-    assert ordinary[0] < 0.1  # a learner's own kernel never waits for the pool
-    assert pooled[0] < 0.1 and all(b - a >= 0.19 for a, b in zip(pooled, pooled[1:]))
-    assert pooled[-1] < 0.6
+    assert ordinary[0] < 0.5  # a learner's own kernel never waits for the pool (that would be 0.6 s)
+    # the k-th pool kernel starts no sooner than k intervals after the first start (a busy machine
+    # may only delay a start, never hasten one: the observed gaps between two starts may shrink)
+    assert all(t >= k * 0.19 for k, t in enumerate(pooled)), pooled
+    assert pooled[-1] < 0.4 + 1.5, pooled  # and the pool is not held up beyond its spacing (+ slack)
 
 
 def test_the_repositorys_voila_config_spaces_pool_refills():
