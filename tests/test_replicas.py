@@ -151,7 +151,13 @@ def test_a_tables_moves_go_through_alternating_replicas_each_applied_once(distri
     seats = {0: "ana", 1: "bia"}
     code = _table(hub, tokens, seats)
     movers = []
-    status, view, _ = call(hub.service_url, tokens["ana"], "GET", f"api/tables/{code}")
+    deadline = time.monotonic() + 10
+    while True:  # a plain look is a replica's cache, which may not have heard of the start yet
+        status, view, _ = call(hub.service_url, tokens["ana"], "GET", f"api/tables/{code}")
+        if status == 200 and view.get("current_seat") is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert status == 200 and view.get("current_seat") is not None, view
     first, turn = view["version"], view["current_seat"]
     known = first
     for _ in range(12):

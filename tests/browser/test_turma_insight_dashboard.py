@@ -99,6 +99,7 @@ def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone(bro
                 # a table too wide scrolls inside its own box
                 assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
                 table = page.locator(".cartas-class-table table")
+                table.first.wait_for()  # the learners' table is drawn once the class is open
                 assert table.count() == 1
                 box = page.locator(".cartas-class-table .cartas-scroll-x").bounding_box()
                 assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
