@@ -16,3 +16,13 @@ OPENING_TEXT = {
     "store_down": {"pt": "O armazenamento não responde agora; tente de novo em instantes.",
                    "en": "The store does not answer right now; try again in a moment."},
 }
+
+
+def draw_opening(view, hub: bool) -> None:
+    """Word a teacher's class-opening row in the view's language: `view.intro` (an HTML), its
+    `code` and `key` fields (the key hidden under the hub) and `open_class_button`."""
+    from html import escape
+    view.intro.value = f"<p style='font-size:16px'>{escape(view.t('hub_intro' if hub else 'intro'))}</p>"
+    view.key.layout.display = "none" if hub else ""
+    view.code.placeholder, view.key.placeholder = view.t("code"), view.t("key")
+    view.open_class_button.description = view.t("open_class")

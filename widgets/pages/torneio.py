@@ -38,7 +38,7 @@ from classroom.store import StoreError
 from classroom.tournament import FORMATS, MAX_ROUNDS, TournamentRefused
 from widgets.components.base import View, close_drawing
 from widgets.components.live import LiveTicker
-from widgets.components.opening import OPENING_TEXT
+from widgets.components.opening import OPENING_TEXT, draw_opening
 from widgets.components.pacing import LEVEL_TEXT, draw_level_chooser, level_chooser
 from widgets.draw.tournament import board_html
 from widgets.families import views_of
@@ -437,10 +437,7 @@ class TournamentTeacher(View):
     def redraw(self) -> None:
         self.draw_title()
         lang, hub = self.lang, hub_user() is not None
-        self.intro.value = f"<p style='font-size:16px'>{escape(self.t('hub_intro' if hub else 'intro'))}</p>"
-        self.key.layout.display = "none" if hub else ""
-        self.code.placeholder, self.key.placeholder = self.t("code"), self.t("key")
-        self.open_class_button.description = self.t("open_class")
+        draw_opening(self, hub)
         self._draw_setup(lang)
         board, opened = self.board, self.opened
         self.compose.layout.display = "" if self.class_code is not None and opened is None else "none"

@@ -25,7 +25,7 @@ from classroom.classes import NotAllowed
 from classroom.mastery import BY_KEY
 from classroom.store import StoreError
 from widgets.components.base import View
-from widgets.components.opening import OPENING_TEXT
+from widgets.components.opening import OPENING_TEXT, draw_opening
 
 TEXT = {
     "title": {"pt": "Verificação antes e depois (professor)", "en": "Check before and after (teacher)"},
@@ -173,10 +173,7 @@ class CheckTeacher(View):
     def redraw(self) -> None:
         self.draw_title()
         lang, hub = self.lang, hub_user() is not None
-        self.intro.value = f"<p style='font-size:16px'>{escape(self.t('hub_intro' if hub else 'intro'))}</p>"
-        self.key.layout.display = "none" if hub else ""
-        self.code.placeholder, self.key.placeholder = self.t("code"), self.t("key")
-        self.open_class_button.description = self.t("open_class")
+        draw_opening(self, hub)
         self.skills_head.value = f"<b>{escape(self.t('skills'))}</b>"
         for key, box in self.skill_boxes.items():
             box.description = BY_KEY[key].name[lang]
