@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import warnings
 
+from kernel_wire import watch
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SHOWN = "() => (document.body ? document.body.innerText : '').slice(0, 300)"
@@ -44,6 +45,7 @@ def open_page(context, url: str):
     """A new page of `context` at `url`, once its view shows (60 s for every wait after)."""
     page = context.new_page()
     page.set_default_timeout(60_000)
+    watch(page)  # kernel_wire.of(page) tells when the kernel has handled a click
     page.goto(url)
     wait_for_view(page)
     return page

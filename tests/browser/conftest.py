@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from class_pages import wait_for_view
+from kernel_wire import watch
 
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
@@ -57,6 +58,7 @@ def dashboard(browser, voila_url, request):
     def open_dashboard(notebook: str, query: str = ""):
         page = browser.new_page(viewport={"width": 1280, "height": 1000})
         page.set_default_timeout(60_000)
+        watch(page)  # kernel_wire.of(page) tells when the kernel has handled a click
         page.goto(f"{voila_url}/voila/render/{notebook}{query}")
         wait_for_view(page)
         pages.append((notebook, page))

@@ -10,6 +10,9 @@ import re
 import sys
 from pathlib import Path
 
+import kernel_wire
+from class_pages import wait_for_view
+
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 from lessons import LESSONS  # noqa: E402 - from tools/, put on the path above
@@ -29,25 +32,30 @@ SCREENSHOTS = (ROOT / "screenshots" / "phone" if os.environ.get("CARTAS_UPDATE_S
 
 
 def phone_context(browser, size=PHONES[0]):
+    """A phone's browser context; each of its pages is watched (kernel_wire) from its start."""
     width, height = size
-    return browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
-                               has_touch=True, device_scale_factor=2)
+    context = browser.new_context(viewport={"width": width, "height": height}, is_mobile=True,
+                                  has_touch=True, device_scale_factor=2)
+    context.on("page", kernel_wire.watch)
+    return context
 
 
 def open_page(context, voila_url: str, name: str, lang: str = "pt"):
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(f"{voila_url}/voila/render/{name}.ipynb?lang={lang}")
-    page.wait_for_selector(".cartas-view", state="visible")
+    wait_for_view(page)
     page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
     settle(page)
     return page
 
 
-def settle(page, ms: int = 700) -> None:
-    """Let the kernel's answer reach the page (the views draw after the first paint)."""
+def settle(page, mark: int = 0) -> None:
+    """Let the kernel's answer reach the page: every request the page sent its kernel since
+    `mark` (default: since it opened, so the first state request, which the views' first
+    drawing runs before) is finished and drawn (kernel_wire)."""
     page.wait_for_load_state("networkidle")
-    page.wait_for_timeout(ms)
+    kernel_wire.of(page).handled(page, mark)
 
 
 # Layout, measured in the page. An element is out of the screen when its box reaches past the
@@ -177,8 +185,9 @@ MAIN_STEPS = (
 def click_first(page, selector: str) -> bool:
     for element in page.locator(selector).all():
         if element.is_visible() and element.is_enabled():
+            mark = kernel_wire.of(page).mark()
             element.click()
-            settle(page, 900)
+            settle(page, mark)
             return True
     return False
 
@@ -189,9 +198,10 @@ def main_interactions(page) -> list[str]:
 
 
 def switch_language(page, lang: str) -> None:
+    mark = kernel_wire.of(page).mark()
     page.locator(f".cartas-page-language button[data-lang='{lang}']").click()
     page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
-    settle(page)
+    settle(page, mark)
 
 
 def full_screenshot(page, path: Path) -> None:
@@ -200,7 +210,7 @@ def full_screenshot(page, path: Path) -> None:
     size = page.viewport_size
     height = page.evaluate("Math.max(...Array.from(document.querySelectorAll('body *'), e => e.scrollHeight))")
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height) + 40, 8000))})
-    page.wait_for_timeout(300)
+    page.evaluate(kernel_wire.PAINTED)  # drawn at the new size
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path), full_page=True)
     page.set_viewport_size(size)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import kernel_wire
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,14 +53,16 @@ def test_no_label_or_dropdown_is_cut_off_at_1024x768_in_either_language(name, br
     try:
         page = context.new_page()
         page.set_default_timeout(60_000)
+        wire = kernel_wire.watch(page)
         page.goto(f"{voila_url}/voila/render/{name}.ipynb?lang=pt")
         page.wait_for_selector(".cartas-view", state="visible")
         for lang in ("pt", "en"):
+            mark = wire.mark() if lang != "pt" else 0
             if lang != "pt":
                 page.locator(f".cartas-page-language button[data-lang='{lang}']").click()
             page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang",
                                    arg=lang)
-            page.wait_for_timeout(500)  # the views draw their labels after the page switch
+            wire.handled(page, mark)  # the views have drawn their labels in the page's language
             assert (lang, page.evaluate(CUT_OFF, ARROW)) == (lang, [])
     finally:
         context.close()

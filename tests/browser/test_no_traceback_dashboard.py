@@ -9,6 +9,7 @@ import re
 import time
 import uuid
 
+import kernel_wire
 import pytest
 
 from widgets.components.base import error_log_path
@@ -110,6 +111,7 @@ def open_recorded(browser, url: str):
     page.set_default_timeout(60_000)
     page.add_init_script(KEEP_SOCKETS)
     frames = recorded(page)
+    kernel_wire.watch(page)
     page.goto(url)
     page.wait_for_selector(".cartas-view", state="visible")
     return page, frames
@@ -129,13 +131,18 @@ def test_crafted_widget_messages_in_the_truco_game_leave_no_traceback_in_any_fra
         marker = f"crafted-{uuid.uuid4().hex}"
         page.evaluate(SEND_UPDATE, [picker, {"picked": {"index": "x", "count": 99}}])
         page.locator(".cartas-field-error", has_text="no card there").wait_for()  # refused aloud, beside the moves
+        mark = kernel_wire.of(page).mark()
         page.evaluate(SEND_UPDATE, [picker, {"picked": [marker]}])  # not a dict: the kernel cannot apply it
         deadline = time.monotonic() + 10
         while marker not in error_log_path().read_text(errors="replace") and time.monotonic() < deadline:
             time.sleep(0.2)
         assert marker in error_log_path().read_text(errors="replace")  # the server's log has it
-        time.sleep(0.5)  # any frame the kernel would send about it has arrived by now
-        assert frames and not any(marker in frame for frame in frames)
+        kernel_wire.of(page).handled(page, mark)  # every frame the kernel sent about it has arrived
+        # the kernel's words about it never reach the page; ipywidgets' own echo of the state the
+        # page sent (an "echo_update", to the page's other views) is the page's words, not the kernel's
+        about = [m for m in frames.messages if marker in json.dumps(m)
+                 and (m.get("content", {}).get("data") or {}).get("method") != "echo_update"]
+        assert frames and about == [], about
         assert_no_leak(frames)
     finally:
         page.close()
@@ -154,9 +161,10 @@ def test_a_crafted_card_pick_at_a_21_table_is_refused_without_a_traceback(browse
         page.locator(".cartas-status [data-status='playing']").wait_for()
         picker = widget_id(frames, "cartas-hand-cards")
         # no card is drawn at a 21 table, and the crafted pick names no drawing either
+        mark = kernel_wire.of(page).mark()
         page.evaluate(SEND_UPDATE, [picker, {"picked": {"index": 0, "count": 7}}])
         page.locator(".cartas-error", has_text="the table moved on").wait_for()
-        time.sleep(0.5)
+        kernel_wire.of(page).handled(page, mark)  # every frame the kernel sent about it has arrived
         assert_no_leak(frames)
         assert "Something went wrong" not in page.content()
     finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import kernel_wire
 import pytest
 from phone_pages import open_page, phone_context, record, said, settle, switch_language, wait_said
 
@@ -49,9 +50,10 @@ def test_a_refusal_shows_beside_its_control_on_a_phone_and_is_said(browser, voil
         scenarios = open_page(context, voila_url, "cenarios", "en")
         record(scenarios)
         score = scenarios.locator(".cartas-score-0 input")
+        mark = kernel_wire.of(scenarios).mark()
         score.fill("13")
         score.press("Enter")
-        settle(scenarios, 300)
+        settle(scenarios, mark)  # the kernel has the 13
         scenarios.locator(".cartas-make").click()
         assert_near_and_on_screen(refusal_beside(scenarios, ".cartas-make"))
         wait_said(scenarios, "from 0 to 11, not")

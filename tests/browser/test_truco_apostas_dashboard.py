@@ -1,4 +1,6 @@
 """The betting lab served by Voilà: a truco call shows what running would pay."""
+import kernel_wire
+
 from serving import start_exercises
 
 
@@ -23,8 +25,9 @@ def test_a_second_answer_does_not_flip_the_verdict(dashboard):
     page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
     verdict = page.locator(".cartas-feedback").inner_text()
     asked = page.locator(".cartas-score span").get_attribute("data-asked")
+    mark = kernel_wire.of(page).mark()
     answers.nth(1).click()
-    page.wait_for_timeout(1500)  # the kernel answers a click well within this
+    kernel_wire.of(page).handled(page, mark)  # the kernel has answered the click, and it is drawn
     assert page.locator(".cartas-feedback").inner_text() == verdict
     assert page.locator(".cartas-score span").get_attribute("data-asked") == asked
 

@@ -8,6 +8,7 @@ import os
 import sys
 from pathlib import Path
 
+import kernel_wire
 import pytest
 from phone_pages import AXE_RULES, AXE_TAGS, phone_context
 
@@ -114,7 +115,7 @@ def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone(bro
             assert _axe(page) == []
             SCREENSHOTS.mkdir(parents=True, exist_ok=True)
             page.evaluate("(e) => e.scrollIntoView()", panel.locator("h4").element_handle())
-            page.wait_for_timeout(300)  # the scroll painted (a screenshot for review, no check waits on it)
+            page.evaluate(kernel_wire.PAINTED)  # the scroll painted (a screenshot for review)
             page.screenshot(path=str(SCREENSHOTS / f"{name}_{lang}.png"))
             page.locator(".cartas-insight-learner summary").first.click()  # one learner opened
             replay = page.locator(".cartas-insight-learner").first.locator(".cartas-insight-replay").first

@@ -2,6 +2,8 @@
 device", keeps no key in the browser, and forgets on request (widgets.pages.turma)."""
 from __future__ import annotations
 
+import kernel_wire
+
 
 def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
     page = dashboard("turma.ipynb", "?lang=en")
@@ -24,7 +26,9 @@ def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
 
     page.locator(".cartas-forget-device").click()
     page.wait_for_function("() => localStorage.getItem('cartas.teacher') === null")
+    mark = kernel_wire.of(page).mark()
     page.reload()
     page.locator(".cartas-open-class").wait_for()
-    page.wait_for_timeout(1500)  # the browser has reported what it keeps: nothing
+    # the browser has reported what it keeps (nothing), and the kernel has acted on it
+    kernel_wire.of(page).handled(page, mark, containing='"stored"')
     assert page.locator(".cartas-class-status [data-code]").count() == 0
