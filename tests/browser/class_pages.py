@@ -4,13 +4,15 @@ a class on the teacher's page (its code and key), and sign a phone into it.
 `wait_for_view`: under a loaded `make test` (four workers on two cores), about one page load in
 a few thousand has shown no view at all within 60-90 s, never in a run of its test alone (CI
 runs of 2026-12-04; under investigation). Such a page is reloaded once, as a learner would, and
-said in a warning (pytest's warnings summary names it and what it showed); a page whose view does
-not show after the reload fails its test, naming what it showed both times."""
+said in a warning (pytest's warnings summary names it, what it showed, and the wire's diagnosis:
+requests sent to and finished by its kernel, the console's errors and warnings, failed requests;
+one seen here showed "Error displaying widget: model not found" for the page's language switch);
+a page whose view does not show after the reload fails its test, naming the same."""
 from __future__ import annotations
 
 import warnings
 
-from kernel_wire import watch
+from kernel_wire import diagnosis, watch
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 SHOWN = "() => (document.body ? document.body.innerText : '').slice(0, 300)"
@@ -31,14 +33,14 @@ def wait_for_view(page, timeout: float = 60_000) -> None:
         return
     except PlaywrightTimeout:
         first = page.evaluate(SHOWN)
-    warnings.warn(PageStalled(f"{page.url[:160]} showed no view in {timeout / 1000:g} s (it showed {first!r}); "
-                              "reloaded"), stacklevel=2)
+    warnings.warn(PageStalled(f"{page.url[:160]} showed no view in {timeout / 1000:g} s (it showed {first!r}; "
+                              f"{diagnosis(page)}); reloaded"), stacklevel=2)
     page.reload()
     try:
         page.wait_for_selector(".cartas-view", state="visible", timeout=timeout)
     except PlaywrightTimeout:
         raise AssertionError(f"{page.url[:160]} showed no view, twice: {first!r}, then "
-                             f"{page.evaluate(SHOWN)!r}") from None
+                             f"{page.evaluate(SHOWN)!r} ({diagnosis(page)})") from None
 
 
 def open_page(context, url: str):

@@ -53,6 +53,23 @@ class KernelWire:
         self.sent: list[str] = []  # msg_id of each shell request, in the order sent
         self.said: list[str] = []  # the content of each, as JSON text
         self.finished: set[str] = set()  # msg_ids the kernel has reported idle for
+        self.troubles: list[str] = []  # the page's console errors and warnings, failed requests
+
+    def _trouble(self, text: str) -> None:
+        self.troubles = [*self.troubles[-19:], text[:300]]
+
+    def _console(self, message) -> None:
+        if message.type in ("error", "warning"):
+            self._trouble(f"console {message.type}: {message.text}")
+
+    def _response(self, response) -> None:
+        if response.status >= 400:
+            self._trouble(f"HTTP {response.status} {response.url[:120]}")
+
+    def diagnosis(self) -> str:
+        """What went wrong on the page that a test can name (for a page that showed no view)."""
+        return (f"{len(self.sent)} requests sent, {sum(m in self.finished for m in self.sent)} finished; "
+                f"{' | '.join(self.troubles) or 'no console error, no failed request'}")
 
     def _watch(self, socket) -> None:
         if "/channels" not in socket.url:
@@ -100,7 +117,16 @@ def watch(page) -> KernelWire:
     if wire is None:
         wire = _WIRES[page] = KernelWire()
         page.on("websocket", wire._watch)
+        page.on("console", wire._console)
+        page.on("response", wire._response)
+        page.on("requestfailed", lambda request: wire._trouble(f"failed {request.url[:120]}: {request.failure}"))
     return wire
+
+
+def diagnosis(page) -> str:
+    """The wire's diagnosis of a watched page; "" for a page not watched."""
+    wire = _WIRES.get(page)
+    return wire.diagnosis() if wire is not None else ""
 
 
 def of(page) -> KernelWire:

@@ -1,9 +1,16 @@
-"""Every dashboard served by Voilà: the whole page in one language, and no raw Python output.
+"""Every dashboard served by Voilà: the whole page in one language, no raw Python output, and
+no text cut off on a 1024×768 projector.
 
 - With `?lang=en`, no Portuguese heading (h1-h3) is visible: the prose blocks of the other
   language are hidden and the views draw their titles in English.
 - No output area shows a Python value (True, 0.6, (0, 1), a quoted string...): the engine checks
   are tagged `remove-cell` and Voilà drops them.
+- At 1024×768, in English and then in Portuguese (the page's own switch: every view redraws its
+  labels), no label, dropdown or button text is cut off. A text is cut off when its element is
+  narrower than the text: a label, button or toggle button whose content is wider than its box
+  (`scrollWidth > clientWidth`, ipywidgets ends such texts with "…"), or a dropdown whose chosen
+  option is wider than the space left beside its arrow (measured with the dropdown's own font).
+  One page load per dashboard does all of it.
 - The learner's choice of language is remembered across dashboards and reloads (localStorage),
   from the page switch and from a view's own switch.
 """
@@ -15,6 +22,7 @@ import re
 import sys
 from pathlib import Path
 
+import kernel_wire
 import pytest
 from class_pages import wait_for_view
 
@@ -25,6 +33,30 @@ sys.path.insert(0, str(ROOT / "tools"))
 LESSONS = importlib.import_module("lessons").LESSONS
 
 DASHBOARDS = sorted(LESSONS) + ["index"]
+ARROW = 20  # pixels of a dropdown taken by its arrow
+
+CUT_OFF = """(arrow) => {
+  const visible = e => e.offsetParent !== null && e.getClientRects().length > 0;
+  const cut = [];
+  const boxes = '.widget-label, .widget-label-basic, .widget-button, .widget-toggle-button, '
+              + '.jupyter-button, .widget-inline-hbox > label';
+  for (const e of document.querySelectorAll(boxes)) {
+    if (visible(e) && e.innerText.trim() && e.scrollWidth > e.clientWidth + 1) {
+      cut.push(e.innerText.trim() + ` (${e.scrollWidth} > ${e.clientWidth})`);
+    }
+  }
+  const canvas = document.createElement('canvas').getContext('2d');
+  for (const s of document.querySelectorAll('select')) {
+    if (!visible(s) || s.multiple || s.selectedIndex < 0) continue;
+    const style = getComputedStyle(s);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = s.options[s.selectedIndex].text;
+    const room = s.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+    const width = canvas.measureText(text).width;
+    if (width > room + 1) cut.push(`${text} (select: ${Math.round(width)} > ${Math.round(room)})`);
+  }
+  return cut;
+}"""
 
 # A whole output that reads like a Python value.
 PYTHON_REPR = re.compile(r"""^(True|False|None|-?\d+(\.\d+)?(e[-+]?\d+)?|\(.*\)|\[.*\]|\{.*\}|'.*'|".*"|\w+\(.*\))$""",
@@ -76,6 +108,7 @@ def test_the_repr_detector_knows_python_values():
 def open_page(context, voila_url, notebook, query=""):
     page = context.new_page()
     page.set_default_timeout(60_000)
+    kernel_wire.watch(page)
     page.goto(f"{voila_url}/voila/render/{notebook}{query}")
     wait_for_view(page)
     return page
@@ -87,9 +120,9 @@ def page_language_ready(page, lang):
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)
-def test_dashboard_in_english_shows_no_portuguese_heading_and_no_python_output(
+def test_dashboard_in_english_shows_no_portuguese_heading_no_python_output_and_no_label_cut_off_in_either_language(
         name, browser, voila_url):
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
     try:
         page = open_page(context, voila_url, f"{name}.ipynb", "?lang=en")
         assert not python_reprs(page.evaluate(OUTPUTS))
@@ -102,6 +135,14 @@ def test_dashboard_in_english_shows_no_portuguese_heading_and_no_python_output(
             assert heading["inEnglish"] or heading["text"] not in portuguese, heading
         assert any(h["inEnglish"] for h in headings)
         assert page.title() == page.locator(".lang-en h1").first.inner_text().replace("¶", "").strip()
+        wire = kernel_wire.of(page)
+        wire.handled(page, 0)  # the views' first drawing is on the page
+        assert ("en", page.evaluate(CUT_OFF, ARROW)) == ("en", [])
+        mark = wire.mark()
+        page.locator(".cartas-page-language button[data-lang='pt']").click()
+        page_language_ready(page, "pt")
+        wire.handled(page, mark)  # the views have drawn their labels in Portuguese
+        assert ("pt", page.evaluate(CUT_OFF, ARROW)) == ("pt", [])
     finally:
         context.close()
 

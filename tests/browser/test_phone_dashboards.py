@@ -1,8 +1,12 @@
 """Every dashboard on a phone (360×740 and 390×844, touch), in Portuguese and in English, at
-opening and after its main interactions: one title and one language switch (the page's),
-nothing reaches past the screen's edge, every tap
-target (a checkbox too) is at least 44×44 px, no label is cut off, no field is squeezed below
-its content, and nothing a learner reads or taps overlaps another or is drawn out of its row.
+opening and after its main interactions (an exercise asked and answered, a card played, a deal,
+truco called and accepted where the dashboard has them): one title and one language switch (the
+page's), nothing reaches past the screen's edge, every tap target (a checkbox too) is at least
+44×44 px, no label is cut off, no field is squeezed below its content, nothing a learner reads
+or taps overlaps another or is drawn out of its row, and axe-core (WCAG 2.1 A and AA: tags
+wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing. One page load per dashboard sees its four
+states: opened in Portuguese, switched to English (every view redrawn), back in Portuguese after
+the main interactions, and switched to English again.
 
 Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
 under build/screenshots/phone/ in a test run, and into the reviewed screenshots/phone/ by
@@ -10,11 +14,13 @@ under build/screenshots/phone/ in a test run, and into the reviewed screenshots/
 """
 from __future__ import annotations
 
+import kernel_wire
 import pytest
 from phone_pages import (
     DASHBOARDS,
     PHONES,
     SCREENSHOTS,
+    axe_violations,
     full_screenshot,
     layout_problems,
     main_interactions,
@@ -30,25 +36,31 @@ NONE = {"out": [], "small": [], "cut": [], "overlap": []}
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)
-def test_dashboard_fits_a_phone_with_44px_targets_and_no_label_cut_off(name, browser, voila_url):
+def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_violation(name, browser, voila_url):
     context = phone_context(browser)
     try:
         page = open_page(context, voila_url, name, "pt")
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
         assert titles_and_switches(page) == {"switches": 1, "repeated": []}
-        main_interactions(page)
+        assert ("pt", "opening", axe_violations(page)) == ("pt", "opening", [])
+        switch_language(page, "en")
+        assert ("en", "opening", axe_violations(page)) == ("en", "opening", [])
+        switch_language(page, "pt")
+        steps = main_interactions(page)
         # still this dashboard: no interaction follows a link away (the checks and the
         # screenshot below would then be of another page)
         assert page.url.split("?")[0].endswith(f"/{name}.ipynb"), page.url
         assert ("pt", "after", layout_problems(page)) == ("pt", "after", NONE)
+        assert ("pt", steps, axe_violations(page)) == ("pt", steps, [])
         full_screenshot(page, SCREENSHOTS / f"{name}.png")
         switch_language(page, "en")
         assert titles_and_switches(page) == {"switches": 1, "repeated": []}
+        assert ("en", steps, axe_violations(page)) == ("en", steps, [])
         for width, height in PHONES:
             page.set_viewport_size({"width": width, "height": height})
             # the page has taken the new width and drawn it (two frames), no fixed wait
             page.wait_for_function("(w) => window.innerWidth === w", arg=width)
-            page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.evaluate(kernel_wire.PAINTED)
             assert ("en", width, layout_problems(page)) == ("en", width, NONE)
     finally:
         context.close()
