@@ -35,7 +35,26 @@ def run_async(coroutine):
 # folders, on ports it picks itself. Tests that share a costly server of a wider scope stay on
 # one worker, so that server starts once: the hub's tests (one JupyterHub), and each module
 # whose fixtures start a server for the whole module.
-SHARED_SERVER_MODULES = {"test_mesa_dashboard.py", "test_index_dashboard.py", "test_server_extension.py"}
+SHARED_SERVER_MODULES = {"test_mesa_dashboard.py", "test_index_dashboard.py", "test_server_extension.py",
+                         "test_replicas.py"}
+OWN_HUB_MODULES = {"test_replicas.py"}  # a hub, haproxy, PgBouncer and service replicas of its own
+
+
+def _start_order(items) -> dict[Path, int]:
+    """When each test file's tests are handed out: the longest work first, so that no worker is
+    left with a long test at the end of the run while the others wait (pytest-xdist hands out
+    tests in collection order). The hub's group (one worker, one hub, its tests in a row), then
+    Binder's install (a fresh environment: minutes), then the files with scale tests (`slow`),
+    then the browser tests, then everything else, whose short tests fill the gaps at the end.
+    A file's tests stay together, in their order (a module's server starts once)."""
+    order: dict[Path, int] = {}
+    for item in items:
+        path = Path(str(item.path))
+        rank = (0 if path.parent.name == "hub"
+                else 1 if item.get_closest_marker("binder") or path.name in OWN_HUB_MODULES
+                else 2 if item.get_closest_marker("slow") else 3 if path.parent.name == "browser" else 4)
+        order[path] = min(order.get(path, rank), rank)
+    return order
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -46,6 +65,8 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.xdist_group("hub"))
         elif path.name in SHARED_SERVER_MODULES:
             item.add_marker(pytest.mark.xdist_group(path.stem))
+    order = _start_order(items)
+    items.sort(key=lambda item: order[Path(str(item.path))])  # stable: a file keeps its order
 
 
 @pytest.hookimpl(trylast=True)
