@@ -75,6 +75,8 @@ from collections.abc import Callable
 from datetime import date, datetime, time as day_time
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cartas.games import families
+
 from .identity import CODE_ALPHABET, clean_name
 from .mastery import SKILLS
 from .store import Migrations
@@ -87,7 +89,7 @@ MAX_ITEMS = 20
 MAX_NEED = 50
 ID_LENGTH = 8
 LESSON_KEYS = tuple(dict.fromkeys(skill.lesson for skill in SKILLS))
-GAMES = ("truco", "21")
+GAMES = families()  # a game item names a family of the registry
 PLACES = ("bots", "table")
 GOALS = ("play", "win")  # a game item asks to play it to the end (the default), or to win it
 QUESTIONS = ("play", "answer", "hit", "banker")
