@@ -388,8 +388,9 @@ class Classes:
     Every classroom rule is asked of one `StoreClassroom` (`room`), the very object a laptop's
     pages ask (classroom.interface): the service adds who asks and the wire, never a rule of
     its own (tests/test_classroom_interface.py reads this module for a rule reached around it).
-    What it keeps itself is a replica's shared state: the codes a learner reached, the
-    homework request buckets, the tables' versions and presence its caches are built on."""
+    What it keeps itself is a replica's shared state: the codes a learner reached (its guess
+    limit) and the homework request buckets (its request limit); the tables' versions and
+    presence, many at once, are the tables repository's (`classroom.tables.StoreRepository`)."""
 
     def __init__(self, store: Store, workers: int):
         self.store = store
@@ -431,29 +432,15 @@ class Classes:
 
     def versions(self, codes: list[str]) -> dict[str, int]:
         """The stored version of each of the tables `codes` (those that exist), in one query."""
-        marks = ", ".join("?" for _ in codes)
-        with self.store.transaction(write=False, single=True) as tx:
-            rows = tx.execute(f"SELECT code, version FROM mesas WHERE code IN ({marks})", codes).fetchall()
-        return {str(code): int(version) for code, version in rows}
+        return self.tables.repo.versions(codes)
 
     def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
         """Learners' presence at tables, (code, learner, when) each, in one transaction."""
-        with self.store.transaction(batch=True) as tx:
-            tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
-                           "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
+        self.tables.repo.touch_many(beats)
 
     def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]:
         """Who was seen when at each of the tables `codes`, in one query (the sweep's)."""
-        out: dict[str, dict[str, float]] = {code: {} for code in codes}
-        if not codes:
-            return out
-        marks = ", ".join("?" for _ in codes)
-        with self.store.transaction(write=False, single=True) as tx:
-            rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
-                              codes).fetchall()
-        for code, learner, at in rows:
-            out[code][learner] = float(at)
-        return out
+        return self.tables.repo.presence_of(codes)
 
     def has_reached(self, user: str, code: str) -> bool:
         """Whether `user` reached table `code` on any replica (`Service.reach`)."""
