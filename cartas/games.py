@@ -52,7 +52,7 @@ GAME_KEYS: tuple[str, ...] = ("paulista", "mineiro", "21")
 LEVELS: tuple[str, ...] = ("easy", "rule", "strong")  # the bots' levels, weakest first
 DEFAULT_LEVEL = "rule"
 __all__ = ["CATALOGUE", "DEFAULT_LEVEL", "GAME_KEYS", "LEVELS", "GameError", "GameSpec", "Option", "all_games",
-           "check_level", "find_game", "level_name"]
+           "check_level", "families", "find_game", "level_name"]
 TABLE_MOST = 50  # the most bets and rounds a class table's creator may choose
 TRUCO_MOST_ACTIONS = 1_000      # actions of a truco game to 12, at most (bots' games take under 100)
 ACTIONS_PER_SEAT_ROUND_21 = 6   # a 21 seat's actions in a round, at most counted (bots' take about 3)
@@ -381,3 +381,9 @@ def level_name(level: str, lang: str = "pt") -> str:
 def all_games() -> tuple[GameSpec, ...]:
     """Every game's spec, in `GAME_KEYS` order."""
     return tuple(find_game(key) for key in GAME_KEYS)
+
+
+def families() -> tuple[str, ...]:
+    """The games' families (`GameSpec.family`: "truco", "21"), each once, in the order of its
+    first game in `GAME_KEYS`."""
+    return tuple(dict.fromkeys(spec.family for spec in all_games()))

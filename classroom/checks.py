@@ -383,7 +383,11 @@ class CheckService(Protocol):
 
 
 class StoreChecks:
-    """`CheckService` on a store (SQLite or PostgreSQL); migrates the checks' tables."""
+    """`CheckService` on a store (SQLite or PostgreSQL); migrates the checks' tables.
+
+    The class service answers through this same object (`classroom.interface.StoreClassroom`),
+    naming what the hub knows: a learner's `classes` (her hub groups; else her class in this
+    store) and a class's `learners` ({id: name}: its hub group's members)."""
 
     def __init__(self, store: Store, seed: int | None = None):
         self.store = store
@@ -402,8 +406,10 @@ class StoreChecks:
     def close(self, class_code: str, check_id: str) -> dict:
         return set_phase(self.store, class_code, check_id, "closed")
 
-    def results(self, class_code: str, check_id: str) -> dict:
-        return results(self.store, class_code, check_id)
+    def results(self, class_code: str, check_id: str, learners: dict[str, str] | None = None) -> dict:
+        if learners is None:
+            return results(self.store, class_code, check_id)
+        return results(self.store, class_code, check_id, list(learners), learners)
 
     def _class(self, learner: Any) -> str:
         code = getattr(learner, "class_code", "")
@@ -411,15 +417,25 @@ class StoreChecks:
             raise CheckError("no_class")
         return str(code)
 
-    def mine(self, learner: Any) -> list[dict]:
-        return learner_checks(self.store, learner.key, self._class(learner))
-
-    def take(self, learner: Any, check_id: str) -> dict:
+    def _hers(self, learner: Any, check_id: str, classes: Sequence[str] | None) -> dict:
+        """Check `check_id` if it is of one of her classes (CheckError "other_class" otherwise)."""
         found = find_check(self.store, check_id)
-        if found["class_code"] != self._class(learner):
+        if found["class_code"] not in (classes if classes is not None else [self._class(learner)]):
             raise CheckError("other_class")
-        return learner_view(self.store, learner.key, found)
+        return found
 
-    def submit(self, learner: Any, check_id: str, phase: str, chosen: Sequence[str],
-               seconds: Sequence[float | None] | None = None) -> dict:
-        return submit(self.store, learner, self._class(learner), check_id, phase, chosen, seconds)
+    def mine(self, learner: Any, classes: Sequence[str] | None = None) -> list[dict]:
+        if classes is None:
+            return learner_checks(self.store, learner.key, self._class(learner))
+        return [c for code in classes for c in learner_checks(self.store, learner.key, code)]
+
+    def take(self, learner: Any, check_id: str, classes: Sequence[str] | None = None) -> dict:
+        return learner_view(self.store, learner.key, self._hers(learner, check_id, classes))
+
+    def submit(self, learner: Any, check_id: str, phase: object, chosen: object, seconds: object = None,
+               classes: Sequence[str] | None = None) -> dict:
+        """Her answers (checked by `submit`: the class service passes a request's fields as sent)."""
+        if classes is None:
+            return submit(self.store, learner, self._class(learner), check_id, phase, chosen, seconds)
+        found = self._hers(learner, check_id, classes)
+        return submit(self.store, learner, found["class_code"], found["id"], phase, chosen, seconds)

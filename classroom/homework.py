@@ -75,19 +75,22 @@ from collections.abc import Callable
 from datetime import date, datetime, time as day_time
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cartas.games import families
+
 from .identity import CODE_ALPHABET, clean_name
 from .mastery import SKILLS
 from .store import Migrations
 
-if TYPE_CHECKING:  # the store is passed in; only its type is named here
+if TYPE_CHECKING:  # the store and the tables are passed in; only their types are named here
     from .store import Store
+    from .tables import Snapshot, Tables
 
 MAX_TITLE = 80
 MAX_ITEMS = 20
 MAX_NEED = 50
 ID_LENGTH = 8
 LESSON_KEYS = tuple(dict.fromkeys(skill.lesson for skill in SKILLS))
-GAMES = ("truco", "21")
+GAMES = families()  # a game item names a family of the registry
 PLACES = ("bots", "table")
 GOALS = ("play", "win")  # a game item asks to play it to the end (the default), or to win it
 QUESTIONS = ("play", "answer", "hit", "banker")
@@ -720,8 +723,25 @@ class HomeworkService(Protocol):
     def table_game_over(self, table_code: str) -> list[dict]: ...
 
 
+def without_keys(task: dict) -> dict:
+    """An assignment as its learner receives it over the class service: a scenario item she
+    has not done yet comes without its answer key and the coach's reason (KEY_FIELDS)."""
+    states = task.get("states") or []
+    items = []
+    for index, item in enumerate(task["items"]):
+        done = index < len(states) and states[index]["done"]
+        hidden = item["kind"] == "scenario" and not done
+        items.append({k: v for k, v in item.items() if k not in KEY_FIELDS} if hidden else item)
+    return {**task, "items": items}
+
+
 class StoreHomework:
-    """HomeworkService over a store opened with classroom.progress.open_store."""
+    """HomeworkService over a store opened with classroom.progress.open_store.
+
+    The class service answers through this same object (`classroom.interface.StoreClassroom`),
+    naming what the hub knows: a learner's `classes` (her hub groups; else her class in this
+    store), a class's `learners` ((id, name) pairs: its hub group's members), and `hide_keys`
+    for what leaves the service to a learner's kernel (`without_keys`)."""
 
     def __init__(self, store: Store):
         self.store = store
@@ -735,22 +755,67 @@ class StoreHomework:
     def class_assignments(self, class_code: str) -> list[dict]:
         return class_assignments(self.store, class_code)
 
-    def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict:
-        return answer(self.store, assignment_id, item, learner_id, choice)
+    def answer(self, assignment_id: str, item: int, learner_id: str, choice,
+               classes: list[str] | None = None) -> dict:
+        return answer(self.store, assignment_id, item, learner_id, choice, classes=classes)
 
-    def learner_homework(self, learner_id: str) -> list[dict]:
-        return learner_homework(self.store, learner_id)
+    def learner_homework(self, learner_id: str, classes: list[str] | None = None,
+                         hide_keys: bool = False) -> list[dict]:
+        found = learner_homework(self.store, learner_id, classes)
+        return [without_keys(t) for t in found] if hide_keys else found
 
-    def class_results(self, assignment_id: str) -> dict | None:
-        return class_results(self.store, assignment_id)
+    def learner_assignment(self, learner_id: str, assignment_id: str, classes: list[str] | None = None,
+                           hide_keys: bool = False) -> dict:
+        """Her assignment `assignment_id`, with her states; HomeworkError "no_assignment" if
+        there is none, "not_yours" if it is not of her classes."""
+        mine = next((t for t in self.learner_homework(learner_id, classes, hide_keys) if t["id"] == assignment_id),
+                    None)
+        if mine is not None:
+            return mine
+        raise HomeworkError("no_assignment" if assignment(self.store, assignment_id) is None else "not_yours")
+
+    def class_results(self, assignment_id: str, learners: list[tuple[str, str]] | None = None) -> dict | None:
+        return class_results(self.store, assignment_id, learners)
+
+    def bot_item(self, assignment_id: str, item: int, learner_id: str,
+                 classes: list[str] | None = None) -> tuple[dict, bool]:
+        return bot_item(self.store, assignment_id, item, learner_id, classes)
+
+    def bot_table_over(self, record: dict, state=None) -> list[dict]:
+        return bot_table_over(self.store, record, state)
+
+    def bot_table(self, tables: Tables, assignment_id: str, item: int, learner_id: str, name: str,
+                  classes: list[str] | None = None, game: object = None, pace: float | None = None,
+                  setup: dict | None = None) -> Snapshot:
+        """Her homework table for game item `item` against the bots (docs/rules.md#homework-games),
+        at `tables`: her open one for that item if she has one (a reload finds it again), else a
+        new one made and dealt there (`bot_game_key`'s game, `setup`'s seats and options, the
+        bots at `pace`), kept under `bot_table_class` and started, her seat hers alone;
+        HomeworkError "item_done" for an item she has done already, and `bot_item`'s refusals."""
+        spec, done = self.bot_item(assignment_id, item, learner_id, classes)
+        key = bot_game_key(spec, game)
+        kept = bot_table_class(assignment_id, item, learner_id)
+        for snap in tables.list_class(kept, abandoned=True):
+            if snap.status == "playing" and snap.record["creator"] == learner_id:
+                return snap
+        if done:
+            raise HomeworkError("item_done")
+        extra: dict[str, Any] = dict(setup or {})
+        if pace is not None:
+            extra["pace"] = pace
+        code = tables.create(key, learner_id, name, class_code=kept,
+                             homework={"assignment": assignment_id, "item": item, "learner": learner_id}, **extra)
+        tables.start(code, learner_id)
+        return tables.snapshot(code)
 
     def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
                     seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict:
         return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario,
                            mine=mine)
 
-    def table_game_over(self, table_code: str) -> list[dict]:
-        return table_game_over(self.store, table_code)
+    def table_game_over(self, table_code: str,
+                        classes_of: Callable[[list[str]], dict[str, list[str]]] | None = None) -> list[dict]:
+        return table_game_over(self.store, table_code, classes_of=classes_of)
 
 
 def for_store(store: Store) -> HomeworkService:

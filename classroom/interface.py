@@ -32,7 +32,8 @@ from .values import NewClass
 
 if TYPE_CHECKING:
     from .remote import RemoteClassroom
-    from .tournament import TournamentService  # numpy loads with a tournament, not with a page
+    from .tables import Tables
+    from .tournament import StoreTournaments, TournamentService  # numpy loads with a tournament, not with a page
 
 NO_SQL = "under JupyterHub the hub's login says who she is: this kernel runs no SQL"
 
@@ -99,12 +100,30 @@ class Classroom(Protocol):
 
 
 class StoreClassroom:
-    """The classroom kept in this process's store (`classroom.progress.open_store`)."""
+    """The classroom kept in this process's store (`classroom.progress.open_store`).
+
+    It is the one implementation of the classroom's rules: a laptop's pages ask it, and so do
+    the class service's handlers (`classroom.service`), which add only who asks (the hub's
+    token, a class's teachers, rate limits) and the wire (JSON). What the hub knows and a
+    laptop's store does not (a learner's classes are her hub groups, a class's learners its
+    group's members) the service passes in as arguments of these same services (`classes=`,
+    `learners=`, `learner_ids=`, `members_learners`, `answers_of_learners`); each service
+    returned here is the concrete one (`homework.StoreHomework`, ...), which answers the
+    protocol's questions and those extra arguments."""
 
     hub_user: str | None = None
 
     def __init__(self, store: Store):
         self.store = store
+
+    def migrate(self) -> None:
+        """Every table of the classroom in this store (a store opened bare, as the class
+        service opens its own: `classroom.progress.open_store` does the same for a laptop)."""
+        self.store.migrate(progress.MIGRATIONS)
+        self.store.migrate(homework.MIGRATIONS)
+        self.live()            # each migrates its own tables
+        self.tournaments()
+        self.checks()
 
     def record(self, learner: Learner, lesson: str, answers: Sequence[bool], skills: Sequence[str] | None = None
                ) -> None:
@@ -131,6 +150,11 @@ class StoreClassroom:
                       ) -> list[Answer]:
         return whole.class_answers(self.store, code, since, context)
 
+    def answers_of_learners(self, learner_ids: Sequence[str], since: float | None = None,
+                            context: str | None = None) -> list[Answer]:
+        """The answers of `learner_ids` (a class the caller knows: a hub group's members)."""
+        return whole.answers_of_learners(self.store, list(learner_ids), since, context)
+
     def create_class(self, title: str) -> NewClass:
         return classes.create_class(self.store, title)
 
@@ -139,6 +163,10 @@ class StoreClassroom:
 
     def class_learners(self, code: str) -> list[dict]:
         return progress.class_learners(self.store, code)
+
+    def members_learners(self, members: Sequence[tuple[str, str]]) -> list[dict]:
+        """`class_learners`' rows of a class the caller knows ((id, name) pairs: a hub group's)."""
+        return progress.members_learners(self.store, members)
 
     def remove_learner(self, code: str, learner_id: str) -> bool:
         return progress.remove_learner(self.store, code, learner_id)
@@ -164,23 +192,24 @@ class StoreClassroom:
     def learners(self) -> LearnerService:
         return identity.StoreLearners(self.store)
 
-    def tables(self) -> TableRoom:
+    def tables(self) -> Tables:
         from .tables import StoreRepository, Tables
         return Tables(StoreRepository(self.store))
 
-    def homework(self) -> HomeworkService:
+    def homework(self) -> homework.StoreHomework:
         return homework.StoreHomework(self.store)
 
-    def mastery(self) -> MasteryService:
+    def mastery(self) -> mastery.StoreMastery:
         return mastery.StoreMastery(self.store)
 
-    def live(self) -> LiveQuiz:
+    def live(self) -> live.StoreLiveQuiz:
         return live.StoreLiveQuiz(self.store)
 
-    def tournaments(self) -> TournamentService:
+    def tournaments(self) -> StoreTournaments:
         from .tournament import StoreTournaments
         return StoreTournaments(self.store)
-    def checks(self) -> CheckService:
+
+    def checks(self) -> checks.StoreChecks:
         return checks.StoreChecks(self.store)
 
 

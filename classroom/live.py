@@ -298,6 +298,13 @@ class StoreLiveQuiz:
                        (now, code, now))
             tx.execute("UPDATE live_sessions SET ended = 1 WHERE code = ?", (code,))
 
+    def session_class(self, code: str) -> str:
+        """The class of session `code` (LiveError "no_session" if there is none): for a caller
+        who checks who may use it (the class service: the class's hub group and its teachers)."""
+        code = clean_code(code)
+        with self.store.transaction(write=False) as tx:
+            return self._session(tx, code)[0]
+
     # The learners' phones ----------------------------------------------------------------
     def _session(self, tx: Transaction, code: str) -> tuple[str, bool]:
         row = tx.execute("SELECT class_code, ended FROM live_sessions WHERE code = ?", (code,)).fetchone()

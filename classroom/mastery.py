@@ -238,8 +238,10 @@ class StoreMastery:
     def due_skills(self, learner_id: str, now: float | None = None) -> list[str]:
         return due_skills(self.store, learner_id, now)
 
-    def class_levels(self, class_code: str) -> dict:
-        return class_levels(self.store, class_code)
+    def class_levels(self, class_code: str, learner_ids: list[str] | None = None) -> dict:
+        """`learner_ids`: the class's learners when the caller knows them (the class service:
+        its hub group's members), else the class's learners in this store."""
+        return class_levels(self.store, class_code, learner_ids)
 
 
 def for_store(store: Store) -> MasteryService:

@@ -20,7 +20,9 @@ import json
 import os
 import time
 import weakref
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import identity
 from .identity import Learner
@@ -196,6 +198,30 @@ def class_learners(store: Store, code: str) -> list[dict]:
         learner["done"] += int(right) >= DONE_RIGHT
         learner["last_seen"] = max(learner["last_seen"], float(last))
     return list(out.values())
+
+
+def members_learners(store: Store, members: Sequence[tuple[str, str]]) -> list[dict]:
+    """The rows of `members` ((learner id, name) pairs: a hub group's, whose login signs them
+    in), in their order and in the shape of `class_learners`: those who never answered too
+    (`last_seen` 0), `has_pin` always true."""
+    rows: dict[str, dict[str, Any]] = {
+        pid: {"id": pid, "name": name, "last_seen": 0.0, "lessons": {}, "done": 0, "has_pin": True}
+        for pid, name in members}
+    if not rows:
+        return []
+    ids = list(rows)
+    marks = ", ".join("?" for _ in ids)
+    with store.transaction(write=False) as tx:
+        seen = tx.execute(f"SELECT id, last_seen FROM learners WHERE id IN ({marks})", ids).fetchall()
+        counts = tx.execute("SELECT learner_id, lesson, right_count, asked_count FROM progress "
+                            f"WHERE learner_id IN ({marks})", ids).fetchall()
+    for pid, at in seen:
+        rows[pid]["last_seen"] = float(at)
+    for pid, lesson, right, asked in counts:
+        row = rows[pid]
+        row["lessons"][lesson] = {"right": int(right), "asked": int(asked)}
+        row["done"] += int(right) >= DONE_RIGHT
+    return [rows[pid] for pid, _ in members]
 
 
 def remove_learner(store: Store, code: str, learner_id: str) -> bool:

@@ -8,6 +8,14 @@ database credentials.
 
 Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
 
+- One classroom (issue 30): every classroom rule (progress, homework, skills, the live quiz,
+  the tournament, the checks, the tables) is asked of one `classroom.interface.StoreClassroom`
+  over this store (`Classes.room`), the object a laptop's pages ask; the service adds who asks
+  (the hub's token, a class's teachers, guess and request limits) and the wire (JSON), and
+  passes what the hub knows as arguments (a learner's classes are her hub groups, a class's
+  learners its group's members). tests/test_classroom_interface.py fails on a store rule
+  reached around it.
+
 - Who asks: every request carries a hub token (`Authorization: token ...`); the hub says
   whose it is (`jupyterhub.services.auth.HubAuth.user_for_token`, cached CACHE_SECONDS, one
   question per token at a time, re-checked in the background while in use: `Hub.user_for_token`).
@@ -132,12 +140,13 @@ from tornado import httpclient, web
 from tornado.http1connection import HTTP1Connection
 from tornado.ioloop import IOLoop
 
-from . import attempts, checks, games, homework, live, mastery, progress, tournament
-from .answers import AnswerError
+from . import attempts, checks, games, homework, live, mastery, tournament
+from .answers import Answer, AnswerError
 from .games import TableError
-from .identity import clean_name
+from .identity import Learner, clean_name
+from .interface import StoreClassroom
 from .store import Migrations, Store, StoreError, connect
-from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, TAKEOVER, Snapshot, Tables, clean_code
+from .tables import HEARTBEAT_EVERY, NOTIFY_CHANNEL as CHANNEL, POLL_EVERY, TAKEOVER, Snapshot, clean_code
 from .values import control_character
 
 CACHE_SECONDS = 30.0
@@ -211,7 +220,7 @@ def learner_id(user: str) -> str:
     return f"hub:{user}"
 
 
-class HubUser(progress.Learner):
+class HubUser(Learner):
     """A learner known by her hub login: her key is `hub:<name>` (see `learner_id`)."""
 
     @property
@@ -374,16 +383,23 @@ MIGRATIONS = Migrations("service", [
 
 class Classes:
     """The store side of the service (no HTTP): progress, class rows and tables, each call a
-    store transaction on one of the pool's threads."""
+    store transaction on one of the pool's threads.
+
+    Every classroom rule is asked of one `StoreClassroom` (`room`), the very object a laptop's
+    pages ask (classroom.interface): the service adds who asks and the wire, never a rule of
+    its own (tests/test_classroom_interface.py reads this module for a rule reached around it).
+    What it keeps itself is a replica's shared state: the codes a learner reached (its guess
+    limit) and the homework request buckets (its request limit); the tables' versions and
+    presence, many at once, are the tables repository's (`classroom.tables.StoreRepository`)."""
 
     def __init__(self, store: Store, workers: int):
         self.store = store
-        store.migrate(progress.MIGRATIONS)
+        self.room = StoreClassroom(store)
+        self.room.migrate()
         store.migrate(MIGRATIONS)
-        self.lessons = Lessons(store)  # homework, skills and the live quiz (below)
-        from .tables import StoreRepository
-        self.tables = Tables(StoreRepository(store))
-        self.limiter = attempts.Attempts(store)   # guessing table codes (the rules above)
+        self.lessons = Lessons(self.room)  # homework, skills and the live quiz (below)
+        self.tables = self.room.tables()
+        self.limiter = self.room.code_limiter()   # guessing table codes (the rules above)
         # Tables are waited on, answers are not: a quarter of the threads (at least one) records
         # answers, the rest serve tables, so a burst of answers never delays a move.
         writers = max(1, workers // 4) if workers > 1 else 1
@@ -416,29 +432,15 @@ class Classes:
 
     def versions(self, codes: list[str]) -> dict[str, int]:
         """The stored version of each of the tables `codes` (those that exist), in one query."""
-        marks = ", ".join("?" for _ in codes)
-        with self.store.transaction(write=False, single=True) as tx:
-            rows = tx.execute(f"SELECT code, version FROM mesas WHERE code IN ({marks})", codes).fetchall()
-        return {str(code): int(version) for code, version in rows}
+        return self.tables.repo.versions(codes)
 
     def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
         """Learners' presence at tables, (code, learner, when) each, in one transaction."""
-        with self.store.transaction(batch=True) as tx:
-            tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
-                           "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
+        self.tables.repo.touch_many(beats)
 
     def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]:
         """Who was seen when at each of the tables `codes`, in one query (the sweep's)."""
-        out: dict[str, dict[str, float]] = {code: {} for code in codes}
-        if not codes:
-            return out
-        marks = ", ".join("?" for _ in codes)
-        with self.store.transaction(write=False, single=True) as tx:
-            rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
-                              codes).fetchall()
-        for code, learner, at in rows:
-            out[code][learner] = float(at)
-        return out
+        return self.tables.repo.presence_of(codes)
 
     def has_reached(self, user: str, code: str) -> bool:
         """Whether `user` reached table `code` on any replica (`Service.reach`)."""
@@ -473,31 +475,19 @@ class Classes:
 
     # progress
     def record(self, user: str, lesson: str, answers: list[bool], skills: list[str] | None = None) -> None:
-        progress.record(self.store, HubUser("hub-learner", user, ""), lesson, answers, skills=skills)
+        self.room.record(HubUser("hub-learner", user, ""), lesson, answers, skills=skills)
 
     def learner_progress(self, user: str) -> dict:
-        return progress.learner_progress(self.store, learner_id(user))
+        return self.room.progress(learner_id(user))
 
     def class_rows(self, members: list[str]) -> list[dict]:
         """One row per member (those who never answered too, `last_seen` 0), by name, in the
-        shape of `progress.class_learners` (`has_pin` is always true: the hub signs them in)."""
-        ids = [learner_id(m) for m in members]
-        rows: dict[str, dict[str, Any]] = {
-            m: {"id": m, "name": m, "last_seen": 0.0, "lessons": {}, "done": 0, "has_pin": True} for m in members}
-        if not ids:
-            return []
-        marks = ", ".join("?" for _ in ids)
-        with self.store.transaction(write=False) as tx:
-            seen = tx.execute(f"SELECT id, last_seen FROM learners WHERE id IN ({marks})", ids).fetchall()
-            counts = tx.execute("SELECT learner_id, lesson, right_count, asked_count FROM progress "
-                                f"WHERE learner_id IN ({marks})", ids).fetchall()
-        for pid, at in seen:
-            rows[pid[4:]]["last_seen"] = float(at)
-        for pid, lesson, right, asked in counts:
-            row = rows[pid[4:]]
-            row["lessons"][lesson] = {"right": int(right), "asked": int(asked)}
-            row["done"] += int(right) >= progress.DONE_RIGHT
-        return [rows[m] for m in members]
+        shape of `progress.class_learners` (`has_pin` is always true: the hub signs them in),
+        each named by her hub name."""
+        rows = self.room.members_learners([(learner_id(m), m) for m in members])
+        for row in rows:
+            row["id"] = row["name"]
+        return rows
 
 
 class Texts:
@@ -819,7 +809,7 @@ class Service:
             if homework.game_result(snap.state, snap.seat_of(snap.record["creator"]) or 0) is None:
                 return
             self.homework_over.add(snap.code)
-            await self.classes.write(homework.bot_table_over, lessons.store, snap.record, snap.state)
+            await self.classes.write(lessons.homework.bot_table_over, snap.record, snap.state)
         except (StoreError, homework.HomeworkError):
             self.homework_over.discard(snap.code)   # the learner's page asks too (TableHomeworkHandler)
 
@@ -1454,66 +1444,48 @@ MAX_CHOICE = 40             # characters of a homework answer (a card, "accept",
 MAX_SECRET = 200            # characters of a host token
 
 
-def _learner_task(task: dict) -> dict:
-    """An assignment as its learner receives it: a scenario item she has not done yet comes
-    without its answer key and reason."""
-    states = task.get("states") or []
-    items = []
-    for index, item in enumerate(task["items"]):
-        done = index < len(states) and states[index]["done"]
-        hidden = item["kind"] == "scenario" and not done
-        items.append({k: v for k, v in item.items() if k not in homework.KEY_FIELDS} if hidden else item)
-    return {**task, "items": items}
-
-
 def _hub_names(rows: dict) -> dict:
     """{learner id: value} keyed by hub names (`hub:ana` -> `ana`), as a teacher reads them."""
     return {(k[4:] if k.startswith("hub:") else k): v for k, v in rows.items()}
 
 
 class Lessons:
-    """The store side of homework, skills and the live quiz (no HTTP); each call a store
-    transaction, run on one of the answers threads (`Classes.write`)."""
+    """Homework, skills, the live quiz, the tournament and the checks as the hub names them
+    (no HTTP): the services of the one `StoreClassroom` (classroom.interface), each call a store
+    transaction, run on one of the answers threads (`Classes.write`). Here a learner is her hub
+    user (`learner_id`), her classes her hub groups, a class's learners its group's members."""
 
-    def __init__(self, store: Store):
-        self.store = store
-        store.migrate(homework.MIGRATIONS)
-        self.quiz = live.StoreLiveQuiz(store)   # migrates the live tables
-        self.tournaments = tournament.StoreTournaments(store)  # issue 34: the class tournament
-        store.migrate(checks.MIGRATIONS)        # a check before and after (classroom.checks)
+    def __init__(self, room: StoreClassroom):
+        self.room = room
+        self.homework = room.homework()
+        self.mastery = room.mastery()
+        self.quiz = room.live()
+        self.tournaments = room.tournaments()  # issue 34: the class tournament
+        self.checks = room.checks()            # a check before and after (classroom.checks)
 
     def learner_homework(self, user: str, groups: list[str]) -> list[dict]:
-        return [_learner_task(t) for t in homework.learner_homework(self.store, learner_id(user), groups)]
+        return self.homework.learner_homework(learner_id(user), groups, hide_keys=True)
 
     def learner_assignment(self, user: str, groups: list[str], ident: str) -> dict:
-        mine = next((t for t in self.learner_homework(user, groups) if t["id"] == ident), None)
-        if mine is not None:
-            return mine
-        raise homework.HomeworkError("no_assignment" if homework.assignment(self.store, ident) is None
-                                     else "not_yours")
+        return self.homework.learner_assignment(learner_id(user), ident, groups, hide_keys=True)
 
     def results(self, task: dict, members: list[str]) -> dict | None:
-        found = homework.class_results(self.store, task["id"], [(learner_id(m), m) for m in members])
+        found = self.homework.class_results(task["id"], [(learner_id(m), m) for m in members])
         if found is not None:
             for row in found["learners"]:
                 row["id"] = row["name"]
         return found
 
     def learner_skills(self, user: str) -> dict:
-        return {"levels": mastery.learner_levels(self.store, learner_id(user)),
-                "due": mastery.due_skills(self.store, learner_id(user))}
+        return {"levels": self.mastery.learner_levels(learner_id(user)),
+                "due": self.mastery.due_skills(learner_id(user))}
 
     def class_skills(self, group: str, members: list[str]) -> dict:
-        found = mastery.class_levels(self.store, group, [learner_id(m) for m in members])
+        found = self.mastery.class_levels(group, [learner_id(m) for m in members])
         return {**found, "learners": _hub_names(found["learners"])}
 
     def session_class(self, code: str) -> str:
-        code = live.clean_code(code)
-        with self.store.transaction(write=False) as tx:
-            row = tx.execute("SELECT class_code FROM live_sessions WHERE code = ?", (code,)).fetchone()
-        if row is None:
-            raise live.LiveError("no_session", code=code)
-        return str(row[0])
+        return self.quiz.session_class(code)
 
 
 class LessonHandler(Handler):
@@ -1626,7 +1598,7 @@ class HomeworkListHandler(LessonHandler):
             body = self.body()
             group = body.get("class")
             await self.teacher_of(group)
-            return await self.store(homework.create, self.lessons.store, group, body.get("title"), body.get("due"),
+            return await self.store(self.lessons.homework.create, group, body.get("title"), body.get("due"),
                                     body.get("pass_mark"), body.get("items"))
         await self.guarded(work)
 
@@ -1639,7 +1611,7 @@ class HomeworkHandler(LessonHandler):
             user = await self.user()
             ident_ = homework.clean_id(ident)
             if await self.service.hub.is_teacher(user):
-                found = await self.store(homework.assignment, self.lessons.store, ident_)
+                found = await self.store(self.lessons.homework.assignment, ident_)
                 if found is None:
                     raise homework.HomeworkError("no_assignment")
                 if await self.service.hub.teaches(user, found["class_code"]):
@@ -1653,7 +1625,7 @@ class HomeworkResultsHandler(LessonHandler):
         """A teacher reads learners x items of an assignment: every member of its class."""
         async def work():
             teacher = await self.teacher()
-            task = await self.store(homework.assignment, self.lessons.store, homework.clean_id(ident))
+            task = await self.store(self.lessons.homework.assignment, homework.clean_id(ident))
             if task is None:
                 raise homework.HomeworkError("no_assignment")
             await self.teaches(teacher, task["class_code"])
@@ -1672,7 +1644,7 @@ class HomeworkAnswerHandler(LessonHandler):
             choice = _text(body.get("choice"), MAX_CHOICE, "choice")
             ident_ = homework.clean_id(ident)
             groups = await self.groups(user)
-            return await self.store(partial(homework.answer, self.lessons.store, ident_, item, learner_id(user),
+            return await self.store(partial(self.lessons.homework.answer, ident_, item, learner_id(user),
                                             choice, classes=groups))
         await self.guarded(work)
 
@@ -1746,21 +1718,12 @@ class HomeworkTableHandler(LimitedHomeworkHandler):
 
     def _table(self, user: str, groups: list[str], ident: str, item: int, game, pace: float,
                setup: dict) -> Snapshot:
-        """On a store thread: her open homework table for the item, or a new one, dealt here."""
-        classes, me = self.service.classes, learner_id(user)
-        spec, done = homework.bot_item(self.lessons.store, ident, item, me, groups)
-        key = homework.bot_game_key(spec, game)
-        kept = homework.bot_table_class(ident, item, me)
-        for snap in classes.tables.list_class(kept, abandoned=True):
-            if snap.status == "playing" and snap.record["creator"] == me:
-                snap.state  # noqa: B018  # loaded here, not on the loop
-                return snap
-        if done:
-            raise homework.HomeworkError("item_done")
-        code = classes.tables.create(key, me, clean_name(user), class_code=kept, pace=pace,
-                                     homework={"assignment": ident, "item": item, "learner": me}, **setup)
-        classes.tables.start(code, me)
-        return classes.snapshot(code)
+        """On a store thread: her open homework table for the item, or a new one, dealt here
+        (`homework.StoreHomework.bot_table`), its game loaded here, not on the loop."""
+        snap = self.lessons.homework.bot_table(self.service.classes.tables, ident, item, learner_id(user),
+                                               clean_name(user), groups, game=game, pace=pace, setup=setup)
+        snap.state  # noqa: B018
+        return snap
 
 
 class TableHomeworkHandler(LessonHandler):
@@ -1782,7 +1745,7 @@ class TableHomeworkHandler(LessonHandler):
                 if who and str(who["id"]).startswith("hub:"):
                     groups = (await hub.user(str(who["id"])[4:])).get("groups") or []
                     known[str(who["id"])] = [g for g in groups if hub.is_class(g)]
-            written = await self.store(partial(homework.table_game_over, self.lessons.store, code_,
+            written = await self.store(partial(self.lessons.homework.table_game_over, code_,
                                                classes_of=lambda ids: known))
             return [{**row, "learner": row["learner"][4:] if row["learner"].startswith("hub:") else row["learner"]}
                     for row in written]
@@ -1793,7 +1756,7 @@ class ClassHomeworkHandler(LessonHandler):
     async def get(self, group: str):
         async def work():
             await self.teacher_of(group)
-            return await self.store(homework.class_assignments, self.lessons.store, group)
+            return await self.store(self.lessons.homework.class_assignments, group)
         await self.guarded(work)
 
 
@@ -1911,23 +1874,20 @@ def lesson_routes(prefix: str) -> list[tuple[str, type[Handler]]]:
 # - `GET api/classes/GROUP/answers?since=&context=`: the answers of the class's members, for
 #   its teachers only (`teacher_of`: 403 `teachers_only` / `not_your_class`).
 class AnswerRows:
-    """The store side of whole answers (no HTTP), for hub users."""
+    """Whole answers (no HTTP) for hub users, asked of the one `StoreClassroom`."""
 
-    def __init__(self, store: Store):
-        self.store = store
+    def __init__(self, room: StoreClassroom):
+        self.room = room
 
     def record(self, user: str, items: list) -> int:
-        from . import answers as whole
         me = HubUser("hub-learner", user, "")
-        return whole.record(self.store, me, [whole.Answer.from_json(i, learner_id(user)) for i in items])
+        return self.room.record_answers(me, [Answer.from_json(i, learner_id(user)) for i in items])
 
     def of(self, user: str, since: float | None, context: str | None) -> list[dict]:
-        from . import answers as whole
-        return [_hub_answer(a.to_json()) for a in whole.answers_of(self.store, learner_id(user), since, context)]
+        return [_hub_answer(a.to_json()) for a in self.room.answers_of(learner_id(user), since, context)]
 
     def of_members(self, members: list[str], since: float | None, context: str | None) -> list[dict]:
-        from . import answers as whole
-        found = whole.answers_of_learners(self.store, [learner_id(m) for m in members], since, context)
+        found = self.room.answers_of_learners([learner_id(m) for m in members], since, context)
         return [_hub_answer(a.to_json()) for a in found]
 
 
@@ -1942,7 +1902,7 @@ class AnswersBase(LessonHandler):
 
     @property
     def rows(self) -> AnswerRows:
-        return AnswerRows(self.service.classes.store)
+        return AnswerRows(self.service.classes.room)
 
     def filters(self) -> tuple[float | None, str | None]:
         since, context = self.get_query_argument("since", None), self.get_query_argument("context", None)
@@ -2148,14 +2108,10 @@ CHECK_STATUS = {"bad_id": 404, "other_class": 403, "phase_closed": 409, "already
 
 
 class CheckHandler(LessonHandler):
-    FAMILIES = (*LessonHandler.FAMILIES, (checks.CheckError, "checks", CHECK_STATUS, 400))
+    """A check's handler: a learner's are hers (`HubUser`) over her classes (her hub groups),
+    whose other class's check `classroom.checks.StoreChecks` refuses (403 `other_class`)."""
 
-    async def mine(self, user: str, ident: str) -> dict:
-        """Check `ident`, if it is of one of `user`'s classes (403 `other_class` otherwise)."""
-        found = await self.store(checks.find_check, self.lessons.store, ident)
-        if found["class_code"] not in await self.groups(user):
-            raise checks.CheckError("other_class")
-        return found
+    FAMILIES = (*LessonHandler.FAMILIES, (checks.CheckError, "checks", CHECK_STATUS, 400))
 
 
 class ChecksHandler(CheckHandler):
@@ -2163,10 +2119,8 @@ class ChecksHandler(CheckHandler):
         """The open checks of the caller's classes, each as she takes it."""
         async def work():
             user = await self.user()
-            found = []
-            for group in await self.groups(user):
-                found += await self.store(checks.learner_checks, self.lessons.store, learner_id(user), group)
-            return found
+            return await self.store(self.lessons.checks.mine, HubUser("hub-learner", user, ""),
+                                    await self.groups(user))
         await self.guarded(work)
 
     async def post(self):
@@ -2175,7 +2129,7 @@ class ChecksHandler(CheckHandler):
             body = self.body()
             group = body.get("class")
             await self.teacher_of(group)
-            return await self.store(checks.open_check, self.lessons.store, group, body.get("skills"),
+            return await self.store(self.lessons.checks.open, group, body.get("skills"),
                                     body.get("size", checks.DEFAULT_SIZE))
         await self.guarded(work)
 
@@ -2185,8 +2139,8 @@ class CheckHandlerOne(CheckHandler):
         """The check as the caller takes it (its open phase's questions, what she has done)."""
         async def work():
             user = await self.user()
-            found = await self.mine(user, ident)
-            return await self.store(checks.learner_view, self.lessons.store, learner_id(user), found)
+            return await self.store(self.lessons.checks.take, HubUser("hub-learner", user, ""), ident,
+                                    await self.groups(user))
         await self.guarded(work)
 
 
@@ -2196,10 +2150,10 @@ class CheckSubmitHandler(CheckHandler):
         async def work():
             user = await self.user()
             body = self.body()
-            found = await self.mine(user, ident)
             me = HubUser("hub-learner", user, "")
-            return await self.store(checks.submit, self.lessons.store, me, found["class_code"], found["id"],
-                                    body.get("phase"), body.get("chosen"), body.get("seconds"))
+            return await self.store(partial(self.lessons.checks.submit, me, ident, body.get("phase"),
+                                            body.get("chosen"), body.get("seconds"),
+                                            classes=await self.groups(user)))
         await self.guarded(work)
 
 
@@ -2209,8 +2163,8 @@ class CheckTeacherHandler(CheckHandler):
         async def work():
             group = self.body().get("class")
             await self.teacher_of(group)
-            return await self.store(checks.set_phase, self.lessons.store, group, ident,
-                                    "after" if action == "after" else "closed")
+            found = self.lessons.checks
+            return await self.store(found.open_after if action == "after" else found.close, group, ident)
         await self.guarded(work)
 
     async def get(self, ident: str, action: str):
@@ -2218,8 +2172,8 @@ class CheckTeacherHandler(CheckHandler):
         async def work():
             group = self.get_query_argument("class", "")
             _, members = await self.teacher_of(group)
-            return await self.store(checks.results, self.lessons.store, group, ident,
-                                    [learner_id(m) for m in members], {learner_id(m): m for m in members})
+            return await self.store(self.lessons.checks.results, group, ident,
+                                    {learner_id(m): m for m in members})
         await self.guarded(work)
 
 
@@ -2227,7 +2181,7 @@ class ClassChecksHandler(CheckHandler):
     async def get(self, group: str):
         async def work():
             await self.teacher_of(group)
-            return await self.store(checks.class_checks, self.lessons.store, group)
+            return await self.store(self.lessons.checks.class_checks, group)
         await self.guarded(work)
 
 

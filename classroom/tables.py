@@ -88,6 +88,10 @@ class Repository(Protocol):
     def list_class(self, class_code: str, archived: bool = False) -> list[tuple[str, int, dict]]: ...
     def touch(self, code: str, learner: str, at: float) -> None: ...
     def presence(self, code: str) -> dict[str, float]: ...
+    # many tables at once (the class service's caches and sweep: one query for all of them)
+    def versions(self, codes: list[str]) -> dict[str, int]: ...
+    def touch_many(self, beats: list[tuple[str, str, float]]) -> None: ...
+    def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]: ...
 
 
 class MemoryRepository:
@@ -136,6 +140,23 @@ class MemoryRepository:
     def presence(self, code):
         with self._lock:
             return {who: at for (c, who), at in self._seen.items() if c == code}
+
+    def versions(self, codes):
+        with self._lock:
+            return {code: self._rows[code][0] for code in codes if code in self._rows}
+
+    def touch_many(self, beats) -> None:
+        with self._lock:
+            for code, learner, at in beats:
+                self._seen[(code, learner)] = at
+
+    def presence_of(self, codes):
+        out: dict[str, dict[str, float]] = {code: {} for code in codes}
+        with self._lock:
+            for (code, who), at in self._seen.items():
+                if code in out:
+                    out[code][who] = at
+        return out
 
 
 class StoreRepository:
@@ -211,6 +232,32 @@ class StoreRepository:
             rows = tx.execute("SELECT learner, seen_at FROM mesa_presence WHERE code = ?",
                               (code,)).fetchall()
         return {learner: float(at) for learner, at in rows}
+
+    def versions(self, codes: list[str]) -> dict[str, int]:
+        """The stored version of each of the tables `codes` (those that exist), in one query."""
+        marks = ", ".join("?" for _ in codes)
+        with self.store.transaction(write=False, single=True) as tx:
+            rows = tx.execute(f"SELECT code, version FROM mesas WHERE code IN ({marks})", codes).fetchall()
+        return {str(code): int(version) for code, version in rows}
+
+    def touch_many(self, beats: list[tuple[str, str, float]]) -> None:
+        """Learners' presence at tables, (code, learner, when) each, in one transaction."""
+        with self.store.transaction(batch=True) as tx:
+            tx.executemany("INSERT INTO mesa_presence (code, learner, seen_at) VALUES (?, ?, ?) "
+                           "ON CONFLICT (code, learner) DO UPDATE SET seen_at = excluded.seen_at", beats)
+
+    def presence_of(self, codes: list[str]) -> dict[str, dict[str, float]]:
+        """Who was seen when at each of the tables `codes`, in one query (the service's sweep)."""
+        out: dict[str, dict[str, float]] = {code: {} for code in codes}
+        if not codes:
+            return out
+        marks = ", ".join("?" for _ in codes)
+        with self.store.transaction(write=False, single=True) as tx:
+            rows = tx.execute(f"SELECT code, learner, seen_at FROM mesa_presence WHERE code IN ({marks})",
+                              codes).fetchall()
+        for code, learner, at in rows:
+            out[code][learner] = float(at)
+        return out
 
 
 NOTIFY_CHANNEL = "cartas_tables"

@@ -87,3 +87,79 @@ def test_no_caller_asks_which_classroom_it_got():
             for pattern in (r"getattr\([^)]*[\"']remote[\"']", r"^\s+remote = True"):
                 found += [f"{path.relative_to(ROOT)}: {m.group(0)}" for m in re.finditer(pattern, text, re.M)]
     assert not found, found
+
+
+# The class service reaches the classroom's rules through StoreClassroom only -------------------
+DOOR = {"StoreClassroom"}  # classroom.interface's: the one door to the store's rules
+
+
+def _store_rules() -> dict[str, set[str]]:
+    """For each module of `classroom`, the names that reach its store's rules: its functions
+    that take the store first (`homework.answer(store, ...)`) and its classes made on a store or
+    a tables repository (`StoreLiveQuiz(store)`, `Tables(StoreRepository(store))`, `Attempts(store)`)."""
+    import ast
+    rules: dict[str, set[str]] = {}
+    for path in sorted((ROOT / "classroom").glob("*.py")):
+        names = set()
+        for node in ast.parse(path.read_text("utf-8")).body:
+            if isinstance(node, ast.FunctionDef) and node.args.args and node.args.args[0].arg == "store":
+                names.add(node.name)
+            elif isinstance(node, ast.ClassDef) and node.name not in DOOR:
+                init = next((f for f in node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"), None)
+                if init is not None and len(init.args.args) > 1 and init.args.args[1].arg in ("store", "repo"):
+                    names.add(node.name)
+        rules[path.stem] = names
+    return rules
+
+
+def rules_reached_around_the_classroom(source: str, rules: dict[str, set[str]]) -> list[tuple[int, str]]:
+    """(line, what) for each place `source` (a module of `classroom`) reaches a store rule of
+    another classroom module but through `StoreClassroom`: naming such a function or class of a
+    module it imported (`homework.answer`, passed or called), or importing one by name."""
+    import ast
+    tree = ast.parse(source)
+    modules: dict[str, str] = {}   # local name -> classroom module
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            for alias in node.names:
+                if node.module is None:
+                    modules[alias.asname or alias.name] = alias.name
+                elif alias.name in rules.get(node.module, ()):
+                    found.append((node.lineno, f"imports {node.module}.{alias.name}"))
+    typed = set()   # what an annotation names (a type, no call): `-> tournament.StoreTournaments`
+    for node in ast.walk(tree):
+        hints = [getattr(node, "returns", None), getattr(node, "annotation", None)]
+        typed |= {id(n) for hint in hints if isinstance(hint, ast.AST) for n in ast.walk(hint)}
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in modules
+                and node.attr in rules.get(modules[node.value.id], ()) and id(node) not in typed):
+            found.append((node.lineno, f"reaches {modules[node.value.id]}.{node.attr} around StoreClassroom"))
+    return sorted(found)
+
+
+def test_the_check_finds_a_rule_reached_around_the_classroom():
+    rules = _store_rules()
+    source = '''
+from . import homework, live as quiz, mastery
+from .tables import StoreRepository, clean_code
+from .interface import StoreClassroom
+a = await self.store(homework.answer, self.lessons.store, ident, item)
+quiz_ = quiz.StoreLiveQuiz(store)
+levels = mastery.learner_levels(store, who)
+fine = homework.clean_id(ident), homework.HomeworkError("x"), mastery.BY_KEY, StoreClassroom(store).homework()
+def cup(self) -> quiz.StoreLiveQuiz: ...
+'''
+    assert [line for line, _ in rules_reached_around_the_classroom(source, rules)] == [3, 5, 6, 7]
+
+
+def test_the_class_service_reaches_every_classroom_rule_through_store_classroom():
+    """Issue 30, item 1: the service's handlers call the in-process implementation
+    (`StoreClassroom` and the services it gives), so every classroom rule is written once and
+    the service adds only authentication and transport."""
+    rules = _store_rules()
+    assert {"answer", "StoreHomework"} <= rules["homework"] and "StoreLiveQuiz" in rules["live"]
+    service = (ROOT / "classroom" / "service.py").read_text("utf-8")
+    found = [f"classroom/service.py:{line}: {what}"
+             for line, what in rules_reached_around_the_classroom(service, rules)]
+    assert not found, "ask the service's StoreClassroom (Classes.room) instead:\n" + "\n".join(found)

@@ -13,7 +13,11 @@ hand_play, table_options, team_of, deal_number, banker, raise_to_answer, why) or
   probing it for what its spec answers.
 
 A dict keyed by family (a dispatch table, `{"truco": draw_truco, "21": draw_21}`) is not a
-comparison: it names each game once, where its specifics are wired in.
+comparison: it names each game once, where its specifics are wired in. Those tables live in two
+places only (issue 30, item 3): the engine's facts in `cartas/` (`GameSpec`, the registry) and the
+widgets' drawing facts in `widgets/families.py`. A dict literal keyed by a family or a game's key,
+or a literal table of pairs naming them (`[("Truco", "truco"), ("21", "21")]`), anywhere else in
+`classroom`, `widgets`, `cartas_server` or `tools` fails `test_family_tables_live_in_the_engine_or_widgets_families`.
 """
 from __future__ import annotations
 
@@ -36,6 +40,29 @@ def _names_a_game(node: ast.expr) -> bool:
     if isinstance(node, ast.Tuple | ast.List | ast.Set):
         return any(_names_a_game(e) for e in node.elts)
     return False
+
+
+FAMILY_KEYS = {"truco", "21", "paulista", "mineiro", "vinte_e_um"}  # families and the registry's keys
+TABLES_SCANNED = ("classroom", "widgets", "cartas_server", "tools")
+TABLES_HOME = ("widgets/families.py",)
+
+
+def _names_a_family(node: ast.expr | None) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in FAMILY_KEYS
+
+
+def family_tables(source: str) -> list[tuple[int, str]]:
+    """(line, what) for each table keyed by a game family or a game's key in `source`: a dict
+    literal with such a key, or a tuple or list literal of two or more tuples that name one."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Dict) and any(_names_a_family(k) for k in node.keys):
+            found.append((node.lineno, "a dict keyed by game family: " + ast.unparse(node)[:100]))
+        elif isinstance(node, ast.Tuple | ast.List):
+            rows = [e for e in node.elts if isinstance(e, ast.Tuple) and any(_names_a_family(x) for x in e.elts)]
+            if len(rows) >= 2:
+                found.append((node.lineno, "a table of pairs by game family: " + ast.unparse(node)[:100]))
+    return sorted(found)
 
 
 def _last_name(node: ast.expr) -> str | None:
@@ -86,6 +113,29 @@ fine = {"truco": 1, "21": 2}[family] + (points == 21) + getattr(view, "lang", 0)
 for key in ("paulista", "mineiro"): pass
 '''
     assert [line for line, _ in name_checks(source)] == [2, 3, 4, 5, 5, 6]
+
+
+def test_the_scan_finds_each_kind_of_family_table():
+    source = '''
+pane = {"truco": self._truco_fields, "21": self._fields_21}[family]
+builders = {"paulista": truco, "mineiro": truco, "21": vinte}
+options = [("Truco", "truco"), ("21", "21")]
+panes = (("truco", box), ("21", box21))
+fine = {"lang": "pt", 21: 1}, [("a", 1), ("b", 2)], ("truco", "21"), {spec.family: 1 for spec in specs}
+lone = {"game": "truco"}, [("truco", 1)]
+'''
+    assert [line for line, _ in family_tables(source)] == [2, 3, 4, 5]
+
+
+def test_family_tables_live_in_the_engine_or_widgets_families():
+    """Issue 30, item 3: what differs by family is asked of the engine's GameSpec (`cartas/`) or
+    looked up in the widgets' one table (`widgets/families.py`), never a table of its own."""
+    files = [path for folder in TABLES_SCANNED for path in sorted((ROOT / folder).rglob("*.py"))
+             if path.relative_to(ROOT).as_posix() not in TABLES_HOME]
+    assert any(p.name == "cenarios.py" for p in files) and not any(p.name == "families.py" for p in files)
+    found = [f"{path.relative_to(ROOT)}:{line}: {what}" for path in files
+             for line, what in family_tables(path.read_text(encoding="utf-8"))]
+    assert not found, "ask the game's GameSpec (cartas/) or widgets.families instead:\n" + "\n".join(found)
 
 
 def test_no_caller_outside_a_games_own_package_compares_game_names():

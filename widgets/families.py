@@ -13,7 +13,12 @@ The engine's registry says which family a game is (`cartas.games.GameSpec.family
   scenario's builder). Drawings load with a first table.
 - `card_example`: how cards are written in a field of the family's scenarios;
 - `live_from_scenarios`: whether a live quiz question can be drawn from a scenario of the
-  family (the truco coach's decision at the position; 21 positions have no live question yet).
+  family (the truco coach's decision at the position; 21 positions have no live question yet);
+- `label`: the family's name on the scenario builder's game toggle;
+- `course_group`: the name (pt, en) of the index's group of the family's lessons (a lesson's
+  `group` is its family's key);
+- `scenario_fields()`: the class of the scenario builder's fields of the family
+  (`widgets.components.scenario_fields`: what is typed, read into a scenario and filled back).
 
 Pages look a family up with `views_of(family)`, which refuses a family it does not know.
 """
@@ -33,6 +38,9 @@ class FamilyViews:
     draw: Callable[..., str]
     card_example: str
     live_from_scenarios: bool
+    label: str
+    course_group: Mapping[str, str]
+    scenario_fields: Callable[[], Any]
 
 
 def _play_truco() -> Any:
@@ -57,9 +65,23 @@ def _draw_21(state, lang: str, seat: int | str | None, order=None, names=None) -
     return table_html(state, lang, viewer=seat, order=order, names=names)
 
 
+def _scenario_truco() -> Any:
+    from widgets.components.scenario_fields import TrucoFields
+    return TrucoFields
+
+
+def _scenario_21() -> Any:
+    from widgets.components.scenario_fields import Fields21
+    return Fields21
+
+
 FAMILIES: Mapping[str, FamilyViews] = MappingProxyType({
-    "truco": FamilyViews("jogar_truco.ipynb", _play_truco, True, _draw_truco, "7♥ A♠ 3♦", True),
-    "21": FamilyViews("jogar_21.ipynb", _play_21, False, _draw_21, "5♥, K♣, 10♦", False),
+    "truco": FamilyViews("jogar_truco.ipynb", _play_truco, True, _draw_truco, "7♥ A♠ 3♦", True,
+                          "Truco",
+                          {"pt": "Truco", "en": "Truco"}, _scenario_truco),
+    "21": FamilyViews("jogar_21.ipynb", _play_21, False, _draw_21, "5♥, K♣, 10♦", False,
+                       "21",
+                       {"pt": "21 (vinte-e-um)", "en": "21 (vinte-e-um)"}, _scenario_21),
 })
 
 

@@ -169,9 +169,8 @@ def html(*classes: str, value: str = "", **kwargs) -> w.HTML:
 
 def variant_toggle(value="paulista") -> w.ToggleButtons:
     """The Paulista/Mineiro switch (class cartas-variant); `value` is a variant or its key."""
-    from cartas.truco import MINEIRO, PAULISTA, get_variant  # only truco views pay for it
-    return w.ToggleButtons(options=[(PAULISTA.label["pt"], "paulista"),
-                                    (MINEIRO.label["pt"], "mineiro")],
+    from cartas.truco import VARIANTS, get_variant  # only truco views pay for it
+    return w.ToggleButtons(options=[(v.label["pt"], key) for key, v in VARIANTS.items()],
                            value=get_variant(value).key, _dom_classes=("cartas-variant",))
 
 

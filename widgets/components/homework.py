@@ -165,7 +165,8 @@ TEXT = {
                           "en": "A game started from a scenario does not count for this homework item."},
 }
 
-GAME_CHOICES = (("truco", "bots"), ("21", "bots"), ("truco", "table"), ("21", "table"))
+# a game item's choices: each family of the registry against bots, then each at a class table
+GAME_CHOICES = tuple((family, place) for place in hw.PLACES for family in hw.GAMES)
 
 
 def t(key: str, lang: str, **fields) -> str:

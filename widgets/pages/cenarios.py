@@ -32,14 +32,12 @@ from urllib.parse import quote
 import ipywidgets as w
 
 from cartas import scenario as sc
-from cartas.cards import TRUCO_PACK, Card, lazy_rng, shuffled
-from cartas.truco import CATALOGUE as TRUCO_CATALOGUE, SEATS, TIE_LEADS, VARIANTS, deal_hands, get_variant, team_label
-from cartas.vinte_e_um import ACE_OPTIONS, ROTATIONS, rotation_label
+from cartas.cards import lazy_rng
 from widgets.components import params
-from widgets.components.base import View, seed_field, variant_toggle
+from widgets.components.base import View, seed_field
 from widgets.components.later import after_paint
 from widgets.components.share import ShareLink
-from widgets.families import views_of
+from widgets.families import FAMILIES, views_of
 
 NOTEBOOK = "cenarios.ipynb"
 TEXT = {
@@ -96,37 +94,18 @@ class ScenarioBuilder(View):
         self.delay = delay
         self.scenario: dict | None = None
         self.state: Any = None  # a cartas.contract.GameState once a scenario is made
-        self.game = w.ToggleButtons(options=[("Truco", "truco"), ("21", "21")],
-                                    value="truco").add_class("cartas-game")
+        # the game families of widgets.families, the first one shown
+        self.game = w.ToggleButtons(options=[(views.label, family) for family, views in FAMILIES.items()],
+                                    value=next(iter(FAMILIES))).add_class("cartas-game")
         self.name = w.Text(layout=w.Layout(width="520px")).add_class("cartas-scenario-name")
         self.cards_hint = w.HTML().add_class("cartas-cards-hint")
-        # truco fields
-        self.variant = variant_toggle()
-        self.hands = [w.Text(layout=w.Layout(width="300px")).add_class(f"cartas-hand-{s}")
-                      for s in SEATS]
-        self.vira = w.Text(layout=w.Layout(width="200px")).add_class("cartas-vira")
-        self.dealer = w.Dropdown(options=list(SEATS), value=3,
-                                 layout=w.Layout(width="240px")).add_class("cartas-dealer")
-        self.tie_lead = w.Dropdown(options=list(TIE_LEADS), value="leader",
-                                   layout=w.Layout(width="480px")).add_class("cartas-tie-lead")
-        # not bounded: a score the rules forbid (13) must reach the engine and be refused aloud
-        self.score = [w.IntText(value=0, layout=w.Layout(width="70px"),
-                                _dom_classes=("cartas-sr-label",)).add_class(f"cartas-score-{t}")
-                      for t in range(2)]
-        self.random_button = w.Button(layout=w.Layout(width="auto")).add_class("cartas-random")
-        # 21 fields (unbounded too: the scenario check names a number out of range)
-        self.players = w.IntText(value=4, layout=w.Layout(width="240px")).add_class("cartas-players")
-        self.banker = w.IntText(value=0, layout=w.Layout(width="240px")).add_class("cartas-banker")
-        self.chips = w.IntText(value=20, layout=w.Layout(width="240px")).add_class("cartas-chips")
-        # the engine's own options: its table decides what each one means
-        self.ace = w.Dropdown(options=list(ACE_OPTIONS), value=1,
-                              layout=w.Layout(width="320px")).add_class("cartas-ace")
-        self.rotation = w.Dropdown(options=list(ROTATIONS),
-                                   layout=w.Layout(width="420px")).add_class("cartas-rotation")
-        self.first = w.Text(layout=w.Layout(width="420px")).add_class("cartas-first")
-        self.upcard = w.Text(layout=w.Layout(width="240px")).add_class("cartas-upcard")
-        self.then = w.Text(layout=w.Layout(width="420px")).add_class("cartas-then")
-        self.seed = seed_field(self._rng, width="240px")
+        self.seed = seed_field(self._rng, width="240px")  # a 21 table's seed; drawn first, then the deal
+        # each family's fields (widgets.components.scenario_fields), answered as the builder's
+        # own too (b.hands, b.players: the tests and the notebook's readers use them)
+        self.panes = {family: views.scenario_fields()(self) for family, views in FAMILIES.items()}
+        for pane in self.panes.values():
+            for field_name, field in pane.fields().items():
+                setattr(self, field_name, field)
 
         self.make_button = w.Button(button_style="primary").add_class("cartas-make")
         self.paste = w.Textarea(layout=w.Layout(width="620px", height="60px"),
@@ -141,20 +120,11 @@ class ScenarioBuilder(View):
         self.game_box = w.VBox().add_class("cartas-game-box")
         self.edit = w.ToggleButton(value=True).add_class("cartas-edit")
 
-        self.score_label = w.HTML()
-        self.truco_box = w.VBox([self.variant, *self.hands, w.HBox([self.vira, self.dealer]),
-                                 self.tie_lead, w.HBox([self.score_label, *self.score]),
-                                 self.beside(self.random_button)])
-        self.box21 = w.VBox([self.players, self.banker, self.chips, self.ace, self.rotation,
-                             self.first, self.upcard, self.then, self.seed])
-        self.editor = w.VBox([self.game, self.name, self.cards_hint, self.truco_box, self.box21,
+        self.editor = w.VBox([self.game, self.name, self.cards_hint, *(p.box for p in self.panes.values()),
                               self.beside(self.make_button), self.beside(w.HBox([self.paste, self.load_button])),
                               self.share, self.output]).add_class("cartas-editor")
         self.game.observe(self.guarded(lambda _: self.redraw()), names="value")
-        self.variant.observe(self.guarded(lambda _: self.redraw()), names="value")
-        self.rotation.observe(self.guarded(lambda _: self.redraw()), names="value")
         self.edit.observe(self.guarded(lambda _: self.redraw()), names="value")
-        self.random_button.on_click(self.guarded(lambda _: self.random_deal()))
         self.make_button.on_click(self.guarded(lambda _: self.make()))
         self.load_button.on_click(self.guarded(lambda _: self.load(self.paste.value)))
         self.step_button.on_click(self.guarded(lambda _: self.step()))
@@ -171,14 +141,16 @@ class ScenarioBuilder(View):
 
     @property
     def rng(self):
-        """The builder's seeded Generator: the 21 seed box, random deals, the bots' seeds."""
+        """The builder's seeded Generator: the seed box, the panes' first deals, the bots' seeds."""
         return self._rng()
 
     def _first_deal(self, link: str | None) -> None:
-        """What the page shows once it is sent (`widgets.components.later`): the seed box's draw and a
-        random deal, in the order of the seeded stream, then the scenario of the link."""
+        """What the page shows once it is sent (`widgets.components.later`): the seed box's draw and
+        each pane's first deal (truco's random deal), in the order of the seeded stream, then the
+        scenario of the link."""
         self.seed.value = int(self.rng.integers(1000))
-        self.random_deal()
+        for pane in self.panes.values():
+            pane.first_deal()
         if link:
             self.guarded(self.load)(link)
 
@@ -188,67 +160,13 @@ class ScenarioBuilder(View):
         return not self.edit.value
 
     # Building ------------------------------------------------------------------------------
-    def random_deal(self, redraw: bool = True) -> None:
-        """Fill the truco fields with a random deal (seeded), dealt as the engine deals."""
-        hands, vira = deal_hands(shuffled(TRUCO_PACK, self.rng), self.dealer.value, True)
-        for field, hand in zip(self.hands, hands):
-            field.value = " ".join(str(c) for c in hand)
-        self.vira.value = str(vira)
-        if redraw:
-            self.redraw()
-
-    @staticmethod
-    def _cards(text: str, gaps: bool = False) -> list:
-        """The cards typed in a field, separated by spaces or commas (commas only between
-        spoken names: "7 de copas, ás de espadas"), in "7♥" form; a text that is no card
-        is kept as typed, for the scenario check to name it. With `gaps`, "-" is None."""
-        folded = f" {text.lower()} "
-        spoken = " de " in folded or " of " in folded
-        parts = text.split(",") if spoken else text.replace(",", " ").split()
-        cards: list = []
-        for part in (p.strip() for p in parts):
-            if not part:
-                continue
-            if gaps and part == "-":
-                cards.append(None)
-                continue
-            try:
-                cards.append(str(Card.parse(part)))
-            except ValueError:
-                cards.append(part)
-        return cards
-
-    def _card(self, text: str):
-        """One card typed in a field (a stray comma or space around it is ignored); None if empty."""
-        cards = self._cards(text)
-        if not cards:
-            return None
-        return cards[0] if len(cards) == 1 else text.strip()
-
     def fields_scenario(self) -> dict:
-        """The scenario the fields describe (not yet validated)."""
+        """The scenario the fields describe (not yet validated): the toggle's family's pane reads its own."""
         data: dict[str, Any] = {"format": sc.FORMAT, "game": self.game.value}
-        # the toggle's value is a game family ("truco", "21"): each has its own fields
-        {"truco": self._truco_fields, "21": self._fields_21}[self.game.value](data)
+        self.panes[self.game.value].read(data)
         if self.name.value.strip():
             data["title"] = self.name.value.strip()
         return data
-
-    def _truco_fields(self, data: dict) -> None:
-        variant = get_variant(self.variant.value)
-        data.update(variant=variant.key, hands=[self._cards(f.value) for f in self.hands],
-                    dealer=self.dealer.value, score=[s.value for s in self.score],
-                    tie_lead=self.tie_lead.value)
-        if variant.uses_vira:
-            data["vira"] = self._card(self.vira.value)
-
-    def _fields_21(self, data: dict) -> None:
-        first = self._cards(self.first.value, gaps=True)
-        data.update(players=self.players.value, banker=self.banker.value, chips=self.chips.value,
-                    ace=self.ace.value, rotation=self.rotation.value, seed=self.seed.value)
-        if first:
-            data["deal"] = {"first_cards": first, "upcard": self._card(self.upcard.value),
-                            "then": self._cards(self.then.value)}
 
     def make(self) -> dict:
         """Validate the fields; on success show the table, the JSON and the link."""
@@ -278,29 +196,8 @@ class ScenarioBuilder(View):
     def _fill(self, s: dict) -> None:
         self.game.value = s["game"]
         self.name.value = s.get("title") or ""
-        {"truco": self._fill_truco, "21": self._fill_21}[sc.game_of(s).family](s)
+        self.panes[sc.game_of(s).family].fill(s)
         self.redraw()
-
-    def _fill_truco(self, s: dict) -> None:
-        self.variant.value = s["variant"]
-        for field, hand in zip(self.hands, s["hands"]):
-            field.value = " ".join(hand)
-        self.vira.value = s["vira"] or ""
-        self.dealer.value = s["dealer"]
-        self.tie_lead.value = s["tie_lead"]
-        for field, points in zip(self.score, s["score"]):
-            field.value = points
-
-    def _fill_21(self, s: dict) -> None:
-        self.players.value, self.banker.value = s["players"], s["banker"]
-        if isinstance(s["chips"], int):
-            self.chips.value = s["chips"]
-        self.ace.value, self.rotation.value = s["ace"], s["rotation"]
-        self.seed.value = s["seed"] or 0
-        deal = s["deal"] or {"first_cards": [], "upcard": None, "then": []}
-        self.first.value = " ".join(c or "-" for c in deal["first_cards"])
-        self.upcard.value = deal["upcard"] or ""
-        self.then.value = " ".join(deal["then"])
 
     def show_error(self, error: BaseException, near=None) -> None:
         if isinstance(error, sc.ScenarioError):  # a RuleError: its message in the view's language
@@ -350,46 +247,15 @@ class ScenarioBuilder(View):
         self.edit.description = self.t("edit")
         self.edit.layout.display = None if self.scenario is not None or self.learner_view else "none"
         self.editor.layout.display = "none" if self.learner_view else None
-        for pane_family, pane in (("truco", self.truco_box), ("21", self.box21)):
-            pane.layout.display = None if pane_family == family else "none"
+        for pane_family, pane in self.panes.items():
+            pane.box.layout.display = None if pane_family == family else "none"
         self.name.description = self.t("name")
         self.name.placeholder = self.t("name_hint")
         example = views_of(family).card_example
         self.cards_hint.value = f"<span style='color:#424242'>{escape(self.t('cards_hint', example=example))}</span>"
-        variant = self.variant.value
-        self.variant.options = [(v.label[lang], key) for key, v in VARIANTS.items()]
-        self.variant.value = variant
-        for s, field in enumerate(self.hands):
-            field.description = self.t("hand", seat=s)
-            field.placeholder = "7♥ A♠ 3♦"
-        self.vira.description = self.t("vira")
-        self.vira.layout.display = None if get_variant(self.variant.value).uses_vira else "none"
-        self.dealer.description = self.t("dealer")
-        dealer = self.dealer.value
-        self.dealer.options = [(self.t("hand", seat=s), s) for s in SEATS]
-        self.dealer.value = dealer
-        self.tie_lead.description = self.t("tie_lead")
-        chosen = self.tie_lead.value
-        self.tie_lead.options = [(TRUCO_CATALOGUE.template(f"tie_lead_{rule}", lang), rule)
-                                 for rule in TIE_LEADS]
-        self.tie_lead.value = chosen
-        self.tie_lead.style = {"description_width": "130px"}
-        self.score_label.value = self.t("score") + ":&nbsp;"
-        for team, field in enumerate(self.score):  # named for a screen reader (class cartas-sr-label)
-            field.description = team_label(team, lang)
-        self.random_button.description = self.t("random")
-        ace = self.ace.value
-        self.ace.options = [(self.t(f"ace_{a}"), a) for a in ACE_OPTIONS]
-        self.ace.value = ace
-        rotation = self.rotation.value
-        self.rotation.options = [(rotation_label(r, lang), r) for r in ROTATIONS]
-        self.rotation.value = rotation
-        self.first.placeholder = f"5♥ K♣ - A♠ ({self.t('first_hint')})"
-        self.then.placeholder = "2♦, 9♠, 4♣"
-        for field, key in ((self.players, "players"), (self.banker, "banker"), (self.chips, "chips"),
-                           (self.ace, "ace"), (self.rotation, "rotation"), (self.first, "first"),
-                           (self.upcard, "upcard"), (self.then, "then"), (self.seed, "seed"),
-                           (self.name, "name")):
+        for pane in self.panes.values():
+            pane.redraw()
+        for field, key in ((self.seed, "seed"), (self.name, "name")):
             field.description = self.t(key)
             field.style = {"description_width": "150px"}
         self.make_button.description = self.t("make")

@@ -21,6 +21,7 @@ its own.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from html import escape
 
@@ -28,6 +29,7 @@ import ipywidgets as w
 
 from widgets.components import learner as identity, scores as progress
 from widgets.components.base import View
+from widgets.families import FAMILIES
 
 
 @dataclass(frozen=True)
@@ -147,11 +149,11 @@ LESSONS: list[Lesson] = [
            exercises=False, group="class"),
 ]
 
-# The course's groups, by game, in the order the index shows them: (key, name); a lesson names
-# its group (`Lesson.group`) and a group lists its lessons in the course's order.
-GROUPS: list[tuple[str, dict]] = [
-    ("truco", {"pt": "Truco", "en": "Truco"}),
-    ("21", {"pt": "21 (vinte-e-um)", "en": "21 (vinte-e-um)"}),
+# The course's groups in the order the index shows them: (key, name), a game family's first
+# (widgets.families), then the rest; a lesson names its group (`Lesson.group`) and a group lists
+# its lessons in the course's order.
+GROUPS: list[tuple[str, Mapping[str, str]]] = [
+    *((family, views.course_group) for family, views in FAMILIES.items()),
     ("play", {"pt": "Jogar e explorar", "en": "Play and explore"}),
     ("class", {"pt": "Com a turma", "en": "With your class"}),
     ("teacher", {"pt": "Para o professor", "en": "For the teacher"}),
