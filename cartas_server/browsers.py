@@ -24,7 +24,9 @@ Decided rules:
 
 `BrowserIdentityProvider` is jupyter-server's identity provider (the one Voilà uses by
 default, token and password behaviour unchanged) plus the above, on every request; the
-repository's voila.json selects it (`Voila.identity_provider_class`).
+repository's voila.json selects it (`Voila.identity_provider_class`). It is the one piece of
+Cartas standalone Voilà builds before it listens, so building it also makes Voilà's HTTP
+server answer a link too long with a page (`cartas_server.links.serve_long_links`).
 """
 from __future__ import annotations
 
@@ -37,6 +39,8 @@ from dataclasses import dataclass
 
 from jupyter_server.auth.identity import PasswordIdentityProvider
 from traitlets import Float, Integer
+
+from cartas_server.links import serve_long_links
 
 COOKIE = "cartas_browser"
 HEADER = "X-Cartas-Browser"
@@ -147,6 +151,10 @@ class BrowserIdentityProvider(PasswordIdentityProvider):
     new_cookie_every = Float(
         NEW_COOKIE_EVERY, config=True,
         help="Seconds after which a client address may be given one more new browser cookie.")
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        serve_long_links()
 
     def get_user(self, handler):
         browser_of(handler)

@@ -1,33 +1,53 @@
-"""Voilà as `make serve` runs it, with one difference: a link too long gets a page saying so.
+"""A link too long gets a page saying so, in every form Cartas is served.
 
-    python -m cartas_server.links notebooks [voila options...]
+    python -m cartas_server.links notebooks [voila options...]   # Voilà, as `make serve` runs it
 
 Decided behaviour:
-- tornado, as Voilà starts it, reads at most 64 KB of a request's start line and headers and
-  then drops the connection without a word: a learner who follows a link with a query string
-  over about 64 KB (a scenario link pasted twice, a chat app that mangled it) sees the browser's
-  own "connection reset" and nothing else;
+- tornado, as Voilà and jupyter-server start it, reads at most 64 KB of a request's start line
+  and headers and then drops the connection without a word: a learner who follows a link with
+  a query string over about 64 KB (a scenario link pasted twice, a chat app that mangled it)
+  sees the browser's own "connection reset" and nothing else;
 - here the server reads up to MAX_HEADERS (2.1 MB: Chromium's longest URL, 2 MB, fits, and it
   bounds what one connection may make the server hold), and a request whose target (path and
   query) is over MAX_LINK (64 KB) is answered 414 with a short page, in Portuguese and English,
-  saying the link is too long and what to do; nothing behind it (Voilà, a kernel) sees it;
-- every other request goes to Voilà unchanged.
+  saying the link is too long and what to do, with a link to the index of the lessons beside
+  the dashboard the link named (`index_of`; none when it named no dashboard); nothing behind
+  it (Voilà, a kernel) sees it;
+- every other request goes to the application unchanged.
 
-`CartasVoila` is Voilà's application with its `listen` replaced by one that serves through
-`LongLinks` (tornado's public `HTTPServerConnectionDelegate`); its options and configuration
-(voila.json) are Voilà's.
+How each form gets it: `serve_long_links()` makes `LongLinkServer` the class tornado builds
+when anything asks for an `HTTPServer` in this process (tornado's `Configurable.configure`, its
+public way to choose an implementation); `LongLinkServer` is tornado's server reading headers
+up to MAX_HEADERS and serving its application through `LongLinks`. It is called
+- by `make serve` (`python -m cartas_server.links`, `main`, before Voilà starts);
+- by standalone Voilà started from the repository (`voila notebooks`, reading voila.json):
+  building the identity provider voila.json names (`cartas_server.browsers`), which Voilà does
+  before it listens;
+- by jupyter-server (Binder, `jupyter server`, JupyterHub's single-user servers) as the server
+  extension `cartas_server.links`, which Cartas' etc/jupyter/jupyter_server_config.json enables
+  (`ServerApp.jpserver_extensions`): jupyter-server loads its extensions before it builds its
+  HTTP server (jupyter-server has no setting of its own for the header size).
+
+Under JupyterHub the request first passes the hub's proxy (configurable-http-proxy, on node),
+whose HTTP parser answers a request line and headers over 16 KB (node's default) with a bare
+431 and no page, before the proxy sees it (the proxy has no option of its own for it). Cartas'
+hub configuration (deploy/jupyterhub/values.yaml) raises node's limit to MAX_HEADERS
+(`NODE_OPTIONS=--max-http-header-size=2200000` in the proxy's environment,
+`proxy.chp.extraEnv`), so the link reaches the learner's server and its page; and the hub
+itself, which gets what the proxy routes to no server (her server stopped, the hub's own
+pages), calls `serve_long_links()` from its configuration (`hub.extraConfig`). Without the
+first, the learner sees the browser's own "HTTP ERROR 431" page.
 """
 from __future__ import annotations
 
+import re
 from html import escape
 
-import tornado.ioloop
 from tornado import httputil
 from tornado.httpserver import HTTPServer
-from voila.app import Voila
 
 MAX_LINK = 64 * 1024
-MAX_HEADERS = 2 * 1024 * 1024 + 100 * 1024
+MAX_HEADERS = 2_200_000
 
 TEXT = {
     "title": {"pt": "Link longo demais", "en": "Link too long"},
@@ -41,14 +61,29 @@ TEXT = {
 }
 
 
-def too_long_page(size: int) -> bytes:
-    """The page a link over MAX_LINK gets (both languages: the page cannot know which)."""
+_DASHBOARD = re.compile(r"((?:/[\w.~-]+)*/voila/render/(?:[\w.~-]+/)*)[\w.~-]+\.ipynb")
+
+
+def index_of(target: str) -> str | None:
+    """The index of the lessons beside the dashboard a link names (`.../voila/render/[FOLDER/]
+    NAME.ipynb`: the same folder's index.ipynb, so it is right under `make serve`, jupyter-server
+    and a hub user's prefix alike), or None when the link names no dashboard. Only plain path
+    segments count, so the page never links to another host (`//host/...`)."""
+    path = target.split("?", 1)[0]
+    found = _DASHBOARD.fullmatch(path) if len(path) <= 1024 else None
+    return found.group(1) + "index.ipynb" if found else None
+
+
+def too_long_page(size: int, index: str | None = None) -> bytes:
+    """The page a link over MAX_LINK gets (both languages: the page cannot know which), with a
+    link to `index` when there is one."""
     parts = []
     for lang in ("pt", "en"):
         said = TEXT["said"][lang].format(size=size // 1024, most=MAX_LINK // 1024)
+        back = (f"<p><a href='{escape(index, quote=True)}'>{escape(TEXT['index'][lang])}</a></p>"
+                if index else "")
         parts.append(f"<section lang='{lang}'><h1>{escape(TEXT['title'][lang])}</h1>"
-                     f"<p>{escape(said)}</p><p>{escape(TEXT['todo'][lang])}</p>"
-                     f"<p><a href='/voila/render/index.ipynb'>{escape(TEXT['index'][lang])}</a></p></section>")
+                     f"<p>{escape(said)}</p><p>{escape(TEXT['todo'][lang])}</p>{back}</section>")
     return ("<!DOCTYPE html><html lang='pt'><head><meta charset='utf-8'>"
             "<meta name='viewport' content='width=device-width, initial-scale=1'>"
             f"<title>{TEXT['title']['pt']} / {TEXT['title']['en']}</title></head>"
@@ -68,7 +103,7 @@ class _Checked(httputil.HTTPMessageDelegate):
         target = getattr(start_line, "path", "")
         if len(target) > MAX_LINK:
             self.refused = True
-            body = too_long_page(len(target))
+            body = too_long_page(len(target), index_of(target))
             self.connection.write_headers(
                 httputil.ResponseStartLine("HTTP/1.1", 414, "URI Too Long"),
                 httputil.HTTPHeaders({"Content-Type": "text/html; charset=UTF-8",
@@ -106,28 +141,42 @@ class LongLinks(httputil.HTTPServerConnectionDelegate):
         self.application.on_close(server_conn)
 
 
-class CartasVoila(Voila):
-    """Voilà, listening through `LongLinks` on exactly its `ip` and `port` (no retries:
-    `make serve` checks the port first)."""
+class LongLinkServer(HTTPServer):
+    """tornado's HTTPServer, reading headers up to MAX_HEADERS (unless told a size) and serving
+    its application through `LongLinks`."""
 
-    def listen(self):
-        server = HTTPServer(LongLinks(self.app), max_header_size=MAX_HEADERS)
-        try:
-            server.listen(self.port, self.ip)
-        except OSError as error:
-            self.log.critical("Cartas: cannot listen on %s:%s: %s", self.ip, self.port, error.strerror)
-            self.exit(1)
-        self.log.info("Voilà is running at:\n%s", self.display_url)
-        self.ioloop = tornado.ioloop.IOLoop.current()
-        try:
-            self.ioloop.start()
-        except KeyboardInterrupt:
-            self.log.info("Stopping...")
-        finally:
-            self.stop()
+    def initialize(self, request_callback, *args, max_header_size=None, **kwargs):
+        if isinstance(request_callback, httputil.HTTPServerConnectionDelegate) \
+                and not isinstance(request_callback, LongLinks):
+            request_callback = LongLinks(request_callback)
+        super().initialize(request_callback, *args, max_header_size=max_header_size or MAX_HEADERS,
+                           **kwargs)
 
 
-main = CartasVoila.launch_instance
+def serve_long_links() -> None:
+    """Make every HTTPServer this process builds from now on a `LongLinkServer` (idempotent)."""
+    if HTTPServer.configured_class() is not LongLinkServer:
+        HTTPServer.configure(LongLinkServer)
+
+
+def _jupyter_server_extension_points():
+    """jupyter-server's extension protocol: this module is the extension."""
+    return [{"module": "cartas_server.links"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    """Loaded before jupyter-server builds its HTTP server: that server will be a LongLinkServer."""
+    serve_long_links()
+    serverapp.log.info("Cartas: links over %d KB get a page saying they are too long", MAX_LINK // 1024)
+
+
+def main() -> None:
+    """`python -m cartas_server.links notebooks [voila options...]`: Voilà, serving through
+    `LongLinkServer` whatever its configuration names."""
+    from voila.app import Voila  # here, so the hub (which has no Voilà) can import this module
+
+    serve_long_links()
+    Voila.launch_instance()
 
 if __name__ == "__main__":
     main()

@@ -31,26 +31,19 @@ Decided rules (docs/rules.md#homework):
     - a game of the item's family, and of its `variant` (a registry key: "paulista",
       "mineiro", "21") when the teacher named one; without one, any variant of the family.
       A game's options (21's seats, role, rotation) are the learner's to choose;
-    - a game begun from the game's own deal; one begun from a scenario (a position made by
-      hand, possibly a won one) only when the item says `scenarios: True`;
-    - against the bots under JupyterHub (the class service, issue 33): only a game the service
-      dealt and played counts. It is a homework table (`classroom.tables`: a private table,
-      her seat hers alone, the bots in the others) the service makes for her and that item
-      (`bot_item`, `bot_game_key`, `bot_table_class`): the service holds the seed and moves
-      the bots, her kernel sends only her moves and gets her seat's view. When the game is
-      over for her seat, the table's own record decides (`bot_table_over`). A finished game
-      her kernel sends (`finish_game`) is refused there ("service_deals");
-    - against the bots on a laptop (`finish_game`; the kernel is the server there): the item
-      is checked first, then the game's size (at most the spec's `most_actions`: a real game's
-      length, before any replay), then the engine decides, from the state the kernel played
-      (its `to_json()`, replayed by the engine here), that the game is over for her seat (the
-      game is over, or, in 21, her seat can never act again: docs/rules.md#21-seat-out, a
-      loss) and whether she won; the browser only plays moves the engine checked. A game not
-      begun from a scenario must start as a new game does (the spec's `fresh_start`: truco from 0 to 0,
-      21 with every seat's starting chips and no hand dealt by hand: "not_fresh"); when the
-      page says which moves were hers (`mine`, indices of the saved actions), each of them
-      must be her seat's (or, in truco, her team's answer, docs/rules.md#truco-who-answers)
-      and no other move hers ("other_seats");
+    - against the bots, only a game the store deals and plays counts, under JupyterHub (the
+      class service) and on a laptop alike (issue 33): a homework table (`classroom.tables`: a
+      private table, her seat hers alone and never a bot's, the bots in the others) made for
+      her and that item (`bot_table`: `bot_item`, `bot_game_key`, `bot_table_class`) in this
+      store's tables, dealt from the seed the tables draw, the bots moved by the tables' code,
+      her page sending only her moves (a move at another seat is the tables' "not your turn").
+      When the game is over for her seat, the table's own record decides (`bot_table_over`).
+      Nothing a kernel or a page sends is ever taken as a game: there is no way to hand in a
+      finished game (under the hub, the old `POST api/homework/ID/game` is refused
+      "service_deals");
+    - so no game begun from a scenario (a position made by hand, possibly a won one) counts: an
+      item with `scenarios` is refused when the teacher makes it ("scenario_games"), and one
+      stored with `scenarios: True` before is played as any other, from the store's deal;
     - at a table (`table_game_over`): the store's own table record decides: its game is
       finished, its state (replayed) says who won, and the learners seated when it ended
       (`sitters`) are the ones whose item is done, each in her own class's assignments made
@@ -96,7 +89,6 @@ GOALS = ("play", "win")  # a game item asks to play it to the end (the default),
 QUESTIONS = ("play", "answer", "hit", "banker")
 MAX_STEPS = 60
 BOT_TABLE = "tarefa"      # the class key of a homework table begins so (`bot_table_class`)
-MAX_GAME_TEXT = 200_000   # characters of a saved game `finish_game` reads at most
 
 # Migration 5 of the store (issue 23): assignments, results, and the skill of every answer.
 STEP_5 = (
@@ -206,11 +198,8 @@ def check_item(item) -> dict:
             if variant not in variants_of(item["game"]):
                 raise HomeworkError("bad_game", game=str(variant)[:20])
             checked["variant"] = variant
-        scenarios = item.get("scenarios", False)
-        if not isinstance(scenarios, bool):
-            raise HomeworkError("bad_game", game=str(scenarios)[:20])
-        if scenarios:
-            checked["scenarios"] = True
+        if item.get("scenarios", False) is not False:  # no hand-made position counts (the rules)
+            raise HomeworkError("scenario_games")
         return checked
     raise HomeworkError("bad_item")
 
@@ -256,7 +245,7 @@ def goal_met(spec: dict, result: str) -> bool:
     return result == "won" or spec.get("goal", "play") == "play"
 
 
-def _counts(spec: dict, game_key: str, from_scenario: bool) -> str | None:
+def _counts(spec: dict, game_key: str) -> str | None:
     """Why a game of `game_key` does not count for the game item `spec` (a HomeworkError
     code), or None when it counts (docs/rules.md#homework-games)."""
     from cartas.games import find_game
@@ -264,8 +253,6 @@ def _counts(spec: dict, game_key: str, from_scenario: bool) -> str | None:
         return "other_game"
     if spec.get("variant") not in (None, game_key):
         return "other_variant"
-    if from_scenario and not spec.get("scenarios", False):
-        return "from_scenario"
     return None
 
 
@@ -308,8 +295,8 @@ def _bot_item(tx, assignment_id: str, item: int, learner_id: str, classes: list[
 
 def bot_item(store: Store, assignment_id: str, item: int, learner_id: str,
              classes: list[str] | None = None) -> tuple[dict, bool]:
-    """(the game item against the bots, whether she has done it already), checked as
-    `finish_game` checks it; HomeworkError otherwise."""
+    """(the game item against the bots, whether she has done it already), if it is one of her
+    class's; HomeworkError otherwise."""
     with store.transaction(write=False) as tx:
         spec = _bot_item(tx, assignment_id, item, learner_id, classes)
         done = tx.execute("SELECT 1 FROM homework_results WHERE assignment_id = ? AND item = ? AND learner_id = ?",
@@ -326,7 +313,7 @@ def bot_game_key(spec: dict, game: object = None) -> str:
         return spec.get("variant") or variants_of(spec["game"])[0]
     if not isinstance(game, str) or game not in GAME_KEYS:
         raise HomeworkError("bad_game", game=str(game)[:20])
-    refused = _counts(spec, game, False)
+    refused = _counts(spec, game)
     if refused is not None:
         raise HomeworkError(refused)
     return game
@@ -336,6 +323,32 @@ def bot_table_class(assignment_id: str, item: int, learner_id: str) -> str:
     """The class key a learner's homework table for one item is kept under in the tables
     store: no class's, so no class lists it, and her open one is found again (a reload)."""
     return f"{BOT_TABLE}:{assignment_id}:{item}:{learner_id}"
+
+
+def bot_table(store: Store, tables: Tables, assignment_id: str, item: int, learner_id: str, name: str,
+              classes: list[str] | None = None, game: object = None, *, seats: int | None = None,
+              options: dict | None = None, pace: float | None = None) -> str:
+    """The code of her homework table for game item `item` against the bots: her open one for
+    that item (a reload gives it back), else a new one, made and dealt here (in `tables`, over
+    this store: the seed is the tables' own draw, never the caller's) and started, her seat
+    hers alone, the bots in the others. `game`, `seats`, `options`, `pace`: her choices, as
+    for a table (the game must count for the item: `bot_game_key`). HomeworkError
+    ("item_done") when she has done the item and no table of hers is open; as `bot_item`
+    otherwise. The class service and a laptop's store both deal this way (see the rules)."""
+    from .tables import DEFAULT_PACE
+    spec, done = bot_item(store, assignment_id, item, learner_id, classes)
+    key = bot_game_key(spec, game)
+    kept = bot_table_class(assignment_id, item, learner_id)
+    for snap in tables.list_class(kept, abandoned=True):
+        if snap.status == "playing" and snap.record["creator"] == learner_id:
+            return snap.code
+    if done:
+        raise HomeworkError("item_done")
+    code = tables.create(key, learner_id, name, seats=seats, options=options, class_code=kept,
+                         pace=DEFAULT_PACE if pace is None else pace,
+                         homework={"assignment": assignment_id, "item": item, "learner": learner_id})
+    tables.start(code, learner_id)
+    return code
 
 
 def bot_table_over(store: Store, record: dict, state=None, now: float | None = None) -> list[dict]:
@@ -360,107 +373,11 @@ def bot_table_over(store: Store, record: dict, state=None, now: float | None = N
         if row is None or not isinstance(item, int) or not 0 <= item < len(_row(row)["items"]):
             return []
         spec = _row(row)["items"][item]
-        if spec["kind"] != "game" or spec["where"] != "bots" or _counts(spec, record["game"], False) is not None:
+        if spec["kind"] != "game" or spec["where"] != "bots" or _counts(spec, record["game"]) is not None:
             return []
         first, correct, _, _ = _write_result(tx, assignment_id, item, learner_id, goal_met(spec, result), result,
                                              now, final_score(state, seat))
     return [{"learner": learner_id, "assignment": assignment_id, "item": item, "correct": correct}] if first else []
-
-
-def _saved(game: str, state_json: object) -> tuple[Any, dict, list]:
-    """(the game's spec, its saved form without its actions, its actions) of a game sent as `state_json`, read
-    without replaying it; HomeworkError("bad_game_state") when it is no saved game."""
-    from cartas.games import GameError, find_game
-    try:
-        spec = find_game(game)
-    except GameError:
-        raise HomeworkError("bad_game_state") from None
-    if not isinstance(state_json, str) or len(state_json) > MAX_GAME_TEXT:
-        raise HomeworkError("long_game", most=MAX_GAME_TEXT) if isinstance(state_json, str) \
-            else HomeworkError("bad_game_state")
-    try:
-        data = json.loads(state_json)
-    except (ValueError, RecursionError):
-        raise HomeworkError("bad_game_state") from None
-    if (not isinstance(data, dict) or not isinstance(data.get("setup"), dict)
-            or not isinstance(data.get("actions"), list) or not all(isinstance(a, str) for a in data["actions"])):
-        raise HomeworkError("bad_game_state")
-    return spec, {**data, "actions": []}, data["actions"]
-
-
-def _replayed(spec, start: dict, actions: list, seat: int, mine: list[int] | None):
-    """The game replayed by the engine from `start` (its saved form, no action), one action
-    after another; with `mine`,
-    HomeworkError("other_seats") when one of her moves was not her seat's (nor her team's
-    answer) or a move not hers was her seat's."""
-    from cartas.errors import RuleError
-    try:
-        state = spec.from_json(json.dumps(start))
-        if not 0 <= seat < state.players:
-            raise HomeworkError("bad_game_state")
-        hers = set(mine or ())
-        for index, action in enumerate(actions):
-            acting = state.current_seat
-            if mine is not None and acting is not None:
-                if index in hers and acting != seat and not spec.answers_for(state, seat):
-                    raise HomeworkError("other_seats", move=index + 1)
-                if index not in hers and acting == seat:
-                    raise HomeworkError("other_seats", move=index + 1)
-            state.apply_action(spec.parse_action(action))
-    except RuleError:
-        raise HomeworkError("bad_game_state") from None
-    return state
-
-
-def finish_game(store: Store, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                seat: int = 0, from_scenario: bool = False, now: float | None = None,
-                classes: list[str] | None = None, mine: list[int] | None = None) -> dict:
-    """A game against the bots, played by the learner at `seat`, for game item `item` (a
-    laptop's: under JupyterHub only a homework table counts, see the module's rules). In this
-    order, before any replay: the item is checked (as `answer` checks it), then whether the
-    game counts for it (`from_scenario`: it began from a scenario), then its size (at most
-    `most_actions` of its spec: "long_game") and its start (`fresh_start`, unless it began from a
-    scenario: "not_fresh"). Then the engine replays `state_json` (the state's `to_json()`,
-    registry key `game`), checks `mine` (the indices of her moves, when the page says them:
-    "other_seats") and decides that the game is over for her seat and whether she won
-    (`game_result`). Only the first finished game counts. Returns {"correct", "choice",
-    "first", "score"}; HomeworkError: "not_over", "bad_game_state", "other_game",
-    "other_variant", "from_scenario", "long_game", "not_fresh", "other_seats", or as `answer`
-    ("not_yours", "bad_item", ...). `classes`: as for `answer`."""
-    from cartas.games import GameError, find_game
-    with store.transaction(write=False) as tx:
-        spec_item = _bot_item(tx, assignment_id, item, learner_id, classes)
-    try:
-        family = find_game(game).family if isinstance(game, str) else None
-    except GameError:
-        family = None
-    if family is None:
-        raise HomeworkError("bad_game_state")
-    refused = _counts(spec_item, game, bool(from_scenario))
-    if refused is not None:
-        raise HomeworkError(refused)
-    spec, start, actions = _saved(game, state_json)
-    most = spec.most_actions(start["setup"])
-    if len(actions) > most:
-        raise HomeworkError("long_game", most=most)
-    if not from_scenario and not spec.fresh_start(start["setup"]):
-        raise HomeworkError("not_fresh")
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < 12:
-        raise HomeworkError("bad_game_state")
-    if mine is not None and (not isinstance(mine, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) for i in mine)):
-        raise HomeworkError("bad_game_state")
-    state = _replayed(spec, start, actions, seat, mine)
-    if state.game != game:
-        raise HomeworkError("bad_game_state")
-    result = game_result(state, seat)
-    if result is None:
-        raise HomeworkError("not_over")
-    now = time.time() if now is None else now
-    with store.transaction() as tx:
-        first, correct, kept, score = _write_result(tx, assignment_id, item, learner_id, goal_met(spec_item, result),
-                                                    result, now, final_score(state, seat))
-    return {"correct": correct, "choice": kept, "first": first, "score": score}
 
 
 def table_game_over(store: Store, table_code: str, now: float | None = None,
@@ -500,7 +417,7 @@ def table_game_over(store: Store, table_code: str, now: float | None = None,
             for task in map(_row, rows):
                 for index, spec in enumerate(task["items"]):
                     if (spec["kind"] != "game" or spec["where"] != "table"
-                            or _counts(spec, record["game"], False) is not None):
+                            or _counts(spec, record["game"]) is not None):
                         continue
                     first, correct, _, _ = _write_result(tx, task["id"], index, learner_id,
                                                          goal_met(spec, result), result, now,
@@ -591,7 +508,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
     counts: returns {"correct", "answer", "reason", "first"}; HomeworkError when she is not in
     the class, the item is not there or the choice is not one of its options, and ("by_game")
     for a game item: nobody's word says a game was won, its end is the game's own
-    (`finish_game`, `table_game_over`; docs/rules.md#homework-games). `classes`: her classes
+    (`bot_table_over`, `table_game_over`; docs/rules.md#homework-games). `classes`: her classes
     when the caller knows them (the class service: her hub groups), else her class in this store."""
     now = time.time() if now is None else now
     with store.transaction() as tx:
@@ -601,7 +518,7 @@ def answer(store: Store, assignment_id: str, item: int, learner_id: str, choice,
                 raise HomeworkError("bad_choice")
             correct = judged_right(spec, choice)
         elif spec["kind"] == "game":
-            raise HomeworkError("by_game")  # the game itself says who won: finish_game, table_game_over
+            raise HomeworkError("by_game")  # the game itself says who won: bot_table_over, table_game_over
         else:
             raise HomeworkError("bad_item")  # a lesson item is done by answering in the lesson
         first = tx.execute("INSERT INTO homework_results (assignment_id, item, learner_id, correct, choice, "
@@ -718,8 +635,8 @@ class HomeworkService(Protocol):
     def answer(self, assignment_id: str, item: int, learner_id: str, choice) -> dict: ...
     def learner_homework(self, learner_id: str) -> list[dict]: ...
     def class_results(self, assignment_id: str) -> dict | None: ...
-    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict: ...
+    def bot_table(self, assignment_id: str, item: int, learner_id: str, game: str | None = None, *,
+                  seats: int | None = None, options: dict | None = None, pace: float | None = None) -> dict: ...
     def table_game_over(self, table_code: str) -> list[dict]: ...
 
 
@@ -784,34 +701,26 @@ class StoreHomework:
     def bot_table_over(self, record: dict, state=None) -> list[dict]:
         return bot_table_over(self.store, record, state)
 
-    def bot_table(self, tables: Tables, assignment_id: str, item: int, learner_id: str, name: str,
-                  classes: list[str] | None = None, game: object = None, pace: float | None = None,
-                  setup: dict | None = None) -> Snapshot:
-        """Her homework table for game item `item` against the bots (docs/rules.md#homework-games),
-        at `tables`: her open one for that item if she has one (a reload finds it again), else a
-        new one made and dealt there (`bot_game_key`'s game, `setup`'s seats and options, the
-        bots at `pace`), kept under `bot_table_class` and started, her seat hers alone;
-        HomeworkError "item_done" for an item she has done already, and `bot_item`'s refusals."""
-        spec, done = self.bot_item(assignment_id, item, learner_id, classes)
-        key = bot_game_key(spec, game)
-        kept = bot_table_class(assignment_id, item, learner_id)
-        for snap in tables.list_class(kept, abandoned=True):
-            if snap.status == "playing" and snap.record["creator"] == learner_id:
-                return snap
-        if done:
-            raise HomeworkError("item_done")
-        extra: dict[str, Any] = dict(setup or {})
-        if pace is not None:
-            extra["pace"] = pace
-        code = tables.create(key, learner_id, name, class_code=kept,
-                             homework={"assignment": assignment_id, "item": item, "learner": learner_id}, **extra)
-        tables.start(code, learner_id)
+    def bot_table_at(self, tables: Tables, assignment_id: str, item: int, learner_id: str, name: str,
+                     classes: list[str] | None = None, game: object = None, pace: float | None = None,
+                     setup: dict | None = None) -> Snapshot:
+        """Her homework table at `tables` (`bot_table`: her open one for the item, else one dealt
+        there), as the class service answers it: its snapshot. `setup`: her seats and options."""
+        setup = setup or {}
+        code = bot_table(self.store, tables, assignment_id, item, learner_id, name, classes, game,
+                         seats=setup.get("seats"), options=setup.get("options"), pace=pace)
         return tables.snapshot(code)
 
-    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict:
-        return finish_game(self.store, assignment_id, item, learner_id, game, state_json, seat, from_scenario,
-                           mine=mine)
+    def bot_table(self, assignment_id: str, item: int, learner_id: str, game: str | None = None, *,
+                  seats: int | None = None, options: dict | None = None, pace: float | None = None) -> dict:
+        """Her homework table, dealt by this store's tables (`bot_table`): {"code"}; the tables
+        page opens it by its code."""
+        from .tables import StoreRepository, Tables
+        with self.store.transaction(write=False) as tx:
+            row = tx.execute("SELECT name FROM learners WHERE id = ?", (learner_id,)).fetchone()
+        code = bot_table(self.store, Tables(StoreRepository(self.store)), assignment_id, item, learner_id,
+                         row[0] if row else learner_id, game=game, seats=seats, options=options, pace=pace)
+        return {"code": code}
 
     def table_game_over(self, table_code: str,
                         classes_of: Callable[[list[str]], dict[str, list[str]]] | None = None) -> list[dict]:

@@ -289,20 +289,15 @@ class RemoteHomework(_Lessons):
     def class_results(self, assignment_id: str) -> dict | None:
         return self._ask("GET", f"api/homework/{quote(str(assignment_id), safe='')}/results", none_if=(404,))
 
-    def finish_game(self, assignment_id: str, item: int, learner_id: str, game: str, state_json: str,
-                    seat: int = 0, from_scenario: bool = False, mine: list[int] | None = None) -> dict:
-        """Refused by the service ("service_deals"): only a game it dealt counts there (`bot_table`)."""
-        return self._ask("POST", f"api/homework/{quote(str(assignment_id), safe='')}/game",
-                         {"item": item, "game": game, "state": state_json, "seat": seat,
-                          "from_scenario": from_scenario})
-
-    def bot_table(self, assignment_id: str, item: int, game: str | None = None, **setup) -> dict:
+    def bot_table(self, assignment_id: str, item: int, learner_id: str, game: str | None = None, *,
+                  seats: int | None = None, options: dict | None = None, pace: float | None = None) -> dict:
         """Her homework table for game item `item` against the bots, dealt by the service (or
-        her open one): its seat view, as `RemoteClassroom.create_table` gives it. `setup`:
-        `seats`, `options`, `pace`, as for a table."""
-        body: dict = {"item": item, **setup}
-        if game is not None:
-            body["game"] = game
+        her open one): its seat view, as `RemoteClassroom.create_table` gives it (its `code`
+        among it). `seats`, `options`, `pace`: as for a table; the learner is her token's."""
+        body: dict = {"item": item}
+        for name, value in (("game", game), ("seats", seats), ("options", options), ("pace", pace)):
+            if value is not None:
+                body[name] = value
         return self._ask("POST", f"api/homework/{quote(str(assignment_id), safe='')}/table", body)
 
     def table_game_over(self, table_code: str) -> list[dict]:

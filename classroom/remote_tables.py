@@ -158,7 +158,8 @@ class RemoteSnapshot:
         self.presence: dict[str, float] = {}
         self.record = {"creator": learner if view.get("creator") else None, "class_code": view.get("class", ""),
                        "status": view["status"], "game": view["game"], "last": view.get("last"),
-                       "outcome": view.get("outcome"), "level": view.get("level") or games.DEFAULT_LEVEL}
+                       "outcome": view.get("outcome"), "level": view.get("level") or games.DEFAULT_LEVEL,
+                       "homework": bool(view.get("homework"))}
         self._state: SeatState | None = None
 
     @property

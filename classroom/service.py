@@ -90,10 +90,11 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   is written once (first write wins). No timer, lease or lock of a process is needed.
 - Homework games against the bots (issue 33): only a game the service deals and plays counts.
   `POST api/homework/ID/table {item, game?, seats?, options?, pace?}` makes her a homework
-  table (`classroom.tables`: her seat hers alone, the bots in the others, the seed here), or
-  gives back her open one for that item; she plays it as any table, and when the game is
-  over for her seat the service records the item from the table's own record
-  (`homework.bot_table_over`). A finished game her kernel sends (`POST api/homework/ID/game`)
+  table (`classroom.tables`: her seat hers alone, the bots in the others, the seed here;
+  `homework.bot_table`, as a laptop's store deals it), or gives back her open one for that
+  item; she plays it as any table, and when the game is over for her seat the service records
+  the item from the table's own record (`homework.bot_table_over`). A finished game a kernel
+  sends (`POST api/homework/ID/game`, what kernels of older versions sent)
   is refused (409 `service_deals`), never replayed. Each learner makes at most HOMEWORK_BURST
   requests of each of these two at once, then one every HOMEWORK_EVERY seconds, whichever
   replica she reaches (429 `too_many_requests`, before the body is read:
@@ -530,6 +531,7 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
         "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
         "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
         "why": {"pt": None, "en": None}, "hand_number": 0, "level": snap.level,
+        "homework": bool(record.get("homework")),   # one learner's homework table: nobody takes a seat
     }
     state = snap.state
     if state is None:
@@ -1719,9 +1721,10 @@ class HomeworkTableHandler(LimitedHomeworkHandler):
     def _table(self, user: str, groups: list[str], ident: str, item: int, game, pace: float,
                setup: dict) -> Snapshot:
         """On a store thread: her open homework table for the item, or a new one, dealt here
-        (`homework.StoreHomework.bot_table`), its game loaded here, not on the loop."""
-        snap = self.lessons.homework.bot_table(self.service.classes.tables, ident, item, learner_id(user),
-                                               clean_name(user), groups, game=game, pace=pace, setup=setup)
+        (`homework.StoreHomework.bot_table_at`, as a laptop's store deals it), its game loaded
+        here, not on the loop."""
+        snap = self.lessons.homework.bot_table_at(self.service.classes.tables, ident, item, learner_id(user),
+                                                  clean_name(user), groups, game=game, pace=pace, setup=setup)
         snap.state  # noqa: B018
         return snap
 

@@ -40,6 +40,11 @@ Decided rules:
   whose learner is not yet past the timeout: her seat waits for her until then, so a learner
   who comes back in time finds her seat and her turn. The moves are the very ones the bots
   would make one by one (a bot's move depends on the seed, its level and the step count).
+- A homework table (`homework` in its record: one learner's game of a homework item against
+  the bots, `classroom.homework.bot_table`) is hers alone: her seat, taken at the deal, is
+  always hers (never a bot's, even while she is away: the game waits for her), she cannot
+  leave it nor move to another seat (the seat of a side about to win), and nobody else sits
+  there ("homework_table").
 - A finished game's table is archived: it leaves the class's list of open tables, and stays
   readable by its code.
 - An abandoned table leaves the class's list too (the teacher's "Mesas da turma"): one not
@@ -483,8 +488,8 @@ class Tables:
             self._check_seat(seat, snap.record["seats"])
             if snap.status == "finished":
                 raise TableError("finished")
-            if snap.record.get("homework") and learner != snap.record["creator"]:
-                raise TableError("homework_table")
+            if snap.record.get("homework") and (learner != snap.record["creator"] or snap.seat_of(learner) != seat):
+                raise TableError("homework_table")  # her seat is hers, and hers alone, from the deal on
             who = snap.sitters[seat]
             if who is not None and who["id"] != learner and not snap.away(who["id"], now):
                 raise TableError("seat_taken", seat=seat, name=who["name"])

@@ -26,6 +26,10 @@ def homework_many(location: str, assignment_id: str, learner_keys: list, class_c
         key = learner_keys[i % len(learner_keys)]
         learner = Learner(f"hw-{worker:04d}-{i:04d}", key.split(":", 2)[2], class_code)
         record(store, learner, "manilhas", [i % 2 == 0], skills=["stronger_card"])
-        homework.finish_game(store, assignment_id, 1, key, *game)
+        game_key, text, seat = game   # her homework table of item 1, over
+        sitters: list = [None] * 12
+        sitters[seat] = {"id": key, "name": "x", "since": 0.0}
+        homework.bot_table_over(store, {"game": game_key, "state": text, "sitters": sitters, "creator": key,
+                                        "homework": {"assignment": assignment_id, "item": 1, "learner": key}})
     store.close()
     return count

@@ -293,3 +293,13 @@ def test_the_hub_image_installs_cartas_for_the_class_service():
     text = (DEPLOY / "Dockerfile.hub").read_text()
     assert "COPY . /srv/cartas" in text and "--no-deps /srv/cartas" in text
     assert "psycopg_pool" in text
+
+
+def test_the_hubs_proxy_reads_a_link_as_long_as_the_learners_servers_do():
+    """Issue 33, item 10: node (configurable-http-proxy) answers a request line over 16 KB with
+    a bare 431; the proxy's limit is the servers' (cartas_server.links.MAX_HEADERS), so a link
+    too long reaches a server that answers it with a page (tests/hub: the real proxy)."""
+    from cartas_server.links import MAX_HEADERS
+    doc = values()
+    assert doc["proxy"]["chp"]["extraEnv"]["NODE_OPTIONS"] == f"--max-http-header-size={MAX_HEADERS}"
+    assert "serve_long_links()" in doc["hub"]["extraConfig"]["cartas-long-links"]

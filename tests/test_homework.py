@@ -44,9 +44,20 @@ def finished(game: str, result: str, seed: int = 3) -> tuple[str, str, int]:
     return key, state.to_json(), seat
 
 
-def finish(store, assignment_id, item, learner_id, game, result, now=None) -> dict:
+def table_over(assignment_id, item, learner_id, key, text, seat) -> dict:
+    """The record of her homework table for the item once its game (`text`, of registry key
+    `key`) is over, she at `seat`: what `homework.bot_table_over` reads from the tables store."""
+    from cartas.games import find_game
+    sitters: list = [None] * find_game(key).from_json(text).players
+    sitters[seat] = {"id": learner_id, "name": "Ana", "since": 0.0}
+    return {"game": key, "state": text, "sitters": sitters, "creator": learner_id,
+            "homework": {"assignment": assignment_id, "item": item, "learner": learner_id}}
+
+
+def finish(store, assignment_id, item, learner_id, game, result, now=None) -> list[dict]:
+    """Her homework table of game item `item` ended with `result`: the results written now."""
     key, text, seat = finished(game, result)
-    return hw.finish_game(store, assignment_id, item, learner_id, key, text, seat, now=now)
+    return hw.bot_table_over(store, table_over(assignment_id, item, learner_id, key, text, seat), now=now)
 
 
 def truco_link():
@@ -187,13 +198,14 @@ def test_a_learner_answers_only_her_own_class_homework(store_location):
     code, _ = a_class(store, "Ana")
     other, (zeca,) = a_class(store, "Zeca")
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
+    service = hw.StoreHomework(store)
     with pytest.raises(hw.HomeworkError, match="not_yours"):
-        finish(store, task["id"], 0, zeca.key, "truco", "won")
+        service.bot_table(task["id"], 0, zeca.key)
     with pytest.raises(hw.HomeworkError, match="not_yours"):
-        finish(store, task["id"], 0, "b:some-browser-id", "truco", "won")
+        service.bot_table(task["id"], 0, "b:some-browser-id")
     assert hw.learner_homework(store, zeca.key) == []
     with pytest.raises(hw.HomeworkError, match="bad_item"):
-        finish(store, task["id"], 5, learner_key(code, "Ana"), "truco", "won")
+        service.bot_table(task["id"], 5, learner_key(code, "Ana"))
 
 
 def test_rule_nobodys_word_finishes_a_game_item(store_location):
@@ -224,7 +236,8 @@ def test_many_threads_finishing_the_same_items_count_each_once(store_location):
     def finish_one(n):
         person, item = people[n % len(people)], (n // 10) % 2
         key, text, seat = games[item]
-        return hw.finish_game(open_store(store_location), task["id"], item, person.key, key, text, seat)["first"]
+        return bool(hw.bot_table_over(open_store(store_location), table_over(task["id"], item, person.key, key, text,
+                                                                             seat)))
 
     with ThreadPoolExecutor(8) as pool:
         firsts = list(pool.map(finish_one, range(80)))

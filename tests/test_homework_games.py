@@ -1,14 +1,15 @@
 """Homework game items (docs/rules.md#homework-games) on SQLite and on a real PostgreSQL: a
-finished game against the bots, or at a class table, marks the learner's item done with the
-engine's result, once; the browser never says who won."""
+finished game against the bots (her homework table, dealt by the store) or at a class table
+marks the learner's item done with the engine's result, once, from the table's own record; the
+browser never says who won."""
 from __future__ import annotations
 
+import html
 import time
 
 import pytest
 
 from cartas.games import find_game
-from cartas.truco import from_deal
 from classroom import homework as hw, identity as ids
 from classroom.classes import create_class
 from classroom.progress import open_store
@@ -43,8 +44,23 @@ def played(key: str, seed: int, **options):
     return state
 
 
+def over(task_id: str, item: int, learner: str, state, seat: int) -> dict:
+    """A homework table's record as the store's tables keep it once its game `state` is over,
+    `learner` at `seat` (what `homework.bot_table_over` reads: tests/test_homework_forged.py
+    plays such tables through the tables themselves)."""
+    sitters: list = [None] * state.players
+    sitters[seat] = {"id": learner, "name": "Ana", "since": 0.0}
+    return {"game": state.game, "state": state.to_json(), "sitters": sitters, "creator": learner,
+            "homework": {"assignment": task_id, "item": item, "learner": learner}}
+
+
+def result(store, learner: str, item: int) -> tuple:
+    state = hw.learner_homework(store, learner)[0]["states"][item]
+    return state["done"], state["right"], state["choice"], state["score"]
+
+
 def test_rule_a_finished_bot_game_marks_the_item_done_with_the_engines_result_once(store_location):
-    """docs/rules.md#homework-games: the engine replays the game and says who won."""
+    """docs/rules.md#homework-games: the engine replays the table's game and says who won."""
     store = open_store(store_location)
     code, (ana,) = learners(store, "Ana")
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "goal": "win"},
@@ -54,14 +70,15 @@ def test_rule_a_finished_bot_game_marks_the_item_done_with_the_engines_result_on
     loser_seat = (winner_seat + 1) % 4
     scores = truco.outcome().scores
     lost_score = f"{scores[1 - truco.winner]}-{scores[truco.winner]}"  # her team's first
-    first = hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), loser_seat)
-    assert first == {"correct": False, "choice": "lost", "first": True, "score": lost_score}
-    # a reload, or the same game sent again from a winning seat: the first result stays
-    again = hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), winner_seat)
-    assert again == {"correct": False, "choice": "lost", "first": False, "score": lost_score}
+    first = hw.bot_table_over(store, over(task["id"], 0, ana.key, truco, loser_seat))
+    assert first == [{"learner": ana.key, "assignment": task["id"], "item": 0, "correct": False}]
+    assert result(store, ana.key, 0) == (True, False, "lost", lost_score)
+    # asked again, or another table of hers ending won: the first result stays
+    assert hw.bot_table_over(store, over(task["id"], 0, ana.key, truco, winner_seat)) == []
+    assert result(store, ana.key, 0) == (True, False, "lost", lost_score)
     twenty_one = played("21", 3, rounds=2)
     top = twenty_one.outcome().winners[0]
-    assert hw.finish_game(store, task["id"], 1, ana.key, "21", twenty_one.to_json(), top)["correct"] is True
+    assert hw.bot_table_over(store, over(task["id"], 1, ana.key, twenty_one, top))[0]["correct"] is True
     states = hw.learner_homework(store, ana.key)[0]["states"]
     assert [(s["done"], s["right"], s["choice"]) for s in states] == [(True, False, "lost"), (True, True, "won")]
     with store.transaction(write=False) as tx:
@@ -81,8 +98,9 @@ def test_rule_a_game_item_asks_to_play_to_the_end_by_default_or_to_win(store_loc
     loser = next(seat for seat in range(game.players) if seat not in game.outcome().winners)
     mine = game.outcome().scores[loser]
     for item in range(3):
-        verdict = hw.finish_game(store, task["id"], item, ana.key, "21", game.to_json(), loser)
-        assert verdict["choice"] == "lost" and verdict["score"].split("-")[0] == str(mine)
+        [verdict] = hw.bot_table_over(store, over(task["id"], item, ana.key, game, loser))
+        _, _, choice, score = result(store, ana.key, item)
+        assert choice == "lost" and score.split("-")[0] == str(mine)
         assert verdict["correct"] is (item != 1)
     [seen] = hw.learner_homework(store, ana.key)
     assert [(s["done"], s["right"], s["choice"]) for s in seen["states"]] == [
@@ -104,52 +122,62 @@ def test_rule_a_game_item_stored_before_goals_reads_as_play_to_the_end(store_loc
     assert hw.assignment(store, task["id"])["items"][0]["goal"] == "play"
     truco = played("paulista", 5)
     loser_seat = next(seat for seat in range(4) if find_game("paulista").team_of(seat) != truco.winner)
-    assert hw.finish_game(store, task["id"], 0, ana.key, "paulista", truco.to_json(), loser_seat)["correct"]
+    assert hw.bot_table_over(store, over(task["id"], 0, ana.key, truco, loser_seat))[0]["correct"]
     assert hw.learner_homework(store, ana.key)[0]["summary"]["passed"]
 
 
-def test_rule_a_game_not_over_or_not_a_game_of_the_engine_is_refused(store_location):
-    """docs/rules.md#homework-games: the kernel's word is not enough; the engine decides."""
+def test_rule_a_homework_table_not_over_for_her_writes_nothing(store_location):
+    """docs/rules.md#homework-games: the table's record decides, and a game going on is no result."""
     store = open_store(store_location)
     code, (ana,) = learners(store, "Ana")
     task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
     going_on = find_game("paulista").new_game(1)
-    with pytest.raises(hw.HomeworkError, match="not_over"):
-        hw.finish_game(store, task["id"], 0, ana.key, "paulista", going_on.to_json())
-    over = played("paulista", 2)
-    for game, text, seat in [("paulista", '{"won": true}', 0), ("paulista", "not json", 0),
-                             ("mineiro", over.to_json(), 0), ("poker", over.to_json(), 0),
-                             ("paulista", over.to_json(), 7), ("paulista", None, 0)]:
-        with pytest.raises(hw.HomeworkError, match="bad_game_state"):
-            hw.finish_game(store, task["id"], 0, ana.key, game, text, seat)
+    assert hw.bot_table_over(store, over(task["id"], 0, ana.key, going_on, 0)) == []
+    record = over(task["id"], 0, ana.key, played("paulista", 2), 0)
+    assert hw.bot_table_over(store, {**record, "sitters": [None] * 4}) == []  # she is not seated there
     assert hw.learner_homework(store, ana.key)[0]["summary"]["done"] == 0
 
 
-def test_rule_a_game_of_another_variant_or_from_a_scenario_counts_only_if_the_item_allows_it(store_location):
-    """docs/rules.md#homework-games: a named variant only; a scenario's game only when allowed."""
+def test_rule_a_homework_table_deals_the_items_game_and_variant_only(store_location):
+    """docs/rules.md#homework-games: the table is dealt in the item's variant (any of its
+    family's when it names none); another game, or an item at a class table, is refused."""
     store = open_store(store_location)
     code, (ana,) = learners(store, "Ana")
     task = hw.create(store, code, "T", DUE, 50, [
         {"kind": "game", "game": "truco", "variant": "mineiro"},
         {"kind": "game", "game": "truco"},
-        {"kind": "game", "game": "truco", "scenarios": True},
         {"kind": "game", "game": "21"},
         {"kind": "game", "game": "truco", "where": "table"}])
-    assert task["items"][0]["variant"] == "mineiro" and task["items"][2]["scenarios"] is True
-    paulista, mineiro = played("paulista", 4).to_json(), played("mineiro", 4).to_json()
-    for item, game, text, scenario, why in [(0, "paulista", paulista, False, "other_variant"),
-                                            (1, "paulista", paulista, True, "from_scenario"),
-                                            (3, "paulista", paulista, False, "other_game"),
-                                            (4, "paulista", paulista, False, "bad_item")]:
+    assert task["items"][0]["variant"] == "mineiro"
+    service = hw.StoreHomework(store)
+    tables = Tables(StoreRepository(store))
+    for item, game, why in [(0, "paulista", "other_variant"), (2, "paulista", "other_game"),
+                            (3, None, "bad_item"), (1, "poker", "bad_game")]:
         with pytest.raises(hw.HomeworkError, match=why):
-            hw.finish_game(store, task["id"], item, ana.key, game, text, 0, scenario)
-    assert hw.finish_game(store, task["id"], 0, ana.key, "mineiro", mineiro)["first"]
-    assert hw.finish_game(store, task["id"], 1, ana.key, "mineiro", mineiro)["first"]  # any variant
-    assert hw.finish_game(store, task["id"], 2, ana.key, "paulista", paulista, 0, True)["first"]
+            service.bot_table(task["id"], item, ana.key, game)
+    assert tables.snapshot(service.bot_table(task["id"], 0, ana.key)["code"]).game == "mineiro"
+    assert tables.snapshot(service.bot_table(task["id"], 1, ana.key, "mineiro")["code"]).game == "mineiro"
+    assert tables.snapshot(service.bot_table(task["id"], 2, ana.key)["code"]).game == "21"
     with pytest.raises(hw.HomeworkError, match="bad_game"):
         hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "21", "variant": "paulista"}])
-    with pytest.raises(hw.HomeworkError, match="bad_game"):
-        hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "scenarios": "yes"}])
+
+
+@pytest.mark.parametrize("allowed", [True, "yes"])
+def test_rule_no_homework_game_begun_from_a_scenario_counts_and_an_item_saying_so_is_refused(store_location, allowed):
+    """docs/rules.md#homework-games: a position made by hand may be a won one, and a homework
+    game against the bots is always the store's deal; an item stored with `scenarios: True`
+    before is played as any other, from the store's deal."""
+    store = open_store(store_location)
+    code, (ana,) = learners(store, "Ana")
+    with pytest.raises(hw.HomeworkError, match="scenario_games"):
+        hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco", "scenarios": allowed}])
+    task = hw.create(store, code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
+    with store.transaction() as tx:  # as an older version stored it
+        tx.execute("UPDATE assignments SET items = ? WHERE id = ?",
+                   ('[{"kind": "game", "game": "truco", "where": "bots", "scenarios": true}]', task["id"]))
+    made = hw.StoreHomework(store).bot_table(task["id"], 0, ana.key)
+    snap = Tables(StoreRepository(store)).snapshot(made["code"])
+    assert snap.status == "playing" and tuple(snap.state.score) == (0, 0) and snap.record["homework"]["item"] == 0
 
 
 def test_rule_a_finished_table_marks_its_seated_learners_items_from_the_stores_record(store_location):
@@ -185,50 +213,27 @@ def test_rule_a_finished_table_marks_its_seated_learners_items_from_the_stores_r
     assert hw.table_game_over(store, table) == []  # a second kernel asking writes nothing more
 
 
-def test_a_game_played_on_the_play_page_of_a_homework_link_is_recorded_once(store_location, monkeypatch):
-    """docs/rules.md#homework-games: jogar_truco?tarefa=ID&item=0 sends the ended game once."""
-    from widgets.pages.jogar_truco import PlayTruco
-
-    store = open_store(store_location)
-    made = create_class(store, "7º B")
-    task = hw.create(store, made.code, "T", DUE, 50, [{"kind": "game", "game": "truco", "goal": "win"}])
-    ana = sign_in(made.code, "Ana", "browser-ana-0001")
-    calls = []
-    sent = hw.StoreHomework.finish_game
-    monkeypatch.setattr(hw.StoreHomework, "finish_game",
-                        lambda self, *a, **k: calls.append((a, k)) or sent(self, *a, **k))
-    monkeypatch.setenv("QUERY_STRING", f"tarefa={task['id']}&item=0")
-    view = PlayTruco(seed=3, delay=0)
-    while not view.state.is_terminal():
-        seat = view.acting_seat()
-        view.act(view.state.view(seat).legal_actions()[0])
-    assert len(calls) == 1 and "Partida registrada na tarefa." in view.message.value
-    assert calls[0][1]["mine"] == view.my_moves and view.my_moves  # her moves go with it, and passed the check
-    view.redraw()
-    view.redraw()  # more "game over" drawings: nothing sent again
-    assert len(calls) == 1
-    [mine] = hw.learner_homework(store, ana.key)
-    won = view.state.winner == find_game("paulista").team_of(0)
-    assert mine["states"][0]["done"] and mine["states"][0]["right"] == won
-
-
-def test_a_game_from_a_scenario_on_the_play_page_does_not_count_and_says_why(store_location, monkeypatch):
-    """docs/rules.md#homework-games: the item does not take a scenario's game; the page says so."""
+@pytest.mark.parametrize("lang", ["pt", "en"])
+def test_a_play_page_opened_with_a_homework_link_says_its_game_does_not_count_and_sends_nothing(
+        store_location, monkeypatch, lang):
+    """docs/rules.md#homework-games: the links of older versions (jogar_truco?tarefa=ID&item=0)
+    play as without them; the notice says a homework game is played on the homework's page."""
     from widgets.pages.jogar_truco import PlayTruco
 
     store = open_store(store_location)
     made = create_class(store, "7º B")
     task = hw.create(store, made.code, "T", DUE, 50, [{"kind": "game", "game": "truco"}])
     ana = sign_in(made.code, "Ana", "browser-ana-0001")
-    monkeypatch.setenv("QUERY_STRING", f"tarefa={task['id']}&item=0&lang=en")
-    # a mão de onze where calling truco loses the game at once (see test_widgets_play_truco)
-    state = from_deal("paulista", [["Q♣", "Q♥", "3♦"], ["4♣", "5♦", "6♥"], ["7♣", "Q♦", "J♥"],
-                                   ["4♦", "5♠", "6♠"]], "7♠", dealer=3, score=(11, 4), seed=1)
-    view = PlayTruco(state=state, delay=0, lang="en", seed=1)
-    view.play_hand_button.click()
-    view.raise_button.click()
-    assert view.state.is_terminal()
-    assert "A game started from a scenario does not count for this homework item." in view.message.value
+    monkeypatch.setenv("QUERY_STRING", f"tarefa={task['id']}&item=0&lang={lang}")
+    view = PlayTruco(seed=3, delay=0, lang=lang)
+    while not view.state.is_terminal():
+        seat = view.acting_seat()
+        view.act(view.state.view(seat).legal_actions()[0])
+    said = {"pt": "as partidas da tarefa contra os robôs se jogam na página da tarefa, em «Jogar aqui»: "
+                  "esta partida não conta para a tarefa",
+            "en": "homework games against the bots are played on the homework's page, with “Play here”: "
+                  "this game does not count for the homework"}[lang]
+    assert said in html.unescape(view.url_notice())
     assert hw.learner_homework(store, ana.key)[0]["summary"]["done"] == 0
 
 
@@ -269,7 +274,8 @@ def test_the_tables_page_of_a_finished_table_marks_her_item_done_and_asks_once(s
     assert mine["states"][0]["done"] and mine["states"][0]["right"] == (snap.state.winner == 0)
 
 
-def test_the_homework_page_links_a_bot_game_item_to_the_games_own_page(store_location):
+def test_the_homework_page_offers_her_table_for_a_bot_game_item_and_no_game_page(store_location):
+    """docs/rules.md#homework-games: "Play here" (her homework table) is the one way to play it."""
     from widgets.pages.tarefa import Homework
 
     store = open_store(store_location)
@@ -279,7 +285,6 @@ def test_the_homework_page_links_a_bot_game_item_to_the_games_own_page(store_loc
     sign_in(made.code, "Ana", "browser-ana-0001")
     page = Homework(code=task["id"], lang="en")
     bots, table = (box.children for box in page.items_box.children)
-    [link] = [c for c in bots if "cartas-task-game-page" in str(getattr(c, "value", ""))]
-    assert f"jogar_21.ipynb?tarefa={task['id']}&amp;item=0&amp;lang=en" in link.value
-    assert "the game counts for the homework" in link.value
+    assert [c.description for c in bots if "cartas-task-play" in c._dom_classes] == ["Play here"]
+    assert not any("jogar_21.ipynb" in str(getattr(c, "value", "")) for c in bots)
     assert "mesa.ipynb" in table[-1].value

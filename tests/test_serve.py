@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent / "browser"))
+from cartas_server.links import index_of, too_long_page
 from cartas_server.serve import PACKAGES, compile_packages, port_problem, urls
 
-from serving import ROOT, free_port, stop
+from serving import ROOT, free_port, start_jupyter_server, start_voila, stop
 
 
 def serve(*args):
@@ -81,37 +82,102 @@ def test_serve_byte_compiles_every_module_of_the_project_and_reports_one_that_do
     assert not compile_packages(tmp_path)
 
 
+def long_link_answers(port: int, dashboard: str, headers: dict | None = None) -> list[tuple[int, str]]:
+    """(status, page) for links to `dashboard` with a query string of 70 KB, 300 KB and 2 MB.
+    A dropped connection raises (http.client's RemoteDisconnected, or a reset)."""
+    import http.client
+
+    answers = []
+    for size in (70_000, 300_000, 2_000_000):
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            connection.request("GET", f"{dashboard}?cenario={'A' * size}", headers=headers or {})
+            reply = connection.getresponse()
+            answers.append((reply.status, reply.read().decode()))
+        finally:
+            connection.close()
+    return answers
+
+
+def assert_too_long_pages(answers: list[tuple[int, str]], index: str) -> None:
+    """Every answer is the 414 page, in both languages, linking to `index`."""
+    for status, page in answers:
+        assert status == 414, page[:300]
+        assert "Este link é longo demais" in page and "This link is too long" in page
+        assert f"href='{index}'" in page
+
+
+def wait_for(url: str, process, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url, timeout=10)
+            return
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"nothing served at {url}: {process.stderr.read()[-2000:] if process.stderr else ''}")
+            time.sleep(0.5)
+
+
 def test_a_link_with_a_query_string_over_64_kb_gets_a_page_saying_it_is_too_long():
     """Issue 33, item 10 (cartas_server.links): tornado, as Voilà starts it, dropped such a
     connection with no answer at all; the laptop server answers 414 with a page in both
     languages, and still serves what is shorter."""
-    import http.client
-
     port = free_port()
     process = serve(f"--port={port}")
     try:
         assert process.stdout.readline().startswith("Cartas: open http://")
         base = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                urllib.request.urlopen(f"{base}/voila/static/favicon.ico", timeout=10)
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"nothing served: {process.stderr.read()[-2000:]}")
-                time.sleep(0.5)
-        for size in (70_000, 300_000, 2_000_000):
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            connection.request("GET", f"/voila/render/cenarios.ipynb?cenario={'A' * size}")
-            reply = connection.getresponse()
-            page = reply.read().decode()
-            connection.close()
-            assert reply.status == 414, size
-            assert "Este link é longo demais" in page and "This link is too long" in page
-            assert "/voila/render/index.ipynb" in page
+        wait_for(f"{base}/voila/static/favicon.ico", process)
+        assert_too_long_pages(long_link_answers(port, "/voila/render/cenarios.ipynb"), "/voila/render/index.ipynb")
         shorter = f"{base}/voila/static/favicon.ico?x={'A' * 60_000}"
         with urllib.request.urlopen(shorter, timeout=30) as reply:
             assert reply.status == 200
     finally:
         stop(process)
+
+
+def test_standalone_voila_from_the_repository_answers_a_link_too_long_with_the_page(tmp_path):
+    """Issue 33, item 10: `voila notebooks` started from the repository (its voila.json), not
+    through `make serve`, dropped the connection; it now gives the same 414 page (the identity
+    provider voila.json names makes Voilà's server a LongLinkServer)."""
+    process, base = start_voila(ROOT / "notebooks", tmp_path / "voila.log")
+    try:
+        port = int(base.rsplit(":", 1)[1])
+        assert_too_long_pages(long_link_answers(port, "/voila/render/cenarios.ipynb"), "/voila/render/index.ipynb")
+        with urllib.request.urlopen(f"{base}/voila/static/favicon.ico?x={'A' * 60_000}", timeout=30) as reply:
+            assert reply.status == 200
+    finally:
+        stop(process)
+
+
+def test_jupyter_server_with_cartas_configuration_answers_a_link_too_long_with_the_page(tmp_path):
+    """Issue 33, item 10: jupyter-server with the Voilà extension (Binder, JupyterHub's
+    single-user servers), reading Cartas' etc/jupyter/jupyter_server_config.json, dropped the
+    connection; the server extension cartas_server.links now gives the 414 page, whose index
+    link is the one beside the dashboard (/voila/render/notebooks/index.ipynb there)."""
+    process, base = start_jupyter_server(ROOT, tmp_path / "server.log")
+    try:
+        port = int(base.rsplit(":", 1)[1])
+        assert_too_long_pages(long_link_answers(port, "/voila/render/notebooks/cenarios.ipynb"),
+                              "/voila/render/notebooks/index.ipynb")
+        with urllib.request.urlopen(f"{base}/static/favicon.ico?x={'A' * 60_000}", timeout=30) as reply:
+            assert reply.status == 200
+    finally:
+        stop(process)
+
+
+@pytest.mark.parametrize(("target", "index"), [
+    ("/voila/render/cenarios.ipynb?cenario=AAA", "/voila/render/index.ipynb"),
+    ("/voila/render/notebooks/manilhas.ipynb", "/voila/render/notebooks/index.ipynb"),
+    ("/user/ana/voila/render/notebooks/cenarios.ipynb?x=1", "/user/ana/voila/render/notebooks/index.ipynb"),
+    ("//evil.example/voila/render/cenarios.ipynb", None),
+    ("/voila/render/x.ipynb/../'onclick=alert(1)", None),
+    ("/hub/home?x=1", None),
+    ("/" + "a/" * 2000 + "voila/render/x.ipynb", None),
+])
+def test_the_too_long_page_links_to_the_index_beside_the_dashboard_and_nowhere_else(target, index):
+    assert index_of(target) == index
+    page = too_long_page(70_000, index_of(target)).decode()
+    assert ("href=" in page) == (index is not None)
+    assert "evil" not in page and "onclick" not in page

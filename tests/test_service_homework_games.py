@@ -48,13 +48,12 @@ def test_a_finished_game_her_kernel_sends_never_counts_under_the_service(school)
     every_seat, _ = forged_truco(2)
     eleven = json.loads(every_seat)
     eleven["setup"]["score"] = [11, 0]
-    for text in (every_seat, json.dumps(eleven)):
-        refused = _refused(lambda t=text: ana.finish_game(task["id"], 0, "hub:ana", "paulista", t))
-        assert refused.code == "service_deals"
-    status, body = school.raw("ana", "POST", f"api/homework/{task['id']}/game",
-                              json.dumps({"item": 0, "game": "paulista", "state": every_seat}).encode())
-    assert (status, body["error"]) == (409, "service_deals")
-    assert "página da tarefa" in body["pt"] and "homework's page" in body["en"]
+    assert not hasattr(ana, "finish_game")   # the kernel's homework service offers no way to hand a game in
+    for text in (every_seat, json.dumps(eleven)):   # as kernels of older versions sent it
+        status, body = school.raw("ana", "POST", f"api/homework/{task['id']}/game",
+                                  json.dumps({"item": 0, "game": "paulista", "state": text}).encode())
+        assert (status, body["error"]) == (409, "service_deals")
+        assert "página da tarefa" in body["pt"] and "homework's page" in body["en"]
     assert not _results(school, task["id"])["ana"]["done"]
 
 
@@ -64,12 +63,12 @@ def test_the_service_deals_her_homework_table_plays_the_bots_and_records_its_end
     task = homework_of(school, "prof").create("turma-a", "Robôs", DUE, 50,
                                                    [{"kind": "game", "game": "21", "where": "bots"}])
     ana_hw, ana = homework_of(school, "ana"), school.client("ana")
-    view = ana_hw.bot_table(task["id"], 0, seats=3, options={"rounds": 1}, pace=0.2)
+    view = ana_hw.bot_table(task["id"], 0, "hub:ana", seats=3, options={"rounds": 1}, pace=0.2)
     code = view["code"]
     assert (view["seat"], view["status"], view["game"]) == (0, "playing", "21")
     sent = json.dumps(view)
     assert '"seed"' not in sent and '"state"' not in sent and '"deck"' not in sent
-    assert ana_hw.bot_table(task["id"], 0)["code"] == code       # a reload: her open table, no new deal
+    assert ana_hw.bot_table(task["id"], 0, "hub:ana")["code"] == code       # a reload: her open table, no new deal
     refused = _refused(lambda: school.client("bia").join(code, 1))
     assert (refused.status, refused.code) == (409, "homework_table")
     refused = _refused(lambda: ana.leave(code))                 # her seat would be a bot's
@@ -93,7 +92,7 @@ def test_the_service_deals_her_homework_table_plays_the_bots_and_records_its_end
     state = _results(school, task["id"])["ana"]
     assert state["right"] and state["choice"] == ("won" if won else "lost")
     assert not _results(school, task["id"])["bia"]["done"]
-    refused = _refused(lambda: ana_hw.bot_table(task["id"], 0))  # the first result is final: no new deal
+    refused = _refused(lambda: ana_hw.bot_table(task["id"], 0, "hub:ana"))  # the first result is final: no new deal
     assert refused.code == "item_done"
 
 

@@ -152,9 +152,9 @@ def test_a_finished_bot_game_her_kernel_sends_and_her_word_never_count_under_the
         ana.answer(made["id"], 2, "hub:ana", "won")
     assert caught.value.code == "by_game"
     spec, state = _bot_game(5)
-    with pytest.raises(HomeworkError) as caught:  # a whole game her kernel played: refused, never replayed
-        ana.finish_game(made["id"], 2, "hub:ana", "paulista", state.to_json())
-    assert caught.value.code == "service_deals"
+    status, refused = school.raw("ana", "POST", f"api/homework/{made['id']}/game",  # a whole game her kernel played
+                                json.dumps({"item": 2, "game": "paulista", "state": state.to_json()}).encode())
+    assert (status, refused["error"]) == (409, "service_deals")  # refused, never replayed
     status, refused = school.raw("ana", "POST", f"api/homework/{made['id']}/game",
                                 json.dumps({"item": 2, "game": "paulista", "state": "x" * 70_000}).encode())
     assert (status, refused["error"]) == (413, "too_large")  # longer than a game can be: refused unread

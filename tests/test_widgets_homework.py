@@ -207,27 +207,48 @@ def test_the_index_shows_her_level_per_skill_and_the_review_mixes_her_due_truco_
     assert Review(lang="en").due == []  # both moved to box 2: back tomorrow
 
 
-def test_a_game_against_the_bots_is_played_in_the_homework_and_its_end_is_recorded(turma):
-    from cartas.games import find_game
+def test_a_game_against_the_bots_is_played_in_the_homework_on_her_table_and_its_end_is_recorded(turma):
+    """Issue 33, item 1 on a laptop (docs/rules.md#homework-games): "Jogar aqui" opens her
+    homework table, dealt by the store, on the tables page's view; a crafted card message at a
+    bot's turn moves nothing; her moves alone reach the table, and the table's own record
+    marks the item done."""
+    from classroom.tables import StoreRepository, TableError, Tables
+    from widgets.pages.mesa import Mesa
     task = hw.create(open_store(), turma.code, "Partida", "2030-12-20", 100,
                      [{"kind": "game", "game": "truco", "goal": "win"}])
-    sign_in(turma.code, "Ana")
+    ana = sign_in(turma.code, "Ana")
     page = Homework(code=task["id"], lang="pt")
     [button] = [c for c in page.items_box.children[0].children if "cartas-task-play" in c._dom_classes]
-    button.click()
-    game = page.games[0]
-    assert game in page.items_box.children[0].children
-    # a whole game from the page's own deal, her first legal move each time (a game set up at 11 to 4
-    # by hand would not count: classroom.homework.FRESH_START)
-    game.delay = 0
-    while not game.state.is_terminal():
-        seat = game.acting_seat()
-        game.act(game.state.view(seat).legal_actions()[0])
-    won = game.state.winner == find_game("paulista").team_of(0)
-    [mine] = hw.learner_homework(open_store(), page.learner.key)
+    assert button.description == "Jogar aqui"
+    table = page.play_here(0, pace=0.0)   # what the button does, the bots moving at once
+    assert isinstance(table, Mesa) and table in page.items_box.children[0].children
+    tables = Tables(StoreRepository(open_store()))
+    record = tables.snapshot(table.client.code).record
+    assert record["homework"] == {"assignment": task["id"], "item": 0, "learner": ana.key}
+    assert record["status"] == "playing" and table.client.seat == 0
+    crafted = False
+    steps = 0
+    while table.client.snap.status != "finished":
+        snap = table.client.snap
+        steps += 1
+        if steps % 20 == 0:
+            table.browser_beat()   # the page is open
+        if snap.state.current_seat == 0:
+            table.act(snap.state.view(0).legal_actions()[0])
+        elif not crafted and snap.state.view(0).hand and snap.state.view(0).hand[0] is not None:
+            crafted = True   # a card "clicked" in her browser at a bot's turn: refused, nothing moves
+            table.hand_cards.picked = {"index": 0, "drawing": snap.version}
+            assert tables.snapshot(table.client.code).version == snap.version
+            assert isinstance(table.last_error, TableError) and table.last_error.code == "not_your_turn"
+        else:
+            table.poll()
+    assert crafted
+    state = tables.snapshot(table.client.code).state
+    won = hw.game_result(state, 0) == "won"
+    [mine] = hw.learner_homework(open_store(), ana.key)
     assert mine["states"][0] | {"done_at": 0} == {"done": True, "right": won, "late": False, "done_at": 0,
                                                  "count": int(won), "asked": 1, "choice": "won" if won else "lost",
-                                                 "score": hw.final_score(game.state, 0)}
+                                                 "score": hw.final_score(state, 0)}
     assert "Partida registrada na tarefa." in page.message.value
 
 
@@ -253,8 +274,11 @@ def test_the_teacher_asks_to_play_a_game_to_the_end_or_to_win_it_and_sees_the_re
     while not state.is_terminal():
         state.apply_action(bots[state.current_seat].choose(state.view(state.current_seat)), state.current_seat)
     loser = next(seat for seat in range(state.players) if seat not in state.outcome().winners)
-    for item in (0, 1):
-        hw.finish_game(open_store(), task["id"], item, ana.key, "21", state.to_json(), loser)
+    for item in (0, 1):   # her homework tables' records, over (classroom.homework.bot_table_over)
+        sitters = [{"id": ana.key, "name": "Ana", "since": 0.0} if seat == loser else None
+                   for seat in range(state.players)]
+        hw.bot_table_over(open_store(), {"game": "21", "state": state.to_json(), "sitters": sitters,
+                                         "homework": {"assignment": task["id"], "item": item, "learner": ana.key}})
     panel.load_results()
     row = panel.table.value.split("data-learner='Ana'")[1].split("</tr>")[0]
     score = hw.final_score(state, loser)

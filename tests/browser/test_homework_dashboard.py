@@ -64,3 +64,66 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
     finally:
         teacher_ctx.close()
         ana_ctx.close()
+
+
+def test_a_learner_plays_a_homework_game_against_the_bots_on_her_table_and_it_counts(browser, voila_url):
+    """Issue 33, item 1 on a laptop (docs/rules.md#homework-games): "Play here" opens her
+    homework table, dealt by the store; she plays only her own moves through the page, the
+    bots move at the table's pace, and the table's end marks the item done for the teacher."""
+    base = f"{voila_url}/voila/render"
+    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ana_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+        teacher.locator(".cartas-class-name input").fill("9th B")
+        teacher.locator(".cartas-create-class").click()
+        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+        teacher.locator(".cartas-hw-kind select").select_option(label="Game")
+        teacher.locator(".cartas-hw-game select").select_option(label="21 against the bots")
+        teacher.locator(".cartas-hw-add").click()
+        teacher.wait_for_selector(".cartas-hw-items ol[data-count='1']")
+        teacher.locator(".cartas-hw-title input").fill("Bots")
+        teacher.locator(".cartas-hw-due input").fill("2030-12-20")
+        teacher.locator(".cartas-hw-create").click()
+        teacher.wait_for_selector(".cartas-hw-results [data-task]")
+        task = teacher.locator(".cartas-hw-results [data-task]").get_attribute("data-task")
+
+        ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
+        whose(ana)
+        join(ana, "Ana", code, "2468")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.goto(f"{base}/tarefa.ipynb?tarefa={task}&lang=en")
+        ana.wait_for_selector(".cartas-task-item[data-kind='game'][data-done='0']")
+        assert ana.locator(".cartas-task-game-page").count() == 0  # no other way to play it
+        ana.locator(".cartas-task-play").click()
+        # her homework table, on the tables' own view: her seat, the bots in the others, no seat to take
+        ana.wait_for_selector(".cartas-mesa-seat[data-seat='0'][data-mine='true']")
+        assert ana.locator(".cartas-mesa-seat[data-controller='bot']").count() == 3
+        assert ana.locator(".cartas-mesa-sit:visible").count() == 0
+        ana.wait_for_selector(".cartas-status [data-turn]")
+        moves = 0
+        while ana.locator(".cartas-task-state[data-done='1']").count() == 0:
+            turn = ana.locator(".cartas-status [data-turn]")
+            if turn.count() and turn.get_attribute("data-turn") == "you":
+                version = turn.get_attribute("data-version")
+                buttons = ana.locator(".cartas-act-stand, .cartas-act-bet, .cartas-act")
+                if buttons.count():
+                    try:
+                        buttons.first.click(timeout=5_000)
+                        ana.wait_for_function(
+                            "(v) => document.querySelector('.cartas-status [data-turn]')?.dataset.version !== v",
+                            arg=version, timeout=20_000)
+                        moves += 1
+                    except Exception:  # a button replaced under the click: read the page again
+                        pass
+                    continue
+            ana.wait_for_function(
+                """() => document.querySelector(".cartas-task-state[data-done='1']")
+                         || document.querySelector(".cartas-status [data-turn='you']")""", timeout=120_000)
+        assert moves >= 1
+        expect(ana.locator(".cartas-task-item[data-kind='game']")).to_have_attribute("data-done", "1")
+        expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(
+            "data-done", "1", timeout=30_000)
+    finally:
+        teacher_ctx.close()
+        ana_ctx.close()

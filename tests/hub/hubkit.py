@@ -46,6 +46,13 @@ def school_groups(learners: list[str], teachers: list[str]) -> dict[str, list[st
             OTHER_CLASS: list(OTHER_LEARNERS), f"teachers-{OTHER_CLASS}": list(OTHER_TEACHERS)}
 
 
+def deployed_values() -> dict:
+    """deploy/jupyterhub/values.yaml, whose settings for the hub and its proxy this hub shares."""
+    import yaml
+
+    return yaml.safe_load((ROOT / "deploy" / "jupyterhub" / "values.yaml").read_text())
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -139,6 +146,8 @@ class Hub:
             "   'read:groups', 'list:users', 'access:services', 'read:services', 'list:services'],",
             "   'services': ['tester']},",
             "]",
+            # the deployment's own long-link settings (deploy/jupyterhub/values.yaml)
+            deployed_values()["hub"]["extraConfig"]["cartas-long-links"],
             "",
         ])
 
@@ -162,6 +171,7 @@ class Hub:
         (self.folder / "jupyterhub_config.py").write_text(self.config())
         env = {k: v for k, v in os.environ.items() if not k.startswith(("CARTAS_", "JUPYTERHUB_"))}
         env["PATH"] = f"{PROXY.parent}:{VENV_BIN}:{env.get('PATH', '')}"
+        env.update(deployed_values()["proxy"]["chp"]["extraEnv"])  # the hub passes them to its proxy
         log = open(self.folder / "hub.log", "wb")
         self.process = subprocess.Popen([str(VENV_BIN / "jupyterhub"), "-f", "jupyterhub_config.py"],
                                         cwd=self.folder, env=env, stdout=log, stderr=subprocess.STDOUT,

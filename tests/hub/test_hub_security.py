@@ -228,3 +228,36 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
                 thread.submit(on_a_phone).result()
         finally:
             stop(voila)
+
+
+# Item 10: a link too long --------------------------------------------------------------------
+def _long_link_answer(hub, path: str, size: int, token: str) -> tuple[int, str]:
+    """(status, page) of a GET through the hub's proxy of `path` with a query of `size` bytes."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", hub.proxy_port, timeout=60)
+    try:
+        connection.request("GET", f"{path}?cenario={'A' * size}", headers={"Authorization": f"token {token}"})
+        reply = connection.getresponse()
+        return reply.status, reply.read().decode(errors="replace")
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("size", [20_000, 70_000, 2_000_000])
+def test_a_link_too_long_through_the_hubs_proxy_gets_a_page_saying_so(hub, tokens, size):
+    """Issue 33, item 10, under the hub: the hub's proxy (node) answered a link over 16 KB with
+    a bare 431, so the learner saw the browser's own error; with the deployment's proxy setting
+    (values.yaml, `NODE_OPTIONS`) the link reaches her server, which answers one over 64 KB
+    with the page saying it is too long, linking to her index; one under 64 KB is served, and
+    the hub's own pages answer the same page (`hub.extraConfig`)."""
+    if size < 64 * 1024:  # through the proxy to her server (its API: no kernel to start)
+        status, page = _long_link_answer(hub, "/user/ana/api/status", size, tokens["ana"])
+        assert status == 200, page[:300]
+        return
+    status, page = _long_link_answer(hub, "/user/ana/voila/render/notebooks/cenarios.ipynb", size, tokens["ana"])
+    assert status == 414, page[:300]
+    assert "Este link é longo demais" in page and "This link is too long" in page
+    assert "href='/user/ana/voila/render/notebooks/index.ipynb'" in page
+    status, page = _long_link_answer(hub, "/hub/home", size, tokens["ana"])
+    assert status == 414 and "This link is too long" in page and "href=" not in page

@@ -130,15 +130,10 @@ TEXT = {
     "err_no_assignment": {"pt": "Essa tarefa não existe (confira o link).",
                           "en": "That homework does not exist (check the link)."},
     "err_bad_id": {"pt": "O link não traz um código de tarefa válido.", "en": "The link has no valid homework code."},
-    # a game item played on a play page (widgets.components.game_homework)
+    # a game item, played on her homework table (widgets.pages.tarefa, classroom.homework.bot_table)
     "game_saved": {"pt": "Partida registrada na tarefa.", "en": "Game recorded in the homework."},
-    "game_store_down": {"pt": "O armazenamento não responde agora: a partida ainda não foi registrada na tarefa.",
-                        "en": "The store does not answer right now: the game is not recorded in the homework yet."},
-    # a finished game that does not count for its item (classroom.homework.finish_game)
     "err_by_game": {"pt": "Este item é feito jogando a partida até o fim.",
                     "en": "This item is done by playing the game to its end."},
-    "err_not_over": {"pt": "A partida ainda não terminou.", "en": "The game is not over yet."},
-    "err_bad_game_state": {"pt": "Esta partida não pôde ser conferida.", "en": "This game could not be checked."},
     "err_other_game": {"pt": "Este item da tarefa pede uma partida de outro jogo.",
                        "en": "This homework item asks for a game of another kind."},
     "err_other_variant": {"pt": "Este item da tarefa pede outra variante do jogo.",
@@ -149,20 +144,10 @@ TEXT = {
                                 "service deals it: play it from the homework's page, with “Play here”."},
     "err_item_done": {"pt": "Este item já está feito: a primeira partida terminada é a que vale.",
                       "en": "This item is done already: the first finished game is the one that counts."},
-    "err_long_game": {"pt": "Esta partida é mais longa do que uma partida de verdade pode ser (no máximo {most}): "
-                            "não vale para a tarefa.",
-                      "en": "This game is longer than a real game can be ({most} at most): it does not count for "
-                            "the homework."},
-    "err_not_fresh": {"pt": "Esta partida não começou como começa uma partida nova (placar 0 a 0, as fichas de "
-                            "todos iguais): não vale para a tarefa.",
-                      "en": "This game did not start as a new game does (0 to 0, everyone's chips the same): it "
-                            "does not count for the homework."},
-    "err_other_seats": {"pt": "Na jogada {move}, a partida tem uma jogada sua por outro assento (ou de outro "
-                              "pelo seu): não vale para a tarefa.",
-                        "en": "At move {move} the game has a move of yours for another seat (or another's for "
-                              "yours): it does not count for the homework."},
-    "err_from_scenario": {"pt": "Uma partida começada de um cenário não vale para este item da tarefa.",
-                          "en": "A game started from a scenario does not count for this homework item."},
+    "err_scenario_games": {"pt": "Uma partida da tarefa contra os robôs é sempre distribuída pela turma: uma "
+                                 "partida começada de um cenário não pode valer (tire «scenarios» do item).",
+                           "en": "A homework game against the bots is always dealt by the class: a game started "
+                                 "from a scenario cannot count (take “scenarios” out of the item)."},
 }
 
 # a game item's choices: each family of the registry against bots, then each at a class table

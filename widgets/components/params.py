@@ -32,6 +32,10 @@ Decided rules (one per parameter; every reader bounds the text it looks at):
 - `?tarefa=` (a homework, `tarefa.ipynb`): what `classroom.homework.clean_id` accepts (8
   letters or digits of the class-code alphabet). Anything else: no homework, and the notice
   names the code's shape; whether it exists and is the learner's class's the store says.
+- `?tarefa=` on a play dashboard (`jogar_truco`, `jogar_21`; the homework links of older
+  versions): whatever its value, the game is played as without it and the notice says that a
+  homework game against the bots is played on the homework's page ("Jogar aqui"): there the
+  store deals it (docs/rules.md#homework-games), and a game of this page never counts.
 - `?codigo=` (a live session's join code, `aula_aluno.ipynb`): what `classroom.live.clean_code`
   accepts. Anything else: the page asks for the code, and the notice names the code's shape.
 - `?cenario=` (a scenario link): at most `cartas.scenario.MAX_LINK` characters; its content
@@ -83,6 +87,11 @@ CATALOGUE = Catalogue("params", {
                      "The address has ?{name}={shown}, which is not a homework code ({n} letters or digits): "
                      "{fallback}."),
     "fallback_homework": ("abra a tarefa pelo índice", "open the homework from the index"),
+    "homework_elsewhere": ("O endereço traz ?{name}=, mas as partidas da tarefa contra os robôs se jogam na "
+                           "página da tarefa, em «Jogar aqui»: {fallback}.",
+                           "The address has ?{name}=, but homework games against the bots are played on the "
+                           "homework's page, with “Play here”: {fallback}."),
+    "fallback_homework_game": ("esta partida não conta para a tarefa", "this game does not count for the homework"),
     "bad_live_code": ("O endereço traz ?{name}={shown}, que não é um código de aula ({n} letras ou algarismos, "
                       "como AB23): {fallback}.",
                       "The address has ?{name}={shown}, which is not a live session code ({n} letters or digits, "
@@ -372,6 +381,14 @@ def table(name: str = "mesa") -> Reading:
 def homework(name: str = "tarefa") -> Reading:
     """`?tarefa=`: the code of the homework to open, or None."""
     return homework_code(name, query_parameters().get(name))
+def homework_game(name: str = "tarefa") -> Reading:
+    """`?tarefa=` on a play dashboard: None, with the ParamError saying where a homework game
+    is played, whenever the address has it (see the rules above)."""
+    if name not in query_parameters():
+        return Reading(None)
+    return Reading(None, ParamError("homework_elsewhere", name=name, fallback="homework_game"))
+
+
 def live(name: str = "codigo") -> Reading:
     """`?codigo=`: the live session to join, or None."""
     return live_code(name, query_parameters().get(name))

@@ -34,16 +34,15 @@ Decided here (the view's, not the rules'):
 """
 from __future__ import annotations
 
-import json
 from html import escape
 
 import ipywidgets as w
 
 from cartas.cards import lazy_rng
 from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rotation_label
-from widgets.components import game_homework
 from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
+from widgets.components.i18n import query_parameters
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
 from widgets.components.pacing import (
@@ -176,8 +175,11 @@ class PlayVinteEUm(BotPacing, View):
             w.HBox([self.hint_button, self.review_button]), self.hint_box, self.table,
             self.go_on, self.review_box, self.log_box,
         ]
-        # a homework's game item (?tarefa=ID&item=N): its end is sent once (widgets.components.game_homework)
-        self.homework_item = game_homework.from_url(self, from_scenario=state is not None)
+        # a homework's link of older versions (?tarefa=ID&item=N): its games are played on the
+        # homework's page, dealt by the store; the notice says so (widgets.components.params.homework_game)
+        if "tarefa" in query_parameters():
+            from widgets.components.params import homework_game
+            self.from_url(homework_game())
         if state is not None:
             self.start(state)  # a scenario's state: the engine is loaded already
         else:
@@ -201,8 +203,6 @@ class PlayVinteEUm(BotPacing, View):
 
     def start(self, state) -> None:
         self.state = state
-        self.moves_made = len(json.loads(state.to_json())["actions"])  # the game's actions so far
-        self.my_moves: list[int] = []  # which of them were hers (a homework game sends them)
         self.bot_level = self.level.value
         # a seed drawn for every seat, the learner's too, as always: a seeded link deals the same game
         self.bots = make_bots("21", range(state.players), self.bot_level, self.rng)
@@ -215,8 +215,6 @@ class PlayVinteEUm(BotPacing, View):
         play at a pace a person can follow."""
         view = self.state.view(HUMAN)
         self.state.apply_action(action, HUMAN)
-        self.my_moves.append(self.moves_made)  # her move's index among the game's actions (homework)
-        self.moves_made += 1
         if action.kind in ("hit", "stand", "draw", "call") and len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"view": view, "kind": action.kind, "judged": False, "miss": None})
         self.hint_box.value = self.review_box.value = ""
@@ -281,7 +279,6 @@ class PlayVinteEUm(BotPacing, View):
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)), seat)
-        self.moves_made += 1
 
     def _human_out(self) -> bool:
         return self.state.seat_is_out(HUMAN)
@@ -325,8 +322,6 @@ class PlayVinteEUm(BotPacing, View):
         self._announce_moves(state, events)
         lines = [state.narrate(e, self.lang) for e in events[-120:]]
         self.log_box.value = log_html(self.t('log'), lines)
-        if self.homework_item is not None:
-            self.homework_item.check()
 
     def _announce_moves(self, state, events) -> None:
         """Say the moves since the last drawing, a line per event (the learner's and the bots':

@@ -45,7 +45,6 @@ Decided here (how the learner plays for a team, not a rule of the game):
 """
 from __future__ import annotations
 
-import json
 from html import escape
 
 import ipywidgets as w
@@ -53,11 +52,10 @@ import ipywidgets as w
 from cartas.cards import Card, lazy_rng
 from cartas.coach.truco import Miss, advise_answer, advise_play, advise_threshold, judge, spot_from_view
 from cartas.truco import explain_last_hand, explain_trick, seat_name, team_of
-from widgets.components import game_homework
 from widgets.components.base import View, variant_toggle
 from widgets.components.card_picker import CardPicker
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
-from widgets.components.i18n import number, percent
+from widgets.components.i18n import number, percent, query_parameters
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
 from widgets.components.pacing import (
@@ -262,8 +260,11 @@ class PlayTruco(BotPacing, View):
                    _dom_classes=("cartas-table-and-controls",)),
             self.hint_box, self.explanation, self.review_box, self.log_box,
         ]
-        # a homework's game item (?tarefa=ID&item=N): its end is sent once (widgets.components.game_homework)
-        self.homework_item = game_homework.from_url(self, from_scenario=state is not None)
+        # a homework's link of older versions (?tarefa=ID&item=N): its games are played on the
+        # homework's page, dealt by the store; the notice says so (widgets.components.params.homework_game)
+        if "tarefa" in query_parameters():
+            from widgets.components.params import homework_game
+            self.from_url(homework_game())
         if state is not None:
             self.start(state)  # a scenario's state: the engine is loaded already
         else:
@@ -314,8 +315,6 @@ class PlayTruco(BotPacing, View):
     def start(self, state) -> None:
         """Play from `state` (a new game, or a scenario's state); bots move up to your turn."""
         self.state = state
-        self.moves_made = len(json.loads(state.to_json())["actions"])  # the game's actions so far
-        self.my_moves: list[int] = []  # which of them were hers (a homework game sends them)
         if self.players.value != state.players:  # a scenario's state: the chooser follows it
             self._draw_players(state.players)
         self.bot_level = self.level.value
@@ -376,8 +375,6 @@ class PlayTruco(BotPacing, View):
             raise ValueError(self.t("not_possible_now"))
         spot, hand = self._spot(seat), self.state.hand_number
         self.state.apply_action(action, seat=HUMAN)  # the learner answers, for the partner's seat too
-        self.my_moves.append(self.moves_made)  # her move's index among the game's actions (homework)
-        self.moves_made += 1
         if len(self.decisions) < MAX_DECISIONS:
             self.decisions.append({"spot": spot, "action": action, "hand": hand,
                                    "judged": False, "miss": None})
@@ -400,7 +397,6 @@ class PlayTruco(BotPacing, View):
 
     def _bot_move(self, seat: int) -> None:
         self.state.apply_action(self.bots[seat].choose(self.state.view(seat)))
-        self.moves_made += 1
 
     def _clear_notes(self) -> None:
         self.explanation.value = ""
@@ -528,8 +524,6 @@ class PlayTruco(BotPacing, View):
         lines = [state.narrate(e, self.lang) for e in view.events]
         self._announce_moves(lines)
         self.log_box.value = log_html(self.t('log'), lines[-80:])
-        if self.homework_item is not None:
-            self.homework_item.check()
 
     def _draw_level(self) -> None:
         """The level chooser in the page's language, and the note saying when a new level comes."""

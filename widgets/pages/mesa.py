@@ -59,6 +59,9 @@ Decided here:
 - A truco table is for 4 (in pairs) or 2 (mano a mano, docs/rules.md#mano-a-mano-players): the
   creator chooses in the lobby ("Jogadores", class cartas-mesa-players), from the counts the
   engine's spec offers (`classroom.games.seat_counts`); the service checks the count again.
+- A homework table (one learner's game of a homework item against the bots, opened under the
+  item by `widgets.pages.tarefa`) offers no seat to take: hers is hers from the deal on, the
+  others are the bots' (classroom.tables refuses a seat there as well).
 - Every move is said by the page's live region (`widgets.components.announce`): each seat's
   move, in the learners' names as in "O que aconteceu", its cards in words, a line per event
   and only what is new since the last drawing (a table opened says nothing of its past).
@@ -720,7 +723,8 @@ class Mesa(View):
         rows = []
         state = snap.state
         banker = games.banker(games.view(state, mine), snap.game) if state is not None else None
-        can_sit = client.learner is not None or self.me() is not None
+        # at a homework table nobody takes a seat: hers is hers from the deal on (classroom.tables)
+        can_sit = (client.learner is not None or self.me() is not None) and not snap.record.get("homework")
         for info in snap.seats(now):
             seat = info["seat"]
             parts = [self.t("seat", seat=seat)]

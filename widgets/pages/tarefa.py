@@ -12,17 +12,14 @@ Decided rules (docs/rules.md#homework):
   (the chance of taking the hand, of winning the bet, or the average points or chips, as the
   coach weighed them) and how far her choice was from the coach's ("2♣: 45.0%, 2.5 points
   below K♦, the best").
-- A game item against the bots is played here (in the item's variant when it names one):
-  when the game is over for her, the game itself is sent once and the homework service
-  decides its result (widgets.components.game_homework, docs/rules.md#homework-games); or on
-  the game's own page, linked with `?tarefa=ID&item=N`, which sends its end the same way. A game
-  at a class table links to the tables page, where the table's end marks it done.
-- Under JupyterHub a game item against the bots is dealt and played by the class service
-  (issue 33): "Jogar aqui" asks it for her homework table (`bot_table`: the seed and the bots
-  are the service's; a reload gives back her open one) and plays it under the item on the
-  tables page's own view (`widgets.pages.mesa.Mesa`), her kernel sending only her moves; the
-  table's end records the item, and the homework is read again. The game's page is not
-  offered there: a game her kernel played would not count.
+- A game item against the bots is played here, and only here (issue 33, docs/rules.md#homework-games):
+  "Jogar aqui" asks the homework service for her homework table (`bot_table`: dealt by the
+  store's tables from their own seed, the bots moved by the tables' code; a reload gives back
+  her open one) and plays it under the item on the tables page's own view
+  (`widgets.pages.mesa.Mesa`), the page sending only her moves; the table's end records the
+  item from the table's own record, and the homework is read again. The same on a laptop (the
+  store in this kernel) and under JupyterHub (the class service deals). A game at a class
+  table links to the tables page, where the table's end marks it done.
 """
 from __future__ import annotations
 
@@ -36,10 +33,8 @@ from classroom.identity import Learner
 from classroom.store import StoreError
 from widgets.components import homework as panel, learner as identity
 from widgets.components.base import View, verdict_html
-from widgets.components.game_homework import GameHomework
 from widgets.components.homework import Refusal, item_text, state_text
 from widgets.components.params import homework as homework_param
-from widgets.families import views_of
 from widgets.pages.index import LESSONS
 
 TEXT = {
@@ -56,8 +51,6 @@ TEXT = {
     "open_tables": {"pt": "abrir as mesas", "en": "open the tables"},
     "open_scenario": {"pt": "ver no construtor de cenários", "en": "see it in the scenario builder"},
     "play_here": {"pt": "Jogar aqui", "en": "Play here"},
-    "open_game": {"pt": "ou jogar na página do jogo (a partida conta para a tarefa)",
-                  "en": "or play on the game's page (the game counts for the homework)"},
     "you_are": {"pt": "Você está no assento {seat}.", "en": "You are in seat {seat}."},
     "your_cards": {"pt": "Suas cartas: {cards}.", "en": "Your cards: {cards}."},
     "vira": {"pt": "Vira: {card}.", "en": "Vira: {card}."},
@@ -159,45 +152,29 @@ class Homework(View):
         return verdict
 
     def play_here(self, index: int, **setup) -> View:
-        """Open the game of item `index` against the bots under it; its end is sent once, for the
-        service to judge (widgets.components.game_homework, docs/rules.md#homework-games).
-        Under JupyterHub the class service deals it (`setup`: its `game`, `seats`, `options`,
-        `pace`, as for a table; see the module's rules)."""
-        if index in self.games:
-            return self.games[index]
-        assert self.task is not None
-        item = self.task["items"][index]
-        if self.identity.hub:
-            return self._service_table(index, setup)
-        page = views_of(item["game"])
-        kwargs = {"variant": item["variant"]} if item.get("variant") and page.takes_variant else {}
-        game: Any = page.play()(lang=self.lang, **kwargs)
-
-        def recorded(verdict: dict) -> None:
-            self.verdicts.setdefault(index, verdict)
-            self.load()
-            self.show_message(self.t("game_saved"), kind="ok")
-
-        game.homework_item = GameHomework(game, self.code or "", index, on_done=recorded)
-        self.games[index] = game
-        self.redraw()
-        return game
-
-    def _service_table(self, index: int, setup: dict) -> View:
-        """Her homework table of item `index`, dealt by the class service, on the tables page's view."""
+        """Open her homework table of game item `index` under it, dealt by the store (see the
+        module's rules). `setup`: the table's `game`, `seats`, `options`, `pace`, as for a table."""
         from classroom.remote import ServiceRefused
         from classroom.remote_tables import RefusedByService
-        service: Any = panel.homework_service()  # under JupyterHub: classroom.remote.RemoteHomework
+        if index in self.games:
+            return self.games[index]
+        if self.task is None or self.learner is None:
+            raise ValueError(self.t("waiting"))
         try:
-            view = service.bot_table(self.code or "", index, **setup)
+            learner = self.identity.verified()  # her token, checked again before the table is made
+            if learner is None:
+                raise ValueError(self.t("waiting"))
+            made = panel.homework_service().bot_table(self.code or "", index, learner.key, **setup)
         except hw.HomeworkError as error:
             raise Refusal(error) from None
-        except ServiceRefused as refused:
+        except StoreError:
+            raise ValueError(self.t("store_down")) from None
+        except ServiceRefused as refused:  # under JupyterHub, a refusal of the tables' family
             if refused.status >= 500:
                 raise ValueError(self.t("store_down")) from None
             raise RefusedByService(refused.code, refused.pt, refused.en, refused.status) from None
         from widgets.pages.mesa import Mesa  # the tables page's own view, loaded when first played
-        table: Any = Mesa(lang=self.lang, code=view["code"])
+        table: Any = Mesa(lang=self.lang, code=made["code"])
 
         def recorded() -> None:
             self.load()
@@ -256,11 +233,7 @@ class Homework(View):
         elif not state["done"]:
             button = w.Button(description=self.t("play_here"), button_style="primary").add_class("cartas-task-play")
             button.on_click(self.guarded(lambda _, i=index: self.play_here(i)))
-            link = f"{views_of(item['game']).notebook}?tarefa={self.code}&item={index}&lang={lang}"
             parts.append(button)
-            if not self.identity.hub:  # under JupyterHub only the service's deal counts (the module's rules)
-                parts.append(w.HTML(f"<a class='cartas-task-game-page' href='{escape(link)}' style='color:#1565c0;"
-                                    f"text-decoration:underline;font-size:14px'>{self.t('open_game')}</a>"))
         return w.VBox(parts, layout=w.Layout(border="1px solid #ddd", padding="6px", margin="4px 0"))
 
     def _seen(self, item: dict) -> str:
