@@ -22,8 +22,12 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touc
 PIN = "2468"
 
 
-class PageStalled(UserWarning):
-    """A page showed no view in time and was reloaded (see the module's docstring)."""
+def page_stalled(text: str) -> UserWarning:
+    """The warning of a page that showed no view in time and was reloaded (see the module's
+    docstring). A plain UserWarning, its text starting "PageStalled": pytest-xdist's controller
+    rebuilds a worker's warning by importing the module of its class, and this module is on a
+    worker's path only (a class of its own here stopped a whole run with an INTERNALERROR)."""
+    return UserWarning(f"PageStalled: {text}")
 
 
 def wait_for_view(page, timeout: float = 60_000) -> None:
@@ -33,7 +37,7 @@ def wait_for_view(page, timeout: float = 60_000) -> None:
         return
     except PlaywrightTimeout:
         first = page.evaluate(SHOWN)
-    warnings.warn(PageStalled(f"{page.url[:160]} showed no view in {timeout / 1000:g} s (it showed {first!r}; "
+    warnings.warn(page_stalled(f"{page.url[:160]} showed no view in {timeout / 1000:g} s (it showed {first!r}; "
                               f"{diagnosis(page)}); reloaded"), stacklevel=2)
     page.reload()
     try:
