@@ -6,6 +6,9 @@ Each test starts a real kernel, runs a dashboard's visible cells as Voilà does,
 what the kernel published on iopub; then it does what Voilà's widget manager does when the
 page arrives (open the "jupyter.widget.control" comm, send "request_states") and checks that
 the answer holds every widget of the page, and that the kernel speaks normally from then on.
+A lesson that deals at open answers with its hand dealt (`after_paint`), and the hold needs the
+kernel of the environment (`cartas_server.kernel.CartasKernel`, issue 30, item 5): these tests
+are what an upgrade of ipykernel or ipywidgets that broke a hook it relies on would fail.
 """
 from __future__ import annotations
 

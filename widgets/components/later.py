@@ -67,6 +67,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
 import weakref
 from collections.abc import Callable
 
@@ -92,7 +93,10 @@ def in_voila() -> bool:
 
 def _page_kernel():
     """This process's kernel when it is Cartas' own (`cartas_server.kernel.CartasKernel`, which
-    tells when the page speaks to its comms), else None (no kernel, or another one)."""
+    tells when the page speaks to its comms), else None (no kernel, or another one). Loads no
+    kernel module where none runs (plain Python, the tests)."""
+    if "ipykernel.kernelbase" not in sys.modules:
+        return None
     try:
         from ipykernel.kernelbase import Kernel
 
