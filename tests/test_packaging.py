@@ -212,8 +212,9 @@ def test_the_check_finds_the_patches_the_held_messages_used_to_need():
               "BaseComm.publish_msg = print\nhandlers = Kernel.instance().shell_handlers\n"
               "handlers['comm_msg'] = print\nKernel.instance().shell_handlers['comm_open'] = print\n"
               "Widget.send_state = print\nsetattr(Widget, '_handle_control_comm_msg', print)\n"
-              "get_ipython().showtraceback = print\n"
+              "get_ipython().showtraceback = print\nKernel.instance().session = None\nimport comm\n"
+              "comm.create_comm = print\n"
               "class Mine(BaseComm):\n    def release(self):\n        self.kernel = Kernel.instance()\n")
     assert foreign_assignments(source) == {
         "BaseComm.publish_msg", "handlers[...]", "Kernel.instance().shell_handlers[...]", "Widget.send_state",
-        "setattr(Widget, ...)", "get_ipython().showtraceback"}
+        "setattr(Widget, ...)", "get_ipython().showtraceback", "Kernel.instance().session", "comm.create_comm"}
