@@ -6,6 +6,9 @@ Each test starts a real kernel, runs a dashboard's visible cells as Voilà does,
 what the kernel published on iopub; then it does what Voilà's widget manager does when the
 page arrives (open the "jupyter.widget.control" comm, send "request_states") and checks that
 the answer holds every widget of the page, and that the kernel speaks normally from then on.
+A lesson that deals at open answers with its hand dealt (`after_paint`), and the hold needs the
+kernel of the environment (`cartas_server.kernel.CartasKernel`, issue 30, item 5): these tests
+are what an upgrade of ipykernel or ipywidgets that broke a hook it relies on would fail.
 """
 from __future__ import annotations
 
@@ -32,14 +35,15 @@ def visible_cells(name: str) -> list[str]:
 def kernel(tmp_path):
     started = []
 
-    def start(voila: bool):
+    def start(voila: bool, kernel_class: str | None = None):
         env = {**os.environ, "CARTAS_DB": str(tmp_path / "cartas.db"), "CARTAS_DATABASE_URL": "",
                "CARTAS_ERROR_LOG": str(tmp_path / "errors.log"), "QUERY_STRING": ""}
         env.pop("SERVER_SOFTWARE", None)
         if voila:
             env["SERVER_SOFTWARE"] = "voila/0.5"
         manager = KernelManager(kernel_name="python3")
-        manager.start_kernel(env=env, cwd=str(ROOT / "notebooks"))
+        extra = [f"--IPKernelApp.kernel_class={kernel_class}"] if kernel_class else []
+        manager.start_kernel(env=env, cwd=str(ROOT / "notebooks"), extra_arguments=extra)
         client = manager.client()
         client.start_channels()
         client.wait_for_ready(timeout=60)
@@ -115,6 +119,35 @@ def test_a_voila_page_sends_no_widget_message_until_its_browser_asks_for_the_sta
     assert model_id in states
     assert [m for m in comm_messages(changed) if m["content"]["comm_id"] == model_id
             and m["content"]["data"].get("state", {}).get("value") == "redrawn"]
+
+
+def printed(messages: list[dict]) -> str:
+    return "".join(m["content"]["text"] for m in messages if m["msg_type"] == "stream")
+
+
+def test_a_lesson_that_deals_at_open_answers_its_browser_with_the_hand_dealt(kernel):
+    """The first deal waits for the browser (not made while the page's cells run) and is made
+    before the kernel answers its "request_states": the learner's first paint shows the hand."""
+    client = kernel(voila=True)
+    for source in visible_cells("truco_mao"):
+        run(client, source)
+    waiting = printed(run(client, "from widgets.components import later\nprint(len(later._waiting))"))
+    assert waiting.strip() == "1"  # the deal waits (its fallback is 20 s away)
+    states = ask_for_states(client)
+    shown = [state["state"]["value"] for state in states.values() if isinstance(state["state"].get("value"), str)]
+    assert any("data-card=" in value for value in shown)  # the hand, in the answer itself
+    assert printed(run(client, "print(len(later._waiting))")).strip() == "0"
+
+
+def test_a_voila_page_in_a_kernel_not_cartas_own_holds_nothing(kernel):
+    """Only `CartasKernel` tells when the browser came: in another kernel a held page would
+    never come alive, so nothing is held there."""
+    client = kernel(voila=True, kernel_class="ipykernel.ipkernel.IPythonKernel")
+    assert printed(run(client, "print(type(get_ipython().kernel).__name__)")).strip() == "IPythonKernel"
+    messages = [m for source in visible_cells("truco_rodadas") for m in run(client, source)]
+    assert len([m for m in comm_messages(messages) if m["msg_type"] == "comm_open"]) > 20
+    states = ask_for_states(client)
+    assert states
 
 
 def test_outside_voila_every_widget_message_is_sent_at_once(kernel):

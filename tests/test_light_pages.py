@@ -136,35 +136,6 @@ def test_pages_that_deal_nothing_open_without_numpy(name, tmp_path):
     open_page(name, "assert 'numpy' not in sys.modules\n", tmp_path)
 
 
-def test_a_browser_asking_for_the_widgets_before_the_deal_gets_the_dealt_hand():
-    """The deal waits at most until the browser asks for the widgets' state: it is made then,
-    before the state is sent (ipywidgets' "request_states" on its control comm)."""
-
-    from ipywidgets import Widget
-
-    from widgets.pages.truco_mao import DealStepper
-
-    sent = []
-
-    class ControlComm:  # the kernel's end of the browser's "jupyter.widget.control" comm
-        def send(self, data, buffers=None):
-            sent.append(data)
-
-    async def open_and_ask():
-        view = DealStepper(lang="pt")
-        assert not view.steps  # the deal is waiting (a kernel: a loop runs)
-        saved, Widget._control_comm = Widget._control_comm, ControlComm()
-        try:
-            Widget._handle_control_comm_msg({"content": {"data": {"method": "request_states"}}})
-        finally:
-            Widget._control_comm = saved
-        assert view.steps
-        state = sent[0]["states"][view.table.model_id]["state"]
-        assert "data-card" in state["value"]
-
-    run_async(open_and_ask())
-
-
 def test_in_a_voila_kernel_the_deal_waits_for_the_browser_not_a_second(monkeypatch):
     from widgets.components import later
     monkeypatch.setenv("SERVER_SOFTWARE", "voila/0.5.13")

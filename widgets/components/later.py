@@ -7,10 +7,12 @@ widgets' state, or after a fallback delay (`paint_delay()`), whichever comes fir
 
 Why then: Voilà sends a page once its last cell has run, and the learner's browser asks the
 kernel for the widgets' state only when its JavaScript has started, about two seconds after
-the page arrived (more on a busy machine). ipywidgets answers that "request_states" (on its
-"jupyter.widget.control" comm) in `Widget._handle_control_comm_msg`, which `after_paint` wraps
-(once) so that every deal still waiting runs first: the state a browser receives always holds
-the deal, and the learner sees a dealt hand at first paint. The deal then runs after the
+the page arrived (more on a busy machine). The page's kernel, Cartas' own
+(`cartas_server.kernel.CartasKernel`), shows each comm message the page sends to whoever asked
+(`on_page_message`) before handling it; when it is the "request_states" that ipywidgets answers
+(on its "jupyter.widget.control" comm), every deal still waiting runs first: the state a browser
+receives always holds the deal, and the learner sees a dealt hand at first paint. In another
+kernel only the fallback delay below makes the deal. The deal then runs after the
 learner's page was sent, never while a class's pages are being run: 30 kernels starting at
 once on 2 cores finish their cells over many seconds, and a deal a second after each cell
 (numpy alone is about 0.1 s of CPU per kernel) measurably slowed the pages of the kernels still
@@ -34,13 +36,25 @@ notebook (class_load: 0.1-0.16 s of server CPU per page). Held messages are drop
 late: the state the browser receives is the kernel's current one. The first message a browser
 sends to this kernel's comms (opening the control comm, or any comm message) ends the hold for
 good, so a page that is live works as before. Outside Voilà (JupyterLab, nbval, tests) nothing
-is held: JupyterLab builds widgets from those very messages.
+is held: JupyterLab builds widgets from those very messages. Nor in a kernel other than
+`CartasKernel`: nothing would tell it that the browser came.
 
 While messages are held, the kernel does not even make them: a widget opened then opens its
 comm with no state (ipywidgets would serialise every trait for a "comm_open" nobody receives),
 and a trait changed then sends no update. That was a third of a page's CPU in its cell
 (`mesa`: 44 of 140 ms, most of it `get_state` for 141 widgets). The state the browser asks for
 is made when it asks, from the widgets as they are then.
+
+How, with public hooks only (issue 30, item 5: nothing assigns to another package's objects):
+ipywidgets calls the callback registered with `Widget.on_widget_constructed` before a new widget
+opens its comm, and opens none for a widget that has one. While held, that callback gives the
+widget a `cartas_server.kernel.HeldComm` (the widget's own `comm` trait): a comm opened with no
+message, registered with the comm manager so the page's messages reach it, and with no kernel
+until the browser comes. ipywidgets makes and sends no update through a comm without a kernel,
+and a `HeldComm` publishes nothing before then. When the page first speaks, every `HeldComm`
+gets its kernel and the widgets speak as any other. tests/test_held_messages.py checks all of
+it against the installed kernel and ipywidgets, so an upgrade that changes one of these
+behaviours fails there, not in a learner's page.
 
 On a kernel an event loop runs while the cell runs, and the callback goes on it with
 `call_later` (checked on ipykernel 7: work there leaves the cell's reply, and the page, on
@@ -53,6 +67,8 @@ from __future__ import annotations
 
 import asyncio
 import os
+import sys
+import weakref
 from collections.abc import Callable
 
 PAINT_DELAY = 1.0  # seconds between a view's cell and its first deal, outside Voilà (see above)
@@ -68,7 +84,6 @@ _waiting: list[Callable[[], object]] = []  # deals due, in the order they were a
 _holding = False  # True while this Voilà kernel's widget messages wait for its browser
 _released = False  # True once its browser came: never held again
 WIDGET_TARGET = "jupyter.widget"
-HELD = frozenset({"comm_open", "comm_msg", "comm_close"})
 
 
 def in_voila() -> bool:
@@ -76,47 +91,42 @@ def in_voila() -> bool:
     return os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
 
 
+def _page_kernel():
+    """This process's kernel when it is Cartas' own (`cartas_server.kernel.CartasKernel`, which
+    tells when the page speaks to its comms), else None (no kernel, or another one). Loads no
+    kernel module where none runs (plain Python, the tests)."""
+    if "ipykernel.kernelbase" not in sys.modules:
+        return None
+    try:
+        from ipykernel.kernelbase import Kernel
+
+        from cartas_server.kernel import CartasKernel
+    except ImportError:  # no kernel here
+        return None
+    if not Kernel.initialized():
+        return None
+    kernel = Kernel.instance()
+    return kernel if isinstance(kernel, CartasKernel) else None
+
+
 def hold_messages_for_browser() -> None:
     """In a Voilà kernel, publish no widget comm message until the browser first speaks to this
-    kernel's comms (see the module's rules). Once per kernel; nothing outside Voilà or a kernel."""
+    kernel's comms (see the module's rules). Once per kernel; nothing outside Voilà, and nothing
+    in a kernel other than `CartasKernel` (none would tell us that the browser came)."""
     global _holding
     if _holding or _released or not in_voila():
         return
-    try:
-        from ipykernel.comm.comm import BaseComm
-        from ipykernel.kernelbase import Kernel
-    except ImportError:  # no kernel here
+    kernel = _page_kernel()
+    if kernel is None:
         return
-    if not Kernel.initialized():
-        return
-    handlers = Kernel.instance().shell_handlers  # the kernel keeps bound handlers, by message type
-    if not getattr(BaseComm.publish_msg, "_cartas_holds", False):
-        publish = BaseComm.publish_msg
+    from ipywidgets import Widget
 
-        def held_publish(self, msg_type, *args, **keys):
-            if _holding and msg_type in HELD and getattr(self, "target_name", "") == WIDGET_TARGET:
-                if self.kernel is None:  # as the real send does: ipywidgets sends no update
-                    self.kernel = Kernel.instance()  # on a comm without its kernel
-                return None  # nobody is listening yet: the browser will ask for the state
-            return publish(self, msg_type, *args, **keys)
-
-        held_publish._cartas_holds = True  # type: ignore[attr-defined]
-        BaseComm.publish_msg = held_publish  # type: ignore[method-assign]
-    _make_no_held_messages()
-    for name in ("comm_open", "comm_msg"):
-        handler = handlers.get(name)
-        if handler is None or getattr(handler, "_cartas_releases", False):
-            continue
-
-        def browser_speaks(*args, _handler=handler, **kwargs):
-            release_messages()
-            return _handler(*args, **kwargs)
-
-        browser_speaks._cartas_releases = True  # type: ignore[attr-defined]
-        handlers[name] = browser_speaks
+    kernel.on_page_message(_page_speaks)
+    Widget.on_widget_constructed(_open_held)  # ipywidgets' hook: called before a widget opens its comm
     _holding = True
 
 
+_held: weakref.WeakSet = weakref.WeakSet()  # the comms opened while held, to release
 _widget_traits_of: dict[type, tuple[str, ...]] = {}
 
 
@@ -124,50 +134,51 @@ def _widget_traits(kind: type) -> tuple[str, ...]:
     """The synced traits of widget class `kind` that hold widgets (a layout, a style, children)."""
     names = _widget_traits_of.get(kind)
     if names is None:
-        from ipywidgets.widgets.widget import _widget_to_json
+        from ipywidgets import widget_serialization
         names = _widget_traits_of[kind] = tuple(
             name for name, trait in kind.class_traits(sync=True).items()  # type: ignore[attr-defined]
-            if trait.metadata.get("to_json") is _widget_to_json)
+            if trait.metadata.get("to_json") is widget_serialization["to_json"])
     return names
 
 
-def _make_no_held_messages() -> None:
-    """While held, a widget opens its comm without serialising its state, and a changed trait
-    sends nothing (neither message would leave the kernel). Installed once."""
-    from ipywidgets import Widget, comm
-    from ipywidgets._version import __protocol_version__
-
-    if getattr(Widget.open, "_cartas_holds", False):
+def _open_held(widget) -> None:
+    """While held, a widget just constructed gets a `HeldComm` (its own `comm` trait), so it
+    opens without serialising its state and sends nothing while it changes (see the module's
+    rules)."""
+    if not _holding or widget.comm is not None:
         return
-    open_widget, send_state = Widget.open, Widget.send_state
+    import comm  # its get_comm_manager is the kernel's once ipykernel is loaded: read it now
 
-    def held_open(self):
-        if not _holding or self.comm is not None:
-            return open_widget(self)
-        for name in _widget_traits(type(self)):  # its layout and style are made now, as
-            getattr(self, name)  # get_state would: made later, while the browser's request_states
-                                 # runs over the widgets, a new one would break that answer
-        opening = {"target_name": WIDGET_TARGET, "data": {"state": {}, "buffer_paths": []},
-                   "buffers": [], "metadata": {"version": __protocol_version__}}
-        if self._model_id is not None:
-            opening["comm_id"] = self._model_id
-        self.comm = comm.create_comm(**opening)
-        return None
+    from cartas_server.kernel import HeldComm
 
-    def held_send_state(self, key=None):
-        if _holding:
-            return None  # the browser, when it comes, asks for the whole state
-        return send_state(self, key)
+    for name in _widget_traits(type(widget)):  # its layout and style are made now, as get_state
+        getattr(widget, name)  # would: made later, while the browser's request_states runs over
+                               # the widgets, a new one would break that answer
+    keys = {"target_name": WIDGET_TARGET}
+    model_id = getattr(widget, "_model_id", None)  # Widget(model_id=...): that comm's id
+    if model_id is not None:
+        keys["comm_id"] = model_id
+    held = HeldComm(**keys)
+    comm.get_comm_manager().register_comm(held)  # as an opened comm is: the page's messages reach it
+    _held.add(held)
+    widget.comm = held
 
-    held_open._cartas_holds = True  # type: ignore[attr-defined]
-    Widget.open = held_open
-    Widget.send_state = held_send_state
+
+def _page_speaks(message: dict) -> None:
+    """The page sent a comm message (`CartasKernel.on_page_message`): its browser has come, and
+    when it asks for the widgets' state, the deals still waiting run before ipywidgets answers."""
+    release_messages()
+    data = message.get("content", {}).get("data") or {}
+    if message.get("header", {}).get("msg_type") == "comm_msg" and data.get("method") == "request_states":
+        run_waiting()
 
 
 def release_messages() -> None:
     """The browser has come: widget messages go out again, for good."""
     global _holding, _released
     _holding, _released = False, True
+    while _held:
+        _held.pop().release()
 
 
 def holding() -> bool:
@@ -186,7 +197,9 @@ def after_paint(callback: Callable[[], object]) -> None:
     if loop is None or asyncio.current_task() is None:
         callback()  # no cell running on a loop (plain Python; a loop that runs under us, as Playwright's)
         return
-    _answer_browsers_after_the_deals()
+    kernel = _page_kernel()
+    if kernel is not None:
+        kernel.on_page_message(_page_speaks)  # the browser's request_states runs the deals first
     _waiting.append(callback)
     loop.call_later(paint_delay(), _run, callback)
 
@@ -202,23 +215,6 @@ def run_waiting() -> None:
     """Run every deal still waiting, oldest first."""
     while _waiting:
         _run(_waiting[0])
-
-
-def _answer_browsers_after_the_deals() -> None:
-    """Wrap ipywidgets' answer to a browser's "request_states" so the deals waiting run first."""
-    from ipywidgets import Widget
-
-    handler = Widget.__dict__["_handle_control_comm_msg"].__func__
-    if getattr(handler, "_cartas_deals_first", False):
-        return
-
-    def deals_first(cls, msg):
-        if msg.get("content", {}).get("data", {}).get("method") == "request_states":
-            run_waiting()
-        return handler(cls, msg)
-
-    deals_first._cartas_deals_first = True  # type: ignore[attr-defined]
-    Widget._handle_control_comm_msg = classmethod(deals_first)
 
 
 def deal_from_seed(seed_box, rng, deal: Callable[[], object], top: int = 1000) -> None:
