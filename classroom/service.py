@@ -400,10 +400,11 @@ class Classes:
         """`fn(*args)` on an answers thread."""
         return await asyncio.get_running_loop().run_in_executor(self.writes, fn, *args)
 
-    def snapshot(self, code: str) -> Snapshot:
+    def snapshot(self, code: str, held: Snapshot | None = None) -> Snapshot:
         """Table `code` with its game loaded (its actions replayed) here, on a store thread:
-        a page's view of it is then drawn on the loop without replaying anything."""
-        snap = self.tables.snapshot(code)
+        a page's view of it is then drawn on the loop without replaying anything. `held`, an
+        earlier snapshot of it held here: read from it (`Tables.reload`: one query, no replay)."""
+        snap = self.tables.snapshot(code) if held is None else self.tables.reload(code, held)
         snap.state  # noqa: B018  # loads it once for this version
         return snap
 
@@ -776,15 +777,18 @@ class Service:
             self._loading[code] = True
             return
         self._loading[code] = False
-        asyncio.ensure_future(self._reload(code))
+        asyncio.ensure_future(self._reload(code, known))
 
-    async def _reload(self, code: str) -> None:
+    async def _reload(self, code: str, held: Snapshot | None = None) -> None:
+        """Load table `code` once per change heard of, from `held` (the version held here
+        before: its game advanced, not replayed; `Classes.snapshot`), and wake its waiters."""
         snap = None
         try:
             while True:
                 try:
-                    snap = await self.classes.run(self.classes.snapshot, code)
+                    snap = await self.classes.run(self.classes.snapshot, code, held)
                     self.publish(snap)
+                    held = snap
                 except (StoreError, TableError):
                     pass
                 if not self._loading.get(code):
