@@ -66,9 +66,11 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   limits (`service_calls`) live there. What a process keeps in memory (held snapshots, pages
   waiting, the hub's answers, written sentences) is only a cache: a notification carries ids
   only ("CODE VERSION", far under NOTIFY's 8,000 bytes) and the process reads the table
-  again. Each process holds one LISTEN connection of its own (`CARTAS_LISTEN_URL`, PostgreSQL
-  itself) and sends every other query through its pool (`CARTAS_DATABASE_URL`, which may be
-  PgBouncer in transaction pooling: `store.PooledPostgresStore`). A notification is never
+  again: its record only, while its game is in play (the game held here advanced by the new
+  actions, the presence held here, read again by the sweep: `Tables.reload`). Each process
+  holds one LISTEN connection of its own (`CARTAS_LISTEN_URL`, PostgreSQL itself) and sends
+  every other query through its pool (`CARTAS_DATABASE_URL`, which may be PgBouncer in
+  transaction pooling: `store.PooledPostgresStore`). A notification is never
   replayed: each time LISTEN is in place again, the tables watched here are read again
   (`Service.resync`). What must happen once happens once across replicas so:
   a bot's move, and a seat taken over by a bot when its learner is away (a timeout, found by
