@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from .catalogue import check_lang
@@ -236,10 +236,19 @@ def _truco_spec(key: str) -> GameSpec:
     def new(seed: int | np.random.Generator | None, seats: int, *, tie_lead: str, hands: int | None) -> GameState:
         return truco.new_game(key, seed, tie_lead=tie_lead, players=seats, hand_limit=hands)
 
+    @lru_cache(maxsize=4096)
+    def trick_why(plays: tuple[tuple[int, str | None], ...], variant: str, vira: str | None, lang: str,
+                  players: int) -> str:
+        # one sentence per trick and language, whatever the moves after it: a class service
+        # draws it for every seat's view of every version of a table (issue 35)
+        return str(truco.explain_trick(plays, variant, vira, lang, players))
+
     def why(state: Any, lang: str) -> str | None:
         tricks = [] if state.is_terminal() else state.tricks
         if tricks:
-            return str(truco.explain_trick(tricks[-1], state.variant, state.vira, lang, state.players))
+            plays = tuple((seat, None if card is None else str(card)) for seat, card in tricks[-1])
+            vira = None if state.vira is None else str(state.vira)
+            return trick_why(plays, state.variant.key, vira, lang, state.players)
         if state.last_hand is not None:
             return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
         return None

@@ -23,9 +23,14 @@ Decided here:
 - A table's bots play at the level its creator chose: one of the engine's `LEVELS` ("easy",
   "rule", "strong"; `check_level`, anything else refused with TableError "bad_level" naming it);
   a table stored before tables had a level plays at "rule" (`table_level`).
+- A table's newer save is read from the game already held (`advance`) when it is that game
+  with more actions (the same format and setup, the held actions first): a copy of it
+  (`clone`) plays the new actions, as loading would replay them; any other save is loaded
+  whole, the engine checking it as always.
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -165,6 +170,37 @@ def new_state(game: str, seats: int, options: dict, seed: int) -> GameState:
 
 def load_state(game: str, text: str) -> GameState:
     return spec_of(game).from_json(text)
+
+
+def advance(game: str, state: GameState, held_text: object, text: str) -> GameState:
+    """The game saved as `text`, knowing `state`, the game saved as `held_text` (an earlier
+    save of the same table): when `text` is `held_text` with more actions (the same format and
+    setup, `held_text`'s actions first), a copy of `state` with the new actions applied, as
+    `load_state` would replay them, without replaying the ones before; otherwise (another
+    setup, fewer or other actions, another format, an action refused) `load_state(text)`,
+    which checks it whole. `state` itself is never changed."""
+    held = new = None
+    if isinstance(held_text, str) and isinstance(text, str):
+        try:
+            held, new = json.loads(held_text), json.loads(text)
+        except ValueError:
+            held = new = None
+    keys = {"format", "setup", "actions"}
+    if (isinstance(held, dict) and isinstance(new, dict) and held.keys() == keys and new.keys() == keys
+            and held["format"] == new["format"] and held["setup"] == new["setup"]
+            and isinstance(held["actions"], list) and isinstance(new["actions"], list)
+            and len(new["actions"]) >= len(held["actions"])
+            and new["actions"][:len(held["actions"])] == held["actions"]):
+        copy = state.clone()
+        try:
+            for action in new["actions"][len(held["actions"]):]:
+                if not isinstance(action, str):
+                    raise TypeError(action)
+                copy.apply_action(action)
+            return copy
+        except (RuleError, TypeError, ValueError):
+            pass   # loaded whole below: the engine names what it refuses
+    return load_state(game, text)
 
 
 def parse_action(game: str, text: str) -> Action:

@@ -433,6 +433,25 @@ class Tables:
         version, record = loaded
         return Snapshot(code, version, record, self.repo.presence(code))
 
+    def reload(self, code: str, held: Snapshot | None) -> Snapshot:
+        """Table `code` as stored now, read knowing `held`, a snapshot of it the caller holds
+        (the class service's, when a change made elsewhere is notified). While `held`'s game is
+        in play: one query (the record), `held`'s presence (copied: the caller reads presence
+        again itself, as the service's sweep does every few seconds) and its game advanced by
+        the actions saved since (`games.advance`), not replayed from the start. Otherwise (no
+        `held`, another table, a game not in play): `snapshot`."""
+        code = clean_code(code)
+        if held is None or held.code != code or held.status != "playing" or held._state is None:
+            return self.snapshot(code)
+        loaded = self.repo.load(code)
+        if loaded is None:
+            raise TableError("no_table", code=code)
+        version, record = loaded
+        state = None
+        if record.get("state") and record.get("game") == held.game:
+            state = games.advance(held.game, held._state, held.record.get("state"), record["state"])
+        return Snapshot(code, version, record, dict(held.presence), state)
+
     def list_class(self, class_code: str, archived: bool = False, abandoned: bool = False) -> list[Snapshot]:
         """The class's open tables, but the abandoned ones (`abandoned`: those too); or, with
         `archived`, its finished ones."""
@@ -543,10 +562,14 @@ class Tables:
         used instead of loading the table when it is the version seen: a version's record never
         changes, and the save's compare-and-swap still refuses a move on a table that moved on.
         With `touch=False` the move is not written as the learner's presence (the caller
-        records presence itself): the move is then one store transaction, its save."""
+        records presence itself): the move is then one store transaction, its save. A game
+        `known` has loaded is copied (`clone`), not replayed from its log."""
         code = clean_code(code)
         if known is not None and known.code == code and known.version == seen_version:
-            snap = Snapshot(code, known.version, known.record, dict(known.presence))
+            # its game too, as a copy (the caller's is never changed): no replay of the log
+            held = known._state
+            snap = Snapshot(code, known.version, known.record, dict(known.presence),
+                            None if held is None else held.clone())
         else:
             loaded = self.repo.load(code)
             if loaded is None:

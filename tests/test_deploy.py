@@ -229,7 +229,7 @@ def _quantity(text: str) -> float:
 
 def test_each_replica_asks_for_what_the_benchmark_measured():
     resources = _one("Deployment")["spec"]["template"]["spec"]["containers"][0]["resources"]
-    # benchmarks/school.py (README, "Capacity"): 2 replicas, ~0.38 core and ~130 MB each for 200 learners
+    # benchmarks/school.py (README, "Capacity"): 2 replicas, ~0.30 core and ~130 MB each for 200 learners
     assert 0.5 <= _quantity(resources["requests"]["cpu"]) <= 2
     assert 128 <= _quantity(resources["requests"]["memory"]) <= _quantity(resources["limits"]["memory"])
     assert "cpu" not in resources["limits"]   # no throttling of a process every page waits on

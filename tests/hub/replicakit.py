@@ -2,10 +2,11 @@
 
 N identical `python -m classroom.service` processes, externally managed (the hub starts none
 of them: `hubkit.Hub(external_url=...)`), behind Debian's `haproxy` (round robin, health
-checks on `/health`, a request refused by a dead replica sent to another). Their pools go
-through Debian's `pgbouncer` in transaction pooling; each process's one LISTEN connection goes
-to PostgreSQL itself (PgBouncer passes LISTEN on only in session pooling). Everything binds
-127.0.0.1 on free ports, and `stop()` stops every process started here.
+checks on `/health?probe=1` as a deployment's probes, a request refused by a dead replica sent
+to another). Their pools go through Debian's `pgbouncer` in transaction pooling; each
+process's one LISTEN connection goes to PostgreSQL itself (PgBouncer passes LISTEN on only in
+session pooling). Everything binds 127.0.0.1 on free ports, and `stop()` stops every process
+started here.
 
 For tests/test_replicas.py and `benchmarks/school.py --replicas N`:
 
@@ -211,7 +212,9 @@ class Replicas:
             "  default_backend replicas",
             "backend replicas",
             "  balance roundrobin",
-            f"  option httpchk GET {PREFIX}health",
+            # the probe a deployment's checks ask (class-service.yaml): answered from memory,
+            # no figures sorted; a check every 300 ms must not cost the service its /health
+            f"  option httpchk GET {PREFIX}health?probe=1",
             *servers,
             "",
         ]))
