@@ -14,6 +14,7 @@ DEFAULT = "pt"
 _request_arrived = False
 WAIT_ATTEMPTS = 5
 MAX_FIELDS = 50  # query fields read, at most (a dashboard uses a handful)
+HOMEWORK_PARAM = "tarefa"  # ?tarefa=: a homework (widgets.components.params.homework, homework_game)
 
 
 def query_parameters() -> dict[str, str]:

@@ -51,7 +51,7 @@ from typing import Any, NamedTuple
 
 from cartas.catalogue import Catalogue
 from cartas.errors import RuleError
-from widgets.components.i18n import DEFAULT, LANGUAGES, query_parameters
+from widgets.components.i18n import DEFAULT, HOMEWORK_PARAM, LANGUAGES, query_parameters
 
 MAX_SEED = 2**31 - 1    # fits every seed box (a 32-bit integer in the browser) and the store
 MAX_PACE = 5.0          # seconds between bot moves, at most
@@ -378,10 +378,11 @@ def table(name: str = "mesa") -> Reading:
     return table_code(name, query_parameters().get(name))
 
 
-def homework(name: str = "tarefa") -> Reading:
+
+def homework(name: str = HOMEWORK_PARAM) -> Reading:
     """`?tarefa=`: the code of the homework to open, or None."""
     return homework_code(name, query_parameters().get(name))
-def homework_game(name: str = "tarefa") -> Reading:
+def homework_game(name: str = HOMEWORK_PARAM) -> Reading:
     """`?tarefa=` on a play dashboard: None, with the ParamError saying where a homework game
     is played, whenever the address has it (see the rules above)."""
     if name not in query_parameters():

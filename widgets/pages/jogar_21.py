@@ -42,7 +42,7 @@ from cartas.cards import lazy_rng
 from cartas.vinte_e_um import ROTATIONS, Action, describe_action, new_game, rotation_label
 from widgets.components.base import View
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
-from widgets.components.i18n import query_parameters
+from widgets.components.i18n import HOMEWORK_PARAM, query_parameters
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
 from widgets.components.pacing import (
@@ -177,7 +177,7 @@ class PlayVinteEUm(BotPacing, View):
         ]
         # a homework's link of older versions (?tarefa=ID&item=N): its games are played on the
         # homework's page, dealt by the store; the notice says so (widgets.components.params.homework_game)
-        if "tarefa" in query_parameters():
+        if HOMEWORK_PARAM in query_parameters():
             from widgets.components.params import homework_game
             self.from_url(homework_game())
         if state is not None:

@@ -55,7 +55,7 @@ from cartas.truco import explain_last_hand, explain_trick, seat_name, team_of
 from widgets.components.base import View, variant_toggle
 from widgets.components.card_picker import CardPicker
 from widgets.components.coaching import REVIEW_TEXT, note_html, review_html
-from widgets.components.i18n import number, percent, query_parameters
+from widgets.components.i18n import HOMEWORK_PARAM, number, percent, query_parameters
 from widgets.components.later import after_paint
 from widgets.components.log import log_html
 from widgets.components.pacing import (
@@ -262,7 +262,7 @@ class PlayTruco(BotPacing, View):
         ]
         # a homework's link of older versions (?tarefa=ID&item=N): its games are played on the
         # homework's page, dealt by the store; the notice says so (widgets.components.params.homework_game)
-        if "tarefa" in query_parameters():
+        if HOMEWORK_PARAM in query_parameters():
             from widgets.components.params import homework_game
             self.from_url(homework_game())
         if state is not None:
