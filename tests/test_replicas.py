@@ -138,6 +138,20 @@ def look(base: str, token: str, code: str, known: int) -> tuple[int, dict, str]:
     return call(base, token, "GET", f"api/tables/{code}?after={known - 1}&wait=10")
 
 
+def started(base: str, token: str, code: str) -> dict:
+    """The first look at a table just started, through `base`: a plain look is that replica's
+    cache, which may not have heard of the start yet (its notification's delay), so it asks
+    again until the view has a seat to play (10 s at most)."""
+    deadline = time.monotonic() + 10
+    while True:
+        status, view, _ = call(base, token, "GET", f"api/tables/{code}")
+        if status == 200 and view.get("current_seat") is not None or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert status == 200 and view.get("current_seat") is not None, view
+    return view
+
+
 def _full(base: str, token: str, code: str, known: int = 0) -> dict:
     """The table's whole log as a spectator reads it, no older than version `known` (see `look`)."""
     newer = f"&after={known - 1}&wait=10" if known > 0 else ""
@@ -151,13 +165,7 @@ def test_a_tables_moves_go_through_alternating_replicas_each_applied_once(distri
     seats = {0: "ana", 1: "bia"}
     code = _table(hub, tokens, seats)
     movers = []
-    deadline = time.monotonic() + 10
-    while True:  # a plain look is a replica's cache, which may not have heard of the start yet
-        status, view, _ = call(hub.service_url, tokens["ana"], "GET", f"api/tables/{code}")
-        if status == 200 and view.get("current_seat") is not None or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    assert status == 200 and view.get("current_seat") is not None, view
+    view = started(hub.service_url, tokens["ana"], code)
     first, turn = view["version"], view["current_seat"]
     known = first
     for _ in range(12):
@@ -184,8 +192,7 @@ def test_a_page_waiting_on_one_replica_sees_a_move_made_through_another(district
     hub, replicas, tokens = district
     seats = {0: "ana", 1: "bia"}
     code = _table(hub, tokens, seats)
-    status, view, _ = call(replicas.replica_url(1), tokens["ana"], "GET", f"api/tables/{code}")
-    assert status == 200, view
+    view = started(replicas.replica_url(1), tokens["ana"], code)
     mover = seats[view["current_seat"]]
     watcher = seats[1 - view["current_seat"]]
     version = view["version"]

@@ -226,6 +226,24 @@ def wait_settled(page, step: int) -> None:
     page.wait_for_function(SETTLED, arg=step)
 
 
+def click_and_settle(page, selector: str, tries: int = 3) -> None:
+    """Click the first of `selector` and wait as `wait_settled` does. A click that landed on a
+    button the page was replacing is refused by the kernel ("the game moved on") and moves
+    nothing: when the status has not moved in 20 s, the learner clicks what is drawn again."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    for _ in range(tries):
+        step = status_step(page)
+        page.locator(selector).first.click()
+        try:
+            page.wait_for_function(SETTLED, arg=step, timeout=20_000)
+            return
+        except PlaywrightTimeout:
+            if status_step(page) != step:  # it moved: the bots are slow, not the click lost
+                wait_settled(page, step)
+                return
+    raise AssertionError(f"{tries} clicks on {selector} moved nothing")
+
+
 def start_exercises(page) -> None:
     """Press the exercise block's "Começar"/"Start" and wait for the first question's answers."""
     page.locator(".cartas-exercises .cartas-next").click()

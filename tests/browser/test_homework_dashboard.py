@@ -11,15 +11,22 @@ from conftest import SCREENSHOTS
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
 
 
-def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_done(browser, voila_url):
-    base = f"{voila_url}/voila/render"
+def open_class(browser, base: str, title: str):
+    """The teacher's and Ana's laptop contexts, and the teacher's page with a new class `title`
+    open on it: (teacher_ctx, ana_ctx, teacher, code)."""
     teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
     ana_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
+    teacher.locator(".cartas-class-name input").fill(title)
+    teacher.locator(".cartas-create-class").click()
+    code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
+    return teacher_ctx, ana_ctx, teacher, code
+
+
+def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_done(browser, voila_url):
+    base = f"{voila_url}/voila/render"
+    teacher_ctx, ana_ctx, teacher, code = open_class(browser, base, "9th A")
     try:
-        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
-        teacher.locator(".cartas-class-name input").fill("9th A")
-        teacher.locator(".cartas-create-class").click()
-        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
 
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
@@ -71,13 +78,8 @@ def test_a_learner_plays_a_homework_game_against_the_bots_on_her_table_and_it_co
     homework table, dealt by the store; she plays only her own moves through the page, the
     bots move at the table's pace, and the table's end marks the item done for the teacher."""
     base = f"{voila_url}/voila/render"
-    teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-    ana_ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    teacher_ctx, ana_ctx, teacher, code = open_class(browser, base, "9th B")
     try:
-        teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
-        teacher.locator(".cartas-class-name input").fill("9th B")
-        teacher.locator(".cartas-create-class").click()
-        code = teacher.locator(".cartas-created [data-code]").get_attribute("data-code")
         teacher.locator(".cartas-hw-kind select").select_option(label="Game")
         teacher.locator(".cartas-hw-game select").select_option(label="21 against the bots")
         teacher.locator(".cartas-hw-add").click()

@@ -1,6 +1,6 @@
 """A whole round of 21 played by clicking (bots at full speed: ?ritmo=0)."""
 
-from serving import status_step, wait_settled
+from serving import click_and_settle, status_step, wait_settled
 
 
 def test_a_whole_round_by_clicking(dashboard):
@@ -12,9 +12,7 @@ def test_a_whole_round_by_clicking(dashboard):
     for _ in range(12):
         if "Rodada 2" in page.locator(".cartas-log").text_content():
             break
-        step = status_step(page)
-        page.locator(".cartas-act-stand, .cartas-act-refuse_bank, .cartas-act-bet").first.click()
-        wait_settled(page, step)
+        click_and_settle(page, ".cartas-act-stand, .cartas-act-refuse_bank, .cartas-act-bet")
     log = page.locator(".cartas-log").text_content()
     assert "Rodada 2" in log and "Fim da rodada 1" in log and "O assento 0 aposta" in log
     # oldest first, and the newest line in view without scrolling (widgets.components.log)
