@@ -7,6 +7,7 @@ import time
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+import kernel_wire
 from serving import ROOT, start_voila, stop
 
 pytestmark = pytest.mark.browser
@@ -42,6 +43,7 @@ def learners(browser, mesa_url, request):
             contexts.append(context)
             page = context.new_page()
             page.set_default_timeout(60_000)
+            kernel_wire.watch(page)  # kernel_wire.of(page) tells when the kernel has handled a click
             pages.append(page)
         return pages
 
@@ -223,14 +225,14 @@ def dom_nodes(page) -> int:
     return int(nodes)
 
 
-def settled_dom_nodes(page) -> int:
-    """dom_nodes once the page has settled: the least of two counts half a second apart (a
-    drawing still arriving counts both its old and its new nodes)."""
-    counts = []
-    for _ in range(2):
-        time.sleep(0.5)
-        counts.append(dom_nodes(page))
-    return min(counts)
+def settled_dom_nodes(page, mark: int) -> int:
+    """dom_nodes once the kernel has handled every request the page sent since `mark` and the
+    browser has drawn it: the least of two counts an animation frame apart (a drawing of the
+    bots' moves still arriving counts both its old and its new nodes)."""
+    kernel_wire.of(page).handled(page, mark)
+    first = dom_nodes(page)
+    page.evaluate(kernel_wire.PAINTED)
+    return min(first, dom_nodes(page))
 
 
 def stored_state(db, code: str):
@@ -239,9 +241,11 @@ def stored_state(db, code: str):
     return Tables(StoreRepository(connect(str(db)))).snapshot(code).state
 
 
-def refusal(page, text: str) -> str:
-    """The refusal beside a control, read one second after the click that caused it."""
-    time.sleep(1.0)
+def refusal(page, text: str, mark: int) -> str:
+    """The refusal beside a control once the kernel has handled every request the page sent
+    since `mark` (the click that caused it, and what came after) and the browser has drawn what
+    the kernel said: a refusal wiped by the page's own redraw is gone by then."""
+    kernel_wire.of(page).handled(page, mark)
     return page.locator(".cartas-field-error", has_text=text).text_content(timeout=1000)
 
 
@@ -266,10 +270,11 @@ def test_a_21_page_keeps_its_dom_node_count_after_the_first_rounds(learners, mes
     nodes, moves = {}, 0
     deadline = time.monotonic() + 200
     while moves < marks[-1] and time.monotonic() < deadline:
+        mark = kernel_wire.of(ana).mark()
         if take_turn(ana, ("bet", "stand", "call", "refuse_bank", "pass")):
             moves += 1
             if moves in marks:
-                nodes[moves] = settled_dom_nodes(ana)
+                nodes[moves] = settled_dom_nodes(ana, mark)
         else:
             time.sleep(0.2)
     assert len(nodes) == len(marks), (nodes, moves)
@@ -289,8 +294,9 @@ def test_a_double_click_on_pedir_carta_takes_one_card_and_says_the_table_moved_o
         return sum(1 for e in stored_state(db, code).events if e["type"] == "hit" and e["seat"] == 0)
 
     before = hits()
+    mark = kernel_wire.of(ana).mark()
     hit.dblclick()
-    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou")
+    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou", mark)
     assert hits() == before + 1
 
 
@@ -313,12 +319,16 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
         record["sitters"][1] = {"id": "zed-browser", "name": "Zed", "since": time.time()}
         conn.execute("UPDATE mesas SET version = version + 1, record = ? WHERE code = ?",
                      (json.dumps(record, ensure_ascii=False), code))
+        wire, mark = kernel_wire.of(bia), kernel_wire.of(bia).mark()
         bia.locator(".cartas-mesa-sit-1").click()
-        time.sleep(0.5)
+        deadline = time.monotonic() + 30
+        while len(wire.sent) == mark:  # the click has left for the kernel, which reads the table
+            assert time.monotonic() < deadline, "the click on seat 1 never reached the kernel"
+            bia.wait_for_timeout(20)
         conn.execute("COMMIT")
     finally:
         conn.close()
-    assert "o assento 1 já está ocupado por Zed" in refusal(bia, "ocupado")
+    assert "o assento 1 já está ocupado por Zed" in refusal(bia, "ocupado", mark)
     from classroom.store import connect
     from classroom.tables import StoreRepository, Tables
     Tables(StoreRepository(connect(str(db)))).leave(code, "zed-browser")  # a bot plays seat 1
@@ -326,8 +336,9 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
     ana.locator(".cartas-mesa-start").click()
     ana.wait_for_selector(".cartas-status [data-turn='you']")  # seed 7: seat 0 leads
     # raise: a double click calls truco once
+    mark = kernel_wire.of(ana).mark()
     ana.locator(".cartas-act-raise").dblclick()
-    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou")
+    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou", mark)
     raises = [e for e in stored_state(db, code).events if e["type"] == "raise" and e["seat"] == 0]
     assert len(raises) == 1
     # play: a double click on a card plays one card
@@ -342,9 +353,11 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
     ana.locator(".cartas-pick-on:not(.cartas-pick-dim)").first.dblclick()
     ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn !== 'you'")
     assert her_plays() == played + 1
-    # a card clicked while another seat is to play: "não é a sua vez", still there a second later
+    # a card clicked while another seat is to play: "não é a sua vez", still there once the kernel
+    # has handled the click and the page has drawn what it said
+    mark = kernel_wire.of(ana).mark()
     ana.locator(".cartas-pick-dim").first.click()
-    assert "não é a sua vez" in refusal(ana, "não é a sua vez")
+    assert "não é a sua vez" in refusal(ana, "não é a sua vez", mark)
 
 
 # where each seat of the truco table picture is on the screen, and its label
