@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
+import kernel_wire
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-import kernel_wire
 from serving import ROOT, start_voila, stop
 
 pytestmark = pytest.mark.browser
