@@ -541,20 +541,20 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     if state is None:
         return out
     # the engine's own view of the seat, in its own format (`SeatView.to_dict`): the kernel
-    # rebuilds it (`classroom.remote_tables`); its log travels apart, from `since` on
-    seen = games.view(state, seat).to_dict()
-    events = seen.pop("events")
+    # rebuilds it (`classroom.remote_tables`); its log travels apart, from `since` on, and
+    # only the events sent are redacted for the seat (`SeatView.events_from`), not the whole log
+    total = games.step_count(state)
+    if since is None or not 0 <= since <= total:
+        first = max(0, total - LOG_LINES)
+    else:
+        first = max(since, total - MAX_EVENTS_SENT)
+    seen = games.view(state, seat).to_dict(events_from=first)
     out["hands"] = seen["hands"]
     out["current_seat"] = state.current_seat
     legal = games.legal_actions(state, seat) if snap.status == "playing" else []
     out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
                     for a in legal]
-    total = len(events)
-    if since is None or not 0 <= since <= total:
-        first = max(0, total - LOG_LINES)
-    else:
-        first = max(since, total - MAX_EVENTS_SENT)
-    out["events"] = events[first:]   # JSON already (cartas.contract: an event is plain data)
+    out["events"] = seen.pop("events")   # JSON already (cartas.contract: an event is plain data)
     out["events_from"], out["events_total"] = first, total
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
                   for lang in ("pt", "en")}
