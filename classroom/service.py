@@ -676,6 +676,8 @@ class Service:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listen = listen
         self._loading: dict[str, bool] = {}  # code -> another change came while loading
+        self._changing: dict[str, int] = {}  # code -> changes being saved here (`change`)
+        self._heard: dict[str, int] = {}     # code -> newest version notified meanwhile (-1: unsaid)
         self._beats: dict[tuple[str, str], float] = {}
         self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
@@ -755,10 +757,36 @@ class Service:
             if known is None or version != known.version:
                 self.changed(f"{code} {version}")
 
+    async def change(self, code: str, fn: Callable[..., Any], *args) -> Any:
+        """`fn(*args)` on a tables thread: a change of table `code` saved here, which the
+        caller publishes as soon as it returns (no await between). A notification of that
+        table heard meanwhile (most often the change's own NOTIFY, which can reach the loop
+        before the save's answer does) is held until then: read again only if it names a
+        version newer than the one published (`changed`), not loaded once more for nothing."""
+        self._changing[code] = self._changing.get(code, 0) + 1
+        try:
+            return await self.classes.run(fn, *args)
+        finally:
+            left = self._changing.pop(code) - 1
+            if left:
+                self._changing[code] = left
+            else:
+                heard = self._heard.pop(code, None)
+                if heard is not None and self.loop is not None:   # after the caller's publish
+                    self.loop.call_soon(self._changed, code, "" if heard < 0 else str(heard))
+
     def changed(self, payload: str) -> None:
         """Table "CODE" (or "CODE VERSION") moved on: load it once, wake its waiters with it."""
         self.notifications += 1
         code, _, version = payload.partition(" ")
+        if code in self._changing:   # a change saved here is about to be published (`change`)
+            heard = int(version) if version.isdigit() else -1
+            held = self._heard.get(code)
+            self._heard[code] = -1 if -1 in (heard, held) else max(heard, held or 0)
+            return
+        self._changed(code, version)
+
+    def _changed(self, code: str, version: str) -> None:
         known = self.snaps.get(code)
         if known is not None and version.isdigit() and known.version >= int(version):
             published = self.published.get(code)
@@ -909,7 +937,7 @@ class Service:
         known = self.snaps.get(snap.code)
         if known is not None and known.version > snap.version:
             return
-        moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+        moved = await self.change(snap.code, self._bot_move, snap.code, snap.version)
         if moved is not None:
             self.publish(moved)
             await self._bots_for(moved)
@@ -918,7 +946,10 @@ class Service:
         """On a store thread: the bot move due on version `version` of table `code`, saved by
         CAS (None: not due, or another change, a replica's maybe, was saved first)."""
         tables = self.classes.tables
-        snap = tables.snapshot(code)
+        # read from the snapshot held here (its game advanced, not replayed: `Tables.reload`),
+        # with the table's presence read again: whether the seat is a bot's now is the store's
+        snap = tables.reload(code, self.snaps.get(code))
+        snap.presence = tables.repo.presence(code)
         if snap.version != version or not tables.bot_due(snap, tables.clock()):
             return None
         moved = tables.bot_move(snap)
@@ -966,7 +997,7 @@ class Service:
             if not tables.bot_due(snap, tables.clock()):
                 continue
             try:
-                moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+                moved = await self.change(snap.code, self._bot_move, snap.code, snap.version)
             except (StoreError, TableError):
                 continue
             if moved is not None:
@@ -1403,7 +1434,7 @@ class TableActionHandler(Handler):
             done = run()
             done.state  # noqa: B018  # its game loaded here, not on the loop (a seat's change carries none)
             return done
-        snap = await self.service.classes.run(timed)
+        snap = await self.service.change(code, timed)
         self.service.stages.add(f"{action}_queue", started[0] - began)
         self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
         self.service.active[snap.code] = time.monotonic()
