@@ -62,3 +62,28 @@ def test_a_seat_view_built_from_the_events_a_page_lacks_equals_the_one_cut_from_
             legal = games.legal_actions(state, seat)
             games.apply(state, legal[int(rng.integers(len(legal)))], seat)
     assert checked > 100
+
+
+def test_the_why_of_the_last_hand_is_worked_out_once_per_hand_and_is_the_explained_one():
+    """Every seat's view of every version says why the last hand ended (`games.why`): truco
+    works it out once per hand and language (`TrucoState.last_hand_why`, shared by the copies a
+    service makes of the state, one per move), and it is always `explain_last_hand`'s text."""
+    from cartas.truco.explain import explain_last_hand
+    for key, seats in (("paulista", 4), ("mineiro", 2)):
+        for seed in range(3):
+            state = games.new_state(key, seats, {}, seed=seed)
+            rng = np.random.default_rng(seed)
+            copies = []
+            while not state.is_terminal():
+                legal = games.legal_actions(state, state.current_seat)
+                games.apply(state, legal[int(rng.integers(len(legal)))], state.current_seat)
+                copies.append(state.clone())
+                for lang in ("pt", "en"):
+                    said = None if state.last_hand is None else str(explain_last_hand(state.last_hand,
+                                                                                      state.variant, lang))
+                    assert state.last_hand_why(lang) == said
+            for copy in copies[::7]:   # a copy made during an earlier hand keeps that hand's
+                for lang in ("pt", "en"):
+                    said = None if copy.last_hand is None else str(explain_last_hand(copy.last_hand,
+                                                                                     copy.variant, lang))
+                    assert copy.last_hand_why(lang) == said
