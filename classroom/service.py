@@ -170,6 +170,7 @@ REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any m
 HUB_TIMEOUT = 4.0          # seconds a question to the hub may take, then the answer is 503 hub_down
 HOMEWORK_BURST = 5         # homework game requests a learner makes at once, at most (then one every ...)
 HOMEWORK_EVERY = 2.0       # ... HOMEWORK_EVERY seconds)
+GC_YOUNG = 20_000          # new objects between collections of the youngest generation (Python's: 700)
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -2316,6 +2317,10 @@ def main(argv: list[str] | None = None) -> None:
     # requests made (a few per cent of the service's CPU at 200 learners; issue 35)
     gc.collect()
     gc.freeze()
+    # a request's objects mostly die with it (freed by their counts): the youngest generation
+    # is collected after GC_YOUNG new objects, not 700, so the collector seldom meets a request
+    # still running and moves its objects on to the older generations it walks again
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     loop = IOLoop.current()
     loop.add_callback(service.start)
     for number in (signal.SIGTERM, signal.SIGINT):
