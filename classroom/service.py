@@ -75,7 +75,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   waiting, the hub's answers, written sentences) is only a cache: a notification carries ids
   only ("CODE VERSION", far under NOTIFY's 8,000 bytes) and the process reads the table
   again: its record only, while its game is in play (the game held here advanced by the new
-  actions, the presence held here, read again by the sweep: `Tables.reload`). Each process
+  actions, the presence held here, read again by the sweep: `Tables.reload`). A notification
+  heard while a change of that table is being saved here waits for that change to be
+  published, and is read only if it names a newer version (`Service.change`). Each process
   holds one LISTEN connection of its own (`CARTAS_LISTEN_URL`, PostgreSQL itself) and sends
   every other query through its pool (`CARTAS_DATABASE_URL`, which may be PgBouncer in
   transaction pooling: `store.PooledPostgresStore`). A notification is never

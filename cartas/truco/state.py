@@ -349,12 +349,13 @@ class TrucoState:
         """Why the last finished hand ended as it did (`explain.explain_last_hand` of
         `last_hand`; None before a hand ends), worked out once per hand and language: copies
         of this state (`clone`) made during the next hand share it."""
-        if self._last_hand is None:
-            return None
         said = self._last_hand_whys.get(lang)
         if said is None:
+            last = None if self._last_hand is None else self.last_hand
+            if last is None:
+                return None
             from .explain import explain_last_hand
-            said = self._last_hand_whys[lang] = str(explain_last_hand(self.last_hand, self.variant, lang))
+            said = self._last_hand_whys[lang] = str(explain_last_hand(last, self.variant, lang))
         return said
 
     # -- reading ----------------------------------------------------------------------------
