@@ -16,7 +16,7 @@ For every move, the time from sending it to each other seat's long poll returnin
 version is one latency sample.
 
     .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--processes 4]
-        [--database URL] [--direct] [--replicas N]
+        [--database URL] [--direct] [--replicas N] [--balance roundrobin|table]
 
 Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
 vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory (and its
@@ -28,7 +28,8 @@ queue and store of a move, a woken page's answer, the service loop's lateness).
 
 With `--replicas N` (N >= 2; issue 35, item 5) the class service is externally managed
 instead, as a district runs it: N `python -m classroom.service` processes (each `--pool-size
-POOL`) behind Debian's haproxy (round robin), their pools through Debian's pgbouncer in
+POOL`) behind Debian's haproxy (round robin; with --balance table, a table's requests to one
+replica, hashed on the path up to its code), their pools through Debian's pgbouncer in
 transaction pooling and each one's LISTEN connection straight to PostgreSQL
 (tests/hub/replicakit.py's `Replicas`). Learners still go through the hub's proxy (with
 --direct, to haproxy). The service's CPU is then the sum over the N processes
@@ -384,7 +385,7 @@ async def run(args, hub, database: str, replicas=None) -> dict:
         "transactions_per_s": round((xact1 - xact0) / wall, 1),
         "busy_connections": None if None in (busy0, busy1) else round((busy1 - busy0) / 1000 / wall, 2),
         **({} if replicas is None else {
-            "replicas": replicas.count, "pgbouncer_pool": replicas.bouncer_pool_size,
+            "replicas": replicas.count, "pgbouncer_pool": replicas.bouncer_pool_size, "balance": replicas.balance,
             "answered_by": dict(sorted(school.answered_by.items())),
             "replica_cpu_percent": {a.get("replica"): round(100 * c / wall, 1) for a, c in zip(afters, each_cpu)},
             "replica_rss_mb_peak": {a.get("replica"): round(r / 2**20, 1) for a, r in zip(afters, rss)},
@@ -456,6 +457,9 @@ def main() -> None:
     parser.add_argument("--replicas", type=int, default=1,
                         help="N >= 2: N service processes behind haproxy, pools through PgBouncer (default: one, "
                              "hub-managed)")
+    parser.add_argument("--balance", choices=("roundrobin", "table"), default="roundrobin",
+                        help="with --replicas: haproxy sends each request to the next replica (roundrobin), or "
+                             "a table's requests to one replica (table: hashed on the path up to its code)")
     parser.add_argument("--processes", type=int, default=4,
                         help="processes the simulated learners run in (their kernels' stand-ins)")
     args = parser.parse_args()
@@ -486,7 +490,7 @@ def main() -> None:
         replicas = None
         if args.replicas > 1:   # externally managed: the hub starts none of them
             replicas = replicakit.Replicas(folder / "replicas", database, {}, count=args.replicas,
-                                           pool_size=args.pool)
+                                           pool_size=args.pool, balance=args.balance)
             hub.external_url = replicas.url
             replicas.environment = hub.service_environment()
         started = time.monotonic()
@@ -522,7 +526,8 @@ def main() -> None:
           f"{result['busy_connections']} connections busy on average); "
           f"moves answered with one version {result['moves_same_version']}, tables' versions off {result['moves_off']}")
     if "replicas" in result:
-        print(f"{result['replicas']} replicas (pool {result['pool']} each, PgBouncer {result['pgbouncer_pool']}): "
+        print(f"{result['replicas']} replicas ({result['balance']}; pool {result['pool']} each, "
+              f"PgBouncer {result['pgbouncer_pool']}): "
               f"CPU {result['replica_cpu_percent']} % of a core, answers {result['answered_by']}, "
               f"notifications {result['replica_notifications']}, bot moves {result['bot_moves']}; "
               f"haproxy and PgBouncer {result['haproxy_pgbouncer_cpu_percent']}%")

@@ -106,6 +106,11 @@ class SeatView(Protocol):
         """Every event so far, with what this seat may not see replaced by None."""
         ...
 
+    def events_from(self, first: int) -> list[Event]:
+        """`events[first:]` (`first` >= 0), only those redacted (a page that holds the first
+        events is sent the rest)."""
+        ...
+
 
 @runtime_checkable
 class GameState(Protocol):

@@ -249,9 +249,8 @@ def _truco_spec(key: str) -> GameSpec:
             plays = tuple((seat, None if card is None else str(card)) for seat, card in tricks[-1])
             vira = None if state.vira is None else str(state.vira)
             return trick_why(plays, state.variant.key, vira, lang, state.players)
-        if state.last_hand is not None:
-            return str(truco.explain_last_hand(state.last_hand, state.variant, lang))
-        return None
+        said: str | None = state.last_hand_why(lang)   # worked out once per hand and language
+        return said
 
     def answers_for(state: Any, seat: int) -> bool:
         return (state.phase in ("answer", "decide") and state.current_seat is not None

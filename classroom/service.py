@@ -75,7 +75,9 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   waiting, the hub's answers, written sentences) is only a cache: a notification carries ids
   only ("CODE VERSION", far under NOTIFY's 8,000 bytes) and the process reads the table
   again: its record only, while its game is in play (the game held here advanced by the new
-  actions, the presence held here, read again by the sweep: `Tables.reload`). Each process
+  actions, the presence held here, read again by the sweep: `Tables.reload`). A notification
+  heard while a change of that table is being saved here waits for that change to be
+  published, and is read only if it names a newer version (`Service.change`). Each process
   holds one LISTEN connection of its own (`CARTAS_LISTEN_URL`, PostgreSQL itself) and sends
   every other query through its pool (`CARTAS_DATABASE_URL`, which may be PgBouncer in
   transaction pooling: `store.PooledPostgresStore`). A notification is never
@@ -170,6 +172,7 @@ REACHED_PAIRS = 50_000     # (learner, table) pairs whose code is no guess any m
 HUB_TIMEOUT = 4.0          # seconds a question to the hub may take, then the answer is 503 hub_down
 HOMEWORK_BURST = 5         # homework game requests a learner makes at once, at most (then one every ...)
 HOMEWORK_EVERY = 2.0       # ... HOMEWORK_EVERY seconds)
+GC_YOUNG = 20_000          # new objects between collections of the youngest generation (Python's: 700)
 
 TEXT = {
     "no_token": ("Entre pelo JupyterHub: falta o token.", "Sign in through JupyterHub: the token is missing."),
@@ -541,20 +544,20 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     if state is None:
         return out
     # the engine's own view of the seat, in its own format (`SeatView.to_dict`): the kernel
-    # rebuilds it (`classroom.remote_tables`); its log travels apart, from `since` on
-    seen = games.view(state, seat).to_dict()
-    events = seen.pop("events")
+    # rebuilds it (`classroom.remote_tables`); its log travels apart, from `since` on, and
+    # only the events sent are redacted for the seat (`SeatView.events_from`), not the whole log
+    total = games.step_count(state)
+    if since is None or not 0 <= since <= total:
+        first = max(0, total - LOG_LINES)
+    else:
+        first = max(since, total - MAX_EVENTS_SENT)
+    seen = games.view(state, seat).to_dict(events_from=first)
     out["hands"] = seen["hands"]
     out["current_seat"] = state.current_seat
     legal = games.legal_actions(state, seat) if snap.status == "playing" else []
     out["legal"] = [{"action": str(a), "pt": games.describe(state, a, "pt"), "en": games.describe(state, a, "en")}
                     for a in legal]
-    total = len(events)
-    if since is None or not 0 <= since <= total:
-        first = max(0, total - LOG_LINES)
-    else:
-        first = max(since, total - MAX_EVENTS_SENT)
-    out["events"] = events[first:]   # JSON already (cartas.contract: an event is plain data)
+    out["events"] = seen.pop("events")   # JSON already (cartas.contract: an event is plain data)
     out["events_from"], out["events_total"] = first, total
     out["why"] = {lang: texts.get(snap.code, ("why", snap.version, lang), partial(games.why, state, lang))
                   for lang in ("pt", "en")}
@@ -676,6 +679,8 @@ class Service:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._listen = listen
         self._loading: dict[str, bool] = {}  # code -> another change came while loading
+        self._changing: dict[str, int] = {}  # code -> changes being saved here (`change`)
+        self._heard: dict[str, int] = {}     # code -> newest version notified meanwhile (-1: unsaid)
         self._beats: dict[tuple[str, str], float] = {}
         self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
@@ -755,10 +760,36 @@ class Service:
             if known is None or version != known.version:
                 self.changed(f"{code} {version}")
 
+    async def change(self, code: str, fn: Callable[..., Any], *args) -> Any:
+        """`fn(*args)` on a tables thread: a change of table `code` saved here, which the
+        caller publishes as soon as it returns (no await between). A notification of that
+        table heard meanwhile (most often the change's own NOTIFY, which can reach the loop
+        before the save's answer does) is held until then: read again only if it names a
+        version newer than the one published (`changed`), not loaded once more for nothing."""
+        self._changing[code] = self._changing.get(code, 0) + 1
+        try:
+            return await self.classes.run(fn, *args)
+        finally:
+            left = self._changing.pop(code) - 1
+            if left:
+                self._changing[code] = left
+            else:
+                heard = self._heard.pop(code, None)
+                if heard is not None and self.loop is not None:   # after the caller's publish
+                    self.loop.call_soon(self._changed, code, "" if heard < 0 else str(heard))
+
     def changed(self, payload: str) -> None:
         """Table "CODE" (or "CODE VERSION") moved on: load it once, wake its waiters with it."""
         self.notifications += 1
         code, _, version = payload.partition(" ")
+        if code in self._changing:   # a change saved here is about to be published (`change`)
+            heard = int(version) if version.isdigit() else -1
+            held = self._heard.get(code)
+            self._heard[code] = -1 if -1 in (heard, held) else max(heard, held or 0)
+            return
+        self._changed(code, version)
+
+    def _changed(self, code: str, version: str) -> None:
         known = self.snaps.get(code)
         if known is not None and version.isdigit() and known.version >= int(version):
             published = self.published.get(code)
@@ -909,7 +940,7 @@ class Service:
         known = self.snaps.get(snap.code)
         if known is not None and known.version > snap.version:
             return
-        moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+        moved = await self.change(snap.code, self._bot_move, snap.code, snap.version)
         if moved is not None:
             self.publish(moved)
             await self._bots_for(moved)
@@ -918,7 +949,10 @@ class Service:
         """On a store thread: the bot move due on version `version` of table `code`, saved by
         CAS (None: not due, or another change, a replica's maybe, was saved first)."""
         tables = self.classes.tables
-        snap = tables.snapshot(code)
+        # read from the snapshot held here (its game advanced, not replayed: `Tables.reload`),
+        # with the table's presence read again: whether the seat is a bot's now is the store's
+        snap = tables.reload(code, self.snaps.get(code))
+        snap.presence = tables.repo.presence(code)
         if snap.version != version or not tables.bot_due(snap, tables.clock()):
             return None
         moved = tables.bot_move(snap)
@@ -966,7 +1000,7 @@ class Service:
             if not tables.bot_due(snap, tables.clock()):
                 continue
             try:
-                moved = await self.classes.run(self._bot_move, snap.code, snap.version)
+                moved = await self.change(snap.code, self._bot_move, snap.code, snap.version)
             except (StoreError, TableError):
                 continue
             if moved is not None:
@@ -1403,7 +1437,7 @@ class TableActionHandler(Handler):
             done = run()
             done.state  # noqa: B018  # its game loaded here, not on the loop (a seat's change carries none)
             return done
-        snap = await self.service.classes.run(timed)
+        snap = await self.service.change(code, timed)
         self.service.stages.add(f"{action}_queue", started[0] - began)
         self.service.stages.add(f"{action}_store", time.monotonic() - started[0])
         self.service.active[snap.code] = time.monotonic()
@@ -2285,6 +2319,10 @@ def main(argv: list[str] | None = None) -> None:
     # requests made (a few per cent of the service's CPU at 200 learners; issue 35)
     gc.collect()
     gc.freeze()
+    # a request's objects mostly die with it (freed by their counts): the youngest generation
+    # is collected after GC_YOUNG new objects, not 700, so the collector seldom meets a request
+    # still running and moves its objects on to the older generations it walks again
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     loop = IOLoop.current()
     loop.add_callback(service.start)
     for number in (signal.SIGTERM, signal.SIGINT):

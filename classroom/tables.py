@@ -609,7 +609,7 @@ class Tables:
         now = self.clock()
         if not self.bot_due(snap, now):
             return None
-        state = games.load_state(snap.game, snap.record["state"])
+        state = snap.state.clone()   # the version's game, loaded once (`bot_due`): a copy, no replay
         seat = state.current_seat
         assert seat is not None  # `bot_due`: the game goes on and a bot's seat is to act
         action = games.bot_action(state, seat, snap.record["seed"], snap.level)

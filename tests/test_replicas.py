@@ -401,3 +401,47 @@ def test_a_replica_killed_mid_game_the_game_goes_on_no_move_lost_or_twice(distri
     finally:
         replicas.start_replica(dying)     # the later tests have all three again
         replicas.wait_ready(dying)
+
+
+def test_with_table_affinity_every_request_about_a_table_reaches_one_replica(postgres_server):
+    """`balance="table"` (deploy/jupyterhub/README.md, "Table affinity"; benchmarks/school.py
+    --balance table): haproxy hashes the path up to the table's code, so a table's looks, long
+    polls and moves reach one replica, and different tables spread over them. Asked without a
+    token (401): which replica answered is all this checks."""
+    problem = replicakit.missing()
+    if problem:
+        _missing(problem)
+    folder = Path(tempfile.mkdtemp(prefix="cartas-affinity-"))
+    # no hub is asked: a request without a token is refused before the hub is
+    hub = {"JUPYTERHUB_API_URL": "http://127.0.0.1:9/hub/api", "JUPYTERHUB_API_TOKEN": "unused",
+           "JUPYTERHUB_SERVICE_PREFIX": replicakit.PREFIX}
+    import psycopg
+    with psycopg.connect(postgres_server, autocommit=True) as conn:
+        conn.execute('DROP DATABASE IF EXISTS "cartas_affinity" WITH (FORCE)')
+        conn.execute('CREATE DATABASE "cartas_affinity"')
+    database = postgres_server.rsplit("/", 1)[0] + "/cartas_affinity"
+    replicas = replicakit.Replicas(folder, database, hub, count=2, pool_size=2, pgbouncer=False, balance="table")
+    try:
+        replicas.start()
+
+        def replica(path: str, method: str = "GET") -> str:
+            request = urllib.request.Request(f"{replicas.url}{replicakit.PREFIX}{path}", method=method,
+                                             data=b"{}" if method == "POST" else None)
+            try:
+                urllib.request.urlopen(request, timeout=10)
+            except urllib.error.HTTPError as error:
+                assert error.code == 401
+                return error.headers["X-Cartas-Replica"]
+            raise AssertionError("answered without a token")
+        codes = [f"T{i:04d}" for i in range(12)]
+        for code in codes:
+            asked = {replica(f"api/tables/{code}"), replica(f"api/tables/{code}?after=3&wait=0"),
+                     replica(f"api/tables/{code}?after=9&wait=0&events_since=4&events_seat=1"),
+                     replica(f"api/tables/{code}/move", "POST"), replica(f"api/tables/{code}/join", "POST")}
+            assert len(asked) == 1, (code, asked)
+        assert len({replica(f"api/tables/{code}") for code in codes}) == 2
+    finally:
+        replicas.stop()
+        shutil.rmtree(folder, ignore_errors=True)
+        with psycopg.connect(postgres_server, autocommit=True) as conn:
+            conn.execute('DROP DATABASE IF EXISTS "cartas_affinity" WITH (FORCE)')

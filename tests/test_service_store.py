@@ -168,3 +168,51 @@ def test_a_seat_view_holds_that_seats_cards_only_and_no_deal_or_generator():
     assert "seed" not in text and '"state"' not in text and "rng" not in text.lower()
     assert seat_view(snap, 1, "bia", tables.clock(), texts) == view == seat_view(snap, 1, "bia", tables.clock())
     assert texts.size > 0
+
+
+async def _notified_during_its_own_change(location: str, elsewhere: bool) -> tuple[list, int, int]:
+    """A change saved here whose NOTIFY reaches the loop before the save's answer does (and,
+    with `elsewhere`, another replica's change saved and notified meanwhile): what the
+    service loaded again, the version its waiting page woke with, the version it holds."""
+    store, _, workers = open_store(location, 3)
+    # a listener that delivers nothing: the notifications are the test's own calls
+    service = Service(Classes(store, workers), hub=None, listen=lambda *_: None)  # type: ignore[arg-type]
+    try:
+        service.start()
+        tables = service.classes.tables
+        code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
+        service.publish(await service.classes.run(service.classes.snapshot, code))
+        waiting = service.register(code, 1)
+        loaded: list[str] = []
+        load = service.classes.snapshot
+        service.classes.snapshot = lambda c, held=None: (loaded.append(c), load(c, held))[1]  # type: ignore
+
+        def sits() -> object:   # on a tables thread: Bia sits down, as a move would be saved
+            snap = tables.join(code, "hub:bia", "bia", 1)
+            service.changed_threadsafe(f"{code} {snap.version}")        # its own NOTIFY, first
+            if elsewhere:                                                 # Cris, through another replica
+                service.changed_threadsafe(f"{code} {tables.join(code, 'hub:cris', 'cris', 2).version}")
+            time.sleep(0.2)     # the loop hears them before the answer is back
+            return snap
+        snap = await service.change(code, sits)
+        service.publish(snap)
+        woken = await service.wait(code, waiting, timeout=5)
+        deadline = time.monotonic() + 5
+        while elsewhere and service.snaps.get(code, snap).version < 3 and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.1)
+        return loaded, woken.version if woken else 0, service.snaps[code].version
+    finally:
+        store.close()
+
+
+def test_a_change_made_here_is_not_loaded_again_when_its_own_notification_comes_first(tmp_path):
+    """Issue 35, item 5: the NOTIFY of a move saved here often reached the loop before the
+    save's answer, and the table was then read again from the store for nothing."""
+    loaded, woken, held = run_async(_notified_during_its_own_change(str(tmp_path / "cartas.db"), False))
+    assert loaded == [] and woken == 2 and held == 2
+
+
+def test_a_change_made_elsewhere_while_one_is_saved_here_is_still_loaded_once_published(tmp_path):
+    loaded, woken, held = run_async(_notified_during_its_own_change(str(tmp_path / "cartas.db"), True))
+    assert woken == 2 and held == 3 and len(loaded) == 1

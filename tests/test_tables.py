@@ -194,6 +194,23 @@ def test_a_move_on_an_old_version_is_refused_as_the_table_moved_on(tables, clock
     assert tables.snapshot(code).version == snap.version + 1
 
 
+def test_a_bot_move_plays_on_a_copy_of_the_versions_game_without_replaying_its_log(tables, clock, monkeypatch):
+    """Issue 35, item 5: a bot move loaded the game again from its log (the snapshot had it)."""
+    code = tables.create("paulista", "ana", "Ana", seed=5)
+    snap = tables.start(code, "ana")
+    while snap.state.current_seat == 0:   # Ana's turn first: she plays, then a bot is due
+        snap = tables.move(code, "ana", games.legal_actions(snap.state, 0)[0], snap.version)
+    before = snap.state.to_json()
+    loads = []
+    real = games.load_state
+    monkeypatch.setattr(games, "load_state", lambda *a: (loads.append(a[0]), real(*a))[1])
+    clock.advance(10)
+    moved = tables.bot_move(snap)
+    assert moved is not None and moved.version == snap.version + 1 and loads == []
+    assert snap.state.to_json() == before                      # the version's own game is untouched
+    assert moved.state.to_json() == real("paulista", moved.record["state"]).to_json()
+
+
 def test_an_illegal_move_is_refused_by_the_engine_and_nothing_changes(tables, clock):
     code = tables.create("21", "ana", "Ana", seats=3, seed=2)
     tables.join(code, "bia", "Bia", 1)

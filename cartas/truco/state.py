@@ -204,7 +204,8 @@ class TrucoState:
     __slots__ = (
         "variant", "tie_lead", "winner", "hand_number", "dealer", "threshold_team", "mode",
         "hand_value", "phase", "_tables", "_key", "_rng", "_score", "_events", "_log", "_legal",
-        "_deal", "_last_hand", "_last_hand_built", "_hands", "_vira", "_strength", "_mnames", "_leader", "_turn",
+        "_deal", "_last_hand", "_last_hand_built", "_last_hand_whys", "_hands", "_vira", "_strength", "_mnames",
+        "_leader", "_turn",
         "_play_turn", "_trick", "_tricks", "_results", "_pending", "_last_raise_team",
         "_setup", "_forced", "players", "_mask", "_starts", "hand_limit",
     )
@@ -233,6 +234,7 @@ class TrucoState:
         self._deal = None       # this hand's deal record, for `last_hand`
         self._last_hand = None  # the last finished hand's record (see `last_hand`)
         self._last_hand_built = None  # ... and its dict, once read
+        self._last_hand_whys: dict[str, str] = {}  # ... and why it ended, per language (`last_hand_why`)
         self._setup: dict[str, Any] = {}  # how the game began, as saved (see `serialization`)
         # the hands dealt by hand: (hands, vira) as pack indexes
         self._forced: list[tuple[list[list[int]], int | None]] = []
@@ -342,6 +344,19 @@ class TrucoState:
         if built is None and self._last_hand is not None:
             built = self._last_hand_built = ev.last_hand_dict(*self._last_hand)
         return None if built is None else json.loads(json.dumps(built))
+
+    def last_hand_why(self, lang: str = "pt") -> str | None:
+        """Why the last finished hand ended as it did (`explain.explain_last_hand` of
+        `last_hand`; None before a hand ends), worked out once per hand and language: copies
+        of this state (`clone`) made during the next hand share it."""
+        said = self._last_hand_whys.get(lang)
+        if said is None:
+            last = None if self._last_hand is None else self.last_hand
+            if last is None:
+                return None
+            from .explain import explain_last_hand
+            said = self._last_hand_whys[lang] = str(explain_last_hand(last, self.variant, lang))
+        return said
 
     # -- reading ----------------------------------------------------------------------------
     @property
@@ -685,6 +700,7 @@ class TrucoState:
                            self._results, winner, points, reason, self.hand_value, final, seat,
                            refused)
         self._last_hand_built = None
+        self._last_hand_whys = {}   # a new dict: copies made before keep the last one's
         self._log.append((_hand_event, self._key, self.hand_number, winner, points, reason,
                                           self._results, final))
         target = self.variant.target

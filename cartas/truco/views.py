@@ -150,8 +150,9 @@ class SeatView:
     team_of = staticmethod(team_of)
     partner_of = staticmethod(partner_of)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring)."""
+    def to_dict(self, events_from: int = 0) -> dict[str, Any]:
+        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring);
+        its `events` from index `events_from` on (`events_from`)."""
         out: dict[str, Any] = {}
         for name in FIELDS:
             if name == "variant":
@@ -159,7 +160,7 @@ class SeatView:
             elif name == "legal":
                 out[name] = [str(a) for a in self.legal]
             elif name == "events":
-                out[name] = self.events
+                out[name] = self.events_from(events_from)
             else:
                 out[name] = _plain(getattr(self, name))
         return out
@@ -213,7 +214,12 @@ class SeatView:
     @property
     def events(self) -> list[Event]:
         """The events up to this view, as this seat saw them."""
-        return [redact_event(e, self.seat) for e in self._events[:self._n]]
+        return self.events_from(0)
+
+    def events_from(self, first: int) -> list[Event]:
+        """`events[first:]` (`first` >= 0), only those redacted: a page that holds the first
+        events of the log is sent the rest without the whole log being redacted again."""
+        return [redact_event(e, self.seat) for e in self._events[max(0, first):self._n]]
 
     def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""

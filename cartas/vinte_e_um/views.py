@@ -109,7 +109,12 @@ class SeatView:
     @property
     def events(self) -> list[Event]:
         """Every event up to this view, with what this seat may not see replaced by None."""
-        return hide_events(self._log[:self._log_length], self.seat)
+        return self.events_from(0)
+
+    def events_from(self, first: int) -> list[Event]:
+        """`events[first:]` (`first` >= 0), only those hidden where this seat may not see: a
+        page that holds the first events of the log is sent the rest without the whole log."""
+        return hide_events(self._log[max(0, first):self._log_length], self.seat)
 
     def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.vinte_e_um.narrate`); `names`: {seat: name}."""
@@ -119,11 +124,12 @@ class SeatView:
         """The action's name in `lang` ("apostar 3 fichas"); see `Action.describe`."""
         return Action.parse(action).describe(lang)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring)."""
+    def to_dict(self, events_from: int = 0) -> dict[str, Any]:
+        """The view as plain JSON values, field by field (`FIELDS`; see the module docstring);
+        its `events` from index `events_from` on (`events_from`)."""
         out: dict[str, Any] = {name: _plain(getattr(self, name)) for name in FIELDS[:-2]}
         out["legal"] = [str(a) for a in self.legal_actions()]
-        out["events"] = self.events
+        out["events"] = self.events_from(events_from)
         return out
 
     @classmethod

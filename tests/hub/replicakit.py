@@ -1,12 +1,12 @@
 """The class service in replicas on one machine, as a district runs it (issue 35, item 3).
 
 N identical `python -m classroom.service` processes, externally managed (the hub starts none
-of them: `hubkit.Hub(external_url=...)`), behind Debian's `haproxy` (round robin, health
-checks on `/health?probe=1` as a deployment's probes, a request refused by a dead replica sent
-to another). Their pools go through Debian's `pgbouncer` in transaction pooling; each
-process's one LISTEN connection goes to PostgreSQL itself (PgBouncer passes LISTEN on only in
-session pooling). Everything binds 127.0.0.1 on free ports, and `stop()` stops every process
-started here.
+of them: `hubkit.Hub(external_url=...)`), behind Debian's `haproxy` (round robin, or with
+`balance="table"` a table's requests to one replica; health checks on `/health?probe=1` as a
+deployment's probes, a request refused by a dead replica sent to another). Their pools go
+through Debian's `pgbouncer` in transaction pooling; each process's one LISTEN connection goes
+to PostgreSQL itself (PgBouncer passes LISTEN on only in session pooling). Everything binds
+127.0.0.1 on free ports, and `stop()` stops every process started here.
 
 For tests/test_replicas.py and `benchmarks/school.py --replicas N`:
 
@@ -39,6 +39,16 @@ from hubkit import free_port
 
 SBIN = "/usr/sbin:/usr/local/sbin"
 PREFIX = "/services/cartas/"
+# how haproxy spreads requests: "roundrobin", each request to the next replica (the tests: a
+# table's moves and pages go through every replica); "table", every request about one table
+# (`PREFIX` + "api/tables/CODE", its moves and long polls) to one replica, hashed on the path
+# up to the code (the query left out; consistent hashing, so a replica lost moves only its
+# own tables, with avalanche, so codes alike still spread), other paths hashed the same way
+# (a learner's progress to one replica): deploy/jupyterhub/README.md, "Table affinity"
+BALANCE = {
+    "roundrobin": ["  balance roundrobin"],
+    "table": [f"  balance uri path-only depth {PREFIX.count('/') + 2}", "  hash-type consistent sdbm avalanche"],
+}
 
 
 def _which(name: str) -> str | None:
@@ -93,6 +103,7 @@ class Replicas:
     pool_size: int = 4
     pgbouncer: bool = True            # pools through PgBouncer (transaction pooling); else straight
     bouncer_pool_size: int = 12       # PgBouncer's connections to PostgreSQL (its default_pool_size)
+    balance: str = "roundrobin"       # or "table": a table's requests to one replica (`BALANCE`)
     haproxy_port: int = field(default_factory=free_port)
     pgbouncer_port: int = field(default_factory=free_port)
     ports: list[int] = field(default_factory=list)
@@ -102,6 +113,8 @@ class Replicas:
     bouncer_home: Path | None = None
 
     def __post_init__(self):
+        if self.balance not in BALANCE:
+            raise ValueError(f"balance: one of {', '.join(BALANCE)}, not {self.balance!r}")
         if not self.ports:
             self.ports = [free_port() for _ in range(self.count)]
 
@@ -211,7 +224,7 @@ class Replicas:
             f"  bind 127.0.0.1:{self.haproxy_port}",
             "  default_backend replicas",
             "backend replicas",
-            "  balance roundrobin",
+            *BALANCE[self.balance],
             # the probe a deployment's checks ask (class-service.yaml): answered from memory,
             # no figures sorted; a check every 300 ms must not cost the service its /health
             f"  option httpchk GET {PREFIX}health?probe=1",
