@@ -414,8 +414,12 @@ def test_a_long_poll_on_a_table_that_is_not_there_leaves_nothing_waiting_or_watc
     with pytest.raises(ServiceRefused) as missed:
         classroom.watch(guess, 3, wait=0.2)
     assert (missed.value.status, missed.value.code) == (404, "no_table")
-    run_async(asyncio.sleep(0.1))
-    assert guess not in service.service.waiters and guess not in service.service.active
+    async def settled():  # the service's loop has finished with the refused long poll
+        deadline = time.monotonic() + 10
+        while guess in service.service.waiters or guess in service.service.active:
+            assert time.monotonic() < deadline, "the refused long poll is still waiting or watched"
+            await asyncio.sleep(0.01)
+    run_async(settled())
 
 
 def test_a_hub_that_cannot_check_a_token_is_a_503_hub_down_not_an_internal_error(service, monkeypatch):
