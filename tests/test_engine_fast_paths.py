@@ -1,0 +1,71 @@
+"""The engine's fast paths (issue 30, item 7) give what the plain definitions give, and refuse
+what they refuse: shared 21 actions, the pure-Python counts of unseen cards, hand totals
+read by card identity, and the bots' reading of a view whose cards are not the pack's own."""
+import numpy as np
+import pytest
+
+from cartas.cards import STANDARD_PACK, Card
+from cartas.vinte_e_um import SensibleBot, new_game, points, unknown_counts
+from cartas.vinte_e_um.actions import Action
+from cartas.vinte_e_um.errors import IllegalAction, VinteEUmError
+from cartas.vinte_e_um.odds import bust_for_view, unknown_list
+from cartas.vinte_e_um.views import SeatView
+
+
+def test_a_numbered_21_action_is_one_shared_value_and_still_checked():
+    assert Action.bet(3) is Action.bet(3) is Action.parse("bet 3")
+    assert Action.call(2) is Action.call(2) and Action.offer(4) is Action.offer(4)
+    assert Action.bet(3) == Action("bet", amount=3) and hash(Action.bet(3)) == hash(Action("bet", amount=3))
+    big = Action.bid(50_000)  # past the shared numbers: built as before
+    assert big == Action("bid", amount=50_000) and str(big) == "bid 50000"
+    for bad in (True, 2.0, "3", None):
+        with pytest.raises(IllegalAction):
+            Action.bet(bad)
+    assert Action.bet(1) is not True and str(Action.bet(1)) == "bet 1"
+
+
+@pytest.mark.parametrize("decks", [1, 2, 3])
+def test_the_unseen_counts_as_a_list_are_numpys_counts(decks):
+    rng = np.random.default_rng(decks)
+    pack = list(STANDARD_PACK) * decks
+    for _ in range(300):
+        seen = [pack[i] for i in rng.choice(len(pack), size=int(rng.integers(0, 30)), replace=False)]
+        as_text = [str(c) if k % 2 else c for k, c in enumerate(seen)] + [None]
+        assert unknown_list(as_text, decks) == [int(n) for n in unknown_counts(as_text, decks)]
+    with pytest.raises(VinteEUmError) as refused:
+        unknown_list([STANDARD_PACK[0]] * (decks + 1), decks)
+    assert refused.value.code == "seen_too_often"
+    for bad_seen in ("A♠", None):
+        with pytest.raises(VinteEUmError):
+            unknown_list(bad_seen, decks)
+    with pytest.raises(VinteEUmError):
+        unknown_list([], True)
+
+
+def test_a_hand_total_reads_any_card_and_refuses_a_bad_ace():
+    hand = [Card.parse("A♠"), "K♦", STANDARD_PACK[5]]  # a card not the pack's own, a text, the pack's own
+    plain = sum(1 if c.rank.value == "A" else min(10, int(c.rank.value)) if c.rank.value.isdigit() else 10
+                for c in (Card.parse(str(c)) for c in hand))
+    assert points(hand) == plain
+    assert points(hand[:2], "Flexível") == points(hand[:2], "flexible") == 21
+    for bad in (True, np.int64(1), 1.0, "eleven", None):
+        with pytest.raises(VinteEUmError):
+            points(hand, bad)
+
+
+def test_a_bot_reads_a_view_read_back_from_json_as_the_engines_own():
+    """A view from `from_dict` holds Cards the bot's counting tells apart by their place in
+    the pack, not by identity: the same choices and odds as from the engine's view."""
+    for seed in range(40):
+        state = new_game(4, seed=seed, rounds=2, ace=11 if seed % 2 else 1, decks=1 + seed % 2)
+        bots = [SensibleBot(seed * 4 + s) for s in range(4)]
+        copies = [SensibleBot(seed * 4 + s) for s in range(4)]
+        while not state.is_terminal():
+            seat = state.current_seat
+            view = state.view(seat)
+            read = SeatView.from_dict(view.to_dict())
+            choice = bots[seat].choose(view)
+            assert copies[seat].choose(read) == choice
+            if view.hands[seat] and view.phase in ("players", "banker"):
+                assert bust_for_view(read) == bust_for_view(view)
+            state.apply_action(choice, seat)
