@@ -124,6 +124,9 @@ class _Tables:
         # vira (a pack index, None in Mineiro) -> what the hand needs from it, see `_for_vira`
         viras = range(len(TRUCO_PACK)) if variant.uses_vira else (None,)
         self.by_vira: dict[int | None, _ViraTables] = {vira: self._for_vira(vira) for vira in viras}
+        # vira -> the four manilhas, weakest first (`variants.manilhas`' own tuple)
+        self.manilhas: dict[int | None, tuple[Card, ...]] = {
+            vira: manilhas(variant, None if vira is None else TRUCO_PACK[vira]) for vira in viras}
 
     def _for_vira(self, vira: int | None) -> _ViraTables:
         """(strength of each pack index, manilha nickname or None per pack index,
@@ -343,6 +346,11 @@ class TrucoState:
             built = self._last_hand_built = ev.last_hand_dict(*self._last_hand)
         return None if built is None else json.loads(json.dumps(built))
 
+    @property
+    def logged(self) -> int:
+        """How many events have happened (`len(state.events)`, without building them)."""
+        return len(self._log)
+
     # -- reading ----------------------------------------------------------------------------
     @property
     def game(self) -> str:
@@ -367,7 +375,7 @@ class TrucoState:
 
     @property
     def manilhas(self) -> tuple[Card, ...]:
-        return manilhas(self.variant, self.vira)
+        return self._tables.manilhas[self._vira]
 
     @property
     def is_mao_de_ferro(self) -> bool:

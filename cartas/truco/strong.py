@@ -75,7 +75,8 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
     """`bots.RuleBot`'s card, on strengths: (the strength played, face down?). `mine` is the
     seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick. Mano a
     mano (`players` 2) nobody is a partner: a manilha is never saved for one."""
-    mine = sorted(mine)
+    if len(mine) > 1:
+        mine = sorted(mine)
     lowest = mine[0]
     may_cover = bool(results)
     if not trick:
@@ -99,7 +100,7 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
                 and len(winners) < len(mine)):
             return lowest, False
         return cheapest, False
-    won = sum(1 for r in results if r == team)
+    won = results.count(team)
     if opp in mine and (won or not results):
         return opp, False
     return lowest, may_cover
@@ -110,13 +111,15 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
     """Play the hand out under the rule-based card play; `hands` (seat -> strengths, changed
     in place), `trick` (changed too), `nxt` the seat to play next. The winning team, or None
     when nobody scores."""
+    card_of, status, last = rule_card, _status, players - 1
     while True:
         while len(trick) < players:
             seat = nxt
-            value, covered = rule_card(hands[seat], trick, results, seat, players)
-            hands[seat].remove(value)
+            held = hands[seat]
+            value, covered = card_of(held, trick, results, seat, players)
+            held.remove(value)
             trick.append((seat, COVERED if covered else value))
-            nxt = (seat + 1) % players
+            nxt = seat + 1 if seat < last else 0
         best0 = best1 = -2
         seat0 = seat1 = 0
         for s, c in trick:
@@ -135,7 +138,7 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
             if first_tying and best0 != COVERED:
                 nxt = next(s for s, c in trick if c == best0)
         results = results + (result,)
-        finished, winner = _status(results)
+        finished, winner = status(results)
         if finished:
             return winner
         trick = []
@@ -239,6 +242,7 @@ class Judge:
         self.deals = np.array(unseen, dtype=np.int64)[order].tolist() if need else [[]] * worlds
         target = variant.target
         self.need = (target - spot.score[self.team], target - spot.score[1 - self.team])
+        self._confidences: dict[tuple[int, int], int] = {}  # (world, seat) -> `_confidence`
 
     # -- the worlds ---------------------------------------------------------------------------
     def world(self, k: int) -> list[list[int]]:
@@ -301,15 +305,23 @@ class Judge:
         before it) in world `k`: "accept", "run" or "raise": as the rule-based bot does, or
         (`bold`) never running."""
         spot, variant = self.spot, self.variant
-        hands = self.world(k)
         their = answering & 1
         if spot.score[1 - their] + value >= variant.target:
             return "accept"
         step = variant.ladder.index(raised_value)
-        conf = rule_confidence(hands[answering], self.results, their, self.trick, answering)
+        conf = self._confidence(k, answering)
         if variant.next_value(raised_value) is not None and conf >= 13 + 2 * step:
             return "raise"
         return "accept" if bold or conf >= 5 + 2 * step else "run"
+
+    def _confidence(self, k: int, seat: int) -> int:
+        """`rule_confidence` of `seat`'s hand in world `k` (worked out once per world and seat:
+        both answer models of `raise_worth` read it)."""
+        found = self._confidences.get((k, seat))
+        if found is None:
+            hand = self.world(k)[seat]
+            found = self._confidences[k, seat] = rule_confidence(hand, self.results, seat & 1, self.trick, seat)
+        return found
 
     def raise_worth(self, outcomes: list[int], value: int, raised: int, answering: int,
                     weights: list[float] | None = None) -> float:
