@@ -69,3 +69,46 @@ def test_a_bot_reads_a_view_read_back_from_json_as_the_engines_own():
             if view.hands[seat] and view.phase in ("players", "banker"):
                 assert bust_for_view(read) == bust_for_view(view)
             state.apply_action(choice, seat)
+
+
+def test_a_card_reads_the_same_whether_or_not_it_is_the_packs_own():
+    from cartas.cards import TRUCO_PACK, Rank, Suit
+    for card in STANDARD_PACK + TRUCO_PACK:
+        made = Card(card.rank, card.suit)  # an equal card, not the pack's object
+        assert str(made) == str(card) == f"{card.rank.value}{card.suit.value}" and repr(made) == repr(card)
+    assert str(Card(Rank.ACE, Suit.ESPADAS)) == "A♠"
+
+
+def test_a_truco_clone_draws_what_the_original_draws_and_refuses_a_generator_a_save_cannot_name():
+    from cartas.truco import TrucoError, new_game
+    from cartas.truco.serialization import rng_copy
+    rng = np.random.default_rng(3)
+    rng.random(5)
+    copy = rng_copy(rng)
+    assert copy is not rng and copy.bit_generator is not rng.bit_generator
+    assert copy.random(4).tolist() == rng.random(4).tolist()
+    copy.random()  # the copy's draws leave the original where it was
+    assert rng.bit_generator.state != copy.bit_generator.state
+    state = new_game("paulista", seed=8)
+    twin = state.clone()
+    while not state.is_terminal():  # the same deals on and on
+        action = state.legal_actions()[0]
+        state.apply_action(action)
+        twin.apply_action(action)
+    assert twin.to_json() == state.to_json()
+    with pytest.raises(TrucoError):
+        rng_copy(np.random.Generator(np.random.MT19937(1)))
+
+
+def test_a_truco_deal_reads_the_packs_cards_equal_cards_and_texts_alike():
+    from cartas.cards import TRUCO_PACK
+    from cartas.truco import TrucoError, from_deal
+    own = [list(TRUCO_PACK[k:k + 3]) for k in (0, 3, 6, 9)]
+    equal = [[Card(c.rank, c.suit) for c in h] for h in own]
+    texts = [[str(c) for c in h] for h in own]
+    games = [from_deal("paulista", hands, TRUCO_PACK[20], seed=1) for hands in (own, equal, texts)]
+    assert games[0].to_json() == games[1].to_json() == games[2].to_json()
+    with pytest.raises(TrucoError):
+        from_deal("paulista", [own[0], own[0], own[2], own[3]], TRUCO_PACK[20], seed=1)
+    with pytest.raises(TrucoError):  # a card outside the truco pack (an 8), as the pack's own object
+        from_deal("paulista", [[STANDARD_PACK[7], *own[0][1:]], *own[1:]], TRUCO_PACK[20], seed=1)

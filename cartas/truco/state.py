@@ -89,6 +89,7 @@ if not _COVER_FROM_SECOND:
     raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
 MODES = ("normal", "threshold", "mao_de_ferro")
 _TEXT_INDEX = {text: i for i, text in enumerate(CARD_TEXT)}
+_ID_INDEX = {id(card): i for i, card in enumerate(TRUCO_PACK)}  # the pack's own cards live for ever
 _SAVED_GENERATORS = tuple(serialization.BIT_GENERATORS.values())
 
 _RAISES: dict[int, Action] = {}
@@ -825,8 +826,8 @@ def new_game(variant: Variant | str, seed: int | np.random.Generator | None = No
 
 def _card_index(card: object, seat: int | None = None) -> int:
     """The pack index of a card given in `seat`'s hand (or as the vira if seat is None)."""
-    index = _TEXT_INDEX.get(card) if isinstance(card, str) else None
-    if index is not None:  # the exact text ("7♥"), as saved games write it
+    index = _TEXT_INDEX.get(card) if isinstance(card, str) else _ID_INDEX.get(id(card))
+    if index is not None:  # the exact text ("7♥"), as saved games write it, or the pack's own card
         return index
     place = "vira" if seat is None else "hand"
     try:
