@@ -112,3 +112,66 @@ def test_a_truco_deal_reads_the_packs_cards_equal_cards_and_texts_alike():
         from_deal("paulista", [own[0], own[0], own[2], own[3]], TRUCO_PACK[20], seed=1)
     with pytest.raises(TrucoError):  # a card outside the truco pack (an 8), as the pack's own object
         from_deal("paulista", [[STANDARD_PACK[7], *own[0][1:]], *own[1:]], TRUCO_PACK[20], seed=1)
+
+
+def _play_rest_by_rule_card(hands, trick, results, nxt, first_tying, players):
+    """The judge's play-out written plainly: `rule_card` for every card, each trick read whole."""
+    from cartas.truco.rules import hand_status
+    from cartas.truco.strong import COVERED, rule_card
+    while True:
+        while len(trick) < players:
+            value, covered = rule_card(hands[nxt], trick, results, nxt, players)
+            hands[nxt].remove(value)
+            trick.append((nxt, COVERED if covered else value))
+            nxt = (nxt + 1) % players
+        best = [max(c for s, c in trick if s % 2 == team) for team in (0, 1)]
+        if best[0] != best[1]:
+            team = 0 if best[0] > best[1] else 1
+            result, nxt = team, next(s for s, c in trick if s % 2 == team and c == best[team])
+        else:
+            result, nxt = None, trick[0][0]
+            if first_tying and best[0] != COVERED:
+                nxt = next(s for s, c in trick if c == best[0])
+        results = (*results, result)
+        finished, winner = hand_status(results)
+        if finished:
+            return winner
+        trick = []
+
+
+def test_the_strong_players_play_out_is_the_rule_cards_play_out():
+    """`strong.play_rest` keeps each team's best card as a trick goes instead of asking
+    `rule_card` (which reads the whole trick): the same winner, hands and trick, from
+    positions drawn at every trick, with ties, covered cards and manilhas (strengths 10-13)."""
+    import random
+
+    from cartas.truco.rules import hand_status
+    from cartas.truco.strong import COVERED, play_rest
+    pick = random.Random(30)
+    checked = 0
+    while checked < 20_000:
+        players = pick.choice((2, 4))
+        done = pick.randrange(3)
+        results = tuple(pick.choice((0, 1, None)) for _ in range(done))
+        if hand_status(results)[0]:
+            continue
+        pack = [v for v in range(14) for _ in range(4 if v < 10 else 1)]
+        pick.shuffle(pack)
+        leader = pick.randrange(players)
+        on_table = pick.randrange(players)
+        trick = []
+        hands = []
+        for seat in range(players):
+            hands.append([pack.pop() for _ in range(3 - done)])
+        for k in range(on_table):
+            seat = (leader + k) % players
+            card = hands[seat].pop()
+            trick.append((seat, COVERED if results and pick.random() < 0.2 else card))
+        nxt = (leader + on_table) % players
+        first_tying = pick.random() < 0.5
+        mine = [list(h) for h in hands], list(trick)
+        theirs = [list(h) for h in hands], list(trick)
+        assert play_rest(*mine, results, nxt, first_tying, players) == _play_rest_by_rule_card(
+            *theirs, results, nxt, first_tying, players)
+        assert mine == theirs
+        checked += 1

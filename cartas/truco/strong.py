@@ -110,38 +110,74 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
               first_tying: bool, players: int = 4) -> int | None:
     """Play the hand out under the rule-based card play; `hands` (seat -> strengths, changed
     in place), `trick` (changed too), `nxt` the seat to play next. The winning team, or None
-    when nobody scores."""
-    card_of, status, last = rule_card, _status, players - 1
+    when nobody scores.
+
+    Each card is `rule_card`'s, worked out here from each team's best card in the trick so
+    far, kept as the trick goes (the judge's worlds play hundreds of thousands of cards)."""
+    status, last = _status, players - 1
     while True:
-        while len(trick) < players:
+        best = [-2, -2]  # each team's best card in the trick (-2: none yet), and its seat
+        at = [0, 0]
+        for s, c in trick:
+            if c > best[s & 1]:
+                best[s & 1], at[s & 1] = c, s
+        n = len(trick)
+        while n < players:
             seat = nxt
             held = hands[seat]
-            value, covered = card_of(held, trick, results, seat, players)
+            team = seat & 1
+            mate, opp = max(best[team], -1), max(best[1 - team], -1)
+            mine = sorted(held) if len(held) > 1 else held
+            lowest = mine[0]
+            covered = False
+            if not n:  # leading
+                if results:
+                    value = mine[-1]
+                else:
+                    ordinary = [c for c in mine if c < MANILHA]
+                    value = ordinary[-1] if ordinary else lowest
+            elif mate > opp and (n == last or mate >= THREE):
+                value, covered = lowest, bool(results)
+            else:
+                cheapest = None
+                for c in mine:
+                    if c > opp:
+                        cheapest = c
+                        break
+                if cheapest is not None:  # a manilha is saved for the partner still to play
+                    saved = (cheapest >= MANILHA and n == 1 and players > 2 and not results and mate < 0
+                             and lowest <= opp)
+                    value = lowest if saved else cheapest
+                elif opp in mine and (results.count(team) or not results):
+                    value = opp
+                else:
+                    value, covered = lowest, bool(results)
             held.remove(value)
-            trick.append((seat, COVERED if covered else value))
+            played = COVERED if covered else value
+            trick.append((seat, played))
+            if played > best[team]:
+                best[team], at[team] = played, seat
+            n += 1
             nxt = seat + 1 if seat < last else 0
-        best0 = best1 = -2
-        seat0 = seat1 = 0
-        for s, c in trick:
-            if s & 1:
-                if c > best1:
-                    best1, seat1 = c, s
-            elif c > best0:
-                best0, seat0 = c, s
-        if best0 > best1:
-            result: int | None = 0
-            nxt = seat0
-        elif best1 > best0:
-            result, nxt = 1, seat1
-        else:
-            result, nxt = None, trick[0][0]
-            if first_tying and best0 != COVERED:
-                nxt = next(s for s, c in trick if c == best0)
+        result, nxt = _trick_end(best, at, trick, first_tying)
         results = results + (result,)
         finished, winner = status(results)
         if finished:
             return winner
         trick = []
+
+
+def _trick_end(best: list[int], at: list[int], trick: list[tuple[int, int]],
+               first_tying: bool) -> tuple[int | None, int]:
+    """A finished trick's (winning team or None for a tie, the seat to lead the next), from
+    each team's best card and its seat."""
+    if best[0] > best[1]:
+        return 0, at[0]
+    if best[1] > best[0]:
+        return 1, at[1]
+    if first_tying and best[0] != COVERED:
+        return None, next(s for s, c in trick if c == best[0])
+    return None, trick[0][0]
 
 
 def rule_confidence(hand: list[int], results: Results, team: int, trick: list[tuple[int, int]], seat: int) -> int:
