@@ -76,6 +76,8 @@ def test_a_card_reads_the_same_whether_or_not_it_is_the_packs_own():
     for card in STANDARD_PACK + TRUCO_PACK:
         made = Card(card.rank, card.suit)  # an equal card, not the pack's object
         assert str(made) == str(card) == f"{card.rank.value}{card.suit.value}" and repr(made) == repr(card)
+        assert hash(made) == hash(card) == hash((card.rank, card.suit)) and made == card
+        assert {made: 1}[card] == 1 and made in {card} and card in {made}
     assert str(Card(Rank.ACE, Suit.ESPADAS)) == "A♠"
 
 
