@@ -115,8 +115,12 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
     Each card is `rule_card`'s, worked out here from each team's best card in the trick so
     far, kept as the trick goes (the judge's worlds play hundreds of thousands of cards)."""
     status, last = _status, players - 1
+    for held in hands:  # each hand lowest first, once: a card taken out leaves it in order
+        held.sort()
     while True:
-        best = [-2, -2]  # each team's best card in the trick (-2: none yet), and its seat
+        # each team's best card in the trick (-1, as `rule_card` counts it, when it has none
+        # or only cards face down: the other team's best then takes the trick), and its seat
+        best = [COVERED, COVERED]
         at = [0, 0]
         for s, c in trick:
             if c > best[s & 1]:
@@ -126,8 +130,8 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
             seat = nxt
             held = hands[seat]
             team = seat & 1
-            mate, opp = max(best[team], -1), max(best[1 - team], -1)
-            mine = sorted(held) if len(held) > 1 else held
+            mate, opp = best[team], best[1 - team]
+            mine = held
             lowest = mine[0]
             covered = False
             if not n:  # leading
