@@ -162,9 +162,7 @@ def test_the_strong_players_play_out_is_the_rule_cards_play_out():
         leader = pick.randrange(players)
         on_table = pick.randrange(players)
         trick = []
-        hands = []
-        for seat in range(players):
-            hands.append([pack.pop() for _ in range(3 - done)])
+        hands = [[pack.pop() for _ in range(3 - done)] for _ in range(players)]
         for k in range(on_table):
             seat = (leader + k) % players
             card = hands[seat].pop()
