@@ -162,6 +162,10 @@ for _suit in SUITS:
     _SUIT_WORDS[_SUIT_NAMES["en"][_suit]] = _suit
 
 
+_PACK_TEXT: dict[int, str] = {}  # filled once the packs are made (below `Card`)
+_PACK_HASH: dict[int, int] = {}  # id -> hash of the packs' own cards (an enum hashes slowly), likewise
+
+
 @dataclass(frozen=True, slots=True, order=False)
 class Card:
     """A playing card. Immutable and hashable; `str()` gives e.g. "7♥"."""
@@ -170,10 +174,16 @@ class Card:
     suit: Suit
 
     def __str__(self) -> str:
-        return f"{self.rank.value}{self.suit.value}"
+        text = _PACK_TEXT.get(id(self))  # a pack's own card: its text worked out once
+        return text if text is not None else f"{self.rank.value}{self.suit.value}"
 
     def __repr__(self) -> str:
         return f"Card.parse({str(self)!r})"
+
+    def __hash__(self) -> int:
+        # the dataclass's own hash, hash((rank, suit)), read from a table for a pack's own card
+        found = _PACK_HASH.get(id(self))
+        return found if found is not None else hash((self.rank, self.suit))
 
     def name(self, lang: str = "pt") -> str:
         """Spoken name: "7 de copas" / "7 of hearts"."""
@@ -238,6 +248,10 @@ def parse_cards(texts: str | Iterable[str | Card]) -> list[Card]:
 TRUCO_RANKS: tuple[Rank, ...] = tuple(r for r in RANKS if r not in (Rank.EIGHT, Rank.NINE, Rank.TEN))
 TRUCO_PACK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in TRUCO_RANKS)
 STANDARD_PACK: tuple[Card, ...] = tuple(Card(r, s) for s in SUITS for r in RANKS)
+# id -> text of the packs' own cards, which live as long as the module: no other object can
+# share an id with one of them (`Card.__str__` reads it; an enum's `.value` is slow to read)
+_PACK_TEXT.update({id(card): f"{card.rank.value}{card.suit.value}" for card in TRUCO_PACK + STANDARD_PACK})
+_PACK_HASH.update({id(card): hash((card.rank, card.suit)) for card in TRUCO_PACK + STANDARD_PACK})
 
 
 def truco_pack() -> list[Card]:

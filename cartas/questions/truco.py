@@ -52,8 +52,10 @@ def _after(order: Sequence[Rank], rank: Rank, step: int = 1) -> Rank:
 
 
 # -- the strengths a misreading gives the cards --------------------------------------------
+@cache  # one per variant and vira (80 at most), for every question asked under it
 def _strengths(variant: Variant, vira: Card | None) -> dict[str, dict[Card, int]]:
-    """misconception -> the strength of each card as a learner holding it reckons."""
+    """misconception -> the strength of each card as a learner holding it reckons (shared
+    dicts: read them, never change them)."""
     table = strength_table(variant, vira)
     natural = {c: NATURAL_ORDER.index(c.rank) for c in TRUCO_PACK}
     fixed = manilhas(variant, vira)

@@ -67,7 +67,12 @@ BIT_GENERATORS = {"PCG64": np.random.PCG64}
 
 def rng_copy(rng: np.random.Generator) -> np.random.Generator:
     """An independent generator in the same state."""
-    return rng_from_state(rng.bit_generator.state)
+    bits = rng.bit_generator
+    if type(bits) is np.random.PCG64:  # numpy's own state of its own generator: nothing to check
+        copy = np.random.PCG64()
+        copy.state = bits.state
+        return np.random.Generator(copy)
+    return rng_from_state(bits.state)  # refuses a generator a save cannot name
 
 
 def rng_state(rng: np.random.Generator) -> dict[str, Any] | None:

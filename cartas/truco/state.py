@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import threading
 from collections.abc import Mapping, Sequence
 from functools import cache
 from typing import Any
@@ -62,6 +63,8 @@ from .rules import (
 from .variants import Variant, get_variant, manilhas
 from .views import SeatView
 
+_BUILDING = threading.Lock()  # `TrucoState.events`: one thread builds a state's new events
+
 _BLIND_LEGAL = tuple(BLIND_ACTIONS[:n] for n in range(4))
 _DECIDE_LEGAL = (PLAY_HAND, RUN_HAND)
 _PACK_ORDER = list(range(len(TRUCO_PACK)))  # copied, then shuffled, for each deal
@@ -89,6 +92,7 @@ if not _COVER_FROM_SECOND:
     raise ImportError("legal_actions assumes carta coberta from trick 2 (COVER_FROM_TRICK)")
 MODES = ("normal", "threshold", "mao_de_ferro")
 _TEXT_INDEX = {text: i for i, text in enumerate(CARD_TEXT)}
+_ID_INDEX = {id(card): i for i, card in enumerate(TRUCO_PACK)}  # the pack's own cards live for ever
 _SAVED_GENERATORS = tuple(serialization.BIT_GENERATORS.values())
 
 _RAISES: dict[int, Action] = {}
@@ -124,6 +128,9 @@ class _Tables:
         # vira (a pack index, None in Mineiro) -> what the hand needs from it, see `_for_vira`
         viras = range(len(TRUCO_PACK)) if variant.uses_vira else (None,)
         self.by_vira: dict[int | None, _ViraTables] = {vira: self._for_vira(vira) for vira in viras}
+        # vira -> the four manilhas, weakest first (`variants.manilhas`' own tuple)
+        self.manilhas: dict[int | None, tuple[Card, ...]] = {
+            vira: manilhas(variant, None if vira is None else TRUCO_PACK[vira]) for vira in viras}
 
     def _for_vira(self, vira: int | None) -> _ViraTables:
         """(strength of each pack index, manilha nickname or None per pack index,
@@ -305,10 +312,13 @@ class TrucoState:
         property builds the records logged since the last read into `_events`, which is
         always as long as `_log` or shorter. A record's values never change once logged
         (the dealt order, a finished trick and a hand's results are lists the engine no
-        longer mutates; scores are copied)."""
+        longer mutates; scores are copied). Two threads reading it at once (a seat view is read
+        where it is sent, `SeatView.events`) build each record once: the build holds a lock."""
         events, log = self._events, self._log
         if len(log) > len(events):
-            events += [ev.build(record) for record in log[len(events):]]
+            with _BUILDING:
+                if len(log) > len(events):
+                    events += [ev.build(record) for record in log[len(events):]]
         return events
 
     def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
@@ -358,6 +368,11 @@ class TrucoState:
             said = self._last_hand_whys[lang] = str(explain_last_hand(last, self.variant, lang))
         return said
 
+    @property
+    def logged(self) -> int:
+        """How many events have happened (`len(state.events)`, without building them)."""
+        return len(self._log)
+
     # -- reading ----------------------------------------------------------------------------
     @property
     def game(self) -> str:
@@ -382,7 +397,7 @@ class TrucoState:
 
     @property
     def manilhas(self) -> tuple[Card, ...]:
-        return manilhas(self.variant, self.vira)
+        return self._tables.manilhas[self._vira]
 
     @property
     def is_mao_de_ferro(self) -> bool:
@@ -833,8 +848,8 @@ def new_game(variant: Variant | str, seed: int | np.random.Generator | None = No
 
 def _card_index(card: object, seat: int | None = None) -> int:
     """The pack index of a card given in `seat`'s hand (or as the vira if seat is None)."""
-    index = _TEXT_INDEX.get(card) if isinstance(card, str) else None
-    if index is not None:  # the exact text ("7♥"), as saved games write it
+    index = _TEXT_INDEX.get(card) if isinstance(card, str) else _ID_INDEX.get(id(card))
+    if index is not None:  # the exact text ("7♥"), as saved games write it, or the pack's own card
         return index
     place = "vira" if seat is None else "hand"
     try:

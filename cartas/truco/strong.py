@@ -75,7 +75,8 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
     """`bots.RuleBot`'s card, on strengths: (the strength played, face down?). `mine` is the
     seat's hand, `trick` the (seat, strength or COVERED) played so far in this trick. Mano a
     mano (`players` 2) nobody is a partner: a manilha is never saved for one."""
-    mine = sorted(mine)
+    if len(mine) > 1:
+        mine = sorted(mine)
     lowest = mine[0]
     may_cover = bool(results)
     if not trick:
@@ -99,7 +100,7 @@ def rule_card(mine: list[int], trick: list[tuple[int, int]], results: Results, s
                 and len(winners) < len(mine)):
             return lowest, False
         return cheapest, False
-    won = sum(1 for r in results if r == team)
+    won = results.count(team)
     if opp in mine and (won or not results):
         return opp, False
     return lowest, may_cover
@@ -109,36 +110,78 @@ def play_rest(hands: list[list[int]], trick: list[tuple[int, int]], results: Res
               first_tying: bool, players: int = 4) -> int | None:
     """Play the hand out under the rule-based card play; `hands` (seat -> strengths, changed
     in place), `trick` (changed too), `nxt` the seat to play next. The winning team, or None
-    when nobody scores."""
+    when nobody scores.
+
+    Each card is `rule_card`'s, worked out here from each team's best card in the trick so
+    far, kept as the trick goes (the judge's worlds play hundreds of thousands of cards)."""
+    status, last = _status, players - 1
+    for held in hands:  # each hand lowest first, once: a card taken out leaves it in order
+        held.sort()
     while True:
-        while len(trick) < players:
-            seat = nxt
-            value, covered = rule_card(hands[seat], trick, results, seat, players)
-            hands[seat].remove(value)
-            trick.append((seat, COVERED if covered else value))
-            nxt = (seat + 1) % players
-        best0 = best1 = -2
-        seat0 = seat1 = 0
+        # each team's best card in the trick (-1, as `rule_card` counts it, when it has none
+        # or only cards face down: the other team's best then takes the trick), and its seat
+        best = [COVERED, COVERED]
+        at = [0, 0]
         for s, c in trick:
-            if s & 1:
-                if c > best1:
-                    best1, seat1 = c, s
-            elif c > best0:
-                best0, seat0 = c, s
-        if best0 > best1:
-            result: int | None = 0
-            nxt = seat0
-        elif best1 > best0:
-            result, nxt = 1, seat1
-        else:
-            result, nxt = None, trick[0][0]
-            if first_tying and best0 != COVERED:
-                nxt = next(s for s, c in trick if c == best0)
+            if c > best[s & 1]:
+                best[s & 1], at[s & 1] = c, s
+        n = len(trick)
+        while n < players:
+            seat = nxt
+            held = hands[seat]
+            team = seat & 1
+            mate, opp = best[team], best[1 - team]
+            mine = held
+            lowest = mine[0]
+            covered = False
+            if not n:  # leading
+                if results:
+                    value = mine[-1]
+                else:
+                    ordinary = [c for c in mine if c < MANILHA]
+                    value = ordinary[-1] if ordinary else lowest
+            elif mate > opp and (n == last or mate >= THREE):
+                value, covered = lowest, bool(results)
+            else:
+                cheapest = None
+                for c in mine:
+                    if c > opp:
+                        cheapest = c
+                        break
+                if cheapest is not None:  # a manilha is saved for the partner still to play
+                    saved = (cheapest >= MANILHA and n == 1 and players > 2 and not results and mate < 0
+                             and lowest <= opp)
+                    value = lowest if saved else cheapest
+                elif opp in mine and (results.count(team) or not results):
+                    value = opp
+                else:
+                    value, covered = lowest, bool(results)
+            held.remove(value)
+            played = COVERED if covered else value
+            trick.append((seat, played))
+            if played > best[team]:
+                best[team], at[team] = played, seat
+            n += 1
+            nxt = seat + 1 if seat < last else 0
+        result, nxt = _trick_end(best, at, trick, first_tying)
         results = results + (result,)
-        finished, winner = _status(results)
+        finished, winner = status(results)
         if finished:
             return winner
         trick = []
+
+
+def _trick_end(best: list[int], at: list[int], trick: list[tuple[int, int]],
+               first_tying: bool) -> tuple[int | None, int]:
+    """A finished trick's (winning team or None for a tie, the seat to lead the next), from
+    each team's best card and its seat."""
+    if best[0] > best[1]:
+        return 0, at[0]
+    if best[1] > best[0]:
+        return 1, at[1]
+    if first_tying and best[0] != COVERED:
+        return None, next(s for s, c in trick if c == best[0])
+    return None, trick[0][0]
 
 
 def rule_confidence(hand: list[int], results: Results, team: int, trick: list[tuple[int, int]], seat: int) -> int:
@@ -239,6 +282,7 @@ class Judge:
         self.deals = np.array(unseen, dtype=np.int64)[order].tolist() if need else [[]] * worlds
         target = variant.target
         self.need = (target - spot.score[self.team], target - spot.score[1 - self.team])
+        self._confidences: dict[tuple[int, int], int] = {}  # (world, seat) -> `_confidence`
 
     # -- the worlds ---------------------------------------------------------------------------
     def world(self, k: int) -> list[list[int]]:
@@ -301,15 +345,23 @@ class Judge:
         before it) in world `k`: "accept", "run" or "raise": as the rule-based bot does, or
         (`bold`) never running."""
         spot, variant = self.spot, self.variant
-        hands = self.world(k)
         their = answering & 1
         if spot.score[1 - their] + value >= variant.target:
             return "accept"
         step = variant.ladder.index(raised_value)
-        conf = rule_confidence(hands[answering], self.results, their, self.trick, answering)
+        conf = self._confidence(k, answering)
         if variant.next_value(raised_value) is not None and conf >= 13 + 2 * step:
             return "raise"
         return "accept" if bold or conf >= 5 + 2 * step else "run"
+
+    def _confidence(self, k: int, seat: int) -> int:
+        """`rule_confidence` of `seat`'s hand in world `k` (worked out once per world and seat:
+        both answer models of `raise_worth` read it)."""
+        found = self._confidences.get((k, seat))
+        if found is None:
+            hand = self.world(k)[seat]
+            found = self._confidences[k, seat] = rule_confidence(hand, self.results, seat & 1, self.trick, seat)
+        return found
 
     def raise_worth(self, outcomes: list[int], value: int, raised: int, answering: int,
                     weights: list[float] | None = None) -> float:

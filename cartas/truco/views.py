@@ -133,19 +133,41 @@ class SeatView:
 
     def __init__(self, state: TrucoState, seat: int | None):
         self.seat = seat
-        self.team = None if seat is None else team_of(seat)
-        # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
-        self.partner = None if seat is None else seat_partner(seat, state.players)
-        for name in _COPIED:
-            setattr(self, name, getattr(state, name))
+        players = state.players
+        if seat is None:
+            self.team = self.partner = None
+        elif type(seat) is int and 0 <= seat < players:  # `state.view` checked it: no check again
+            self.team = seat & 1
+            # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
+            self.partner = (seat + 2) & 3 if players == 4 else None
+        else:
+            self.team = team_of(seat)  # refuses a seat not at the table
+            self.partner = seat_partner(seat, players)
+        # the state's values (`_COPIED`), each read once: its properties build fresh lists
+        self.variant, self.vira, self.manilhas = state.variant, state.vira, state.manilhas
+        self.dealer, self.mao, self.hand_number = state.dealer, state.mao, state.hand_number
+        self.score, self.phase, self.current_seat = state.score, state.phase, state.current_seat
+        self.mode, self.is_mao_de_ferro = state.mode, state.is_mao_de_ferro
+        self.is_threshold_hand, self.raise_forbidden = state.is_threshold_hand, state.raise_forbidden
+        self.threshold_team, self.hand_value = state.threshold_team, state.hand_value
+        self.pending_raise, self.run_value = state.pending_raise, state.run_value
+        self.last_raise_team, self.trick_number = state.last_raise_team, state.trick_number
+        self.trick_results, self.current_trick = state.trick_results, state.current_trick
+        self.tricks, self.trick_leader = state.tricks, state.trick_leader
+        self.winner, self.tie_lead, self.players = state.winner, state.tie_lead, players
+        # a hand is seen whole or not at all (`events.sees_hand`)
         self.hands: tuple[tuple[Card | None, ...], ...] = tuple(
-            tuple(TRUCO_PACK[c] if state.visible(seat, owner) else None for c in h)
+            tuple([TRUCO_PACK[c] for c in h]) if state.visible(seat, owner) else (None,) * len(h)
             for owner, h in enumerate(state.hands_indexes()))
         self.hand: tuple[Card | None, ...] = () if seat is None else self.hands[seat]
-        mine = seat is not None and state.current_seat == seat
+        mine = seat is not None and self.current_seat == seat
         self.legal = tuple(state.legal_actions()) if mine else ()
         self.raise_options = state.raise_options if mine else ()
-        self._events, self._n = state.events, len(state.events)
+        # the events are built when read (`events`): the state's log only grows, and a record
+        # never changes once logged, so its first `_n` events are this view's for ever
+        self._source: TrucoState | None = state
+        self._events: list[Event] = []
+        self._n = state.logged
 
     team_of = staticmethod(team_of)
     partner_of = staticmethod(partner_of)
@@ -199,6 +221,7 @@ class SeatView:
         view.hand = () if seat is None else view.hands[seat]
         view.legal = values["legal"]
         view.raise_options = values["raise_options"]
+        view._source = None
         view._events = list(values["events"])
         view._n = len(view._events)
         return view
@@ -219,7 +242,8 @@ class SeatView:
     def events_from(self, first: int) -> list[Event]:
         """`events[first:]` (`first` >= 0), only those redacted: a page that holds the first
         events of the log is sent the rest without the whole log being redacted again."""
-        return [redact_event(e, self.seat) for e in self._events[max(0, first):self._n]]
+        events = self._events if self._source is None else self._source.events
+        return [redact_event(e, self.seat) for e in events[max(0, first):self._n]]
 
     def narrate(self, event: Event, lang: str = "pt", names: Mapping[int, str] | None = None) -> str:
         """One sentence for one event (see `cartas.truco.narrate`); `names`: {seat: name}."""

@@ -41,22 +41,22 @@ class Action:
             elif value is not None:
                 raise IllegalAction("takes_no_field", kind=self.kind, field=field)
 
-    # constructors
+    # constructors (an action with a small whole number is one shared value: `_numbered`)
     @classmethod
     def bet(cls, amount: int) -> Action:
-        return cls("bet", amount=amount)
+        return _numbered(cls, "bet", amount)
 
     @classmethod
     def call(cls, seat: int) -> Action:
-        return cls("call", seat=seat)
+        return _numbered(cls, "call", seat)
 
     @classmethod
     def bid(cls, amount: int) -> Action:
-        return cls("bid", amount=amount)
+        return _numbered(cls, "bid", amount)
 
     @classmethod
     def offer(cls, amount: int) -> Action:
-        return cls("offer", amount=amount)
+        return _numbered(cls, "offer", amount)
 
     def __str__(self) -> str:
         arg = self.amount if self.amount is not None else self.seat
@@ -89,7 +89,26 @@ class Action:
             raise IllegalAction("takes_no_number", kind=kind, text=shown(text))
         if needs is not None and number is None:
             raise IllegalAction("needs_number", kind=kind)
-        return cls(kind, **({needs: number} if needs else {}))
+        return cls(kind) if number is None else _numbered(cls, kind, number)
+
+
+# (kind, number) -> the one Action of that kind and number, for numbers up to SHARED_UP_TO: the
+# legal actions of every turn (bets 1..max_bet, calls of each seat, bids and offers) are built
+# once, not on every turn. An Action is immutable, so sharing one changes nothing a caller sees.
+SHARED_UP_TO = 1_000
+_SHARED: dict[tuple[str, int], Action] = {}
+
+
+def _numbered(cls: type[Action], kind: str, number: int) -> Action:
+    """`cls(kind, amount=number)` (or `seat=number` for a call), shared when it is an Action
+    with a whole number 0..SHARED_UP_TO; anything else is built (and checked) as it is."""
+    if cls is not Action or type(number) is not int or not 0 <= number <= SHARED_UP_TO:
+        return cls(kind, **{KINDS[kind] or "amount": number})
+    key = (kind, number)
+    found = _SHARED.get(key)
+    if found is None:
+        found = _SHARED[key] = cls(kind, **{KINDS[kind] or "amount": number})
+    return found
 
 
 HIT = Action("hit")

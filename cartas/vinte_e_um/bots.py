@@ -14,7 +14,7 @@ import numpy as np
 from .actions import ACCEPT_OFFER, DRAW, HIT, PASS, REFUSE_BANK, REFUSE_OFFER, STAND, TAKE_BANK, Action
 from .config import check_seed
 from .errors import VinteEUmError, shown
-from .odds import _others, bust_probability, unknown_counts
+from .odds import _others, bust_probability, unknown_list
 from .scoring import HARD_VALUES, card_value, check_ace, points
 from .state import VinteEUmState, new_game
 from .views import SeatView
@@ -87,11 +87,11 @@ class SensibleBot:
 
     def _bank(self, view: BotView, legal: list[Action]) -> Action:
         seat, ace = view.seat, check_ace(view.ace)
-        unseen = unknown_counts(view.seen, view.decks)
-        values = np.array(HARD_VALUES, dtype=float)
-        if ace != 1:
-            values[0] = 11.0  # an unseen ace looks like 11 to a wary banker
-        average = float(unseen @ values / unseen.sum()) if unseen.sum() else 6.5
+        unseen = unknown_list(view.seen, view.decks)
+        values = HARD_VALUES if ace == 1 else (11, *HARD_VALUES[1:])  # an unseen ace looks like 11 to a wary banker
+        left = sum(unseen)
+        # whole numbers summed exactly, then one division: the same float as numpy's dot product gave
+        average = sum(n * v for n, v in zip(unseen, values)) / left if left else 6.5
         calls = [a for a in legal if a.kind == "call"]
 
         def looks(action: Action) -> float:

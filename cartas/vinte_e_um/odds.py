@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 import numpy as np
 
@@ -55,6 +55,24 @@ def _cards(cards: CardsSeen) -> list[Card]:
     return [STANDARD_PACK[_index(c)] for c in cards if c is not None]
 
 
+_CLASS_LIST = [int(k) for k in _CLASS_OF]                # class of each pack index, for pure-Python loops
+_PACK_CLASS_LIST = [int(n) for n in _PACK_CLASSES]      # cards of each class in one pack
+
+
+def _unknown_list(cards: list[Card], decks: int) -> list[int]:
+    """`unknown_counts(cards, decks)` as a list of ints, for a list of the pack's own cards
+    (`_cards`) and a checked `decks`: pure Python (numpy on a dozen cards costs more than
+    the count). A card seen more than `decks` times is refused as `unknown_counts` refuses it."""
+    left = [n * decks for n in _PACK_CLASS_LIST]
+    index, classes = _INDEX, _CLASS_LIST
+    found = [index[id(c)] for c in cards]
+    if len(set(found)) < len(found) and max(found.count(i) for i in found) > decks:
+        unknown_counts(cards, decks)  # raises "seen_too_often", naming the cards
+    for i in found:
+        left[classes[i]] -= 1
+    return left
+
+
 def unknown_counts(seen: CardsSeen = (), decks: int = 1) -> np.ndarray:
     """Cards not yet seen, counted by value class (index 0 ace, 1..8 for 2..9, 9 ten-valued)."""
     decks = whole(decks, "decks", 1, MAX_PACKS)
@@ -68,11 +86,21 @@ def unknown_counts(seen: CardsSeen = (), decks: int = 1) -> np.ndarray:
     return _PACK_CLASSES * decks - np.bincount(_CLASS_OF[index], minlength=VALUE_CLASSES)
 
 
-def _unknown_apart(hand: list[Card], seen: CardsSeen, decks: int) -> np.ndarray:
-    """`unknown_counts` of `hand` plus `seen`, where `seen` must leave the hand's cards out."""
+def unknown_list(seen: CardsSeen = (), decks: int = 1) -> list[int]:
+    """`unknown_counts` as a list of ints, refusing what it refuses (pure Python: for a
+    bot's every decision, where numpy on a dozen cards costs more than the count)."""
+    decks = whole(decks, "decks", 1, MAX_PACKS)
+    if isinstance(seen, (str, bytes)) or seen is None:
+        raise VinteEUmError("cards_list", field="seen", value=shown(seen))
+    return _unknown_list(_cards(seen), decks)
+
+
+def _unknown_apart(hand: list[Card], seen: CardsSeen, decks: int) -> list[int]:
+    """`unknown_counts` of `hand` plus `seen` (as a list), where `seen` must leave the hand's
+    cards out. `hand`: the pack's own cards (`_cards`)."""
     seen = _cards(seen)
     try:
-        return unknown_counts(hand + seen, decks)
+        return _unknown_list(hand + seen, whole(decks, "decks", 1, MAX_PACKS))
     except VinteEUmError as error:
         both = sorted({str(c) for c in hand if c in seen})
         if both and error.code == "seen_too_often":
@@ -81,7 +109,7 @@ def _unknown_apart(hand: list[Card], seen: CardsSeen, decks: int) -> np.ndarray:
 
 
 def _hard_aces(cards: list[Card]) -> tuple[int, int]:
-    classes = [value_class(c) for c in cards]
+    classes = [_CLASS_LIST[_INDEX[id(c)]] for c in cards]  # the pack's own cards (`_cards`)
     return sum(HARD_VALUES[k] for k in classes), classes.count(0)
 
 
@@ -95,11 +123,12 @@ def bust_probability(hand: CardsSeen, seen: CardsSeen = (), ace: int | str = 1, 
     """
     ace, hand = check_ace(ace), _cards(hand)
     counts = _unknown_apart(hand, seen, decks)
-    if counts.sum() == 0:
+    left = sum(counts)
+    if left == 0:
         return 0.0
     hard, aces = _hard_aces(hand)
-    after = [total(hard + HARD_VALUES[k], aces + (k == 0), ace) for k in range(VALUE_CLASSES)]
-    return float(counts[np.array(after) > 21].sum() / counts.sum())
+    busting = sum(n for k, n in enumerate(counts) if total(hard + HARD_VALUES[k], aces + (k == 0), ace) > 21)
+    return busting / left  # whole numbers: the same float numpy's sums gave
 
 
 def _ace_total(ace: int | str) -> Callable[[int, int], int]:
@@ -207,7 +236,7 @@ def banker_distribution_array(banker_cards: CardsSeen = (), seen: CardsSeen = ()
     if not is_int(hidden) or not 0 <= hidden <= 2:
         raise VinteEUmError("hidden_count", value=shown(hidden))
     draw_below = whole(draw_below, "draw_below", 1, 22)
-    counts = tuple(int(c) for c in _unknown_apart(visible, seen, decks))
+    counts = tuple(_unknown_apart(visible, seen, decks))
     hard, aces = _hard_aces(visible)
     forced = hidden + max(0, 2 - len(visible) - hidden)  # he always holds two cards at least
     if given_under_21 and hidden >= 1 and len(visible) >= 2:
@@ -313,10 +342,17 @@ def bust_for_view(view: SeatView) -> float:
 
 
 def _others(view: SeatView, *exclude: int) -> list[Card]:
-    """Seen cards outside the hands of the `exclude` seats."""
-    own: Counter[Card] = Counter()
+    """Seen cards outside the hands of the `exclude` seats: each distinct card (in the
+    order first seen) as often as it was seen less as often as those hands hold it.
+    Cards are told apart by their place in the pack (`_index`), never hashed."""
+    own: Counter[int] = Counter()
     for seat in exclude:
-        own.update(c for c in view.hands[seat] if c is not None)
-    rest = Counter(view.seen)
-    rest.subtract(own)
-    return list(rest.elements())
+        own.update(_index(c) for c in view.hands[seat] if c is not None)
+    rest: dict[int, list[Any]] = {}  # pack index -> [the card as first seen, times seen]
+    for card in view.seen:
+        entry = rest.get(_index(card))
+        if entry is None:
+            rest[_index(card)] = [card, 1]
+        else:
+            entry[1] += 1
+    return [card for i, (card, n) in rest.items() for _ in range(n - own[i])]

@@ -28,6 +28,8 @@ HARD_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)  # value of each class with the ac
 # Card hashing goes through two enums; the pack's own card objects live for ever, so their
 # ids are a fast, safe key (the engine only ever deals these objects).
 _ID_CLASS = {id(card): _CLASS[card.rank] for card in STANDARD_PACK}
+# ... and each one's value with the ace as 1 (1 only for an ace), for `points`
+_ID_HARD = {id(card): HARD_VALUES[_CLASS[card.rank]] for card in STANDARD_PACK}
 
 
 _CARD_BY_TEXT = {str(card): card for card in STANDARD_PACK}
@@ -98,12 +100,17 @@ def total(hard: int, aces: int, ace: int | str) -> int:
 
 def points(cards: Iterable[Card | str], ace: int | str = 1) -> int:
     """The hand's total under the table's ace option."""
-    ace = check_ace(ace)
+    if not ((ace.__class__ is int and (ace == 1 or ace == 11)) or ace is FLEXIBLE):
+        ace = check_ace(ace)  # the table's own options pass as they are; anything else is checked
     hard = aces = 0
-    for card in cards:
-        k = value_class(card)
-        hard += HARD_VALUES[k]
-        aces += k == 0
+    hard_of = _ID_HARD.get
+    for card in cards:  # the pack's own cards by id (the engine deals only those), others read
+        value = hard_of(id(card))
+        if value is None:
+            value = HARD_VALUES[_CLASS[card_of(card).rank]]
+        hard += value
+        if value == 1:
+            aces += 1
     return total(hard, aces, ace)
 
 

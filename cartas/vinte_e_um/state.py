@@ -175,6 +175,8 @@ class VinteEUmState:
         return points(self.hands[self._seat_number(seat)], self.ace)
 
     def _seat_number(self, seat: object) -> int:
+        if type(seat) is int and 0 <= seat < self.players:  # the common case, at once
+            return seat
         if not is_int(seat) or not 0 <= seat < self.players:
             raise VinteEUmError("bad_viewer", last=self.players - 1, value=shown(seat))
         return int(seat)
@@ -198,35 +200,43 @@ class VinteEUmState:
         A bad viewer raises VinteEUmError "bad_viewer".
         """
         seat = self._viewer(seat)
-        sees = [self._sees(seat, other) for other in range(self.players)]
-        hands: list[list[Card | None]] = [list(hand) for hand in self.hands]
-        for other in range(self.players):
-            if hands[other] and not sees[other]:
-                hands[other][0] = None
-        settled = [not hand and bool(shown) for hand, shown in zip(self.hands, self.shown)]
-        cards = [self.shown[s] if settled[s] else hands[s]
-                 for s in range(self.players)]
-        visible = [self.shown[s] if settled[s] else self.hands[s][0 if sees[s] else 1:]
-                   for s in range(self.players)]
+        ace, covered, every = self.ace, self.covered, seat == ALL
+        hands: list[tuple[Card | None, ...]] = []
+        cards: list[tuple[Card | None, ...]] = []
+        settled: list[bool] = []
+        visible_points: list[int | None] = []
         seen: list[Card] = list(self.collected)
-        for hand in hands:
-            seen.extend(c for c in hand if c is not None)
+        for other, (hand, showed) in enumerate(zip(self.hands, self.shown)):
+            if hand and not (every or seat == other or not covered[other]):  # the face-down card unseen
+                visible = hand[1:]
+                mine: tuple[Card | None, ...] = (None, *visible)
+            else:
+                visible = hand
+                mine = tuple(hand)
+            seen.extend(visible)
+            hands.append(mine)
+            done = not hand and bool(showed)  # a settled player: the cards he showed
+            settled.append(done)
+            if done:
+                visible = showed
+            cards.append(tuple(showed) if done else mine)
+            visible_points.append(points(visible, ace) if visible else None)
+        left = self._left_of(self.banker)
         current = self.current_seat
         legal = tuple(self.legal_actions()) if isinstance(seat, int) and current == seat else ()
         return SeatView(
             seat=seat, players=self.players, phase=self.phase, round_number=self.round_number,
             rounds=self.rounds, banker=self.banker, current_seat=current,
             chips=tuple(self.chips), bets=tuple(self.bets),
-            hands=tuple(tuple(h) for h in hands), face_down=tuple(self.covered),
-            points=self.points(seat) if isinstance(seat, int) else None,
-            in_round=tuple(self.in_round), sitting_out=tuple(self.sitting_out),
-            left_of_banker=tuple(self._left_of(self.banker)), called=tuple(self.called),
+            hands=tuple(hands), face_down=tuple(covered),
+            points=points(self.hands[seat], ace) if isinstance(seat, int) else None,
+            in_round=tuple(self.in_round), sitting_out=tuple(s for s in left if s not in self.in_round),
+            left_of_banker=tuple(left), called=tuple(self.called),
             uncalled=tuple(self.uncalled), outcome=tuple(self.seat_results),
             seen=tuple(seen), stock=len(self.stock),
             collected=tuple(self.collected),
             shown=tuple(tuple(cs) for cs in self.shown),
-            cards=tuple(tuple(c) for c in cards), settled=tuple(settled),
-            visible_points=tuple(points(v, self.ace) if v else None for v in visible),
+            cards=tuple(cards), settled=tuple(settled), visible_points=tuple(visible_points),
             ace=self.ace, decks=self.decks, min_bet=self.min_bet, max_bet=self.max_bet,
             rotation=self.rotation, rotation_rounds=self.rotation_rounds,
             bank_rounds=self.bank_rounds, high_bid=self.high_bid, high_bidder=self.high_bidder,
