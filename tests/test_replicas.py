@@ -25,9 +25,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent / "hub"))
-import replicakit
-
 import hubkit
+import replicakit
 
 pytestmark = [pytest.mark.hub, pytest.mark.postgres, pytest.mark.xdist_group("replicas")]
 

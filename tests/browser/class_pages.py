@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import warnings
 
-from kernel_wire import diagnosis, watch
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+from kernel_wire import diagnosis, watch
 
 SHOWN = "() => (document.body ? document.body.innerText : '').slice(0, 300)"
 

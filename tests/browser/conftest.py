@@ -9,9 +9,9 @@ import os
 from pathlib import Path
 
 import pytest
+
 from class_pages import wait_for_view
 from kernel_wire import watch
-
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
 SCREENSHOTS = ROOT / "screenshots"

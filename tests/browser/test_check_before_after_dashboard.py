@@ -1,11 +1,10 @@
 """A check before and after in real browsers (issue 32, item 4): three phones (360×740) take the
 before-check, answer a lesson's questions, take the after-check; the teacher's page shows the
 normalized gain and the misconceptions that vanished (docs/rules.md#check-gain)."""
-from class_pages import PHONE, create_class, open_page, sign_in
-
 from cartas.questions import SLIP
 from classroom.checks import make_question, plan
 
+from class_pages import PHONE, create_class, open_page, sign_in
 from serving import start_exercises
 
 SKILLS = ("manilhas_from_vira", "trick_winner")

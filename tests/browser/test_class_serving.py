@@ -16,8 +16,8 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
-from class_pages import wait_for_view
 
+from class_pages import wait_for_view
 from serving import ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count
 
 NOTEBOOKS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))

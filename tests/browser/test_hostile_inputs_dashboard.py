@@ -10,8 +10,8 @@ from __future__ import annotations
 from urllib.parse import urlencode
 
 import pytest
-from class_pages import wait_for_view
 
+from class_pages import wait_for_view
 from serving import ROOT
 
 pytestmark = pytest.mark.browser

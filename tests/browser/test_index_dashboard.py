@@ -5,11 +5,11 @@ before anything is unfolded): her next step first, then the course's groups; one
 switch, one title, placeholders that fit their fields, and after joining a class with a PIN
 the form no longer asks her to choose one."""
 import pytest
-from phone_pages import layout_problems, open_page as open_phone_page, phone_context
 
 from widgets.pages.index import LESSONS
 
 from conftest import SCREENSHOTS
+from phone_pages import layout_problems, open_page as open_phone_page, phone_context
 from serving import start_exercises
 
 TITLE = {"pt": "Cartas: aprenda truco e 21", "en": "Cartas: learn truco and 21"}

@@ -6,6 +6,7 @@ from playwright.sync_api import expect
 from cartas.cards import Card
 from cartas.truco import get_variant, strength_table
 
+import kernel_wire
 from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
 from serving import start_exercises
 
@@ -36,6 +37,7 @@ def manilhas_progress(page) -> str:
 def open_page(context, url):
     page = context.new_page()
     page.set_default_timeout(60_000)
+    kernel_wire.watch(page)  # kernel_wire.of(page) tells when the kernel has handled a click
     page.goto(url)
     page.wait_for_selector(".cartas-view", state="visible")
     return page
@@ -70,7 +72,11 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         start_exercises(page)
         for _ in range(right_answers):
             answer_manilha(page, right=True)
+            mark = kernel_wire.of(page).mark()
             page.locator(".cartas-next").click()
+            # the next question is read once all of it is drawn: its text came after the
+            # feedback went, and a question read before held a choice the next one lacks
+            kernel_wire.of(page).handled(page, mark)
             page.wait_for_function("() => !document.querySelector('.cartas-feedback .cartas-right')")
         answer_manilha(page, right=False)
         learners[name] = (context, page)

@@ -22,11 +22,12 @@ import re
 import sys
 from pathlib import Path
 
-import kernel_wire
 import pytest
-from class_pages import wait_for_view
 
 import widgets
+
+import kernel_wire
+from class_pages import wait_for_view
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))

@@ -6,13 +6,13 @@ in Portuguese)."""
 import re
 
 import pytest
-from phone_pages import record, wait_said
 
 from cartas.cards import make_rng
 from widgets.components.announce import in_words, text_of
 from widgets.components.live import stored_question
 from widgets.pages.manilhas import ManilhaExplorer
 
+from phone_pages import record, wait_said
 from serving import ROOT
 
 SCREENSHOTS = ROOT / "screenshots"
@@ -222,9 +222,9 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
     question, the histogram and the leaderboard are all within the viewport unscrolled; the
     right answer's bar has the one fixed colour (none of the options' palette) and a ✓; axe
     finds nothing."""
-    from phone_pages import axe_violations
-
     from widgets.components.live import BAR_COLOURS, RIGHT_COLOUR
+
+    from phone_pages import axe_violations
 
     base = f"{voila_url}/voila/render"
     question = _expected_question()

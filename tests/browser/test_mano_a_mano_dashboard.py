@@ -4,6 +4,7 @@ is 44 px, and axe finds no WCAG violation, in Portuguese and in English."""
 from __future__ import annotations
 
 import pytest
+
 from phone_pages import axe_violations, click_first, layout_problems, phone_context, settle, switch_language
 
 pytestmark = pytest.mark.browser

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import time
 
-import kernel_wire
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+import kernel_wire
 from serving import ROOT, start_voila, stop
 
 pytestmark = pytest.mark.browser
@@ -226,9 +226,10 @@ def dom_nodes(page) -> int:
 
 
 def settled_dom_nodes(page, mark: int) -> int:
-    """dom_nodes once the kernel has handled every request the page sent since `mark` and the
-    browser has drawn it: the least of two counts an animation frame apart (a drawing of the
-    bots' moves still arriving counts both its old and its new nodes)."""
+    """dom_nodes of a page whose table waits on it (its learner's turn, so nothing else is drawn
+    until she moves), once the kernel has handled every request the page sent since `mark`
+    and the browser has drawn it: the least of two counts an animation frame apart."""
+    page.wait_for_selector(".cartas-status [data-turn='you']")
     kernel_wire.of(page).handled(page, mark)
     first = dom_nodes(page)
     page.evaluate(kernel_wire.PAINTED)
@@ -273,7 +274,7 @@ def test_a_21_page_keeps_its_dom_node_count_after_the_first_rounds(learners, mes
         mark = kernel_wire.of(ana).mark()
         if take_turn(ana, ("bet", "stand", "call", "refuse_bank", "pass")):
             moves += 1
-            if moves in marks:
+            if moves in marks:  # counted when the table next waits on her: the bots' moves drawn
                 nodes[moves] = settled_dom_nodes(ana, mark)
         else:
             time.sleep(0.2)

@@ -4,8 +4,9 @@ from her seat, fits the phone and axe finds no WCAG violation."""
 from __future__ import annotations
 
 import pytest
-from phone_pages import axe_violations, layout_problems, phone_context, settle
 from test_mesa_dashboard import create, mesa_server, mesa_url, status  # noqa: F401 - fixtures
+
+from phone_pages import axe_violations, layout_problems, phone_context, settle
 
 pytestmark = pytest.mark.browser
 

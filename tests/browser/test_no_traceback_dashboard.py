@@ -9,11 +9,11 @@ import re
 import time
 import uuid
 
-import kernel_wire
 import pytest
 
 from widgets.components.base import error_log_path
 
+import kernel_wire
 from serving import ROOT
 
 pytestmark = pytest.mark.browser

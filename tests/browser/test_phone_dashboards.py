@@ -14,8 +14,9 @@ under build/screenshots/phone/ in a test run, and into the reviewed screenshots/
 """
 from __future__ import annotations
 
-import kernel_wire
 import pytest
+
+import kernel_wire
 from phone_pages import (
     DASHBOARDS,
     PHONES,

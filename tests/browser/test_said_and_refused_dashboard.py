@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import re
 
-import kernel_wire
 import pytest
+
+import kernel_wire
 from phone_pages import open_page, phone_context, record, said, settle, switch_language, wait_said
 
 pytestmark = pytest.mark.browser

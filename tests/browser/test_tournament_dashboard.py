@@ -4,9 +4,8 @@ fast bot pace. Pairings, tables, results and standings appear on every screen; e
 at her table with one tap (no code typed); the second round has no rematch; the end shows
 the podium (docs/rules.md#tournament-pages)."""
 from class_pages import PHONE, create_class, open_page, sign_in
-from phone_pages import axe_violations
-
 from conftest import SCREENSHOTS
+from phone_pages import axe_violations
 
 LEARNERS = (("Ana", "pt"), ("Bia", "en"), ("Caio", "pt"), ("Duda", "en"))
 

@@ -1,6 +1,5 @@
 """The betting lab served by Voilà: a truco call shows what running would pay."""
 import kernel_wire
-
 from serving import start_exercises
 
 

@@ -8,11 +8,11 @@ import os
 import sys
 from pathlib import Path
 
-import kernel_wire
 import pytest
-from phone_pages import AXE_RULES, AXE_TAGS, phone_context
 
+import kernel_wire
 from conftest import launch_chromium  # noqa: F401 - launch_chromium via fixture
+from phone_pages import AXE_RULES, AXE_TAGS, phone_context
 from serving import ROOT, start_voila, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
