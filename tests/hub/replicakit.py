@@ -207,7 +207,11 @@ class Replicas:
             time.sleep(0.1)
 
     def _start_haproxy(self) -> None:
-        servers = [f"  server r{i} 127.0.0.1:{port} check inter 300ms fall 1 rise 2"
+        # a replica is out after three failed checks in a row (a killed one within a second: its
+        # port refuses at once), each given 2 s: one probe answered late on a loaded machine
+        # marked a live replica down (fall 1, the check's timeout its 300 ms interval), and
+        # its tables went to the other one meanwhile (a table's requests split in a make test run)
+        servers = [f"  server r{i} 127.0.0.1:{port} check inter 300ms fall 3 rise 2"
                    for i, port in enumerate(self.ports)]
         config = self.folder / "haproxy.cfg"
         config.write_text("\n".join([
@@ -215,7 +219,7 @@ class Replicas:
             "  maxconn 2000",
             "defaults",
             "  mode http",
-            "  timeout connect 2s\n  timeout client 90s\n  timeout server 90s",
+            "  timeout connect 2s\n  timeout client 90s\n  timeout server 90s\n  timeout check 2s",
             "  retries 3\n  option redispatch 1",
             # a replica killed mid-request: the request goes to another one (a move sent twice
             # is refused by the table's compare-and-swap, "the table moved on")
