@@ -151,6 +151,35 @@ class Replicas:
             if time.monotonic() > deadline:
                 raise RuntimeError(f"haproxy does not reach the replicas: {_tail(self.folder / 'haproxy.log')}")
             time.sleep(0.1)
+        self.wait_all_up()
+
+    def servers_up(self) -> set[str]:
+        """The replicas haproxy counts as up now ("r0", "r1", ...), read from its stats socket."""
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+            sock.settimeout(5)
+            sock.connect(str(self.folder / "haproxy.sock"))
+            sock.sendall(b"show stat\n")
+            answer = b""
+            while chunk := sock.recv(65536):
+                answer += chunk
+        lines = answer.decode().splitlines()
+        header = lines[0].lstrip("# ").split(",")
+        rows = [dict(zip(header, line.split(","))) for line in lines[1:] if line]
+        return {row["svname"] for row in rows
+                if row.get("pxname") == "replicas" and row.get("status") == "UP" and row["svname"].startswith("r")}
+
+    def wait_all_up(self, timeout: float = 30.0) -> None:
+        """Wait until haproxy counts every replica as up: its checks began before the replicas
+        listened, so each one was down first and is up only after two checks in a row; a
+        request sent before then goes to the replicas already up (under table affinity a
+        table's requests then moved to another replica as it came up)."""
+        deadline = time.monotonic() + timeout
+        wanted = {f"r{i}" for i in range(self.count)}
+        while (up := self.servers_up()) != wanted:
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"haproxy counts {sorted(up)} of {sorted(wanted)} as up: "
+                                   f"{_tail(self.folder / 'haproxy.log')}")
+            time.sleep(0.1)
 
     def _start_pgbouncer(self) -> None:
         parts = urlsplit(self.database_url)
@@ -217,6 +246,7 @@ class Replicas:
         config.write_text("\n".join([
             "global",
             "  maxconn 2000",
+            f"  stats socket {self.folder / 'haproxy.sock'} mode 600 level user",  # `servers_up`
             "defaults",
             "  mode http",
             "  timeout connect 2s\n  timeout client 90s\n  timeout server 90s\n  timeout check 2s",
