@@ -23,6 +23,18 @@ def open_class(browser, base: str, title: str):
     return teacher_ctx, ana_ctx, teacher, code
 
 
+def add_and_create(teacher, title: str) -> str:
+    """Add the item chosen on the teacher's page, name the homework `title`, due 2030-12-20,
+    create it: its key, once her class's results show it."""
+    teacher.locator(".cartas-hw-add").click()
+    teacher.wait_for_selector(".cartas-hw-items ol[data-count='1']")
+    teacher.locator(".cartas-hw-title input").fill(title)
+    teacher.locator(".cartas-hw-due input").fill("2030-12-20")
+    teacher.locator(".cartas-hw-create").click()
+    teacher.wait_for_selector(".cartas-hw-results [data-task]")
+    return teacher.locator(".cartas-hw-results [data-task]").get_attribute("data-task")
+
+
 def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_done(browser, voila_url):
     base = f"{voila_url}/voila/render"
     teacher_ctx, ana_ctx, teacher, code = open_class(browser, base, "9th A")
@@ -37,13 +49,7 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
         # The teacher composes: a scenario from the builder, then a title and a due day.
         teacher.locator(".cartas-hw-kind select").select_option(label="Scenario")
         teacher.locator(".cartas-hw-link input").fill(encode_link(truco_scenario("paulista", HANDS, "K♠")))
-        teacher.locator(".cartas-hw-add").click()
-        teacher.wait_for_selector(".cartas-hw-items ol[data-count='1']")
-        teacher.locator(".cartas-hw-title input").fill("Week 1 <b>")
-        teacher.locator(".cartas-hw-due input").fill("2030-12-20")
-        teacher.locator(".cartas-hw-create").click()
-        teacher.wait_for_selector(".cartas-hw-results [data-task]")
-        task = teacher.locator(".cartas-hw-results [data-task]").get_attribute("data-task")
+        task = add_and_create(teacher, "Week 1 <b>")
         expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(
             "data-done", "0")
 
@@ -82,13 +88,7 @@ def test_a_learner_plays_a_homework_game_against_the_bots_on_her_table_and_it_co
     try:
         teacher.locator(".cartas-hw-kind select").select_option(label="Game")
         teacher.locator(".cartas-hw-game select").select_option(label="21 against the bots")
-        teacher.locator(".cartas-hw-add").click()
-        teacher.wait_for_selector(".cartas-hw-items ol[data-count='1']")
-        teacher.locator(".cartas-hw-title input").fill("Bots")
-        teacher.locator(".cartas-hw-due input").fill("2030-12-20")
-        teacher.locator(".cartas-hw-create").click()
-        teacher.wait_for_selector(".cartas-hw-results [data-task]")
-        task = teacher.locator(".cartas-hw-results [data-task]").get_attribute("data-task")
+        task = add_and_create(teacher, "Bots")
 
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
