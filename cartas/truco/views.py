@@ -134,15 +134,9 @@ class SeatView:
     def __init__(self, state: TrucoState, seat: int | None):
         self.seat = seat
         players = state.players
-        if seat is None:
-            self.team = self.partner = None
-        elif type(seat) is int and 0 <= seat < players:  # `state.view` checked it: no check again
-            self.team = seat & 1
-            # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
-            self.partner = (seat + 2) & 3 if players == 4 else None
-        else:
-            self.team = team_of(seat)  # refuses a seat not at the table
-            self.partner = seat_partner(seat, players)
+        self.team = None if seat is None else team_of(seat)
+        # mano a mano each player is a team of one: no partner (docs/rules.md#mano-a-mano-players)
+        self.partner = None if seat is None else seat_partner(seat, players)
         # the state's values (`_COPIED`), each read once: its properties build fresh lists
         self.variant, self.vira, self.manilhas = state.variant, state.vira, state.manilhas
         self.dealer, self.mao, self.hand_number = state.dealer, state.mao, state.hand_number
