@@ -351,8 +351,18 @@ def test_a_new_session_does_not_start_with_the_questions_of_the_last_one(turma):
     answer to it (`skill_seed`): the same store replays a session, and the next session, after
     her answers, leaves out what the last one asked, even where a skill has four questions."""
     from widgets.pages.revisao import skill_seed
+    for name in ("Ana", "Bia", "Caio"):  # each her own streams: 1 in 80 failed before (issue 30)
+        _a_new_session_asks_none_of_the_last(turma, name)
+    assert skill_seed("ana", "who_is_mao", 10.0) != skill_seed("ana", "who_is_mao", 11.0)
+    assert skill_seed("ana", "who_is_mao", 10.0) != skill_seed("someone", "who_is_mao", 10.0)
+
+
+def _a_new_session_asks_none_of_the_last(turma, name):
+    """Four sessions after the first, each answered wrong (due again): the last two sessions'
+    answered questions were drawn again once her misconceptions were favoured, and with the
+    replayed draws left out too a skill of four questions had none left (who_is_mao)."""
     store = open_store()
-    ana = sign_in(turma.code, "Ana")
+    ana = sign_in(turma.code, name, f"browser-{name.lower()}-001")
     old = time.time() - 3 * DAY
     lessons = {"who_is_mao": "truco_mao", "tied_hand": "truco_rodadas", "stronger_card": "manilhas",
                "score_21_hand": "vinte_e_um_pontos"}
@@ -379,7 +389,5 @@ def test_a_new_session_does_not_start_with_the_questions_of_the_last_one(turma):
     for days in (1, 2, 3, 4):
         now = session(days)[1]
         assert set(now) == set(lessons)
-        assert all(now[skill] != last[skill] for skill in lessons), (days, now, last)
+        assert all(now[skill] != last[skill] for skill in lessons), (name, days, now, last)
         last = now
-    assert skill_seed(ana.key, "who_is_mao", 10.0) != skill_seed(ana.key, "who_is_mao", 11.0)
-    assert skill_seed(ana.key, "who_is_mao", 10.0) != skill_seed("someone", "who_is_mao", 10.0)

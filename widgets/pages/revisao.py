@@ -25,15 +25,16 @@ Decided rules (docs/rules.md#review-boxes):
   not start with the questions of the last one. Without a `seed`, a skill's questions come
   from a Generator seeded from the learner, the skill and the time of her newest answer to it
   (`skill_seed`, with a fresh question maker): the same store replays a session, and each
-  answer starts a new stream. What the last two sessions asked of the skill is drawn again
-  from the times of her earlier answers (each session's own draw, leaving out what the two
-  before it asked, back to her oldest recent answer) and left out.
+  answer starts a new stream. What she answered of the skill in the last two sessions is left
+  out; so, where the skill has questions enough, is what those sessions drew, drawn again from
+  the times of her earlier answers (each session's own draw, leaving out what the two before it
+  asked, back to her oldest recent answer): a session whose answer was not kept whole.
 """
 from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from html import escape
 from typing import Any
 
@@ -197,14 +198,20 @@ class Review(View):
         return self._makers[skill]
 
     @staticmethod
-    def _draw(maker: Callable, rng, skill: str, avoid: set) -> Question:
-        """The first question of `skill` the maker draws that is not in `avoid` (TRIES draws)."""
+    def _draw(maker: Callable, rng, skill: str, avoid: set, rather: Collection = ()) -> Question:
+        """The first question of `skill` the maker draws that is in neither `avoid` nor `rather`
+        (TRIES draws); failing that, the first of them not in `avoid`."""
         question = maker(rng)
+        fallback = None
         for _ in range(TRIES):
             if question.skill == skill and question.same_as() not in avoid:
-                break
+                if question.same_as() not in rather:
+                    return question
+                fallback = fallback or question
             question = maker(rng)
-        return question  # the lesson's other kind: still a review of that lesson
+        if question.skill == skill and question.same_as() not in avoid and question.same_as() not in rather:
+            return question
+        return fallback or question  # the lesson's other kind: still a review of that lesson
 
     def _stream(self, skill: str, since: float | None) -> tuple:
         """(maker, Generator) of the questions of `skill` after her answer at `since`."""
@@ -213,18 +220,20 @@ class Review(View):
                                            make_rng(skill_seed(self.learner_key, skill, since)))
         return self._streams[skill, since]
 
-    def _asked_last_time(self, skill: str) -> set:
-        """What the last two sessions asked of `skill` (see the module's rules): each one's
-        draw from the stream after an earlier answer, replayed from the oldest recent answer."""
+    def _asked_last_time(self, skill: str) -> tuple[set, set]:
+        """(what she answered of `skill` in the last two sessions, what they drew of it by the
+        replay; see the module's rules). The replay draws the stream after each earlier answer,
+        from the oldest recent one, with today's maker: once her misconceptions are favoured
+        it differs from what the sessions asked, so her answers are what must be left out
+        and the replayed draws only what had rather be (a skill of four questions would have
+        none left)."""
         times = list((self.levels.get(skill) or {}).get("times") or [])[1:]  # before her newest
         asked: list = []  # the replayed draws, newest first
         for since in reversed(times):
             maker = self._new_maker(skill)
             rng = make_rng(skill_seed(self.learner_key, skill, since))
             asked.insert(0, self._draw(maker, rng, skill, set(asked[:2])).same_as())
-        # and what she really answered (her whole answers): the replay above draws with today's
-        # maker, which differs from the last session's once her misconceptions are favoured
-        return set(asked[:2]) | set(self._answered_before.get(skill, []))
+        return set(self._answered_before.get(skill, [])), set(asked[:2])
 
     def make_question(self, skill: str) -> Question:
         """A question of `skill`, drawn by its lesson's own question maker: neither one asked
@@ -236,7 +245,8 @@ class Review(View):
                                   self.asked_keys)
         else:
             maker, rng = self._stream(skill, (self.levels.get(skill) or {}).get("last_at"))
-            question = self._draw(maker, rng, skill, self.asked_keys | self._asked_last_time(skill))
+            answered, replayed = self._asked_last_time(skill)
+            question = self._draw(maker, rng, skill, self.asked_keys | answered, replayed)
         self.asked_keys.add(question.same_as())
         return question
 
