@@ -3,6 +3,8 @@
 fast bot pace. Pairings, tables, results and standings appear on every screen; each phone sits
 at her table with one tap (no code typed); the second round has no rematch; the end shows
 the podium (docs/rules.md#tournament-pages)."""
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 from class_pages import PHONE, create_class, open_page, sign_in
 from conftest import SCREENSHOTS
 from phone_pages import axe_violations
@@ -27,8 +29,18 @@ def sit_and_leave(phone, lang: str) -> str:
     phone.wait_for_url("**/mesa.ipynb?mesa=*")
     phone.wait_for_selector(".cartas-mesa-seat[data-mine='true']", timeout=90_000)
     code = phone.url.split("mesa=", 1)[1].split("&", 1)[0]
-    phone.locator(".cartas-mesa-leave").click()
-    phone.wait_for_selector(".cartas-mesa-seat[data-mine='true']", state="detached", timeout=60_000)
+    # Her 1-hand game at the fast pace may be over already on a loaded machine (her seat is
+    # the bots' once she is away past the timeout): then "Stand up" is gone and she stays seated.
+    over = "document.querySelector(\".cartas-status [data-status='finished']\")"
+    phone.wait_for_function(f"() => {over} || document.querySelector('.cartas-mesa-leave')?.offsetParent",
+                            timeout=60_000)
+    if not phone.evaluate(f"() => !!{over}"):
+        try:
+            phone.locator(".cartas-mesa-leave").click(timeout=10_000)
+        except PlaywrightTimeout:  # over between the look and the tap
+            assert phone.evaluate(f"() => !!{over}")
+        phone.wait_for_function(f"() => {over} || !document.querySelector(\".cartas-mesa-seat[data-mine='true']\")",
+                                timeout=60_000)
     phone.goto(tournament_url)
     phone.wait_for_selector(".cartas-view", state="visible")
     return code
