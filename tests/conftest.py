@@ -172,7 +172,8 @@ def postgres_server():
     try:
         yield f"postgresql://cartas@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "fast", "-w",
+        # immediate: its folder is deleted next, so nothing need be written on the way out
+        subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-m", "immediate", "-w",
                         "stop"], capture_output=True, timeout=60)
         shutil.rmtree(folder, ignore_errors=True)
 

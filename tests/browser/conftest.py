@@ -35,7 +35,7 @@ def voila_url(tmp_path_factory):
     try:
         yield base
     finally:
-        stop(process)
+        stop(process, timeout=5)  # the run's end: its kernels need no graceful shutdown
 
 
 @pytest.fixture(scope="session")
