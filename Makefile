@@ -11,6 +11,10 @@ STAMP  := $(VENV)/.installed
 # tests/conftest.py). More workers than cores: most browser and server tests wait on I/O.
 WORKERS ?= 4
 XDIST   := -n $(WORKERS) --dist loadgroup
+# Python keeps its compiled modules (__pycache__, git-ignored) and pytest its rewritten test
+# modules, even where the machine says not to (PYTHONDONTWRITEBYTECODE=1, as here): else every
+# kernel, server and test worker compiles the project's sources again.
+export PYTHONDONTWRITEBYTECODE :=
 
 .PHONY: serve test quick lint install browser postgres hubproxy replicatools screenshots bench clean
 
