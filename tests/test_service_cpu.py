@@ -161,3 +161,56 @@ def test_on_postgresql_an_answer_batch_is_one_statement_and_keeps_its_order(post
         assert seen[0] == "Ana"
     finally:
         store.close()
+
+
+def test_an_answer_is_the_json_value_json_writes_in_utf8():
+    """`encode_answer` (orjson when installed) writes what json.dumps(ensure_ascii=False)
+    writes, as a reader parses it: texts in Portuguese, keys that are not texts, nested lists;
+    an integer orjson does not write is left to json."""
+    import json
+
+    from classroom.service import encode_answer
+    value = {"pt": "Você não está sentado nesta mesa: ação, truco!", "en": "You are not seated",
+             "counts": {1: 2, 3: [4.5, None, True]}, "nested": [[{"a": ""}]], "big": 10**30}
+    text = encode_answer(value)
+    assert isinstance(text, bytes)
+    assert json.loads(text) == json.loads(json.dumps(value, ensure_ascii=False))
+    del value["big"]
+    assert json.loads(encode_answer(value)) == json.loads(json.dumps(value, ensure_ascii=False))
+    assert "ação".encode() in encode_answer(value)            # UTF-8, not \\u escapes
+
+
+def test_a_tables_answers_are_not_encoded_by_json_when_orjson_is_there(monkeypatch, tmp_path):
+    """Every long-poll answer is one seat's view encoded (issue 35, item 5): by orjson, some
+    ten times faster than json.dumps, which encodes none of a table's answers here."""
+    pytest.importorskip("orjson")
+    import json as real_json
+
+    from test_remote_tables import RunningService, tables_of
+
+    import classroom.service as service_module
+
+    class CountingJson:
+        dumps_calls = 0
+
+        def __getattr__(self, name):
+            return getattr(real_json, name)
+
+        def dumps(self, *args, **kwargs):
+            CountingJson.dumps_calls += 1
+            return real_json.dumps(*args, **kwargs)
+    running = RunningService(str(tmp_path / "service.db"))
+    try:
+        monkeypatch.setattr(service_module, "json", CountingJson())
+        ana = tables_of(running, "ana").classroom
+        view = ana.create_table("paulista", pace=0.2)
+        view = ana.start(view["code"])
+        code = view["code"]
+        while view["current_seat"] != 0:              # the bot's turn: a long poll answers it
+            view = ana.watch(code, view["version"], 5.0)
+        moved = ana.move(code, view["legal"][0]["action"], view["version"])
+        assert moved["version"] == view["version"] + 1
+        assert ana.table(code)["version"] >= moved["version"]
+    finally:
+        running.stop()
+    assert CountingJson.dumps_calls == 0
