@@ -656,6 +656,12 @@ class HeldSnapshots(dict[str, Snapshot]):
             self.pop(code, None)
 
 
+def _end_wait(future: asyncio.Future) -> None:
+    """A long poll's time is up: its waiter's future ends with None (no new version)."""
+    if not future.done():
+        future.set_result(None)
+
+
 class Service:
     """Waiting pages and bots over `Classes`, on the tornado loop.
 
@@ -876,12 +882,20 @@ class Service:
         return future
 
     async def wait(self, code: str, future: asyncio.Future, timeout: float) -> Snapshot | None:
-        """The table's next version for a registered waiter, or None after `timeout` s."""
+        """The table's next version for a registered waiter, or None after `timeout` s. The
+        waiter's own future is awaited, with one timer that ends it with None: no shield, no
+        second future and no task per long poll (issue 35, item 5); it is this waiter's alone,
+        so it may be ended or cancelled here (`publish` sets only one not done)."""
+        timer = None
         try:
-            return await asyncio.wait_for(asyncio.shield(future), timeout)
-        except TimeoutError:
-            return None
+            if not future.done() and timeout > 0:
+                assert self.loop is not None
+                timer = self.loop.call_later(timeout, _end_wait, future)
+                await future
+            return future.result() if future.done() and not future.cancelled() else None
         finally:
+            if timer is not None:
+                timer.cancel()
             waiting = self.waiters.get(code)
             if waiting is not None:
                 waiting.pop(future, None)

@@ -6,6 +6,8 @@ advanced by the new actions, not replayed; an answer batch is one statement on P
 Each result must be exactly what a full load gives."""
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
 import pytest
 
@@ -214,3 +216,55 @@ def test_a_tables_answers_are_not_encoded_by_json_when_orjson_is_there(monkeypat
     finally:
         running.stop()
     assert CountingJson.dumps_calls == 0
+
+
+class CountingLoop(asyncio.SelectorEventLoop):
+    """An event loop counting the futures and timers made on it."""
+
+    futures = 0
+    timers = 0
+
+    def create_future(self):
+        CountingLoop.futures += 1
+        return super().create_future()
+
+    def call_at(self, when, callback, *args, context=None):
+        CountingLoop.timers += 1
+        return super().call_at(when, callback, *args, context=context)
+
+
+def test_a_long_poll_is_one_future_and_one_timer_woken_or_timed_out(tmp_path):
+    """A page's long poll (`Service.register`, `Service.wait`) makes its waiter's future and
+    one timer, whether a change wakes it or its time is up (issue 35, item 5: wait_for and
+    shield made two futures more per poll); it answers as before: the new version, None
+    after its time, and nothing is left waiting."""
+    from classroom.service import Classes, Service, open_store
+
+    async def main():
+        store, listen, workers = open_store(str(tmp_path / "service.db"), 3)
+        service = Service(Classes(store, workers), hub=None, listen=listen)  # type: ignore[arg-type]
+        service.loop = asyncio.get_running_loop()
+        try:
+            tables = service.classes.tables
+            code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
+            held = await service.classes.run(tables.snapshot, code)
+            newer = await service.classes.run(lambda: tables.join(code, "hub:bia", "bia", 1))
+            counts = []
+            for publish, timeout in ((True, 5.0), (False, 0.05)):
+                before = CountingLoop.futures, CountingLoop.timers
+                waiting = service.register(code, held.version)
+                if publish:
+                    service.loop.call_soon(service.publish, newer)
+                woken = await service.wait(code, waiting, timeout)
+                counts.append((CountingLoop.futures - before[0], CountingLoop.timers - before[1]))
+                assert woken is (newer if publish else None)
+                assert code not in service.waiters
+            return counts
+        finally:
+            store.close()
+
+    loop = CountingLoop()
+    try:
+        assert loop.run_until_complete(main()) == [(1, 1), (1, 1)]
+    finally:
+        loop.close()
