@@ -293,6 +293,7 @@ def test_the_hub_image_installs_cartas_for_the_class_service():
     text = (DEPLOY / "Dockerfile.hub").read_text()
     assert "COPY . /srv/cartas" in text and "--no-deps /srv/cartas" in text
     assert "psycopg_pool" in text
+    assert '"orjson>=3.9"' in text      # the service's answers are encoded by it (issue 35, item 5)
 
 
 def test_the_hubs_proxy_reads_a_link_as_long_as_the_learners_servers_do():

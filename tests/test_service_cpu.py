@@ -6,6 +6,8 @@ advanced by the new actions, not replayed; an answer batch is one statement on P
 Each result must be exactly what a full load gives."""
 from __future__ import annotations
 
+import asyncio
+
 import numpy as np
 import pytest
 
@@ -161,3 +163,108 @@ def test_on_postgresql_an_answer_batch_is_one_statement_and_keeps_its_order(post
         assert seen[0] == "Ana"
     finally:
         store.close()
+
+
+def test_an_answer_is_the_json_value_json_writes_in_utf8():
+    """`encode_answer` (orjson when installed) writes what json.dumps(ensure_ascii=False)
+    writes, as a reader parses it: texts in Portuguese, keys that are not texts, nested lists;
+    an integer orjson does not write is left to json."""
+    import json
+
+    from classroom.service import encode_answer
+    value = {"pt": "Você não está sentado nesta mesa: ação, truco!", "en": "You are not seated",
+             "counts": {1: 2, 3: [4.5, None, True]}, "nested": [[{"a": ""}]], "big": 10**30}
+    text = encode_answer(value)
+    assert isinstance(text, bytes)
+    assert json.loads(text) == json.loads(json.dumps(value, ensure_ascii=False))
+    del value["big"]
+    assert json.loads(encode_answer(value)) == json.loads(json.dumps(value, ensure_ascii=False))
+    assert "ação".encode() in encode_answer(value)            # UTF-8, not \\u escapes
+
+
+def test_a_tables_answers_are_not_encoded_by_json_when_orjson_is_there(monkeypatch, tmp_path):
+    """Every long-poll answer is one seat's view encoded (issue 35, item 5): by orjson, some
+    ten times faster than json.dumps, which encodes none of a table's answers here."""
+    pytest.importorskip("orjson")
+    import json as real_json
+
+    from test_remote_tables import RunningService, tables_of
+
+    import classroom.service as service_module
+
+    class CountingJson:
+        dumps_calls = 0
+
+        def __getattr__(self, name):
+            return getattr(real_json, name)
+
+        def dumps(self, *args, **kwargs):
+            CountingJson.dumps_calls += 1
+            return real_json.dumps(*args, **kwargs)
+    running = RunningService(str(tmp_path / "service.db"))
+    try:
+        monkeypatch.setattr(service_module, "json", CountingJson())
+        ana = tables_of(running, "ana").classroom
+        view = ana.create_table("paulista", pace=0.2)
+        view = ana.start(view["code"])
+        code = view["code"]
+        while view["current_seat"] != 0:              # the bot's turn: a long poll answers it
+            view = ana.watch(code, view["version"], 5.0)
+        moved = ana.move(code, view["legal"][0]["action"], view["version"])
+        assert moved["version"] == view["version"] + 1
+        assert ana.table(code)["version"] >= moved["version"]
+    finally:
+        running.stop()
+    assert CountingJson.dumps_calls == 0
+
+
+class CountingLoop(asyncio.SelectorEventLoop):
+    """An event loop counting the futures and timers made on it."""
+
+    futures = 0
+    timers = 0
+
+    def create_future(self):
+        CountingLoop.futures += 1
+        return super().create_future()
+
+    def call_at(self, when, callback, *args, context=None):
+        CountingLoop.timers += 1
+        return super().call_at(when, callback, *args, context=context)
+
+
+def test_a_long_poll_is_one_future_and_one_timer_woken_or_timed_out(tmp_path):
+    """A page's long poll (`Service.register`, `Service.wait`) makes its waiter's future and
+    one timer, whether a change wakes it or its time is up (issue 35, item 5: wait_for and
+    shield made two futures more per poll); it answers as before: the new version, None
+    after its time, and nothing is left waiting."""
+    from classroom.service import Classes, Service, open_store
+
+    async def main():
+        store, listen, workers = open_store(str(tmp_path / "service.db"), 3)
+        service = Service(Classes(store, workers), hub=None, listen=listen)  # type: ignore[arg-type]
+        service.loop = asyncio.get_running_loop()
+        try:
+            tables = service.classes.tables
+            code = await service.classes.run(lambda: tables.create("paulista", "hub:ana", "ana"))
+            held = await service.classes.run(tables.snapshot, code)
+            newer = await service.classes.run(lambda: tables.join(code, "hub:bia", "bia", 1))
+            counts = []
+            for publish, timeout in ((True, 5.0), (False, 0.05)):
+                before = CountingLoop.futures, CountingLoop.timers
+                waiting = service.register(code, held.version)
+                if publish:
+                    service.loop.call_soon(service.publish, newer)
+                woken = await service.wait(code, waiting, timeout)
+                counts.append((CountingLoop.futures - before[0], CountingLoop.timers - before[1]))
+                assert woken is (newer if publish else None)
+                assert code not in service.waiters
+            return counts
+        finally:
+            store.close()
+
+    loop = CountingLoop()
+    try:
+        assert loop.run_until_complete(main()) == [(1, 1), (1, 1)]
+    finally:
+        loop.close()
