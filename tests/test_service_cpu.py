@@ -271,7 +271,8 @@ def test_a_long_poll_is_one_future_and_one_timer_woken_or_timed_out(tmp_path):
         finally:
             loop.close()
 
-    # on a thread of its own: a loop an earlier test of this worker left running on the main
-    # thread would refuse this one ("Cannot run the event loop while another loop is running")
+    # on a thread of its own: on a worker that ran a browser test, Playwright's sync API (the
+    # session's browser) has its loop running on the main thread, which refuses a second one
+    # ("Cannot run the event loop while another loop is running")
     with concurrent.futures.ThreadPoolExecutor(1) as thread:
         assert thread.submit(run).result(timeout=60) == [(1, 1), (1, 1)]
