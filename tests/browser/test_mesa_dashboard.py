@@ -337,9 +337,18 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
     ana.locator(".cartas-mesa-start").click()
     ana.wait_for_selector(".cartas-status [data-turn='you']")  # seed 7: seat 0 leads
     # raise: a double click calls truco once
-    mark = kernel_wire.of(ana).mark()
+    wire = kernel_wire.of(ana)
+    mark = wire.mark()
     ana.locator(".cartas-act-raise").dblclick()
-    assert "a mesa já mudou" in refusal(ana, "a mesa já mudou", mark)
+    wire.handled(ana, mark)
+    # the second click is refused when it reaches the kernel after the first one's move; on a
+    # loaded machine the first one's redraw can replace the button before the second click,
+    # and then there is nothing to refuse: one call of truco either way (counted below)
+    try:
+        ana.locator(".cartas-field-error", has_text="a mesa já mudou").wait_for(state="attached", timeout=10_000)
+    except PlaywrightTimeout:
+        clicks = [said for said in wire.said[mark:] if '"event": "click"' in said]
+        assert len(clicks) == 1, f"{len(clicks)} clicks reached the kernel and none was refused"
     raises = [e for e in stored_state(db, code).events if e["type"] == "raise" and e["seat"] == 0]
     assert len(raises) == 1
     # play: a double click on a card plays one card
