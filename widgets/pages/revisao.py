@@ -200,18 +200,16 @@ class Review(View):
     @staticmethod
     def _draw(maker: Callable, rng, skill: str, avoid: set, rather: Collection = ()) -> Question:
         """The first question of `skill` the maker draws that is in neither `avoid` nor `rather`
-        (TRIES draws); failing that, the first of them not in `avoid`."""
-        question = maker(rng)
+        (TRIES + 1 draws); failing that, the first of them not in `avoid`; failing that, the
+        last one drawn (the lesson's other kind: still a review of that lesson)."""
         fallback = None
-        for _ in range(TRIES):
+        for _ in range(TRIES + 1):
+            question = maker(rng)
             if question.skill == skill and question.same_as() not in avoid:
                 if question.same_as() not in rather:
                     return question
                 fallback = fallback or question
-            question = maker(rng)
-        if question.skill == skill and question.same_as() not in avoid and question.same_as() not in rather:
-            return question
-        return fallback or question  # the lesson's other kind: still a review of that lesson
+        return fallback or question
 
     def _stream(self, skill: str, since: float | None) -> tuple:
         """(maker, Generator) of the questions of `skill` after her answer at `since`."""
