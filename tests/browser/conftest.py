@@ -1,7 +1,9 @@
 """A Voilà server over notebooks/ and Debian's Chromium driven by Playwright.
 
 Under CI=true a missing browser is a failure; elsewhere the browser tests are skipped with
-the reason. Screenshots of every dashboard land in screenshots/ (git-ignored) for review.
+the reason. With CARTAS_SCREENSHOTS=1, screenshots of every dashboard land in screenshots/
+(git-ignored) for review; without, none is taken (a tall page's full screenshot costs the
+browser as much CPU as a tenth of loading it).
 """
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from kernel_wire import watch
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
 SCREENSHOTS = ROOT / "screenshots"
+KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
 
 
 def launch_chromium(playwright):
@@ -51,7 +54,7 @@ def browser():
 def dashboard(browser, voila_url, request):
     """Open a dashboard: dashboard("manilhas.ipynb", lang="en") -> Playwright page.
 
-    The page's screenshot is saved under screenshots/ when the test ends.
+    The page's screenshot is saved under screenshots/ when the test ends (CARTAS_SCREENSHOTS=1).
     """
     pages = []
 
@@ -67,6 +70,9 @@ def dashboard(browser, voila_url, request):
     yield open_dashboard
     SCREENSHOTS.mkdir(exist_ok=True)
     for i, (notebook, page) in enumerate(pages):
+        if not KEEP_SCREENSHOTS:
+            page.close()
+            continue
         name = f"{request.node.name}-{i}-{Path(notebook).stem}.png".replace("/", "_")
         # Voilà scrolls an inner element, so full_page alone stops at the viewport:
         # grow the viewport to the tallest scrolling content first.

@@ -48,11 +48,10 @@ def learners(browser, mesa_url, request):
         return pages
 
     yield open_pages
-    from serving import ROOT
-    SCREENSHOTS = ROOT / "screenshots"  # as tests/browser/conftest.py saves them
+    from conftest import KEEP_SCREENSHOTS, SCREENSHOTS  # as tests/browser/conftest.py saves them
     SCREENSHOTS.mkdir(exist_ok=True)
     for i, context in enumerate(contexts):
-        for page in context.pages:
+        for page in context.pages if KEEP_SCREENSHOTS else ():
             page.screenshot(path=str(SCREENSHOTS / f"{request.node.name}-{i}-mesa.png"), full_page=True)
         context.close()
 
