@@ -8,6 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 import kernel_wire
+from conftest import KEEP_SCREENSHOTS, SCREENSHOTS
 from serving import ROOT, start_voila, stop
 
 pytestmark = pytest.mark.browser
@@ -48,7 +49,6 @@ def learners(browser, mesa_url, request):
         return pages
 
     yield open_pages
-    from conftest import KEEP_SCREENSHOTS, SCREENSHOTS  # as tests/browser/conftest.py saves them
     SCREENSHOTS.mkdir(exist_ok=True)
     for i, context in enumerate(contexts):
         for page in context.pages if KEEP_SCREENSHOTS else ():
