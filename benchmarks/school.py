@@ -505,6 +505,8 @@ def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: 
     """One process of simulated learners: the answers of `tokens`' learners and the games of
     `tables`, for `seconds`; what it saw."""
     cpu0 = time.process_time()
+    import logging   # a watch stream closed at a game's end is a fetch cancelled: tornado logs its end
+    logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
 
     async def go() -> School:
         school = School(url, tokens, seconds, seed, watch)
