@@ -120,6 +120,7 @@ class Watch:
         self.school, self.user, self.code = school, user, code
         self.version = view["version"]
         self.held = held(view)
+        self.page = f"{abs(hash((user, code))) % 2**60:x}"   # its own moves' versions come in their answers
         self.queue: asyncio.Queue = asyncio.Queue()
         self.buffer = b""
         self.task = asyncio.ensure_future(self.run())
@@ -143,7 +144,7 @@ class Watch:
             self.buffer = b""
             school.streams += 1
             query = (f"after={self.version}&events_since={self.held['events_since']}"
-                     f"&events_seat={self.held['events_seat']}")
+                     f"&events_seat={self.held['events_seat']}&page={self.page}")
             try:
                 response = await school.http.fetch(
                     f"{school.url}api/tables/{self.code}/watch?{query}",
@@ -287,7 +288,9 @@ class School:
         return "" if view is None else view["status"]
 
     async def seat_streamed(self, code: str, seat: int, user: str, view: dict, watch: Watch, rng) -> str:
-        """`seat` with a watch stream: her own move's version comes on it too, and is passed over."""
+        """`seat` with a watch stream, as a kernel's page: her move says her page's id, so its
+        version comes in the move's answer only (an older or equal version on the stream is
+        passed over)."""
         while time.monotonic() < self.until and view["status"] != "finished":
             if view["seat"] != seat:
                 self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
@@ -299,7 +302,8 @@ class School:
                 move = plays[int(rng.integers(len(plays)))]
                 sent = time.monotonic()
                 moved = await self.call(user, "POST", f"api/tables/{code}/move",
-                                        {"action": move, "version": view["version"], **held(view)})
+                                        {"action": move, "version": view["version"], **held(view),
+                                         "page": watch.page})
                 if moved is not None:
                     self.moves += 1
                     self.table_moves[code] = self.table_moves.get(code, 0) + 1
@@ -505,7 +509,7 @@ def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: 
     """One process of simulated learners: the answers of `tokens`' learners and the games of
     `tables`, for `seconds`; what it saw."""
     cpu0 = time.process_time()
-    import logging   # a watch stream closed at a game's end is a fetch cancelled: tornado logs its end
+    import logging  # a watch stream closed at a game's end is a fetch cancelled: tornado logs its end
     logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
 
     async def go() -> School:

@@ -163,14 +163,15 @@ class RemoteClassroom:
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise ServiceUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
 
-    def open_watch(self, code: str, version: int, held: dict | None = None) -> WatchStream:
-        """The watch stream of table `code` from `version` on (`held`: the log the page holds),
-        open (its headers read); a refusal as `call` raises it. Its lines are read with
+    def open_watch(self, code: str, version: int, held: dict | None = None, page: str = "") -> WatchStream:
+        """The watch stream of table `code` from `version` on (`held`: the log the page holds;
+        `page`: the page's id, whose own moves' versions it does not bring), open (its headers
+        read); a refusal as `call` raises it. Its lines are read with
         `WatchStream.lines`, on one thread; `interrupt()` ends it from another."""
         parts = urlsplit(self.url)
         kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
         target = (parts.path.rstrip("/") + f"/api/tables/{quote(code)}/watch?"
-                  + urlencode({"after": version, **(held or {})}))
+                  + urlencode({"after": version, **(held or {}), **({"page": page} if page else {})}))
         connection = kind(parts.hostname or "127.0.0.1", parts.port, timeout=TIMEOUT)
         try:
             connection.request("GET", target, headers={"Authorization": f"token {self.token}",
@@ -293,9 +294,11 @@ class RemoteClassroom:
     def start(self, code: str, held: dict | None = None) -> dict:
         return self.call("POST", f"api/tables/{quote(code)}/start", {**(held or {})})
 
-    def move(self, code: str, action: str, version: int, held: dict | None = None) -> dict:
+    def move(self, code: str, action: str, version: int, held: dict | None = None, page: str = "") -> dict:
+        """Play `action` on `version`; `page`, the id of the page whose watch stream need not
+        bring the version back (`open_watch`)."""
         return self.call("POST", f"api/tables/{quote(code)}/move",
-                         {"action": action, "version": version, **(held or {})})
+                         {"action": action, "version": version, **(held or {}), **({"page": page} if page else {})})
 
     # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
     # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the

@@ -25,9 +25,11 @@ Decided rules (the service's side is in `classroom.service`):
   change or after WATCH_WAIT s. When the stream ends (the service bounds its life) or breaks
   (its replica gone) the thread opens another from the last version it holds, through
   whichever replica it reaches, so no version is lost and none is taken twice (an older or
-  equal version is never taken). Opening one that fails is the page's notice (`tick` raises
-  it) and the thread waits RETRY_AFTER s before it tries again, as it does after a stream that
-  lasted less than RETRY_AFTER s (no busy loop). The thread ends with `stop_watching()`, or
+  equal version is never taken). The client names its page with a random id (`page`) on its
+  stream and its moves: a version its own move made comes in the move's answer only. Opening
+  a stream that fails is the page's notice (`tick` raises it) and the thread waits
+  RETRY_AFTER s before it tries again, as it does after a stream that lasted less than
+  RETRY_AFTER s (no busy loop). The thread ends with `stop_watching()`, or
   once no page has waited on it for READER_IDLE s. On PostgreSQL the service hears of every
   change by LISTEN/NOTIFY.
 - The log: the service sends a seat's events once. Each request says how many events of which
@@ -41,6 +43,7 @@ Decided rules (the service's side is in `classroom.service`):
 from __future__ import annotations
 
 import asyncio
+import secrets
 import threading
 import time
 from collections.abc import Callable
@@ -279,6 +282,8 @@ class RemoteTableClient:
         self.snap = tables.snapshot(self.code, learner)
         self.watches = 0   # waits of the page (tests, benchmarks)
         self.streams = 0   # watch streams opened (tests, benchmarks)
+        self.lines = 0     # views the streams brought (tests, benchmarks)
+        self.page = secrets.token_hex(8)      # this page, to the service (see the rules)
         self.replica = ""  # the service process the last stream came from
         self._lock = threading.RLock()        # the view held, the news and the waiter
         self._changed = False                 # a view taken by the reader that the page has not drawn
@@ -399,7 +404,7 @@ class RemoteTableClient:
                     version, held = self.snap.version, self.held()
                 opened = time.monotonic()
                 try:
-                    stream = _ask(self.tables.classroom.open_watch, self.code, version, held)
+                    stream = _ask(self.tables.classroom.open_watch, self.code, version, held, self.page)
                 except (StoreError, TableError) as error:
                     self._wake(error)
                     self._stop.wait(RETRY_AFTER)
@@ -411,8 +416,10 @@ class RemoteTableClient:
                     if self._stop.is_set():
                         continue
                     for view in stream.lines():
-                        if view is not None and self._take(view):
-                            self._wake()
+                        if view is not None:
+                            self.lines += 1
+                            if self._take(view):
+                                self._wake()
                         if self._idle():
                             break
                 except StoreError:   # broken (its replica gone): another is opened at once
@@ -431,7 +438,7 @@ class RemoteTableClient:
     # acting: always as the hub user herself, on the version she saw
     def move(self, action: Any, seen_version: int | None = None) -> None:
         seen = self.snap.version if seen_version is None else seen_version
-        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen, self.held()))
+        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen, self.held(), self.page))
 
     def join(self, name: str, seat: int) -> None:
         self._take(_ask(self.tables.classroom.join, self.code, seat, self.held()))

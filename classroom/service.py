@@ -65,8 +65,10 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   after=V` (with the log it holds, `events_since`/`events_seat`, and `seat` as a look takes
   them) is one long-lived answer, `application/x-ndjson`, that writes the caller's seat view of
   each new version as one JSON line, flushed, from the first version that is not V on; a
-  version is never sent twice on one stream, and each line's log starts where the line before
-  left that seat's log. Her token, the code's guess limit and the parameters are checked once,
+  version is never sent twice on one stream, nor one made by a move of the stream's own page
+  (a page names itself with `page`, on its stream and its moves; its move's answer brought
+  that version, and no seat's view shows another page's id), and each line's log starts
+  where the line before left that seat's log. Her token, the code's guess limit and the parameters are checked once,
   when the stream opens, and refused as any request is (JSON, with the status); the seat of
   each line is hers at that version (a seat she left is a spectator's from then on). A stream
   quiet for STREAM_KEEPALIVE s gets an empty line (no proxy's idle timeout cuts it: haproxy's
@@ -158,6 +160,7 @@ from urllib.parse import quote
 
 from tornado import httpclient, web
 from tornado.iostream import StreamClosedError
+from tornado.log import app_log
 
 try:   # answers encoded faster (`encode_answer`); json does the same when it is missing
     import orjson
@@ -558,7 +561,8 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
         "seats": [{k: info[k] for k in ("seat", "name", "controller", "away", "team")}
                   for info in snap.seats(now)],
         "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
-        "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
+        "class": record.get("class_code", ""), "last": public_last(record.get("last")),
+        "outcome": record.get("outcome"),
         "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
         "why": {"pt": None, "en": None}, "hand_number": 0, "level": snap.level,
         "homework": bool(record.get("homework")),   # one learner's homework table: nobody takes a seat
@@ -588,6 +592,24 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     out["view"] = seen
     out["result"] = state.outcome().to_dict()
     return out
+
+
+def public_last(last: Any) -> Any:
+    """A record's last change as every seat may read it: without the id of the page that made
+    it (another learner who knew it could hide her moves from that page's stream)."""
+    if isinstance(last, dict) and "page" in last:
+        return {k: v for k, v in last.items() if k != "page"}
+    return last
+
+
+def page_argument(value: Any) -> str:
+    """The id a page gives itself (`page`: 1 to 32 hex digits), "" if absent; anything else is
+    refused 400 naming it."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{1,32}", value):
+        raise Refused(400, "bad_request", why="page")
+    return value
 
 
 def table_brief(snap: Snapshot, now: float) -> dict:
@@ -1469,7 +1491,8 @@ class TableWatchHandler(Handler):
     async def get(self, code: str):
         """Check who asks and what she says (once), then stream (`watch`). `after=V`: the
         version the page holds (absent: the current view is the first line); `events_since`
-        and `events_seat`: the log it holds; `seat=N`: refused 403 unless N is her seat."""
+        and `events_seat`: the log it holds; `seat=N`: refused 403 unless N is her seat;
+        `page`: the page's id (`page_argument`), whose own moves' versions are not sent."""
         opened: list[tuple] = []
 
         async def work():
@@ -1477,11 +1500,12 @@ class TableWatchHandler(Handler):
             code_ = clean_code(code)
             after = version_argument(self.get_argument("after", None), "after")
             held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
+            page = page_argument(self.get_argument("page", None))
             snap = await self.on_table(user, code_, lambda: self.first(code_))
             asked = self.get_argument("seat", None)
             if asked is not None and asked != str(snap.seat_of(learner_id(user))):
                 raise Refused(403, "not_your_seat")
-            opened.append((user, code_, -1 if after is None else after, held))
+            opened.append((user, code_, -1 if after is None else after, held, page))
         await self.guarded(work, reply=False)
         if opened and not self.answered:
             await self.watch(*opened[0])
@@ -1502,11 +1526,14 @@ class TableWatchHandler(Handler):
             service.publish(snap)
         return snap
 
-    async def watch(self, user: str, code: str, version: int, held: tuple[int, str] | None) -> None:
+    async def watch(self, user: str, code: str, version: int, held: tuple[int, str] | None, page: str) -> None:
         """Write each version of table `code` after `version` as a line, until the client
         goes, the stream's time is up or the table cannot be read. One waiter (a future and
         a timer) per version or keep-alive, registered before the version is compared, so no
-        change slips by between two lines."""
+        change slips by between two lines. A version made by a move of the stream's own page
+        (`page`, said by the stream and by the move) is not written: the move's answer
+        brought it to that page; the next line's log starts where this stream's last one
+        left it, which the page joins to the log it holds."""
         service = self.service
         tables = service.classes.tables
         me = learner_id(user)
@@ -1548,6 +1575,9 @@ class TableWatchHandler(Handler):
                     snap = got
                 else:
                     await service.wait(code, future, 0)   # unregister: the line is sent at once
+                if page and (snap.record.get("last") or {}).get("page") == page:
+                    version = snap.version   # her own move: its answer brought it to her page
+                    continue
                 mine = snap.seat_of(me)
                 view = seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
                 held, version = (view["events_total"], "none" if mine is None else str(mine)), snap.version
@@ -1558,6 +1588,8 @@ class TableWatchHandler(Handler):
                 await self.flush()
         except (StreamClosedError, StoreError, TableError):
             pass   # the client went, or the table cannot be read: the page's next stream says why
+        except Exception:   # no refusal can follow the headers: the stream ends, the error is logged
+            app_log.exception("the watch stream of table %s ended on an error", code)
         finally:
             cut.cancel()
             service.streams -= 1
@@ -1609,7 +1641,8 @@ class TableActionHandler(Handler):
             # the version she saw is most often the one held here: no load, and her presence
             # goes with the others' beats (one transaction a second), so the move is one save
             known = self.service.snaps.get(code)
-            run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
+            page = page_argument(body.get("page"))
+            run = lambda: tables.move(code, me, move, version, known=known, touch=False, page=page)  # noqa: E731
         else:
             raise Refused(404, "not_found")
         began, started = time.monotonic(), [0.0]

@@ -635,3 +635,36 @@ def test_a_watch_stream_checks_who_asks_and_what_she_says_once_refusing_it_by_na
     first = next(iter(stream.lines()))
     stream.close()
     assert first is not None and first["version"] == version and first["seat"] is None
+
+
+def test_a_pages_own_move_comes_in_its_answer_not_again_on_its_stream(service):
+    code, rooms = _two_playing(service)
+    ana = tables_of(service, "ana").client(code, "hub:ana")     # her page, watching as it plays
+    own = others = 0
+
+    def first(legal: list) -> str:
+        actions = [m["action"] for m in legal]
+        return next((a for a in actions if a.startswith("play")), actions[0])
+
+    async def play() -> None:
+        nonlocal own, others
+        await ana.wait_for_change(0.2)                              # her stream opens
+        for _ in range(12):
+            if ana.snap.view["current_seat"] == 0:
+                await asyncio.to_thread(ana.move, first(ana.snap.view["legal"]))
+                own += 1
+                if own == 1:   # her move's record names her page; no seat's view shows it
+                    assert service.service.classes.tables.snapshot(code).record["last"]["page"] == ana.page
+                    assert "page" not in (await asyncio.to_thread(rooms[1].table, code))["last"]
+            else:
+                view = await asyncio.to_thread(rooms[1].table, code)
+                moved = await asyncio.to_thread(rooms[1].move, code, first(view["legal"]), view["version"])
+                others += 1
+                await _until_version(ana, moved["version"])
+    run_async(play())
+    assert own >= 2 and others >= 2
+    assert ana.streams == 1 and ana.lines == others                # Bia's versions only, each once
+    mine = rooms[0].table(code, held={"events_since": 0, "events_seat": 0})
+    assert ana.snap.version == mine["version"]
+    assert ana.snap.view["events"] == mine["events"][ana.snap.view["events_from"]:]   # her log whole
+    ana.stop_watching()

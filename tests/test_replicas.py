@@ -409,6 +409,7 @@ def test_a_watch_stream_whose_replica_is_killed_goes_on_through_another_nothing_
     log the table's own (no event lost or taken twice)."""
     from classroom.remote import RemoteClassroom
     from classroom.remote_tables import RemoteTables
+
     from loops import run_async
     hub, replicas, tokens = district
     seats = {0: "ana", 1: "bia"}
