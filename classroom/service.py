@@ -1599,8 +1599,9 @@ class TableWatchHandler(Handler):
     def cut(self) -> None:
         """The stream outlived STREAM_LIFETIME by STREAM_KEEPALIVE s: its client does not read
         it (a write waits on it). Its connection is closed."""
-        if not self._finished:
-            self.request.connection.close()
+        connection = self.request.connection
+        if not self._finished and isinstance(connection, HTTP1Connection):
+            connection.close()
 
     def on_connection_close(self) -> None:
         """The client went: the wait ends now, not at the next line."""
