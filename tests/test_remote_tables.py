@@ -579,6 +579,13 @@ def test_every_version_reaches_a_watching_page_over_one_stream_not_a_request_eac
     assert watcher.snap.view["events"] == log[watcher.snap.view["events_from"]:]   # nothing lost, nothing twice
     watcher.stop_watching()
 
+    async def ended() -> None:   # the page went: its stream ends at once, nothing left waiting
+        deadline = time.monotonic() + 10
+        while service.service.streams or service.service.waiters.get(code):
+            assert time.monotonic() < deadline, "the stream of a page that went is still open"
+            await asyncio.sleep(0.01)
+    run_async(ended())
+
 
 def test_a_watch_stream_ended_or_broken_mid_game_opens_again_from_its_last_version_nothing_lost(service, monkeypatch):
     from classroom import service as service_module
