@@ -9,19 +9,22 @@ Learners go through the hub's proxy (`/services/cartas/`), as in the deployment.
 
 Each learner (in one of --processes asyncio processes, a table's four in the same one; no
 gzip asked, as a kernel's urllib asks none): every ~ANSWER_EVERY s records 1 to 3 answers; at
-her table (four learners, truco paulista, no bots) she waits on a long poll and, when it is her
-turn, thinks THINK s and plays; like a kernel's page, she says which events she holds, so each
-answer carries only the new ones. A finished game is followed by a new table for the same four.
-For every move, the time from sending it to each other seat's long poll returning that
-version is one latency sample.
+her table (four learners, truco paulista, no bots) she watches the table as a kernel's page
+does (`--watch stream`, the default: one watch stream, `api/tables/CODE/watch`, reopened from
+the last version seen when it ends or breaks; `--watch poll`: one long poll per version, as
+pages did before issue 35's stream) and, when it is her turn, thinks THINK s and plays; like a
+kernel's page, she says which events she holds, so each answer carries only the new ones. A
+finished game is followed by a new table for the same four. For every move, the time from
+sending it to each other seat's watch receiving that version is one latency sample.
 
     .venv/bin/python benchmarks/school.py [--learners 200] [--seconds 120] [--pool 8] [--processes 4]
-        [--database URL] [--direct] [--replicas N] [--balance roundrobin|table]
+        [--database URL] [--direct] [--replicas N] [--balance roundrobin|table] [--watch stream|poll]
 
 Prints: answers sent vs stored (lost, duplicated), peak PostgreSQL connections of the service
 vs its pool, the p50/p95 move-to-other-seats latency, the service's CPU and memory (and its
-CPU per move and per long-poll answer: the process's CPU time over the run divided by each
-count, the figures deploy/jupyterhub/README.md's capacity table is derived from), and
+CPU per move and per long-poll answer, a watch stream's view line counting as one answer:
+the process's CPU time over the run divided by each count, the figures
+deploy/jupyterhub/README.md's capacity table is derived from), and
 database queries (and transactions) per second; then where a move's time went: the mover's
 own answer, the clients' loop lateness, and the service's steps (`/health` "stages": auth,
 queue and store of a move, a woken page's answer, the service loop's lateness).
@@ -108,8 +111,65 @@ def _numeric_resolver():
 
 
 # The simulated school --------------------------------------------------------------------------
+class Watch:
+    """A seat's watch stream of one table, as a kernel's client keeps it
+    (classroom.remote_tables): its view lines are queued as they come (with the time each
+    arrived), and when the stream ends or breaks another is opened from the last version seen."""
+
+    def __init__(self, school: School, user: str, code: str, view: dict):
+        self.school, self.user, self.code = school, user, code
+        self.version = view["version"]
+        self.held = held(view)
+        self.page = f"{abs(hash((user, code))) % 2**60:x}"   # its own moves' versions come in their answers
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.buffer = b""
+        self.task = asyncio.ensure_future(self.run())
+
+    def received(self, chunk: bytes) -> None:
+        self.buffer += chunk
+        *lines, self.buffer = self.buffer.split(b"\n")
+        now = time.monotonic()
+        for line in lines:
+            if not line.strip():
+                self.school.keepalives += 1
+                continue
+            view = json.loads(line)
+            self.version = view["version"]
+            self.held = held(view)
+            self.queue.put_nowait((view, now))
+
+    async def run(self) -> None:
+        school = self.school
+        while time.monotonic() < school.until:
+            self.buffer = b""
+            school.streams += 1
+            query = (f"after={self.version}&events_since={self.held['events_since']}"
+                     f"&events_seat={self.held['events_seat']}&page={self.page}")
+            try:
+                response = await school.http.fetch(
+                    f"{school.url}api/tables/{self.code}/watch?{query}",
+                    headers={"Authorization": f"token {school.tokens[self.user]}"},
+                    streaming_callback=self.received, request_timeout=600, decompress_response=False)
+                replica = response.headers.get("X-Cartas-Replica", "")
+                school.answered_by[replica] = school.answered_by.get(replica, 0) + 1
+            except Exception as error:   # refused, or broken: counted, and opened again a second later
+                key = f"watch {getattr(error, 'code', None) or type(error).__name__}"
+                school.errors[key] = school.errors.get(key, 0) + 1
+                await asyncio.sleep(1.0)
+
+    async def next(self, timeout: float) -> tuple[dict, float] | None:
+        try:
+            return await asyncio.wait_for(self.queue.get(), timeout)
+        except TimeoutError:
+            return None
+
+    def close(self) -> None:
+        self.task.cancel()
+
+
 class School:
-    def __init__(self, service_url: str, tokens: dict[str, str], seconds: float, seed: int = 7):
+    def __init__(self, service_url: str, tokens: dict[str, str], seconds: float, seed: int = 7,
+                 watch: str = "stream"):
         from tornado.httpclient import AsyncHTTPClient
         AsyncHTTPClient.configure(None, max_clients=2 * len(tokens) + 50, resolver=_numeric_resolver())
         self.http = AsyncHTTPClient()
@@ -130,6 +190,9 @@ class School:
         self.answered_by: dict[str, int] = {}                 # replica (X-Cartas-Replica) -> answers
         self.started: dict[str, int] = {}                     # table -> its version once started
         self.table_moves: dict[str, int] = {}                 # table -> moves answered there
+        self.watch = watch                                    # "stream" or "poll" (long polls)
+        self.streams = 0                                      # watch streams opened
+        self.keepalives = 0                                   # their empty lines
 
     async def call(self, user: str, method: str, path: str, body=None, timeout: float = 30.0):
         from tornado.httpclient import HTTPClientError
@@ -183,6 +246,12 @@ class School:
         """Play one seat until the game ends or the time is up; the table's last status."""
         rng = np.random.default_rng(abs(hash((code, seat))) % 2**32)
         view = await self.call(user, "GET", f"api/tables/{code}")
+        if self.watch == "stream" and view is not None:
+            watch = Watch(self, user, code, view)
+            try:
+                return await self.seat_streamed(code, seat, user, view, watch, rng)
+            finally:
+                watch.close()
         while view is not None and time.monotonic() < self.until and view["status"] != "finished":
             if view["seat"] != seat:    # her join was refused (counted in errors): she only watches
                 self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
@@ -217,6 +286,45 @@ class School:
                 self.seen.append((code, got["version"], time.monotonic()))
             view = got if got is not None else view
         return "" if view is None else view["status"]
+
+    async def seat_streamed(self, code: str, seat: int, user: str, view: dict, watch: Watch, rng) -> str:
+        """`seat` with a watch stream, as a kernel's page: her move says her page's id, so its
+        version comes in the move's answer only (an older or equal version on the stream is
+        passed over)."""
+        while time.monotonic() < self.until and view["status"] != "finished":
+            if view["seat"] != seat:
+                self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
+                return view["status"]
+            if view["status"] == "playing" and view["current_seat"] == seat:
+                await asyncio.sleep(float(rng.uniform(*THINK)))
+                moves = [m["action"] for m in view["legal"]]
+                plays = [m for m in moves if m.startswith("play ")] or moves
+                move = plays[int(rng.integers(len(plays)))]
+                sent = time.monotonic()
+                moved = await self.call(user, "POST", f"api/tables/{code}/move",
+                                        {"action": move, "version": view["version"], **held(view),
+                                         "page": watch.page})
+                if moved is not None:
+                    self.moves += 1
+                    self.table_moves[code] = self.table_moves.get(code, 0) + 1
+                    self.moves_sent[(code, moved["version"])] = sent
+                    self.move_answers.append(time.monotonic() - sent)
+                    view = moved
+                else:
+                    view = await self.call(user, "GET", f"api/tables/{code}") or view
+                continue
+            left = self.until - time.monotonic()
+            if left <= 0:
+                break
+            got = await watch.next(min(WAIT, left))
+            if got is None:
+                continue
+            line, when = got
+            self.polls += 1
+            if line["version"] > view["version"]:
+                self.seen.append((code, line["version"], when))
+                view = line
+        return view["status"]
 
     async def loop_lag(self, every: float = 0.1) -> None:
         """The simulated learners' own lateness: a late loop delays every notification seen."""
@@ -324,7 +432,7 @@ async def run(args, hub, database: str, replicas=None) -> dict:
     loop = asyncio.get_running_loop()
     with ProcessPoolExecutor(len(parts_of), mp_context=get_context("spawn")) as pool:
         parts = await asyncio.gather(*(loop.run_in_executor(
-            pool, clients, url, {u: tokens[u] for four in part for u in four}, part, args.seconds, 7 + k)
+            pool, clients, url, {u: tokens[u] for four in part for u in four}, part, args.seconds, 7 + k, args.watch)
             for k, part in enumerate(parts_of) if part))
     wall = time.monotonic() - wall0
     each_cpu = [cpu_of([p]) - c0 for p, c0 in zip(procs, cpu0)]   # seconds of CPU of each process
@@ -370,7 +478,8 @@ async def run(args, hub, database: str, replicas=None) -> dict:
         "service_stages": after.get("stages") if replicas is None else {a.get("replica"): a.get("stages")
                                                                         for a in afters},
         "service_cpu_percent": round(100 * service_cpu / wall, 1),
-        "service_cpu_s": round(service_cpu, 2), "long_poll_answers": school.polls,
+        "service_cpu_s": round(service_cpu, 2), "long_poll_answers": school.polls, "watch": args.watch,
+        "watch_streams": school.streams, "stream_keepalives": school.keepalives,
         # the service's whole CPU (answers recorded, token checks, bots' sweep included) divided
         # by each count: two readings of one figure, not parts to add up
         "service_cpu_ms_per_move": round(1000 * service_cpu / school.moves, 2) if school.moves else None,
@@ -395,13 +504,16 @@ async def run(args, hub, database: str, replicas=None) -> dict:
     }
 
 
-def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: float, seed: int) -> dict:
+def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: float, seed: int,
+            watch: str = "stream") -> dict:
     """One process of simulated learners: the answers of `tokens`' learners and the games of
     `tables`, for `seconds`; what it saw."""
     cpu0 = time.process_time()
+    import logging  # a watch stream closed at a game's end is a fetch cancelled: tornado logs its end
+    logging.getLogger("tornado.application").setLevel(logging.CRITICAL)
 
     async def go() -> School:
-        school = School(url, tokens, seconds, seed)
+        school = School(url, tokens, seconds, seed, watch)
         await asyncio.gather(*(school.answers(u) for u in tokens), *(school.table(t) for t in tables),
                              school.loop_lag())
         return school
@@ -410,6 +522,7 @@ def clients(url: str, tokens: dict[str, str], tables: list[list[str]], seconds: 
             "moves": school.moves, "games": school.games, "polls": school.polls, "latencies": school.latencies(),
             "move_answers": school.move_answers, "lag": school.lag, "cpu": time.process_time() - cpu0,
             "answered_by": school.answered_by, "started": school.started, "table_moves": school.table_moves,
+            "streams": school.streams, "keepalives": school.keepalives,
             "versions": [[code, version] for code, version in school.moves_sent]}
 
 
@@ -426,6 +539,8 @@ class Results:
         self.moves = sum(p["moves"] for p in parts)
         self.games = sum(p["games"] for p in parts)
         self.polls = sum(p["polls"] for p in parts)
+        self.streams = sum(p["streams"] for p in parts)
+        self.keepalives = sum(p["keepalives"] for p in parts)
         self.lat = [x for p in parts for x in p["latencies"]]
         self.move_answers = [x for p in parts for x in p["move_answers"]]
         self.lag = [x for p in parts for x in p["lag"]]
@@ -460,6 +575,9 @@ def main() -> None:
     parser.add_argument("--balance", choices=("roundrobin", "table"), default="roundrobin",
                         help="with --replicas: haproxy sends each request to the next replica (roundrobin), or "
                              "a table's requests to one replica (table: hashed on the path up to its code)")
+    parser.add_argument("--watch", choices=("stream", "poll"), default="stream",
+                        help="how a seat watches its table: one watch stream (as a kernel's page does), or a "
+                             "long poll per version (as pages did before)")
     parser.add_argument("--processes", type=int, default=4,
                         help="processes the simulated learners run in (their kernels' stand-ins)")
     args = parser.parse_args()

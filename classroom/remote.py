@@ -14,24 +14,31 @@ Decided rules (see classroom.service for what the service decides):
 - Homework, skills and the live quiz: `homework()`, `mastery()` and `live()` give the
   in-process interfaces (classroom.homework.HomeworkService, classroom.mastery.MasteryService,
   classroom.live.LiveQuiz) over the service; the learner ids they are passed are never sent.
-- Table changes: `watch(code, version)` is a long poll (the service answers when the
-  version moves, or after `wait` seconds); a page waits there instead of polling.
+- Table changes: a page watches a table through one stream (`open_watch`, the service's
+  `GET api/tables/CODE/watch`: a line per new version, an empty line when quiet); a stream
+  silent for STREAM_QUIET s is taken as broken. `watch(code, version)` is the one-shot long
+  poll (the service answers when the version moves, or after `wait` seconds), for a caller
+  that asks once.
 """
 from __future__ import annotations
 
+import http.client
 import json
 import os
+import socket
 import urllib.error
 import urllib.request
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from .store import StoreError, StoreUnavailable
 
 TIMEOUT = 10.0
 WATCH_WAIT = 25.0
+STREAM_QUIET = 45.0          # seconds a watch stream may send nothing (the service writes every 20 s)
+MAX_LINE = 8 * 1024 * 1024   # bytes of one line of a watch stream, at most
 
 
 class ServiceUnavailable(StoreUnavailable):
@@ -50,6 +57,72 @@ class ServiceRefused(StoreError):
 
     def message(self, lang: str = "pt") -> str:
         return self.pt if lang == "pt" else self.en
+
+
+def refusal(status: int, text: bytes) -> StoreError:
+    """The error an answer `status` (4xx, 5xx) with body `text` is: the service's refusal
+    (`ServiceRefused`), its store down (`StoreUnavailable`) or the service failing
+    (`ServiceUnavailable`)."""
+    try:
+        detail = json.loads(text or b"{}")
+    except ValueError:
+        detail = {}
+    if not isinstance(detail, dict):
+        detail = {}
+    if status >= 500 and detail.get("error") == "store_down":
+        return StoreUnavailable(f"the class service cannot reach its store ({status})")
+    if status >= 500 and detail.get("error") in (None, "internal"):
+        return ServiceUnavailable(f"the class service failed ({status})")
+    fields = detail.get("fields")
+    return ServiceRefused(status, str(detail.get("error", "refused")), str(detail.get("pt", "")),
+                          str(detail.get("en", "")), str(detail.get("family", "")),
+                          fields if isinstance(fields, dict) else None)
+
+
+class WatchStream:
+    """An open watch stream (`RemoteClassroom.open_watch`): `lines()` yields each version's
+    view (a dict) and None for an empty line (the service's keep-alive), and ends when the
+    service ends the stream; a stream cut short, a line that is not JSON or longer than
+    MAX_LINE, or STREAM_QUIET s of silence raise ServiceUnavailable. `replica` is the
+    service process that answers it (its `X-Cartas-Replica`)."""
+
+    def __init__(self, connection: http.client.HTTPConnection, response: http.client.HTTPResponse):
+        self.connection, self.response = connection, response
+        self.replica = response.getheader("X-Cartas-Replica", "")
+
+    def lines(self) -> Iterator[dict | None]:
+        try:
+            while True:
+                line = self.response.readline(MAX_LINE)
+                if not line:
+                    return
+                if not line.endswith(b"\n"):
+                    raise ValueError("a line cut short or too long")
+                line = line.strip()
+                if not line:
+                    yield None
+                    continue
+                view = json.loads(line)
+                if not isinstance(view, dict):
+                    raise ValueError("a line that is not a JSON object")
+                yield view
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            raise ServiceUnavailable(f"the class service's watch stream broke: {error}") from None
+
+    def interrupt(self) -> None:
+        """End the stream from another thread: a read waiting on it returns (the stream ends
+        or breaks there); the reading thread then closes it."""
+        sock = self.connection.sock
+        if sock is not None:
+            try:
+                sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def close(self) -> None:
+        """End the stream and its connection (on the thread that reads it)."""
+        self.interrupt()
+        self.connection.close()
 
 
 @dataclass
@@ -86,22 +159,35 @@ class RemoteClassroom:
             with urllib.request.urlopen(request, timeout=timeout) as response:
                 return json.loads(response.read() or b"null")
         except urllib.error.HTTPError as error:
-            try:
-                detail = json.loads(error.read() or b"{}")
-            except ValueError:
-                detail = {}
-            if not isinstance(detail, dict):
-                detail = {}
-            if error.code >= 500 and detail.get("error") == "store_down":
-                raise StoreUnavailable(f"the class service cannot reach its store ({error.code})") from None
-            if error.code >= 500 and detail.get("error") in (None, "internal"):
-                raise ServiceUnavailable(f"the class service failed ({error.code})") from None
-            fields = detail.get("fields")
-            raise ServiceRefused(error.code, str(detail.get("error", "refused")), str(detail.get("pt", "")),
-                                 str(detail.get("en", "")), str(detail.get("family", "")),
-                                 fields if isinstance(fields, dict) else None) from None
+            raise refusal(error.code, error.read()) from None
         except (urllib.error.URLError, OSError, ValueError) as error:
             raise ServiceUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
+
+    def open_watch(self, code: str, version: int, held: dict | None = None, page: str = "") -> WatchStream:
+        """The watch stream of table `code` from `version` on (`held`: the log the page holds;
+        `page`: the page's id, whose own moves' versions it does not bring), open (its headers
+        read); a refusal as `call` raises it. Its lines are read with
+        `WatchStream.lines`, on one thread; `interrupt()` ends it from another."""
+        parts = urlsplit(self.url)
+        kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        target = (parts.path.rstrip("/") + f"/api/tables/{quote(code)}/watch?"
+                  + urlencode({"after": version, **(held or {}), **({"page": page} if page else {})}))
+        connection = kind(parts.hostname or "127.0.0.1", parts.port, timeout=TIMEOUT)
+        try:
+            connection.request("GET", target, headers={"Authorization": f"token {self.token}",
+                                                       "Accept": "application/x-ndjson"})
+            response = connection.getresponse()
+            if response.status != 200:
+                raise refusal(response.status, response.read())
+            if connection.sock is not None:
+                connection.sock.settimeout(STREAM_QUIET)
+        except (OSError, http.client.HTTPException, ValueError) as error:
+            connection.close()
+            raise ServiceUnavailable(f"cannot reach the class service at {self.url}: {error}") from None
+        except BaseException:
+            connection.close()
+            raise
+        return WatchStream(connection, response)
 
     def transaction(self, write: bool = True):
         """Refused: under JupyterHub this kernel holds no database, only the service's client.
@@ -208,9 +294,11 @@ class RemoteClassroom:
     def start(self, code: str, held: dict | None = None) -> dict:
         return self.call("POST", f"api/tables/{quote(code)}/start", {**(held or {})})
 
-    def move(self, code: str, action: str, version: int, held: dict | None = None) -> dict:
+    def move(self, code: str, action: str, version: int, held: dict | None = None, page: str = "") -> dict:
+        """Play `action` on `version`; `page`, the id of the page whose watch stream need not
+        bring the version back (`open_watch`)."""
         return self.call("POST", f"api/tables/{quote(code)}/move",
-                         {"action": action, "version": version, **(held or {})})
+                         {"action": action, "version": version, **(held or {}), **({"page": page} if page else {})})
 
     # homework, skills and the live quiz: the same interfaces as in-process (classroom.homework
     # HomeworkService, classroom.mastery MasteryService, classroom.live LiveQuiz), asked of the

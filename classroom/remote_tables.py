@@ -18,11 +18,20 @@ Decided rules (the service's side is in `classroom.service`):
   service's sentences in Portuguese and English (`RefusedByService`), so the page shows it as
   any table's refusal ("a mesa já mudou", "não é a sua vez", a seat taken...). A service that
   does not answer is `StoreUnavailable`, which the page shows as its "store_down" notice.
-- Changes: the page waits on the service's long poll (`RemoteTableClient.wait_for_change`),
-  not on a 0.2 s poll: one request outstanding per page, answered when the table's version
-  moves or after WATCH_WAIT s, run in a thread off the kernel's loop; after a failure the page
-  waits RETRY_AFTER s before it asks again (no busy loop). On PostgreSQL the service hears of
-  every change by LISTEN/NOTIFY.
+- Changes: the page watches its table through one stream of the service (issue 35:
+  `RemoteClassroom.open_watch`, a line per new version), not a request per version nor a
+  0.2 s poll. A thread of the client's own reads the lines as they come, takes each view in
+  order (its log joined as below) and wakes the page's `wait_for_change`, which returns at a
+  change or after WATCH_WAIT s. When the stream ends (the service bounds its life) or breaks
+  (its replica gone) the thread opens another from the last version it holds, through
+  whichever replica it reaches, so no version is lost and none is taken twice (an older or
+  equal version is never taken). The client names its page with a random id (`page`) on its
+  stream and its moves: a version its own move made comes in the move's answer only. Opening
+  a stream that fails is the page's notice (`tick` raises it) and the thread waits
+  RETRY_AFTER s before it tries again, as it does after a stream that lasted less than
+  RETRY_AFTER s (no busy loop). The thread ends with `stop_watching()`, or
+  once no page has waited on it for READER_IDLE s. On PostgreSQL the service hears of every
+  change by LISTEN/NOTIFY.
 - The log: the service sends a seat's events once. Each request says how many events of which
   seat's log the page holds (`held`), and the answer carries the ones after those; the page
   joins them to what it has, so its log keeps growing as the game's does (the announcements
@@ -34,6 +43,8 @@ Decided rules (the service's side is in `classroom.service`):
 from __future__ import annotations
 
 import asyncio
+import secrets
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -42,13 +53,14 @@ from cartas.contract import Outcome
 
 from . import games
 from .games import TableError
-from .remote import RemoteClassroom, ServiceRefused
+from .remote import RemoteClassroom, ServiceRefused, WatchStream
 from .store import StoreError
 from .tables import DEFAULT_PACE, DEFAULT_TIMEOUT, clean_code
 
 WATCH_WAIT = 20.0    # seconds one long poll waits for a change (the service caps it at 30)
 RETRY_AFTER = 2.0    # seconds before asking again after the service failed or refused
 KEEP_EVENTS = 2_000  # events of a table's log a page holds at most (the oldest go first)
+READER_IDLE = 60.0   # seconds a watch stream is kept open with no page waiting on it
 
 TEXT = {
     "refused": ("O serviço das turmas recusou o pedido ({code}).", "The class service refused the request ({code})."),
@@ -251,10 +263,15 @@ class RemoteTables:
         return RemoteTableClient(self, code, learner)
 
 
+def _resolve(future: asyncio.Future) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
 class RemoteTableClient:
     """`classroom.tables.TableClient` over the class service: the last view seen, the page's
-    acts (each answered with the newer view), and the long poll (`wait_for_change`) whose
-    answer the page's `tick()` takes on the kernel's loop."""
+    acts (each answered with the newer view), and the watch stream read by a thread of its
+    own (see the rules), whose news the page's `tick()` takes on the kernel's loop."""
 
     beat_in_tick = False
 
@@ -263,8 +280,19 @@ class RemoteTableClient:
         self.code = clean_code(code)
         self.learner = learner
         self.snap = tables.snapshot(self.code, learner)
-        self._news: dict | BaseException | None = None
-        self.watches = 0   # long polls made (tests, benchmarks)
+        self.watches = 0   # waits of the page (tests, benchmarks)
+        self.streams = 0   # watch streams opened (tests, benchmarks)
+        self.lines = 0     # views the streams brought (tests, benchmarks)
+        self.page = secrets.token_hex(8)      # this page, to the service (see the rules)
+        self.replica = ""  # the service process the last stream came from
+        self._lock = threading.RLock()        # the view held, the news and the waiter
+        self._changed = False                 # a view taken by the reader that the page has not drawn
+        self._error: BaseException | None = None
+        self._waiter: tuple[asyncio.AbstractEventLoop, asyncio.Future] | None = None
+        self._wanted = 0.0                    # when a page last waited (monotonic)
+        self._reader: threading.Thread | None = None
+        self._stream: WatchStream | None = None
+        self._stop = threading.Event()
 
     @property
     def seat(self) -> int | None:
@@ -278,14 +306,16 @@ class RemoteTableClient:
 
     def _take(self, view: dict) -> bool:
         """Keep `view` unless it is older than the one held; True when the page must redraw.
-        Its events join the log held (see the rules)."""
-        old = self.snap
-        if view["version"] < old.version:
-            return False
-        view["events"], view["events_from"] = _joined(old.view, view)
-        self.snap = RemoteSnapshot(view, self.learner)
-        return (view["version"] != old.version or view["seats"] != old.view["seats"]
-                or view["seat"] != old.view["seat"])
+        Its events join the log held (see the rules). The page's thread and the reader's
+        take views one at a time."""
+        with self._lock:
+            old = self.snap
+            if view["version"] < old.version:
+                return False
+            view["events"], view["events_from"] = _joined(old.view, view)
+            self.snap = RemoteSnapshot(view, self.learner)
+            return (view["version"] != old.version or view["seats"] != old.view["seats"]
+                    or view["seat"] != old.view["seat"])
 
     def refresh(self) -> bool:
         return self._take(_ask(self.tables.classroom.table, self.code, held=self.held()))
@@ -294,29 +324,121 @@ class RemoteTableClient:
         self.refresh()
 
     def tick(self) -> bool:
-        """Take the long poll's answer, if one came (a failure is raised here, on the loop)."""
-        news, self._news = self._news, None
-        if news is None:
-            return False
-        if isinstance(news, BaseException):
-            raise news
-        return self._take(news)
+        """Whether the stream brought a view the page has not drawn (a failure to open the
+        stream is raised here, on the loop, once)."""
+        with self._lock:
+            changed, self._changed = self._changed, False
+            error, self._error = self._error, None
+        if error is not None:
+            raise error
+        return changed
 
     async def wait_for_change(self, wait: float | None = None) -> None:
-        """One long poll: until the table leaves the version held, or `wait` (WATCH_WAIT) s."""
+        """Until the stream brings a change or a failure, or `wait` (WATCH_WAIT) s; the
+        stream's reader is started if it is not running."""
         wait = WATCH_WAIT if wait is None else wait
         self.watches += 1
+        loop = asyncio.get_running_loop()
+        future = loop.create_future()
+        with self._lock:
+            self._wanted = time.monotonic()
+            if self._changed or self._error is not None:
+                return
+            self._waiter = (loop, future)
+            self._stop.clear()   # a reader stopped but still running goes on (its stream opened again)
+            if self._reader is None:
+                self._reader = threading.Thread(target=self._read, daemon=True, name=f"cartas-watch-{self.code}")
+                self._reader.start()
+        timer = loop.call_later(wait, _resolve, future)
         try:
-            self._news = await asyncio.to_thread(_ask, self.tables.classroom.watch, self.code,
-                                                 self.snap.version, wait, self.held())
-        except (StoreError, TableError) as error:
-            self._news = error
-            await asyncio.sleep(RETRY_AFTER)
+            await future
+        finally:
+            timer.cancel()
+            with self._lock:
+                if self._waiter is not None and self._waiter[1] is future:
+                    self._waiter = None
+                self._wanted = time.monotonic()
+
+    def stop_watching(self) -> None:
+        """End the stream and its reader (the page closed the table or stopped watching)."""
+        with self._lock:
+            self._stop.set()
+            stream = self._stream
+        if stream is not None:
+            stream.interrupt()
+
+    def _wake(self, error: BaseException | None = None) -> None:
+        with self._lock:
+            if error is not None:
+                self._error = error
+            else:
+                self._changed = True
+            waiter, self._waiter = self._waiter, None
+        if waiter is not None:
+            try:
+                waiter[0].call_soon_threadsafe(_resolve, waiter[1])
+            except RuntimeError:   # that loop is closed: nobody waits there any more
+                pass
+
+    def _idle(self) -> bool:
+        """Whether the reader is to end: stopped, or no page waited on it for READER_IDLE s."""
+        with self._lock:
+            return self._stop.is_set() or (self._waiter is None and time.monotonic() - self._wanted > READER_IDLE)
+
+    def _leave_if_idle(self) -> bool:
+        """`_idle()`, and if so the reader is gone from then on (a page that waits next
+        starts another): checked and said under one lock, so no waiter is left unserved."""
+        with self._lock:
+            if not self._idle():
+                return False
+            if self._reader is threading.current_thread():
+                self._reader = None
+            return True
+
+    def _read(self) -> None:
+        """The reader's thread: open the stream from the version held, take each line's view,
+        open another when it ends or breaks (see the rules)."""
+        try:
+            while not self._leave_if_idle():
+                with self._lock:
+                    version, held = self.snap.version, self.held()
+                opened = time.monotonic()
+                try:
+                    stream = _ask(self.tables.classroom.open_watch, self.code, version, held, self.page)
+                except (StoreError, TableError) as error:
+                    self._wake(error)
+                    self._stop.wait(RETRY_AFTER)
+                    continue
+                with self._lock:
+                    self._stream, self.replica = stream, stream.replica
+                    self.streams += 1
+                try:
+                    if self._stop.is_set():
+                        continue
+                    for view in stream.lines():
+                        if view is not None:
+                            self.lines += 1
+                            if self._take(view):
+                                self._wake()
+                        if self._idle():
+                            break
+                except StoreError:   # broken (its replica gone): another is opened at once
+                    pass
+                finally:
+                    with self._lock:
+                        self._stream = None
+                    stream.close()
+                if time.monotonic() - opened < RETRY_AFTER:
+                    self._stop.wait(RETRY_AFTER)
+        finally:
+            with self._lock:
+                if self._reader is threading.current_thread():
+                    self._reader = None
 
     # acting: always as the hub user herself, on the version she saw
     def move(self, action: Any, seen_version: int | None = None) -> None:
         seen = self.snap.version if seen_version is None else seen_version
-        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen, self.held()))
+        self._take(_ask(self.tables.classroom.move, self.code, str(action), seen, self.held(), self.page))
 
     def join(self, name: str, seat: int) -> None:
         self._take(_ask(self.tables.classroom.join, self.code, seat, self.held()))

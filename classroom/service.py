@@ -61,8 +61,24 @@ Decided rules (docs/rules.md#verified-learners is the laptop's counterpart):
   listing), is no guess again (the store's `service_reached`; each replica keeps at most
   REACHED_PAIRS such (learner, table) pairs in memory, the oldest dropped, and asks the store
   on a miss).
-- Changes reach waiting pages through a long poll (`GET /api/tables/CODE?after=V&wait=S`
-  answers when the version is no longer V, or after S seconds, at most LONG_POLL). On
+- Changes reach a watching page through one stream (issue 35): `GET /api/tables/CODE/watch?
+  after=V` (with the log it holds, `events_since`/`events_seat`, and `seat` as a look takes
+  them) is one long-lived answer, `application/x-ndjson`, that writes the caller's seat view of
+  each new version as one JSON line, flushed, from the first version that is not V on; a
+  version is never sent twice on one stream, nor one made by a move of the stream's own page
+  (a page names itself with `page`, on its stream and its moves; its move's answer brought
+  that version, and no seat's view shows another page's id), and each line's log starts
+  where the line before left that seat's log. Her token, the code's guess limit and the parameters are checked once,
+  when the stream opens, and refused as any request is (JSON, with the status); the seat of
+  each line is hers at that version (a seat she left is a spectator's from then on). A stream
+  quiet for STREAM_KEEPALIVE s gets an empty line (no proxy's idle timeout cuts it: haproxy's
+  and the hub's are longer), it ends after STREAM_LIFETIME s (the page opens another from the
+  last version it saw, through whichever replica it reaches), it ends too when its table
+  cannot be read (the page's next stream gets the refusal), and a client that does not read
+  its lines is cut STREAM_KEEPALIVE s after that. A seated learner's stream is her presence
+  at the table, as her long poll was. The one-shot long poll stays for callers that ask once
+  (`GET /api/tables/CODE?after=V&wait=S` answers when the version is no longer V, or after S
+  seconds, at most LONG_POLL): tests, scripts, a page's look no older than a version. On
   PostgreSQL the service learns of changes by `LISTEN cartas_tables` (`classroom.tables`
   notifies on each save), so several service replicas agree; on SQLite it checks the
   versions of the tables someone waits on every tables.POLL_EVERY seconds, one query per
@@ -143,6 +159,8 @@ from typing import Any, ClassVar
 from urllib.parse import quote
 
 from tornado import httpclient, web
+from tornado.iostream import StreamClosedError
+from tornado.log import app_log
 
 try:   # answers encoded faster (`encode_answer`); json does the same when it is missing
     import orjson
@@ -164,6 +182,9 @@ CACHE_SECONDS = 30.0
 REFRESH_FROM = 0.5         # of CACHE_SECONDS: a token in use is re-checked in the background from then
 MAX_TOKENS = 20_000        # token answers kept at most (older ones dropped first)
 LONG_POLL = 30.0
+STREAM_KEEPALIVE = 20.0    # seconds a watch stream stays quiet at most: then an empty line
+STREAM_LIFETIME = 300.0    # seconds a watch stream lasts at most: then it ends (the page opens another)
+MAX_VERSION = 10**12       # a table's version, at most, as a request may say it
 MAX_BODY = 64 * 1024
 MAX_DEPTH = 32             # lists or objects one inside another in a request's JSON, at most
 MAX_ANSWERS = 200
@@ -540,7 +561,8 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
         "seats": [{k: info[k] for k in ("seat", "name", "controller", "away", "team")}
                   for info in snap.seats(now)],
         "seat": seat, "creator": me is not None and record["creator"] == learner_id(me),
-        "class": record.get("class_code", ""), "last": record.get("last"), "outcome": record.get("outcome"),
+        "class": record.get("class_code", ""), "last": public_last(record.get("last")),
+        "outcome": record.get("outcome"),
         "hands": None, "current_seat": None, "legal": [], "events": [], "events_from": 0, "events_total": 0,
         "why": {"pt": None, "en": None}, "hand_number": 0, "level": snap.level,
         "homework": bool(record.get("homework")),   # one learner's homework table: nobody takes a seat
@@ -570,6 +592,24 @@ def seat_view(snap: Snapshot, seat: int | None, me: str | None, now: float, text
     out["view"] = seen
     out["result"] = state.outcome().to_dict()
     return out
+
+
+def public_last(last: Any) -> Any:
+    """A record's last change as every seat may read it: without the id of the page that made
+    it (another learner who knew it could hide her moves from that page's stream)."""
+    if isinstance(last, dict) and "page" in last:
+        return {k: v for k, v in last.items() if k != "page"}
+    return last
+
+
+def page_argument(value: Any) -> str:
+    """The id a page gives itself (`page`: 1 to 32 hex digits), "" if absent; anything else is
+    refused 400 naming it."""
+    if value is None:
+        return ""
+    if not isinstance(value, str) or not re.fullmatch(r"[0-9a-f]{1,32}", value):
+        raise Refused(400, "bad_request", why="page")
+    return value
 
 
 def table_brief(snap: Snapshot, now: float) -> dict:
@@ -696,6 +736,8 @@ class Service:
         self._pending_beats: dict[tuple[str, str], float] = {}
         self.texts = Texts()
         self.notifications = 0
+        self.requests = 0       # HTTP requests this replica took (a watch stream is one)
+        self.streams = 0        # watch streams open here now
         self.stages = Stages()
         self.published: dict[str, tuple[int, float]] = {}  # code -> (version, when it was published)
         self.reached: OrderedDict[tuple[str, str], None] = OrderedDict()  # (user, code): no guess (a cache)
@@ -1069,6 +1111,7 @@ class Handler(web.RequestHandler):
 
     def initialize(self, service: Service) -> None:
         self.service = service
+        service.requests += 1
         self.set_header("X-Cartas-Replica", service.replica)   # which of the replicas answered
         self.chunks: list[bytes] = []      # the body as read, once prepare() let it in
         self.known_user: str | None = None
@@ -1428,6 +1471,145 @@ class TableHandler(Handler):
         return seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
 
 
+def version_argument(value: str | None, what: str) -> int | None:
+    """A table version a request says (`after`): None if absent, else a whole number from 0
+    to MAX_VERSION; anything else is refused 400 naming `what`."""
+    if value is None:
+        return None
+    text = value.strip()
+    if not text.isdigit() or len(text) > 13 or int(text) > MAX_VERSION:
+        raise Refused(400, "bad_request", why=what)
+    return int(text)
+
+
+class TableWatchHandler(Handler):
+    """A page's watch of one table: one stream of its seat's views (the module's rules)."""
+
+    gone = False                                   # the client closed the connection
+    waiting: asyncio.Future | None = None          # the waiter this stream awaits now
+
+    async def get(self, code: str):
+        """Check who asks and what she says (once), then stream (`watch`). `after=V`: the
+        version the page holds (absent: the current view is the first line); `events_since`
+        and `events_seat`: the log it holds; `seat=N`: refused 403 unless N is her seat;
+        `page`: the page's id (`page_argument`), whose own moves' versions are not sent."""
+        opened: list[tuple] = []
+
+        async def work():
+            user = await self.user()
+            code_ = clean_code(code)
+            after = version_argument(self.get_argument("after", None), "after")
+            held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
+            page = page_argument(self.get_argument("page", None))
+            snap = await self.on_table(user, code_, lambda: self.first(code_))
+            asked = self.get_argument("seat", None)
+            if asked is not None and asked != str(snap.seat_of(learner_id(user))):
+                raise Refused(403, "not_your_seat")
+            opened.append((user, code_, -1 if after is None else after, held, page))
+        await self.guarded(work, reply=False)
+        if opened and not self.answered:
+            await self.watch(*opened[0])
+
+    async def first(self, code: str) -> Snapshot:
+        """The table as the stream starts (from the cache when it is fresh): a table that is
+        not there is refused (404) before the stream opens, and nothing is kept of it."""
+        service = self.service
+        service.active[code] = time.monotonic()
+        snap = service.cached(code)
+        if snap is None:
+            try:
+                snap = await service.classes.run(service.classes.snapshot, code)
+            except TableError as error:
+                if error.code == "no_table":
+                    service.active.pop(code, None)
+                raise
+            service.publish(snap)
+        return snap
+
+    async def watch(self, user: str, code: str, version: int, held: tuple[int, str] | None, page: str) -> None:
+        """Write each version of table `code` after `version` as a line, until the client
+        goes, the stream's time is up or the table cannot be read. One waiter (a future and
+        a timer) per version or keep-alive, registered before the version is compared, so no
+        change slips by between two lines. A version made by a move of the stream's own page
+        (`page`, said by the stream and by the move) is not written: the move's answer
+        brought it to that page; the next line's log starts where this stream's last one
+        left it, which the page joins to the log it holds."""
+        service = self.service
+        tables = service.classes.tables
+        me = learner_id(user)
+        loop = asyncio.get_running_loop()
+        deadline = time.monotonic() + STREAM_LIFETIME
+        cut = loop.call_later(STREAM_LIFETIME + STREAM_KEEPALIVE, self.cut)
+        service.streams += 1
+        self.set_header("Content-Type", "application/x-ndjson")   # not compressed: each line is sent as it is
+        self.set_header("Cache-Control", "no-store")
+        self.set_header("X-Accel-Buffering", "no")
+        stream = getattr(self.request.connection, "stream", None)
+        if stream is not None:   # each line leaves at once, not held back for more (Nagle)
+            stream.set_nodelay(True)
+        try:
+            await self.flush()   # the headers: the page knows its stream is open
+            while not self.gone:
+                future = service.register(code, version)
+                snap = service.snaps.get(code)
+                if snap is None:
+                    try:
+                        snap = await service.classes.run(service.classes.snapshot, code)
+                    except BaseException:
+                        await service.wait(code, future, 0)
+                        raise
+                    service.publish(snap)
+                if snap.version == version:
+                    if snap.seat_of(me) is not None:
+                        service.beat(code, me)
+                    left = deadline - time.monotonic()
+                    self.waiting = future
+                    got = await service.wait(code, future, min(STREAM_KEEPALIVE, max(0.0, left)))
+                    self.waiting = None
+                    if got is None:
+                        if self.gone or left <= STREAM_KEEPALIVE:
+                            break
+                        self.write(b"\n")
+                        await self.flush()
+                        continue
+                    snap = got
+                else:
+                    await service.wait(code, future, 0)   # unregister: the line is sent at once
+                if page and (snap.record.get("last") or {}).get("page") == page:
+                    version = snap.version   # her own move: its answer brought it to her page
+                    continue
+                mine = snap.seat_of(me)
+                view = seat_view(snap, mine, user, tables.clock(), service.texts, events_since(held, mine))
+                held, version = (view["events_total"], "none" if mine is None else str(mine)), snap.version
+                published = service.published.get(code)
+                if published is not None and published[0] == version:
+                    service.stages.add("wake_stream", time.monotonic() - published[1])
+                self.write(encode_answer(view) + b"\n")
+                await self.flush()
+        except (StreamClosedError, StoreError, TableError):
+            pass   # the client went, or the table cannot be read: the page's next stream says why
+        except Exception:   # no refusal can follow the headers: the stream ends, the error is logged
+            app_log.exception("the watch stream of table %s ended on an error", code)
+        finally:
+            cut.cancel()
+            service.streams -= 1
+        if not self.gone and not self._finished:
+            self.finish()
+
+    def cut(self) -> None:
+        """The stream outlived STREAM_LIFETIME by STREAM_KEEPALIVE s: its client does not read
+        it (a write waits on it). Its connection is closed."""
+        connection = self.request.connection
+        if not self._finished and isinstance(connection, HTTP1Connection):
+            connection.close()
+
+    def on_connection_close(self) -> None:
+        """The client went: the wait ends now, not at the next line."""
+        self.gone = True
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_result(None)
+
+
 class TableActionHandler(Handler):
     async def post(self, code: str, action: str):
         """join {seat}, leave, start, move {action, version}: always as the caller herself."""
@@ -1460,7 +1642,8 @@ class TableActionHandler(Handler):
             # the version she saw is most often the one held here: no load, and her presence
             # goes with the others' beats (one transaction a second), so the move is one save
             known = self.service.snaps.get(code)
-            run = lambda: tables.move(code, me, move, version, known=known, touch=False)  # noqa: E731
+            page = page_argument(body.get("page"))
+            run = lambda: tables.move(code, me, move, version, known=known, touch=False, page=page)  # noqa: E731
         else:
             raise Refused(404, "not_found")
         began, started = time.monotonic(), [0.0]
@@ -2281,7 +2464,8 @@ class HealthHandler(Handler):
                     "bot_moves": self.service.bot_moves, "bot_lost": self.service.bot_lost,
                     "stages": self.service.stages.summary(),
                     "queries": getattr(self.service.classes.store, "queries", None),
-                    "waiting": sum(len(w) for w in self.service.waiters.values())})
+                    "waiting": sum(len(w) for w in self.service.waiters.values()),
+                    "requests": self.service.requests, "streams": self.service.streams})
 
 
 def make_app(service: Service, prefix: str = "/") -> web.Application:
@@ -2294,6 +2478,7 @@ def make_app(service: Service, prefix: str = "/") -> web.Application:
         (rf"{prefix}api/classes/([^/]+)", ClassHandler),
         (rf"{prefix}api/tables", TablesHandler), (rf"{prefix}api/tables/{code}", TableHandler),
         (rf"{prefix}api/tables/{code}/(join|leave|start|move)", TableActionHandler),
+        (rf"{prefix}api/tables/{code}/watch", TableWatchHandler),
         *lesson_routes(prefix),
         *answer_routes(prefix),
         *tournament_routes(prefix),

@@ -553,7 +553,7 @@ class Tables:
 
     # playing
     def move(self, code: str, learner: str, action, seen_version: int, known: Snapshot | None = None,
-             touch: bool = True) -> Snapshot:
+             touch: bool = True, page: str = "") -> Snapshot:
         """`learner` plays `action` (an engine Action or its text) on the version he saw.
         Refused with "the table moved on" if the table changed since; the engine refuses an
         illegal move. Returns the new snapshot.
@@ -563,7 +563,9 @@ class Tables:
         changes, and the save's compare-and-swap still refuses a move on a table that moved on.
         With `touch=False` the move is not written as the learner's presence (the caller
         records presence itself): the move is then one store transaction, its save. A game
-        `known` has loaded is copied (`clone`), not replayed from its log."""
+        `known` has loaded is copied (`clone`), not replayed from its log. `page`, the class
+        service's id of the page that sent the move, is kept in the record's `last` (its watch
+        stream does not carry the version back: `classroom.service`)."""
         code = clean_code(code)
         if known is not None and known.code == code and known.version == seen_version:
             # its game too, as a copy (the caller's is never changed): no replay of the log
@@ -599,8 +601,10 @@ class Tables:
             self.repo.touch(code, learner, now)
         else:
             snap.presence[learner] = now
-        return self._save(snap, state, now, {"kind": "move", "seat": seat, "action": str(action),
-                                             "by": "learner"})
+        last = {"kind": "move", "seat": seat, "action": str(action), "by": "learner"}
+        if page:
+            last["page"] = page
+        return self._save(snap, state, now, last)
 
     def bot_move(self, snap: Snapshot) -> Snapshot | None:
         """Make the bot move due on `snap` (the version this client saw), if one is due:

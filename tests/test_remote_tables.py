@@ -522,3 +522,156 @@ def test_an_unknown_level_is_refused_by_the_service_and_by_the_kernel_naming_it(
         tables_of(service, "ana").create("paulista", "hub:ana", "Ana", level="Forte")
     assert type(kernel.value) is remote_tables.TableError and kernel.value.code == "bad_level"
     assert "'Forte'" in kernel.value.message("pt")
+
+
+# The watch stream (issue 35): one long-lived answer per watching page, a line per version --------
+def _two_playing(service) -> tuple[str, dict]:
+    """A started mano a mano truco table of Ana (seat 0) and Bia (seat 1), no bots; their rooms."""
+    rooms = {0: tables_of(service, "ana").classroom, 1: tables_of(service, "bia").classroom}
+    code = rooms[0].create_table("paulista", seats=2, timeout=600)["code"]
+    rooms[1].join(code, 1)
+    rooms[0].start(code)
+    return code, rooms
+
+
+def _one_move(code: str, rooms: dict) -> tuple[int, int]:
+    """The seat to play plays (a card if it can); (the new version, requests it took)."""
+    view = rooms[0].table(code)
+    asked = 1
+    if view["current_seat"] != 0:
+        view = rooms[view["current_seat"]].table(code)
+        asked += 1
+    legal = [m["action"] for m in view["legal"]]
+    moved = rooms[view["seat"]].move(code, next((a for a in legal if a.startswith("play")), legal[0]), view["version"])
+    return moved["version"], asked + 1
+
+
+async def _until_version(client, version: int) -> None:
+    """The watching client's page waits until its view is `version` (20 waits at most)."""
+    for _ in range(20):
+        if client.snap.version >= version:
+            break
+        await client.wait_for_change(5.0)
+        client.tick()
+    assert client.snap.version == version
+
+
+def _whole_log(service, code: str) -> list:
+    return tables_of(service, "caio").classroom.table(code, held={"events_since": 0, "events_seat": "none"})["events"]
+
+
+def test_every_version_reaches_a_watching_page_over_one_stream_not_a_request_each(service):
+    code, rooms = _two_playing(service)
+    watcher = tables_of(service, "caio").client(code, "hub:caio")        # a classmate watching
+    before, asked = service.service.requests, 0
+    moves = 12
+
+    async def play() -> None:
+        nonlocal asked
+        for _ in range(moves):
+            version, took = await asyncio.to_thread(_one_move, code, rooms)
+            asked += took
+            await _until_version(watcher, version)                        # each version, in turn
+    run_async(play())
+    assert service.service.requests - before == asked + 1                 # the moves' own, and one stream
+    assert watcher.streams == 1
+    log = _whole_log(service, code)
+    assert watcher.snap.view["events"] == log[watcher.snap.view["events_from"]:]   # nothing lost, nothing twice
+    watcher.stop_watching()
+
+    async def ended() -> None:   # the page went: its stream ends at once, nothing left waiting
+        deadline = time.monotonic() + 10
+        while service.service.streams or service.service.waiters.get(code):
+            assert time.monotonic() < deadline, "the stream of a page that went is still open"
+            await asyncio.sleep(0.01)
+    run_async(ended())
+
+
+def test_a_watch_stream_ended_or_broken_mid_game_opens_again_from_its_last_version_nothing_lost(service, monkeypatch):
+    from classroom import service as service_module
+    monkeypatch.setattr(service_module, "STREAM_LIFETIME", 0.6)    # each stream ends within a second
+    monkeypatch.setattr(remote_tables, "RETRY_AFTER", 0.05)
+    code, rooms = _two_playing(service)
+    watcher = tables_of(service, "caio").client(code, "hub:caio")
+    versions = []
+
+    async def play() -> None:
+        for number in range(14):
+            stream = watcher._stream
+            if number % 5 == 4 and stream is not None:                 # its connection cut under it
+                stream.interrupt()
+            version, _ = await asyncio.to_thread(_one_move, code, rooms)
+            await _until_version(watcher, version)
+            versions.append(watcher.snap.version)
+            await asyncio.sleep(0.3)                                    # streams end meanwhile
+    run_async(play())
+    assert watcher.streams >= 4
+    assert versions == sorted(set(versions)) and len(versions) == 14
+    log = _whole_log(service, code)
+    assert watcher.snap.view["events"] == log[watcher.snap.view["events_from"]:]   # joined across streams
+    watcher.stop_watching()
+
+
+def test_a_watch_stream_checks_who_asks_and_what_she_says_once_refusing_it_by_name(service, monkeypatch):
+    from classroom import service as service_module
+    code, rooms = _two_playing(service)
+    caio = tables_of(service, "caio").classroom
+    for query, status, why in [({"after": "x"}, 400, "after"), ({"after": "-1"}, 400, "after"),
+                               ({"after": "1" * 14}, 400, "after"),
+                               ({"after": 1, "events_since": "many", "events_seat": "none"}, 400, "events_since"),
+                               ({"after": 1, "seat": 1}, 403, "own seat")]:
+        with pytest.raises(ServiceRefused) as refused:
+            caio.open_watch(code, query.pop("after"), query)  # type: ignore[arg-type]
+        assert refused.value.status == status and why in refused.value.en, (query, refused.value)
+    with pytest.raises(ServiceRefused) as missing:
+        caio.open_watch(_codes_not(code, 1)[0], 0)
+    assert (missing.value.status, missing.value.code) == (404, "no_table")
+    with pytest.raises(ServiceRefused) as nobody:
+        RemoteClassroom(service.url, "not-a-token").open_watch(code, 0)
+    assert nobody.value.status == 401
+    # a quiet table: empty lines every STREAM_KEEPALIVE s, and the stream ends after its lifetime
+    monkeypatch.setattr(service_module, "STREAM_KEEPALIVE", 0.2)
+    monkeypatch.setattr(service_module, "STREAM_LIFETIME", 1.0)
+    version = rooms[0].table(code)["version"]
+    stream = caio.open_watch(code, version)
+    began = time.monotonic()
+    lines = list(stream.lines())
+    assert 1 <= len(lines) <= 6 and set(lines) == {None}
+    assert 0.8 <= time.monotonic() - began < 5
+    stream = caio.open_watch(code, version - 1)                    # a page behind: the view at once
+    first = next(iter(stream.lines()))
+    stream.close()
+    assert first is not None and first["version"] == version and first["seat"] is None
+
+
+def test_a_pages_own_move_comes_in_its_answer_not_again_on_its_stream(service):
+    code, rooms = _two_playing(service)
+    ana = tables_of(service, "ana").client(code, "hub:ana")     # her page, watching as it plays
+    own = others = 0
+
+    def first(legal: list) -> str:
+        actions = [m["action"] for m in legal]
+        return next((a for a in actions if a.startswith("play")), actions[0])
+
+    async def play() -> None:
+        nonlocal own, others
+        await ana.wait_for_change(0.2)                              # her stream opens
+        for _ in range(12):
+            if ana.snap.view["current_seat"] == 0:
+                await asyncio.to_thread(ana.move, first(ana.snap.view["legal"]))
+                own += 1
+                if own == 1:   # her move's record names her page; no seat's view shows it
+                    assert service.service.classes.tables.snapshot(code).record["last"]["page"] == ana.page
+                    assert "page" not in (await asyncio.to_thread(rooms[1].table, code))["last"]
+            else:
+                view = await asyncio.to_thread(rooms[1].table, code)
+                moved = await asyncio.to_thread(rooms[1].move, code, first(view["legal"]), view["version"])
+                others += 1
+                await _until_version(ana, moved["version"])
+    run_async(play())
+    assert own >= 2 and others >= 2
+    assert ana.streams == 1 and ana.lines == others                # Bia's versions only, each once
+    mine = rooms[0].table(code, held={"events_since": 0, "events_seat": 0})
+    assert ana.snap.version == mine["version"]
+    assert ana.snap.view["events"] == mine["events"][ana.snap.view["events_from"]:]   # her log whole
+    ana.stop_watching()

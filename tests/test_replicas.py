@@ -340,41 +340,42 @@ def test_the_pools_go_through_pgbouncer_in_transaction_mode_and_listen_straight(
     assert listening == COUNT                                # one LISTEN each, straight to PostgreSQL
 
 
+def move_through_a_district(hub, tokens, seats: dict[int, str], code: str, known: int) -> int:
+    """One move of the seat to play, through the hub, while replicas may die: the version it
+    made. A move not answered 200 was sent twice (haproxy retried it elsewhere: the first one
+    counted, the second refused "moved_on"), or saved by a replica killed before it answered:
+    the table says whether it went through (only these moves change it)."""
+    for _ in range(20):
+        status, view, _ = look(hub.service_url, tokens[seats[0]], code, known)
+        if status != 200:      # the dead replica, before haproxy knows
+            time.sleep(0.1)
+            continue
+        who = seats[view["current_seat"]]
+        status, view, _ = look(hub.service_url, tokens[who], code, known)
+        if status != 200:
+            continue
+        status, moved, _ = call(hub.service_url, tokens[who], "POST", f"api/tables/{code}/move",
+                                {"action": _choice(view), "version": view["version"]})
+        if status == 200:
+            return moved["version"]
+        checked, after, _ = look(hub.service_url, tokens[seats[0]], code, view["version"])
+        if checked == 200 and after["version"] == view["version"] + 1:
+            return after["version"]
+        time.sleep(0.1)
+    raise AssertionError(f"no move went through: {status} {moved}")
+
+
 def test_a_replica_killed_mid_game_the_game_goes_on_no_move_lost_or_twice(district):
     hub, replicas, tokens = district
     seats = {0: "ana", 1: "bia"}
     code = _table(hub, tokens, seats)
     first = _full(hub.service_url, tokens["ana"], code)["version"]
-    made, refused_retries, known = 0, 0, first
+    made, known = 0, first
 
     def one_move() -> None:
-        nonlocal made, refused_retries, known
-        for _ in range(20):
-            status, view, _ = look(hub.service_url, tokens["ana"], code, known)
-            if status != 200:      # the dead replica, before haproxy knows
-                time.sleep(0.1)
-                continue
-            who = seats[view["current_seat"]]
-            status, view, _ = look(hub.service_url, tokens[who], code, known)
-            if status != 200:
-                continue
-            status, moved, _ = call(hub.service_url, tokens[who], "POST", f"api/tables/{code}/move",
-                                    {"action": _choice(view), "version": view["version"]})
-            if status == 200:
-                made += 1
-                known = moved["version"]
-                return
-            # not answered 200: sent twice (haproxy retried it elsewhere: the first one counted, the
-            # second refused "moved_on"), or saved by a replica killed before it answered; the
-            # table says whether it went through (only these moves change it)
-            checked, after, _ = look(hub.service_url, tokens["ana"], code, view["version"])
-            if checked == 200 and after["version"] == view["version"] + 1:
-                made += 1
-                refused_retries += status == 409 and moved.get("error") == "moved_on"
-                known = after["version"]
-                return
-            time.sleep(0.1)
-        raise AssertionError(f"no move went through: {status} {moved}")
+        nonlocal made, known
+        known = move_through_a_district(hub, tokens, seats, code, known)
+        made += 1
     for _ in range(4):
         one_move()
     # a page of bia's waits on the replica about to die
@@ -400,6 +401,50 @@ def test_a_replica_killed_mid_game_the_game_goes_on_no_move_lost_or_twice(distri
     finally:
         replicas.start_replica(dying)     # the later tests have all three again
         replicas.wait_ready(dying)
+
+
+def test_a_watch_stream_whose_replica_is_killed_goes_on_through_another_nothing_lost_or_twice(district):
+    """Issue 35: a page's watch stream (classroom.remote_tables) broken with its replica opens
+    again through haproxy, from the last version it saw: it reaches every later version, its
+    log the table's own (no event lost or taken twice)."""
+    from classroom.remote import RemoteClassroom
+    from classroom.remote_tables import RemoteTables
+
+    from loops import run_async
+    hub, replicas, tokens = district
+    seats = {0: "ana", 1: "bia"}
+    code = _table(hub, tokens, seats)
+    known = _full(hub.service_url, tokens["ana"], code)["version"]
+    watcher = RemoteTables(RemoteClassroom(hub.service_url, tokens["q01"], "q01")).client(code, "hub:q01")
+
+    async def follow(version: int) -> None:
+        for _ in range(40):
+            if watcher.snap.version >= version:
+                break
+            await watcher.wait_for_change(5.0)
+            try:
+                watcher.tick()
+            except Exception:    # a stream opened on the dead replica before haproxy knew: again
+                pass
+        assert watcher.snap.version == version
+    for _ in range(3):
+        known = move_through_a_district(hub, tokens, seats, code, known)
+        run_async(follow(known))
+    assert watcher.streams == 1 and watcher.replica
+    dying = int(watcher.replica[1:])                    # the replica its stream comes from
+    replicas.kill(dying)
+    try:
+        for _ in range(6):
+            known = move_through_a_district(hub, tokens, seats, code, known)
+        run_async(follow(known))
+        assert watcher.streams >= 2 and watcher.replica != f"r{dying}"
+        log = _full(hub.service_url, tokens["q01"], code, known)["events"]   # a spectator's, as hers
+        assert watcher.snap.view["events"] == log[watcher.snap.view["events_from"]:]
+    finally:
+        watcher.stop_watching()
+        replicas.start_replica(dying)     # the later tests have all three again
+        replicas.wait_ready(dying)
+        replicas.wait_all_up()
 
 
 def test_with_table_affinity_every_request_about_a_table_reaches_one_replica(postgres_server):

@@ -188,6 +188,13 @@ def _client(tables: TableRoom, code: str, learner: str | None) -> TableClient:
     return tables.client(code, learner)
 
 
+def _stop_watching(client) -> None:
+    """End `client`'s watch of its table, if it has one (the class service's stream)."""
+    stop = getattr(client, "stop_watching", None)
+    if stop is not None:
+        stop()
+
+
 def _why(state, lang: str) -> str | None:
     told = getattr(state, "told_why", None)  # a seat's view from the class service: its words
     return told(lang) if told is not None else games.why(state, lang)
@@ -423,10 +430,19 @@ class Mesa(View):
         self._task = loop.create_task(self._poll_loop())
 
     async def _poll_loop(self) -> None:
-        while self.client is not None and time.time() - self._last_beat < IDLE_STOP:
-            watch = getattr(self.client, "wait_for_change", None)  # the class service's long poll
-            await (watch() if watch is not None else asyncio.sleep(POLL_EVERY))
-            self.guarded(self.poll, clears=False)()  # not the learner's action: refusals stay
+        """Wait for changes while a table is open and the browser beats; the class service's
+        watch stream of a table no longer watched here is ended (`stop_watching`)."""
+        watched = None
+        try:
+            while self.client is not None and time.time() - self._last_beat < IDLE_STOP:
+                if watched is not self.client:
+                    _stop_watching(watched)
+                    watched = self.client
+                watch = getattr(self.client, "wait_for_change", None)  # the class service's watch stream
+                await (watch() if watch is not None else asyncio.sleep(POLL_EVERY))
+                self.guarded(self.poll, clears=False)()  # not the learner's action: refusals stay
+        finally:
+            _stop_watching(watched)
 
     def poll(self) -> bool:
         """One polling step (the loop runs it every POLL_EVERY s): redraw if the table moved."""
