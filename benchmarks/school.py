@@ -257,21 +257,7 @@ class School:
                 self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
                 return view["status"]
             if view["status"] == "playing" and view["current_seat"] == seat:
-                await asyncio.sleep(float(rng.uniform(*THINK)))
-                moves = [m["action"] for m in view["legal"]]
-                plays = [m for m in moves if m.startswith("play ")] or moves
-                move = plays[int(rng.integers(len(plays)))]
-                sent = time.monotonic()
-                moved = await self.call(user, "POST", f"api/tables/{code}/move",
-                                        {"action": move, "version": view["version"], **held(view)})
-                if moved is not None:
-                    self.moves += 1
-                    self.table_moves[code] = self.table_moves.get(code, 0) + 1
-                    self.moves_sent[(code, moved["version"])] = sent
-                    self.move_answers.append(time.monotonic() - sent)
-                    view = moved
-                else:
-                    view = await self.call(user, "GET", f"api/tables/{code}")
+                view = await self.play(code, user, view, rng)
                 continue
             left = self.until - time.monotonic()
             if left <= 0:
@@ -287,6 +273,25 @@ class School:
             view = got if got is not None else view
         return "" if view is None else view["status"]
 
+    async def play(self, code: str, user: str, view: dict, rng, page: str | None = None) -> dict | None:
+        """Think, then play one of her legal moves (a card when she may): the move's answer,
+        or the table read again when the move was refused (None when that fails too). `page`:
+        her page's id, said with the move when she watches with a stream."""
+        await asyncio.sleep(float(rng.uniform(*THINK)))
+        moves = [m["action"] for m in view["legal"]]
+        plays = [m for m in moves if m.startswith("play ")] or moves
+        move = plays[int(rng.integers(len(plays)))]
+        sent = time.monotonic()
+        body = {"action": move, "version": view["version"], **held(view), **({"page": page} if page else {})}
+        moved = await self.call(user, "POST", f"api/tables/{code}/move", body)
+        if moved is None:
+            return await self.call(user, "GET", f"api/tables/{code}")
+        self.moves += 1
+        self.table_moves[code] = self.table_moves.get(code, 0) + 1
+        self.moves_sent[(code, moved["version"])] = sent
+        self.move_answers.append(time.monotonic() - sent)
+        return moved
+
     async def seat_streamed(self, code: str, seat: int, user: str, view: dict, watch: Watch, rng) -> str:
         """`seat` with a watch stream, as a kernel's page: her move says her page's id, so its
         version comes in the move's answer only (an older or equal version on the stream is
@@ -296,22 +301,7 @@ class School:
                 self.errors["not_seated"] = self.errors.get("not_seated", 0) + 1
                 return view["status"]
             if view["status"] == "playing" and view["current_seat"] == seat:
-                await asyncio.sleep(float(rng.uniform(*THINK)))
-                moves = [m["action"] for m in view["legal"]]
-                plays = [m for m in moves if m.startswith("play ")] or moves
-                move = plays[int(rng.integers(len(plays)))]
-                sent = time.monotonic()
-                moved = await self.call(user, "POST", f"api/tables/{code}/move",
-                                        {"action": move, "version": view["version"], **held(view),
-                                         "page": watch.page})
-                if moved is not None:
-                    self.moves += 1
-                    self.table_moves[code] = self.table_moves.get(code, 0) + 1
-                    self.moves_sent[(code, moved["version"])] = sent
-                    self.move_answers.append(time.monotonic() - sent)
-                    view = moved
-                else:
-                    view = await self.call(user, "GET", f"api/tables/{code}") or view
+                view = await self.play(code, user, view, rng, page=watch.page) or view
                 continue
             left = self.until - time.monotonic()
             if left <= 0:
