@@ -239,13 +239,23 @@ class Hub:
         return self.request("POST", f"{self.api}/users/{user}/tokens", {"note": "tests"})["token"]
 
     def spawn_servers(self, users: list[str], timeout: float = 120.0) -> None:
+        """Start each user's server and wait until all are ready. A spawn the hub fails (500)
+        because the port it chose was taken before the server bound it (ports are chosen free,
+        then bound by another process: on a busy machine another may take one in between) is
+        asked again, at most twice; any other failure is raised with the hub's log."""
         for user in users:
             self.spawned.append(user)
-            try:
-                self.request("POST", f"{self.api}/users/{user}/server")
-            except RuntimeError as error:
-                if "400" not in str(error):  # already running
-                    raise
+            for attempt in range(3):
+                seen = len(self.log())
+                try:
+                    self.request("POST", f"{self.api}/users/{user}/server")
+                    break
+                except RuntimeError as error:
+                    if ": 400 " in str(error):  # already running
+                        break
+                    said = self.log()[seen:]
+                    if attempt == 2 or not any(s in said for s in ("already in use", "EADDRINUSE")):
+                        raise RuntimeError(f"{error}; the hub's log then: {said[-3000:]}") from None
         deadline = time.monotonic() + timeout
         waiting = set(users)
         while waiting and time.monotonic() < deadline:
