@@ -25,6 +25,24 @@ def tab_to(page, selector: str, limit: int = 80) -> None:
     raise AssertionError(f"Tab never reached {selector}")
 
 
+ANSWER = """() => ['cartas-accept', 'cartas-play-hand'].find(name => {
+  const button = document.querySelector('.' + name);
+  return button && button.offsetParent !== null; }) || null"""
+
+
+def tab_to_answer(page, limit: int = 80) -> str | None:
+    """Tab to what the learner must answer now: the accept (a truco asked) or play-hand button
+    (mão de onze) when shown, else a card she may play; returns that button's class, or None for
+    a card. Which one is asked again before each press: the status can show her turn a moment
+    before the bot's truco brings its buttons (each widget's update is a message of its own)."""
+    for _ in range(limit):
+        answer = page.evaluate(ANSWER)
+        if page.evaluate(FOCUSED, f".{answer}" if answer else ".cartas-pick-on"):
+            return answer
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {answer or 'a card to play'}")
+
+
 def focus_outline(page) -> str:
     return page.evaluate("() => { const s = getComputedStyle(document.activeElement); "
                          "return s.outlineStyle + ' ' + s.outlineWidth; }")
@@ -38,11 +56,7 @@ def test_a_whole_truco_hand_by_keyboard_with_the_focus_kept_on_the_cards(dashboa
         if "Mão 2" in page.locator(".cartas-log").text_content():
             break
         step = status_step(page)
-        answer = next((b for b in ("cartas-accept", "cartas-play-hand") if page.locator(f".{b}").is_visible()), None)
-        if answer is not None:
-            tab_to(page, f".{answer}")
-        elif not page.evaluate(FOCUSED, ".cartas-pick-on"):
-            tab_to(page, ".cartas-pick-on")
+        answer = tab_to_answer(page)
         assert focus_outline(page).split()[0] != "none"  # a visible focus outline
         page.keyboard.press("Enter")
         if answer is None:
