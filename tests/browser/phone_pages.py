@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import kernel_wire
 from class_pages import wait_for_view
@@ -40,12 +41,23 @@ def phone_context(browser, size=PHONES[0]):
     return context
 
 
+def outside_requests(context, voila_url: str) -> list[str]:
+    """The addresses the context's pages ask for outside the server at `voila_url` (HTTP and
+    WebSocket), from now on: a dashboard must work in a classroom with no internet."""
+    own = urlsplit(voila_url).netloc
+    outside: list[str] = []
+    context.on("request", lambda request: outside.append(request.url)
+               if urlsplit(request.url).scheme in ("http", "https", "ws", "wss")
+               and urlsplit(request.url).netloc != own else None)
+    return outside
+
+
 def open_page(context, voila_url: str, name: str, lang: str = "pt"):
     page = context.new_page()
     page.set_default_timeout(60_000)
     page.goto(f"{voila_url}/voila/render/{name}.ipynb?lang={lang}")
     wait_for_view(page)
-    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
+    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang, polling=100)
     settle(page)
     return page
 
@@ -200,7 +212,7 @@ def main_interactions(page) -> list[str]:
 def switch_language(page, lang: str) -> None:
     mark = kernel_wire.of(page).mark()
     page.locator(f".cartas-page-language button[data-lang='{lang}']").click()
-    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
+    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang, polling=100)
     settle(page, mark)
 
 

@@ -227,7 +227,7 @@ def status_step(page) -> int:
 
 def wait_settled(page, step: int) -> None:
     """Wait until the bots have moved past `step` and it is the learner's turn (or the end)."""
-    page.wait_for_function(SETTLED, arg=step)
+    page.wait_for_function(SETTLED, arg=step, polling=100)
 
 
 def click_and_settle(page, selector: str, tries: int = 3) -> None:
@@ -239,7 +239,7 @@ def click_and_settle(page, selector: str, tries: int = 3) -> None:
         step = status_step(page)
         page.locator(selector).first.click()
         try:
-            page.wait_for_function(SETTLED, arg=step, timeout=20_000)
+            page.wait_for_function(SETTLED, arg=step, timeout=20_000, polling=100)
             return
         except PlaywrightTimeout:
             if status_step(page) != step:  # it moved: the bots are slow, not the click lost

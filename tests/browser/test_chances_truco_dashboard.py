@@ -14,6 +14,6 @@ def test_a_stronger_hand_shows_better_odds(dashboard):
     page.get_by_role("button", name="Calcular").click()
     page.wait_for_function(
         "(before) => Number(document.querySelector('.cartas-odds-hand').dataset.win) !== before",
-        arg=before)
+        arg=before, polling=100)
     assert hand_win(page) > 0.9 > before
     assert page.locator(".cartas-odds-cards svg[data-card='Q♣']").count() == 1

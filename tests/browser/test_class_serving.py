@@ -1,6 +1,7 @@
 """Serving a class from one machine: kernels of closed pages are culled while open pages keep
-theirs, a full server (or a browser at its own cap) refuses politely, and no dashboard fetches
-anything from outside it.
+theirs, a full server (or a browser at its own cap) refuses politely, and neither the notebook
+list nor an error page fetches anything from outside it (each dashboard is checked for that by
+its phone test, test_phone_dashboards.py, through all its interactions).
 
 These tests start their own standalone Voilà from the repository root (so the repository's
 voila.json applies), with only the culling times shortened on the command line.
@@ -17,10 +18,8 @@ from urllib.parse import urlsplit
 import psutil
 import pytest
 
-from class_pages import wait_for_view
 from serving import ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count
 
-NOTEBOOKS = sorted(path.name for path in (ROOT / "notebooks").glob("*.ipynb"))
 SHORT_CULL = ["--MappingKernelManager.cull_idle_timeout=10",
               "--MappingKernelManager.cull_interval=5"]
 
@@ -47,7 +46,7 @@ def open_dashboard(browser, base: str, notebook: str, query: str = ""):
 def pick_vira(page, label: str, first_manilha: str) -> None:
     page.locator(".cartas-vira select").select_option(label=label)
     page.wait_for_function(
-        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'")
+        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'", polling=100)
 
 
 def test_closed_pages_lose_their_kernels_and_an_open_idle_page_keeps_its_own(browser, class_server):
@@ -96,32 +95,6 @@ def test_a_full_server_refuses_a_new_page_politely_and_runs_the_ones_it_has(brow
         first.close()
     finally:
         stop(process)
-
-
-def clickables(page):
-    """A couple of the dashboard's own controls to press: buttons first, then a select."""
-    return page.locator(".cartas-view button:visible").all()[:2]
-
-
-@pytest.mark.parametrize("name, query", [(name, "") for name in NOTEBOOKS] + [("index.ipynb", "?lang=en")])
-def test_no_dashboard_fetches_anything_from_outside_the_server(browser, voila_url, name, query):
-    """Each dashboard, every control clicked once: no request leaves the server (one test per
-    dashboard, so the workers share them)."""
-    own = urlsplit(voila_url).netloc
-    outside = []
-    page = browser.new_page()
-    page.set_default_timeout(60_000)
-    page.on("request", lambda request: outside.append(request.url)
-            if urlsplit(request.url).scheme in ("http", "https", "ws", "wss")
-            and urlsplit(request.url).netloc != own else None)
-    page.goto(f"{voila_url}/voila/render/{name}{query}")
-    wait_for_view(page)
-    for control in clickables(page):
-        if control.is_enabled():
-            control.click()
-    page.wait_for_load_state("networkidle")
-    page.close()
-    assert outside == []
 
 
 def test_the_notebook_list_and_an_error_page_fetch_nothing_from_outside_the_server(browser, voila_url):

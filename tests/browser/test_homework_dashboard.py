@@ -43,7 +43,8 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
         join(ana, "Ana", code, "2468")
-        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                              polling=100)
         ana.wait_for_selector(".cartas-todo[data-state='empty']", state="attached")  # folded on the index
 
         # The teacher composes: a scenario from the builder, then a title and a due day.
@@ -93,7 +94,8 @@ def test_a_learner_plays_a_homework_game_against_the_bots_on_her_table_and_it_co
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
         join(ana, "Ana", code, "2468")
-        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                              polling=100)
         ana.goto(f"{base}/tarefa.ipynb?tarefa={task}&lang=en")
         ana.wait_for_selector(".cartas-task-item[data-kind='game'][data-done='0']")
         assert ana.locator(".cartas-task-game-page").count() == 0  # no other way to play it
@@ -114,14 +116,14 @@ def test_a_learner_plays_a_homework_game_against_the_bots_on_her_table_and_it_co
                         buttons.first.click(timeout=5_000)
                         ana.wait_for_function(
                             "(v) => document.querySelector('.cartas-status [data-turn]')?.dataset.version !== v",
-                            arg=version, timeout=20_000)
+                            arg=version, timeout=20_000, polling=100)
                         moves += 1
                     except Exception:  # a button replaced under the click: read the page again
                         pass
                     continue
             ana.wait_for_function(
                 """() => document.querySelector(".cartas-task-state[data-done='1']")
-                         || document.querySelector(".cartas-status [data-turn='you']")""", timeout=120_000)
+                         || document.querySelector(".cartas-status [data-turn='you']")""", timeout=120_000, polling=100)
         assert moves >= 1
         expect(ana.locator(".cartas-task-item[data-kind='game']")).to_have_attribute("data-done", "1")
         expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(

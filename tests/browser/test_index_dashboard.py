@@ -86,7 +86,7 @@ def test_the_index_reads_in_two_phone_screens_her_next_step_first(lang, browser,
         page.locator(".cartas-name-save").click()
         page.wait_for_selector(".cartas-identity-class")
         page.wait_for_function("(name) => document.querySelector('.cartas-whose').textContent.includes(name)",
-                               arg=f"Ana {lang}")
+                               arg=f"Ana {lang}", polling=100)
         help_text = page.locator(".cartas-identity-help").text_content()
         assert CHOOSE_PIN[lang] not in help_text and KEPT_PIN[lang] in help_text
         seen = page.evaluate(SEEN, TITLE[lang])

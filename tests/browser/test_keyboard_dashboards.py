@@ -63,7 +63,7 @@ def test_a_whole_truco_hand_by_keyboard_with_the_focus_kept_on_the_cards(dashboa
             # the focus stays with the cards (the next one, or the row), not the page's body
             assert page.evaluate("() => !!document.activeElement.closest('.cartas-hand-cards')")
         try:
-            page.wait_for_function(SETTLED, arg=step, timeout=20_000)
+            page.wait_for_function(SETTLED, arg=step, timeout=20_000, polling=100)
         except PlaywrightTimeout:
             # an Enter on a control the page was replacing is refused by the kernel ("the game
             # moved on") and moves nothing (as a click: click_and_settle): focus and press again
@@ -116,8 +116,8 @@ def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboa
     card.click()
     wait_settled(page, step)
     # her move is said, and the bots' cards after it
-    page.wait_for_function("() => window.cartasSaid.some(t => /Seat 0 plays/.test(t))")
-    page.wait_for_function("() => window.cartasSaid.some(t => /Seat [123] plays/.test(t))")
+    page.wait_for_function("() => window.cartasSaid.some(t => /Seat 0 plays/.test(t))", polling=100)
+    page.wait_for_function("() => window.cartasSaid.some(t => /Seat [123] plays/.test(t))", polling=100)
     assert not any("Assento" in text for text in said(page))
 
     odds = dashboard("chances_truco.ipynb", "?lang=pt")
@@ -126,5 +126,5 @@ def test_the_live_region_says_a_move_and_a_refusal_in_the_pages_language(dashboa
     field.fill("xyz")
     field.press("Enter")
     odds.wait_for_selector(".cartas-field-error .cartas-error")
-    odds.wait_for_function("() => window.cartasSaid.some(t => t.includes('Não é possível'))")
+    odds.wait_for_function("() => window.cartasSaid.some(t => t.includes('Não é possível'))", polling=100)
     assert any("xyz" in text for text in said(odds)), said(odds)

@@ -63,7 +63,8 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         page.locator(".cartas-pin-input").fill("2468")
         page.locator(".cartas-name-save").click()
         page.wait_for_function(
-            "(name) => document.querySelector('.cartas-whose')?.textContent === name + \"'s progress\"", arg=name)
+            "(name) => document.querySelector('.cartas-whose')?.textContent === name + \"'s progress\"", arg=name,
+                               polling=100)
         assert manilhas_progress(page) == "not started yet"
         page.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard, another kernel
         page.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
@@ -77,7 +78,7 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
             # the next question is read once all of it is drawn: its text came after the
             # feedback went, and a question read before held a choice the next one lacks
             kernel_wire.of(page).handled(page, mark)
-            page.wait_for_function("() => !document.querySelector('.cartas-feedback .cartas-right')")
+            page.wait_for_function("() => !document.querySelector('.cartas-feedback .cartas-right')", polling=100)
         answer_manilha(page, right=False)
         learners[name] = (context, page)
 

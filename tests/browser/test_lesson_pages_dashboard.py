@@ -117,7 +117,7 @@ def open_page(context, voila_url, notebook, query=""):
 
 def page_language_ready(page, lang):
     page.wait_for_selector(".cartas-page-language button", state="visible")
-    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang)
+    page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang, polling=100)
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)
@@ -157,14 +157,14 @@ def test_the_language_choice_is_remembered_across_dashboards_and_reloads(browser
         second = open_page(context, voila_url, "truco_mao.ipynb")
         page_language_ready(second, "en")
         second.wait_for_function(
-            "() => document.querySelector('.cartas-narration').textContent.includes('shuffles')")
+            "() => document.querySelector('.cartas-narration').textContent.includes('shuffles')", polling=100)
         assert second.locator(".lang-en h1").is_visible()
         assert not second.locator(".lang-pt h1").is_visible()
         # The page switch goes back to Portuguese, and the view follows.
         second.locator(".cartas-page-language button[data-lang='pt']").click()
         page_language_ready(second, "pt")
         second.wait_for_function(
-            "() => document.querySelector('.cartas-narration').textContent.includes('embaralha')")
+            "() => document.querySelector('.cartas-narration').textContent.includes('embaralha')", polling=100)
         second.reload()
         second.wait_for_selector(".cartas-view", state="visible")
         page_language_ready(second, "pt")
@@ -188,10 +188,12 @@ def test_the_index_switches_its_headings_and_table_with_the_page(browser, voila_
         page = open_page(context, voila_url, "index.ipynb", "?lang=en")
         page_language_ready(page, "en")
         assert page.locator(".lang-en h1").is_visible() and not page.locator(".lang-pt h1").is_visible()
-        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('What you learn')")
+        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('What you learn')",
+                               polling=100)
         page.locator(".cartas-page-language button[data-lang='pt']").click()
         page_language_ready(page, "pt")
-        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('O que se aprende')")
+        page.wait_for_function("() => document.querySelector('.cartas-index').textContent.includes('O que se aprende')",
+                               polling=100)
         assert page.locator(".lang-pt h1").is_visible()
         link = page.locator(".cartas-index a.cartas-lesson-link").first
         style = link.evaluate("(a) => { const s = getComputedStyle(a); "

@@ -244,7 +244,7 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
         projector.locator(".cartas-live-ask").click()
         projector.wait_for_selector(".cartas-live-state[data-state='open']")
         projector.wait_for_function("() => document.querySelector('.cartas-live-share .cartas-qr')"
-                                    ".getBoundingClientRect().width <= 160")  # smaller, still scannable
+                                    ".getBoundingClientRect().width <= 160", polling=100)  # smaller, still scannable
         assert projector.locator(".cartas-live-share .cartas-qr").bounding_box()["width"] >= 100
         assert projector.locator(".cartas-live-join [data-code]").is_visible()
         for phone, right in zip(phones, (True, False)):

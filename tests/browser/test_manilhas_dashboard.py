@@ -13,7 +13,7 @@ def pick_vira(page, label: str, first_manilha: str) -> None:
     """Choose the vira in the dropdown and wait until the weakest manilha drawn is `first_manilha`."""
     page.locator(".cartas-vira select").select_option(label=label)
     page.wait_for_function(
-        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'")
+        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'", polling=100)
 
 
 def test_picking_a_vira_shows_its_manilhas(dashboard):

@@ -22,7 +22,8 @@ def test_mano_a_mano_is_chosen_played_and_fits_a_phone_in_both_languages(browser
         settle(page)
         page.locator(".cartas-players button", has_text="Mano a mano (2)").click()
         # a new game of two: two seats, face to face, and the learner's turn or the bot's move
-        page.wait_for_function("() => document.querySelectorAll('.cartas-table .cartas-seat').length === 2")
+        page.wait_for_function("() => document.querySelectorAll('.cartas-table .cartas-seat').length === 2",
+                               polling=100)
         assert page.locator(".cartas-seat[data-place='top']").get_attribute("data-seat") == "1"
         settle(page)
         assert ("pt", "chosen", layout_problems(page)) == ("pt", "chosen", NONE)
@@ -46,7 +47,8 @@ def test_jogadores_2_in_the_address_opens_mano_a_mano(browser, voila_url):
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(f"{voila_url}/voila/render/jogar_truco.ipynb?lang=en&ritmo=0&semente=3&jogadores=2")
-        page.wait_for_function("() => document.querySelectorAll('.cartas-table .cartas-seat').length === 2")
+        page.wait_for_function("() => document.querySelectorAll('.cartas-table .cartas-seat').length === 2",
+                               polling=100)
         page.goto(f"{voila_url}/voila/render/jogar_truco.ipynb?lang=en&ritmo=0&semente=3&jogadores=3")
         page.wait_for_selector(".cartas-url-notice", state="visible")
         assert "2 or 4 players" in page.locator(".cartas-url-notice").inner_text()

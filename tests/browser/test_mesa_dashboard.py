@@ -130,7 +130,7 @@ def take_turn(page, prefer: tuple[str, ...]) -> bool:
         target.click(timeout=5_000)
         page.wait_for_function(
             "(v) => document.querySelector('.cartas-status [data-turn]').dataset.version !== v",
-            arg=version, timeout=20_000)
+            arg=version, timeout=20_000, polling=100)
     except PlaywrightTimeout:
         return False
     return True
@@ -172,7 +172,8 @@ def test_three_learners_and_a_bot_play_a_truco_hand_and_a_reload_keeps_the_seat(
     # the hand is over on every screen, with its why and narration for all
     for page in pages.values():
         page.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.hand !== '1'"
-                               " || document.querySelector('.cartas-status [data-turn]').dataset.status === 'finished'")
+                               " || document.querySelector('.cartas-status [data-turn]').dataset.status === 'finished'",
+                               polling=100)
         assert "Why?" in page.locator(".cartas-why-text").inner_text()
         assert page.locator(".cartas-log-line").count() > 5
 
@@ -365,7 +366,8 @@ def test_truco_double_clicks_make_one_move_and_refusals_stay(learners, mesa_serv
         return sum(1 for e in stored_state(db, code).events if e["type"] == "play" and e["seat"] == 0)
     played = her_plays()
     ana.locator(".cartas-pick-on:not(.cartas-pick-dim)").first.dblclick()
-    ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn !== 'you'")
+    ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn !== 'you'",
+                          polling=100)
     assert her_plays() == played + 1
     # a card clicked while another seat is to play: "não é a sua vez", still there once the kernel
     # has handled the click and the page has drawn what it said

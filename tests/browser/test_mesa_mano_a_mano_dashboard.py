@@ -27,7 +27,8 @@ def test_a_table_for_two_is_created_on_a_phone_and_fits_it(browser, mesa_url, la
         ana.wait_for_selector(".cartas-table .cartas-seat[data-seat='0'][data-place='bottom']")
         assert ana.locator(".cartas-table .cartas-seat[data-seat='1'][data-place='top']").count() == 1
         assert ana.locator(".cartas-table .cartas-seat").count() == 2
-        ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn === 'you'")
+        ana.wait_for_function("() => document.querySelector('.cartas-status [data-turn]').dataset.turn === 'you'",
+                              polling=100)
         settle(ana)
         assert (lang, layout_problems(ana)) == (lang, NONE)
         assert (lang, axe_violations(ana)) == (lang, [])

@@ -4,9 +4,10 @@ truco called and accepted where the dashboard has them): one title and one langu
 page's), nothing reaches past the screen's edge, every tap target (a checkbox too) is at least
 44×44 px, no label is cut off, no field is squeezed below its content, nothing a learner reads
 or taps overlaps another or is drawn out of its row, and axe-core (WCAG 2.1 A and AA: tags
-wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing. One page load per dashboard sees its four
-states: opened in Portuguese, switched to English (every view redrawn), back in Portuguese after
-the main interactions, and switched to English again.
+wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing; and nothing the page asks for, in all of it,
+comes from outside the server (a classroom may have no internet). One page load per dashboard
+sees its four states: opened in Portuguese, switched to English (every view redrawn), back in
+Portuguese after the main interactions, and switched to English again.
 
 Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
 under build/screenshots/phone/ in a test run, and into the reviewed screenshots/phone/ by
@@ -26,6 +27,7 @@ from phone_pages import (
     layout_problems,
     main_interactions,
     open_page,
+    outside_requests,
     phone_context,
     switch_language,
     titles_and_switches,
@@ -39,6 +41,7 @@ NONE = {"out": [], "small": [], "cut": [], "overlap": []}
 @pytest.mark.parametrize("name", DASHBOARDS)
 def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_violation(name, browser, voila_url):
     context = phone_context(browser)
+    outside = outside_requests(context, voila_url)
     try:
         page = open_page(context, voila_url, name, "pt")
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
@@ -60,8 +63,9 @@ def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_v
         for width, height in PHONES:
             page.set_viewport_size({"width": width, "height": height})
             # the page has taken the new width and drawn it (two frames), no fixed wait
-            page.wait_for_function("(w) => window.innerWidth === w", arg=width)
+            page.wait_for_function("(w) => window.innerWidth === w", arg=width, polling=100)
             page.evaluate(kernel_wire.PAINTED)
             assert ("en", width, layout_problems(page)) == ("en", width, NONE)
+        assert outside == []
     finally:
         context.close()

@@ -17,7 +17,7 @@ def test_a_whole_hand_by_clicking(dashboard):
     assert page.locator(".cartas-table svg[data-card]").count() >= 3
     for _ in range(12):
         # the log and the moves offered are drawn after the status: wait for them to come
-        page.wait_for_function(READY_TO_ACT)
+        page.wait_for_function(READY_TO_ACT, polling=100)
         if "Mão 2" in page.locator(".cartas-log").text_content():
             break
         step = status_step(page)

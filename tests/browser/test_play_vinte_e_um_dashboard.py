@@ -38,7 +38,7 @@ def test_bet_by_number_then_the_hint_at_1024x768(dashboard):
     page.locator(".cartas-act-bet").click()
     wait_settled(page, step)
     # the log is drawn after the status (the bots' moves after her bet may still be coming in)
-    page.wait_for_function("() => document.querySelector('.cartas-log').textContent.includes('aposta 2')")
+    page.wait_for_function("() => document.querySelector('.cartas-log').textContent.includes('aposta 2')", polling=100)
     assert "aposta 2" in page.locator(".cartas-log").text_content()
     wait_settled(page, status_step(page) - 1)
     if page.locator(".cartas-act-stand").count():

@@ -71,13 +71,13 @@ def test_the_teacher_gets_the_full_link_a_copy_button_and_a_qr_code(dashboard):
     assert expected.version <= 10
     # copy: the clipboard when allowed, else the text is selected for Ctrl+C
     page.locator("button.cartas-copy").click()
-    page.wait_for_function("document.querySelector('.cartas-copied').textContent.length > 0")
+    page.wait_for_function("document.querySelector('.cartas-copied').textContent.length > 0", polling=100)
     assert page.locator(".cartas-copied").text_content() in (
         "Link copiado.", "Link selecionado: tecle Ctrl+C para copiar.")
     page.evaluate("Object.defineProperty(navigator, 'clipboard', {value: undefined})")
     page.evaluate("window.getSelection().removeAllRanges()")
     page.locator("button.cartas-copy").click()
-    page.wait_for_function("document.querySelector('.cartas-copied').dataset.copied !== 'clipboard'")
+    page.wait_for_function("document.querySelector('.cartas-copied').dataset.copied !== 'clipboard'", polling=100)
     selected = page.evaluate(
         "(() => { const i = document.querySelector('.cartas-full-link');"
         " return i.value.substring(i.selectionStart, i.selectionEnd); })()")

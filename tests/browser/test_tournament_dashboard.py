@@ -33,14 +33,14 @@ def sit_and_leave(phone, lang: str) -> str:
     # the bots' once she is away past the timeout): then "Stand up" is gone and she stays seated.
     over = "document.querySelector(\".cartas-status [data-status='finished']\")"
     phone.wait_for_function(f"() => {over} || document.querySelector('.cartas-mesa-leave')?.offsetParent",
-                            timeout=60_000)
+                            timeout=60_000, polling=100)
     if not phone.evaluate(f"() => !!{over}"):
         try:
             phone.locator(".cartas-mesa-leave").click(timeout=10_000)
         except PlaywrightTimeout:  # over between the look and the tap
             assert phone.evaluate(f"() => !!{over}")
         phone.wait_for_function(f"() => {over} || !document.querySelector(\".cartas-mesa-seat[data-mine='true']\")",
-                                timeout=60_000)
+                                timeout=60_000, polling=100)
     phone.goto(tournament_url)
     phone.wait_for_selector(".cartas-view", state="visible")
     return code
@@ -89,7 +89,7 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
             teacher.wait_for_function(
                 "() => document.querySelectorAll('.cartas-tournament-table').length === 2 && "
                 "[...document.querySelectorAll('.cartas-tournament-state')].every(s => s.textContent.includes('over'))",
-                timeout=120_000)
+                timeout=120_000, polling=100)
             if round_number == 1:
                 SCREENSHOTS.mkdir(exist_ok=True)
                 teacher.screenshot(path=str(SCREENSHOTS / "tournament-teacher-round-1.png"), full_page=True)

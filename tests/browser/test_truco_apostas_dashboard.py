@@ -37,5 +37,5 @@ def test_nova_mao_deals_new_cards(dashboard):
     seed = page.locator(".cartas-seed input").input_value()
     assert len(before.split()) >= 4
     page.get_by_role("button", name="Nova mão").click()
-    page.wait_for_function(f"(before) => ({CARDS})() !== before", arg=before)
+    page.wait_for_function(f"(before) => ({CARDS})() !== before", arg=before, polling=100)
     assert page.locator(".cartas-seed input").input_value() != seed

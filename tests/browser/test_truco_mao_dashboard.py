@@ -8,7 +8,7 @@ def test_forward_deals_cards_and_narrates(dashboard):
     for _ in range(3):
         forward.click()
     page.wait_for_function(
-        "() => document.querySelectorAll('.cartas-hand svg[data-card]').length === 3")
+        "() => document.querySelectorAll('.cartas-hand svg[data-card]').length === 3", polling=100)
     assert "recebe a 3ª carta" in page.locator(".cartas-narration").text_content()
     assert page.locator(".cartas-seat[data-team='A']").count() == 2
     assert "Passo 4 de" in page.locator(".cartas-counter").text_content()

@@ -7,7 +7,7 @@ def test_a_raise_in_the_mao_de_onze_loses_the_game(dashboard):
     page.get_by_role("button", name="Play the hand").click()
     page.get_by_role("button", name="Call truco").first.click()
     page.wait_for_function(
-        "() => document.querySelector('.cartas-onze-story')?.textContent.includes('forbidden')")
+        "() => document.querySelector('.cartas-onze-story')?.textContent.includes('forbidden')", polling=100)
     assert "wins the game" in page.locator(".cartas-onze-story").text_content()
 
 

@@ -13,7 +13,7 @@ def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
     created = page.locator(".cartas-created .cartas-ok")
     created.wait_for()
     code, key = created.get_attribute("data-code"), created.get_attribute("data-key")
-    page.wait_for_function("() => (localStorage.getItem('cartas.teacher') || '').includes('token')")
+    page.wait_for_function("() => (localStorage.getItem('cartas.teacher') || '').includes('token')", polling=100)
     kept = page.evaluate("localStorage.getItem('cartas.teacher')")
     assert code in kept and key not in kept and key.replace("-", "") not in kept
 
@@ -25,7 +25,7 @@ def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
     assert page.locator(".cartas-teacher-key input").input_value() == ""
 
     page.locator(".cartas-forget-device").click()
-    page.wait_for_function("() => localStorage.getItem('cartas.teacher') === null")
+    page.wait_for_function("() => localStorage.getItem('cartas.teacher') === null", polling=100)
     mark = kernel_wire.of(page).mark()
     page.reload()
     page.locator(".cartas-open-class").wait_for()

@@ -45,7 +45,8 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
         join(ana, "Ana", code, "2468")
-        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                              polling=100)
 
         # A second browser types her name (another case): told it is taken, offered the PIN.
         intruder = open_page(intruder_ctx, f"{base}/index.ipynb?lang=en")
@@ -76,7 +77,8 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         phone = open_page(intruder_ctx.browser.new_context(), f"{base}/index.ipynb?lang=en")
         whose(phone)
         join(phone, "ana", code, "2468")
-        phone.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        phone.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                                polling=100)
         phone.context.close()
 
         # The teacher prints login cards; the card's link signs in on a third device.
@@ -100,7 +102,7 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         teacher.screenshot(path=str(SCREENSHOTS / "turma-roster.png"), full_page=True)
         tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
         tablet.wait_for_function(
-            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"", polling=100)
         assert "cartao" not in tablet.url  # the code is dropped from the address bar
         tablet.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard: the device stays hers
         tablet.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
@@ -125,7 +127,7 @@ def test_a_lookalike_name_is_the_learner_already_in_the_class_not_a_second_one(b
         whose(maria)
         join(maria, "Maria Silva", code, "2468")
         maria.wait_for_function(
-            "() => document.querySelector('.cartas-whose')?.textContent === \"Maria Silva's progress\"")
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Maria Silva's progress\"", polling=100)
         prankster = open_page(prankster_ctx, f"{base}/index.ipynb?lang=en")
         for typed in ("M\u0430ria Silva", "Maria Silva."):
             whose(prankster)
@@ -167,7 +169,8 @@ def test_a_prankster_guessing_pins_cards_and_teacher_keys_makes_only_himself_wai
         ana = open_page(ana_ctx, f"{base}/index.ipynb?lang=en")
         whose(ana)
         join(ana, "Ana", code, "2468")
-        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        ana.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                              polling=100)
         teacher.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
         teacher.locator(".cartas-print-cards").click()
         teacher.wait_for_selector(".cartas-open-cards", state="visible")
@@ -209,10 +212,11 @@ def test_a_prankster_guessing_pins_cards_and_teacher_keys_makes_only_himself_wai
         tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en")
         whose(tablet)
         join(tablet, "Ana", code, "2468")
-        tablet.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+        tablet.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
+                                 polling=100)
         by_card = open_page(card_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
         by_card.wait_for_function(
-            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"")
+            "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"", polling=100)
         again = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
         again.locator(".cartas-class-code input").fill(code)
         again.locator(".cartas-teacher-key input").fill(key)

@@ -5,7 +5,7 @@ def test_choosing_sale_shows_the_bank_sold(dashboard):
     page = dashboard("vinte_e_um_banca.ipynb")
     page.get_by_role("button", name="compra e venda").click()
     page.wait_for_function(
-        "() => document.querySelector('.cartas-story')?.textContent.includes('aceita a oferta')")
+        "() => document.querySelector('.cartas-story')?.textContent.includes('aceita a oferta')", polling=100)
     assert page.locator(".cartas-change").get_attribute("data-to") == "2"
     assert page.locator(".cartas-table").get_attribute("data-banker") == "2"
 
@@ -15,5 +15,5 @@ def test_the_exercise_answers_at_once(dashboard):
     assert "who holds the bank now" in page.locator(".cartas-question").text_content()
     page.get_by_role("button", name="Seat 1").click()
     page.wait_for_function(
-        "() => document.querySelector('.cartas-feedback')?.textContent.includes('The bank passes')")
+        "() => document.querySelector('.cartas-feedback')?.textContent.includes('The bank passes')", polling=100)
     assert "Score: " in page.locator(".cartas-score").text_content()

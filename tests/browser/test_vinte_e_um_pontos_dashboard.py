@@ -7,7 +7,7 @@ def test_adding_a_card_updates_totals_and_the_call(dashboard):
     page.locator(".cartas-card-pick select").select_option(label="K♣  (rei de paus)")
     page.get_by_role("button", name="+ jogador").click()
     page.wait_for_function(
-        "() => document.querySelector('.cartas-winner')?.dataset.winner === 'player'")
+        "() => document.querySelector('.cartas-winner')?.dataset.winner === 'player'", polling=100)
     ace_one = page.locator(".cartas-player-hand tr[data-ace='1'] .cartas-total").text_content()
     assert ace_one == "18"
     assert "18 contra 17" in page.locator(".cartas-result").text_content()

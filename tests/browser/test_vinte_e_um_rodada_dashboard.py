@@ -6,7 +6,7 @@ def test_forward_narrates_the_bets_and_back_returns(dashboard):
     assert "face-down card" in page.locator(".cartas-narration").text_content()
     page.get_by_role("button", name="Forward ▶").click()
     page.wait_for_function(
-        "() => document.querySelector('.cartas-narration')?.textContent.includes(' bets ')")
+        "() => document.querySelector('.cartas-narration')?.textContent.includes(' bets ')", polling=100)
     assert "Step 2 of" in page.locator(".cartas-step-count").text_content()
     assert page.locator(".cartas-moves svg.cartas-chips").count() == 1
 
@@ -17,7 +17,7 @@ def test_a_decision_shows_the_odds_and_the_banker_chart(dashboard):
     for step in range(2, 6):  # four bets, then the first player decides (seed 1, 5 seats)
         forward.click()
         page.wait_for_function("() => document.querySelector('.cartas-step-count')"
-                               f"?.textContent.includes('Passo {step} ')")
+                               f"?.textContent.includes('Passo {step} ')", polling=100)
     page.wait_for_selector(".cartas-chart svg", timeout=30_000)
     assert "Chance de estourar" in page.locator(".cartas-odds").text_content()
     assert page.locator(".cartas-odds-panel").get_attribute("data-seat") == "3"  # the banker's left

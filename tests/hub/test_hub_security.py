@@ -220,7 +220,7 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
                         page.locator(".cartas-page-language button[data-lang='en']").click()
                         page.wait_for_function(
                             "t => document.querySelector('.cartas-identity-notice').textContent === t",
-                            arg=NOTICE["en"])
+                            arg=NOTICE["en"], polling=100)
                         assert notice.is_visible()
                     finally:
                         browser.close()
