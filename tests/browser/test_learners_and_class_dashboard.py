@@ -129,3 +129,24 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
     learners["Bia <b>"][1].screenshot(path=str(SCREENSHOTS / "index-learner.png"))
     for context in [teacher_context] + [c for c, _ in learners.values()]:
         context.close()
+
+
+FORMS_ADDED = """window.cartasForms = 0;  // how many name forms were added to the page, so far
+new MutationObserver(records => { for (const record of records) for (const added of record.addedNodes)
+  if (added.nodeType === 1 && added.matches('.cartas-identity-form, :has(.cartas-identity-form)'))
+    window.cartasForms++; }).observe(document, {childList: true, subtree: true});"""
+
+
+def test_the_name_form_is_drawn_once_and_not_again_when_the_kernel_learns_her_browser(browser, voila_url):
+    """The kernel's answer to the page's "who is this browser" changes nothing she sees, so the
+    form is not drawn again: a form replaced under her finger loses the tap on its button
+    (pressed on the old one, released on the new), and she is left waiting."""
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    context.add_init_script(FORMS_ADDED)
+    try:
+        page = open_page(context, f"{voila_url}/voila/render/index.ipynb?lang=en")
+        page.wait_for_selector(".cartas-identity[data-known='yes'] .cartas-identity-form")
+        page.evaluate(kernel_wire.PAINTED)
+        assert page.evaluate("() => window.cartasForms") == 1
+    finally:
+        context.close()

@@ -164,10 +164,18 @@ function render({ model, el }) {
   };
   const body = node("div", "cartas-identity-body");   // what draw() writes again each time
   el.append(body, noticeBox);
+  // What the body shows, drawn again only when that changes: the kernel's answer to tell()
+  // (the stored learner, known now) changes nothing she sees, and a form replaced under her
+  // finger loses the tap on its button (pressed on one, released on the other).
+  let drawn = "";
   const draw = () => {
     const known = model.get("learner"), t = model.get("labels");
     const who = known.browser_id ? known : mine();  // until the kernel answers: what is stored
     el.dataset.known = known.browser_id ? "yes" : "no";
+    const shown = JSON.stringify([who.name, who.class_code, t, model.get("hub"), model.get("mode"),
+                                  model.get("pin_wanted"), model.get("error"), model.get("index_url")]);
+    if (shown === drawn) { showNotice(); return; }
+    drawn = shown;
     body.replaceChildren();
     const line = node("div", "cartas-identity-line");
     if (who.name) {
