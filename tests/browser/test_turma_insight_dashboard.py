@@ -12,7 +12,7 @@ import pytest
 
 import kernel_wire
 from conftest import launch_chromium  # noqa: F401 - launch_chromium via fixture
-from phone_pages import AXE_RULES, AXE_TAGS, phone_context
+from phone_pages import axe_results, phone_context
 from serving import ROOT, start_voila, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -49,15 +49,11 @@ def insight_class(tmp_path_factory):
 def _axe(page, context: str = ".cartas-view") -> list[str]:
     """axe-core's WCAG 2.1 A and AA violations inside `context`: the whole class view (the
     forms, the learners table, the roster, the homework, the insight panel, the tables)."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    result = Axe().run(page, context=context,
-                       options={"runOnly": {"type": "tag", "values": AXE_TAGS}, "rules": AXE_RULES})
     named = ("(t) => { const e = document.querySelector(t);"
              " const w = e && e.closest('[class*=\"cartas-\"]'); return w ? w.className : ''; }")
     return [f"{v['id']}: {node['target']} {page.evaluate(named, node['target'][0])} "
             f"{node.get('failureSummary', '')[:160]}"
-            for v in result.response["violations"] for node in v["nodes"]]
+            for v in axe_results(page, context) for node in v["nodes"]]
 
 
 def _open(context, base: str, code: str, key: str, lang: str):
