@@ -1,6 +1,6 @@
 """The teacher's insight on the class dashboard (issue 32, item 3): the synthetic class's
-answers in the store, the teacher opens the class on a laptop and on a 360 px phone, in both
-languages; the report names the planted misconceptions, the whole class view (its learners
+answers in the store, the teacher opens the class on a laptop and on a 360 px phone, each in
+both languages (the page's switch); the report names the planted misconceptions, the whole class view (its learners
 table scrolling inside its own box) fits the phone and is axe-clean."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import kernel_wire
 from conftest import launch_chromium  # noqa: F401 - launch_chromium via fixture
-from phone_pages import axe_results, phone_context
+from phone_pages import axe_results, phone_context, switch_language
 from serving import ROOT, start_voila, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -59,6 +59,7 @@ def _axe(page, context: str = ".cartas-view") -> list[str]:
 def _open(context, base: str, code: str, key: str, lang: str):
     page = context.new_page()
     page.set_default_timeout(90_000)
+    kernel_wire.watch(page)  # (a phone's context watches its pages already)
     page.goto(f"{base}/voila/render/turma.ipynb?lang={lang}")
     page.wait_for_selector(".cartas-view", state="visible")
     page.locator(".cartas-class-code input").fill(code)
@@ -68,51 +69,61 @@ def _open(context, base: str, code: str, key: str, lang: str):
     return page
 
 
-@pytest.mark.parametrize("lang", ["pt", "en"])
-def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone(browser, insight_class, lang):
+def _check(page, name: str, lang: str, planted: dict, code: str) -> None:
+    """The report in `lang` names every planted misconception; on the phone, nothing runs past
+    its width; axe finds nothing; a screenshot for review."""
     from cartas.questions import misconception
 
+    panel = page.locator(".cartas-insight")
+    text = panel.inner_text()
+    for belief in {k for beliefs in planted.values() for k in beliefs}:
+        words = misconception(belief).text[lang].replace("&lt;", "<")
+        assert words in text, (belief, lang)
+    assert page.locator(".cartas-insight-learner").count() == len(planted)
+    assert page.locator(".cartas-insight-csv-answers").get_attribute("download") == f"respostas-{code}.csv"
+    panel.scroll_into_view_if_needed()
+    if name == "phone":
+        width = page.evaluate("() => document.documentElement.clientWidth")
+        box = panel.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
+        assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1",
+                             panel.element_handle()), "the insight scrolls sideways"
+        # nothing of the class view, its learners table included, runs past the phone:
+        # a table too wide scrolls inside its own box
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
+        table = page.locator(".cartas-class-table table")
+        table.first.wait_for()  # the learners' table is drawn once the class is open
+        assert table.count() == 1
+        box = page.locator(".cartas-class-table .cartas-scroll-x").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
+        boxes = page.evaluate("""() => [...document.querySelectorAll('.cartas-view *')]
+            .filter(e => e.getClientRects().length && !e.closest('.cartas-scroll-x')
+                         && !e.closest('.cartas-sr-only'))
+            .map(e => [(e.closest('[class*="cartas-"]') || e).className.toString().split(' ').pop()
+                       + ' ' + e.tagName, e.getBoundingClientRect()])
+            .filter(([_, r]) => r.width > 0 && r.height > 0 && (r.right > innerWidth + 1 || r.left < -1))
+            .map(([n, r]) => `${n} ${Math.round(r.left)}..${Math.round(r.right)}`)""")
+        assert boxes == [], boxes[:5]
+    assert (lang, _axe(page)) == (lang, [])
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.evaluate("(e) => e.scrollIntoView()", panel.locator("h4").element_handle())
+    page.evaluate(kernel_wire.PAINTED)  # the scroll painted (a screenshot for review)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}_{lang}.png"))
+
+
+def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone_in_both_languages(
+        browser, insight_class):
+    """The laptop opens in Portuguese and the phone in English; each then switches to the other
+    language with the page's switch (every view drawn again), and is checked again."""
     base, code, key, planted = insight_class
-    for size, name in (((1280, 900), "laptop"), ((360, 740), "phone")):
+    for size, name, langs in (((1280, 900), "laptop", ("pt", "en")), ((360, 740), "phone", ("en", "pt"))):
         context = (browser.new_context(viewport={"width": size[0], "height": size[1]}) if name == "laptop"
                    else phone_context(browser, size))
         try:
-            page = _open(context, base, code, key, lang)
-            panel = page.locator(".cartas-insight")
-            text = panel.inner_text()
-            for belief in {k for beliefs in planted.values() for k in beliefs}:
-                words = misconception(belief).text[lang].replace("&lt;", "<")
-                assert words in text, (belief, lang)
-            assert page.locator(".cartas-insight-learner").count() == len(planted)
-            assert page.locator(".cartas-insight-csv-answers").get_attribute("download") == f"respostas-{code}.csv"
-            panel.scroll_into_view_if_needed()
-            if name == "phone":
-                width = page.evaluate("() => document.documentElement.clientWidth")
-                box = panel.bounding_box()
-                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
-                assert page.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1",
-                                     panel.element_handle()), "the insight scrolls sideways"
-                # nothing of the class view, its learners table included, runs past the phone:
-                # a table too wide scrolls inside its own box
-                assert page.evaluate("() => document.documentElement.scrollWidth") <= width, "the page scrolls sideways"
-                table = page.locator(".cartas-class-table table")
-                table.first.wait_for()  # the learners' table is drawn once the class is open
-                assert table.count() == 1
-                box = page.locator(".cartas-class-table .cartas-scroll-x").bounding_box()
-                assert box["x"] >= 0 and box["x"] + box["width"] <= width + 1, (box, width)
-                boxes = page.evaluate("""() => [...document.querySelectorAll('.cartas-view *')]
-                    .filter(e => e.getClientRects().length && !e.closest('.cartas-scroll-x')
-                                 && !e.closest('.cartas-sr-only'))
-                    .map(e => [(e.closest('[class*="cartas-"]') || e).className.toString().split(' ').pop()
-                               + ' ' + e.tagName, e.getBoundingClientRect()])
-                    .filter(([_, r]) => r.width > 0 && r.height > 0 && (r.right > innerWidth + 1 || r.left < -1))
-                    .map(([n, r]) => `${n} ${Math.round(r.left)}..${Math.round(r.right)}`)""")
-                assert boxes == [], boxes[:5]
-            assert _axe(page) == []
-            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-            page.evaluate("(e) => e.scrollIntoView()", panel.locator("h4").element_handle())
-            page.evaluate(kernel_wire.PAINTED)  # the scroll painted (a screenshot for review)
-            page.screenshot(path=str(SCREENSHOTS / f"{name}_{lang}.png"))
+            page = _open(context, base, code, key, langs[0])
+            _check(page, name, langs[0], planted, code)
+            switch_language(page, langs[1])
+            _check(page, name, langs[1], planted, code)
             page.locator(".cartas-insight-learner summary").first.click()  # one learner opened
             replay = page.locator(".cartas-insight-learner").first.locator(".cartas-insight-replay").first
             replay.wait_for()
