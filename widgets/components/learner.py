@@ -172,8 +172,8 @@ function render({ model, el }) {
     const known = model.get("learner"), t = model.get("labels");
     const who = known.browser_id ? known : mine();  // until the kernel answers: what is stored
     el.dataset.known = known.browser_id ? "yes" : "no";
-    const shown = JSON.stringify([who.name, who.class_code, t, model.get("hub"), model.get("mode"),
-                                  model.get("pin_wanted"), model.get("error"), model.get("index_url")]);
+    const shown = JSON.stringify([who.name || "", who.class_code || "", t, model.get("hub"), model.get("mode"),
+                                  model.get("pin_wanted"), model.get("error") || "", model.get("index_url")]);
     if (shown === drawn) { showNotice(); return; }
     drawn = shown;
     body.replaceChildren();
