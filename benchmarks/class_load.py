@@ -27,6 +27,13 @@ at once (default 30), one notebook after the other, and the script prints:
   listed too): on a machine whose bare burst swings by a third from one minute to the next,
   one unlucky burst then says nothing of a page.
 
+`--against DIR` measures another checkout in the same run (say, an older commit: `git worktree
+add DIR COMMIT`, then `make install` in DIR for its own .venv): its own Voilà, from its own
+environment, configuration and notebooks, serves it beside this checkout's, and the two
+sequences of bursts are interleaved burst by burst, so both meet the same machine; each
+checkout's notebooks are measured against its own bare bursts, and a last table puts the two
+checkouts' ratios side by side.
+
 `--pool K` turns on Voilà's preheated kernels, K per notebook measured (0 for every other
 notebook), and waits for the pools to fill before the bursts; it also checks that `?lang=en`
 and `?cenario=` still reach a preheated kernel. Use it with one or two notebooks.
@@ -34,18 +41,21 @@ and `?cenario=` still reach a preheated kernel. Use it with one or two notebooks
     .venv/bin/python benchmarks/class_load.py [--n 30] [--pool 0] [--cull 60]
     .venv/bin/python benchmarks/class_load.py --all --skip-cull [--repeat 3]
     .venv/bin/python benchmarks/class_load.py --notebook truco_mao --notebook jogar_21
+    .venv/bin/python benchmarks/class_load.py --all --skip-cull --repeat 3 --against ../old
 """
 from __future__ import annotations
 
 import argparse
 import json
 import re
+import shutil
 import statistics
 import sys
 import tempfile
 import threading
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
@@ -217,9 +227,17 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout measured: this one, or the one `--against` names, served by its own Voilà."""
+    name: str
+    root: Path
+    python: str
+
+
 def server_config(notebooks: list[str], pool: int, cull: int, fill_delay: float | None,
-                  preheat_interval: float | None = None) -> dict:
-    config = json.loads((ROOT / "voila.json").read_text())
+                  preheat_interval: float | None = None, root: Path = ROOT) -> dict:
+    config = json.loads((root / "voila.json").read_text())
     config.setdefault("MappingKernelManager", {}).update(
         cull_idle_timeout=cull, cull_interval=max(5, cull // 4))
     capped = config.setdefault("CappedKernelManager", {})
@@ -275,7 +293,7 @@ def wait_until_idle(pids, timeout: float = 120) -> float:
     return time.perf_counter() - started
 
 
-def measure(process, base: str, browser, path: str, n: int, pool: int) -> dict:
+def measure(process, base: str, browser, path: str, n: int, pool: int, root: Path = ROOT) -> dict:
     """One burst of `n` pages of `path`, and its figures (see the module's docstring)."""
     before = set(kernel_pids(process))
     # With a pool, the pages get the kernels preheated before the burst; the refills started
@@ -287,7 +305,7 @@ def measure(process, base: str, browser, path: str, n: int, pool: int) -> dict:
     times = burst(base, path, n, kernels, process, cpu_at_page)
     server_cpu = cpu_seconds([process.pid]) - server_cpu
     ours = pooled if pool else set(kernel_pids(process)) - before
-    folder = (ROOT / path).parent
+    folder = (root / path).parent
     wait_until_idle(list(ours))
     rss = kernel_rss_mb(process, folder, only=ours)
     cpu_quiet = [cpu_seconds([pid]) for pid in ours]
@@ -307,7 +325,7 @@ def measure(process, base: str, browser, path: str, n: int, pool: int) -> dict:
     return result
 
 
-def main() -> None:
+def arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=30, help="pages opened at once (default 30)")
     parser.add_argument("--notebook", action="append", default=[], metavar="NAME",
@@ -324,74 +342,146 @@ def main() -> None:
                         help="stop once the bursts are measured, without waiting for the culler")
     parser.add_argument("--repeat", type=int, default=1, metavar="K",
                         help="measure every notebook K times over (with several): the table gives medians")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout (with its own .venv) measured in the same run, interleaved")
     args = parser.parse_args()
     if args.repeat < 1:
         parser.error("--repeat is at least 1")
+    if args.against is not None and args.pool:
+        parser.error("--against measures without preheated kernels (--pool 0)")
+    args.checkouts = [Checkout("this checkout", ROOT, sys.executable)]
+    if args.against is not None:
+        other = args.against.resolve()
+        python = other / ".venv" / "bin" / "python"
+        if not python.is_file() or not (other / "voila.json").is_file():
+            parser.error(f"{other} is not a checkout with its own .venv (run make install there)")
+        args.checkouts.append(Checkout(f"{other.name} (--against)", other, str(python)))
+    return args
+
+
+def burst_order(checkout: Checkout, notebooks: list[str], repeat: int) -> list[str]:
+    """A checkout's bursts, in order: with several notebooks, the bare one before and after
+    each (the mean of a notebook's two neighbours is its reference, so a machine that drifts
+    during the run, a shared host at 13 s one minute and 18 s the next, drifts its reference
+    too). A notebook the checkout lacks is left out (and said)."""
+    theirs = [path for path in notebooks if (checkout.root / path).is_file()]
+    if len(theirs) < len(notebooks):
+        print(f"{checkout.name} has no {', '.join(sorted(set(notebooks) - set(theirs)))}: not measured there")
+    if len(notebooks) > 1:
+        return [BARE] + [x for _ in range(repeat) for path in theirs for x in (path, BARE)]
+    return [BARE, *theirs]
+
+
+def start_server(checkout: Checkout, home: Path, args, notebooks: list[str]):
+    """The checkout's own Voilà (its environment, its voila.json as the run sets it), in `home`."""
+    compile_packages(checkout.root)  # as make serve does
+    if not (checkout.root / BARE).is_file():  # the same reference notebook for both
+        shutil.copy(ROOT / BARE, checkout.root / BARE)
+    home.mkdir()
+    config = server_config(notebooks, args.pool, args.cull, args.fill_delay, args.preheat_interval,
+                           root=checkout.root)
+    (home / "voila.json").write_text(json.dumps(config))
+    return start_voila(checkout.root, home / "voila.log", {"CARTAS_PROGRESS": str(home / "progress.json")},
+                       cwd=home, python=checkout.python)
+
+
+def fill_pools(process, base: str, browser, idle: int, log: Path) -> None:
+    """With preheated kernels: wait for the pools, and check that the link's parameters reach them."""
+    took = wait_until_quiet(process, idle)
+    print(f"pools filled: {len(kernel_pids(process))} preheated kernels, executed "
+          f"up to the request, in {took:.0f} s", flush=True)
+    try:
+        check_query_parameters(browser, base)
+    except Exception as error:  # playwright's TimeoutError among others
+        raise SystemExit("preheated kernels: a lesson opened with ?lang=en or "
+                         f"?cenario= never showed its widgets ({error.__class__.__name__}); "
+                         f"see {log}") from None
+    wait_until_quiet(process, idle)  # refilled and executed
+
+
+def main() -> None:
+    args = arguments()
     notebooks = notebook_paths(args.notebook + ([args.lesson] if args.lesson else []), args.all)
     several = len(notebooks) > 1
-    compile_packages()  # as make serve does
+    checkouts = args.checkouts
+    orders = {checkout: burst_order(checkout, notebooks, args.repeat) for checkout in checkouts}
     from playwright.sync_api import sync_playwright
 
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        config = server_config(notebooks, args.pool, args.cull, args.fill_delay, args.preheat_interval)
-        (tmp / "voila.json").write_text(json.dumps(config))
-        process, base = start_voila(ROOT, tmp / "voila.log",
-                                    {"CARTAS_PROGRESS": str(tmp / "progress.json")}, cwd=tmp)
-        results: list[dict] = []
+        servers = {}
+        results: dict[Checkout, list[dict]] = {checkout: [] for checkout in checkouts}
         idle = args.pool * (len(notebooks) + 1) + (1 if args.pool else 0)
         try:
+            for k, checkout in enumerate(checkouts):
+                servers[checkout] = start_server(checkout, tmp / f"checkout-{k}", args, notebooks)
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 if args.pool:
-                    took = wait_until_quiet(process, idle)
-                    print(f"pools filled: {len(kernel_pids(process))} preheated kernels, executed "
-                          f"up to the request, in {took:.0f} s", flush=True)
-                    try:
-                        check_query_parameters(browser, base)
-                    except Exception as error:  # playwright's TimeoutError among others
-                        raise SystemExit("preheated kernels: a lesson opened with ?lang=en or "
-                                         f"?cenario= never showed its widgets ({error.__class__.__name__}); "
-                                         f"see {tmp / 'voila.log'}") from None
-                    wait_until_quiet(process, idle)  # refilled and executed
-                for path in [BARE, *notebooks]:  # warm up: the server's first renders are slower
-                    warm: list[str] = []
-                    burst(base, path, 1, warm)
-                    shut_down(base, warm)
-                # the bare notebook before and after each notebook (with several): the mean of a
-                # notebook's two neighbours is its reference, so a machine that drifts during the
-                # run (a shared host: 13 s one minute, 18 s the next) drifts its reference too
-                order = ([BARE] + [x for _ in range(args.repeat) for path in notebooks for x in (path, BARE)]
-                         if several else [BARE, *notebooks])
-                for path in order:
-                    results.append(measure(process, base, browser, path, args.n, args.pool))
+                    fill_pools(*servers[checkouts[0]], browser, idle, tmp / "checkout-0" / "voila.log")
+                for checkout in checkouts:  # warm up: the server's first renders are slower
+                    for path in dict.fromkeys(orders[checkout]):
+                        warm: list[str] = []
+                        burst(servers[checkout][1], path, 1, warm)
+                        shut_down(servers[checkout][1], warm)
+                # burst by burst, one checkout's then the other's: both meet the same machine
+                steps = [(step, checkout) for step in range(max(map(len, orders.values())))
+                         for checkout in checkouts if step < len(orders[checkout])]
+                for step, checkout in steps:
+                    process, base = servers[checkout]
+                    if len(checkouts) > 1:
+                        print(f"[{checkout.name}] ", end="")
+                    result = measure(process, base, browser, orders[checkout][step], args.n, args.pool,
+                                     checkout.root)
+                    results[checkout].append(result)
                     if several:
-                        shut_down(base, results[-1]["kernels"])
+                        shut_down(base, result["kernels"])
                     if args.pool:  # let the pool refill before the next burst, as between lessons
                         # Voilà refills after fill_delay; the pages' kernels may be culled meanwhile
                         time.sleep((args.fill_delay if args.fill_delay is not None else 1) + 5)
                         wait_until_quiet(process, idle)
                 browser.close()
             if not (args.skip_cull or several):
+                process = servers[checkouts[0]][0]
                 print(f"pages closed; waiting for the culler (idle {args.cull} s)...", flush=True)
                 t = time.perf_counter()
-                pool_left = idle
-                left = wait_for_kernel_count(process, pool_left, timeout=args.cull * 3 + 60)
-                print(f"kernels left after {time.perf_counter() - t:.0f} s: {left} "
-                      f"(preheated pool: {pool_left})")
+                left = wait_for_kernel_count(process, idle, timeout=args.cull * 3 + 60)
+                print(f"kernels left after {time.perf_counter() - t:.0f} s: {left} (preheated pool: {idle})")
         finally:
-            stop(process)
-    report(results, args.pool, args.n)
+            for process, _ in servers.values():
+                stop(process)
+    tables = {}
+    for checkout in checkouts:
+        if len(checkouts) > 1:
+            print(f"\n== {checkout.name}: {checkout.root}")
+        tables[checkout] = report(results[checkout], args.pool, args.n)
+    if len(checkouts) > 1:
+        compare(checkouts, tables)
+
+
+def compare(checkouts: list[Checkout], tables: dict[Checkout, dict[str, dict]]) -> None:
+    """Each notebook's ratios to its own checkout's bare notebook, the checkouts side by side."""
+    this, other = checkouts
+    print(f"\nSide by side (medians of the ratios to each checkout's own bare notebook): "
+          f"{this.name} | {other.name}")
+    head = f"{'notebook':24s} {'x p50':>13s} {'x p95':>13s} {'x max':>13s} {'x RSS':>13s}"
+    print(head)
+    print("-" * len(head))
+    for path, mine in tables[this].items():
+        theirs = tables[other].get(path)
+        cells = [f"{mine[key]:5.2f} | " + (f"{theirs[key]:5.2f}" if theirs else "  -  ")
+                 for key in ("p50", "p95", "max", "rss")]
+        print(f"{Path(path).stem:24s} " + " ".join(f"{cell:>13s}" for cell in cells))
 
 
 KEYS = ("p50", "p95", "max", "rss", "cpu", "cpu_quiet")
 
 
-def report(results: list[dict], pool: int, n: int) -> None:
+def report(results: list[dict], pool: int, n: int) -> dict[str, dict]:
     """One table: each dashboard's figures and their ratios to the bare notebook's: the mean
     of the bare bursts just before and after it when they are interleaved (several notebooks),
     else the one bare burst. A notebook measured in several passes: the median of each figure
-    and of each ratio over its passes."""
+    and of each ratio over its passes. Returns those ratios, by notebook."""
     bares = [r for r in results if r["path"] == BARE]
     passes: dict[str, list[tuple[dict, dict]]] = {}
     for i, r in enumerate(results):
@@ -412,9 +502,10 @@ def report(results: list[dict], pool: int, n: int) -> None:
             f"{'ref s':>6s} {'ok':>3s}" + ("  each pass" if repeated else ""))
     print(head)
     print("-" * len(head))
+    table = {}
     for path, seen in passes.items():
         r = {key: statistics.median(one[key] for one, _ in seen) for key in KEYS}
-        ratios = {key: statistics.median(each[key] for _, each in seen) for key in (*KEYS, "ref")}
+        ratios = table[path] = {key: statistics.median(each[key] for _, each in seen) for key in (*KEYS, "ref")}
         ok = max(ratios["p50"], ratios["p95"], ratios["max"]) <= 1.2 and ratios["rss"] <= 1.3
         each = " ".join(f"{x['p95']:.2f}" for _, x in seen) if repeated else ""
         print(f"{Path(path).stem:24s} {r['p50']:6.1f} {r['p95']:6.1f} {r['max']:6.1f} "
@@ -428,6 +519,7 @@ def report(results: list[dict], pool: int, n: int) -> None:
     print("CPU s: median CPU of a kernel when its page came back; quiet: once the kernels were "
           "idle (a lesson's deal right after its page counts there); RSS once quiet; ref s: the "
           "reference's p50.")
+    return table
 
 
 if __name__ == "__main__":

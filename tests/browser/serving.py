@@ -81,11 +81,13 @@ def server_env(log_path: Path, extra_env: dict | None) -> dict:
 
 
 def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
-                extra_args: list[str] | tuple[str, ...] = (), cwd: Path = ROOT):
+                extra_args: list[str] | tuple[str, ...] = (), cwd: Path = ROOT,
+                python: str = sys.executable):
     """Serve `root` with standalone Voilà on a free loopback port; return (process, base_url).
 
     Voilà runs from `cwd` (the repository root by default, so it reads the repository's
-    voila.json); `extra_args`
+    voila.json), with `python` (this environment's by default; a benchmark compares another
+    checkout's environment); `extra_args`
     (e.g. "--MappingKernelManager.cull_idle_timeout=10") override it. The process leads its own
     process group: stop it with `stop(process)`.
     """
@@ -100,7 +102,7 @@ def start_voila(root: Path, log_path: Path, extra_env: dict | None = None,
         port = free_port()
         log = open(log_path, "w")
         process = subprocess.Popen(
-            [sys.executable, "-m", "voila", str(root), "--no-browser", f"--port={port}",
+            [python, "-m", "voila", str(root), "--no-browser", f"--port={port}",
              "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", "--show_tracebacks=True",
              *extra_args],
             cwd=cwd, stdout=log, stderr=subprocess.STDOUT, env=env, start_new_session=True,
