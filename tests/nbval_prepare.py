@@ -7,7 +7,8 @@ prints against what the lesson's author wrote down.
 
 It also writes TARGET_DIR/conftest.py: under pytest-xdist (`make test` runs the notebooks on
 several workers) each worker's kernels keep their progress in a store of their own, beside the
-one `make test` names, so two notebooks run at once never write the same file.
+one `make test` names, so two notebooks run at once never write the same file; and each worker
+gives its kernels ports from a range of its own (see WORKER_CONFTEST).
 
 Usage: python tests/nbval_prepare.py SOURCE_DIR TARGET_DIR
 """
@@ -19,9 +20,54 @@ import sys
 from pathlib import Path
 
 # The worker's own store: nbval starts each notebook's kernel with this process's environment.
-WORKER_CONFTEST = '''"""Written by tests/nbval_prepare.py: one store per pytest-xdist worker."""
+WORKER_CONFTEST = '''"""Written by tests/nbval_prepare.py: each pytest-xdist worker keeps its kernels' progress
+in a store of its own, and gives its kernels ports from a range of its own.
+
+jupyter_client chooses a kernel's five ports by binding port 0 and closing it, and the kernel
+binds them a second or more later. Two workers starting kernels at once can be handed the same
+port in that gap (the risk jupyter_client's LocalPortCache names, which it can only prevent
+within one process), and the kernel that binds it second fails; when that port is its iopub
+port, ipykernel stays alive without ever answering: nbval's "Kernel didn't respond in 60
+seconds". Here the worker's port cache, a LocalPortCache made the process's instance before any
+kernel starts, hands out ports of the worker's own range, below the range the system hands out
+for port 0, so no two workers, and no other process asking for any free port, share one.
+"""
 import os
+import socket
 from pathlib import Path
+
+from jupyter_client.connect import LocalPortCache
+
+PORTS_FROM = 20000  # below Linux's ephemeral range (32768-60999)
+PORTS_PER_WORKER = 500
+
+
+class WorkerPorts(LocalPortCache):
+    """The ports of one worker's kernels: from its own range, in turn, each one free when given."""
+
+    def __init__(self, worker_number: int = 0, **kwargs):
+        super().__init__(**kwargs)
+        first = PORTS_FROM + PORTS_PER_WORKER * worker_number
+        self.ports = range(first, first + PORTS_PER_WORKER)
+        self.turn = 0
+
+    def find_available_port(self, ip: str) -> int:
+        for _ in self.ports:
+            port = self.ports[self.turn]
+            self.turn = (self.turn + 1) % len(self.ports)
+            if port not in self.currently_used_ports and free(ip, port):
+                self.currently_used_ports.add(port)
+                return port
+        raise RuntimeError(f"no free port for a kernel in {self.ports.start}-{self.ports.stop - 1}")
+
+
+def free(ip: str, port: int) -> bool:
+    with socket.socket() as probe:
+        try:
+            probe.bind((ip, port))
+        except OSError:
+            return False
+    return True
 
 
 def pytest_configure(config):
@@ -32,6 +78,7 @@ def pytest_configure(config):
         if os.environ.get(name):
             path = Path(os.environ[name])
             os.environ[name] = str(path.with_name(f"{path.stem}-{worker}{path.suffix}"))
+    WorkerPorts.instance(worker_number=int(worker.removeprefix("gw")))
 '''
 
 
