@@ -223,22 +223,22 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
     question, the histogram and the leaderboard are all within the viewport unscrolled; the
     right answer's bar has the one fixed colour (none of the options' palette) and a ✓; axe
     finds nothing. In Portuguese, then in English (the projector's language switch)."""
-    lang = "pt"
     from widgets.components.live import BAR_COLOURS, RIGHT_COLOUR
 
     from phone_pages import axe_violations
 
+    first = "pt"  # the class joins and answers in Portuguese; the projector then switches
     base = f"{voila_url}/voila/render"
     question = _expected_question()
     teacher_ctx = browser.new_context(viewport={"width": 1280, "height": 800})
     phones_ctx = [browser.new_context(**PHONE) for _ in range(2)]
     try:
-        class_code, key = _new_class(teacher_ctx, base, f"Projector {lang}")
-        projector, code = _start_projector(teacher_ctx, base, lang, class_code, key)
+        class_code, key = _new_class(teacher_ctx, base, "Projector")
+        projector, code = _start_projector(teacher_ctx, base, first, class_code, key)
         projector.wait_for_selector(".cartas-live-share svg.cartas-qr-code")
         # while the class joins, the QR code is big enough to scan from the back of the room
         assert projector.locator(".cartas-live-share .cartas-qr").bounding_box()["width"] > 240
-        phones = [_phone_joins(ctx, base, lang, code, class_code, name)
+        phones = [_phone_joins(ctx, base, first, code, class_code, name)
                   for ctx, name in zip(phones_ctx, ("Ana", "Bia"))]
         projector.wait_for_selector(".cartas-live-state[data-players='2']")
 
@@ -259,8 +259,8 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
         projector.wait_for_selector(".cartas-live-state[data-state='closed']")
         projector.wait_for_selector(".cartas-live-leaders tr[data-name='Ana']")
 
-        for lang in ("pt", "en"):
-            if lang != "pt":
+        for lang in (first, "en"):
+            if lang != first:
                 switch_language(projector, lang)
                 assert projector.locator(".cartas-live-prompt").text_content() == question["prompt"][lang]
             for part in (".cartas-live-prompt", ".cartas-live-histogram", ".cartas-live-leaders"):
