@@ -9,23 +9,31 @@ the server, as a learner's phone is). Two times per load, from the request:
   view (a button, field or card; for the bare notebook, its button).
 
 Each dashboard's median is printed as a ratio to the bare notebook's median measured in the
-same run (target <= 1.3). Loads are interleaved (bare, then each dashboard, per round), so the
-machine's drift hits all alike. The machine may be shared: the figures are ratios for that
-reason, and the table says how many rounds it took.
+same run (target <= 1.3). Every notebook in notebooks/ is a dashboard measured (or those named).
+Loads are interleaved (bare, then each dashboard, per round), so the machine's drift hits all
+alike. The machine may be shared: the figures are ratios for that reason, and the table says how
+many rounds it took.
 
-Run: .venv/bin/python benchmarks/phone_startup.py [rounds] [dashboard ...]
+`--against DIR` measures another checkout in the same run (say, an older commit: `git worktree
+add DIR COMMIT`, then `make install` in DIR for its own .venv): its own Voilà, from its own
+environment, configuration and notebooks, serves it beside this checkout's, the loads of the two
+interleaved load by load; each checkout's dashboards are measured against its own bare notebook,
+and a last table puts the two checkouts' ratios side by side.
+
+Run: .venv/bin/python benchmarks/phone_startup.py [rounds] [dashboard ...] [--against DIR]
 """
 from __future__ import annotations
 
+import argparse
+import shutil
 import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-from lessons import LESSONS
 from playwright.sync_api import sync_playwright
 
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
@@ -43,8 +51,23 @@ FIRST_CONTROL = """() => {
 }"""
 
 
-def dashboards() -> list[str]:
-    return [f"notebooks/{name}.ipynb" for name in sorted(LESSONS) + ["index"]]
+@dataclass(frozen=True)
+class Checkout:
+    """A checkout measured: this one, or the one `--against` names, served by its own Voilà."""
+    name: str
+    root: Path
+    python: str
+
+
+def dashboards(only: list[str] | None = None) -> list[str]:
+    """Every notebook in notebooks/ (or those named), as paths from the repository's root."""
+    every = sorted(str(path.relative_to(ROOT)) for path in (ROOT / "notebooks").glob("*.ipynb"))
+    if not only:
+        return every
+    unknown = sorted(set(only) - {Path(path).stem for path in every})
+    if unknown:
+        raise SystemExit(f"no dashboard {', '.join(unknown)} in notebooks/")
+    return [path for path in every if Path(path).stem in only]
 
 
 def load(browser, url: str) -> tuple[float, float]:
@@ -64,46 +87,117 @@ def load(browser, url: str) -> tuple[float, float]:
         context.close()
 
 
-def main(rounds: int = 2, only: list[str] | None = None) -> None:
-    paths = [p for p in dashboards() if not only or Path(p).stem in only]
-    times: dict[str, list[tuple[float, float]]] = {p: [] for p in [BARE, *paths]}
+def start_server(checkout: Checkout, home: Path):
+    """The checkout's own Voilà: its environment, its voila.json (run from its root), no cap per
+    browser (every load comes from this one address), idle kernels culled as the loads go on."""
+    if not (checkout.root / BARE).is_file():  # the same reference notebook for both
+        shutil.copy(ROOT / BARE, checkout.root / BARE)
+    home.mkdir()
+    return start_voila(checkout.root, home / "voila.log", {"CARTAS_PROGRESS": str(home / "progress.json")},
+                       ["--CappedKernelManager.max_kernels_per_browser=0",
+                        "--MappingKernelManager.cull_idle_timeout=20",
+                        "--MappingKernelManager.cull_interval=5"],
+                       cwd=checkout.root, python=checkout.python)
+
+
+def measure(checkouts: list[Checkout], paths: list[str], rounds: int) -> dict:
+    """{checkout: {path: [(widget s, control s), ...]}}, the loads interleaved: per round, the bare
+    notebook and then each dashboard, each load on every checkout in turn."""
+    times = {c: {p: [] for p in [BARE, *paths] if (c.root / p).is_file() or p == BARE} for c in checkouts}
+    for checkout in checkouts:
+        missing = [p for p in paths if p not in times[checkout]]
+        if missing:
+            print(f"{checkout.name} has no {', '.join(missing)}: not measured there")
     with tempfile.TemporaryDirectory() as tmp:
-        process, base = start_voila(ROOT, Path(tmp) / "voila.log",
-                                    {"CARTAS_PROGRESS": str(Path(tmp) / "progress.json")},
-                                    ["--CappedKernelManager.max_kernels_per_browser=0",
-                                     "--MappingKernelManager.cull_idle_timeout=20",
-                                     "--MappingKernelManager.cull_interval=5"])
+        servers = {}
         try:
+            for k, checkout in enumerate(checkouts):
+                servers[checkout] = start_server(checkout, Path(tmp) / f"checkout-{k}")
             with sync_playwright() as playwright:
                 browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
                 try:
-                    for path in (BARE, *paths[:1]):  # warm-up: the server, disk caches, first imports
-                        load(browser, f"{base}/voila/render/{path}")
+                    for checkout in checkouts:  # warm-up: the server, disk caches, first imports
+                        for path in (BARE, *paths[:1]):
+                            load(browser, f"{servers[checkout][1]}/voila/render/{path}")
                     for _ in range(rounds):
-                        for path in times:
-                            times[path].append(load(browser, f"{base}/voila/render/{path}"))
+                        for path in [BARE, *paths]:
+                            for checkout in checkouts:
+                                if path in times[checkout]:
+                                    url = f"{servers[checkout][1]}/voila/render/{path}"
+                                    times[checkout][path].append(load(browser, url))
                 finally:
                     browser.close()
         finally:
-            stop(process)
+            for process, _base in servers.values():
+                stop(process)
+    return times
+
+
+def ratios(times: dict[str, list[tuple[float, float]]]) -> dict[str, tuple[float, float, float, float]]:
+    """{path: (widget s, control s, widget x bare, control x bare)}, medians over the rounds."""
     bare_widget = statistics.median(t[0] for t in times[BARE])
     bare_control = statistics.median(t[1] for t in times[BARE])
+    out = {}
+    for path, loads in times.items():
+        widget = statistics.median(t[0] for t in loads)
+        control = statistics.median(t[1] for t in loads)
+        out[path] = (widget, control, widget / bare_widget, control / bare_control)
+    return out
+
+
+def report(checkout: Checkout, figures: dict, rounds: int) -> list[str]:
+    """Print one checkout's table; return the dashboards over the target."""
+    print(f"\n== {checkout.name}: {checkout.root}")
     print(f"Phone start-up: 360x740 touch, CPU throttled {THROTTLE}x, median of {rounds} rounds "
           f"(a shared machine: compare ratios, not seconds)")
     print(f"{'dashboard':20s} {'widget s':>9s} {'control s':>10s} {'widget x':>9s} {'control x':>10s}")
-    print(f"{'bare':20s} {bare_widget:9.2f} {bare_control:10.2f} {1:9.2f} {1:10.2f}")
     over = []
-    for path in paths:
-        widget = statistics.median(t[0] for t in times[path])
-        control = statistics.median(t[1] for t in times[path])
-        ratio_w, ratio_c = widget / bare_widget, control / bare_control
-        if max(ratio_w, ratio_c) > TARGET:
-            over.append(Path(path).stem)
-        print(f"{Path(path).stem:20s} {widget:9.2f} {control:10.2f} {ratio_w:9.2f} {ratio_c:10.2f}")
+    for path, (widget, control, ratio_w, ratio_c) in figures.items():
+        name = "bare" if path == BARE else Path(path).stem
+        if path != BARE and max(ratio_w, ratio_c) > TARGET:
+            over.append(name)
+        print(f"{name:20s} {widget:9.2f} {control:10.2f} {ratio_w:9.2f} {ratio_c:10.2f}")
     print(f"target <= {TARGET}x bare: " + ("met by every dashboard" if not over else "NOT met by " + ", ".join(over)))
+    return over
+
+
+def main(rounds: int = 2, only: list[str] | None = None, against: Path | None = None) -> None:
+    checkouts = [Checkout("this checkout", ROOT, sys.executable)]
+    if against is not None:
+        other = against.resolve()
+        python = other / ".venv" / "bin" / "python"
+        if not python.is_file() or not (other / "voila.json").is_file():
+            raise SystemExit(f"{other} is not a checkout with its own .venv (run make install there)")
+        checkouts.append(Checkout(f"{other.name} (--against)", other, str(python)))
+    paths = dashboards(only)
+    times = measure(checkouts, paths, rounds)
+    figures = {checkout: ratios(times[checkout]) for checkout in checkouts}
+    for checkout in checkouts:
+        report(checkout, figures[checkout], rounds)
+    if len(checkouts) > 1:
+        print(f"\nSide by side (ratios to each checkout's own bare notebook): "
+              f"{' | '.join(c.name for c in checkouts)}")
+        print(f"{'dashboard':20s} {'widget x':>15s} {'control x':>15s}")
+        for path in paths:
+            cells = [[f"{figures[c][path][k]:.2f}" if path in figures[c] else "-" for c in checkouts] for k in (2, 3)]
+            print(f"{Path(path).stem:20s} {' | '.join(cells[0]):>15s} {' | '.join(cells[1]):>15s}")
+
+
+def arguments():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("names", nargs="*", metavar="[rounds] [dashboard ...]",
+                        help="loads of each page (default 2), then the notebooks/NAME.ipynb to measure "
+                             "(default: every one)")
+    parser.add_argument("--against", type=Path, metavar="DIR",
+                        help="another checkout (with its own .venv) measured in the same run, interleaved")
+    args = parser.parse_args()
+    args.rounds = int(args.names.pop(0)) if args.names and args.names[0].isdigit() else 2
+    args.dashboard = args.names
+    if args.rounds < 1:
+        parser.error("rounds is at least 1")
+    return args
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    count = int(args.pop(0)) if args and args[0].isdigit() else 2
-    main(count, args or None)
+    args = arguments()
+    main(args.rounds, args.dashboard or None, args.against)
