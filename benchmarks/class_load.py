@@ -55,10 +55,11 @@ import tempfile
 import threading
 import time
 import urllib.request
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from checkouts import Checkout, checkouts_for
+
 from cartas_server.serve import compile_packages
 
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count
@@ -227,14 +228,6 @@ def check_query_parameters(browser, base: str) -> None:
           f"?cenario= : {'yes' if opened else 'NO'}", flush=True)
 
 
-@dataclass(frozen=True)
-class Checkout:
-    """A checkout measured: this one, or the one `--against` names, served by its own Voilà."""
-    name: str
-    root: Path
-    python: str
-
-
 def server_config(notebooks: list[str], pool: int, cull: int, fill_delay: float | None,
                   preheat_interval: float | None = None, root: Path = ROOT) -> dict:
     config = json.loads((root / "voila.json").read_text())
@@ -349,13 +342,10 @@ def arguments() -> argparse.Namespace:
         parser.error("--repeat is at least 1")
     if args.against is not None and args.pool:
         parser.error("--against measures without preheated kernels (--pool 0)")
-    args.checkouts = [Checkout("this checkout", ROOT, sys.executable)]
-    if args.against is not None:
-        other = args.against.resolve()
-        python = other / ".venv" / "bin" / "python"
-        if not python.is_file() or not (other / "voila.json").is_file():
-            parser.error(f"{other} is not a checkout with its own .venv (run make install there)")
-        args.checkouts.append(Checkout(f"{other.name} (--against)", other, str(python)))
+    try:
+        args.checkouts = checkouts_for(args.against)
+    except ValueError as error:
+        parser.error(str(error))
     return args
 
 

@@ -30,10 +30,10 @@ import statistics
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+from checkouts import Checkout, checkouts_for
 from playwright.sync_api import sync_playwright
 
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
@@ -49,14 +49,6 @@ FIRST_CONTROL = """() => {
     + '.cartas-view .cartas-pick-on, .cartas-view a[href], .bare-button button, button.bare-button');
   return Array.from(controls).some(e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden');
 }"""
-
-
-@dataclass(frozen=True)
-class Checkout:
-    """A checkout measured: this one, or the one `--against` names, served by its own Voilà."""
-    name: str
-    root: Path
-    python: str
 
 
 def dashboards(only: list[str] | None = None) -> list[str]:
@@ -161,18 +153,17 @@ def report(checkout: Checkout, figures: dict, rounds: int) -> list[str]:
     return over
 
 
-def main(rounds: int = 2, only: list[str] | None = None, against: Path | None = None) -> None:
-    checkouts = [Checkout("this checkout", ROOT, sys.executable)]
-    if against is not None:
-        other = against.resolve()
-        python = other / ".venv" / "bin" / "python"
-        if not python.is_file() or not (other / "voila.json").is_file():
-            raise SystemExit(f"{other} is not a checkout with its own .venv (run make install there)")
-        checkouts.append(Checkout(f"{other.name} (--against)", other, str(python)))
+def main(rounds: int = 2, only: list[str] | None = None, against: Path | None = None) -> list[str]:
+    """Measure and print; return this checkout's dashboards over the target."""
+    try:
+        checkouts = checkouts_for(against)
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     paths = dashboards(only)
     times = measure(checkouts, paths, rounds)
     figures = {checkout: ratios(times[checkout]) for checkout in checkouts}
-    for checkout in checkouts:
+    over = report(checkouts[0], figures[checkouts[0]], rounds)  # this checkout's target
+    for checkout in checkouts[1:]:
         report(checkout, figures[checkout], rounds)
     if len(checkouts) > 1:
         print(f"\nSide by side (ratios to each checkout's own bare notebook): "
@@ -181,6 +172,7 @@ def main(rounds: int = 2, only: list[str] | None = None, against: Path | None = 
         for path in paths:
             cells = [[f"{figures[c][path][k]:.2f}" if path in figures[c] else "-" for c in checkouts] for k in (2, 3)]
             print(f"{Path(path).stem:20s} {' | '.join(cells[0]):>15s} {' | '.join(cells[1]):>15s}")
+    return over
 
 
 def arguments():
@@ -200,4 +192,5 @@ def arguments():
 
 if __name__ == "__main__":
     args = arguments()
-    main(args.rounds, args.dashboard or None, args.against)
+    if main(args.rounds, args.dashboard or None, args.against):
+        raise SystemExit(1)  # a dashboard of this checkout over the target
