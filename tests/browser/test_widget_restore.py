@@ -63,7 +63,7 @@ def test_a_page_whose_kernel_answers_late_still_draws_its_widgets(browser, tmp_p
                 for delay, page in pages:
                     page.wait_for_function(
                         "() => document.querySelector('.late-answer') !== null"
-                        " || document.body.innerText.includes('Error displaying widget')", timeout=60_000)
+                        " || document.body.innerText.includes('Error displaying widget')", polling=100, timeout=60_000)
                     if page.locator(".late-answer").count() != 1:
                         lost.append((delay, page.evaluate("document.body.innerText.slice(0, 80)")))
             finally:
