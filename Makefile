@@ -34,12 +34,13 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
-# Debian's Chromium: Playwright cannot download a browser of its own here.
+# Debian's Chromium, its headless shell (tests/browser/serving.py): Playwright cannot download a
+# browser of its own here.
 browser:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "Installing Debian's chromium..."; \
+	@if [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then \
+	  echo "Installing Debian's chromium-headless-shell..."; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell >/dev/null; \
 	fi
 
 # Debian's PostgreSQL, for the store tests (they start a throwaway server of their own).

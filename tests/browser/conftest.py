@@ -22,7 +22,7 @@ KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
 
 def launch_chromium(playwright):
     if not Path(CHROMIUM).exists():
-        message = f"Chromium not found at {CHROMIUM}: install Debian's package 'chromium'"
+        message = f"Chromium not found at {CHROMIUM}: install Debian's package 'chromium-headless-shell'"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
