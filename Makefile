@@ -16,7 +16,7 @@ XDIST   := -n $(WORKERS) --dist loadgroup
 # kernel, server and test worker compiles the project's sources again.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test quick lint install browser postgres hubproxy replicatools screenshots bench clean
+.PHONY: serve test quick lint install browser fullbrowser postgres hubproxy replicatools screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,14 @@ browser:
 	  echo "Installing Debian's chromium-headless-shell..."; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell >/dev/null; \
+	fi
+
+# Debian's full Chromium, a learner's browser, for the benchmarks (tests/browser/serving.py).
+fullbrowser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  echo "Installing Debian's chromium..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
 	fi
 
 # Debian's PostgreSQL, for the store tests (they start a throwaway server of their own).
@@ -105,7 +113,7 @@ screenshots: install browser
 	CARTAS_UPDATE_SCREENSHOTS=1 $(BIN)/python -m pytest -q tests/browser/test_phone_dashboards.py \
 	  tests/browser/test_turma_insight_dashboard.py
 
-bench: install browser
+bench: install fullbrowser
 	-$(BIN)/python -m pip install --quiet open_spiel  # for the euchre comparison; optional
 	for f in benchmarks/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 

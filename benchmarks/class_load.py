@@ -62,7 +62,16 @@ from checkouts import Checkout, checkouts_for
 
 from cartas_server.serve import compile_packages
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, cpu_seconds, kernel_pids, start_voila, stop, wait_for_kernel_count
+from serving import (
+    BENCH_CHROMIUM,
+    CHROMIUM_ARGS,
+    ROOT,
+    cpu_seconds,
+    kernel_pids,
+    start_voila,
+    stop,
+    wait_for_kernel_count,
+)
 
 BARE = "benchmarks/bare_button.ipynb"
 MANILHAS = "notebooks/manilhas.ipynb"
@@ -406,7 +415,7 @@ def main() -> None:
             for k, checkout in enumerate(checkouts):
                 servers[checkout] = start_server(checkout, tmp / f"checkout-{k}", args, notebooks)
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=BENCH_CHROMIUM, args=CHROMIUM_ARGS)
                 if args.pool:
                     fill_pools(*servers[checkouts[0]], browser, idle, tmp / "checkout-0" / "voila.log")
                 for checkout in checkouts:  # warm up: the server's first renders are slower

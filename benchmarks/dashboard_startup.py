@@ -14,7 +14,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 from playwright.sync_api import sync_playwright
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila
+from serving import BENCH_CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila
 
 PAGES = {
     "manilhas": ("notebooks/manilhas.ipynb", ".cartas-manilhas svg"),
@@ -37,7 +37,7 @@ def main(runs: int = 7) -> None:
         process, base = start_voila(ROOT, Path(tmp) / "voila.log")
         try:
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=BENCH_CHROMIUM, args=CHROMIUM_ARGS)
                 times: dict[str, list[float]] = {name: [] for name in PAGES}
                 for path, selector in PAGES.values():  # warm-up: caches, imports on disk
                     time_to_visible(browser, f"{base}/voila/render/{path}", selector)

@@ -36,7 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"
 from checkouts import Checkout, checkouts_for
 from playwright.sync_api import sync_playwright
 
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
+from serving import BENCH_CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 
 THROTTLE = 4
 TARGET = 1.3
@@ -106,7 +106,7 @@ def measure(checkouts: list[Checkout], paths: list[str], rounds: int) -> dict:
             for k, checkout in enumerate(checkouts):
                 servers[checkout] = start_server(checkout, Path(tmp) / f"checkout-{k}")
             with sync_playwright() as playwright:
-                browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+                browser = playwright.chromium.launch(executable_path=BENCH_CHROMIUM, args=CHROMIUM_ARGS)
                 try:
                     for checkout in checkouts:  # warm-up: the server, disk caches, first imports
                         for path in (BARE, *paths[:1]):

@@ -157,7 +157,7 @@ def browser_dom(moves: int) -> dict:
     """DOM nodes of a tables page in Chromium while a learner plays a 21 table of 12."""
     from playwright.sync_api import sync_playwright
 
-    from serving import CHROMIUM, CHROMIUM_ARGS, start_voila, stop
+    from serving import BENCH_CHROMIUM, CHROMIUM_ARGS, start_voila, stop
 
     tmp = Path(tempfile.mkdtemp(prefix="cartas-dom-"))
     process, base = start_voila(ROOT / "notebooks", tmp / "voila.log",
@@ -166,7 +166,7 @@ def browser_dom(moves: int) -> dict:
     counts: dict = {}
     try:
         with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            browser = playwright.chromium.launch(executable_path=BENCH_CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1280, "height": 1100})
             page.set_default_timeout(60_000)
             page.goto(f"{base}/voila/render/mesa.ipynb?lang=en&ritmo=0&semente=3")
