@@ -21,9 +21,13 @@ export PYTHONDONTWRITEBYTECODE :=
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# uv (from PyPI, into the venv) installs the same packages as pip would (the same versions, checked
+# here with pip freeze), downloading in parallel: 15 s from a cold cache where pip took 42 s from a
+# warm one, time every fresh `make test` waits before its first test. --compile-bytecode: the
+# packages' bytecode is written once here, not by the test workers' first imports at once.
 $(STAMP): $(BIN)/python pyproject.toml
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python -m pip install --quiet uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[test]'
 	@# An editable install leaves out data files: link Cartas' Voilà template and server
 	@# configuration and its kernel's (cartas_server.kernel) into the venv (pip install . copies them; see pyproject.toml).
 	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter $(VENV)/etc/ipython

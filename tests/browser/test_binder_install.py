@@ -8,7 +8,9 @@ It starts from another working directory (as JupyterHub's single-user server doe
 home folder), so only what the install put into the environment configures it.
 
 The same two steps are the install steps of deploy/jupyterhub/Dockerfile (checked in
-tests/test_deploy.py). Slow (a pip install, from the pip cache when warm): about a minute.
+tests/test_deploy.py). The requirements are installed by uv (`uv pip install -r`, the installer
+`make install` uses, from its warm cache: a few seconds), which reads binder/requirements.txt as
+pip does and installs the same versions; postBuild's own `pip install --no-deps .` runs as written.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ import secrets
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -29,6 +32,7 @@ NOT_SHIPPED = shutil.ignore_patterns(".venv", ".git", "build", "screenshots", "_
 
 
 INSTALL_TIMEOUT = 1200  # seconds: a cold pip install on a busy 2-core machine took 350 s in make test
+UV = Path(sys.executable).with_name("uv")  # the test environment's (pyproject's test extras)
 
 
 def run(command, **kwargs):
@@ -43,9 +47,9 @@ def test_binder_folder_alone_installs_an_environment_that_serves_the_index(brows
     venv = tmp_path / "env"
     run([sys.executable, "-m", "venv", str(venv)])
     python = str(venv / "bin" / "python")
-    # --no-compile: the packages' bytecode is left to their first import (the install took half
-    # as long here, 32 s against 65 s); what is installed is the same as repo2docker's
-    run([python, "-m", "pip", "install", "--quiet", "--no-compile", "-r", "binder/requirements.txt"], cwd=repo)
+    # the packages' bytecode is left to their first import, as pip --no-compile would (pip itself
+    # took 32 s here with a warm cache, 65 s compiling); what is installed is the same as repo2docker's
+    run([str(UV), "pip", "install", "--quiet", "--python", python, "-r", "binder/requirements.txt"], cwd=repo)
     env = {**os.environ, "PATH": f"{venv / 'bin'}{os.pathsep}{os.environ['PATH']}",
            "VIRTUAL_ENV": str(venv)}
     env.pop("PYTHONPATH", None)
