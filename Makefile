@@ -16,18 +16,19 @@ XDIST   := -n $(WORKERS) --dist loadgroup
 # kernel, server and test worker compiles the project's sources again.
 export PYTHONDONTWRITEBYTECODE :=
 
-.PHONY: serve test quick lint install browser fullbrowser postgres hubproxy replicatools screenshots bench clean
+.PHONY: serve test quick lint install browser fullbrowser postgres hubproxy replicatools system prepare system-then-hubproxy screenshots bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 # uv (from PyPI, into the venv) installs the same packages as pip would (the same versions, checked
-# here with pip freeze), downloading in parallel: 15 s from a cold cache where pip took 42 s from a
-# warm one, time every fresh `make test` waits before its first test. --compile-bytecode: the
-# packages' bytecode is written once here, not by the test workers' first imports at once.
+# here with pip freeze), downloading in parallel: under 15 s from a cold cache where pip took 42 s
+# from a warm one, time every fresh `make test` waits before its first test. Unlike pip it compiles no
+# bytecode at install: the modules a run imports are compiled at their first import (and kept:
+# PYTHONDONTWRITEBYTECODE above), not the 5,767 files of the whole environment (29 s of the 40 with --compile-bytecode).
 $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python --compile-bytecode -e '.[test]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
 	@# An editable install leaves out data files: link Cartas' Voilà template and server
 	@# configuration and its kernel's (cartas_server.kernel) into the venv (pip install . copies them; see pyproject.toml).
 	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter $(VENV)/etc/ipython
@@ -38,42 +39,43 @@ $(STAMP): $(BIN)/python pyproject.toml
 
 install: $(STAMP)
 
+# Debian's packages, each installed with apt-get (sudo unless root) when its check finds it
+# missing; those of one target with one `apt-get update` (a fresh machine waits for each).
+# NEED_*: a shell test that prints the packages it finds missing.
+NEED_BROWSER      = [ -x /usr/lib/chromium/chromium-headless-shell ] || echo chromium-headless-shell
+NEED_FULLBROWSER  = [ -x /usr/bin/chromium ] || echo chromium
+NEED_POSTGRES     = command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || echo postgresql
+NEED_REPLICATOOLS = for tool in haproxy pgbouncer; do command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || echo $$tool; done
+NEED_NODE         = command -v npm >/dev/null 2>&1 || echo nodejs npm
+# $(call debian,NEED_A NEED_B ...): install what those checks find missing
+debian = @missing=$$( $(foreach need,$(1),{ $($(need)); };) ); missing=$$(echo $$missing); \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian's $$missing..."; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
 # Debian's Chromium, its headless shell (tests/browser/serving.py): Playwright cannot download a
 # browser of its own here.
 browser:
-	@if [ ! -x /usr/lib/chromium/chromium-headless-shell ]; then \
-	  echo "Installing Debian's chromium-headless-shell..."; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell >/dev/null; \
-	fi
+	$(call debian,NEED_BROWSER)
 
 # Debian's full Chromium, a learner's browser, for the benchmarks (tests/browser/serving.py).
 fullbrowser:
-	@if [ ! -x /usr/bin/chromium ]; then \
-	  echo "Installing Debian's chromium..."; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium >/dev/null; \
-	fi
+	$(call debian,NEED_FULLBROWSER)
 
 # Debian's PostgreSQL, for the store tests (they start a throwaway server of their own).
 postgres:
-	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
-	  echo "Installing Debian's postgresql..."; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
-	fi
+	$(call debian,NEED_POSTGRES)
 
 # Debian's haproxy and pgbouncer, for the class service's replica tests (tests/test_replicas.py
 # starts its own of each, on 127.0.0.1).
 replicatools:
-	@missing=""; for tool in haproxy pgbouncer; do \
-	  command -v $$tool >/dev/null 2>&1 || [ -x /usr/sbin/$$tool ] || missing="$$missing $$tool"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installing Debian's$$missing..."; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing >/dev/null; \
-	fi
+	$(call debian,NEED_REPLICATOOLS)
+
+# All that make test needs from Debian (the above, and nodejs for the hub's proxy), at once.
+system:
+	$(call debian,NEED_BROWSER NEED_POSTGRES NEED_REPLICATOOLS NEED_NODE)
 
 # JupyterHub's proxy (configurable-http-proxy, from npm) in build/npm, for the hub tests;
 # Debian's nodejs and npm first when missing.
@@ -81,11 +83,7 @@ HUBPROXY := build/npm/node_modules/.bin/configurable-http-proxy
 hubproxy: $(HUBPROXY)
 
 $(HUBPROXY):
-	@if ! command -v npm >/dev/null 2>&1; then \
-	  echo "Installing Debian's nodejs and npm..."; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq nodejs npm >/dev/null; \
-	fi
+	$(call debian,NEED_NODE)
 	npm install --silent --no-audit --no-fund --prefix build/npm configurable-http-proxy
 
 # Serves on exactly HOST:PORT or stops with a message (port taken); HOST=0.0.0.0 serves the
@@ -98,7 +96,15 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy cartas widgets classroom
 
-test: install browser postgres hubproxy replicatools lint
+# make test's preparation, as two jobs at once (on a fresh machine each waits mostly on downloads):
+# Python's packages and then lint, beside Debian's packages and then the hub's proxy.
+prepare:
+	@$(MAKE) --no-print-directory -j2 --output-sync=target lint system-then-hubproxy
+
+system-then-hubproxy: system
+	@$(MAKE) --no-print-directory hubproxy
+
+test: prepare
 	$(BIN)/python -m pytest -q $(XDIST) --durations=25 tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas (one
