@@ -65,8 +65,12 @@ def test_a_widget_whose_model_comes_in_the_last_tenth_of_the_outputs_wait_is_sti
         asked = []
         page.on("websocket", lambda ws: ws.on(
             "framesent", lambda frame: asked.append(1) if "request_states" in str(frame) else None))
+        # no timer of the page fires unless the test moves the clock. The installed clock runs on
+        # in real time until paused, so it is paused a while after its start (on the blank page no
+        # timer is due): pausing at the start itself is in the past once a millisecond has gone by
+        # (Playwright: "Cannot fast-forward to the past", met once in a clean-clone run)
         page.clock.install(time=1_000_000)
-        page.clock.pause_at(1_000_000)  # no timer of the page fires unless the test moves the clock
+        page.clock.pause_at(1_000_000 + 3_600_000)
         page.goto(f"{base}/voila/render/late.ipynb?release={release}", wait_until="commit")
         # the output waits for its model, and the page has asked the kernel for it
         page.wait_for_function("() => document.body !== null && document.body.innerText.includes('Loading widget')",
