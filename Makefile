@@ -26,9 +26,10 @@ $(BIN)/python:
 # from a warm one, time every fresh `make test` waits before its first test. Unlike pip it compiles no
 # bytecode at install: the modules a run imports are compiled at their first import (and kept:
 # PYTHONDONTWRITEBYTECODE above), not the 5,767 files of the whole environment (29 s of the 40 with --compile-bytecode).
-$(STAMP): $(BIN)/python pyproject.toml
+# tools/uv-overrides.txt keeps out what the environment needs not (each line says why).
+$(STAMP): $(BIN)/python pyproject.toml tools/uv-overrides.txt
 	$(BIN)/python -m pip install --quiet uv
-	$(BIN)/uv pip install --quiet --python $(BIN)/python -e '.[test]'
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --override tools/uv-overrides.txt -e '.[test]'
 	@# An editable install leaves out data files: link Cartas' Voilà template and server
 	@# configuration and its kernel's (cartas_server.kernel) into the venv (pip install . copies them; see pyproject.toml).
 	mkdir -p $(VENV)/share/jupyter/voila/templates $(VENV)/etc/jupyter $(VENV)/etc/ipython
