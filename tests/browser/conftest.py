@@ -1,4 +1,5 @@
-"""A Voilà server over notebooks/ and Debian's Chromium driven by Playwright.
+"""A Voilà server over notebooks/ and Debian's Chromium driven by Playwright, whose contexts are
+persistent profiles lent to each test and cleaned after it (tests/browser/warm.py).
 
 Under CI=true a missing browser is a failure; elsewhere the browser tests are skipped with
 the reason. With CARTAS_SCREENSHOTS=1, screenshots of every dashboard land in screenshots/
@@ -15,17 +16,23 @@ import pytest
 from class_pages import wait_for_view
 from kernel_wire import watch
 from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
+from warm import WarmBrowser
 
 SCREENSHOTS = ROOT / "screenshots"
 KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
 
 
-def launch_chromium(playwright):
+def require_chromium() -> None:
+    """Fail (under CI=true) or skip the test when Debian's Chromium is not installed."""
     if not Path(CHROMIUM).exists():
         message = f"Chromium not found at {CHROMIUM}: install Debian's package 'chromium-headless-shell'"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
+
+
+def launch_chromium(playwright):
+    require_chromium()
     return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
 
 
@@ -42,12 +49,30 @@ def voila_url(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
-def browser():
+def browser(tmp_path_factory):
+    """Chromium whose contexts are persistent profiles lent to each test and cleaned after it
+    (`warm.WarmBrowser`: a new visitor each time, with the HTTP and code caches kept)."""
     playwright_api = pytest.importorskip("playwright.sync_api")
+    require_chromium()
     with playwright_api.sync_playwright() as playwright:
-        chromium = launch_chromium(playwright)
-        yield chromium
-        chromium.close()
+        warm = WarmBrowser(playwright, tmp_path_factory.mktemp("chromium"),
+                           {"executable_path": CHROMIUM, "headless": True, "args": CHROMIUM_ARGS})
+        try:
+            yield warm
+        finally:
+            warm.close()
+
+
+@pytest.fixture(autouse=True)
+def _give_back_contexts(request):
+    """At a test's end, the browser contexts it was lent and did not close go back (cleaned)."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    warm = request.getfixturevalue("browser")
+    mark = warm.mark()
+    yield
+    warm.give_back_since(mark)
 
 
 @pytest.fixture

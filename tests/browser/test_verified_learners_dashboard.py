@@ -74,12 +74,13 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         intruder.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-anonymous")
 
         # Her second device: the PIN.
-        phone = open_page(intruder_ctx.browser.new_context(), f"{base}/index.ipynb?lang=en")
+        second_device = browser.new_context()
+        phone = open_page(second_device, f"{base}/index.ipynb?lang=en")
         whose(phone)
         join(phone, "ana", code, "2468")
         phone.wait_for_function("() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"",
                                 polling=100)
-        phone.context.close()
+        second_device.close()
 
         # The teacher prints login cards; the card's link signs in on a third device.
         teacher.wait_for_selector(".cartas-class-table tr[data-learner='Ana']", timeout=30_000)
