@@ -52,10 +52,12 @@ def outside_requests(context, voila_url: str) -> list[str]:
     return outside
 
 
-def open_page(context, voila_url: str, name: str, lang: str = "pt"):
+def open_page(context, voila_url: str, name: str, lang: str = "pt", link: str | None = None):
+    """The dashboard `name` opened in `lang` (at `link`, a notebook and its query, when given:
+    a link that opens in `lang`)."""
     page = context.new_page()
     page.set_default_timeout(60_000)
-    page.goto(f"{voila_url}/voila/render/{name}.ipynb?lang={lang}")
+    page.goto(f"{voila_url}/voila/render/{link or f'{name}.ipynb?lang={lang}'}")
     wait_for_view(page)
     page.wait_for_function("(lang) => document.documentElement.dataset.cartasLang === lang", arg=lang, polling=100)
     settle(page)

@@ -7,7 +7,11 @@ or taps overlaps another or is drawn out of its row, and axe-core (WCAG 2.1 A an
 wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing; and nothing the page asks for, in all of it,
 comes from outside the server (a classroom may have no internet). One page load per dashboard
 sees its four states: opened in Portuguese, switched to English (every view redrawn), back in
-Portuguese after the main interactions, and switched to English again.
+Portuguese after the main interactions, and switched to English again. The page is opened with
+hostile URL parameters (tests/browser/hostile_links.py: a hostile value for every parameter, the
+language's too, so the page opens in Portuguese): it says what it refused, in Portuguese, with
+no failed cell and no injected HTML, and that notice too must fit the phone. `make screenshots`
+opens the plain link instead, so that the reviewed screenshots show what a learner sees.
 
 Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
 under build/screenshots/phone/ in a test run, and into the reviewed screenshots/phone/ by
@@ -15,9 +19,12 @@ under build/screenshots/phone/ in a test run, and into the reviewed screenshots/
 """
 from __future__ import annotations
 
+import os
+
 import pytest
 
 import kernel_wire
+from hostile_links import hostile_link, hostile_problems
 from phone_pages import (
     DASHBOARDS,
     PHONES,
@@ -36,6 +43,7 @@ from phone_pages import (
 pytestmark = pytest.mark.browser
 
 NONE = {"out": [], "small": [], "cut": [], "overlap": []}
+PLAIN = os.environ.get("CARTAS_UPDATE_SCREENSHOTS") == "1"  # `make screenshots`: the plain link
 
 
 @pytest.mark.parametrize("name", DASHBOARDS)
@@ -43,7 +51,8 @@ def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_v
     context = phone_context(browser)
     outside = outside_requests(context, voila_url)
     try:
-        page = open_page(context, voila_url, name, "pt")
+        page = open_page(context, voila_url, name, "pt", link=None if PLAIN else hostile_link(f"{name}.ipynb"))
+        assert PLAIN or hostile_problems(page, f"{name}.ipynb") == []
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
         assert titles_and_switches(page) == {"switches": 1, "repeated": []}
         assert ("pt", "opening", axe_violations(page)) == ("pt", "opening", [])
