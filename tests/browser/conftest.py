@@ -31,11 +31,6 @@ def require_chromium() -> None:
         pytest.skip(message)
 
 
-def launch_chromium(playwright):
-    require_chromium()
-    return playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-
-
 @pytest.fixture(scope="session")
 def voila_url(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("voila")

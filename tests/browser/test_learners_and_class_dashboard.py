@@ -7,7 +7,7 @@ from cartas.cards import Card
 from cartas.truco import get_variant, strength_table
 
 import kernel_wire
-from conftest import SCREENSHOTS, launch_chromium  # noqa: F401 - launch_chromium via fixture
+from conftest import SCREENSHOTS
 from serving import start_exercises
 
 ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 import kernel_wire
-from conftest import launch_chromium  # noqa: F401 - launch_chromium via fixture
 from phone_pages import axe_results, phone_context, switch_language
 from serving import ROOT, start_voila, stop
 
