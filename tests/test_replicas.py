@@ -344,12 +344,16 @@ def move_through_a_district(hub, tokens, seats: dict[int, str], code: str, known
     """One move of the seat to play, through the hub, while replicas may die: the version it
     made. A move not answered 200 was sent twice (haproxy retried it elsewhere: the first one
     counted, the second refused "moved_on"), or saved by a replica killed before it answered:
-    the table says whether it went through (only these moves change it)."""
+    the table says whether it went through (only these moves change it). A look newer than
+    `known` says an earlier try went through, its answer and its check both lost to the dying
+    replica: it is this move, not the last before the next one."""
     for _ in range(20):
         status, view, _ = look(hub.service_url, tokens[seats[0]], code, known)
         if status != 200:      # the dead replica, before haproxy knows
             time.sleep(0.1)
             continue
+        if view["version"] > known:
+            return view["version"]
         who = seats[view["current_seat"]]
         status, view, _ = look(hub.service_url, tokens[who], code, known)
         if status != 200:
