@@ -23,7 +23,15 @@ import json
 import time
 import weakref
 
+from playwright.sync_api import Error
+
 _WIRES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+# The page's HTTP answers of 400 and more (its document's and every resource's), read from its
+# resource timing when a diagnosis is asked: a listener on every response would hand each of a
+# dashboard's ~100 answers to Python as it comes (~0.07 CPU-s a page, measured).
+ANSWERS_REFUSED = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
+    .filter(e => e.responseStatus >= 400).map(e => `HTTP ${e.responseStatus} ${e.name.slice(0, 120)}`)"""
 
 # two animation frames: the widget manager has applied the updates that came before the idle
 PAINTED = "() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
@@ -62,14 +70,17 @@ class KernelWire:
         if message.type in ("error", "warning"):
             self._trouble(f"console {message.type}: {message.text}")
 
-    def _response(self, response) -> None:
-        if response.status >= 400:
-            self._trouble(f"HTTP {response.status} {response.url[:120]}")
-
-    def diagnosis(self) -> str:
-        """What went wrong on the page that a test can name (for a page that showed no view)."""
+    def diagnosis(self, page) -> str:
+        """What went wrong on the page that a test can name (for a page that showed no view):
+        its requests to the kernel, its console's errors, its failed requests and the answers
+        of 400 and more it got (read from the page now: see `ANSWERS_REFUSED`)."""
+        try:
+            refused = page.evaluate(ANSWERS_REFUSED)
+        except Error as error:
+            refused = [f"(its answers unread: {str(error).splitlines()[0][:120]})"]
+        troubles = [*self.troubles, *refused]
         return (f"{len(self.sent)} requests sent, {sum(m in self.finished for m in self.sent)} finished; "
-                f"{' | '.join(self.troubles) or 'no console error, no failed request'}")
+                f"{' | '.join(troubles) or 'no console error, no failed request'}")
 
     def _watch(self, socket) -> None:
         if "/channels" not in socket.url:
@@ -118,7 +129,6 @@ def watch(page) -> KernelWire:
         wire = _WIRES[page] = KernelWire()
         page.on("websocket", wire._watch)
         page.on("console", wire._console)
-        page.on("response", wire._response)
         page.on("requestfailed", lambda request: wire._trouble(f"failed {request.url[:120]}: {request.failure}"))
     return wire
 
@@ -126,7 +136,7 @@ def watch(page) -> KernelWire:
 def diagnosis(page) -> str:
     """The wire's diagnosis of a watched page; "" for a page not watched."""
     wire = _WIRES.get(page)
-    return wire.diagnosis() if wire is not None else ""
+    return wire.diagnosis(page) if wire is not None else ""
 
 
 def of(page) -> KernelWire:
