@@ -346,7 +346,7 @@ def move_through_a_district(hub, tokens, seats: dict[int, str], code: str, known
     counted, the second refused "moved_on"), or saved by a replica killed before it answered:
     the table says whether it went through (only these moves change it). A look newer than
     `known` says an earlier try went through, its answer and its check both lost to the dying
-    replica: it is this move, not the last before the next one."""
+    replica: that try is this move, and no other is made."""
     for _ in range(20):
         status, view, _ = look(hub.service_url, tokens[seats[0]], code, known)
         if status != 200:      # the dead replica, before haproxy knows

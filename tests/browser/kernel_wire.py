@@ -29,7 +29,7 @@ _WIRES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 # The page's HTTP answers of 400 and more (its document's and every resource's), read from its
 # resource timing when a diagnosis is asked: a listener on every response would hand each of a
-# dashboard's ~100 answers to Python as it comes (~0.07 CPU-s a page, measured).
+# dashboard's ~100 answers to Python as it comes (~0.09 CPU-s a page, test process and driver).
 ANSWERS_REFUSED = """() => [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')]
     .filter(e => e.responseStatus >= 400).map(e => `HTTP ${e.responseStatus} ${e.name.slice(0, 120)}`)"""
 
