@@ -1,0 +1,385 @@
+"""Kernels forked from a warm template process, for a class's Voilà server.
+
+Every dashboard a learner opens gets a kernel of its own, and a kernel started as a new process
+spends most of its start importing: Python, IPython, ipykernel, ipywidgets, numpy and the
+lesson's own modules, about 0.6 s of CPU each time, the same work for every page. The
+`ForkingProvisioner` (voila.json: `KernelProvisionerFactory.default_provisioner_name`
+"cartas-forking") starts one *template* process per server that imports all that once, and
+gets each kernel by `fork()` from it: the kernel starts with those modules already in memory
+(shared with the template until written) and imports only what its lesson adds.
+
+Decided rules:
+
+- A kernel is forked only when it would have been exactly the kernel a new process makes: its
+  command is this interpreter's `-m ipykernel_launcher ...`, and its environment equals the
+  template's but for the request's own variables (`PER_KERNEL`: Voilà's, the request's, the
+  browser's), which no preloaded module reads at import. Any other kernel is started as
+  jupyter-client starts it (a new process), and so is every kernel while the template is
+  still warming up, or when it failed, or took more than `ANSWER_SECONDS` to answer.
+- The template forks only while it is one thread (a fork copies no other thread), and never
+  after one of the modules it preloaded changed on disk since: it then says it is stale and
+  ends, and the next kernel warms a new template up (a teacher editing a lesson's code sees
+  the change in the next page opened, as with new processes).
+- A forked kernel is what a new one is: its own session and process group (signals, interrupts
+  and culling reach it and its children), the working directory (on `sys.path` as IPython puts it), `sys.argv`
+  and environment it was given, its parent's pid in `JPY_PARENT_PID` (it ends when the template
+  does), random generators seeded afresh, and `/proc/<pid>/cmdline` and `environ` rewritten
+  to its own (the template starts with room for them, `ROOM`), so that `ps` and every tool
+  reading /proc see the kernel as it is.
+- The template ends when the server does (its request pipe closes); its kernels then end with
+  it (ipykernel's parent poller).
+- The provisioner watches a forked kernel (not its child) through a pidfd: `poll` says 0 once it
+  has ended (the template, its parent, reaps it and keeps the status).
+"""
+from __future__ import annotations
+
+import atexit
+import ctypes
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from jupyter_client.provisioning import LocalProvisioner
+
+TEMPLATE_MODULE = "cartas_server.forks"
+# What every kernel imports before its first cell, then what the lessons import.
+PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython", "ipywidgets",
+           "numpy", "cartas_server.kernel", "widgets.components.page")
+PRELOAD_PACKAGES = ("widgets.pages",)  # every module of these too
+# Environment variables set per kernel (the request, Voilà, jupyter-client), which may differ
+# between a kernel and the template: prefixes, then whole names.
+PER_KERNEL = ("VOILA_", "HTTP_", "SERVER_", "JPY_")
+PER_KERNEL_NAMES = frozenset({"QUERY_STRING", "SCRIPT_NAME", "PATH_INFO", "KERNEL_ID"})
+ROOM_VARIABLE = "CARTAS_KERNEL_ROOM"
+ROOM = 32 * 1024  # bytes of environment kept for a kernel's own
+ARGUMENTS_ROOM = 4096  # and of command line (Linux shows a page of a rewritten one)
+ANSWER_SECONDS = 10.0
+
+
+def per_kernel(name: str) -> bool:
+    return name.startswith(PER_KERNEL) or name in PER_KERNEL_NAMES
+
+
+def base_environment(env: dict[str, str]) -> dict[str, str]:
+    """`env` without the per-kernel variables: what the template is started with."""
+    return {k: v for k, v in env.items() if not per_kernel(k)}
+
+
+class ForkedKernel:
+    """The kernel process as jupyter-client's provisioner uses a `Popen`: poll, wait, signal."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.returncode: int | None = None
+        self._pidfd: int | None = os.pidfd_open(pid)
+
+    def _ended(self, timeout: float | None) -> bool:
+        if self._pidfd is None:
+            return True
+        ready, _, _ = select.select([self._pidfd], [], [], timeout)
+        if ready:
+            os.close(self._pidfd)
+            self._pidfd = None
+            self.returncode = 0
+        return bool(ready)
+
+    def poll(self) -> int | None:
+        return self.returncode if self._ended(0) else None
+
+    def wait(self, timeout: float | None = None) -> int:
+        if not self._ended(timeout):
+            raise subprocess.TimeoutExpired(str(self.pid), timeout or 0)
+        return 0
+
+    def send_signal(self, signum: int) -> None:
+        if self._pidfd is None:
+            raise ProcessLookupError(3, "No such process")  # as os.kill says of an ended one
+        signal.pidfd_send_signal(self._pidfd, signum)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def close(self) -> None:
+        if self._pidfd is not None:
+            os.close(self._pidfd)
+            self._pidfd = None
+
+
+class Template:
+    """The warm process kernels are forked from, as the server sees it: two pipes and a pid."""
+
+    def __init__(self, env: dict[str, str]):
+        self.env = env
+        requests_read, self._requests = os.pipe()
+        self._answers, answers_write = os.pipe()
+        room = {ROOM_VARIABLE: " " * ROOM}
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", TEMPLATE_MODULE, str(requests_read), str(answers_write), " " * ARGUMENTS_ROOM],
+            env={**env, **room}, stdin=subprocess.DEVNULL, pass_fds=(requests_read, answers_write), cwd="/")
+        os.close(requests_read)
+        os.close(answers_write)
+        self.ready = False
+        self.failed = False
+        self._lock = threading.Lock()
+        self._buffer = b""
+
+    def _line(self, timeout: float) -> dict[str, Any] | None:
+        """The template's next answer, or None when none came within `timeout` seconds."""
+        while b"\n" not in self._buffer:
+            ready, _, _ = select.select([self._answers], [], [], timeout)
+            if not ready:
+                return None
+            chunk = os.read(self._answers, 4096)
+            if not chunk:
+                raise EOFError("the kernel template ended")
+            self._buffer += chunk
+            timeout = ANSWER_SECONDS
+        line, self._buffer = self._buffer.split(b"\n", 1)
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def fork(self, args: list[str], cwd: str, env: dict[str, str]) -> int | None:
+        """A kernel forked with these arguments (after `-m ipykernel_launcher`), or None when the
+        template cannot give one now (the caller starts a new process)."""
+        with self._lock:
+            if self.failed:
+                return None
+            try:
+                if not self.ready:
+                    if self._line(0) is None:
+                        return None  # still importing
+                    self.ready = True
+                os.write(self._requests, json.dumps({"args": args, "cwd": cwd, "env": env}).encode() + b"\n")
+                answer = self._line(ANSWER_SECONDS)
+            except (OSError, EOFError, ValueError):
+                answer = None
+            if answer is not None and "refused" in answer:
+                return None  # this kernel only: the template goes on
+            if answer is None or "pid" not in answer:
+                self.failed = True
+                self.close()
+                return None
+            return int(answer["pid"])
+
+    def close(self) -> None:
+        for fd in (self._requests, self._answers):
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+        self._requests = self._answers = -1
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+_template: Template | None = None
+_template_lock = threading.Lock()
+
+
+def _close_template() -> None:
+    if _template is not None:
+        _template.close()
+
+
+atexit.register(_close_template)
+
+
+def forked_kernel(cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
+    """The pid of a kernel for `cmd` forked from this server's template, or None (see the
+    module's rules for when)."""
+    global _template
+    if cmd[:3] != [sys.executable, "-m", "ipykernel_launcher"]:
+        return None
+    base = base_environment(env)
+    with _template_lock:
+        if _template is not None and _template.failed:
+            _template = None
+        if _template is None:
+            _template = Template(base)
+            return None  # warming up: this kernel starts as a new process
+        template = _template
+    if template.env != base:
+        return None
+    return template.fork(cmd[3:], cwd, env)
+
+
+class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc]
+    """jupyter-client's local provisioner, whose kernels are forked from a warm template when
+    they can be (module rules), else started as new processes."""
+
+    async def launch_kernel(self, cmd: list[str], **kwargs: Any):
+        env = kwargs.get("env")
+        cwd = str(kwargs.get("cwd") or os.getcwd())
+        pid = forked_kernel(cmd, cwd, dict(env)) if env is not None else None
+        if pid is None:
+            return await super().launch_kernel(cmd, **kwargs)
+        self.process = ForkedKernel(pid)
+        self.pid = self.pgid = pid
+        self.cwd = cwd
+        self.log.debug("Kernel %s forked from the template as process %d", self.kernel_id, pid)
+        return self.connection_info
+
+    async def cleanup(self, restart: bool = False) -> None:
+        if isinstance(self.process, ForkedKernel):
+            self.process.close()
+        await super().cleanup(restart)
+
+
+# ---------------------------------------------------------------------------------------------
+# The template process: `python -m cartas_server.forks <requests fd> <answers fd> <room>`.
+
+
+def _preload() -> None:
+    import importlib
+    import pkgutil
+
+    for name in PRELOAD:
+        importlib.import_module(name)
+    for package in PRELOAD_PACKAGES:
+        module = importlib.import_module(package)
+        for info in pkgutil.iter_modules(module.__path__):
+            importlib.import_module(f"{package}.{info.name}")
+
+
+def _module_files() -> dict[str, float]:
+    files = {}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if path:
+            try:
+                files[path] = os.stat(path).st_mtime
+            except OSError:
+                continue
+    return files
+
+
+def _stale(files: dict[str, float]) -> bool:
+    for path, mtime in files.items():
+        try:
+            if os.stat(path).st_mtime != mtime:
+                return True
+        except OSError:
+            return True
+    return False
+
+
+def _areas() -> tuple[int, int, int, int]:
+    """This process's command line and environment areas (arg_start, arg_end, env_start,
+    env_end, fields 48 to 51 of /proc/self/stat)."""
+    fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+    arg_start, arg_end, env_start, env_end = (int(fields[n - 3]) for n in (48, 49, 50, 51))
+    return arg_start, arg_end, env_start, env_end
+
+
+def _write_area(start: int, end: int, data: bytes, fill: bytes) -> None:
+    data = data[: end - start - 1] + b"\0"
+    ctypes.memmove(start, data.ljust(end - start, fill), end - start)
+
+
+def _encoded(strings: list[str], separator: bytes) -> bytes:
+    return separator.join(s.encode("utf-8", "surrogateescape") for s in strings)
+
+
+def _run_kernel(request: dict[str, Any]) -> int:
+    """In the forked child: become the kernel the request describes and run it; its exit code."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    os.setsid()
+    args = [str(a) for a in request["args"]]
+    env = {str(k): str(v) for k, v in request["env"].items()}
+    env["JPY_PARENT_PID"] = str(os.getppid())
+    # the template's variables first, in its order (the same bytes at the same places in the
+    # environment area, for any library that kept a pointer there), then the kernel's own
+    own = [k for k in os.environ if k != ROOM_VARIABLE and k in env] + [k for k in env if k not in os.environ]
+    os.chdir(str(request["cwd"]))  # IPython puts '' (this directory) on sys.path, as for any kernel
+    os.environ.clear()  # the template's strings are no longer the environment's...
+    os.environ.update(env)
+    arg_start, arg_end, env_start, env_end = _areas()
+    # ...so their area holds the kernel's own; the command line is written as setproctitle(3)
+    # writes one (the area ends with no NUL: Linux reads it up to its first NUL)
+    command = [sys.executable, "-m", "ipykernel_launcher", *args]
+    _write_area(arg_start, arg_end, _encoded(command, b" ") + b"\0", b" ")
+    _write_area(env_start, env_end, _encoded([f"{k}={env[k]}" for k in own], b"\0") + b"\0", b"\0")
+    sys.argv = [sys.modules["ipykernel"].__path__[0] + "_launcher.py", *args]  # ipykernel_launcher.py
+    import random
+
+    import numpy
+
+    random.seed()
+    numpy.random.seed()
+    from ipykernel.kernelapp import IPKernelApp
+
+    IPKernelApp.launch_instance()
+    return 0
+
+
+def _reap(signum: int, frame: Any) -> None:
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def _serve(requests_fd: int, answers_fd: int) -> int:
+    """Preload, then fork a kernel for each request until the server's pipe closes (0) or a
+    module changed; in a forked child, the kernel's exit code once it has run."""
+    if sys.path and sys.path[0] in ("", os.getcwd()):
+        del sys.path[0]  # as ipykernel_launcher does: a kernel's IPython adds its own directory
+    # ipykernel reads JPY_PARENT_PID when it is imported: a forked kernel's parent is this process
+    os.environ["JPY_PARENT_PID"] = str(os.getpid())
+    _preload()
+    files = _module_files()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a server's Ctrl-C ends it through its pipe
+    signal.signal(signal.SIGCHLD, _reap)
+    requests = os.fdopen(requests_fd, "rb", buffering=0)
+
+    def answer(message: dict[str, Any]) -> None:
+        os.write(answers_fd, json.dumps(message).encode() + b"\n")
+
+    answer({"ready": True})
+    line = b""
+    while True:
+        chunk = requests.read(65536)
+        if not chunk:
+            return 0  # the server ended
+        line += chunk
+        while b"\n" in line:
+            text, line = line.split(b"\n", 1)
+            request = json.loads(text)
+            if _stale(files):
+                answer({"stale": "a preloaded module changed on disk"})
+                return 0
+            if len(os.listdir("/proc/self/task")) != 1:
+                answer({"failed": "the template is not single-threaded"})
+                return 1
+            room = sum(len(f"{k}={v}".encode()) + 1 for k, v in request["env"].items()) + 64
+            if room > ROOM:
+                answer({"refused": "the kernel's environment is larger than the room for it"})
+                continue
+            pid = os.fork()
+            if pid == 0:
+                requests.close()
+                os.close(answers_fd)
+                return _run_kernel(request)
+            answer({"pid": pid})
+
+
+if __name__ == "__main__":
+    sys.exit(_serve(int(sys.argv[1]), int(sys.argv[2])))
