@@ -26,6 +26,10 @@ Decided rules:
   does), random generators seeded afresh, and `/proc/<pid>/cmdline` and `environ` rewritten
   to its own (the template starts with room for them, `ROOM`), so that `ps` and every tool
   reading /proc see the kernel as it is.
+- What a fork cannot make new: the kernels of one template share its seed of Python's string
+  hashes (`PYTHONHASHSEED`), as kernels started with that variable set do.
+- Only on Linux (a pidfd watches a process that is not the server's child); elsewhere every
+  kernel starts as a new process.
 - The template ends when the server does (its request pipe closes); its kernels then end with
   it (ipykernel's parent poller).
 - The provisioner watches a forked kernel (not its child) through a pidfd: `poll` says 0 once it
@@ -52,6 +56,10 @@ TEMPLATE_MODULE = "cartas_server.forks"
 PRELOAD = ("ipykernel.kernelapp", "ipykernel.ipkernel", "ipykernel.zmqshell", "IPython", "ipywidgets",
            "numpy", "cartas_server.kernel", "widgets.components.page")
 PRELOAD_PACKAGES = ("widgets.pages",)  # every module of these too
+# Preloaded modules that register with the running kernel when imported in one (ipywidgets:
+# its comm targets, without which a page asks for each widget's state one message at a time);
+# in the template there is no kernel, so a forked kernel loads them as IPython extensions.
+KERNEL_EXTENSIONS = ("ipywidgets",)
 # Environment variables set per kernel (the request, Voilà, jupyter-client), which may differ
 # between a kernel and the template: prefixes, then whole names.
 PER_KERNEL = ("VOILA_", "HTTP_", "SERVER_", "JPY_")
@@ -60,6 +68,15 @@ ROOM_VARIABLE = "CARTAS_KERNEL_ROOM"
 ROOM = 32 * 1024  # bytes of environment kept for a kernel's own
 ARGUMENTS_ROOM = 4096  # and of command line (Linux shows a page of a rewritten one)
 ANSWER_SECONDS = 10.0
+CAN_FORK = sys.platform == "linux" and hasattr(os, "pidfd_open")  # Linux 5.3 and later
+
+
+def _readable(fd: int, timeout: float | None) -> bool:
+    """Whether `fd` is readable (a pidfd: its process ended) within `timeout` seconds (None:
+    however long it takes). poll(2), which any descriptor number suits."""
+    poller = select.poll()
+    poller.register(fd, select.POLLIN)
+    return bool(poller.poll(None if timeout is None else timeout * 1000))
 
 
 def per_kernel(name: str) -> bool:
@@ -72,24 +89,28 @@ def base_environment(env: dict[str, str]) -> dict[str, str]:
 
 
 class ForkedKernel:
-    """The kernel process as jupyter-client's provisioner uses a `Popen`: poll, wait, signal."""
+    """The kernel process as jupyter-client's provisioner uses a `Popen`: poll, wait, signal.
+    Its exit status is its parent's (the template's) to know: 0 here once it has ended."""
 
     stdin = stdout = stderr = None
 
     def __init__(self, pid: int):
         self.pid = pid
         self.returncode: int | None = None
-        self._pidfd: int | None = os.pidfd_open(pid)
+        try:
+            self._pidfd: int | None = os.pidfd_open(pid)
+        except ProcessLookupError:  # ended (and reaped) already
+            self._pidfd, self.returncode = None, 1
 
     def _ended(self, timeout: float | None) -> bool:
         if self._pidfd is None:
             return True
-        ready, _, _ = select.select([self._pidfd], [], [], timeout)
-        if ready:
-            os.close(self._pidfd)
-            self._pidfd = None
-            self.returncode = 0
-        return bool(ready)
+        if not _readable(self._pidfd, timeout):
+            return False
+        os.close(self._pidfd)
+        self._pidfd = None
+        self.returncode = 0
+        return True
 
     def poll(self) -> int | None:
         return self.returncode if self._ended(0) else None
@@ -97,12 +118,16 @@ class ForkedKernel:
     def wait(self, timeout: float | None = None) -> int:
         if not self._ended(timeout):
             raise subprocess.TimeoutExpired(str(self.pid), timeout or 0)
-        return 0
+        return self.returncode or 0
 
     def send_signal(self, signum: int) -> None:
-        if self._pidfd is None:
-            raise ProcessLookupError(3, "No such process")  # as os.kill says of an ended one
-        signal.pidfd_send_signal(self._pidfd, signum)
+        """As `Popen.send_signal`: nothing once the process has ended."""
+        if self.poll() is not None or self._pidfd is None:
+            return
+        try:
+            signal.pidfd_send_signal(self._pidfd, signum)
+        except ProcessLookupError:  # it ended meanwhile
+            pass
 
     def kill(self) -> None:
         self.send_signal(signal.SIGKILL)
@@ -114,6 +139,8 @@ class ForkedKernel:
         if self._pidfd is not None:
             os.close(self._pidfd)
             self._pidfd = None
+
+    __del__ = close
 
 
 class Template:
@@ -137,8 +164,7 @@ class Template:
     def _line(self, timeout: float) -> dict[str, Any] | None:
         """The template's next answer, or None when none came within `timeout` seconds."""
         while b"\n" not in self._buffer:
-            ready, _, _ = select.select([self._answers], [], [], timeout)
-            if not ready:
+            if not _readable(self._answers, timeout):
                 return None
             chunk = os.read(self._answers, 4096)
             if not chunk:
@@ -148,6 +174,16 @@ class Template:
         line, self._buffer = self._buffer.split(b"\n", 1)
         answer: dict[str, Any] = json.loads(line)
         return answer
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait up to `timeout` seconds for the template to have imported what it preloads."""
+        with self._lock:
+            if not self.ready and not self.failed:
+                try:
+                    self.ready = self._line(timeout) is not None
+                except (OSError, EOFError, ValueError):
+                    self.failed = True
+            return self.ready
 
     def fork(self, args: list[str], cwd: str, env: dict[str, str]) -> int | None:
         """A kernel forked with these arguments (after `-m ipykernel_launcher`), or None when the
@@ -192,19 +228,28 @@ _template: Template | None = None
 _template_lock = threading.Lock()
 
 
-def _close_template() -> None:
-    if _template is not None:
-        _template.close()
+def current_template() -> Template | None:
+    """This server's template, once a kernel has been asked for."""
+    return _template
 
 
-atexit.register(_close_template)
+def close_template() -> None:
+    """End this server's template (its kernels end with it); the next kernel warms a new one."""
+    global _template
+    with _template_lock:
+        if _template is not None:
+            _template.close()
+        _template = None
+
+
+atexit.register(close_template)
 
 
 def forked_kernel(cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
     """The pid of a kernel for `cmd` forked from this server's template, or None (see the
     module's rules for when)."""
     global _template
-    if cmd[:3] != [sys.executable, "-m", "ipykernel_launcher"]:
+    if not CAN_FORK or cmd[:3] != [sys.executable, "-m", "ipykernel_launcher"]:
         return None
     base = base_environment(env)
     with _template_lock:
@@ -325,7 +370,11 @@ def _run_kernel(request: dict[str, Any]) -> int:
     numpy.random.seed()
     from ipykernel.kernelapp import IPKernelApp
 
-    IPKernelApp.launch_instance()
+    app = IPKernelApp.instance()
+    app.initialize()
+    for name in KERNEL_EXTENSIONS:  # what their import did not do in the template
+        app.shell.extension_manager.load_extension(name)
+    app.start()
     return 0
 
 
