@@ -30,8 +30,10 @@ Decided rules:
   hashes (`PYTHONHASHSEED`), as kernels started with that variable set do.
 - Only on Linux (a pidfd watches a process that is not the server's child); elsewhere every
   kernel starts as a new process.
-- The template ends when the server does (its request pipe closes); its kernels then end with
-  it (ipykernel's parent poller).
+- A template let go of (stale, failed, or the server's `close_template`) forks no more and ends
+  once its kernels have: a class's running lessons never end for it. When the server ends, the
+  template ends at once, and its kernels with it (ipykernel's parent poller), as a server's
+  own kernels do.
 - The provisioner watches a forked kernel (not its child) through a pidfd: `poll` says 0 once it
   has ended (the template, its parent, reaps it and keeps the status).
 """
@@ -46,6 +48,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -209,19 +212,21 @@ class Template:
             return int(answer["pid"])
 
     def close(self) -> None:
+        """Let go of the template: it forks no more kernels, and ends once the ones it forked
+        have (at once when it has none). A class's running kernels are never ended for it."""
         for fd in (self._requests, self._answers):
             try:
                 os.close(fd)
             except OSError:
                 pass
         self._requests = self._answers = -1
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(5)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        _retired.append(self)
+
+    def ended(self) -> bool:
+        return self.process.poll() is not None
+
+
+_retired: list[Template] = []  # templates let go of, waited for (reaped) once they end
 
 
 _template: Template | None = None
@@ -234,7 +239,7 @@ def current_template() -> Template | None:
 
 
 def close_template() -> None:
-    """End this server's template (its kernels end with it); the next kernel warms a new one."""
+    """Let go of this server's template (`Template.close`); the next kernel warms a new one."""
     global _template
     with _template_lock:
         if _template is not None:
@@ -249,6 +254,7 @@ def forked_kernel(cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
     """The pid of a kernel for `cmd` forked from this server's template, or None (see the
     module's rules for when)."""
     global _template
+    _retired[:] = [t for t in _retired if not t.ended()]
     if not CAN_FORK or cmd[:3] != [sys.executable, "-m", "ipykernel_launcher"]:
         return None
     base = base_environment(env)
@@ -344,6 +350,7 @@ def _encoded(strings: list[str], separator: bytes) -> bytes:
 def _run_kernel(request: dict[str, Any]) -> int:
     """In the forked child: become the kernel the request describes and run it; its exit code."""
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
     signal.signal(signal.SIGINT, signal.default_int_handler)
     os.setsid()
     args = [str(a) for a in request["args"]]
@@ -378,17 +385,32 @@ def _run_kernel(request: dict[str, Any]) -> int:
     return 0
 
 
+_kernels: set[int] = set()  # in the template: the kernels it forked that have not ended
+
+
 def _reap(signum: int, frame: Any) -> None:
     try:
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
+        while True:
+            pid = os.waitpid(-1, os.WNOHANG)[0]
+            if not pid:
+                return
+            _kernels.discard(pid)
     except ChildProcessError:
         pass
+
+
+def _linger(server: int) -> int:
+    """The server let go of this template: end once its kernels have, or at once when the
+    server itself has ended (the kernels, whose parent this is, then end too)."""
+    while _kernels and os.getppid() == server:
+        time.sleep(0.5)
+    return 0
 
 
 def _serve(requests_fd: int, answers_fd: int) -> int:
     """Preload, then fork a kernel for each request until the server's pipe closes (0) or a
     module changed; in a forked child, the kernel's exit code once it has run."""
+    server = os.getppid()
     if sys.path and sys.path[0] in ("", os.getcwd()):
         del sys.path[0]  # as ipykernel_launcher does: a kernel's IPython adds its own directory
     # ipykernel reads JPY_PARENT_PID when it is imported: a forked kernel's parent is this process
@@ -407,26 +429,30 @@ def _serve(requests_fd: int, answers_fd: int) -> int:
     while True:
         chunk = requests.read(65536)
         if not chunk:
-            return 0  # the server ended
+            return _linger(server)  # the server let go of this template, or ended
         line += chunk
         while b"\n" in line:
             text, line = line.split(b"\n", 1)
             request = json.loads(text)
             if _stale(files):
                 answer({"stale": "a preloaded module changed on disk"})
-                return 0
+                return _linger(server)
             if len(os.listdir("/proc/self/task")) != 1:
                 answer({"failed": "the template is not single-threaded"})
-                return 1
+                return _linger(server)
             room = sum(len(f"{k}={v}".encode()) + 1 for k, v in request["env"].items()) + 64
             if room > ROOM:
                 answer({"refused": "the kernel's environment is larger than the room for it"})
                 continue
+            # no SIGCHLD between the fork and the kernel's count (a kernel ending at once)
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
             pid = os.fork()
             if pid == 0:
                 requests.close()
                 os.close(answers_fd)
                 return _run_kernel(request)
+            _kernels.add(pid)
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             answer({"pid": pid})
 
 
