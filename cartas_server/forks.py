@@ -19,7 +19,9 @@ Decided rules:
 - The template forks only while it is one thread (a fork copies no other thread), and never
   after one of the modules it preloaded changed on disk since: it then says it is stale and
   ends, and the next kernel warms a new template up (a teacher editing a lesson's code sees
-  the change in the next page opened, as with new processes).
+  the change in the next page opened, as with new processes). A template that runs threads
+  once its modules are imported (numpy's OpenBLAS, without `OPENBLAS_NUM_THREADS=1`) never
+  forks, and no other is warmed for that environment.
 - A forked kernel is what a new one is: its own session and process group (signals, interrupts
   and culling reach it and its children), the working directory (on `sys.path` as IPython puts it), `sys.argv`
   and environment it was given, its parent's pid in `JPY_PARENT_PID` (it ends when the template
@@ -161,6 +163,7 @@ class Template:
         os.close(answers_write)
         self.ready = False
         self.failed = False
+        self.unforkable = ""  # why no template of this environment can fork, once one said so
         self._lock = threading.Lock()
         self._buffer = b""
 
@@ -181,35 +184,40 @@ class Template:
     def wait_ready(self, timeout: float) -> bool:
         """Wait up to `timeout` seconds for the template to have imported what it preloads."""
         with self._lock:
-            if not self.ready and not self.failed:
-                try:
-                    self.ready = self._line(timeout) is not None
-                except (OSError, EOFError, ValueError):
-                    self.failed = True
-            return self.ready
+            return self._wait_ready(timeout)
+
+    def _wait_ready(self, timeout: float) -> bool:
+        if not self.ready and not self.failed:
+            try:
+                answer = self._line(timeout)
+            except (OSError, EOFError, ValueError):
+                answer = {"failed": "no answer"}
+            if answer is not None:
+                self._answered(answer)
+                self.ready = not self.failed
+        return self.ready
+
+    def _answered(self, answer: dict[str, Any]) -> None:
+        """Note an answer that is no kernel: the template has ended, or will after its kernels."""
+        if "pid" in answer or "ready" in answer or "refused" in answer:
+            return
+        self.unforkable = str(answer.get("unforkable", ""))
+        self.failed = True
+        self.close()
 
     def fork(self, args: list[str], cwd: str, env: dict[str, str]) -> int | None:
         """A kernel forked with these arguments (after `-m ipykernel_launcher`), or None when the
         template cannot give one now (the caller starts a new process)."""
         with self._lock:
-            if self.failed:
-                return None
+            if not self._wait_ready(0):
+                return None  # still importing, or failed
             try:
-                if not self.ready:
-                    if self._line(0) is None:
-                        return None  # still importing
-                    self.ready = True
                 os.write(self._requests, json.dumps({"args": args, "cwd": cwd, "env": env}).encode() + b"\n")
-                answer = self._line(ANSWER_SECONDS)
+                answer = self._line(ANSWER_SECONDS) or {"failed": "no answer in time"}
             except (OSError, EOFError, ValueError):
-                answer = None
-            if answer is not None and "refused" in answer:
-                return None  # this kernel only: the template goes on
-            if answer is None or "pid" not in answer:
-                self.failed = True
-                self.close()
-                return None
-            return int(answer["pid"])
+                answer = {"failed": "no answer"}
+            self._answered(answer)
+            return int(answer["pid"]) if "pid" in answer else None  # "refused": this kernel only
 
     def close(self) -> None:
         """Let go of the template: it forks no more kernels, and ends once the ones it forked
@@ -260,6 +268,9 @@ def forked_kernel(cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
     base = base_environment(env)
     with _template_lock:
         if _template is not None and _template.failed:
+            if _template.unforkable:
+                if _template.env == base:
+                    return None  # no template of this environment can fork: never warm another
             _template = None
         if _template is None:
             _template = Template(base)
@@ -424,6 +435,9 @@ def _serve(requests_fd: int, answers_fd: int) -> int:
     def answer(message: dict[str, Any]) -> None:
         os.write(answers_fd, json.dumps(message).encode() + b"\n")
 
+    if len(os.listdir("/proc/self/task")) != 1:  # e.g. OpenBLAS's threads, numpy imported without
+        answer({"unforkable": "the template runs threads once its modules are imported"})  # OPENBLAS_NUM_THREADS=1
+        return 0
     answer({"ready": True})
     line = b""
     while True:
@@ -438,7 +452,7 @@ def _serve(requests_fd: int, answers_fd: int) -> int:
                 answer({"stale": "a preloaded module changed on disk"})
                 return _linger(server)
             if len(os.listdir("/proc/self/task")) != 1:
-                answer({"failed": "the template is not single-threaded"})
+                answer({"unforkable": "the template is not single-threaded"})
                 return _linger(server)
             room = sum(len(f"{k}={v}".encode()) + 1 for k, v in request["env"].items()) + 64
             if room > ROOM:

@@ -251,6 +251,24 @@ def test_when_the_server_ends_its_template_and_their_kernels_end_too(tmp_path):
             server.wait()
 
 
+def test_a_template_running_threads_forks_nothing_and_no_other_is_warmed_for_its_environment(forking, tmp_path):
+    async def scenario():
+        threads = {"OPENBLAS_NUM_THREADS": "2"}  # OpenBLAS starts a thread as numpy is imported
+        kernels = [await Kernel.start(tmp_path, env=threads)]
+        template = forks.current_template()
+        assert not template.wait_ready(60) and "threads" in template.unforkable
+        try:
+            for _ in range(2):
+                kernels.append(await Kernel.start(tmp_path, env=threads))
+                assert not kernels[-1].forked and forks.current_template() is template
+            template.process.wait(15)  # it forked no kernel: it ended at once
+        finally:
+            for kernel in kernels:
+                await kernel.stop()
+
+    run_async(scenario())
+
+
 def test_a_preloaded_module_changed_on_disk_makes_the_template_stale(tmp_path):
     module = tmp_path / "lesson_code.py"
     module.write_text("X = 1\n")
