@@ -15,7 +15,8 @@ Decided rules:
   template's but for the request's own variables (`PER_KERNEL`: Voilà's, the request's, the
   browser's), which no preloaded module reads at import. Any other kernel is started as
   jupyter-client starts it (a new process), and so is every kernel while the template is
-  still warming up, or when it failed, or took more than `ANSWER_SECONDS` to answer.
+  still warming up, or when it failed, or took more than `ANSWER_SECONDS` to answer; a
+  template that ended while importing is warmed again only `RETRY_SECONDS` later.
 - The template forks only while it is one thread (a fork copies no other thread), and never
   after one of the modules it preloaded changed on disk since: it then says it is stale and
   ends, and the next kernel warms a new template up (a teacher editing a lesson's code sees
@@ -73,6 +74,7 @@ ROOM_VARIABLE = "CARTAS_KERNEL_ROOM"
 ROOM = 32 * 1024  # bytes of environment kept for a kernel's own
 ARGUMENTS_ROOM = 4096  # and of command line (Linux shows a page of a rewritten one)
 ANSWER_SECONDS = 10.0
+RETRY_SECONDS = 60.0  # after a template ended while importing (a lesson's module broken on disk)
 CAN_FORK = sys.platform == "linux" and hasattr(os, "pidfd_open")  # Linux 5.3 and later
 
 
@@ -239,6 +241,7 @@ _retired: list[Template] = []  # templates let go of, waited for (reaped) once t
 
 _template: Template | None = None
 _template_lock = threading.Lock()
+_retry_at = [0.0]  # no template is warmed before then (monotonic seconds)
 
 
 def current_template() -> Template | None:
@@ -268,11 +271,14 @@ def forked_kernel(cmd: list[str], cwd: str, env: dict[str, str]) -> int | None:
     base = base_environment(env)
     with _template_lock:
         if _template is not None and _template.failed:
-            if _template.unforkable:
-                if _template.env == base:
-                    return None  # no template of this environment can fork: never warm another
+            if _template.unforkable and _template.env == base:
+                return None  # no template of this environment can fork: never warm another
+            if not _template.ready:  # it ended while importing: try again in a while
+                _retry_at[0] = time.monotonic() + RETRY_SECONDS
             _template = None
         if _template is None:
+            if time.monotonic() < _retry_at[0]:
+                return None
             _template = Template(base)
             return None  # warming up: this kernel starts as a new process
         template = _template
@@ -289,9 +295,15 @@ class ForkingProvisioner(LocalProvisioner):  # type: ignore[misc]
         env = kwargs.get("env")
         cwd = str(kwargs.get("cwd") or os.getcwd())
         pid = forked_kernel(cmd, cwd, dict(env)) if env is not None else None
+        if pid is not None:
+            try:
+                process = ForkedKernel(pid)
+            except OSError:  # no descriptor to watch it with (at the process's limit): not this one
+                os.kill(pid, signal.SIGKILL)  # just forked, still the template's child: no other
+                pid = None
         if pid is None:
             return await super().launch_kernel(cmd, **kwargs)
-        self.process = ForkedKernel(pid)
+        self.process = process
         self.pid = self.pgid = pid
         self.cwd = cwd
         self.log.debug("Kernel %s forked from the template as process %d", self.kernel_id, pid)
