@@ -18,17 +18,18 @@ Decided rules:
   still warming up, or when it failed, or took more than `ANSWER_SECONDS` to answer; a
   template that ended while importing is warmed again only `RETRY_SECONDS` later.
 - The template forks only while it is one thread (a fork copies no other thread), and never
-  after one of the modules it preloaded changed on disk since: it then says it is stale and
-  ends, and the next kernel warms a new template up (a teacher editing a lesson's code sees
-  the change in the next page opened, as with new processes). A template that runs threads
-  once its modules are imported (numpy's OpenBLAS, without `OPENBLAS_NUM_THREADS=1`) never
-  forks, and no other is warmed for that environment.
+  after one of the modules it preloaded changed on disk since: it then says it is stale, that
+  kernel starts as a new process and the next one warms a new template up (a teacher editing
+  a lesson's code sees the change in the next page opened, as with new processes). A template
+  that runs threads once its modules are imported (numpy's OpenBLAS, without
+  `OPENBLAS_NUM_THREADS=1`) never forks, and no other is warmed for that environment.
 - A forked kernel is what a new one is: its own session and process group (signals, interrupts
-  and culling reach it and its children), the working directory (on `sys.path` as IPython puts it), `sys.argv`
-  and environment it was given, its parent's pid in `JPY_PARENT_PID` (it ends when the template
-  does), random generators seeded afresh, and `/proc/<pid>/cmdline` and `environ` rewritten
-  to its own (the template starts with room for them, `ROOM`), so that `ps` and every tool
-  reading /proc see the kernel as it is.
+  and culling reach it and its children), the working directory (on `sys.path` as IPython puts
+  it), `sys.argv` and environment it was given, its parent's pid in `JPY_PARENT_PID` (it ends
+  when the template does), random generators seeded afresh, the comm targets ipywidgets
+  registers when imported in a kernel (`KERNEL_EXTENSIONS`), and `/proc/<pid>/cmdline` and
+  `environ` rewritten to its own (the template starts with room for them, `ROOM`), so that `ps`
+  and every tool reading /proc see the kernel as it is.
 - What a fork cannot make new: the kernels of one template share its seed of Python's string
   hashes (`PYTHONHASHSEED`), as kernels started with that variable set do.
 - Only on Linux (a pidfd watches a process that is not the server's child); elsewhere every
@@ -38,7 +39,7 @@ Decided rules:
   template ends at once, and its kernels with it (ipykernel's parent poller), as a server's
   own kernels do.
 - The provisioner watches a forked kernel (not its child) through a pidfd: `poll` says 0 once it
-  has ended (the template, its parent, reaps it and keeps the status).
+  has ended (its exit status goes to its parent, the template, which reaps it).
 """
 from __future__ import annotations
 
