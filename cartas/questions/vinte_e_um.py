@@ -20,7 +20,7 @@ from ..cards import STANDARD_PACK, Card, Rank
 from ..vinte_e_um.actions import DRAW, HIT, PASS, Action
 from ..vinte_e_um.catalogue import CATALOGUE
 from ..vinte_e_um.narration import explain_call, narrate, rotation_label
-from ..vinte_e_um.scoring import ACE_OPTIONS, call_reason, judge_call, playable, points
+from ..vinte_e_um.scoring import ACE_OPTIONS, call_reason, card_value, judge_call, playable, points
 from ..vinte_e_um.state import VinteEUmState, from_deal, new_game
 from .kinds import Question, QuestionKind, Reading, Text, choices, each, same, say
 
@@ -179,6 +179,7 @@ MOST_CHOICES = 12  # classroom.live.MAX_OPTIONS
 HINTS = {"take_bank": "q_hint_take", "accept_offer": "q_hint_accept"}
 HINT_OF_MODE = {"rounds": "q_hint_take", "sale": "q_hint_accept"}
 MAX_STEPS = 2_000  # actions an example may take to reach a change of bank
+_TRIES = 32  # hands `_hand_of` draws at a time
 # Scripted answers about the bank, tried in order; an answer the engine refuses becomes "pass".
 SCRIPTS = {
     "rounds": ["refuse_bank", "take_bank"],
@@ -306,15 +307,28 @@ def bank_question(kind: str, rotation: Rotation) -> Question:
 def _hand_of(rng: np.random.Generator, pack: list[Card], wanted: str) -> list[Card]:
     """Cards off `pack` (taken from it) for a hand at the end of a round, the ace worth 11:
     "natural" (21 with the first two), "three" (21 with three, the first two under 21) or
-    "short" (two or three cards under 21)."""
+    "short" (two or three cards under 21). Drawn by rejection, `_TRIES` hands of distinct
+    cards at a time (a natural comes about once in twenty draws: one draw of the Generator
+    per try cost more than the rest of the question)."""
+    import numpy as np  # `rng` is a Generator: numpy is loaded already
+
+    size = 2 if wanted == "natural" else 3 if wanted == "three" else int(rng.integers(2, 4))
+    worth = np.array([card_value(c, 11) for c in pack])
     while True:
-        size = 2 if wanted == "natural" else 3 if wanted == "three" else int(rng.integers(2, 4))
-        picks = [int(i) for i in rng.choice(len(pack), size=size, replace=False)]
-        cards = [pack[i] for i in picks]
-        total, first = points(cards, 11), points(cards[:2], 11)
-        if (wanted == "natural" and total == 21) or (wanted == "three" and total == 21 and first < 21) \
-                or (wanted == "short" and total < 21 and first < 21):
-            for i in sorted(picks, reverse=True):
+        picks = np.argsort(rng.random((_TRIES, len(pack))), axis=1)[:, :size]
+        values = worth[picks]
+        total, first = values.sum(axis=1), values[:, :2].sum(axis=1)
+        if wanted == "natural":
+            right = total == 21
+        elif wanted == "three":
+            right = (total == 21) & (first < 21)
+        else:
+            right = (total < 21) & (first < 21)
+        found = np.flatnonzero(right)
+        if found.size:
+            chosen = [int(i) for i in picks[found[0]]]
+            cards = [pack[i] for i in chosen]
+            for i in sorted(chosen, reverse=True):
                 pack.pop(i)
             return cards
 
