@@ -26,8 +26,8 @@ AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 # 2.5.3 Label in Name, a control's accessible name containing its visible text
 AXE_RULES = {"label-content-name-mismatch": {"enabled": True}}
 # The reviewed phone screenshots (committed) are rewritten only by `make screenshots`
-# (CARTAS_UPDATE_SCREENSHOTS=1); an ordinary test run writes its own under build/, so a test
-# run never leaves the checkout changed.
+# (CARTAS_UPDATE_SCREENSHOTS=1); a test run asked for screenshots (CARTAS_SCREENSHOTS=1) writes
+# its own under build/, so a test run never leaves the checkout changed.
 SCREENSHOTS = (ROOT / "screenshots" / "phone" if os.environ.get("CARTAS_UPDATE_SCREENSHOTS") == "1"
                else ROOT / "build" / "screenshots" / "phone")
 
