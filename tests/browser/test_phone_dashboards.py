@@ -7,7 +7,12 @@ or taps overlaps another or is drawn out of its row, and axe-core (WCAG 2.1 A an
 wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing; and nothing the page asks for, in all of it,
 comes from outside the server (a classroom may have no internet). One page load per dashboard
 sees its four states: opened in Portuguese, switched to English (every view redrawn), back in
-Portuguese after the main interactions, and switched to English again. The page is opened with
+Portuguese after the main interactions, and switched to English again.
+
+The same page load checks what a projector shows (tests/browser/projector.py): no output area
+shows a Python value; opened, in Portuguese and then in English, the page at 1024×768 cuts off
+no label, dropdown or button text; in English no Portuguese heading is visible and the page's
+title is its English h1. The page is opened with
 hostile URL parameters (tests/browser/hostile_links.py: a hostile value for every parameter, the
 language's too, so the page opens in Portuguese): it says what it refused, in Portuguese, with
 no failed cell and no injected HTML, and that notice too must fit the phone. `make screenshots`
@@ -24,7 +29,6 @@ import os
 
 import pytest
 
-import kernel_wire
 from hostile_links import hostile_link, hostile_problems
 from phone_pages import (
     DASHBOARDS,
@@ -40,6 +44,7 @@ from phone_pages import (
     switch_language,
     titles_and_switches,
 )
+from projector import english_heading_problems, page_python_reprs, projector_cut_off, resize
 
 pytestmark = pytest.mark.browser
 
@@ -58,8 +63,12 @@ def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_v
         assert ("pt", "opening", layout_problems(page)) == ("pt", "opening", NONE)
         assert titles_and_switches(page) == {"switches": 1, "repeated": []}
         assert ("pt", "opening", axe_violations(page)) == ("pt", "opening", [])
+        assert page_python_reprs(page) == []
+        assert ("pt", "projector", projector_cut_off(page)) == ("pt", "projector", [])
         switch_language(page, "en")
         assert ("en", "opening", axe_violations(page)) == ("en", "opening", [])
+        assert english_heading_problems(page) == []
+        assert ("en", "projector", projector_cut_off(page)) == ("en", "projector", [])
         switch_language(page, "pt")
         steps = main_interactions(page)
         # still this dashboard: no interaction follows a link away (the checks and the
@@ -73,10 +82,7 @@ def test_dashboard_fits_a_phone_with_44px_targets_no_label_cut_off_and_no_wcag_v
         assert titles_and_switches(page) == {"switches": 1, "repeated": []}
         assert ("en", steps, axe_violations(page)) == ("en", steps, [])
         for width, height in PHONES:
-            page.set_viewport_size({"width": width, "height": height})
-            # the page has taken the new width and drawn it (two frames), no fixed wait
-            page.wait_for_function("(w) => window.innerWidth === w", arg=width, polling=100)
-            page.evaluate(kernel_wire.PAINTED)
+            resize(page, width, height)
             assert ("en", width, layout_problems(page)) == ("en", width, NONE)
         assert outside == []
     finally:
