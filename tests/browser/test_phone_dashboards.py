@@ -7,16 +7,16 @@ or taps overlaps another or is drawn out of its row, and axe-core (WCAG 2.1 A an
 wcag2a, wcag2aa, wcag21a, wcag21aa) finds nothing; and nothing the page asks for, in all of it,
 comes from outside the server (a classroom may have no internet). One page load per dashboard
 sees its four states: opened in Portuguese, switched to English (every view redrawn), back in
-Portuguese after the main interactions, and switched to English again.
-
-The same page load checks what a projector shows (tests/browser/projector.py): no output area
-shows a Python value; opened, in Portuguese and then in English, the page at 1024×768 cuts off
-no label, dropdown or button text; in English no Portuguese heading is visible and the page's
-title is its English h1. The page is opened with
+Portuguese after the main interactions, and switched to English again. The page is opened with
 hostile URL parameters (tests/browser/hostile_links.py: a hostile value for every parameter, the
 language's too, so the page opens in Portuguese): it says what it refused, in Portuguese, with
 no failed cell and no injected HTML, and that notice too must fit the phone. `make screenshots`
 opens the plain link instead, so that the reviewed screenshots show what a learner sees.
+
+The same page load checks what a projector shows (tests/browser/projector.py): no output area
+shows a Python value; opened, in Portuguese and then in English, the page at 1024×768 cuts off
+no label, dropdown or button text; in English no Portuguese heading is visible and the page's
+title is its English h1.
 
 Each dashboard's phone screenshot is taken here (after its main interactions, in Portuguese):
 into the reviewed screenshots/phone/ by `make screenshots`, and under build/screenshots/phone/
