@@ -316,12 +316,12 @@ class PlayVinteEUm(BotPacing, View):
         self.table.value = table_html(state, self.lang, viewer=HUMAN,
                                       names=bot_names(self.bots, self.bot_level, self.lang))
         self._draw_level()
-        self._draw_status()
         self._draw_actions()
         events = state.view(HUMAN).events
         self._announce_moves(state, events)
         lines = [state.narrate(e, self.lang) for e in events[-120:]]
         self.log_box.value = log_html(self.t('log'), lines)
+        self._draw_status()  # last, as in jogar_truco: a new step says all above is drawn
 
     def _announce_moves(self, state, events) -> None:
         """Say the moves since the last drawing, a line per event (the learner's and the bots':

@@ -518,12 +518,14 @@ class PlayTruco(BotPacing, View):
         self._draw_level()
         self._draw_players()
         self._draw_last_trick()
-        self._draw_status()
         self._draw_hand(view, legal)
         self._draw_buttons(legal, variant)
         lines = [state.narrate(e, self.lang) for e in view.events]
         self._announce_moves(lines)
         self.log_box.value = log_html(self.t('log'), lines[-80:])
+        # the status last: the page applies the kernel's updates in order, so once its step is
+        # new, so are the cards, moves and log drawn above (a test waits on it, serving.SETTLED)
+        self._draw_status()
 
     def _draw_level(self) -> None:
         """The level chooser in the page's language, and the note saying when a new level comes."""
