@@ -695,7 +695,6 @@ class Mesa(View):
         order = None if mine is None else spec.seats_from(mine, len(snap.sitters))
         seat_names = {seat: self._who(snap, seat) for seat, _sitter in enumerate(snap.sitters)}
         self.picture.value = views_of(spec.family).draw(state, self.lang, mine, order=order, names=seat_names)
-        self._draw_status(snap, state, mine)
         self._draw_moves(snap, state, mine, hand_play)
         why = _why(state, self.lang)
         self.why.value = "" if not why else (
@@ -706,6 +705,9 @@ class Mesa(View):
         lines = [games.narrate(state, e, self.lang, names) for e in events[-LOG_LINES:]]
         self.log_box.value = log_html(self.t('log'), lines)
         self._announce_moves(snap.code, state, events, names)
+        # the status last: the page applies the kernel's updates in order, so a new version in it
+        # says the picture, moves and log above are drawn too (browser tests wait on it)
+        self._draw_status(snap, state, mine)
 
     def _announce_moves(self, code: str, state, events: list, names: dict) -> None:
         """Say the events new since the last drawing (see the module's rules)."""
