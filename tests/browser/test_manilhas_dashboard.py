@@ -16,22 +16,17 @@ def pick_vira(page, label: str, first_manilha: str) -> None:
         f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'", polling=100)
 
 
-def test_picking_a_vira_shows_its_manilhas(dashboard):
-    page = dashboard("manilhas.ipynb")
-    pick_vira(page, "7♦  (7 de ouros)", "Q♦")
-    assert shown_manilhas(page) == ["Q♦", "Q♠", "Q♥", "Q♣"]
-    assert "depois do 7 vem o Q" in page.locator(".cartas-step").text_content()
-
-
-def test_vira_three_wraps_around_to_the_fours(dashboard):
-    page = dashboard("manilhas.ipynb")
-    pick_vira(page, "3♣  (3 de paus)", "4♦")
-    assert shown_manilhas(page) == ["4♦", "4♠", "4♥", "4♣"]
-    assert "volta" in page.locator(".cartas-step").text_content()
-
-
-def test_question_answers_at_once_in_english(dashboard):
+def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_answers_at_once(dashboard):
+    """One page load, in English through the URL: the vira 7♦ makes the queens manilhas, the
+    vira 3♣ wraps around to the fours, and a question answers as soon as it is tapped."""
     page = dashboard("manilhas.ipynb", "?lang=en")
+    pick_vira(page, "7♦  (7 of diamonds)", "Q♦")
+    assert shown_manilhas(page) == ["Q♦", "Q♠", "Q♥", "Q♣"]
+    assert "after 7 comes Q" in page.locator(".cartas-step").text_content()
+    pick_vira(page, "3♣  (3 of clubs)", "4♦")
+    assert shown_manilhas(page) == ["4♦", "4♠", "4♥", "4♣"]
+    assert "wraps around" in page.locator(".cartas-step").text_content()
+
     assert page.locator(".cartas-next").text_content() == "Start"
     start_exercises(page)
     assert page.locator(".cartas-next").text_content() == "Another question"

@@ -45,8 +45,11 @@ def _inside(box, width=1024, height=768):
         box["x"] + box["width"] <= width and box["y"] + box["height"] <= height
 
 
-def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768(dashboard):
-    page = dashboard("jogar_truco.ipynb", "?ritmo=0&semente=6")
+def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768_and_the_hint_gives_its_numbers(dashboard):
+    """One page load, in English at 1024×768 (seed 6: she plays first): her cards and the betting
+    buttons stand beside the table, with no sideways scrolling; the hint gives the advice with
+    its numbers, and the review opens."""
+    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en&semente=6")
     page.set_viewport_size({"width": 1024, "height": 768})
     page.wait_for_selector(".cartas-status [data-turn='you']")
     page.locator(".cartas-table").scroll_into_view_if_needed()
@@ -64,10 +67,6 @@ def test_cards_and_betting_buttons_stand_beside_the_table_at_1024x768(dashboard)
     # no sideways scrolling at 1024 px
     assert page.evaluate("document.documentElement.scrollWidth") <= 1024
 
-
-def test_the_hint_button_gives_the_advice_with_its_numbers(dashboard):
-    page = dashboard("jogar_truco.ipynb", "?ritmo=0&lang=en&semente=6")
-    page.wait_for_selector(".cartas-status [data-turn='you']")
     page.locator(".cartas-hint-button").click()
     page.wait_for_selector(".cartas-hint-line")
     hint = page.locator(".cartas-hint").text_content()

@@ -2,8 +2,12 @@
 import kernel_wire
 from serving import start_exercises
 
+CARDS = "() => Array.from(document.querySelectorAll('.cartas-table-box [data-card]'), e => e.dataset.card).join(' ')"
 
-def test_calling_truco_shows_the_run_value(dashboard):
+
+def test_calling_truco_shows_the_run_value_a_second_answer_keeps_the_verdict_and_nova_mao_deals(dashboard):
+    """One page load: a truco call shows what running would pay; a second answer to the same
+    question does not flip its verdict; "Nova mão" deals new cards under a new seed."""
     page = dashboard("truco_apostas.ipynb")
     assert page.locator(".cartas-value").get_attribute("data-value") == "1"
     page.locator(".cartas-raise").click()
@@ -11,12 +15,6 @@ def test_calling_truco_shows_the_run_value(dashboard):
     assert "pediu truco" in page.locator(".cartas-status").text_content()
     assert page.locator(".cartas-ladder[data-variant='mineiro']").get_attribute("data-values") == "2-4-6-10-12"
 
-
-CARDS = "() => Array.from(document.querySelectorAll('.cartas-table-box [data-card]'), e => e.dataset.card).join(' ')"
-
-
-def test_a_second_answer_does_not_flip_the_verdict(dashboard):
-    page = dashboard("truco_apostas.ipynb")
     start_exercises(page)
     answers = page.locator(".cartas-exercises .cartas-answer")
     assert answers.count() >= 2
@@ -30,9 +28,6 @@ def test_a_second_answer_does_not_flip_the_verdict(dashboard):
     assert page.locator(".cartas-feedback").inner_text() == verdict
     assert page.locator(".cartas-score span").get_attribute("data-asked") == asked
 
-
-def test_nova_mao_deals_new_cards(dashboard):
-    page = dashboard("truco_apostas.ipynb")
     before = page.evaluate(CARDS)
     seed = page.locator(".cartas-seed input").input_value()
     assert len(before.split()) >= 4

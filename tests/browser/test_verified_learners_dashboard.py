@@ -161,7 +161,8 @@ def test_a_prankster_guessing_pins_cards_and_teacher_keys_makes_only_himself_wai
     teacher_ctx, ana_ctx, prankster_ctx, tablet_ctx, card_ctx = contexts
     try:
         for context in contexts:  # a page first: the server's cookie comes back on the next ones
-            open_page(context, f"{base}/index.ipynb?lang=en").close()
+            first = context.request.get(f"{base}/index.ipynb?lang=en")  # the page's HTML: Voilà renders it
+            assert first.ok and "cartas_browser" in {c["name"] for c in context.cookies()}, first.status
         teacher = open_page(teacher_ctx, f"{base}/turma.ipynb?lang=en")
         teacher.locator(".cartas-class-name input").fill("6th D")
         teacher.locator(".cartas-create-class").click()

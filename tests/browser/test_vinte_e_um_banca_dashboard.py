@@ -1,19 +1,18 @@
 """The 21 bank lesson in Chromium: pick the sale and see the bank sold."""
 
 
-def test_choosing_sale_shows_the_bank_sold(dashboard):
-    page = dashboard("vinte_e_um_banca.ipynb")
-    page.get_by_role("button", name="compra e venda").click()
-    page.wait_for_function(
-        "() => document.querySelector('.cartas-story')?.textContent.includes('aceita a oferta')", polling=100)
-    assert page.locator(".cartas-change").get_attribute("data-to") == "2"
-    assert page.locator(".cartas-table").get_attribute("data-banker") == "2"
-
-
-def test_the_exercise_answers_at_once(dashboard):
+def test_the_exercise_answers_at_once_and_choosing_sale_shows_the_bank_sold(dashboard):
+    """One page load, in English: a question about the bank answers when tapped, and the sale
+    mode's example ends with the bank sold to seat 2."""
     page = dashboard("vinte_e_um_banca.ipynb", "?lang=en")
     assert "who holds the bank now" in page.locator(".cartas-question").text_content()
     page.get_by_role("button", name="Seat 1").click()
     page.wait_for_function(
         "() => document.querySelector('.cartas-feedback')?.textContent.includes('The bank passes')", polling=100)
     assert "Score: " in page.locator(".cartas-score").text_content()
+
+    page.get_by_role("button", name="sale by offer").click()
+    page.wait_for_function(
+        "() => document.querySelector('.cartas-story')?.textContent.includes('The banker accepts seat')", polling=100)
+    assert page.locator(".cartas-change").get_attribute("data-to") == "2"
+    assert page.locator(".cartas-table").get_attribute("data-banker") == "2"
