@@ -41,7 +41,10 @@ def kernel(tmp_path):
         env.pop("SERVER_SOFTWARE", None)
         if voila:
             env["SERVER_SOFTWARE"] = "voila/0.5"
-        manager = KernelManager(kernel_name="python3")
+        # over IPC, in this test's folder: a TCP port found free can be taken by another
+        # worker's process before the kernel binds it (it failed a run so: "Address already in use")
+        manager = KernelManager(kernel_name="python3", transport="ipc")
+        manager.connection_file = str(tmp_path / f"kernel-{len(started)}.json")
         extra = [f"--IPKernelApp.kernel_class={kernel_class}"] if kernel_class else []
         manager.start_kernel(env=env, cwd=str(ROOT / "notebooks"), extra_arguments=extra)
         client = manager.client()

@@ -5,6 +5,9 @@ aloud (docs: widgets.components.base, widgets.components.card_picker, widgets.pa
 from __future__ import annotations
 
 import logging
+import os
+import shutil
+import tempfile
 import threading
 from pathlib import Path
 
@@ -174,15 +177,18 @@ print("applied")
 def run_in_kernel(code: str, env: dict) -> list[dict]:
     """Run `code` in a fresh ipykernel (stopped afterwards); every iopub message it sent.
     Runs in a thread of its own: jupyter_client wants an event loop of its own."""
-    import os
-
     from jupyter_client.manager import KernelManager
 
     messages: list[dict] = []
     failure: list[BaseException] = []
 
+    folder = tempfile.mkdtemp(prefix="cartas-kernel-")
+
     def run():
-        manager = KernelManager()
+        # over IPC, in a folder of its own: a TCP port found free can be taken by another
+        # worker's process before the kernel binds it
+        manager = KernelManager(transport="ipc")
+        manager.connection_file = os.path.join(folder, "kernel.json")
         try:
             manager.start_kernel(env={**os.environ, **env}, cwd=str(ROOT))
             client = manager.client()
@@ -206,6 +212,7 @@ def run_in_kernel(code: str, env: dict) -> list[dict]:
     thread = threading.Thread(target=run)
     thread.start()
     thread.join(timeout=180)
+    shutil.rmtree(folder, ignore_errors=True)
     if failure:
         raise failure[0]
     return messages
