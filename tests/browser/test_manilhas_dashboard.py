@@ -1,6 +1,7 @@
 """The manilha lesson as a learner meets it: served by Voilà, shown in Chromium."""
 import re
 
+from phone_pages import switch_language
 from serving import start_exercises
 
 
@@ -37,3 +38,6 @@ def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_a
     page.get_by_role("button", name=right, exact=True).click()
     page.wait_for_selector(".cartas-feedback .cartas-right")
     assert page.locator(".cartas-score").text_content().strip() == "Score: 1 of 1"
+    switch_language(page, "pt")  # the vira 3♣ said in Portuguese
+    assert "depois do 3 vem o 4" in page.locator(".cartas-step").text_content()
+    assert "volta" in page.locator(".cartas-step").text_content()

@@ -1,4 +1,5 @@
 """The deal stepper served by Voilà: stepping forward deals the cards one by one."""
+from phone_pages import switch_language
 
 
 def test_english_through_the_url_and_forward_deals_cards_and_narrates(dashboard):
@@ -14,3 +15,6 @@ def test_english_through_the_url_and_forward_deals_cards_and_narrates(dashboard)
     assert "gets the third card" in page.locator(".cartas-narration").text_content()
     assert page.locator(".cartas-seat[data-team='A']").count() == 2
     assert "Step 4 of" in page.locator(".cartas-counter").text_content()
+    switch_language(page, "pt")  # the same step in Portuguese
+    assert "recebe a 3ª carta" in page.locator(".cartas-narration").text_content()
+    assert "Passo 4 de" in page.locator(".cartas-counter").text_content()

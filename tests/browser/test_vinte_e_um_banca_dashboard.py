@@ -1,4 +1,5 @@
 """The 21 bank lesson in Chromium: pick the sale and see the bank sold."""
+from phone_pages import switch_language
 
 
 def test_the_exercise_answers_at_once_and_choosing_sale_shows_the_bank_sold(dashboard):
@@ -16,3 +17,5 @@ def test_the_exercise_answers_at_once_and_choosing_sale_shows_the_bank_sold(dash
         "() => document.querySelector('.cartas-story')?.textContent.includes('The banker accepts seat')", polling=100)
     assert page.locator(".cartas-change").get_attribute("data-to") == "2"
     assert page.locator(".cartas-table").get_attribute("data-banker") == "2"
+    switch_language(page, "pt")  # the same story in Portuguese
+    assert "aceita a oferta" in page.locator(".cartas-story").text_content()

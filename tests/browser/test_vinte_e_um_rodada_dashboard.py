@@ -1,6 +1,8 @@
 """The 21 round lesson in Chromium, in English: step forward and read the narration."""
 import re
 
+from phone_pages import switch_language
+
 
 def test_forward_narrates_the_bets_and_a_decision_shows_the_odds_and_the_banker_chart(dashboard):
     """One page load, in English: a step forward narrates the first bet; at the first player's
@@ -26,3 +28,8 @@ def test_forward_narrates_the_bets_and_a_decision_shows_the_odds_and_the_banker_
     ms = float(page.locator(".cartas-odds-panel").get_attribute("data-ms"))
     said = re.search(r"Computed in ([\d.,]+) ms", page.locator(".cartas-odds-panel").text_content())
     assert ms >= 0 and said and abs(float(said.group(1).replace(",", "")) - ms) <= 0.06
+    switch_language(page, "pt")  # the same step in Portuguese, its time with a decimal comma
+    assert "Chance de estourar" in page.locator(".cartas-odds").text_content()
+    ms = float(page.locator(".cartas-odds-panel").get_attribute("data-ms"))
+    said = re.search(r"Calculado em ([\d.,]+) ms", page.locator(".cartas-odds-panel").text_content())
+    assert said and abs(float(said.group(1).replace(".", "").replace(",", ".")) - ms) <= 0.06
