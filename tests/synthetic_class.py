@@ -2,6 +2,9 @@
 planted misconceptions, answering 20 questions each through a classroom interface."""
 from __future__ import annotations
 
+import dataclasses
+import functools
+
 import numpy as np
 
 from cartas.questions import all_kinds
@@ -48,16 +51,28 @@ def _answer(q, beliefs: set[str], rng: np.random.Generator):
 def synthetic_class(room, code: str, seed: int = 32):
     """30 learners, each with one or two planted beliefs; 20 answers each, recorded by each
     learner through `room`. Returns {learner_id: planted}, {learner_id: name}."""
-    rng = np.random.default_rng(seed)
     planted: dict[str, set[str]] = {}
     names: dict[str, str] = {}
+    for browser_id, name, beliefs, answers in _answered(seed):
+        learner = Learner(browser_id, name, code)
+        planted[learner.key], names[learner.key] = set(beliefs), learner.name
+        mine = [dataclasses.replace(a, learner_id=learner.key) for a in answers]
+        assert room.record_answers(learner, mine) == QUESTIONS
+    return planted, names
+
+
+@functools.lru_cache(maxsize=2)
+def _answered(seed: int) -> tuple[tuple[str, str, frozenset[str], tuple[Answer, ...]], ...]:
+    """Each learner's browser id, name, planted beliefs and answers (their learner id left
+    blank: it names the class), drawn once per process and seed: drawing the 600 questions
+    takes about 5 s of CPU, and every test of the insight asks for the same class."""
+    rng = np.random.default_rng(seed)
+    out = []
     at = 1_000_000.0
     for n in range(LEARNERS):
-        learner = Learner(f"browser-synth-{n:02d}", f"Aluna {n:02d}", code)
         beliefs = {PLANTED[n % len(PLANTED)]}
         if n % 3 == 0:
             beliefs.add(PLANTED[(n * 7 + 3) % len(PLANTED)])
-        planted[learner.key], names[learner.key] = beliefs, learner.name
         answers: list[Answer] = []
         for k in range(QUESTIONS):
             if k % 3 == 0 or k % 3 == 1:  # two thirds: questions where a belief of hers can show
@@ -68,8 +83,8 @@ def synthetic_class(room, code: str, seed: int = 32):
                 kind, wanted = FAST[int(rng.integers(len(FAST)))], None
             seed_, variant, q = _question(kind, rng, wanted)
             at += 7.0
-            answers.append(answer_to(q, _answer(q, beliefs, rng), learner_id=learner.key,
+            answers.append(answer_to(q, _answer(q, beliefs, rng), learner_id="",
                                      context="lesson:" + kind.lesson, seed=seed_, variant=variant,
                                      seconds=float(rng.integers(3, 30)), at=at))
-        assert room.record_answers(learner, answers) == QUESTIONS
-    return planted, names
+        out.append((f"browser-synth-{n:02d}", f"Aluna {n:02d}", frozenset(beliefs), tuple(answers)))
+    return tuple(out)
