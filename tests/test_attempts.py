@@ -2,8 +2,7 @@
 the store (SQLite and PostgreSQL), with a clock moved by hand."""
 from __future__ import annotations
 
-import multiprocessing
-
+import learner_processes
 import pytest
 
 from classroom import attempts
@@ -115,7 +114,7 @@ def _fail_in_a_process(location, n):
 
 def test_kernels_of_one_browser_share_the_count(store_location):
     Attempts(connect(store_location))  # migrated once, as the first kernel would
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
+    with learner_processes.context().Pool(2) as pool:
         waits = sum(pool.starmap(_fail_in_a_process, [(store_location, LIMIT // 2)] * 2), [])
     assert sorted(waits) == [0] * (LIMIT - 1) + [FIRST_WAIT]  # exactly one try started the wait
 

@@ -2,10 +2,10 @@
 the teacher, each item's state for a learner, the class's results, nothing lost or counted twice."""
 from __future__ import annotations
 
-import multiprocessing
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import learner_processes
 import pytest
 
 from cartas.scenario import encode_link, truco_scenario, vinte_e_um_scenario
@@ -253,7 +253,7 @@ def test_processes_recording_answers_and_finishing_items_at_once_lose_nothing(st
                                                {"kind": "game", "game": "21"}])
     keys = [p.key for p in people]
     workers, count = 4, 30
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with learner_processes.context().Pool(workers) as pool:
         done = pool.starmap(homework_many, [(store_location, task["id"], keys, code, w, count,
                                              finished("21", "won" if w % 2 else "lost"))
                                             for w in range(workers)])

@@ -2,10 +2,10 @@
 learner per question, the store's clock, points (docs/rules.md#live-quiz-points), progress."""
 from __future__ import annotations
 
-import multiprocessing
 import threading
 import time
 
+import learner_processes
 import pytest
 
 from classroom import identity as ids, live
@@ -269,7 +269,7 @@ def test_forty_answers_at_once_from_threads_lose_none_and_count_none_twice(store
 
 def test_forty_answers_at_once_from_processes_lose_none_and_count_none_twice(store_location):
     quiz, code, number = _forty(store_location)
-    context = multiprocessing.get_context("spawn")
+    context = learner_processes.context()
     start = time.time() + 3.0  # every process started and connected by then
     groups = [LEARNERS[k::8] for k in range(8)]
     with context.Pool(8) as pool:

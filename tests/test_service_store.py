@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import multiprocessing
 import time
 
+import learner_processes
 import pytest
 
 from classroom import progress
@@ -103,7 +103,7 @@ def test_a_hub_learner_is_stored_under_her_hub_name():
 @pytest.mark.postgres
 def test_thirty_servers_starting_at_once_migrate_the_store_once(postgres_url):
     start_at = time.time() + 4.0
-    with multiprocessing.get_context("spawn").Pool(30) as pool:
+    with learner_processes.context().Pool(30) as pool:
         found = pool.starmap(migrate_at, [(postgres_url, start_at)] * 30)
     store = connect(postgres_url)
     try:

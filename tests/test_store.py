@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import time
 
+import learner_processes
 import pytest
 
 from classroom import progress
@@ -31,7 +31,7 @@ def test_a_record_adds_to_what_is_stored_across_visits(store_location):
 
 def test_eight_processes_writing_at_once_lose_no_record(store_location):
     open_store(store_location)  # migrated once before, as the first kernel would
-    context = multiprocessing.get_context("spawn")
+    context = learner_processes.context()
     workers, count = 8, 200
     with context.Pool(workers) as pool:
         done = pool.starmap(record_many, [(store_location, w, count) for w in range(workers)])
@@ -278,7 +278,7 @@ def test_a_store_path_where_nothing_exists_yet_gets_a_new_store_that_is_never_em
 
 def test_kernels_creating_one_new_store_at_once_all_keep_the_same_file(tmp_path):
     path = tmp_path / "cartas.db"
-    context = multiprocessing.get_context("spawn")
+    context = learner_processes.context()
     with context.Pool(4) as pool:
         done = pool.starmap(record_many, [(str(path), w, 20) for w in range(4)])
     assert done == [20] * 4

@@ -3,9 +3,9 @@ and coming back, archiving; on memory, SQLite and PostgreSQL repositories."""
 from __future__ import annotations
 
 import json
-import multiprocessing
 import threading
 
+import learner_processes
 import pytest
 
 from classroom import games
@@ -274,7 +274,7 @@ def test_on_the_store_two_moves_in_separate_processes_apply_exactly_one(stored):
         snap.record["moved_at"] -= 10
         snap = tables.bot_move(snap) or tables.snapshot(code)
     legal = [str(a) for a in games.legal_actions(snap.state, 0)]
-    ctx = multiprocessing.get_context("spawn")
+    ctx = learner_processes.context()
     with ctx.Manager() as manager:
         barrier = manager.Barrier(6)
         with ctx.Pool(6) as pool:
@@ -295,7 +295,7 @@ def test_on_the_store_racing_bot_movers_apply_each_step_once(stored):
     first = tables.start(code, "ana")
     tables.leave(code, "ana")  # every seat a bot now
     begin = tables.snapshot(code)
-    ctx = multiprocessing.get_context("spawn")
+    ctx = learner_processes.context()
     with ctx.Manager() as manager:
         barrier = manager.Barrier(6)
         with ctx.Pool(6) as pool:
