@@ -115,7 +115,7 @@ system-then-hubproxy: system
 suite: install system-then-hubproxy
 	@# (a failing collection is reported by the run itself, below)
 	-@$(BIN)/python -m pytest --collect-only -q -p no:xdist -p no:cacheprovider tests > /dev/null 2>&1
-	$(BIN)/python -m pytest -q $(XDIST) --durations=25 tests
+	$(BIN)/python -m pytest -q $(XDIST) --durations=25 -m "not sample" tests
 	$(BIN)/python tests/nbval_prepare.py notebooks build/nbval
 	@# the notebooks' kernels keep their progress in a store of their own, never ~/.cartas (one
 	@# per worker: build/nbval/conftest.py); a notebook's cells stay together, in order, on one worker

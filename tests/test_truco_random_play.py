@@ -163,6 +163,7 @@ def play_mixed(variant, players, games, strong_every=25):
     return levels
 
 
+@pytest.mark.sample  # make quick's share of the slow test below, which make test runs instead
 @pytest.mark.parametrize("players", [4, 2], ids=["four", "mano_a_mano"])
 @pytest.mark.parametrize("variant", [PAULISTA, MINEIRO], ids=["paulista", "mineiro"])
 def test_mixed_bots_of_every_level_play_only_legal_moves(variant, players):
