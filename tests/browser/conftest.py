@@ -15,7 +15,7 @@ import pytest
 
 from class_pages import wait_for_view
 from kernel_wire import watch
-from serving import CHROMIUM, TEST_CHROMIUM_ARGS, ROOT, start_voila, stop
+from serving import CHROMIUM, ROOT, TEST_CHROMIUM_ARGS, start_voila, stop
 from warm import WarmBrowser
 
 SCREENSHOTS = ROOT / "screenshots"

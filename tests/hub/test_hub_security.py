@@ -202,7 +202,8 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
         try:
             def on_a_phone() -> None:  # in a thread of its own: a test before may hold an asyncio loop here
                 with playwright_api.sync_playwright() as playwright:
-                    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=TEST_CHROMIUM_ARGS)
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                                         args=TEST_CHROMIUM_ARGS)
                     try:
                         page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                                    has_touch=True, device_scale_factor=2).new_page()
