@@ -15,7 +15,7 @@ import pytest
 
 from class_pages import wait_for_view
 from kernel_wire import watch
-from serving import CHROMIUM, ROOT, TEST_CHROMIUM_ARGS, start_voila, stop
+from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
 from warm import WarmBrowser
 
 SCREENSHOTS = ROOT / "screenshots"
@@ -51,7 +51,7 @@ def browser(tmp_path_factory):
     require_chromium()
     with playwright_api.sync_playwright() as playwright:
         warm = WarmBrowser(playwright, tmp_path_factory.mktemp("chromium"),
-                           {"executable_path": CHROMIUM, "headless": True, "args": TEST_CHROMIUM_ARGS})
+                           {"executable_path": CHROMIUM, "headless": True, "args": CHROMIUM_ARGS})
         try:
             yield warm
         finally:

@@ -37,12 +37,6 @@ CHROMIUM_ARGS = [
     # of CPU per page opened, a third of what loading a dashboard costs (measured with a trace).
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
-# The tests' browsers (not the benchmarks', which time a page as a learner's browser opens it):
-# each profile's pages share one renderer process, which its anchor page keeps alive (warm.py),
-# so a page opened does not start a renderer of its own. A dashboard's load cost the browser
-# about 10% less CPU so (manilhas, ten loads, twice each way: 1.92-1.98 CPU-s against
-# 2.13-2.24). Each learner of a test has a context, a profile and a renderer of her own.
-TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--renderer-process-limit=1"]
 
 
 def free_port() -> int:

@@ -190,7 +190,7 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
     hub_down, and her badge, on a 360 px phone, shows the notice in a polite live region, in
     Portuguese and then in English, inside the screen."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "browser"))
-    from serving import CHROMIUM, TEST_CHROMIUM_ARGS, start_voila, stop
+    from serving import CHROMIUM, CHROMIUM_ARGS, start_voila, stop
     if not Path(CHROMIUM).exists():
         pytest.skip(f"Chromium not found at {CHROMIUM}")
     playwright_api = pytest.importorskip("playwright.sync_api")
@@ -202,8 +202,7 @@ def test_under_the_hub_the_badge_says_progress_is_not_saved_when_the_service_ans
         try:
             def on_a_phone() -> None:  # in a thread of its own: a test before may hold an asyncio loop here
                 with playwright_api.sync_playwright() as playwright:
-                    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                                         args=TEST_CHROMIUM_ARGS)
+                    browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
                     try:
                         page = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                                                    has_touch=True, device_scale_factor=2).new_page()
