@@ -2,7 +2,6 @@
 the store (SQLite and PostgreSQL), with a clock moved by hand."""
 from __future__ import annotations
 
-import learner_processes
 import pytest
 
 from classroom import attempts
@@ -18,6 +17,8 @@ from classroom.attempts import (
     this_browser,
 )
 from classroom.store import connect
+
+import learner_processes
 
 ANA = ["browser:" + "a" * 32, "class:ABC234"]
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-import learner_processes
 import pytest
 
 from cartas.scenario import encode_link, truco_scenario, vinte_e_um_scenario
@@ -14,6 +13,7 @@ from classroom.classes import create_class
 from classroom.identity import Learner, learner_key
 from classroom.progress import open_store, record
 
+import learner_processes
 from store_workers import homework_many
 
 DUE = "2030-12-20"

@@ -5,13 +5,14 @@ from __future__ import annotations
 import threading
 import time
 
-import learner_processes
 import pytest
 
 from classroom import identity as ids, live
 from classroom.classes import NotAllowed, create_class
 from classroom.live import BASE_POINTS, SPEED_POINTS, STREAK_CAP, STREAK_POINTS, LiveError, points_for
 from classroom.progress import class_learners, learner_progress, open_store
+
+import learner_processes
 
 QUESTION = {"lesson": "manilhas",
             "prompt": {"pt": "Vira 6: quais são as manilhas?", "en": "Vira 6: which are the manilhas?"},

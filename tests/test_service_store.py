@@ -10,7 +10,6 @@ import asyncio
 import json
 import time
 
-import learner_processes
 import pytest
 
 from classroom import progress
@@ -18,6 +17,7 @@ from classroom.service import Classes, HubUser, Service, open_store
 from classroom.store import connect
 from classroom.tables import NOTIFY_CHANNEL as CHANNEL, StoreRepository, Tables
 
+import learner_processes
 from loops import run_async
 from pg_waits import wait_listening
 from service_workers import migrate_at

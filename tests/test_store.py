@@ -5,7 +5,6 @@ import hashlib
 import json
 import time
 
-import learner_processes
 import pytest
 
 from classroom import progress
@@ -13,6 +12,7 @@ from classroom.identity import Learner
 from classroom.progress import MIGRATIONS, learner_progress, open_store, record
 from classroom.store import Migrations, StoreError, StoreUnavailable, connect
 
+import learner_processes
 from pg_waits import wait_listening
 from store_workers import SHARED, record_many
 

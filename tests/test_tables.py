@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import threading
 
-import learner_processes
 import pytest
 
 from classroom import games
@@ -23,6 +22,7 @@ from classroom.tables import (
     table_link,
 )
 
+import learner_processes
 import table_workers
 
 
