@@ -1,4 +1,5 @@
 """The deal stepper served by Voilà: stepping forward deals the cards one by one."""
+import kernel_wire
 from phone_pages import switch_language
 
 
@@ -8,10 +9,13 @@ def test_english_through_the_url_and_forward_deals_cards_and_narrates(dashboard)
     page = dashboard("truco_mao.ipynb", "?lang=en")
     assert "shuffles the 40 cards" in page.locator(".cartas-narration").text_content()
     forward = page.get_by_role("button", name="Forward ▶")
+    # each step is read once the kernel has drawn it whole: the hands, the narration and the
+    # counter come in messages of their own
     for _ in range(3):
+        mark = kernel_wire.of(page).mark()
         forward.click()
-    page.wait_for_function(
-        "() => document.querySelectorAll('.cartas-hand svg[data-card]').length === 3", polling=100)
+        kernel_wire.of(page).handled(page, mark)
+    assert page.locator(".cartas-hand svg[data-card]").count() == 3
     assert "gets the third card" in page.locator(".cartas-narration").text_content()
     assert page.locator(".cartas-seat[data-team='A']").count() == 2
     assert "Step 4 of" in page.locator(".cartas-counter").text_content()
