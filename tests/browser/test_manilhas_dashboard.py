@@ -1,6 +1,7 @@
 """The manilha lesson as a learner meets it: served by Voilà, shown in Chromium."""
 import re
 
+import kernel_wire
 from phone_pages import switch_language
 from serving import start_exercises
 
@@ -12,9 +13,10 @@ def shown_manilhas(page):
 
 def pick_vira(page, label: str, first_manilha: str) -> None:
     """Choose the vira in the dropdown and wait until the weakest manilha drawn is `first_manilha`."""
+    mark = kernel_wire.of(page).mark()
     page.locator(".cartas-vira select").select_option(label=label)
-    page.wait_for_function(
-        f"() => document.querySelector('.cartas-manilhas svg')?.dataset.card === '{first_manilha}'", polling=100)
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: the manilhas and the step's text
+    assert page.locator(".cartas-manilhas svg").first.get_attribute("data-card") == first_manilha
 
 
 def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_answers_at_once(dashboard):

@@ -1,4 +1,5 @@
 """The 21 bank lesson in Chromium: pick the sale and see the bank sold."""
+import kernel_wire
 from phone_pages import switch_language
 
 
@@ -7,14 +8,16 @@ def test_the_exercise_answers_at_once_and_choosing_sale_shows_the_bank_sold(dash
     mode's example ends with the bank sold to seat 2."""
     page = dashboard("vinte_e_um_banca.ipynb", "?lang=en")
     assert "who holds the bank now" in page.locator(".cartas-question").text_content()
+    mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name="Seat 1").click()
-    page.wait_for_function(
-        "() => document.querySelector('.cartas-feedback')?.textContent.includes('The bank passes')", polling=100)
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: the verdict and the score are two widgets
+    assert "The bank passes" in page.locator(".cartas-feedback").text_content()
     assert "Score: " in page.locator(".cartas-score").text_content()
 
+    mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name="sale by offer").click()
-    page.wait_for_function(
-        "() => document.querySelector('.cartas-story')?.textContent.includes('The banker accepts seat')", polling=100)
+    kernel_wire.of(page).handled(page, mark)
+    assert "The banker accepts seat" in page.locator(".cartas-story").text_content()
     assert page.locator(".cartas-change").get_attribute("data-to") == "2"
     assert page.locator(".cartas-table").get_attribute("data-banker") == "2"
     switch_language(page, "pt")  # the same story in Portuguese
