@@ -37,8 +37,10 @@ def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_a
     vira_rank = re.search(r"The vira is (\w+)", question).group(1)
     order = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
     right = order[(order.index(vira_rank) + 1) % 10]
+    mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name=right, exact=True).click()
-    page.wait_for_selector(".cartas-feedback .cartas-right")
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: the verdict and the score
+    assert page.locator(".cartas-feedback .cartas-right").count() == 1
     assert page.locator(".cartas-score").text_content().strip() == "Score: 1 of 1"
     switch_language(page, "pt")  # the vira 3♣ said in Portuguese
     assert "depois do 3 vem o 4" in page.locator(".cartas-step").text_content()

@@ -10,8 +10,10 @@ def test_calling_truco_shows_the_run_value_a_second_answer_keeps_the_verdict_and
     question does not flip its verdict; "Nova mão" deals new cards under a new seed."""
     page = dashboard("truco_apostas.ipynb")
     assert page.locator(".cartas-value").get_attribute("data-value") == "1"
+    mark = kernel_wire.of(page).mark()
     page.locator(".cartas-raise").click()
-    page.wait_for_selector(".cartas-run-value[data-points='1']")
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: what running pays and the status
+    assert page.locator(".cartas-run-value").get_attribute("data-points") == "1"
     assert "pediu truco" in page.locator(".cartas-status").text_content()
     assert page.locator(".cartas-ladder[data-variant='mineiro']").get_attribute("data-values") == "2-4-6-10-12"
 
