@@ -1,5 +1,7 @@
 """A whole round of 21 played by clicking (bots at full speed: ?ritmo=0)."""
 
+from playwright.sync_api import expect
+
 from serving import click_and_settle, status_step, wait_settled
 
 
@@ -32,7 +34,8 @@ def test_bet_by_number_then_the_hint_at_1024x768(dashboard):
     page.set_viewport_size({"width": 1024, "height": 768})
     page.wait_for_selector(".cartas-status [data-turn='you']")
     assert "ás vale" in page.locator(".cartas-rules").text_content()
-    assert page.locator(".cartas-act-bet").count() == 1  # one field and one button, not a row of them
+    # one field and one button, not a row of them (the moves are drawn after the status)
+    expect(page.locator(".cartas-act-bet")).to_have_count(1)
     page.locator(".cartas-amount-bet input").fill("2")
     step = status_step(page)
     page.locator(".cartas-act-bet").click()

@@ -4,6 +4,8 @@ import segno
 
 from cartas.scenario import decode_link, encode_link, truco_scenario
 
+import kernel_wire
+
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]]
 
 
@@ -94,7 +96,9 @@ def test_english_option_names_and_a_score_of_13_refused(dashboard):
     ties = options(page, ".cartas-tie-lead")
     assert "whoever led the tied trick" in ties
     assert "Seat 3" in options(page, ".cartas-dealer")
+    mark = kernel_wire.of(page).mark()
     page.locator(".cartas-game").get_by_role("button", name="21").click()
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: 21's options come field by field
     page.wait_for_selector(".cartas-rotation select", state="visible")
     rotations = options(page, ".cartas-rotation")
     assert "permanent bank" in rotations and "rotation every N rounds" in rotations
