@@ -5,6 +5,7 @@ before anything is unfolded): her next step first, then the course's groups; one
 switch, one title, placeholders that fit their fields, and after joining a class with a PIN
 the form no longer asks her to choose one."""
 import pytest
+from playwright.sync_api import expect
 
 from widgets.pages.index import LESSONS
 
@@ -45,7 +46,8 @@ def test_index_lists_every_lesson_and_links_open_them(dashboard):
     page.locator(".cartas-index li[data-lesson='manilhas'] a").click()
     page.wait_for_selector(".cartas-manilhas svg[data-card]")
     assert "lang=en" in page.url
-    assert "only your first answer counts" in page.locator(".cartas-question").text_content()
+    # the lesson's widgets are drawn one by one as the page opens: its question may come after the cards
+    expect(page.locator(".cartas-question")).to_contain_text("only your first answer counts")
     start_exercises(page)
     assert "The vira is" in page.locator(".cartas-question").text_content()
 

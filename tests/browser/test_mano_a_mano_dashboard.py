@@ -4,6 +4,7 @@ is 44 px, and axe finds no WCAG violation, in Portuguese and in English."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import expect
 
 from phone_pages import axe_violations, click_first, layout_problems, phone_context, settle, switch_language
 
@@ -52,6 +53,6 @@ def test_jogadores_2_in_the_address_opens_mano_a_mano(browser, voila_url):
         page.goto(f"{voila_url}/voila/render/jogar_truco.ipynb?lang=en&ritmo=0&semente=3&jogadores=3")
         page.wait_for_selector(".cartas-url-notice", state="visible")
         assert "2 or 4 players" in page.locator(".cartas-url-notice").inner_text()
-        assert page.locator(".cartas-table .cartas-seat").count() == 4
+        expect(page.locator(".cartas-table .cartas-seat")).to_have_count(4)  # the table may come after the notice
     finally:
         context.close()
