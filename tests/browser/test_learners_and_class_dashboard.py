@@ -69,7 +69,7 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
         page.goto(f"{base}/manilhas.ipynb?lang=en")  # another dashboard, another kernel
         page.wait_for_selector(".cartas-identity[data-known=yes] .cartas-identity-name")
         assert page.locator(".cartas-identity-name").text_content() == name  # shown as text
-        assert page.locator(".cartas-not-me").is_visible()
+        expect(page.locator(".cartas-not-me")).to_be_visible()  # a widget of its own, drawn after the name
         start_exercises(page)
         for _ in range(right_answers):
             answer_manilha(page, right=True)

@@ -3,7 +3,7 @@
 fast bot pace. Pairings, tables, results and standings appear on every screen; each phone sits
 at her table with one tap (no code typed); the second round has no rematch; the end shows
 the podium (docs/rules.md#tournament-pages)."""
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
+from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from class_pages import PHONE, create_class, open_page, sign_in
 from conftest import SCREENSHOTS
@@ -98,14 +98,14 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
                     phone.wait_for_selector(".cartas-tournament-standings")
                     assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
         teacher.wait_for_selector(".cartas-tournament-board[data-status='finished']", timeout=60_000)
-        assert teacher.locator(".cartas-tournament-podium li").count() == 3
-        standings = teacher.locator(".cartas-tournament-standings tbody tr")
-        assert standings.count() == 4
+        # the podium and the standings are awaited too: the board's widgets are drawn one by one
+        expect(teacher.locator(".cartas-tournament-podium li")).to_have_count(3)
+        expect(teacher.locator(".cartas-tournament-standings tbody tr")).to_have_count(4)
         for phone, (_, lang) in zip(phones, LEARNERS):
             phone.wait_for_selector(".cartas-tournament-mine[data-state='finished']", timeout=60_000)
             word = "Classificação" if lang == "pt" else "Standings"
-            assert word in phone.locator(".cartas-tournament-phone-standings").text_content()
-        assert teacher.locator(".cartas-tournament-csv-link").get_attribute("download") == f"torneio-{code}.csv"
+            expect(phone.locator(".cartas-tournament-phone-standings")).to_contain_text(word)
+        expect(teacher.locator(".cartas-tournament-csv-link")).to_have_attribute("download", f"torneio-{code}.csv")
         # a finished game shown from its save
         options = teacher.locator(".cartas-tournament-which select option")
         assert options.count() == 5  # "—" and four games
@@ -116,8 +116,8 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
         # the projector: the board alone, larger
         teacher.locator(".cartas-tournament-project").click()
         teacher.wait_for_selector(".cartas-tournament-projecting")
-        assert not teacher.locator(".cartas-tournament-enrol").is_visible()
-        assert teacher.locator(".cartas-tournament-podium").is_visible()
+        expect(teacher.locator(".cartas-tournament-enrol")).to_be_hidden()
+        expect(teacher.locator(".cartas-tournament-podium")).to_be_visible()
         SCREENSHOTS.mkdir(exist_ok=True)
         teacher.screenshot(path=str(SCREENSHOTS / "tournament-projector.png"))
         phones[0].screenshot(path=str(SCREENSHOTS / "tournament-phone-pt.png"), full_page=True)
