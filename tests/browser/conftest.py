@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from class_pages import wait_for_view
 from kernel_wire import watch
@@ -20,6 +21,9 @@ from warm import WarmBrowser
 
 SCREENSHOTS = ROOT / "screenshots"
 KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
+# what a test awaits with Playwright's `expect` (a widget drawn after another, a count reached)
+# may take as long as a page's own waits on a loaded machine: 30 s, not expect's 5
+expect.set_options(timeout=30_000)
 
 
 def require_chromium() -> None:

@@ -5,6 +5,8 @@ reader hears the question as it opens and the verdict, in the phone's language (
 in Portuguese)."""
 import re
 
+from playwright.sync_api import expect
+
 from cartas.cards import make_rng
 from widgets.components.announce import in_words, text_of
 from widgets.components.live import stored_question
@@ -58,7 +60,7 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
         join.wait_for()
         code = join.get_attribute("data-code")
         projector.wait_for_selector(".cartas-live-share svg.cartas-qr-code")  # the QR code for the phones
-        assert code in projector.locator(".cartas-live-share input").input_value()
+        expect(projector.locator(".cartas-live-share input")).to_have_value(re.compile(re.escape(code)))
 
         phones, langs = [], ("en", "en", "pt")
         for name, lang, ctx in zip(("Ana", "Bia", "Caio"), langs, phones_ctx):
@@ -248,7 +250,7 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
         projector.wait_for_function("() => document.querySelector('.cartas-live-share .cartas-qr')"
                                     ".getBoundingClientRect().width <= 160", polling=100)  # smaller, still scannable
         assert projector.locator(".cartas-live-share .cartas-qr").bounding_box()["width"] >= 100
-        assert projector.locator(".cartas-live-join [data-code]").is_visible()
+        expect(projector.locator(".cartas-live-join [data-code]")).to_be_visible()
         for phone, right in zip(phones, (True, False)):
             phone.wait_for_selector(".cartas-live-phone[data-state='open']")
             choice = question["answer"] if right else (question["answer"] + 1) % len(question["options"])

@@ -2,6 +2,8 @@
 device", keeps no key in the browser, and forgets on request (widgets.pages.turma)."""
 from __future__ import annotations
 
+from playwright.sync_api import expect
+
 import kernel_wire
 
 
@@ -21,7 +23,7 @@ def test_the_class_opens_again_after_a_reload_and_forgets_on_request(dashboard):
     status = page.locator(".cartas-class-status [data-code]")
     status.wait_for()  # opened without typing anything
     assert status.get_attribute("data-code") == code
-    assert "opens by itself on this device" in page.locator(".cartas-device-status").text_content()
+    expect(page.locator(".cartas-device-status")).to_contain_text("opens by itself on this device")
     assert page.locator(".cartas-teacher-key input").input_value() == ""
 
     page.locator(".cartas-forget-device").click()

@@ -2,6 +2,7 @@
 with the PIN, and login cards printed from the teacher's view (docs/rules.md#verified-learners)."""
 import re
 
+from playwright.sync_api import expect
 from test_learners_and_class_dashboard import open_page
 
 from classroom import identity as ids
@@ -55,7 +56,7 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         intruder.wait_for_selector(".cartas-identity-error")
         assert "The name Ana is already taken in this class. If it is you, type your PIN." in \
             intruder.locator(".cartas-identity-error").text_content()
-        assert intruder.locator(".cartas-pin-input.cartas-pin-wanted").count() == 1
+        expect(intruder.locator(".cartas-pin-input.cartas-pin-wanted")).to_have_count(1)  # drawn after the error
         assert whose(intruder) == "Progress in this browser"
         SCREENSHOTS.mkdir(exist_ok=True)
         intruder.screenshot(path=str(SCREENSHOTS / "index-name-taken.png"))
