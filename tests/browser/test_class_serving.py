@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 import psutil
 import pytest
+from playwright.sync_api import expect
 
 from serving import ROOT, kernel_pids, start_voila, stop, wait_for_kernel_count
 
@@ -130,7 +131,7 @@ def test_preheated_kernels_wait_for_the_learners_link_and_follow_its_language_an
         page.goto(f"{base}/voila/render/notebooks/manilhas.ipynb?lang=en")
         page.wait_for_selector(".cartas-exercises .cartas-next")
         assert page.locator(".cartas-next").text_content() == "Start"
-        assert "In the natural order" in page.locator(".cartas-step").text_content()
+        expect(page.locator(".cartas-step")).to_contain_text("In the natural order")  # drawn after the exercises
         link = scenario.encode_link(scenario.truco_scenario(
             "paulista", [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "J♥", "Q♥"], ["2♠", "3♠", "4♠"]],
             "K♠", dealer=3))

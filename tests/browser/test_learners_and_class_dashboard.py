@@ -26,8 +26,10 @@ def answer_manilha(page, right: bool) -> None:
         vira = re.search(r"The vira is (\w+)", question).group(1)
         after = (ORDER.index(vira) + 1) % 10
         choice = ORDER[after] if right else ORDER[(after + 1) % 10]
+    mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name=choice, exact=True).click()
     page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
+    kernel_wire.of(page).handled(page, mark)  # the answer handled whole: its score and its progress too
 
 
 def manilhas_progress(page) -> str:

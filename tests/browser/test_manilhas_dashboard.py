@@ -1,6 +1,8 @@
 """The manilha lesson as a learner meets it: served by Voilà, shown in Chromium."""
 import re
 
+from playwright.sync_api import expect
+
 import kernel_wire
 from phone_pages import switch_language
 from serving import start_exercises
@@ -16,7 +18,7 @@ def pick_vira(page, label: str, first_manilha: str) -> None:
     mark = kernel_wire.of(page).mark()
     page.locator(".cartas-vira select").select_option(label=label)
     kernel_wire.of(page).handled(page, mark)  # drawn whole: the manilhas and the step's text
-    assert page.locator(".cartas-manilhas svg").first.get_attribute("data-card") == first_manilha
+    expect(page.locator(".cartas-manilhas svg").first).to_have_attribute("data-card", first_manilha)
 
 
 def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_answers_at_once(dashboard):
@@ -40,7 +42,7 @@ def test_picking_a_vira_shows_its_manilhas_a_three_wraps_around_and_a_question_a
     mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name=right, exact=True).click()
     kernel_wire.of(page).handled(page, mark)  # drawn whole: the verdict and the score
-    assert page.locator(".cartas-feedback .cartas-right").count() == 1
+    expect(page.locator(".cartas-feedback .cartas-right")).to_have_count(1)
     assert page.locator(".cartas-score").text_content().strip() == "Score: 1 of 1"
     switch_language(page, "pt")  # the vira 3♣ said in Portuguese
     assert "depois do 3 vem o 4" in page.locator(".cartas-step").text_content()

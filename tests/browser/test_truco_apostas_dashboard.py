@@ -1,4 +1,6 @@
 """The betting lab served by Voilà: a truco call shows what running would pay."""
+from playwright.sync_api import expect
+
 import kernel_wire
 from serving import start_exercises
 
@@ -13,15 +15,17 @@ def test_calling_truco_shows_the_run_value_a_second_answer_keeps_the_verdict_and
     mark = kernel_wire.of(page).mark()
     page.locator(".cartas-raise").click()
     kernel_wire.of(page).handled(page, mark)  # drawn whole: what running pays and the status
-    assert page.locator(".cartas-run-value").get_attribute("data-points") == "1"
+    expect(page.locator(".cartas-run-value")).to_have_attribute("data-points", "1")
     assert "pediu truco" in page.locator(".cartas-status").text_content()
     assert page.locator(".cartas-ladder[data-variant='mineiro']").get_attribute("data-values") == "2-4-6-10-12"
 
     start_exercises(page)
     answers = page.locator(".cartas-exercises .cartas-answer")
     assert answers.count() >= 2
+    mark = kernel_wire.of(page).mark()
     answers.nth(0).click()
     page.wait_for_selector(".cartas-feedback .cartas-right, .cartas-feedback .cartas-wrong")
+    kernel_wire.of(page).handled(page, mark)  # drawn whole: the verdict, then the score (one run read the score before)
     verdict = page.locator(".cartas-feedback").inner_text()
     asked = page.locator(".cartas-score span").get_attribute("data-asked")
     mark = kernel_wire.of(page).mark()

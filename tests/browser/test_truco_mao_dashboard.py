@@ -1,4 +1,6 @@
 """The deal stepper served by Voilà: stepping forward deals the cards one by one."""
+from playwright.sync_api import expect
+
 import kernel_wire
 from phone_pages import switch_language
 
@@ -15,7 +17,7 @@ def test_english_through_the_url_and_forward_deals_cards_and_narrates(dashboard)
         mark = kernel_wire.of(page).mark()
         forward.click()
         kernel_wire.of(page).handled(page, mark)
-    assert page.locator(".cartas-hand svg[data-card]").count() == 3
+    expect(page.locator(".cartas-hand svg[data-card]")).to_have_count(3)
     assert "gets the third card" in page.locator(".cartas-narration").text_content()
     assert page.locator(".cartas-seat[data-team='A']").count() == 2
     assert "Step 4 of" in page.locator(".cartas-counter").text_content()

@@ -1,4 +1,6 @@
 """The 21 scoring lesson in Chromium: give the player a card, see the total and the winner."""
+from playwright.sync_api import expect
+
 import kernel_wire
 
 
@@ -9,7 +11,7 @@ def test_adding_a_card_updates_totals_and_the_call(dashboard):
     mark = kernel_wire.of(page).mark()
     page.get_by_role("button", name="+ jogador").click()
     kernel_wire.of(page).handled(page, mark)  # drawn whole: the hands, the totals and the call
-    assert page.locator(".cartas-winner").get_attribute("data-winner") == "player"
+    expect(page.locator(".cartas-winner")).to_have_attribute("data-winner", "player")
     ace_one = page.locator(".cartas-player-hand tr[data-ace='1'] .cartas-total").text_content()
     assert ace_one == "18"
     assert "18 contra 17" in page.locator(".cartas-result").text_content()

@@ -1,6 +1,8 @@
 """The 21 round lesson in Chromium, in English: step forward and read the narration."""
 import re
 
+from playwright.sync_api import expect
+
 import kernel_wire
 from phone_pages import switch_language
 
@@ -16,14 +18,14 @@ def test_forward_narrates_the_bets_and_a_decision_shows_the_odds_and_the_banker_
     # the step is drawn whole before it is read: the narration, the step count and the moves
     # each come in a message of their own (one run read the narration before the chips came)
     kernel_wire.of(page).handled(page, mark)
-    assert " bets " in page.locator(".cartas-narration").text_content()
+    expect(page.locator(".cartas-narration")).to_contain_text(" bets ")
     assert "Step 2 of" in page.locator(".cartas-step-count").text_content()
     assert page.locator(".cartas-moves svg.cartas-chips").count() == 1
     for step in range(3, 6):
         mark = kernel_wire.of(page).mark()
         forward.click()
         kernel_wire.of(page).handled(page, mark)
-        assert f"Step {step} " in page.locator(".cartas-step-count").text_content()
+        expect(page.locator(".cartas-step-count")).to_contain_text(f"Step {step} ")
     page.wait_for_selector(".cartas-chart svg", timeout=30_000)
     assert "Chance the next card busts" in page.locator(".cartas-odds").text_content()
     assert page.locator(".cartas-odds-panel").get_attribute("data-seat") == "3"  # the banker's left
