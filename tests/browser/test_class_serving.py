@@ -126,6 +126,13 @@ def test_preheated_kernels_wait_for_the_learners_link_and_follow_its_language_an
                                 {"CARTAS_PROGRESS": str(tmp_path / "progress.json")}, cwd=tmp_path)
     try:
         assert wait_for_kernel_count(process, 2, timeout=60) == 2
+        # a pool serves a page once its kernel has started and its lesson is on its way (Voilà
+        # logs the pool filled then); a page asked for before is served by a kernel of its own
+        deadline = time.monotonic() + 60
+        while not all(f"Kernel pool of notebooks/{notebook}.ipynb is filled" in (tmp_path / "voila.log").read_text()
+                      for notebook in ("manilhas", "cenarios")):
+            assert time.monotonic() < deadline, (tmp_path / "voila.log").read_text()[-2000:]
+            time.sleep(0.1)
         page = browser.new_page()
         page.set_default_timeout(60_000)
         page.goto(f"{base}/voila/render/notebooks/manilhas.ipynb?lang=en")
