@@ -906,6 +906,18 @@ class Service:
         except (StoreError, homework.HomeworkError):
             self.homework_over.discard(snap.code)   # the learner's page asks too (TableHomeworkHandler)
 
+    async def load(self, code: str) -> Snapshot:
+        """Table `code` read from the store now, and published: asked when nothing of it is
+        held here, or when a page holds a newer version than this replica does (a change made
+        through another replica, whose notification has not come yet: the page is never
+        answered with a version older than its own, and does not wait on a version it has
+        left). The newest held here is returned (a notification may have brought a newer one
+        meanwhile)."""
+        snap = await self.classes.run(self.classes.snapshot, code)
+        self.publish(snap)
+        held = self.snaps.get(code)
+        return held if held is not None and held.version > snap.version else snap
+
     def cached(self, code: str) -> Snapshot | None:
         """Table `code`'s latest snapshot held here, if the service hears of every change to
         it: on PostgreSQL all of them (LISTEN); on SQLite those of a table someone waits on
@@ -1429,15 +1441,14 @@ class TableHandler(Handler):
         if after_version is not None and waiting > 0:
             future = service.register(code_, after_version)  # before comparing: no change slips by
             snap = service.snaps.get(code_)
-            if snap is None:
+            if snap is None or snap.version < after_version:
                 try:
-                    snap = await service.classes.run(service.classes.snapshot, code_)
+                    snap = await service.load(code_)
                 except BaseException as error:   # nothing is left waiting on a table not there
                     await service.wait(code_, future, 0)
                     if isinstance(error, TableError) and error.code == "no_table":
                         service.active.pop(code_, None)
                     raise
-                service.publish(snap)
             if snap.version == after_version:
                 if snap.seat_of(me) is not None:
                     service.beat(code_, me)
@@ -1552,13 +1563,12 @@ class TableWatchHandler(Handler):
             while not self.gone:
                 future = service.register(code, version)
                 snap = service.snaps.get(code)
-                if snap is None:
+                if snap is None or snap.version < version:
                     try:
-                        snap = await service.classes.run(service.classes.snapshot, code)
+                        snap = await service.load(code)
                     except BaseException:
                         await service.wait(code, future, 0)
                         raise
-                    service.publish(snap)
                 if snap.version == version:
                     if snap.seat_of(me) is not None:
                         service.beat(code, me)

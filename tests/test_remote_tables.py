@@ -59,8 +59,10 @@ def _free_port() -> int:
 class RunningService:
     """The class service on its own thread and event loop, stopped by `stop()`."""
 
-    def __init__(self, location: str):
-        self.location = location
+    def __init__(self, location: str, deaf: bool = False):
+        """`deaf`: a replica that hears of no change made elsewhere (its listener delivers
+        nothing), as one whose notification has not come yet."""
+        self.location, self.deaf = location, deaf
         self.port = _free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self._ready = threading.Event()
@@ -73,6 +75,8 @@ class RunningService:
     async def _serve(self, location: str) -> None:
         try:
             store, listen, workers = open_store(location, 3)
+            if self.deaf:
+                listen = lambda *_: None   # noqa: E731 (a listener that hears nothing)
             self.service = Service(Classes(store, workers), TokenHub(), listen)  # type: ignore[arg-type]
             server = make_app(self.service).listen(self.port, "127.0.0.1")
             self.service.start()
@@ -675,3 +679,44 @@ def test_a_pages_own_move_comes_in_its_answer_not_again_on_its_stream(service):
     assert ana.snap.version == mine["version"]
     assert ana.snap.view["events"] == mine["events"][ana.snap.view["events_from"]:]   # her log whole
     ana.stop_watching()
+
+
+def test_a_replica_behind_the_page_reads_the_table_again_and_never_answers_an_older_version(tmp_path):
+    """A page holds a version another replica made, which this one has not heard of yet (its
+    notification is late): a long poll or a watch stream opened here from that version waits
+    on it; it is not answered at once with this replica's older view (a clean run of
+    test_replicas saw a page get the table from before its start, no seat to play)."""
+    location = str(tmp_path / "service.db")
+    elsewhere, behind = RunningService(location), RunningService(location, deaf=True)
+    try:
+        rooms = {0: tables_of(elsewhere, "ana").classroom, 1: tables_of(elsewhere, "bia").classroom}
+        code = rooms[0].create_table("paulista", seats=2, timeout=600)["code"]
+        rooms[1].join(code, 1)
+        late = RemoteClassroom(behind.url, "token-bia", "bia")
+        held = late.table(code)                                   # this replica holds the table not started
+        started = rooms[0].start(code)
+        assert held["current_seat"] is None and started["version"] > held["version"]
+        began = time.monotonic()
+        view = late.watch(code, started["version"], wait=1.0)
+        assert time.monotonic() - began >= 0.9                    # it waited on her version
+        assert view["version"] == started["version"] and view["current_seat"] is not None
+        moved = _one_move(code, rooms)[0]                          # made elsewhere, unheard here
+        with socket.create_connection(("127.0.0.1", behind.port), timeout=1.5) as sock:
+            sock.sendall(f"GET /api/tables/{code}/watch?after={moved} HTTP/1.1\r\nHost: x\r\n"
+                         "Authorization: token token-bia\r\n\r\n".encode())
+            got = b""
+            try:
+                while True:
+                    chunk = sock.recv(65536)
+                    if not chunk:
+                        break
+                    got += chunk
+            except TimeoutError:
+                pass
+        head, _, body = got.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 200"), head
+        assert b'"version"' not in body                           # no older line: it waits on hers
+        assert behind.service.snaps[code].version == moved          # read again from the store
+    finally:
+        behind.stop()
+        elsewhere.stop()
