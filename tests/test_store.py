@@ -102,13 +102,19 @@ def test_a_failed_transaction_leaves_the_store_as_it_was(store_location):
     assert learner_progress(store, ANA.key)["manilhas"]["right"] == 1
 
 
-@pytest.mark.parametrize("pooled", [False, True])
-def test_a_batched_transaction_is_all_or_nothing_like_any_other(store_location, pooled):
+def test_a_batched_transaction_is_all_or_nothing_like_any_other(store_location):
+    _batched_all_or_nothing(open_store(store_location))
+
+
+@pytest.mark.postgres
+def test_a_batched_transaction_through_the_services_pool_is_all_or_nothing(postgres_url):
     from classroom.store import PooledPostgresStore
-    if pooled and not store_location.startswith("postgresql"):
-        pytest.skip("the pool is PostgreSQL's (the class service)")
-    store = PooledPostgresStore(store_location, 2) if pooled else open_store(store_location)
+    store = PooledPostgresStore(postgres_url, 2)   # the class service's pool: PostgreSQL's only
     store.migrate(MIGRATIONS)
+    _batched_all_or_nothing(store)
+
+
+def _batched_all_or_nothing(store) -> None:
     record(store, ANA, "manilhas", [True, False])          # a batch: the learner, her answers, the counts
     with pytest.raises(StoreError):
         with store.transaction(batch=True) as tx:
