@@ -16,11 +16,9 @@ from playwright.sync_api import expect
 
 from class_pages import wait_for_view
 from kernel_wire import watch
-from serving import CHROMIUM, CHROMIUM_ARGS, ROOT, start_voila, stop
+from serving import CHROMIUM, CHROMIUM_ARGS, KEEP_SCREENSHOTS, ROOT, SCREENSHOTS, start_voila, stop
 from warm import WarmBrowser
 
-SCREENSHOTS = ROOT / "screenshots"
-KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
 # what a test awaits with Playwright's `expect` (a widget drawn after another, a count reached)
 # may take as long as a page's own waits on a loaded machine: 30 s, not expect's 5
 expect.set_options(timeout=30_000)

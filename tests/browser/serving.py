@@ -17,6 +17,9 @@ import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# the dashboards' screenshots (CARTAS_SCREENSHOTS=1 keeps one of each page a test opened)
+SCREENSHOTS = ROOT / "screenshots"
+KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
 # Debian's chromium-headless-shell: the same Chromium build as Debian's chromium, without the
 # browser's own windows and menus (what Playwright itself runs for headless tests). Loading a
 # dashboard costs it 0.9-1.3 CPU-s against the full browser's 1.6-1.8 (headless), measured here on

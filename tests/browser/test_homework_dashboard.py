@@ -6,7 +6,7 @@ from test_verified_learners_dashboard import join, whose
 
 from cartas.scenario import encode_link, truco_scenario
 
-from conftest import SCREENSHOTS
+from serving import SCREENSHOTS
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
 

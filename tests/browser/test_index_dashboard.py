@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 
 from widgets.pages.index import LESSONS
 
-from conftest import SCREENSHOTS
 from phone_pages import layout_problems, open_page as open_phone_page, phone_context
-from serving import start_exercises
+from serving import SCREENSHOTS, start_exercises
 
 TITLE = {"pt": "Cartas: aprenda truco e 21", "en": "Cartas: learn truco and 21"}
 CHOOSE_PIN = {"pt": "escolha um PIN", "en": "choose a PIN"}

@@ -7,8 +7,7 @@ from cartas.cards import Card
 from cartas.truco import get_variant, strength_table
 
 import kernel_wire
-from conftest import SCREENSHOTS
-from serving import start_exercises
+from serving import SCREENSHOTS, start_exercises
 
 ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
 

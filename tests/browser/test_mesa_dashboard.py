@@ -8,8 +8,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 import kernel_wire
-from conftest import KEEP_SCREENSHOTS, SCREENSHOTS
-from serving import ROOT, start_voila, stop
+from serving import KEEP_SCREENSHOTS, ROOT, SCREENSHOTS, start_voila, stop
 
 pytestmark = pytest.mark.browser
 

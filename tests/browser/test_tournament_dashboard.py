@@ -6,8 +6,8 @@ the podium (docs/rules.md#tournament-pages)."""
 from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from class_pages import PHONE, create_class, open_page, sign_in
-from conftest import SCREENSHOTS
 from phone_pages import axe_violations
+from serving import SCREENSHOTS
 
 LEARNERS = (("Ana", "pt"), ("Bia", "en"), ("Caio", "pt"), ("Duda", "en"))
 

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from test_learners_and_class_dashboard import open_page
 from test_verified_learners_dashboard import join, whose
 
-from conftest import SCREENSHOTS
+from serving import SCREENSHOTS
 
 LAPTOP = {"width": 1280, "height": 800}
 WORDS = {

@@ -7,7 +7,7 @@ from test_learners_and_class_dashboard import open_page
 
 from classroom import identity as ids
 
-from conftest import SCREENSHOTS
+from serving import SCREENSHOTS
 
 CRAFT = """async ([trait, value]) => {
   // What a curious classmate can do from the devtools: talk to the kernel through the page's
