@@ -1429,13 +1429,11 @@ class TableHandler(Handler):
     async def look(self, user: str, code_: str) -> dict:
         tables = self.service.classes.tables
         me = learner_id(user)
-        after = self.get_argument("after", None)
-        wait = self.get_argument("wait", "0")
+        after_version = version_argument(self.get_argument("after", None), "after")
         try:
-            waiting = min(LONG_POLL, max(0.0, float(wait)))
-            after_version = None if after is None else int(after)
+            waiting = min(LONG_POLL, max(0.0, float(self.get_argument("wait", "0"))))
         except ValueError:
-            raise Refused(400, "bad_request", why="after/wait") from None
+            raise Refused(400, "bad_request", why="wait") from None
         held = held_events({k: self.get_argument(k, None) for k in ("events_since", "events_seat")})
         service = self.service
         if after_version is not None and waiting > 0:

@@ -720,3 +720,18 @@ def test_a_replica_behind_the_page_reads_the_table_again_and_never_answers_an_ol
     finally:
         behind.stop()
         elsewhere.stop()
+
+
+def test_a_long_poll_refuses_a_version_or_wait_that_is_not_one_naming_it_and_changes_nothing(service):
+    code, rooms = _two_playing(service)
+    caio = tables_of(service, "caio").classroom
+    before = rooms[0].table(code)
+    for query, why in [({"after": "x", "wait": 1}, "after"), ({"after": "-1", "wait": 1}, "after"),
+                       ({"after": "1" * 14, "wait": 1}, "after"), ({"after": "9" * 5000, "wait": 1}, "after"),
+                       ({"after": 1, "wait": "soon"}, "wait")]:
+        with pytest.raises(ServiceRefused) as refused:
+            caio.call("GET", f"api/tables/{code}", query=query)
+        assert refused.value.status == 400 and why in refused.value.en, (query, refused.value)
+    after = rooms[0].table(code)
+    assert (after["version"], after["current_seat"], after["legal"]) == (
+        before["version"], before["current_seat"], before["legal"])          # every change is a new version
