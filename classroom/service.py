@@ -1465,12 +1465,11 @@ class TableHandler(Handler):
             snap = service.cached(code_)
             if snap is None:
                 try:
-                    snap = await service.classes.run(service.classes.snapshot, code_)
+                    snap = await service.load(code_)
                 except TableError as error:   # no table there: nothing is kept of it
                     if error.code == "no_table":
                         service.active.pop(code_, None)
                     raise
-                service.publish(snap)
         mine = snap.seat_of(me)
         asked = self.get_argument("seat", None)
         if asked is not None and asked != str(mine):
@@ -1527,12 +1526,11 @@ class TableWatchHandler(Handler):
         snap = service.cached(code)
         if snap is None:
             try:
-                snap = await service.classes.run(service.classes.snapshot, code)
+                snap = await service.load(code)
             except TableError as error:
                 if error.code == "no_table":
                     service.active.pop(code, None)
                 raise
-            service.publish(snap)
         return snap
 
     async def watch(self, user: str, code: str, version: int, held: tuple[int, str] | None, page: str) -> None:
