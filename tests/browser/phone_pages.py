@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 import kernel_wire
 from class_pages import wait_for_view
+from serving import KEEP_SCREENSHOTS, UPDATE_SCREENSHOTS, screenshot
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -233,13 +234,15 @@ def switch_language(page, lang: str) -> None:
 
 def full_screenshot(page, path: Path) -> None:
     """The whole dashboard at the phone's width (Voilà scrolls an inner element, so the
-    viewport grows to the content's height first)."""
+    viewport grows to the content's height first), when the run asks for screenshots
+    (`serving.screenshot`)."""
+    if not (KEEP_SCREENSHOTS or UPDATE_SCREENSHOTS):
+        return
     size = page.viewport_size
     height = page.evaluate("Math.max(...Array.from(document.querySelectorAll('body *'), e => e.scrollHeight))")
     page.set_viewport_size({"width": size["width"], "height": max(size["height"], min(int(height) + 40, 8000))})
     page.evaluate(kernel_wire.PAINTED)  # drawn at the new size
-    path.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(path), full_page=True)
+    screenshot(page, path, full_page=True)
     page.set_viewport_size(size)
 
 

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # the dashboards' screenshots (CARTAS_SCREENSHOTS=1 keeps one of each page a test opened)
 SCREENSHOTS = ROOT / "screenshots"
 KEEP_SCREENSHOTS = os.environ.get("CARTAS_SCREENSHOTS") == "1"
+# `make screenshots` rewrites the reviewed ones (screenshots/phone/ and screenshots/insight/)
+UPDATE_SCREENSHOTS = os.environ.get("CARTAS_UPDATE_SCREENSHOTS") == "1"
 # Debian's chromium-headless-shell: the same Chromium build as Debian's chromium, without the
 # browser's own windows and menus (what Playwright itself runs for headless tests). Loading a
 # dashboard costs it 0.9-1.3 CPU-s against the full browser's 1.6-1.8 (headless), measured here on
@@ -233,6 +235,16 @@ SETTLED = """(step) => {
   const status = document.querySelector('.cartas-status [data-turn]');
   return status && status.dataset.turn !== 'bot' && Number(status.dataset.step) > step;
 }"""
+
+
+def screenshot(page, path: Path, full_page: bool = False) -> None:
+    """`page`'s screenshot at `path`, for review, when the run asks for screenshots
+    (CARTAS_SCREENSHOTS=1, or `make screenshots`); else none is taken: a tall page's whole
+    screenshot costs the browser about a tenth of what loading the page did, and `make test`
+    is CPU-bound."""
+    if KEEP_SCREENSHOTS or UPDATE_SCREENSHOTS:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(path), full_page=full_page)
 
 
 def status_step(page) -> int:

@@ -6,7 +6,7 @@ from test_verified_learners_dashboard import join, whose
 
 from cartas.scenario import encode_link, truco_scenario
 
-from serving import SCREENSHOTS
+from serving import SCREENSHOTS, screenshot
 
 HANDS = [["7♥", "A♠", "3♦"], ["4♣", "5♣", "6♣"], ["K♥", "Q♥", "J♥"], ["2♠", "3♠", "7♠"]]
 
@@ -72,9 +72,8 @@ def test_the_teacher_assigns_homework_a_learner_does_it_and_the_teacher_sees_it_
         expect(teacher.locator(".cartas-hw-results tr[data-learner='Ana'] td").nth(1)).to_have_attribute(
             "data-done", "1", timeout=30_000)
         assert "Download the homework CSV" in teacher.locator(".cartas-hw-csv").text_content()
-        SCREENSHOTS.mkdir(exist_ok=True)
-        teacher.screenshot(path=str(SCREENSHOTS / "turma-homework.png"), full_page=True)
-        ana.screenshot(path=str(SCREENSHOTS / "tarefa.png"), full_page=True)
+        screenshot(teacher, SCREENSHOTS / "turma-homework.png", full_page=True)
+        screenshot(ana, SCREENSHOTS / "tarefa.png", full_page=True)
     finally:
         teacher_ctx.close()
         ana_ctx.close()

@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 from widgets.pages.index import LESSONS
 
 from phone_pages import layout_problems, open_page as open_phone_page, phone_context
-from serving import SCREENSHOTS, start_exercises
+from serving import SCREENSHOTS, screenshot, start_exercises
 
 TITLE = {"pt": "Cartas: aprenda truco e 21", "en": "Cartas: learn truco and 21"}
 CHOOSE_PIN = {"pt": "escolha um PIN", "en": "choose a PIN"}
@@ -38,8 +38,7 @@ def test_index_lists_every_lesson_and_links_open_them(dashboard):
     rows = page.locator(".cartas-index li[data-lesson]")
     assert rows.count() == len(LESSONS)
     assert "not started yet" in rows.first.text_content()
-    SCREENSHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "index.png"))  # the fixture keeps the page we end on
+    screenshot(page, SCREENSHOTS / "index.png")  # the fixture keeps the page we end on
     assert page.locator(".cartas-index-next a[data-lesson='manilhas']").text_content() == "Start with: The manilhas"
     page.locator(".cartas-index details[data-group='truco'] summary").click()
     page.locator(".cartas-index li[data-lesson='manilhas'] a").click()

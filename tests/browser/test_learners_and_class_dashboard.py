@@ -7,7 +7,7 @@ from cartas.cards import Card
 from cartas.truco import get_variant, strength_table
 
 import kernel_wire
-from serving import SCREENSHOTS, start_exercises
+from serving import SCREENSHOTS, screenshot, start_exercises
 
 ORDER = ["4", "5", "6", "7", "Q", "J", "K", "A", "2", "3"]
 
@@ -123,11 +123,10 @@ def test_two_learners_each_see_their_own_progress_and_the_teacher_sees_both(brow
     assert intruder.locator(".cartas-class-table tr").count() == 0
     assert key not in intruder.content()
 
-    SCREENSHOTS.mkdir(exist_ok=True)
-    teacher.screenshot(path=str(SCREENSHOTS / "turma.png"), full_page=True)
+    screenshot(teacher, SCREENSHOTS / "turma.png", full_page=True)
     learners["Bia <b>"][1].goto(f"{base}/index.ipynb?lang=en")
     learners["Bia <b>"][1].wait_for_selector(".cartas-whose[data-state='ready']")
-    learners["Bia <b>"][1].screenshot(path=str(SCREENSHOTS / "index-learner.png"))
+    screenshot(learners["Bia <b>"][1], SCREENSHOTS / "index-learner.png")
     for context in [teacher_context] + [c for c, _ in learners.values()]:
         context.close()
 

@@ -14,7 +14,7 @@ from widgets.pages.manilhas import ManilhaExplorer
 
 import kernel_wire
 from phone_pages import record, switch_language, wait_said
-from serving import ROOT
+from serving import ROOT, screenshot
 
 SCREENSHOTS = ROOT / "screenshots"
 
@@ -87,8 +87,7 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
                                     exact=True).bounding_box()
             assert box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= 360
         assert phones[0].evaluate("() => document.documentElement.scrollWidth") <= 360
-        SCREENSHOTS.mkdir(exist_ok=True)
-        phones[0].screenshot(path=str(SCREENSHOTS / "aula-aluno-phone-open.png"))
+        screenshot(phones[0], SCREENSHOTS / "aula-aluno-phone-open.png")
 
         right_pt = question["options"][question["answer"]]["pt"]
         for phone, choice in zip(phones, (right, wrong, right_pt)):
@@ -108,7 +107,7 @@ def test_three_phones_answer_a_live_question_and_the_projector_shows_histogram_a
         points = [int(leaders.nth(k).get_attribute("data-points")) for k in range(leaders.count())]
         assert names[:2] == ["Ana", "Caio"] and names[2] == "Bia"
         assert points[0] >= points[1] >= 500 and points[2] == 0
-        projector.screenshot(path=str(SCREENSHOTS / "aula-projector-results.png"), full_page=True)
+        screenshot(projector, SCREENSHOTS / "aula-projector-results.png", full_page=True)
 
         phones[0].wait_for_selector(".cartas-live-feedback [data-correct='1']")
         assert "Right! +" in phones[0].locator(".cartas-live-feedback").text_content()
@@ -278,8 +277,7 @@ def test_the_projector_fits_question_histogram_and_leaderboard_on_one_laptop_scr
             others = projector.locator(".cartas-live-bar[data-right='0'] .cartas-live-fill")
             assert all(others.nth(k).evaluate("e => getComputedStyle(e).backgroundColor") != as_rgb
                        for k in range(others.count()))
-            SCREENSHOTS.mkdir(exist_ok=True)
-            projector.screenshot(path=str(SCREENSHOTS / f"aula-projector-1280x800-{lang}.png"))
+            screenshot(projector, SCREENSHOTS / f"aula-projector-1280x800-{lang}.png")
             assert (lang, axe_violations(projector)) == (lang, [])
     finally:
         for ctx in (teacher_ctx, *phones_ctx):

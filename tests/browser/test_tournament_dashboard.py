@@ -7,7 +7,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout, expect
 
 from class_pages import PHONE, create_class, open_page, sign_in
 from phone_pages import axe_violations
-from serving import SCREENSHOTS
+from serving import SCREENSHOTS, screenshot
 
 LEARNERS = (("Ana", "pt"), ("Bia", "en"), ("Caio", "pt"), ("Duda", "en"))
 
@@ -91,8 +91,7 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
                 "[...document.querySelectorAll('.cartas-tournament-state')].every(s => s.textContent.includes('over'))",
                 timeout=120_000, polling=100)
             if round_number == 1:
-                SCREENSHOTS.mkdir(exist_ok=True)
-                teacher.screenshot(path=str(SCREENSHOTS / "tournament-teacher-round-1.png"), full_page=True)
+                screenshot(teacher, SCREENSHOTS / "tournament-teacher-round-1.png", full_page=True)
                 for phone in phones:
                     phone.wait_for_selector(".cartas-tournament-mine[data-state='done']", timeout=60_000)
                     phone.wait_for_selector(".cartas-tournament-standings")
@@ -118,9 +117,8 @@ def test_a_teacher_and_four_phones_play_a_two_round_truco_tournament(browser, vo
         teacher.wait_for_selector(".cartas-tournament-projecting")
         expect(teacher.locator(".cartas-tournament-enrol")).to_be_hidden()
         expect(teacher.locator(".cartas-tournament-podium")).to_be_visible()
-        SCREENSHOTS.mkdir(exist_ok=True)
-        teacher.screenshot(path=str(SCREENSHOTS / "tournament-projector.png"))
-        phones[0].screenshot(path=str(SCREENSHOTS / "tournament-phone-pt.png"), full_page=True)
+        screenshot(teacher, SCREENSHOTS / "tournament-projector.png")
+        screenshot(phones[0], SCREENSHOTS / "tournament-phone-pt.png", full_page=True)
     finally:
         for ctx in (laptop, *phones_ctx):
             ctx.close()

@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 from test_learners_and_class_dashboard import open_page
 from test_verified_learners_dashboard import join, whose
 
-from serving import SCREENSHOTS
+from serving import SCREENSHOTS, screenshot
 
 LAPTOP = {"width": 1280, "height": 800}
 WORDS = {
@@ -62,8 +62,7 @@ def test_reprinting_cards_asks_before_revoking_the_class_and_a_game_item_asks_to
         expect(teacher.locator(".cartas-hw-items")).to_contain_text(words["item"])
         goal = teacher.locator(".cartas-hw-goal").bounding_box()
         assert goal is not None and goal["x"] + goal["width"] <= LAPTOP["width"]
-        SCREENSHOTS.mkdir(exist_ok=True)
-        teacher.screenshot(path=str(SCREENSHOTS / f"turma-cards-goals-{lang}.png"), full_page=True)
+        screenshot(teacher, SCREENSHOTS / f"turma-cards-goals-{lang}.png", full_page=True)
     finally:
         teacher_ctx.close()
         ana_ctx.close()

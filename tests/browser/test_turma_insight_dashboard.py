@@ -12,7 +12,7 @@ import pytest
 
 import kernel_wire
 from phone_pages import axe_results, phone_context, switch_language
-from serving import ROOT, start_voila, stop
+from serving import ROOT, screenshot, start_voila, stop
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from synthetic_class import synthetic_class
@@ -104,10 +104,9 @@ def _check(page, name: str, lang: str, planted: dict, code: str) -> None:
             .map(([n, r]) => `${n} ${Math.round(r.left)}..${Math.round(r.right)}`)""")
         assert boxes == [], boxes[:5]
     assert (lang, _axe(page)) == (lang, [])
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("(e) => e.scrollIntoView()", panel.locator("h4").element_handle())
     page.evaluate(kernel_wire.PAINTED)  # the scroll painted (a screenshot for review)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}_{lang}.png"))
+    screenshot(page, SCREENSHOTS / f"{name}_{lang}.png")
 
 
 def test_the_teacher_reads_what_her_class_gets_wrong_on_a_laptop_and_a_phone_in_both_languages(

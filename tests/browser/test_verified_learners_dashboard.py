@@ -7,7 +7,7 @@ from test_learners_and_class_dashboard import open_page
 
 from classroom import identity as ids
 
-from serving import SCREENSHOTS
+from serving import SCREENSHOTS, screenshot
 
 CRAFT = """async ([trait, value]) => {
   // What a curious classmate can do from the devtools: talk to the kernel through the page's
@@ -58,8 +58,7 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
             intruder.locator(".cartas-identity-error").text_content()
         expect(intruder.locator(".cartas-pin-input.cartas-pin-wanted")).to_have_count(1)  # drawn after the error
         assert whose(intruder) == "Progress in this browser"
-        SCREENSHOTS.mkdir(exist_ok=True)
-        intruder.screenshot(path=str(SCREENSHOTS / "index-name-taken.png"))
+        screenshot(intruder, SCREENSHOTS / "index-name-taken.png")
 
         # Crafted comm messages through the page's widget manager: nobody in the class.
         browser_id = intruder.evaluate("() => JSON.parse(localStorage.getItem('cartas.learner')).browser_id")
@@ -99,9 +98,8 @@ def test_a_taken_name_and_crafted_messages_fail_and_she_moves_with_her_pin_and_h
         assert card.locator("svg.cartas-qr-code path").count() >= 1
         login = card.locator(".cartas-card-login").text_content()
         assert re.fullmatch(rf"{code}-[A-Z0-9]{{4}}-[A-Z0-9]{{4}}", login)
-        SCREENSHOTS.mkdir(exist_ok=True)
-        sheet.screenshot(path=str(SCREENSHOTS / "login-cards.png"))
-        teacher.screenshot(path=str(SCREENSHOTS / "turma-roster.png"), full_page=True)
+        screenshot(sheet, SCREENSHOTS / "login-cards.png")
+        screenshot(teacher, SCREENSHOTS / "turma-roster.png", full_page=True)
         tablet = open_page(tablet_ctx, f"{base}/index.ipynb?lang=en&cartao={login.replace('-', '')}")
         tablet.wait_for_function(
             "() => document.querySelector('.cartas-whose')?.textContent === \"Ana's progress\"", polling=100)
