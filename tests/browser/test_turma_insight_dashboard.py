@@ -19,8 +19,8 @@ from synthetic_class import synthetic_class
 
 # The insight panel's screenshots (laptop and 360 px phone, pt and en): the reviewed ones in
 # screenshots/insight/ are rewritten only by `make screenshots` (CARTAS_UPDATE_SCREENSHOTS=1),
-# as the phone dashboards' are; an ordinary run writes its own under build/, so a test run
-# never leaves the checkout changed.
+# as the phone dashboards' are; a run asked for screenshots (CARTAS_SCREENSHOTS=1) writes its own
+# under build/, so a test run never leaves the checkout changed (`serving.screenshot`).
 SCREENSHOTS = (ROOT / "screenshots" / "insight" if os.environ.get("CARTAS_UPDATE_SCREENSHOTS") == "1"
                else ROOT / "build" / "screenshots" / "insight")
 
