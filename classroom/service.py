@@ -912,8 +912,14 @@ class Service:
         through another replica, whose notification has not come yet: the page is never
         answered with a version older than its own, and does not wait on a version it has
         left). The newest held here is returned (a notification may have brought a newer one
-        meanwhile)."""
-        snap = await self.classes.run(self.classes.snapshot, code)
+        meanwhile). A table that is not there (TableError "no_table") is refused, and nothing
+        is kept of it."""
+        try:
+            snap = await self.classes.run(self.classes.snapshot, code)
+        except TableError as error:
+            if error.code == "no_table":
+                self.active.pop(code, None)
+            raise
         self.publish(snap)
         held = self.snaps.get(code)
         return held if held is not None and held.version > snap.version else snap
@@ -1442,10 +1448,8 @@ class TableHandler(Handler):
             if snap is None or snap.version < after_version:
                 try:
                     snap = await service.load(code_)
-                except BaseException as error:   # nothing is left waiting on a table not there
+                except BaseException:   # nothing is left waiting on a table not there
                     await service.wait(code_, future, 0)
-                    if isinstance(error, TableError) and error.code == "no_table":
-                        service.active.pop(code_, None)
                     raise
             if snap.version == after_version:
                 if snap.seat_of(me) is not None:
@@ -1464,12 +1468,7 @@ class TableHandler(Handler):
             service.active[code_] = time.monotonic()   # before loading: a change meanwhile reloads it
             snap = service.cached(code_)
             if snap is None:
-                try:
-                    snap = await service.load(code_)
-                except TableError as error:   # no table there: nothing is kept of it
-                    if error.code == "no_table":
-                        service.active.pop(code_, None)
-                    raise
+                snap = await service.load(code_)
         mine = snap.seat_of(me)
         asked = self.get_argument("seat", None)
         if asked is not None and asked != str(mine):
@@ -1525,12 +1524,7 @@ class TableWatchHandler(Handler):
         service.active[code] = time.monotonic()
         snap = service.cached(code)
         if snap is None:
-            try:
-                snap = await service.load(code)
-            except TableError as error:
-                if error.code == "no_table":
-                    service.active.pop(code, None)
-                raise
+            snap = await service.load(code)
         return snap
 
     async def watch(self, user: str, code: str, version: int, held: tuple[int, str] | None, page: str) -> None:
