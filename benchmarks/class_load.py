@@ -57,6 +57,7 @@ import time
 import urllib.request
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # serving_ports
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 from checkouts import Checkout, checkouts_for
 

@@ -11,6 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))   # serving_ports
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
 from playwright.sync_api import sync_playwright
 

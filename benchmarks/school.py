@@ -64,6 +64,7 @@ import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))   # serving_ports
 sys.path.insert(0, str(ROOT / "tests" / "hub"))
 
 ANSWER_EVERY = 3.0

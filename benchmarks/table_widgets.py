@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))   # serving_ports
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
 PREFER_21 = ("bet", "hit", "stand", "call", "refuse_bank", "pass")

@@ -13,7 +13,6 @@ import itertools
 import os
 import pwd
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -21,6 +20,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from serving_ports import free_port
 
 
 def run_async(coroutine):
@@ -131,12 +132,6 @@ def _missing(message: str):
     pytest.skip(message)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
 def postgres_server():
     """A throwaway PostgreSQL: yields a URL to its `postgres` database (user `cartas`)."""
@@ -158,7 +153,7 @@ def postgres_server():
                     "--auth=trust", "-E", "UTF8", "--no-locale", "--no-sync"],
                    check=True, capture_output=True, timeout=120)
     for _attempt in range(5):  # a port found free may be taken before the server binds it
-        port = _free_port()
+        port = free_port()
         options = f"-k {folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=60"
         started = subprocess.run([*run_as, str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
                                   "-o", options, "-w", "-t", "60", "start"],

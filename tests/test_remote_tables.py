@@ -28,6 +28,7 @@ from classroom.tables import CODE_ALPHABET, CODE_LENGTH
 from widgets.pages.mesa import ClassTables, Mesa
 
 from loops import run_async
+from serving_ports import free_port
 
 USERS = {"token-ana": "ana", "token-bia": "bia", "token-caio": "caio", "token-tereza": "tereza"}
 GROUPS = {"teachers-turma-a": ["tereza"], "turma-a": ["ana", "bia", "caio"]}
@@ -50,12 +51,6 @@ class TokenHub(HubRules):
         return GROUPS.get(group)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 class RunningService:
     """The class service on its own thread and event loop, stopped by `stop()`."""
 
@@ -63,7 +58,7 @@ class RunningService:
         """`deaf`: a replica that hears of no change made elsewhere (its listener delivers
         nothing), as one whose notification has not come yet."""
         self.location, self.deaf = location, deaf
-        self.port = _free_port()
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}/"
         self._ready = threading.Event()
         self._failed: BaseException | None = None
@@ -268,7 +263,7 @@ def test_a_service_that_does_not_answer_is_the_pages_store_notice(service, monke
     monkeypatch.setattr(remote_tables, "RETRY_AFTER", 0.1)
     ana = page_of(service, "ana")
     ana.create()
-    ana.client.tables.classroom.url = f"http://127.0.0.1:{_free_port()}/"   # the service is gone
+    ana.client.tables.classroom.url = f"http://127.0.0.1:{free_port()}/"   # the service is gone
     assert not watch(ana)
     assert "sem conexão" in ana.message.value
     offline = page_of(service, "bia")

@@ -9,12 +9,13 @@ from __future__ import annotations
 import http.client
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 from pathlib import Path
+
+from serving_ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 # the dashboards' screenshots (CARTAS_SCREENSHOTS=1 keeps one of each page a test opened)
@@ -42,12 +43,6 @@ CHROMIUM_ARGS = [
     # of CPU per page opened, a third of what loading a dashboard costs (measured with a trace).
     "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 # A free port is found by binding port 0 and letting it go, so by the time the server binds it

@@ -16,7 +16,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from serving_ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
@@ -53,12 +54,6 @@ def deployed_values() -> dict:
     return yaml.safe_load((ROOT / "deploy" / "jupyterhub" / "values.yaml").read_text())
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def missing() -> str | None:
     """Why a hub cannot start here, or None."""
     if shutil.which("jupyterhub", path=str(VENV_BIN)) is None:
@@ -66,6 +61,11 @@ def missing() -> str | None:
     if not PROXY.exists():
         return "configurable-http-proxy is missing: run `make hubproxy` (npm install into build/npm)"
     return None
+
+
+class ServiceElsewhere(RuntimeError):
+    """What answers at the class service's address behind the hub's proxy is not a service of
+    this hub (`Hub.check_service_is_this_hubs`): start the hub again on other ports."""
 
 
 @dataclass
@@ -183,10 +183,30 @@ class Hub:
             try:
                 self.get(f"{self.service_url}health", token=None)
                 self.request("GET", f"{self.api}/users/{self.learners[0]}")
-                return
+                break
             except (OSError, urllib.error.URLError, RuntimeError):
                 time.sleep(0.3)
-        raise RuntimeError(f"the hub did not come up in {timeout} s: {self.log()[-3000:]}")
+        else:
+            raise RuntimeError(f"the hub did not come up in {timeout} s: {self.log()[-3000:]}")
+        self.check_service_is_this_hubs()
+
+    def check_service_is_this_hubs(self) -> None:
+        """The class service behind this hub's proxy asks this hub: a learner's new token is
+        hers (`api/me`). ServiceElsewhere otherwise, with the hub's log. Another process on the
+        service's port (another test worker's service or replicas, which ask their own hub)
+        answers the health check as well, then refuses every learner's token as unknown
+        (tests/serving_ports.py); the hub's own service then stops, its port taken."""
+        learner = self.learners[0]
+        request = urllib.request.Request(f"{self.service_url}api/me",
+                                         headers={"Authorization": f"token {self.token_for(learner)}"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as response:
+                me = json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            me = {"status": error.code, "answer": error.read()[:300].decode(errors="replace")}
+        if me.get("name") != learner:
+            raise ServiceElsewhere(f"the class service behind this hub does not know its learner {learner}: "
+                               f"{me}; the hub's log: {self.log()[-3000:]}")
 
     def log(self) -> str:
         path = self.folder / "hub.log"
@@ -207,8 +227,8 @@ class Hub:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(10)
-        else:
-            children = []
+        else:   # it exited by itself (a port taken at start): what it started is orphaned
+            children = self._left_behind()
         # anything of the hub's session left, then anything it started in a session of its own
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
@@ -216,6 +236,23 @@ class Hub:
             pass
         _kill_all(children)
         self.process = None
+
+    def _left_behind(self) -> list:
+        """The processes this hub started that outlived it: its proxy (its API port on the
+        command line) and its services and single-user servers (this hub's API URL in their
+        environment). The hub starts each in a session of its own."""
+        import psutil
+        api = f"JUPYTERHUB_API_URL={self.api}".encode()
+        found = []
+        for process in psutil.process_iter(["cmdline"]):
+            try:
+                line = process.info["cmdline"] or []
+                proxy = any(a == "--api-port" and b == str(self.api_port) for a, b in zip(line, line[1:]))
+                if proxy or api in Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0"):
+                    found.append(process)
+            except (OSError, psutil.Error):
+                continue
+        return found
 
     # the hub's REST API, as the tester service
     def request(self, method: str, url: str, body=None, token: str | None = "tester"):
