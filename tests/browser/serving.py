@@ -45,9 +45,9 @@ CHROMIUM_ARGS = [
 ]
 
 
-# A free port is found by binding port 0 and letting it go, so by the time the server binds it
-# another process may hold it (another test worker's server, or any outgoing connection's local
-# port): the server then stops at once saying so, and is started again on another port.
+# A free port (tests/serving_ports.py: this worker's own) is free when chosen; by the time the
+# server binds it a process outside the tests may hold it: the server then stops at once saying
+# so, and is started again on another port.
 PORT_ATTEMPTS = 5
 
 

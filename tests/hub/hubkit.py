@@ -195,18 +195,22 @@ class Hub:
         hers (`api/me`). ServiceElsewhere otherwise, with the hub's log. Another process on the
         service's port (another test worker's service or replicas, which ask their own hub)
         answers the health check as well, then refuses every learner's token as unknown
-        (tests/serving_ports.py); the hub's own service then stops, its port taken."""
+        (tests/serving_ports.py); the hub's own service then stops, its port taken. A hub too
+        slow to answer its service in time (503 hub_down, on a loaded machine) is asked again."""
         learner = self.learners[0]
-        request = urllib.request.Request(f"{self.service_url}api/me",
-                                         headers={"Authorization": f"token {self.token_for(learner)}"})
-        try:
-            with urllib.request.urlopen(request, timeout=60) as response:
-                me = json.loads(response.read())
-        except urllib.error.HTTPError as error:
-            me = {"status": error.code, "answer": error.read()[:300].decode(errors="replace")}
+        headers = {"Authorization": f"token {self.token_for(learner)}"}
+        for _attempt in range(10):
+            try:
+                request = urllib.request.Request(f"{self.service_url}api/me", headers=headers)
+                with urllib.request.urlopen(request, timeout=60) as response:
+                    me = json.loads(response.read())
+            except urllib.error.HTTPError as error:
+                me = {"status": error.code, "answer": error.read()[:300].decode(errors="replace")}
+            if me.get("status") != 503:
+                break
         if me.get("name") != learner:
-            raise ServiceElsewhere(f"the class service behind this hub does not know its learner {learner}: "
-                               f"{me}; the hub's log: {self.log()[-3000:]}")
+            raise ServiceElsewhere(f"the class service behind this hub does not know its learner "
+                                   f"{learner}: {me}; the hub's log: {self.log()[-3000:]}")
 
     def log(self) -> str:
         path = self.folder / "hub.log"
@@ -240,11 +244,15 @@ class Hub:
     def _left_behind(self) -> list:
         """The processes this hub started that outlived it: its proxy (its API port on the
         command line) and its services and single-user servers (this hub's API URL in their
-        environment). The hub starts each in a session of its own."""
+        environment). The hub starts each in a session of its own. Processes this test process
+        started itself (replicas of the class service, told the hub's API URL) are not the hub's."""
         import psutil
         api = f"JUPYTERHUB_API_URL={self.api}".encode()
+        ours = {p.pid for p in psutil.Process().children(recursive=True)}
         found = []
         for process in psutil.process_iter(["cmdline"]):
+            if process.pid in ours:
+                continue
             try:
                 line = process.info["cmdline"] or []
                 proxy = any(a == "--api-port" and b == str(self.api_port) for a, b in zip(line, line[1:]))

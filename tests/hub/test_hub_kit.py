@@ -55,7 +55,7 @@ def test_a_hub_whose_service_port_another_schools_service_answers_is_refused_and
         with pytest.raises(hubkit.ServiceElsewhere) as refused:
             hub.start()
         assert "does not know its learner ana" in str(refused.value) and "bad_token" in str(refused.value)
-        assert hub._left_behind()          # its proxy, services: running until it is stopped
+        assert hubkit._descendants(hub.process.pid)    # its proxy and services, until it is stopped
     finally:
         hub.stop()
         other.shutdown()
