@@ -28,7 +28,7 @@ from classroom.tables import CODE_ALPHABET, CODE_LENGTH
 from widgets.pages.mesa import ClassTables, Mesa
 
 from loops import run_async
-from serving_ports import free_port
+from serving_ports import closed_port, free_port
 
 USERS = {"token-ana": "ana", "token-bia": "bia", "token-caio": "caio", "token-tereza": "tereza"}
 GROUPS = {"teachers-turma-a": ["tereza"], "turma-a": ["ana", "bia", "caio"]}
@@ -263,7 +263,7 @@ def test_a_service_that_does_not_answer_is_the_pages_store_notice(service, monke
     monkeypatch.setattr(remote_tables, "RETRY_AFTER", 0.1)
     ana = page_of(service, "ana")
     ana.create()
-    ana.client.tables.classroom.url = f"http://127.0.0.1:{free_port()}/"   # the service is gone
+    ana.client.tables.classroom.url = f"http://127.0.0.1:{closed_port()}/"   # the service is gone
     assert not watch(ana)
     assert "sem conexão" in ana.message.value
     offline = page_of(service, "bia")
